@@ -1,0 +1,30 @@
+// Command realdrift finds drift between deployed CloudFormation / CDK stacks
+// and the real AWS resources behind them. See internal/cli for the verbs.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/realdrift/realdrift/internal/cli"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := cli.Run(ctx, cli.IO{
+		Stdin:  os.Stdin,
+		Stdout: os.Stdout,
+		Stderr: os.Stderr,
+		Getenv: os.Getenv,
+		IsTTY:  isTerminal(os.Stdout),
+	}, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,3 @@
+module github.com/realdrift/realdrift
+
+go 1.26.8

@@ -1,0 +1,14 @@
+// Package drift is realdrift's vocabulary: the tiers a finding can be in, the
+// finding itself, and references to resources and stacks.
+//
+// Every other package speaks these types. The package has no AWS imports and
+// no I/O; it depends only on the standard library.
+//
+// Invariants:
+//   - Tier is a closed set; ParseTier rejects anything else.
+//   - A Finding's Actual and Desired are JSON-shaped values (nil, bool,
+//     float64 or json.Number, string, []any, map[string]any). A nil Actual
+//     means "absent", never JSON null: an absent key and a null are different.
+//   - Secret-bearing values never reach a Finding in plaintext; callers
+//     replace them with Redacted before building one.
+package drift
