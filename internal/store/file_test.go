@@ -1,0 +1,117 @@
+package store_test
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/store"
+	"github.com/realdrift/realdrift/internal/store/storetest"
+)
+
+func TestFileConformance(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) store.Store { return store.NewFile(t.TempDir()) })
+}
+
+// The baseline lives where other tools expect it, byte for byte.
+func TestFileBaselinePath(t *testing.T) {
+	dir := t.TempDir()
+	s := store.NewFile(dir)
+	st := drift.StackRef{Account: "123456789012", Region: "eu-west-1", Name: "Shop"}
+	doc := []byte(`{"schemaVersion":2}` + "\n")
+	if _, err := s.PutBaseline(t.Context(), st, doc, 0); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "baselines", "Shop.123456789012.eu-west-1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, doc) {
+		t.Errorf("file holds %q, want %q", got, doc)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ignore.yaml"), []byte("rules: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rules, _, err := s.GetIgnoreRules(t.Context(), "")
+	if err != nil || string(rules) != "rules: []\n" {
+		t.Errorf("ignore.yaml read as %q, %v", rules, err)
+	}
+}
+
+// An edit by another tool between read and write is a conflict too.
+func TestFileExternalEditConflicts(t *testing.T) {
+	dir := t.TempDir()
+	s := store.NewFile(dir)
+	st := drift.StackRef{Account: "123456789012", Region: "eu-west-1", Name: "Shop"}
+	v, err := s.PutBaseline(t.Context(), st, []byte(`{"a":1}`), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(s.BaselinePath(st), []byte(`{"a":2}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.PutBaseline(t.Context(), st, []byte(`{"a":3}`), v); err == nil || !strings.Contains(err.Error(), "version conflict") {
+		t.Fatalf("write after external edit: got %v, want a version conflict", err)
+	}
+}
+
+// Secrets never reach the disk in plaintext, and no temp files are left.
+func TestFileNoPlaintextSecretsOrTempFiles(t *testing.T) {
+	dir := t.TempDir()
+	storetest.Run(t, func(t *testing.T) store.Store {
+		sub, err := os.MkdirTemp(dir, "s")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return store.NewFile(sub)
+	})
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if strings.Contains(d.Name(), ".tmp") {
+			t.Errorf("temp file left behind: %s", path)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, secret := range []string{"hunter2-plaintext", "prod/db"} {
+			if bytes.Contains(b, []byte(secret)) {
+				t.Errorf("%s contains the secret %q", path, secret)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Expired history files are deleted on the next write.
+func TestFilePrunesExpiredHistory(t *testing.T) {
+	dir := t.TempDir()
+	s := store.NewFile(dir)
+	st := drift.StackRef{Account: "123456789012", Region: "eu-west-1", Name: "Shop"}
+	t0 := time.Now().Add(-time.Hour)
+	old := store.RunRecord{RunID: "old", Stack: st, StartedAt: t0, Status: store.RunOK, ExpiresAt: t0.Add(time.Minute)}
+	if err := s.PutRun(t.Context(), old, nil); err != nil {
+		t.Fatal(err)
+	}
+	next := store.RunRecord{RunID: "new", Stack: st, StartedAt: t0.Add(time.Minute), Status: store.RunOK}
+	if err := s.PutRun(t.Context(), next, nil); err != nil {
+		t.Fatal(err)
+	}
+	ents, err := os.ReadDir(filepath.Join(dir, "history", "Shop.123456789012.eu-west-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ents) != 1 || !strings.HasSuffix(ents[0].Name(), ".new.json") {
+		t.Errorf("history holds %v, want only the new run", ents)
+	}
+}
