@@ -1,0 +1,38 @@
+// Package live reads the real state of deployed resources: the full live
+// model of one resource, and the live child resources of a declared parent
+// that the template does not have.
+//
+// A resource is read by exactly one route, chosen in this order:
+//
+//  1. Custom resources (Custom::* and AWS::CloudFormation::CustomResource)
+//     are skipped without any call: they have no readable model.
+//  2. An SDK override reader, when one is registered for the type in
+//     overrides (overrides.go). Overrides exist for types Cloud Control
+//     cannot read (policies, permissions); each projects the service API's
+//     answer into the CloudFormation property shape, so the classifier
+//     compares like with like.
+//  3. Cloud Control GetResource, with the identifier built by the type's
+//     entry in identifierAdapters (identifier.go) when the CloudFormation
+//     physical id is not the Cloud Control primary identifier.
+//
+// Child enumerators (children.go) list, per declared parent type, the live
+// children a template could have declared (subscriptions, function URLs,
+// out-of-band policies). A child the stack does not declare and no other
+// CloudFormation stack owns is returned for the added tier, read in full.
+//
+// Rules and invariants:
+//   - One registration table each for override readers, identifier adapters
+//     and child enumerators; nothing else switches on a resource type.
+//   - Reading never fails a run: every outcome is a Result with a Status.
+//     Not found (ResourceNotFoundException, NoSuchEntity, NotFound, …) is
+//     NotFound; anything else that stops a read (unsupported type, access
+//     denied, a throttle the SDK's retryer gave up on, a declared target that
+//     is not resolvable yet) is Skipped with the reason.
+//   - Fail closed: a value that cannot be read is never filled in; a reader
+//     that needs a declared value which is unresolved skips and says so
+//     (Result.Waiting), so the pipeline can retry it once GetAtt targets are
+//     known (pass 1.5).
+//   - No package-level clients or mutable state; every call takes ctx first.
+//     Concurrency is the caller's business: a read makes its calls one after
+//     another, so the caller's limit bounds the calls in flight.
+package live

@@ -1,0 +1,90 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/aws/smithy-go"
+)
+
+// ErrNotFound reports that a resource (or the policy, statement or
+// attachment that stands for it) does not exist.
+var ErrNotFound = errors.New("not found")
+
+// skipError stops a read for a reason that is not an API error.
+type skipError struct{ reason string }
+
+func (e *skipError) Error() string { return e.reason }
+
+func skip(reason string) error { return &skipError{reason: reason} }
+
+// waitingError stops a read that needs a declared value the resolver has
+// not resolved (yet): after pass 1 that is usually a Fn::GetAtt target.
+type waitingError struct{ prop string }
+
+func (e *waitingError) Error() string {
+	return "target not resolvable: declared " + e.prop + " is unresolved"
+}
+
+func waiting(prop string) error { return &waitingError{prop: prop} }
+
+// notFoundCodes are the API error codes that mean "does not exist".
+var notFoundCodes = map[string]bool{
+	"ResourceNotFoundException":               true,
+	"NoSuchEntity":                            true,
+	"NotFound":                                true,
+	"NotFoundException":                       true,
+	"NoSuchBucket":                            true,
+	"NoSuchBucketPolicy":                      true,
+	"AWS.SimpleQueueService.NonExistentQueue": true,
+	"QueueDoesNotExist":                       true,
+}
+
+// isNotFound reports whether err means the thing asked for does not exist.
+func isNotFound(err error) bool {
+	if errors.Is(err, ErrNotFound) {
+		return true
+	}
+	var ae smithy.APIError
+	return errors.As(err, &ae) && notFoundCodes[ae.ErrorCode()]
+}
+
+// outcome maps a read error to a status, a reason, and whether the read
+// waits on an unresolved declared value. Unsupported types, access denied,
+// throttles the retryer gave up on and every other failure are Skipped.
+func outcome(err error) (st Status, reason string, wait bool) {
+	var we *waitingError
+	switch {
+	case isNotFound(err):
+		return NotFound, describe(err), false
+	case errors.As(err, &we):
+		return Skipped, we.Error(), true
+	}
+	return Skipped, describe(err), false
+}
+
+// describe renders an error as a short reason: "Service Operation: Code:
+// message" for API errors, the text otherwise.
+func describe(err error) string {
+	var se *skipError
+	if errors.As(err, &se) {
+		return se.reason
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return "interrupted: " + err.Error()
+	}
+	var ae smithy.APIError
+	if errors.As(err, &ae) {
+		msg := ae.ErrorCode()
+		if m := ae.ErrorMessage(); m != "" {
+			msg += ": " + m
+		}
+		var oe *smithy.OperationError
+		if errors.As(err, &oe) {
+			return fmt.Sprintf("%s %s: %s", oe.Service(), oe.Operation(), msg)
+		}
+		return msg
+	}
+	return err.Error()
+}

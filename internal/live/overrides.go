@@ -1,0 +1,59 @@
+package live
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"strings"
+)
+
+// overrideReader reads one resource through its service API and projects the
+// answer into the type's CloudFormation property shape.
+type overrideReader func(ctx context.Context, c *Clients, r Request) (map[string]any, error)
+
+// overrides is the one registration table of SDK override readers: types
+// Cloud Control cannot read. Their projections match the golden corpus's
+// liveRaw for the type (same keys, same shapes).
+func overrides() map[string]overrideReader {
+	return map[string]overrideReader{
+		"AWS::S3::BucketPolicy":   readBucketPolicy,
+		"AWS::SQS::QueuePolicy":   readQueuePolicy,
+		"AWS::SNS::TopicPolicy":   readTopicPolicy,
+		"AWS::IAM::Policy":        readInlinePolicy,
+		"AWS::IAM::ManagedPolicy": readManagedPolicy,
+		"AWS::Lambda::Permission": readPermission,
+	}
+}
+
+// parsePolicy decodes a policy document as services return it: JSON text,
+// or (IAM) URL-encoded JSON text.
+func parsePolicy(text string) (map[string]any, error) {
+	s := strings.TrimSpace(text)
+	if !strings.HasPrefix(s, "{") {
+		dec, err := url.PathUnescape(s)
+		if err != nil {
+			return nil, skip("policy document is neither JSON nor URL-encoded JSON")
+		}
+		s = dec
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(s), &doc); err != nil {
+		return nil, skip("policy document is not a JSON object: " + err.Error())
+	}
+	return doc, nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func strList(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
