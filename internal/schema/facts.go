@@ -65,3 +65,67 @@ func (f *Facts) has(h string) bool {
 	}
 	return false
 }
+
+// Clone returns a deep copy of f.
+func (f *Facts) Clone() *Facts {
+	c := *f
+	c.ReadOnly = cloneStrings(f.ReadOnly)
+	c.WriteOnly = cloneStrings(f.WriteOnly)
+	c.CreateOnly = cloneStrings(f.CreateOnly)
+	c.ReadOnlyPaths = cloneStrings(f.ReadOnlyPaths)
+	c.WriteOnlyPaths = cloneStrings(f.WriteOnlyPaths)
+	c.CreateOnlyPaths = cloneStrings(f.CreateOnlyPaths)
+	c.Defaults = cloneValues(f.Defaults)
+	c.DefaultPaths = cloneValues(f.DefaultPaths)
+	c.UnorderedScalarPaths = cloneStrings(f.UnorderedScalarPaths)
+	c.UnorderedObjectArrayPaths = cloneStrings(f.UnorderedObjectArrayPaths)
+	c.FreeFormMapPaths = cloneStrings(f.FreeFormMapPaths)
+	c.PrimaryIdentifier = cloneStrings(f.PrimaryIdentifier)
+	if f.AdditionalIdentifiers != nil {
+		c.AdditionalIdentifiers = make([][]string, len(f.AdditionalIdentifiers))
+		for i, ids := range f.AdditionalIdentifiers {
+			c.AdditionalIdentifiers[i] = cloneStrings(ids)
+		}
+	}
+	c.ConditionalCreateOnlyPaths = cloneStrings(f.ConditionalCreateOnlyPaths)
+	if f.PropertyTransforms != nil {
+		c.PropertyTransforms = make(map[string]string, len(f.PropertyTransforms))
+		for k, v := range f.PropertyTransforms {
+			c.PropertyTransforms[k] = v
+		}
+	}
+	c.Handlers = cloneStrings(f.Handlers)
+	return &c
+}
+
+func cloneStrings(s []string) []string {
+	if s == nil {
+		return nil
+	}
+	return append(make([]string, 0, len(s)), s...)
+}
+
+func cloneValues(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = cloneValue(v)
+	}
+	return out
+}
+
+func cloneValue(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		return cloneValues(x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = cloneValue(e)
+		}
+		return out
+	}
+	return v
+}
