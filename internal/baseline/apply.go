@@ -1,0 +1,396 @@
+package baseline
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/realdrift/realdrift/internal/drift"
+)
+
+// The notes Apply puts on the findings it changes or makes.
+const (
+	NoteChanged         = "changed since record"
+	NoteAppeared        = "appeared since record"
+	NoteRemoved         = "baseline value removed since record"
+	NoteDefaultDeleted  = "observed default deleted since record"
+	NoteChangedToFolded = "changed since record (now at a default or generated value)"
+)
+
+// Resource is one resource of the current deployed template.
+type Resource struct {
+	LogicalID     string
+	Type          string
+	ConstructPath string
+	// PhysicalID is the live physical id; empty when unknown.
+	PhysicalID string
+	// Declared holds the resolved declared properties (drift.Unknown where
+	// unresolved). Its top-level keys are the currently declared keys.
+	Declared map[string]any
+}
+
+// Input is one stack's run as Apply sees it.
+type Input struct {
+	// Findings are the classifier's findings for the stack.
+	Findings []drift.Finding
+	// Resources lists every resource of the current deployed template.
+	Resources []Resource
+	// Parents maps an added child's logical id to its declared parent's.
+	Parents map[string]string
+	// TemplateHash is TemplateHash of the deployed template; empty skips
+	// the stale-baseline note (as under --pre-deploy).
+	TemplateHash string
+}
+
+// Result is Apply's output.
+type Result struct {
+	// Findings are the reconciled findings: suppressed ones removed,
+	// drift and Unrecorded set, removals and deleted observed defaults added.
+	Findings []drift.Finding
+	// Notes are one-line nudges for stderr (load warnings included).
+	Notes []string
+}
+
+// run is the per-stack state Apply and Record share.
+type run struct {
+	b        *Baseline
+	opt      Options
+	res      map[string]Resource
+	unread   map[string]bool // skipped or deleted this run
+	readGaps map[string][]string
+	// void marks logical ids whose entries and completeness are void
+	// (replaced by a deploy, or re-typed).
+	void     map[string]string // lid -> reason
+	staleSrc map[entryKey]bool // entries voided by a changed declared source
+	active   map[entryKey]Entry
+}
+
+func newRun(b *Baseline, findings []drift.Finding, resources []Resource, opt Options) *run {
+	r := &run{b: b, opt: opt, res: map[string]Resource{}, unread: map[string]bool{}, readGaps: map[string][]string{},
+		void: map[string]string{}, staleSrc: map[entryKey]bool{}, active: map[entryKey]Entry{}}
+	for _, x := range resources {
+		r.res[x.LogicalID] = x
+	}
+	for _, f := range findings {
+		switch f.Tier {
+		case drift.Skipped, drift.Deleted:
+			r.unread[f.LogicalID] = true
+		case drift.ReadGap:
+			r.readGaps[f.LogicalID] = append(r.readGaps[f.LogicalID], f.Path)
+		}
+	}
+	if b == nil {
+		return r
+	}
+	for lid, was := range b.PhysicalIDs {
+		if x, ok := r.res[lid]; ok && was != "" && x.PhysicalID != "" && was != x.PhysicalID {
+			r.void[lid] = fmt.Sprintf("physical id %s → %s", was, x.PhysicalID)
+		}
+	}
+	for _, e := range b.Entries {
+		if x, ok := r.res[e.LogicalID]; ok && x.Type != e.ResourceType && r.void[e.LogicalID] == "" {
+			r.void[e.LogicalID] = fmt.Sprintf("type %s → %s", e.ResourceType, x.Type)
+		}
+	}
+	for _, e := range b.Entries {
+		if r.void[e.LogicalID] != "" {
+			continue
+		}
+		k := entryKey{e.LogicalID, e.Path}
+		if was, ok := b.SourceFingerprints[FingerprintKey(e.LogicalID, e.Path)]; ok {
+			if x, ok := r.res[e.LogicalID]; ok && !r.unread[e.LogicalID] {
+				if now, ok := Fingerprint(e.ResourceType, e.Path, x.Declared); ok && now != was {
+					r.staleSrc[k] = true
+					continue
+				}
+			}
+		}
+		r.active[k] = e
+	}
+	return r
+}
+
+// complete reports whether the record fully covered lid and that still holds.
+func (r *run) complete(lid string) bool {
+	return r.b != nil && r.b.Complete[lid] && r.void[lid] == ""
+}
+
+func (r *run) parentEnumerated(lid string, parents map[string]string) bool {
+	if r.b == nil {
+		return false
+	}
+	p, ok := parents[lid]
+	if !ok {
+		return false
+	}
+	for _, e := range r.b.EnumeratedParents {
+		if e.LogicalID == p && r.void[p] == "" {
+			if x, ok := r.res[p]; !ok || e.ResourceType == "" || e.ResourceType == x.Type {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lookup finds the recorded value for (lid, path): the exact entry, or the
+// matching part of an entry recorded at an ancestor path.
+func (r *run) lookup(lid, path string) (any, entryKey, bool) {
+	k := entryKey{lid, path}
+	if e, ok := r.active[k]; ok {
+		return e.Value, k, true
+	}
+	for p := path; ; {
+		i := strings.LastIndexAny(p, ".[")
+		if i <= 0 {
+			return nil, entryKey{}, false
+		}
+		p = p[:i]
+		if e, ok := r.active[entryKey{lid, p}]; ok {
+			v, found := descend(e.Value, path[len(p):])
+			return v, entryKey{lid, p}, found
+		}
+	}
+}
+
+// descend follows ".a.b.0" through a value; bracketed identity segments are
+// not followed.
+func descend(v any, rest string) (any, bool) {
+	if strings.Contains(rest, "[") {
+		return nil, false
+	}
+	for _, seg := range strings.Split(strings.TrimPrefix(rest, "."), ".") {
+		switch t := v.(type) {
+		case map[string]any:
+			var ok bool
+			if v, ok = t[seg]; !ok {
+				return nil, false
+			}
+		case []any:
+			n := 0
+			if _, err := fmt.Sscanf(seg, "%d", &n); err != nil || n < 0 || n >= len(t) || fmt.Sprint(n) != seg {
+				return nil, false
+			}
+			v = t[n]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+func (r *run) readGapped(lid, path string) bool {
+	for _, g := range r.readGaps[lid] {
+		if within(path, g) || within(g, path) {
+			return true
+		}
+	}
+	return false
+}
+
+// Apply reconciles one stack's findings against its baseline (nil: no
+// baseline, as on a first run or under --show-all) by the rules in the
+// package documentation. It is pure: nothing is read or written.
+func Apply(b *Baseline, in Input, opt Options) Result {
+	r := newRun(b, in.Findings, in.Resources, opt)
+	var out Result
+	if b != nil {
+		out.Notes = append(out.Notes, b.Warnings...)
+	}
+	matched := map[entryKey]bool{}
+	undeclaredSide := map[string][]string{}
+	for _, f := range in.Findings {
+		switch f.Tier {
+		case drift.Undeclared, drift.Added, drift.AtDefault, drift.Generated:
+			undeclaredSide[f.LogicalID] = append(undeclaredSide[f.LogicalID], f.Path)
+		default:
+			out.Findings = append(out.Findings, f)
+			continue
+		}
+		k := entryKey{f.LogicalID, f.Path}
+		if r.staleSrc[k] {
+			if f.Tier == drift.Undeclared {
+				continue // no tier to fold into: suppressed, with the nudge
+			}
+			out.Findings = append(out.Findings, f)
+			continue
+		}
+		rec, at, ok := r.lookup(f.LogicalID, f.Path)
+		if at.lid != "" {
+			matched[at] = true
+		}
+		folded := f.Tier == drift.AtDefault || f.Tier == drift.Generated
+		switch {
+		case ok && opt.Equal(rec, f.Actual):
+			if folded {
+				out.Findings = append(out.Findings, f)
+			}
+		case ok:
+			f.Desired = rec
+			f.Unrecorded = false
+			if folded {
+				f.Tier = drift.Undeclared
+				f.Note = NoteChangedToFolded
+			} else {
+				f.Note = NoteChanged
+			}
+			out.Findings = append(out.Findings, f)
+		case folded:
+			out.Findings = append(out.Findings, f)
+		case f.Tier == drift.Undeclared && r.complete(f.LogicalID),
+			f.Tier == drift.Added && r.parentEnumerated(f.LogicalID, in.Parents):
+			f.Note = NoteAppeared
+			f.Unrecorded = false
+			out.Findings = append(out.Findings, f)
+		default:
+			f.Unrecorded = true
+			out.Findings = append(out.Findings, f)
+		}
+	}
+	if b == nil {
+		return out
+	}
+	out.Findings = append(out.Findings, r.removals(matched, &out.Notes)...)
+	out.Findings = append(out.Findings, r.deletedDefaults(undeclaredSide)...)
+	out.Notes = append(out.Notes, r.foldNotes()...)
+	if in.TemplateHash != "" && b.TemplateHash != "" && in.TemplateHash != b.TemplateHash {
+		out.Notes = append(out.Notes, "the deployed template changed since record — the recorded set may be stale; consider re-running realdrift record")
+	}
+	return out
+}
+
+// removals reports recorded entries no finding matched.
+func (r *run) removals(matched map[entryKey]bool, notes *[]string) []drift.Finding {
+	var out []drift.Finding
+	var goneFromTemplate, goneAdded int
+	for _, e := range r.sortedActive() {
+		k := entryKey{e.LogicalID, e.Path}
+		if matched[k] || r.coveredBelow(k, matched) {
+			continue
+		}
+		x, inTemplate := r.res[e.LogicalID]
+		switch {
+		case e.Path == "" && !inTemplate:
+			goneAdded++
+		case !inTemplate:
+			goneFromTemplate++
+		case r.unread[e.LogicalID], r.readGapped(e.LogicalID, e.Path):
+			// unread, not removed
+		case declaredKey(x.Declared, topKey(e.Path)):
+			*notes = append(*notes, fmt.Sprintf("%s.%s is now declared in the template — re-run realdrift record", e.LogicalID, e.Path))
+		default:
+			out = append(out, drift.Finding{
+				Tier: drift.Undeclared, LogicalID: e.LogicalID, ResourceType: x.Type, PhysicalID: x.PhysicalID,
+				ConstructPath: x.ConstructPath, Path: e.Path, Desired: e.Value, Note: NoteRemoved,
+			})
+		}
+	}
+	if goneFromTemplate > 0 {
+		*notes = append(*notes, fmt.Sprintf("%d baseline %s belong to resources no longer in the template — re-run realdrift record", goneFromTemplate, plural(goneFromTemplate, "entry", "entries")))
+	}
+	if goneAdded > 0 {
+		*notes = append(*notes, fmt.Sprintf("%d recorded added %s no longer present — re-run realdrift record", goneAdded, plural(goneAdded, "resource is", "resources are")))
+	}
+	return out
+}
+
+// coveredBelow reports whether a finding matched a path below entry k (the
+// classifier now reports that value at a finer grain).
+func (r *run) coveredBelow(k entryKey, matched map[entryKey]bool) bool {
+	for m := range matched {
+		if m.lid == k.lid && m.path != k.path && within(m.path, k.path) {
+			return true
+		}
+	}
+	return false
+}
+
+// deletedDefaults synthesizes findings for observed defaults that vanished.
+func (r *run) deletedDefaults(undeclaredSide map[string][]string) []drift.Finding {
+	var out []drift.Finding
+	for _, o := range r.b.ObservedDefaults {
+		x, ok := r.res[o.LogicalID]
+		if !ok || r.unread[o.LogicalID] || r.void[o.LogicalID] != "" || (o.ResourceType != "" && o.ResourceType != x.Type) ||
+			r.readGapped(o.LogicalID, o.Path) || declaredKey(x.Declared, topKey(o.Path)) {
+			continue
+		}
+		seen := false
+		for _, p := range undeclaredSide[o.LogicalID] {
+			if within(p, o.Path) || within(o.Path, p) {
+				seen = true
+				break
+			}
+		}
+		if seen {
+			continue
+		}
+		f := drift.Finding{Tier: drift.Undeclared, LogicalID: o.LogicalID, ResourceType: x.Type, PhysicalID: x.PhysicalID,
+			ConstructPath: x.ConstructPath, Path: o.Path, Note: NoteDefaultDeleted}
+		if r.opt.Default != nil {
+			if v, ok := r.opt.Default(x.Type, o.Path); ok {
+				f.Desired = v
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// foldNotes are the lifecycle nudges for replaced resources and redeployed
+// sources.
+func (r *run) foldNotes() []string {
+	var notes []string
+	var lids []string
+	for lid := range r.void {
+		lids = append(lids, lid)
+	}
+	sort.Strings(lids)
+	for _, lid := range lids {
+		n := 0
+		for _, e := range r.b.Entries {
+			if e.LogicalID == lid {
+				n++
+			}
+		}
+		if n == 0 && !r.b.Complete[lid] {
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("%s was replaced by a deploy since record (%s): its %d baseline %s void — re-run realdrift record",
+			lid, r.void[lid], n, plural(n, "entry is", "entries are")))
+	}
+	var keys []entryKey
+	for k := range r.staleSrc {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i].lid+"\x00"+keys[i].path < keys[j].lid+"\x00"+keys[j].path })
+	for _, k := range keys {
+		notes = append(notes, fmt.Sprintf("%s.%s: declared code was redeployed via CloudFormation since record — re-run realdrift record to watch the new code", k.lid, k.path))
+	}
+	return notes
+}
+
+func (r *run) sortedActive() []Entry {
+	out := make([]Entry, 0, len(r.active))
+	for _, e := range r.active {
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].LogicalID != out[j].LogicalID {
+			return out[i].LogicalID < out[j].LogicalID
+		}
+		return out[i].Path < out[j].Path
+	})
+	return out
+}
+
+func declaredKey(declared map[string]any, key string) bool {
+	_, ok := declared[key]
+	return ok
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,268 @@
+package baseline
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/realdrift/realdrift/internal/drift"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func TestDecodeEncodeGolden(t *testing.T) {
+	data, err := os.ReadFile("testdata/v2.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Decode("testdata/v2.json", data, stackS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Warnings) != 0 || !b.Complete["Q"] || !b.Complete["Fn"] || b.PhysicalIDs["Q"] != "https://sqs/q" ||
+		b.SourceFingerprints["Fn::CodeSha256"] != "0123" || len(b.ObservedDefaults) != 1 || len(b.EnumeratedParents) != 1 {
+		t.Errorf("decoded = %+v", b)
+	}
+	out, err := Encode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := "testdata/v2.encoded.json"
+	if *update {
+		if err := os.WriteFile(golden, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(out), string(want)); diff != "" {
+		t.Errorf("encode (-got +want):\n%s", diff)
+	}
+	again, err := Decode(golden, out, stackS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(again.Entries, b.Entries); diff != "" {
+		t.Errorf("round trip (-got +want):\n%s", diff)
+	}
+}
+
+func TestDecodeV1AndMissingAccount(t *testing.T) {
+	v1 := `{"schemaVersion":1,"stackName":"S","region":"us-east-1","capturedAt":"x","recorded":[{"logicalId":"Q","resourceType":"AWS::SQS::Queue","path":"P","value":1}]}`
+	b, err := Decode("v1.json", []byte(v1), stackS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Complete) != 0 || b.Stack != stackS || len(b.Warnings) != 2 {
+		t.Errorf("got %+v", b)
+	}
+	for _, w := range b.Warnings {
+		if !strings.Contains(w, "v1.json") {
+			t.Errorf("warning %q does not name the file", w)
+		}
+	}
+}
+
+func TestDecodeMalformed(t *testing.T) {
+	ok := `"schemaVersion":2,"stackName":"S","region":"us-east-1","accountId":"111111111111"`
+	tests := []struct{ name, data, want string }{
+		{"empty", "", "f.json: empty file"},
+		{"bad JSON names the line", "{\n" + ok + ",\n\"recorded\": [ }", "f.json:3: invalid JSON"},
+		{"wrong type", "{\n" + ok + ",\n\"recorded\": {}}", `f.json:3: field "recorded": got JSON object`},
+		{"wrong nested type", "{" + ok + `,"completeResources":[1]}`, `field "completeResources"`},
+		{"not an object", "[]", "f.json:1: field \"\": got JSON array"},
+		{"trailing data", "{" + ok + "} {}", "trailing data"},
+		{"missing schemaVersion", `{"stackName":"S","region":"r"}`, "missing schemaVersion"},
+		{"newer schemaVersion", `{"schemaVersion":3,"stackName":"S","region":"r"}`, "schemaVersion 3 is newer"},
+		{"missing stackName", `{"schemaVersion":2,"region":"r"}`, "missing stackName"},
+		{"missing region", `{"schemaVersion":2,"stackName":"S"}`, "missing region"},
+		{"stack mismatch", `{"schemaVersion":2,"stackName":"T","region":"us-east-1"}`, `stackName "T" does not match`},
+		{"account mismatch", `{"schemaVersion":2,"stackName":"S","region":"us-east-1","accountId":"222222222222"}`, `accountId "222222222222" does not match`},
+		{"region mismatch", `{"schemaVersion":2,"stackName":"S","region":"eu-west-1"}`, `region "eu-west-1" does not match`},
+		{"entry without logicalId", "{" + ok + `,"recorded":[{"resourceType":"T","path":"P","value":1}]}`, "recorded[0]: missing logicalId"},
+		{"entry without value", "{" + ok + `,"recorded":[{"logicalId":"Q","resourceType":"T","path":"P"}]}`, "recorded[0] (Q.P): missing value"},
+		{"duplicate entry", "{" + ok + `,"recorded":[{"logicalId":"Q","resourceType":"T","path":"P","value":1},{"logicalId":"Q","resourceType":"T","path":"P","value":2}]}`, "duplicate entry"},
+		{"bad fingerprint key", "{" + ok + `,"recordedSourceFingerprints":{"Q.P":"h"}}`, "not <logicalId>::<path>"},
+		{"observed default without path", "{" + ok + `,"observedDefaults":[{"logicalId":"B"}]}`, "observedDefaults[0]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Decode("f.json", []byte(tt.data), stackS)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if !errors.Is(err, ErrMalformed) {
+				t.Errorf("error %v is not ErrMalformed", err)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %q does not contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestEncodeRedactsSecrets(t *testing.T) {
+	b := base(Entry{"Q", qType, "P", map[string]any{"pw": drift.Secret{Value: "hunter2"}}})
+	out, err := Encode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "hunter2") || !strings.Contains(string(out), drift.Redacted) {
+		t.Errorf("secret not redacted:\n%s", out)
+	}
+}
+
+func TestStateDir(t *testing.T) {
+	root := t.TempDir()
+	d := ResolveStateDir(root, "")
+	if diff := cmp.Diff(d, StateDir{Write: filepath.Join(root, ".realdrift"), Read: []string{filepath.Join(root, ".realdrift")}}); diff != "" {
+		t.Errorf("no .cdkrd (-got +want):\n%s", diff)
+	}
+	if err := os.MkdirAll(filepath.Join(root, ".cdkrd", "baselines"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d = ResolveStateDir(root, "")
+	if diff := cmp.Diff(d.Read, []string{filepath.Join(root, ".realdrift"), filepath.Join(root, ".cdkrd")}); diff != "" {
+		t.Errorf("with .cdkrd (-got +want):\n%s", diff)
+	}
+	if got := ResolveStateDir(root, "state"); got.Write != filepath.Join(root, "state") || len(got.Read) != 1 {
+		t.Errorf("flag: %+v", got)
+	}
+	if _, err := FileName(drift.StackRef{Name: "../x", Account: "1", Region: "r"}); err == nil {
+		t.Error("FileName accepted a path")
+	}
+	if n, _ := FileName(stackS); n != "S.111111111111.us-east-1.json" {
+		t.Errorf("FileName = %q", n)
+	}
+}
+
+// A .cdkrd baseline is read, and the first record writes .realdrift with the
+// .cdkrd entries merged in (nothing lost, .cdkrd untouched).
+func TestLoadLegacyThenUpdate(t *testing.T) {
+	root := t.TempDir()
+	legacy := filepath.Join(root, ".cdkrd", "baselines", "S.111111111111.us-east-1.json")
+	if err := os.MkdirAll(filepath.Dir(legacy), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src, _ := os.ReadFile("testdata/v2.json")
+	if err := os.WriteFile(legacy, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := ResolveStateDir(root, "")
+	b, err := Load(d, stackS)
+	if err != nil || b == nil || len(b.Entries) != 3 {
+		t.Fatalf("Load = %v, %v", b, err)
+	}
+	_, err = Update(context.Background(), d, stackS, func(cur *Baseline) (*Baseline, error) {
+		cur.Entries = append(cur.Entries, Entry{"Q", qType, "New", "n"})
+		return cur, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err = Load(d, stackS)
+	if err != nil || len(b.Entries) != 4 {
+		t.Fatalf("after update: %v, %v", b, err)
+	}
+	if after, _ := os.ReadFile(legacy); string(after) != string(src) {
+		t.Error(".cdkrd file was modified")
+	}
+}
+
+func TestUpdateMalformedWritesNothing(t *testing.T) {
+	root := t.TempDir()
+	d := ResolveStateDir(root, "")
+	p, _ := d.BaselinePath(stackS)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(`{"schemaVersion": 2, "stackName": `), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	called := false
+	_, err := Update(context.Background(), d, stackS, func(cur *Baseline) (*Baseline, error) {
+		called = true
+		return base(), nil
+	})
+	if err == nil || !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), p) {
+		t.Fatalf("err = %v", err)
+	}
+	if called {
+		t.Error("merge ran on a malformed file")
+	}
+	ents, _ := os.ReadDir(filepath.Dir(p))
+	if len(ents) != 1 {
+		t.Errorf("directory holds %d files, want only the original", len(ents))
+	}
+	if got, _ := os.ReadFile(p); string(got) != `{"schemaVersion": 2, "stackName": ` {
+		t.Error("malformed file was rewritten")
+	}
+}
+
+// Concurrent writers each add their own entries; the lock serialises the
+// read-merge-write so none is lost.
+func TestUpdateConcurrentWritersKeepEachOthersEntries(t *testing.T) {
+	d := ResolveStateDir(t.TempDir(), "")
+	const writers = 12
+	var wg sync.WaitGroup
+	errs := make(chan error, writers)
+	for i := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := Update(context.Background(), d, stackS, func(cur *Baseline) (*Baseline, error) {
+				if cur == nil {
+					cur = base()
+				}
+				cur.Entries = append(cur.Entries, Entry{fmt.Sprintf("R%02d", i), qType, "P", float64(i)})
+				return cur, nil
+			})
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := Load(d, stackS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Entries) != writers {
+		t.Errorf("got %d entries, want %d", len(b.Entries), writers)
+	}
+}
+
+func TestUpdateHonoursContextWhileLocked(t *testing.T) {
+	d := ResolveStateDir(t.TempDir(), "")
+	p, _ := d.BaselinePath(stackS)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := lockDir(context.Background(), filepath.Dir(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = Update(ctx, d, stackS, func(cur *Baseline) (*Baseline, error) { return base(), nil })
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+	if _, err := os.Stat(p); !os.IsNotExist(err) {
+		t.Error("file written without the lock")
+	}
+}
