@@ -171,8 +171,10 @@ func TestApply(t *testing.T) {
 			wantNotes: []string{"Q.QueueName.Nested is now declared in the template — re-run realdrift record"},
 		},
 		{
-			name:      "resource removed from the template folds into one note",
-			b:         func(*testing.T) *Baseline { return base(Entry{"Gone", qType, "A", "x"}, Entry{"Gone", qType, "B", "y"}) },
+			name: "resource removed from the template folds into one note",
+			b: func(*testing.T) *Baseline {
+				return base(Entry{"Gone", qType, "A", "x"}, Entry{"Gone", qType, "B", "y"})
+			},
 			in:        Input{Resources: []Resource{qRes}},
 			wantNotes: []string{"2 baseline entries belong to resources no longer in the template — re-run realdrift record"},
 		},
@@ -317,8 +319,10 @@ func TestApply(t *testing.T) {
 			},
 		},
 		{
-			name:      "recorded added child no longer present is a note",
-			b:         func(*testing.T) *Baseline { return base(Entry{"Sub1", "AWS::SNS::Subscription", "", map[string]any{"a": 1.0}}) },
+			name: "recorded added child no longer present is a note",
+			b: func(*testing.T) *Baseline {
+				return base(Entry{"Sub1", "AWS::SNS::Subscription", "", map[string]any{"a": 1.0}})
+			},
 			in:        Input{Resources: []Resource{res("Topic", "AWS::SNS::Topic", nil)}},
 			wantNotes: []string{"1 recorded added resource is no longer present — re-run realdrift record"},
 		},
