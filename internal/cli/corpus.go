@@ -2,13 +2,62 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+
+	"github.com/realdrift/realdrift/internal/corpus"
+	"github.com/realdrift/realdrift/internal/drift"
 )
 
+// runCorpus replays golden-corpus cases through the classifier and prints a
+// diff per failing case and a one-line summary (always the last line).
+// It exits 0 when it ran, whatever the agreement, and 2 on bad input.
 func runCorpus(ctx context.Context, s IO, args []string) int {
-	fs := newFlags(s, "corpus", "")
+	fs := newFlags(s, "corpus", "[--json] [--quiet] DIR|FILE...")
+	asJSON := fs.Bool("json", false, "write one line per case: {\"file\": ..., \"findings\": [...]}")
+	quiet := fs.Bool("quiet", false, "print only the summary line")
 	if done, code := parse(s, fs, args); done {
 		return code
 	}
-	return fail(s, "corpus", fmt.Errorf("not built yet (issue #3 builds it)"))
+	if fs.NArg() == 0 {
+		return fail(s, "corpus", fmt.Errorf("no corpus directory or case file given"))
+	}
+	cases, err := corpus.LoadDirs(fs.Args()...)
+	if err != nil {
+		return fail(s, "corpus", err)
+	}
+	if len(cases) == 0 {
+		return fail(s, "corpus", fmt.Errorf("no *.json cases found in %v", fs.Args()))
+	}
+	results := make([]corpus.Result, 0, len(cases))
+	enc := json.NewEncoder(s.Stdout)
+	for _, c := range cases {
+		if ctx.Err() != nil {
+			return ExitInterrupt
+		}
+		got := corpus.Replay(c)
+		res := corpus.Compare(c.File, got, c.Expected)
+		results = append(results, res)
+		switch {
+		case *asJSON:
+			if got == nil {
+				got = []drift.Finding{}
+			}
+			if err := enc.Encode(struct {
+				File     string          `json:"file"`
+				Findings []drift.Finding `json:"findings"`
+			}{c.File, got}); err != nil {
+				return fail(s, "corpus", fmt.Errorf("write %s: %w", c.File, err))
+			}
+		case !*quiet && !res.Exact:
+			fmt.Fprintf(s.Stdout, "FAIL %s\n%s", c.File, res.Diff)
+		}
+	}
+	sum := corpus.Summarize(results)
+	if *asJSON {
+		fmt.Fprintln(s.Stderr, sum.Line())
+		return ExitOK
+	}
+	fmt.Fprintln(s.Stdout, sum.Line())
+	return ExitOK
 }

@@ -1,0 +1,479 @@
+package classify
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/normalize"
+	"github.com/realdrift/realdrift/internal/schema"
+)
+
+// Subject is the resource being classified, as declared in its template.
+type Subject struct {
+	Ref drift.ResourceRef
+	// Declared holds the resolved template properties; drift.Unknown marks
+	// what the resolver could not know.
+	Declared map[string]any
+	// SiblingPolicyNames are the PolicyNames of the stack's AWS::IAM::Policy
+	// resources attached to this role (roles only). A nil slice means none;
+	// an entry that is drift.Unknown-like ("") makes the filter fail open.
+	SiblingPolicyNames []string
+}
+
+// Resource classifies one resource: it compares the declared properties with
+// the live model and sorts every difference into a tier. It is a pure
+// function: no I/O, no clock, and neither input is modified.
+func Resource(s Subject, live map[string]any, facts *schema.Facts, opts Options) []drift.Finding {
+	if facts == nil {
+		facts = &schema.Facts{}
+	}
+	r := newRun(s, live, facts, opts)
+	r.classify()
+	sort.Slice(r.out, func(i, j int) bool {
+		if r.out[i].Tier != r.out[j].Tier {
+			return r.out[i].Tier < r.out[j].Tier
+		}
+		return r.out[i].Path < r.out[j].Path
+	})
+	return r.out
+}
+
+// run is the state of one classification.
+type run struct {
+	s     Subject
+	facts *schema.Facts
+	opts  Options
+	tf    *typeFacts
+	decl  map[string]any
+	live  map[string]any
+	// writeOnlyTop are the declared top-level write-only properties.
+	writeOnlyTop map[string]bool
+	stackName    string
+	out          []drift.Finding
+}
+
+func newRun(s Subject, liveRaw map[string]any, facts *schema.Facts, opts Options) *run {
+	r := &run{s: s, facts: facts, opts: opts, tf: factsFor(s.Ref.Type)}
+	r.live, _ = normalize.Clone(liveRaw).(map[string]any)
+	if r.live == nil {
+		r.live = map[string]any{}
+	}
+	r.decl, _ = normalize.Clone(s.Declared).(map[string]any)
+	if r.decl == nil {
+		r.decl = map[string]any{}
+	}
+	r.stackName = opts.StackName
+	if r.stackName == "" {
+		r.stackName = stackNameFromTags(r.live["Tags"])
+	}
+	r.prepare()
+	return r
+}
+
+// prepare runs the normalizer pipeline over both sides.
+func (r *run) prepare() {
+	f := r.facts
+	// readOnly / writeOnly strip (live); nested write-only strip (declared).
+	normalize.StripPaths(r.live, f.ReadOnly)
+	normalize.StripPaths(r.live, f.ReadOnlyPaths)
+	r.writeOnlyTop = map[string]bool{}
+	for _, p := range f.WriteOnly {
+		r.writeOnlyTop[p] = true
+	}
+	var nestedWO []string
+	for _, p := range f.WriteOnlyPaths {
+		if strings.Contains(p, ".") {
+			nestedWO = append(nestedWO, p)
+		} else {
+			r.writeOnlyTop[p] = true
+		}
+	}
+	normalize.StripPaths(r.live, nestedWO)
+	normalize.StripPaths(r.decl, nestedWO)
+	normalize.StripPaths(r.decl, f.ReadOnlyPaths)
+	normalize.StripManaged(r.live, r.decl)
+	for _, p := range r.tf.stripLive {
+		normalize.StripPaths(r.live, []string{p})
+	}
+
+	// Tags: aws:* tags and the stack's propagated tags are never drift.
+	for _, tp := range r.tagPaths() {
+		if v, ok := getPath(r.live, tp); ok {
+			setPath(r.live, tp, normalize.StripSystemTags(v, r.opts.StackTags, declaredTagKeys(getPathOr(r.decl, tp))))
+		}
+	}
+
+	// Policy documents.
+	normalize.CanonicalPolicies(r.live, r.opts.AccountID)
+	normalize.CanonicalPolicies(r.decl, r.opts.AccountID)
+
+	// Sibling IAM policies.
+	if r.tf.siblingPolicies {
+		normalize.FilterSiblingPolicies(r.live, r.s.SiblingPolicyNames)
+	}
+
+	// Order: id / ARN / method arrays, schema-unordered arrays.
+	normalize.SortIDArrays(r.live)
+	normalize.SortIDArrays(r.decl)
+	unorderedScalar := append(append([]string(nil), r.facts.UnorderedScalarPaths...), r.tf.unorderedScalar...)
+	unorderedObject := append(append([]string(nil), r.facts.UnorderedObjectArrayPaths...), r.tf.unorderedObject...)
+	normalize.SortUnordered(r.live, unorderedScalar, unorderedObject)
+	normalize.SortUnordered(r.decl, unorderedScalar, unorderedObject)
+}
+
+func (r *run) tagPaths() []string {
+	if r.facts.TagProperty != "" {
+		return []string{r.facts.TagProperty}
+	}
+	if len(r.tf.tagPaths) > 0 {
+		return r.tf.tagPaths
+	}
+	return []string{"Tags"}
+}
+
+func (r *run) classify() {
+	for _, k := range sortedKeys(r.decl) {
+		r.declaredTop(k, r.decl[k])
+	}
+	for _, k := range sortedKeys(r.live) {
+		if _, ok := r.decl[k]; ok {
+			continue
+		}
+		if r.tf.dropTop[k] {
+			continue
+		}
+		if alt, ok := r.tf.altRepresentation[k]; ok {
+			if _, set := r.decl[alt]; set {
+				continue
+			}
+		}
+		r.undeclared(k, r.live[k], false)
+	}
+}
+
+// declaredTop handles one declared top-level property.
+func (r *run) declaredTop(k string, d any) {
+	l, present := r.live[k]
+	if drift.ContainsUnknown(d) {
+		r.emit(drift.Finding{Tier: drift.Unresolved, Path: k})
+		if present {
+			// The declared value cannot be compared, but live sub-keys the
+			// template never set are still inventory.
+			r.compare(k, d, l, true)
+		}
+		return
+	}
+	if !present {
+		r.absent(k, d)
+		return
+	}
+	r.compare(k, d, l, false)
+}
+
+// absent handles a declared top-level property the live read does not have.
+func (r *run) absent(k string, d any) {
+	switch {
+	case r.writeOnlyTop[k]:
+		r.emit(drift.Finding{Tier: drift.ReadGap, Path: k, Note: noteWriteOnly, WriteOnly: true})
+	case isCollection(d) && !normalize.TriviallyEmptyCollection(d) && !r.tf.readGapCollections[k]:
+		r.emit(drift.Finding{Tier: drift.Declared, Path: k, Desired: redact(d)})
+	case isCollection(d):
+		if r.tf.readGapCollections[k] {
+			r.emit(drift.Finding{Tier: drift.ReadGap, Path: k, Note: noteNotReturned})
+		}
+	default:
+		r.emit(drift.Finding{Tier: drift.ReadGap, Path: k, Note: noteNotReturned})
+	}
+}
+
+const (
+	noteWriteOnly   = "write-only — cannot be read back"
+	noteNotReturned = "declared but not returned by live read"
+)
+
+func isCollection(v any) bool {
+	switch v.(type) {
+	case map[string]any, []any:
+		return true
+	}
+	return false
+}
+
+// compare walks a declared value against its live value at report path rp.
+// With quiet set, only live-only sub-keys are reported (the declared side is
+// unresolved somewhere inside).
+func (r *run) compare(rp string, d, l any, quiet bool) {
+	if r.same(rp, d, l) {
+		// Equal as values; live may still carry sub-keys the template
+		// never set (a declared object is a subset of its live object).
+		r.nestedExtras(rp, d, l)
+		return
+	}
+	switch dv := d.(type) {
+	case map[string]any:
+		lv, ok := l.(map[string]any)
+		if !ok {
+			if s, isStr := l.(string); isStr && normalize.JSONStringEqual(dv, s) {
+				return
+			}
+			r.declared(rp, d, l, quiet)
+			return
+		}
+		if r.isFreeForm(rp) {
+			r.compareMap(rp, dv, lv, quiet)
+			return
+		}
+		r.compareMap(rp, dv, lv, quiet)
+	case []any:
+		lv, ok := l.([]any)
+		if !ok {
+			r.declared(rp, d, l, quiet)
+			return
+		}
+		r.compareArray(rp, dv, lv, quiet)
+	default:
+		if drift.ContainsUnknown(d) {
+			return
+		}
+		r.declared(rp, d, l, quiet)
+	}
+}
+
+func (r *run) compareMap(rp string, d, l map[string]any, quiet bool) {
+	for _, k := range sortedKeys(d) {
+		sub := rp + "." + k
+		lv, ok := l[k]
+		if !ok {
+			if quiet || drift.ContainsUnknown(d[k]) {
+				continue
+			}
+			if isCollection(d[k]) && !normalize.TriviallyEmptyCollection(d[k]) {
+				r.emit(drift.Finding{Tier: drift.Declared, Path: sub, Desired: redact(d[k])})
+			}
+			continue
+		}
+		if drift.ContainsUnknown(d[k]) {
+			r.compare(sub, d[k], lv, true)
+			continue
+		}
+		r.compare(sub, d[k], lv, quiet)
+	}
+	for _, k := range sortedKeys(l) {
+		if _, ok := d[k]; ok {
+			continue
+		}
+		r.undeclared(rp+"."+k, l[k], true)
+	}
+}
+
+func (r *run) compareArray(rp string, d, l []any, quiet bool) {
+	if id := r.identity(rp, d, l); id != nil {
+		r.compareKeyed(rp, d, l, id, quiet)
+		return
+	}
+	if r.tf.scalarSets[genericPath(rp)] {
+		r.compareScalarSet(rp, d, l, quiet)
+		return
+	}
+	if len(d) == len(l) && allObjects(d) && allObjects(l) {
+		for i := range d {
+			r.compare(rp+"."+strconv.Itoa(i), d[i], l[i], quiet)
+		}
+		return
+	}
+	if quiet {
+		return
+	}
+	r.declared(rp, d, l, quiet)
+}
+
+func allObjects(a []any) bool {
+	for _, e := range a {
+		if _, ok := e.(map[string]any); !ok {
+			return false
+		}
+	}
+	return len(a) > 0
+}
+
+// compareKeyed aligns two identity-keyed object arrays by identity value.
+func (r *run) compareKeyed(rp string, d, l []any, id *identity, quiet bool) {
+	lm := map[string]any{}
+	var lorder []string
+	for _, e := range l {
+		k := id.key(e)
+		lm[k] = e
+		lorder = append(lorder, k)
+	}
+	dm := map[string]bool{}
+	for _, e := range d {
+		k := id.key(e)
+		dm[k] = true
+		sub := rp + "[" + k + "]"
+		le, ok := lm[k]
+		if !ok {
+			if !quiet && !drift.ContainsUnknown(e) {
+				r.emit(drift.Finding{Tier: drift.Declared, Path: sub, Desired: redact(e)})
+			}
+			continue
+		}
+		if id.valueKey != "" {
+			// An attribute bag: compare the value, keyed by name.
+			dv, lv := e.(map[string]any)[id.valueKey], le.(map[string]any)[id.valueKey]
+			if drift.ContainsUnknown(dv) || r.same(sub, dv, lv) {
+				continue
+			}
+			if !quiet {
+				r.emit(drift.Finding{Tier: drift.Declared, Path: rp, AttributeKey: k, Desired: redact(dv), Actual: lv})
+			}
+			continue
+		}
+		r.compare(sub, e, le, quiet)
+	}
+	sort.Strings(lorder)
+	for _, k := range lorder {
+		if dm[k] {
+			continue
+		}
+		e := lm[k]
+		if id.valueKey != "" {
+			e = e.(map[string]any)[id.valueKey]
+		}
+		r.undeclared(rp+"["+k+"]", e, true)
+	}
+}
+
+// compareScalarSet compares two scalar arrays as sets; live-only members are
+// inventory at A[value].
+func (r *run) compareScalarSet(rp string, d, l []any, quiet bool) {
+	ls := map[string]bool{}
+	for _, e := range l {
+		if s, ok := normalize.ScalarString(e); ok {
+			ls[s] = true
+		}
+	}
+	ds := map[string]bool{}
+	for _, e := range d {
+		s, ok := normalize.ScalarString(e)
+		if !ok {
+			continue
+		}
+		ds[s] = true
+		if !ls[s] && !quiet {
+			r.emit(drift.Finding{Tier: drift.Declared, Path: rp + "[" + s + "]", Desired: e})
+		}
+	}
+	for _, e := range l {
+		if s, ok := normalize.ScalarString(e); ok && !ds[s] {
+			r.undeclared(rp+"["+s+"]", e, true)
+		}
+	}
+}
+
+// nestedExtras reports live-only sub-keys under a declared value that
+// otherwise compares equal.
+func (r *run) nestedExtras(rp string, d, l any) {
+	switch dv := d.(type) {
+	case map[string]any:
+		lv, ok := l.(map[string]any)
+		if !ok {
+			return
+		}
+		for _, k := range sortedKeys(dv) {
+			if le, ok := lv[k]; ok {
+				r.nestedExtras(rp+"."+k, dv[k], le)
+			}
+		}
+		for _, k := range sortedKeys(lv) {
+			if _, ok := dv[k]; !ok {
+				r.undeclared(rp+"."+k, lv[k], true)
+			}
+		}
+	case []any:
+		lv, ok := l.([]any)
+		if !ok {
+			return
+		}
+		if id := r.identity(rp, dv, lv); id != nil {
+			r.compareKeyed(rp, dv, lv, id, true)
+			return
+		}
+		if len(dv) == len(lv) {
+			for i := range dv {
+				r.nestedExtras(rp+"."+strconv.Itoa(i), dv[i], lv[i])
+			}
+		}
+	}
+}
+
+// declared emits a declared-tier finding unless quiet.
+func (r *run) declared(rp string, d, l any, quiet bool) {
+	if quiet {
+		return
+	}
+	r.emit(drift.Finding{Tier: drift.Declared, Path: rp, Desired: redact(d), Actual: redact(l)})
+}
+
+func (r *run) emit(f drift.Finding) {
+	f.LogicalID = r.s.Ref.LogicalID
+	f.ResourceType = r.s.Ref.Type
+	f.PhysicalID = r.s.Ref.PhysicalID
+	f.ConstructPath = r.s.Ref.ConstructPath
+	r.out = append(r.out, f)
+}
+
+func (r *run) isFreeForm(rp string) bool {
+	gp := schemaPath(rp)
+	for _, p := range r.facts.FreeFormMapPaths {
+		if p == gp {
+			return true
+		}
+	}
+	return false
+}
+
+// redact replaces secret-bearing values before they reach a finding.
+func redact(v any) any {
+	if !hasSecret(v) {
+		return v
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			out[k] = redact(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = redact(e)
+		}
+		return out
+	}
+	return drift.Redacted
+}
+
+func hasSecret(v any) bool {
+	switch t := v.(type) {
+	case drift.Secret:
+		return true
+	case drift.Unknown:
+		return t.Secret
+	case map[string]any:
+		for _, e := range t {
+			if hasSecret(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range t {
+			if hasSecret(e) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,105 @@
+package classify
+
+import (
+	"github.com/realdrift/realdrift/internal/normalize"
+	"strings"
+)
+
+// identity says how the elements of an object array are keyed.
+type identity struct {
+	// fields are the identity fields; a composite key joins their values
+	// with "|".
+	fields []string
+	// valueKey, when set, makes the array an attribute bag: elements are
+	// {Key, Value} pairs compared by key, reported as A[key] with the
+	// value alone.
+	valueKey string
+}
+
+func (id *identity) key(e any) string {
+	m, _ := e.(map[string]any)
+	if len(id.fields) == 1 {
+		s, _ := m[id.fields[0]].(string)
+		if s == "" {
+			if n, ok := m[id.fields[0]].(float64); ok {
+				return normalize.FormatNumber(n)
+			}
+		}
+		return s
+	}
+	parts := make([]string, len(id.fields))
+	for i, f := range id.fields {
+		parts[i], _ = m[f].(string)
+	}
+	return strings.Join(parts, "|")
+}
+
+// genericIdentityFields are the identity fields that key an object array on
+// any type (seed 002 §6: Tags' Key, CloudFront's Id, DynamoDB's
+// AttributeName / IndexName).
+var genericIdentityFields = []string{"Key", "Id", "AttributeName", "IndexName"}
+
+// identity returns how the array at rp is keyed, or nil when it is not an
+// identity-keyed array. Both sides must carry the field on every element,
+// with distinct values.
+func (r *run) identity(rp string, arrays ...[]any) *identity {
+	gp := schemaPath(rp)
+	if id, ok := r.tf.identities[gp]; ok {
+		if keyedBy(id, arrays...) {
+			return id
+		}
+		return nil
+	}
+	if bagPaths[gp] {
+		id := &identity{fields: []string{"Key"}, valueKey: "Value"}
+		if keyedBy(id, arrays...) {
+			return id
+		}
+	}
+	for _, f := range genericIdentityFields {
+		id := &identity{fields: []string{f}}
+		if keyedBy(id, arrays...) {
+			return id
+		}
+	}
+	return nil
+}
+
+// bagPaths are the ELB attribute bags (any ELBv2 type): a declared subset
+// compared by key, live-only keys reported per key.
+var bagPaths = map[string]bool{
+	"LoadBalancerAttributes": true,
+	"TargetGroupAttributes":  true,
+	"ListenerAttributes":     true,
+}
+
+func keyedBy(id *identity, arrays ...[]any) bool {
+	n := 0
+	for _, a := range arrays {
+		seen := make(map[string]bool, len(a))
+		for _, e := range a {
+			m, ok := e.(map[string]any)
+			if !ok {
+				return false
+			}
+			for _, f := range id.fields {
+				switch m[f].(type) {
+				case string:
+				case float64:
+					if len(id.fields) > 1 {
+						return false
+					}
+				default:
+					return false
+				}
+			}
+			k := id.key(e)
+			if seen[k] {
+				return false
+			}
+			seen[k] = true
+			n++
+		}
+	}
+	return n > 0
+}

@@ -1,0 +1,104 @@
+package classify
+
+import (
+	"strings"
+
+	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/normalize"
+)
+
+// same reports whether a declared value and its live value are the same
+// value, through the equality folds of seed 002 §6. Every fold is
+// equality-gated: it accepts two representations of one value only.
+func (r *run) same(rp string, d, l any) bool {
+	if drift.ContainsUnknown(d) {
+		return false
+	}
+	if normalize.Equal(d, l) {
+		return true
+	}
+	switch dv := d.(type) {
+	case []any:
+		lv, ok := l.([]any)
+		if !ok || len(dv) != len(lv) {
+			return false
+		}
+		for i := range dv {
+			if isCollection(dv[i]) {
+				if !normalize.Equal(dv[i], lv[i]) {
+					return false
+				}
+				continue
+			}
+			if !r.sameScalar(rp, dv[i], lv[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		return false
+	}
+	return r.sameScalar(rp, d, l)
+}
+
+func (r *run) sameScalar(rp string, d, l any) bool {
+	if normalize.Equal(d, l) || normalize.StringlyEqual(d, l) {
+		return true
+	}
+	if s, ok := d.(drift.Secret); ok {
+		return normalize.Equal(s.Value, l) || normalize.StringlyEqual(s.Value, l)
+	}
+	sp := schemaPath(rp)
+	if r.tf.caseInsensitive[sp] || r.transformCase(sp) {
+		if normalize.CaseInsensitiveEqual(d, l) {
+			return true
+		}
+	}
+	if r.tf.latestSentinel[sp] && normalize.LatestSentinelMatch(d, l) {
+		return true
+	}
+	if r.tf.versionPrefix[sp] && normalize.VersionPrefixMatch(d, l) {
+		return true
+	}
+	if normalize.ARNNameMatch(d, l, r.opts.AccountID, r.opts.Region) {
+		return true
+	}
+	if normalize.KMSAliasMatch(d, l, r.opts.KMSAliasTargets) {
+		return true
+	}
+	ds, ok1 := d.(string)
+	ls, ok2 := l.(string)
+	if ok1 && ok2 {
+		if normalize.PEMEqual(ds, ls) {
+			return true
+		}
+		if normalize.JSONStringEqual(mustParse(ds), ls) {
+			return true
+		}
+	}
+	return false
+}
+
+// transformCase reports whether the schema's propertyTransform for the path
+// only re-cases the value ($lowercase / $uppercase).
+func (r *run) transformCase(sp string) bool {
+	t, ok := r.facts.PropertyTransforms[sp]
+	if !ok {
+		return false
+	}
+	return strings.Contains(t, "$lowercase") || strings.Contains(t, "$uppercase")
+}
+
+// mustParse returns the JSON value of s when s is JSON object/array text,
+// else nil (which never equals a string).
+func mustParse(s string) any {
+	s = strings.TrimSpace(s)
+	if s == "" || (s[0] != '{' && s[0] != '[') {
+		return nil
+	}
+	var v any
+	if err := jsonUnmarshal(s, &v); err != nil {
+		return nil
+	}
+	return v
+}

@@ -1,0 +1,89 @@
+package classify
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/realdrift/realdrift/internal/normalize"
+)
+
+// A value template is a value's canonical JSON with the facts of its own
+// resource replaced by placeholders, so one table entry holds for every
+// resource of a type: the resource's physical id, its stack name, the
+// account and region, and AWS-minted id tokens (subnet-…, sg-…, UUIDs,
+// IPv4 addresses). Placeholders match only their own token shape, so a
+// value moved to anything else still differs.
+const (
+	phPhysicalID = "⟨pid⟩"
+	phStack      = "⟨stack⟩"
+	phAccount    = "⟨account⟩"
+	phRegion     = "⟨region⟩"
+)
+
+// TemplateContext holds the facts a template substitutes.
+type TemplateContext struct {
+	PhysicalID string
+	StackName  string
+	AccountID  string
+	Region     string
+}
+
+var (
+	reAWSID = regexp.MustCompile(`\b(subnet|sg|vpc|vol|eni|igw|nat|rtb|lt|ami|snap|i|acl|eipalloc|eipassoc|tgw|tgw-attach|tgw-rtb|vpce|pl|fs|fsap|cvpn-endpoint|rslvr-rr|rslvr-frg|dopt|cgw|vgw|vpn|lb)-[0-9a-f]{8,17}\b`)
+	reUUID  = regexp.MustCompile(`\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
+	reIPv4  = regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}\b`)
+)
+
+// Template renders v as a value template.
+func Template(v any, c TemplateContext) string {
+	return templateString(normalize.Canonical(v), c)
+}
+
+func templateString(s string, c TemplateContext) string {
+	if len(c.PhysicalID) >= 4 {
+		s = strings.ReplaceAll(s, c.PhysicalID, phPhysicalID)
+	}
+	if len(c.StackName) >= 4 {
+		s = strings.ReplaceAll(s, c.StackName, phStack)
+	}
+	if c.AccountID != "" {
+		s = strings.ReplaceAll(s, c.AccountID, phAccount)
+	}
+	if c.Region != "" {
+		s = strings.ReplaceAll(s, c.Region, phRegion)
+	}
+	if strings.ContainsAny(s, "-.") {
+		s = reUUID.ReplaceAllString(s, "⟨uuid⟩")
+		s = reAWSID.ReplaceAllString(s, "$1-⟨hex⟩")
+		s = reIPv4.ReplaceAllString(s, "⟨ip⟩")
+	}
+	return s
+}
+
+// KeyPath is the path form the known-values table is keyed on: array
+// indices become "*", and every identity key but a trailing one becomes
+// "[*]" — a trailing key names the setting itself (an attribute bag's key),
+// an inner one is a user-chosen element id.
+func KeyPath(rp string) string {
+	segs := splitPath(rp)
+	var b strings.Builder
+	for i, s := range segs {
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		switch {
+		case s.index:
+			b.WriteByte('*')
+		case s.key != "":
+			b.WriteString(s.name)
+			if i == len(segs)-1 {
+				b.WriteString("[" + s.key + "]")
+			} else {
+				b.WriteString("[*]")
+			}
+		default:
+			b.WriteString(s.name)
+		}
+	}
+	return b.String()
+}

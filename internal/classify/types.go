@@ -1,0 +1,197 @@
+package classify
+
+import (
+	"regexp"
+	"sync"
+)
+
+// typeFacts are the hand-kept per-type facts of seed 002 §6 that neither the
+// registry schema nor the mined known-values table carries. Every entry is
+// a rule for the whole resource type.
+type typeFacts struct {
+	// identities name the identity field(s) of object arrays (schema path)
+	// the generic Key/Id/AttributeName/IndexName rule does not cover.
+	identities map[string]*identity
+	// scalarSets are scalar arrays (generic path) compared as sets whose
+	// live-only members are inventory at A[value].
+	scalarSets map[string]bool
+	// unorderedScalar / unorderedObject extend the schema's
+	// insertionOrder:false paths with sets AWS reorders anyway.
+	unorderedScalar []string
+	unorderedObject []string
+	// readGapCollections are declared collections AWS never returns.
+	readGapCollections map[string]bool
+	// caseInsensitive, latestSentinel and versionPrefix name scalar schema
+	// paths with those folds.
+	caseInsensitive map[string]bool
+	latestSentinel  map[string]bool
+	versionPrefix   map[string]bool
+	// altRepresentation: live key → declared sibling it re-represents
+	// (dropped when the sibling is declared).
+	altRepresentation map[string]string
+	// dropTop are live top-level keys that are Cloud Control mis-echoes.
+	dropTop map[string]bool
+	// stripLive are live paths the read returns but no template can set.
+	stripLive []string
+	// siblingPolicies filters live Policies by sibling policy names.
+	siblingPolicies bool
+	// tagPaths locate the tags when the schema facts do not.
+	tagPaths []string
+	// generatedShapes: KeyPath → the shape of a value AWS mints there.
+	generatedShapes map[string]*regexp.Regexp
+	// offMeaningful: KeyPath → predicate saying a trivially-empty
+	// (switched-off) value is a real divergence on this resource.
+	offMeaningful map[string]func(r *run) bool
+}
+
+func set(keys ...string) map[string]bool {
+	m := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		m[k] = true
+	}
+	return m
+}
+
+func ids(fields ...string) *identity { return &identity{fields: fields} }
+
+var (
+	reKMSKey      = regexp.MustCompile(`^(arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key/)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+	reSHA256B64   = regexp.MustCompile(`^[A-Za-z0-9+/]{43}=$`)
+	reShortID     = regexp.MustCompile(`^[a-z0-9]{6,10}$`)
+	reSGList      = regexp.MustCompile(`^\["sg-[0-9a-f]{8,17}"(,"sg-[0-9a-f]{8,17}")*\]$`)
+	reCfnAutoName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9]{12}$`)
+)
+
+var rdsVersion = set("EngineVersion")
+
+// typeTable is the one registration point of per-type facts. It is built
+// once and only read after.
+var typeTable = sync.OnceValue(func() map[string]*typeFacts {
+	return map[string]*typeFacts{
+		"AWS::IAM::Role": {siblingPolicies: true},
+		"AWS::IAM::ManagedPolicy": {
+			scalarSets: set("Roles", "Users", "Groups"),
+		},
+		"AWS::EC2::Instance": {
+			identities: map[string]*identity{
+				"BlockDeviceMappings": ids("DeviceName"),
+				"Volumes":             ids("Device"),
+			},
+		},
+		"AWS::EC2::VPNConnection": {
+			identities: map[string]*identity{"VpnTunnelOptionsSpecifications": ids("TunnelInsideCidr")},
+		},
+		"AWS::Cognito::UserPool": {
+			identities: map[string]*identity{"Schema": ids("Name")},
+		},
+		"AWS::Cognito::UserPoolUser": {
+			identities: map[string]*identity{"UserAttributes": ids("Name")},
+		},
+		"AWS::ElasticBeanstalk::ConfigurationTemplate": {
+			identities: map[string]*identity{"OptionSettings": ids("Namespace", "OptionName")},
+		},
+		"AWS::ElasticBeanstalk::Environment": {
+			identities: map[string]*identity{"OptionSettings": ids("Namespace", "OptionName")},
+		},
+		"AWS::RDS::OptionGroup": {
+			identities: map[string]*identity{"OptionConfigurations.*.OptionSettings": ids("Name")},
+		},
+		"AWS::ApiGateway::Stage": {
+			identities: map[string]*identity{"MethodSettings": ids("HttpMethod")},
+		},
+		"AWS::ApiGateway::Method": {
+			identities: map[string]*identity{
+				"Integration.IntegrationResponses": ids("StatusCode"),
+				"MethodResponses":                  ids("StatusCode"),
+			},
+		},
+		"AWS::Backup::BackupPlan": {
+			identities: map[string]*identity{"BackupPlan.BackupPlanRule": ids("RuleName")},
+		},
+		"AWS::Route53Resolver::FirewallRuleGroup": {
+			identities: map[string]*identity{"FirewallRules": ids("Priority")},
+		},
+		"AWS::SecretsManager::Secret": {
+			identities: map[string]*identity{"ReplicaRegions": ids("Region")},
+		},
+		"AWS::DLM::LifecyclePolicy": {
+			identities: map[string]*identity{"PolicyDetails.Schedules": ids("Name")},
+		},
+		"AWS::WAFv2::WebACL": {
+			identities: map[string]*identity{"Rules": ids("Name")},
+		},
+		"AWS::WAFv2::RuleGroup": {
+			identities: map[string]*identity{"Rules": ids("Name")},
+		},
+		"AWS::ECS::TaskDefinition": {
+			identities: map[string]*identity{"ContainerDefinitions": ids("Name")},
+		},
+		"AWS::Batch::JobDefinition": {readGapCollections: set("Timeout")},
+		"AWS::Budgets::Budget":      {readGapCollections: set("NotificationsWithSubscribers")},
+		"AWS::DynamoDB::Table":      {readGapCollections: set("SSESpecification")},
+		"AWS::EC2::Subnet":          {altRepresentation: map[string]string{"AvailabilityZoneId": "AvailabilityZone"}},
+		"AWS::Route53::RecordSet": {
+			caseInsensitive: set("AliasTarget.DNSName"),
+			unorderedScalar: []string{"ResourceRecords"},
+		},
+		"AWS::Batch::ComputeEnvironment":     {caseInsensitive: set("Type", "ComputeResources.Type")},
+		"AWS::ECS::Service":                  {latestSentinel: set("PlatformVersion")},
+		"AWS::ECS::TaskSet":                  {latestSentinel: set("PlatformVersion")},
+		"AWS::RDS::DBInstance":               {versionPrefix: rdsVersion, unorderedScalar: []string{"EnableCloudwatchLogsExports"}},
+		"AWS::RDS::DBCluster":                {versionPrefix: rdsVersion, unorderedScalar: []string{"EnableCloudwatchLogsExports"}},
+		"AWS::Neptune::DBCluster":            {versionPrefix: rdsVersion, unorderedScalar: []string{"EnableCloudwatchLogsExports"}},
+		"AWS::DocDB::DBCluster":              {versionPrefix: rdsVersion, unorderedScalar: []string{"EnableCloudwatchLogsExports"}},
+		"AWS::ElastiCache::ReplicationGroup": {versionPrefix: rdsVersion},
+		"AWS::ElastiCache::CacheCluster":     {versionPrefix: rdsVersion},
+		"AWS::Cognito::UserPoolClient": {
+			unorderedScalar: []string{"AllowedOAuthFlows", "AllowedOAuthScopes", "CallbackURLs", "LogoutURLs", "SupportedIdentityProviders", "ExplicitAuthFlows"},
+		},
+		"AWS::WAFv2::IPSet":                    {unorderedScalar: []string{"Addresses"}},
+		"AWS::CodeDeploy::DeploymentGroup":     {unorderedScalar: []string{"AutoRollbackConfiguration.Events"}},
+		"AWS::Cognito::UserPoolResourceServer": {unorderedObject: []string{"Scopes"}},
+		"AWS::EC2::SecurityGroup":              {unorderedObject: []string{"SecurityGroupIngress", "SecurityGroupEgress"}},
+		"AWS::ApiGatewayV2::Stage":             {generatedShapes: map[string]*regexp.Regexp{"DeploymentId": reShortID}},
+		"AWS::Lambda::Function":                {generatedShapes: map[string]*regexp.Regexp{"CodeSha256": reSHA256B64}},
+		"AWS::Lambda::Version":                 {generatedShapes: map[string]*regexp.Regexp{"CodeSha256": reSHA256B64}},
+		"AWS::AutoScaling::AutoScalingGroup": {
+			generatedShapes: map[string]*regexp.Regexp{
+				"LaunchTemplate.LaunchTemplateName":                                                  reCfnAutoName,
+				"MixedInstancesPolicy.LaunchTemplate.LaunchTemplateSpecification.LaunchTemplateName": reCfnAutoName,
+			},
+		},
+		"AWS::MSK::Cluster": {
+			generatedShapes: map[string]*regexp.Regexp{"BrokerNodeGroupInfo.SecurityGroups": reSGList},
+		},
+		"AWS::OpenSearchService::Domain": {
+			generatedShapes: map[string]*regexp.Regexp{"EncryptionAtRestOptions.KmsKeyId": reKMSKey},
+		},
+		"AWS::SQS::Queue": {
+			offMeaningful: map[string]func(r *run) bool{
+				// SSE-SQS switched off on a queue with no KMS key: the queue
+				// is now unencrypted.
+				"SqsManagedSseEnabled": func(r *run) bool {
+					_, kms := r.live["KmsMasterKeyId"]
+					_, declKMS := r.decl["KmsMasterKeyId"]
+					return !kms && !declKMS
+				},
+			},
+		},
+	}
+})
+
+var emptyFacts = &typeFacts{}
+
+func factsFor(typ string) *typeFacts {
+	if f, ok := typeTable()[typ]; ok {
+		return f
+	}
+	return emptyFacts
+}
+
+// meaningfulWhenOff reports whether a trivially-empty live value is a real
+// switch-off on this resource (the predicate-gated carve-outs of seed 002
+// §6), so it surfaces instead of being dropped.
+func (r *run) meaningfulWhenOff(rp string, v any) bool {
+	p, ok := r.tf.offMeaningful[KeyPath(rp)]
+	return ok && p(r)
+}

@@ -1,0 +1,18 @@
+// Package normalize holds the noise pipeline of seed 002 §6: the steps that
+// turn a live model and a declared template value into comparable shapes,
+// and the equality folds that decide whether two representations of a value
+// are the same value.
+//
+// Rules and invariants:
+//   - Every step is a pure, named function over JSON-shaped values (nil, bool,
+//     float64, string, []any, map[string]any). No I/O, no clock, no globals.
+//   - Steps that rewrite a model work on a copy the caller owns (see Clone);
+//     they never touch the caller's input otherwise.
+//   - Folds are equality-gated: each one accepts only two values that are
+//     provably the same value written differently, so a real change always
+//     still compares unequal (every fold has a paired test: the noise folds,
+//     the real change surfaces).
+//   - drift.Unknown never compares equal to anything.
+//   - Free-form user maps (schema freeFormMapPaths) are never stripped of
+//     Cloud-Control-managed keys: their keys are user data.
+package normalize

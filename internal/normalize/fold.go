@@ -1,0 +1,221 @@
+package normalize
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// StringlyEqual reports whether two scalars are the same value written as
+// different JSON types (true vs "true", 5432 vs "5432", 40 vs "40.0").
+func StringlyEqual(a, b any) bool {
+	sa, ok1 := ScalarString(a)
+	sb, ok2 := ScalarString(b)
+	if !ok1 || !ok2 {
+		return false
+	}
+	if sa == sb {
+		return true
+	}
+	_, aNum := Number(a)
+	_, bNum := Number(b)
+	if !aNum && !bNum {
+		return false // two strings: only exact equality counts
+	}
+	fa, err1 := strconv.ParseFloat(sa, 64)
+	fb, err2 := strconv.ParseFloat(sb, 64)
+	return err1 == nil && err2 == nil && fa == fb
+}
+
+// SameScalarOrEqual is Equal, widened by StringlyEqual for scalars and
+// element-wise for scalar arrays.
+func SameScalarOrEqual(a, b any) bool {
+	if Equal(a, b) || StringlyEqual(a, b) {
+		return true
+	}
+	x, ok1 := a.([]any)
+	y, ok2 := b.([]any)
+	if !ok1 || !ok2 || len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if !Equal(x[i], y[i]) && !StringlyEqual(x[i], y[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// StringlyEqualDeep folds a free-form string map against a typed one,
+// key by key; a key added or removed, or a value changed, still differs.
+func StringlyEqualDeep(a, b any) bool {
+	if SameScalarOrEqual(a, b) {
+		return true
+	}
+	x, ok1 := a.(map[string]any)
+	y, ok2 := b.(map[string]any)
+	if !ok1 || !ok2 || len(x) != len(y) {
+		return false
+	}
+	for k, e := range x {
+		f, ok := y[k]
+		if !ok || !StringlyEqualDeep(e, f) {
+			return false
+		}
+	}
+	return true
+}
+
+// JSONStringEqual reports whether a declared object equals a live value
+// that is its JSON text.
+func JSONStringEqual(declared any, live string) bool {
+	live = strings.TrimSpace(live)
+	if live == "" || (live[0] != '{' && live[0] != '[') {
+		return false
+	}
+	var v any
+	if err := json.Unmarshal([]byte(live), &v); err != nil {
+		return false
+	}
+	return StringlyEqualDeep(declared, v)
+}
+
+// PEMEqual reports whether two PEM-armoured values differ only in
+// surrounding whitespace. Both sides must be PEM.
+func PEMEqual(a, b string) bool {
+	if !strings.Contains(a, "-----BEGIN ") || !strings.Contains(b, "-----BEGIN ") {
+		return false
+	}
+	return strings.TrimSpace(a) == strings.TrimSpace(b)
+}
+
+// LatestSentinelMatch folds a declared "LATEST" against the concrete
+// version live reads back. Only the literal sentinel folds.
+func LatestSentinelMatch(declared, live any) bool {
+	d, ok := declared.(string)
+	l, ok2 := live.(string)
+	return ok && ok2 && d == "LATEST" && l != ""
+}
+
+// VersionPrefixMatch reports whether the shorter version is a leading run
+// of the longer one's dotted segments ("8.0" vs "8.0.45").
+func VersionPrefixMatch(a, b any) bool {
+	x, ok1 := ScalarString(a)
+	y, ok2 := ScalarString(b)
+	if !ok1 || !ok2 || x == "" || y == "" {
+		return false
+	}
+	xs, ys := strings.Split(x, "."), strings.Split(y, ".")
+	if len(xs) > len(ys) {
+		xs, ys = ys, xs
+	}
+	for i := range xs {
+		if xs[i] != ys[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// CaseInsensitiveEqual folds two strings that differ only in case (and a
+// trailing dot, as DNS names do).
+func CaseInsensitiveEqual(a, b any) bool {
+	x, ok1 := a.(string)
+	y, ok2 := b.(string)
+	if !ok1 || !ok2 {
+		return false
+	}
+	return strings.EqualFold(strings.TrimSuffix(x, "."), strings.TrimSuffix(y, "."))
+}
+
+// ARN is a parsed Amazon Resource Name.
+type ARN struct {
+	Partition, Service, Region, Account, Resource string
+}
+
+// ParseARN splits an ARN; ok is false for anything else.
+func ParseARN(s string) (ARN, bool) {
+	if !strings.HasPrefix(s, "arn:") {
+		return ARN{}, false
+	}
+	p := strings.SplitN(s, ":", 6)
+	if len(p) != 6 {
+		return ARN{}, false
+	}
+	return ARN{Partition: p[1], Service: p[2], Region: p[3], Account: p[4], Resource: p[5]}, true
+}
+
+// ARNNameMatch reports whether exactly one side is an ARN and the other is
+// its final name segment. With account and region known, a non-empty ARN
+// account or region segment must match them too.
+func ARNNameMatch(a, b any, account, region string) bool {
+	x, ok1 := a.(string)
+	y, ok2 := b.(string)
+	if !ok1 || !ok2 || x == "" || y == "" {
+		return false
+	}
+	arn, isA := ParseARN(x)
+	name := y
+	if _, isB := ParseARN(y); isB == isA {
+		return false
+	} else if isB {
+		arn, _ = ParseARN(y)
+		name = x
+	}
+	if account != "" && arn.Account != "" && arn.Account != account {
+		return false
+	}
+	if region != "" && arn.Region != "" && arn.Region != region {
+		return false
+	}
+	res := arn.Resource
+	if i := strings.LastIndexAny(res, "/:"); i >= 0 {
+		res = res[i+1:]
+	}
+	return res == name
+}
+
+// KMSAliasMatch folds a declared AWS-managed alias (alias/aws/…) against the
+// key live reads back. With the alias's target known (targets), the live key
+// must be that key; without it the fold is by shape only. Custom aliases
+// never fold.
+func KMSAliasMatch(declared, live any, targets map[string]string) bool {
+	d, ok1 := declared.(string)
+	l, ok2 := live.(string)
+	if !ok1 || !ok2 || l == "" {
+		return false
+	}
+	alias := d
+	if a, ok := ParseARN(d); ok && a.Service == "kms" {
+		alias = a.Resource
+	}
+	if !strings.HasPrefix(alias, "alias/aws/") {
+		return false
+	}
+	keyID := l
+	if a, ok := ParseARN(l); ok {
+		if a.Service != "kms" {
+			return false
+		}
+		keyID = strings.TrimPrefix(a.Resource, "key/")
+	}
+	if t, ok := targets[alias]; ok {
+		if a, ok := ParseARN(t); ok {
+			t = strings.TrimPrefix(a.Resource, "key/")
+		}
+		return t == keyID
+	}
+	return !strings.HasPrefix(keyID, "alias/")
+}
+
+// TriviallyEmptyCollection reports whether a declared collection is empty
+// ({} or []), so its absence from live is not drift.
+func TriviallyEmptyCollection(v any) bool {
+	switch t := v.(type) {
+	case []any:
+		return len(t) == 0
+	case map[string]any:
+		return len(t) == 0
+	}
+	return false
+}

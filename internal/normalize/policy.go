@@ -1,0 +1,165 @@
+package normalize
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+)
+
+// CanonicalPolicies rewrites every IAM policy document in a model (an
+// object with a Statement, or its JSON text under a *Policy* key) into one
+// canonical form: Statement always an array sorted by canonical JSON;
+// Action / NotAction / Resource / NotResource and principal and condition
+// values always sorted, de-duplicated arrays; a bare account id principal
+// written as its root ARN. Two documents that grant the same thing compare
+// equal; any real change (an action, a resource, an effect) still differs.
+func CanonicalPolicies(model map[string]any, account string) {
+	canonicalWalk(model, account)
+}
+
+func canonicalWalk(v any, account string) {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			if s, ok := e.(string); ok && strings.Contains(k, "Policy") && strings.Contains(s, "Statement") {
+				var doc map[string]any
+				if err := json.Unmarshal([]byte(s), &doc); err == nil && doc["Statement"] != nil {
+					t[k] = CanonicalPolicy(doc, account)
+					continue
+				}
+			}
+			if m, ok := e.(map[string]any); ok && isPolicyDoc(m) {
+				t[k] = CanonicalPolicy(m, account)
+				continue
+			}
+			canonicalWalk(e, account)
+		}
+	case []any:
+		for _, e := range t {
+			canonicalWalk(e, account)
+		}
+	}
+}
+
+func isPolicyDoc(m map[string]any) bool {
+	st, ok := m["Statement"]
+	if !ok {
+		return false
+	}
+	switch st.(type) {
+	case []any, map[string]any:
+		return true
+	}
+	return false
+}
+
+// CanonicalPolicy returns the canonical form of one policy document.
+func CanonicalPolicy(doc map[string]any, account string) map[string]any {
+	out := make(map[string]any, len(doc))
+	for k, v := range doc {
+		out[k] = v
+	}
+	var stmts []any
+	switch st := doc["Statement"].(type) {
+	case []any:
+		stmts = st
+	case map[string]any:
+		stmts = []any{st}
+	}
+	canon := make([]any, 0, len(stmts))
+	for _, s := range stmts {
+		m, ok := s.(map[string]any)
+		if !ok {
+			canon = append(canon, s)
+			continue
+		}
+		canon = append(canon, canonicalStatement(m, account))
+	}
+	sort.SliceStable(canon, func(i, j int) bool { return Canonical(canon[i]) < Canonical(canon[j]) })
+	out["Statement"] = canon
+	return out
+}
+
+func canonicalStatement(s map[string]any, account string) map[string]any {
+	out := make(map[string]any, len(s))
+	for k, v := range s {
+		switch k {
+		case "Action", "NotAction", "Resource", "NotResource":
+			out[k] = valueSet(v, nil)
+		case "Principal", "NotPrincipal":
+			if m, ok := v.(map[string]any); ok {
+				pm := make(map[string]any, len(m))
+				for pk, pv := range m {
+					if pk == "AWS" {
+						pm[pk] = valueSet(pv, func(s string) string { return rootARN(s) })
+					} else {
+						pm[pk] = valueSet(pv, nil)
+					}
+				}
+				out[k] = pm
+			} else {
+				out[k] = v
+			}
+		case "Condition":
+			if m, ok := v.(map[string]any); ok {
+				cm := make(map[string]any, len(m))
+				for op, ov := range m {
+					if keys, ok := ov.(map[string]any); ok {
+						km := make(map[string]any, len(keys))
+						for ck, cv := range keys {
+							km[ck] = valueSet(cv, nil)
+						}
+						cm[op] = km
+					} else {
+						cm[op] = ov
+					}
+				}
+				out[k] = cm
+			} else {
+				out[k] = v
+			}
+		default:
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// valueSet turns a scalar-or-array into a sorted, de-duplicated array of
+// its string forms.
+func valueSet(v any, mapf func(string) string) any {
+	var items []any
+	switch t := v.(type) {
+	case []any:
+		items = t
+	default:
+		items = []any{v}
+	}
+	seen := map[string]bool{}
+	out := make([]any, 0, len(items))
+	for _, e := range items {
+		s, ok := ScalarString(e)
+		if !ok {
+			out = append(out, e)
+			continue
+		}
+		if mapf != nil {
+			s = mapf(s)
+		}
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+		out = append(out, s)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return Canonical(out[i]) < Canonical(out[j]) })
+	return out
+}
+
+// rootARN writes a bare 12-digit account principal as its root ARN.
+func rootARN(s string) string {
+	if len(s) == 12 && strings.Trim(s, "0123456789") == "" {
+		return "arn:aws:iam::" + s + ":root"
+	}
+	return s
+}
