@@ -6,6 +6,7 @@
 #                                     ready, print the export line
 #   scripts/dynamodb-local.sh stop    stop the instance this script started
 #   scripts/dynamodb-local.sh status  exit 0 when the recorded PID is alive
+#   scripts/dynamodb-local.sh pid     print the recorded PID
 #
 # Environment:
 #   REALDRIFT_DYNAMODB_PORT   port to listen on (default 8000)
@@ -122,8 +123,9 @@ case "${1:-}" in
 start) start ;;
 stop) stop ;;
 status) alive ;;
+pid) alive && cat "$PIDFILE" ;;
 *)
-	echo "usage: $0 start|stop|status" >&2
+	echo "usage: $0 start|stop|status|pid" >&2
 	exit 2
 	;;
 esac
