@@ -1,0 +1,70 @@
+package scan
+
+import (
+	"context"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
+
+	"github.com/realdrift/realdrift/internal/live"
+)
+
+// stackAPI is the CloudFormation surface the desired-state loader calls.
+type stackAPI interface {
+	DescribeStacks(ctx context.Context, in *cloudformation.DescribeStacksInput, optFns ...func(*cloudformation.Options)) (*cloudformation.DescribeStacksOutput, error)
+	GetTemplate(ctx context.Context, in *cloudformation.GetTemplateInput, optFns ...func(*cloudformation.Options)) (*cloudformation.GetTemplateOutput, error)
+	ListStackResources(ctx context.Context, in *cloudformation.ListStackResourcesInput, optFns ...func(*cloudformation.Options)) (*cloudformation.ListStackResourcesOutput, error)
+	ListExports(ctx context.Context, in *cloudformation.ListExportsInput, optFns ...func(*cloudformation.Options)) (*cloudformation.ListExportsOutput, error)
+}
+
+var _ stackAPI = (*cloudformation.Client)(nil)
+
+// Clients are the clients of one account and region.
+type Clients struct {
+	CloudFormation stackAPI
+	Live           *live.Clients
+
+	// exports caches ListExports for the account and region.
+	exports exportCache
+}
+
+// NewClients builds every client from cfg (one account, one region).
+func NewClients(cfg aws.Config) *Clients {
+	return &Clients{
+		CloudFormation: cloudformation.NewFromConfig(cfg),
+		Live:           live.NewClients(cfg),
+	}
+}
+
+// exportCache holds the account-region's exports once listed.
+type exportCache struct {
+	mu     sync.Mutex
+	loaded bool
+	values map[string]string
+}
+
+// Exports returns the CloudFormation exports of the clients' account and
+// region, listing them on first use only.
+func (c *Clients) Exports(ctx context.Context) (map[string]string, error) {
+	c.exports.mu.Lock()
+	defer c.exports.mu.Unlock()
+	if c.exports.loaded {
+		return c.exports.values, nil
+	}
+	values := map[string]string{}
+	p := cloudformation.NewListExportsPaginator(c.CloudFormation, &cloudformation.ListExportsInput{})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range page.Exports {
+			if e.Name != nil && e.Value != nil {
+				values[*e.Name] = *e.Value
+			}
+		}
+	}
+	c.exports.loaded, c.exports.values = true, values
+	return values, nil
+}

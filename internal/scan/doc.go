@@ -1,0 +1,30 @@
+// Package scan is the drift check pipeline shared by the CLI and the
+// Lambdas, cut into step-sized entry points with serialisable inputs and
+// outputs so a state machine can run them one by one:
+//
+//	LoadDesired        the deployed template, physical ids, parameters,
+//	                   exports → resolved declared resources (pass 0)
+//	ReadResource       one resource's live model (pass 1; pass 1.5 re-reads)
+//	Resolve            re-resolve every declared value with live attributes
+//	                   (Fn::GetAtt) and list the pass-1.5 re-reads
+//	EnumerateChildren  the added children of one declared parent (pass 1.6)
+//	ClassifyStack      deleted / skipped / added findings plus everything
+//	                   the classifier returns for each read resource
+//
+// Check composes them in-process for the CLI, with the reads and the
+// enumerations bounded by Options.Concurrency (errgroup.SetLimit) so no more
+// calls are in flight than that.
+//
+// Rules and invariants:
+//   - One resource's failure is a finding (skipped, with the reason), never a
+//     failed run. Only a stack that cannot be loaded (DescribeStacks,
+//     GetTemplate, ListStackResources, a template that does not parse) or an
+//     interrupted context is an error.
+//   - Fail closed: a declared value the resolver cannot know stays
+//     drift.Unknown; its JSON form (wire.go) keeps it Unknown across a
+//     serialisation, and a secret value is never serialised at all (it
+//     becomes a secret Unknown).
+//   - Only scan, cmd/ and functions/ know about credentials and clients;
+//     clients are built from one aws.Config by the caller (Config helps).
+//   - ctx comes first for I/O and is never stored.
+package scan

@@ -1,0 +1,147 @@
+package scan
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
+	cfntypes "github.com/aws/aws-sdk-go-v2/service/cloudformation/types"
+
+	"github.com/realdrift/realdrift/internal/cfn"
+	"github.com/realdrift/realdrift/internal/drift"
+)
+
+// LoadDesired loads the declared side of one stack: DescribeStacks
+// (parameters, tags, stack id), GetTemplate (the deployed template; the
+// processed one when the template has a Transform), ListStackResources (all
+// pages: physical ids) and, only when the template uses Fn::ImportValue,
+// the account-region's exports. It resolves every resource's properties
+// (conditions pruned, GetAtt not yet resolvable). stack.Account may be
+// empty: it is then taken from the stack id.
+func LoadDesired(ctx context.Context, c *Clients, stack drift.StackRef) (*Desired, error) {
+	name := stack.Name
+	ds, err := c.CloudFormation.DescribeStacks(ctx, &cloudformation.DescribeStacksInput{StackName: &name})
+	if err != nil {
+		return nil, fmt.Errorf("describe stack %s: %w", name, err)
+	}
+	if len(ds.Stacks) == 0 {
+		return nil, fmt.Errorf("describe stack %s: no such stack", name)
+	}
+	st := ds.Stacks[0]
+	d := &Desired{
+		Stack:       stack,
+		StackID:     deref(st.StackId),
+		Parameters:  map[string]string{},
+		PhysicalIDs: map[string]string{},
+	}
+	if d.Stack.Account == "" {
+		d.Stack.Account = arnAccount(d.StackID)
+	}
+	for _, p := range st.Parameters {
+		v := deref(p.ParameterValue)
+		if p.ResolvedValue != nil {
+			v = *p.ResolvedValue
+		}
+		d.Parameters[deref(p.ParameterKey)] = v
+	}
+	for _, t := range st.Tags {
+		if d.StackTags == nil {
+			d.StackTags = map[string]string{}
+		}
+		d.StackTags[deref(t.Key)] = deref(t.Value)
+	}
+
+	body, err := getTemplate(ctx, c, name, cfntypes.TemplateStageOriginal)
+	if err != nil {
+		return nil, err
+	}
+	tmpl, err := cfn.Parse([]byte(body))
+	if err != nil {
+		return nil, fmt.Errorf("template of stack %s: %w", name, err)
+	}
+	if len(tmpl.Transform) > 0 {
+		if body, err = getTemplate(ctx, c, name, cfntypes.TemplateStageProcessed); err != nil {
+			return nil, err
+		}
+		if tmpl, err = cfn.Parse([]byte(body)); err != nil {
+			return nil, fmt.Errorf("processed template of stack %s: %w", name, err)
+		}
+	}
+	d.TemplateBody = body
+
+	p := cloudformation.NewListStackResourcesPaginator(c.CloudFormation, &cloudformation.ListStackResourcesInput{StackName: &name})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("list resources of stack %s: %w", name, err)
+		}
+		for _, r := range page.StackResourceSummaries {
+			if id := deref(r.PhysicalResourceId); id != "" {
+				d.PhysicalIDs[deref(r.LogicalResourceId)] = id
+			}
+		}
+	}
+
+	if usesImportValue(tmpl.Raw) {
+		if d.Exports, err = c.Exports(ctx); err != nil {
+			return nil, fmt.Errorf("list exports for stack %s: %w", name, err)
+		}
+	}
+	if d.Resources, err = resolveResources(tmpl, d, nil); err != nil {
+		return nil, fmt.Errorf("resolve stack %s: %w", name, err)
+	}
+	return d, nil
+}
+
+func getTemplate(ctx context.Context, c *Clients, name string, stage cfntypes.TemplateStage) (string, error) {
+	out, err := c.CloudFormation.GetTemplate(ctx, &cloudformation.GetTemplateInput{StackName: &name, TemplateStage: stage})
+	if err != nil {
+		return "", fmt.Errorf("get %s template of stack %s: %w", stage, name, err)
+	}
+	if deref(out.TemplateBody) == "" {
+		return "", fmt.Errorf("get %s template of stack %s: empty template", stage, name)
+	}
+	return *out.TemplateBody, nil
+}
+
+// usesImportValue reports whether any value in v is an Fn::ImportValue.
+func usesImportValue(v any) bool {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			if k == "Fn::ImportValue" || usesImportValue(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range t {
+			if usesImportValue(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// arnAccount returns the account field of an ARN ("" when not an ARN).
+func arnAccount(arn string) string {
+	parts := strings.SplitN(arn, ":", 6)
+	if len(parts) < 6 {
+		return ""
+	}
+	return parts[4]
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// sortResources orders resources by logical id.
+func sortResources(rs []Resource) {
+	sort.Slice(rs, func(i, j int) bool { return rs[i].LogicalID < rs[j].LogicalID })
+}
