@@ -1,0 +1,33 @@
+// Package ignore reads, applies and appends ignore rules: the hand-edited
+// policy file <state-dir>/ignore.yaml that tells realdrift to stop reporting
+// chosen properties (seed 002 §9).
+//
+// File format (the same as cdk-real-drift's .cdkrd/ignore.yaml):
+//
+//	ignore:
+//	  # DesiredCount is managed by Application Auto Scaling
+//	  - path: '*.DesiredCount'
+//	  - path: Fn*.ReservedConcurrentExecutions
+//	    stack: Prod*
+//	    account: '111111111111'
+//	    region: ap-northeast-1
+//
+// Rules:
+//   - Every rule is a mapping {path, stack?, account?, region?} of strings;
+//     path is required. Absent scopes match anything. The only top-level key
+//     is ignore. Bad YAML, wrong types, unknown or repeated keys, several
+//     documents: Parse fails with file:line and the problem, never an empty
+//     rule set that silently disables every rule.
+//   - Patterns are globs: * matches any run of characters (dots and slashes
+//     included), ? one character; everything else is literal. path is
+//     matched against <logicalId>.<path>, the within-stack
+//     <constructPath>.<path> (what the report prints) and the full
+//     <stack>/<constructPath>.<path>. A rule for a parent path covers its
+//     children (X.Policies covers X.Policies.0.PolicyName and X.Policies[a]).
+//   - Apply re-tags matching declared, undeclared and added findings as
+//     drift.Ignored (Reason names the rule). It never deletes a finding and
+//     never touches deleted or informational findings.
+//   - Append keeps the file's comments and order, appends new rules at the
+//     end, skips rules already present, verifies the result parses to the
+//     old rules plus the new ones, and writes atomically.
+package ignore
