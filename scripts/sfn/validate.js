@@ -1,0 +1,37 @@
+'use strict';
+// Usage: node validate.js DEFINITION.asl.json...
+//
+// Validates each definition with asl-validator after giving every
+// ${...FunctionArn} placeholder a valid Lambda ARN (any other placeholder is
+// an error). Prints one JSON object {file: {valid, errors}} and exits 1 when
+// any definition is invalid, 2 on a usage or read error.
+
+const fs = require('node:fs');
+const aslValidator = require('asl-validator');
+const { substitute, lambdaArns } = require('./substitute.cjs');
+
+function main(files) {
+  if (files.length === 0) {
+    process.stderr.write('usage: node validate.js DEFINITION.asl.json...\n');
+    return 2;
+  }
+  const report = {};
+  let ok = true;
+  for (const file of files) {
+    let definition;
+    try {
+      const text = fs.readFileSync(file, 'utf8');
+      definition = JSON.parse(substitute(text, lambdaArns(text, 'us-east-1', '123456789012')));
+    } catch (err) {
+      process.stderr.write(`${file}: ${err.message}\n`);
+      return 2;
+    }
+    const { isValid, errors } = aslValidator(definition, { checkPaths: true, checkArn: true });
+    report[file] = { valid: isValid, errors: (errors || []).map((e) => `${e['Error code']}: ${e.Message}`) };
+    ok = ok && isValid;
+  }
+  process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+  return ok ? 0 : 1;
+}
+
+process.exitCode = main(process.argv.slice(2));

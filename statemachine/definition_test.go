@@ -1,0 +1,285 @@
+package statemachine_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/realdrift/realdrift/statemachine"
+	"github.com/realdrift/realdrift/statemachine/statemachinetest"
+)
+
+// readDefinition reads a definition from Go (so go test's cache sees edits
+// the node scripts read).
+func readDefinition(t *testing.T, name string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(name + ".asl.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var def map[string]any
+	if err := json.Unmarshal(b, &def); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return def
+}
+
+func TestDefinitionsValidate(t *testing.T) {
+	l := statemachinetest.Local(t)
+	var files []string
+	for _, name := range statemachine.DefinitionNames() {
+		readDefinition(t, name)
+		files = append(files, l.DefinitionPath(name))
+	}
+	got, err := l.Validate(t.Context(), files...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			v, ok := got[f]
+			if !ok {
+				t.Fatalf("no verdict for %s in %v", f, got)
+			}
+			if !v.Valid {
+				t.Errorf("asl-validator: %s", strings.Join(v.Errors, "; "))
+			}
+		})
+	}
+}
+
+// TestValidatorRejects proves the validation test can fail.
+func TestValidatorRejects(t *testing.T) {
+	l := statemachinetest.Local(t)
+	b, err := os.ReadFile("check-stack.asl.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ name, from, to, wantErr string }{
+		{"missing target", `"Next": "Classify"`, `"Next": "Nowhere"`, "Nowhere"},
+		{"no substitution for a placeholder", `${NotifyFunctionArn}`, `${NotAFunction}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			bad := strings.Replace(string(b), tt.from, tt.to, 1)
+			if bad == string(b) {
+				t.Fatalf("%q not found in check-stack", tt.from)
+			}
+			path := filepath.Join(t.TempDir(), "bad.asl.json")
+			if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := l.Validate(t.Context(), path)
+			if tt.wantErr == "" {
+				if err == nil {
+					t.Errorf("Validate accepted an unsubstitutable definition: %v", got)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got[path].Valid || !strings.Contains(strings.Join(got[path].Errors, " "), tt.wantErr) {
+				t.Errorf("verdict %+v, want invalid mentioning %q", got[path], tt.wantErr)
+			}
+		})
+	}
+}
+
+// state is one state with its path, found by walking a definition.
+type state struct {
+	path string
+	body map[string]any
+}
+
+func walk(def map[string]any, prefix string, visit func(state)) {
+	states, _ := def["States"].(map[string]any)
+	names := make([]string, 0, len(states))
+	for n := range states {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		body := states[n].(map[string]any)
+		visit(state{path: prefix + n, body: body})
+		if inner, ok := body["ItemProcessor"].(map[string]any); ok {
+			walk(inner, prefix+n+"/", visit)
+		}
+		if inner, ok := body["Iterator"].(map[string]any); ok {
+			walk(inner, prefix+n+"/", visit)
+		}
+		if branches, ok := body["Branches"].([]any); ok {
+			for _, b := range branches {
+				walk(b.(map[string]any), prefix+n+"/", visit)
+			}
+		}
+	}
+}
+
+var placeholder = regexp.MustCompile(`^\$\{([A-Za-z]+FunctionArn)\}$`)
+
+func errorsOf(list any) [][]string {
+	var out [][]string
+	for _, r := range list.([]any) {
+		var names []string
+		for _, e := range r.(map[string]any)["ErrorEquals"].([]any) {
+			names = append(names, e.(string))
+		}
+		out = append(out, names)
+	}
+	return out
+}
+
+// TestDefinitionRules holds the rules doc.go states.
+func TestDefinitionRules(t *testing.T) {
+	known := map[string]bool{}
+	for _, fn := range statemachine.FunctionNames() {
+		known[statemachine.SubstitutionName(fn)] = true
+	}
+	wantRetry := [][]string{
+		{"Lambda.ServiceException", "Lambda.AWSLambdaException", "Lambda.SdkClientException", "Lambda.TooManyRequestsException"},
+		{statemachine.ErrorThrottled},
+	}
+	for _, name := range statemachine.DefinitionNames() {
+		def := readDefinition(t, name)
+		if _, ok := def["QueryLanguage"]; ok {
+			t.Errorf("%s sets QueryLanguage; definitions are JSONPath only", name)
+		}
+		walk(def, name+":", func(s state) {
+			t.Run(s.path, func(t *testing.T) {
+				for _, banned := range []string{"Assign", "Arguments", "Output", "QueryLanguage", "ItemReader", "ResultWriter", "ItemBatcher"} {
+					if _, ok := s.body[banned]; ok {
+						t.Errorf("uses %s, which does not run locally", banned)
+					}
+				}
+				if s.body["Type"] != "Task" {
+					return
+				}
+				m := placeholder.FindStringSubmatch(s.body["Resource"].(string))
+				if m == nil || !known[m[1]] {
+					t.Errorf("Resource %v is not a known ${XFunctionArn} substitution", s.body["Resource"])
+				}
+				retry, ok := s.body["Retry"]
+				if !ok {
+					t.Fatal("no Retry")
+				}
+				if diff := cmp.Diff(errorsOf(retry), wantRetry); diff != "" {
+					t.Errorf("Retry errors (-got +want):\n%s", diff)
+				}
+				for _, r := range retry.([]any) {
+					r := r.(map[string]any)
+					if r["BackoffRate"].(float64) < 2 || r["JitterStrategy"] != "FULL" || r["MaxDelaySeconds"] == nil {
+						t.Errorf("retrier %v: want exponential backoff >= 2 with FULL jitter and a max delay", r)
+					}
+				}
+			})
+		})
+	}
+}
+
+// TestCheckStackCatchesEverything: every step that can fail records the
+// stack as failed; the sweep never fails because of one stack or account.
+func TestCheckStackCatchesEverything(t *testing.T) {
+	def := readDefinition(t, statemachine.CheckStack)
+	for name, body := range def["States"].(map[string]any) {
+		body := body.(map[string]any)
+		if body["Type"] != "Task" && body["Type"] != "Map" {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			catch, ok := body["Catch"].([]any)
+			if !ok || len(catch) != 1 {
+				t.Fatalf("Catch = %v, want one catch-all", body["Catch"])
+			}
+			c := catch[0].(map[string]any)
+			want := "RecordFailure"
+			if name == "RecordFailure" {
+				want = "StackFailed"
+			}
+			if diff := cmp.Diff(errorsOf(catch), [][]string{{"States.ALL"}}); diff != "" {
+				t.Errorf("Catch errors (-got +want):\n%s", diff)
+			}
+			if c["Next"] != want {
+				t.Errorf("Catch goes to %v, want %s", c["Next"], want)
+			}
+		})
+	}
+}
+
+// TestSweepInlinesCheckStack keeps sweep's per-stack processor identical to
+// check-stack except for StackFailed.
+func TestSweepInlinesCheckStack(t *testing.T) {
+	check := readDefinition(t, statemachine.CheckStack)
+	sweep := readDefinition(t, statemachine.Sweep)
+	accounts := sweep["States"].(map[string]any)["Accounts"].(map[string]any)
+	stacks := accounts["ItemProcessor"].(map[string]any)["States"].(map[string]any)["Stacks"].(map[string]any)
+	inner := stacks["ItemProcessor"].(map[string]any)
+
+	for _, m := range []map[string]any{accounts, stacks} {
+		got := m["ItemProcessor"].(map[string]any)["ProcessorConfig"].(map[string]any)
+		if got["Mode"] != "DISTRIBUTED" {
+			t.Errorf("%s ProcessorConfig = %v, want DISTRIBUTED", m["Label"], got)
+		}
+	}
+	if pc := inner["ProcessorConfig"].(map[string]any); pc["ExecutionType"] != "EXPRESS" {
+		t.Errorf("per-stack ProcessorConfig = %v, want EXPRESS children", pc)
+	}
+	if inner["StartAt"] != check["StartAt"] {
+		t.Errorf("per-stack StartAt = %v, check-stack StartAt = %v", inner["StartAt"], check["StartAt"])
+	}
+	got := inner["States"].(map[string]any)
+	want := check["States"].(map[string]any)
+	if got["StackFailed"].(map[string]any)["Type"] != "Pass" || want["StackFailed"].(map[string]any)["Type"] != "Fail" {
+		t.Errorf("StackFailed: sweep %v, check-stack %v; want Pass and Fail", got["StackFailed"], want["StackFailed"])
+	}
+	strip := func(m map[string]any) map[string]any {
+		c := map[string]any{}
+		for k, v := range m {
+			if k != "StackFailed" {
+				c[k] = v
+			}
+		}
+		return c
+	}
+	if diff := cmp.Diff(strip(got), strip(want)); diff != "" {
+		t.Errorf("sweep per-stack states differ from check-stack (-sweep +check-stack):\n%s", diff)
+	}
+}
+
+func TestSubstitutionName(t *testing.T) {
+	var got []string
+	for _, fn := range statemachine.FunctionNames() {
+		got = append(got, statemachine.SubstitutionName(fn))
+	}
+	want := []string{"DiscoverFunctionArn", "LoadDesiredFunctionArn", "ReadResourcesFunctionArn", "ResolveFunctionArn",
+		"EnumerateChildrenFunctionArn", "ClassifyFunctionArn", "PersistFunctionArn", "NotifyFunctionArn", "TriggerFunctionArn"}
+	if diff := cmp.Diff(got, want); diff != "" {
+		t.Errorf("(-got +want):\n%s", diff)
+	}
+	// Every function but trigger is used by some definition.
+	var used []string
+	for _, name := range statemachine.DefinitionNames() {
+		b, err := os.ReadFile(name + ".asl.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range regexp.MustCompile(`\$\{(\w+)\}`).FindAllStringSubmatch(string(b), -1) {
+			if !slices.Contains(used, m[1]) {
+				used = append(used, m[1])
+			}
+		}
+	}
+	sort.Strings(used)
+	wantUsed := slices.DeleteFunc(slices.Clone(want), func(s string) bool { return s == "TriggerFunctionArn" })
+	sort.Strings(wantUsed)
+	if diff := cmp.Diff(used, wantUsed); diff != "" {
+		t.Errorf("substitutions used by the definitions (-got +want):\n%s", diff)
+	}
+}

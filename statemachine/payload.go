@@ -1,0 +1,242 @@
+package statemachine
+
+import (
+	"encoding/json"
+
+	"github.com/realdrift/realdrift/internal/drift"
+)
+
+// The Lambda functions the definitions invoke, by their fixed names. Each
+// is the ${XFunctionArn} substitution named by SubstitutionName.
+const (
+	FunctionDiscover          = "discover"
+	FunctionLoadDesired       = "load-desired"
+	FunctionReadResources     = "read-resources"
+	FunctionResolve           = "resolve"
+	FunctionEnumerateChildren = "enumerate-children"
+	FunctionClassify          = "classify"
+	FunctionPersist           = "persist"
+	FunctionNotify            = "notify"
+	FunctionTrigger           = "trigger"
+)
+
+// FunctionNames lists every function of the service, trigger included.
+func FunctionNames() []string {
+	return []string{
+		FunctionDiscover, FunctionLoadDesired, FunctionReadResources, FunctionResolve,
+		FunctionEnumerateChildren, FunctionClassify, FunctionPersist, FunctionNotify, FunctionTrigger,
+	}
+}
+
+// ErrorThrottled is the errorType the definitions retry with backoff. A
+// handler reports throttling by returning a *Throttled (unwrapped: the Lambda
+// Go runtime names an error by its outermost type).
+const ErrorThrottled = "Throttled"
+
+// Throttled marks an error as throttling, so Step Functions retries it.
+type Throttled struct{ Err error }
+
+func (t *Throttled) Error() string { return "throttled: " + t.Err.Error() }
+
+// Unwrap returns the throttling error.
+func (t *Throttled) Unwrap() error { return t.Err }
+
+// Trigger values of CheckInput.
+const (
+	TriggerSweep = "sweep"
+	TriggerEvent = "event"
+)
+
+// Persist actions.
+const (
+	ActionRecordStack   = "record-stack"
+	ActionRecordFailure = "record-failure"
+	ActionCloseRun      = "close-run"
+)
+
+// Notify kinds.
+const (
+	KindStack = "stack"
+	KindSweep = "sweep"
+)
+
+// CheckInput is check-stack's execution input (and each sweep item).
+type CheckInput struct {
+	RunID   string         `json:"runId"`
+	Stack   drift.StackRef `json:"stack"`
+	Trigger string         `json:"trigger"`
+}
+
+// StackTask is the input of load-desired.
+type StackTask struct {
+	RunID string         `json:"runId"`
+	Stack drift.StackRef `json:"stack"`
+}
+
+// Desired is load-desired's result: where the desired model is stored and
+// how its resources are split into read batches (0..n-1).
+type Desired struct {
+	Key       string `json:"key"`
+	Resources int    `json:"resources"`
+	Batches   []int  `json:"batches"`
+}
+
+// ReadBatch is the input of read-resources: one batch of the stored desired
+// model's resources, in the order load-desired fixed.
+type ReadBatch struct {
+	RunID      string         `json:"runId"`
+	Stack      drift.StackRef `json:"stack"`
+	DesiredKey string         `json:"desiredKey"`
+	Batch      int            `json:"batch"`
+}
+
+// ResolveTask is the input of resolve.
+type ResolveTask struct {
+	RunID      string         `json:"runId"`
+	Stack      drift.StackRef `json:"stack"`
+	DesiredKey string         `json:"desiredKey"`
+}
+
+// Resolved is resolve's result: where the resolved model is stored and how
+// the declared parents with enumerable children are split into batches.
+type Resolved struct {
+	Key           string `json:"key"`
+	ParentBatches []int  `json:"parentBatches"`
+}
+
+// EnumerateBatch is the input of enumerate-children.
+type EnumerateBatch struct {
+	RunID       string         `json:"runId"`
+	Stack       drift.StackRef `json:"stack"`
+	ResolvedKey string         `json:"resolvedKey"`
+	Batch       int            `json:"batch"`
+}
+
+// ClassifyTask is the input of classify.
+type ClassifyTask struct {
+	RunID       string         `json:"runId"`
+	Stack       drift.StackRef `json:"stack"`
+	DesiredKey  string         `json:"desiredKey"`
+	ResolvedKey string         `json:"resolvedKey"`
+}
+
+// Counts maps a status or tier name (drift, unrecorded, suppressed, ignored,
+// or an informational tier) to its number of findings. It has a few dozen
+// keys at most.
+type Counts map[string]int
+
+// Classified is classify's result: where the findings are stored, and
+// their counts.
+type Classified struct {
+	Key    string `json:"key"`
+	Counts Counts `json:"counts"`
+}
+
+// PersistTask is the input of persist; Action selects what it records.
+//
+//   - record-stack: RunID, Stack, FindingsKey, Counts. Returns Persisted.
+//   - record-failure: RunID, Stack or Account, Error, Cause. Returns
+//     nothing the definitions read.
+//   - close-run: RunID. Returns RunSummary.
+type PersistTask struct {
+	Action      string          `json:"action"`
+	RunID       string          `json:"runId"`
+	Stack       *drift.StackRef `json:"stack,omitempty"`
+	Account     string          `json:"account,omitempty"`
+	FindingsKey string          `json:"findingsKey,omitempty"`
+	Counts      Counts          `json:"counts,omitempty"`
+	Error       string          `json:"error,omitempty"`
+	Cause       string          `json:"cause,omitempty"`
+}
+
+// Persisted is persist's record-stack result.
+type Persisted struct {
+	Changed bool `json:"changed"`
+}
+
+// RunSummary is persist's close-run result and the sweep's output.
+type RunSummary struct {
+	RunID          string `json:"runId"`
+	Accounts       int    `json:"accounts"`
+	AccountsFailed int    `json:"accountsFailed"`
+	Stacks         int    `json:"stacks"`
+	Checked        int    `json:"checked"`
+	Failed         int    `json:"failed"`
+	// Missing counts stacks discovered but neither checked nor recorded as
+	// failed (an Express child that timed out, for example).
+	Missing int    `json:"missing"`
+	Changed int    `json:"changed"`
+	Counts  Counts `json:"counts"`
+}
+
+// NotifyTask is the input of notify.
+//
+//   - stack: RunID, Stack, FindingsKey, Counts (the stack's findings changed).
+//   - sweep: RunID, Summary.
+type NotifyTask struct {
+	Kind        string          `json:"kind"`
+	RunID       string          `json:"runId"`
+	Stack       *drift.StackRef `json:"stack,omitempty"`
+	FindingsKey string          `json:"findingsKey,omitempty"`
+	Counts      Counts          `json:"counts,omitempty"`
+	Summary     *RunSummary     `json:"summary,omitempty"`
+}
+
+// DiscoverTask is the input of discover. Without Account it lists the
+// organisation's active accounts and opens the run (returning
+// DiscoveredAccounts); with Account it lists that account's stacks in every
+// configured region and records their number on the run (returning
+// DiscoveredTargets).
+type DiscoverTask struct {
+	RunID   string `json:"runId"`
+	Account string `json:"account,omitempty"`
+}
+
+// DiscoveredAccounts is discover's organisation-wide result.
+type DiscoveredAccounts struct {
+	Accounts []string `json:"accounts"`
+}
+
+// DiscoveredTargets is discover's per-account result.
+type DiscoveredTargets struct {
+	Targets []drift.StackRef `json:"targets"`
+}
+
+// A Map state fails on a null ItemsPath, so the list fields below always
+// encode as an array, empty when nil.
+
+// MarshalJSON encodes Batches as an array even when nil.
+func (d Desired) MarshalJSON() ([]byte, error) {
+	type plain Desired
+	if d.Batches == nil {
+		d.Batches = []int{}
+	}
+	return json.Marshal(plain(d))
+}
+
+// MarshalJSON encodes ParentBatches as an array even when nil.
+func (r Resolved) MarshalJSON() ([]byte, error) {
+	type plain Resolved
+	if r.ParentBatches == nil {
+		r.ParentBatches = []int{}
+	}
+	return json.Marshal(plain(r))
+}
+
+// MarshalJSON encodes Accounts as an array even when nil.
+func (d DiscoveredAccounts) MarshalJSON() ([]byte, error) {
+	type plain DiscoveredAccounts
+	if d.Accounts == nil {
+		d.Accounts = []string{}
+	}
+	return json.Marshal(plain(d))
+}
+
+// MarshalJSON encodes Targets as an array even when nil.
+func (d DiscoveredTargets) MarshalJSON() ([]byte, error) {
+	type plain DiscoveredTargets
+	if d.Targets == nil {
+		d.Targets = []drift.StackRef{}
+	}
+	return json.Marshal(plain(d))
+}
