@@ -105,6 +105,8 @@ func (r *run) prepare() {
 		}
 	}
 
+	normalize.StripSystemTagsDeep(r.live, nil)
+
 	// Policy documents.
 	normalize.CanonicalPolicies(r.live, r.opts.AccountID)
 	normalize.CanonicalPolicies(r.decl, r.opts.AccountID)
@@ -143,6 +145,11 @@ func (r *run) classify() {
 		}
 		if r.tf.dropTop[k] {
 			continue
+		}
+		if re, ok := r.tf.misEcho[k]; ok {
+			if s, isStr := r.live[k].(string); isStr && re.MatchString(s) {
+				continue
+			}
 		}
 		if alt, ok := r.tf.altRepresentation[k]; ok {
 			if _, set := r.decl[alt]; set {
@@ -278,8 +285,15 @@ func (r *run) compareArray(rp string, d, l []any, quiet bool) {
 		return
 	}
 	if len(d) == len(l) && allObjects(d) && allObjects(l) {
+		// Align elements by content first: AWS returns many object sets
+		// in its own order. Unaligned arrays fall back to positions.
+		perm := r.align(rp, d, l)
 		for i := range d {
-			r.compare(rp+"."+strconv.Itoa(i), d[i], l[i], quiet)
+			j := i
+			if perm != nil {
+				j = perm[i]
+			}
+			r.compare(rp+"."+strconv.Itoa(i), d[i], l[j], quiet)
 		}
 		return
 	}
@@ -287,6 +301,114 @@ func (r *run) compareArray(rp string, d, l []any, quiet bool) {
 		return
 	}
 	r.declared(rp, d, l, quiet)
+}
+
+// align maps each declared element to a distinct live element that contains
+// it, or returns nil when some declared element has no such partner. Arrays
+// whose order is significant are never re-aligned.
+func (r *run) align(rp string, d, l []any) []int {
+	if r.orderSignificant(rp, d) || len(d) > maxAlign {
+		return nil
+	}
+	perm := make([]int, len(d))
+	used := make([]bool, len(l))
+	for i := range d {
+		perm[i] = -1
+		// Prefer the same position when it matches.
+		if !used[i] && r.contains(rp, d[i], l[i]) {
+			perm[i], used[i] = i, true
+			continue
+		}
+		for j := range l {
+			if !used[j] && r.contains(rp, d[i], l[j]) {
+				perm[i], used[j] = j, true
+				break
+			}
+		}
+		if perm[i] < 0 {
+			return nil
+		}
+	}
+	return perm
+}
+
+const maxAlign = 64
+
+// contains reports whether the declared value d is contained in the live
+// value l: every declared key present and equal through the folds, arrays
+// equal as multisets unless their order is significant. It is the
+// alignment test for unordered object arrays and the multiset test for
+// scalar sets.
+func (r *run) contains(rp string, d, l any) bool {
+	if drift.ContainsUnknown(d) {
+		return true
+	}
+	switch dv := d.(type) {
+	case map[string]any:
+		lv, ok := l.(map[string]any)
+		if !ok {
+			if s, isStr := l.(string); isStr {
+				return normalize.JSONStringEqual(dv, s)
+			}
+			return false
+		}
+		for k, e := range dv {
+			le, ok := lv[k]
+			if !ok {
+				if normalize.TriviallyEmptyCollection(e) {
+					continue
+				}
+				return false
+			}
+			if !r.contains(rp+"."+k, e, le) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		lv, ok := l.([]any)
+		if !ok || len(dv) != len(lv) {
+			return false
+		}
+		if r.orderSignificant(rp, dv) {
+			for i := range dv {
+				if !r.contains(rp+"."+strconv.Itoa(i), dv[i], lv[i]) {
+					return false
+				}
+			}
+			return true
+		}
+		used := make([]bool, len(lv))
+		for i := range dv {
+			found := false
+			for j := range lv {
+				if !used[j] && r.contains(rp+"."+strconv.Itoa(i), dv[i], lv[j]) {
+					used[j], found = true, true
+					break
+				}
+			}
+			if !found {
+				return false
+			}
+		}
+		return true
+	}
+	return r.sameScalar(rp, d, l)
+}
+
+// orderSignificant reports whether an array's order carries meaning: a
+// per-type ordered path, or a list of Lambda layer versions (later layers
+// overlay earlier ones).
+func (r *run) orderSignificant(rp string, a []any) bool {
+	if r.tf.ordered[schemaPath(rp)] {
+		return true
+	}
+	for _, e := range a {
+		if s, ok := e.(string); ok && strings.Contains(s, ":layer:") {
+			return true
+		}
+	}
+	return false
 }
 
 func allObjects(a []any) bool {

@@ -23,18 +23,12 @@ func (r *run) same(rp string, d, l any) bool {
 		if !ok || len(dv) != len(lv) {
 			return false
 		}
-		for i := range dv {
-			if isCollection(dv[i]) {
-				if !normalize.Equal(dv[i], lv[i]) {
-					return false
-				}
-				continue
-			}
-			if !r.sameScalar(rp, dv[i], lv[i]) {
-				return false
+		for _, e := range dv {
+			if isCollection(e) {
+				return false // object arrays are walked element by element
 			}
 		}
-		return true
+		return r.contains(rp, dv, lv)
 	case map[string]any:
 		return false
 	}
@@ -69,6 +63,9 @@ func (r *run) sameScalar(rp string, d, l any) bool {
 	ds, ok1 := d.(string)
 	ls, ok2 := l.(string)
 	if ok1 && ok2 {
+		if normalize.ServiceCaseEqual(ds, ls) || normalize.TrailingDotEqual(ds, ls) || normalize.RateExpressionEqual(ds, ls) {
+			return true
+		}
 		if normalize.PEMEqual(ds, ls) {
 			return true
 		}

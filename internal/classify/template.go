@@ -31,6 +31,8 @@ type TemplateContext struct {
 var (
 	reAWSID = regexp.MustCompile(`\b(subnet|sg|vpc|vol|eni|igw|nat|rtb|lt|ami|snap|i|acl|eipalloc|eipassoc|tgw|tgw-attach|tgw-rtb|vpce|pl|fs|fsap|cvpn-endpoint|rslvr-rr|rslvr-frg|dopt|cgw|vgw|vpn|lb)-[0-9a-f]{8,17}\b`)
 	reUUID  = regexp.MustCompile(`\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
+	reAZ    = regexp.MustCompile(`⟨region⟩[a-z]\b`)
+	reAZID  = regexp.MustCompile(`\b[a-z]{2,4}[0-9]-az[0-9]{1,2}\b`)
 	reIPv4  = regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}\b`)
 )
 
@@ -51,7 +53,9 @@ func templateString(s string, c TemplateContext) string {
 	}
 	if c.Region != "" {
 		s = strings.ReplaceAll(s, c.Region, phRegion)
+		s = reAZ.ReplaceAllString(s, "⟨az⟩")
 	}
+	s = reAZID.ReplaceAllString(s, "⟨azid⟩")
 	if strings.ContainsAny(s, "-.") {
 		s = reUUID.ReplaceAllString(s, "⟨uuid⟩")
 		s = reAWSID.ReplaceAllString(s, "$1-⟨hex⟩")
@@ -86,4 +90,15 @@ func KeyPath(rp string) string {
 		}
 	}
 	return b.String()
+}
+
+// ContextFor returns the template context of a resource, the same one the
+// classifier uses: the stack name comes from the options, else from the
+// live aws:cloudformation:stack-name tag.
+func ContextFor(s Subject, live map[string]any, opts Options) TemplateContext {
+	stack := opts.StackName
+	if stack == "" {
+		stack = stackNameFromTags(live["Tags"])
+	}
+	return TemplateContext{PhysicalID: s.Ref.PhysicalID, StackName: stack, AccountID: opts.AccountID, Region: opts.Region}
 }

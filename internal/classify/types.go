@@ -19,6 +19,8 @@ type typeFacts struct {
 	// insertionOrder:false paths with sets AWS reorders anyway.
 	unorderedScalar []string
 	unorderedObject []string
+	// ordered are arrays (schema path) whose order is significant.
+	ordered map[string]bool
 	// readGapCollections are declared collections AWS never returns.
 	readGapCollections map[string]bool
 	// caseInsensitive, latestSentinel and versionPrefix name scalar schema
@@ -31,6 +33,9 @@ type typeFacts struct {
 	altRepresentation map[string]string
 	// dropTop are live top-level keys that are Cloud Control mis-echoes.
 	dropTop map[string]bool
+	// misEcho: live top-level key → the shape of values that are a mis-echo
+	// of another property (dropped); any other value is classified.
+	misEcho map[string]*regexp.Regexp
 	// stripLive are live paths the read returns but no template can set.
 	stripLive []string
 	// siblingPolicies filters live Policies by sibling policy names.
@@ -130,6 +135,14 @@ var typeTable = sync.OnceValue(func() map[string]*typeFacts {
 		"AWS::Budgets::Budget":      {readGapCollections: set("NotificationsWithSubscribers")},
 		"AWS::DynamoDB::Table":      {readGapCollections: set("SSESpecification")},
 		"AWS::EC2::Subnet":          {altRepresentation: map[string]string{"AvailabilityZoneId": "AvailabilityZone"}},
+		"AWS::EC2::Route": {
+			// Cloud Control echoes a route's gateway target as its
+			// VpcEndpointId; only a vpce- value is a real endpoint route.
+			misEcho: map[string]*regexp.Regexp{"VpcEndpointId": regexp.MustCompile(`^(igw|nat|eigw|vgw|tgw|pcx|eni|i)-`)},
+		},
+		"AWS::ElasticLoadBalancingV2::LoadBalancer": {
+			altRepresentation: map[string]string{"SubnetMappings": "Subnets", "Subnets": "SubnetMappings"},
+		},
 		"AWS::Route53::RecordSet": {
 			caseInsensitive: set("AliasTarget.DNSName"),
 			unorderedScalar: []string{"ResourceRecords"},

@@ -28,6 +28,15 @@ func (r *run) undeclared(rp string, v any, nested bool) {
 		r.emitValue(tier, rp, v, nested)
 		return
 	}
+	if !nested {
+		if r.clusterEcho(rp, v) {
+			return
+		}
+		if r.siblingEcho(rp, v) {
+			r.emitValue(drift.AtDefault, rp, v, nested)
+			return
+		}
+	}
 	if r.schemaDefault(rp, v) {
 		r.emitValue(drift.AtDefault, rp, v, nested)
 		return

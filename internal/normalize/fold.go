@@ -219,3 +219,52 @@ func TriviallyEmptyCollection(v any) bool {
 	}
 	return false
 }
+
+// ServiceCaseEqual folds a value a service stores re-cased: the two differ
+// only in case and the live side is all lower or all upper case (the
+// service's canonical form), e.g. an enum "source" read back "SOURCE".
+func ServiceCaseEqual(declared, live string) bool {
+	if declared == live || !strings.EqualFold(declared, live) {
+		return false
+	}
+	return live == strings.ToLower(live) || live == strings.ToUpper(live)
+}
+
+// TrailingDotEqual folds a DNS name written with and without its root dot.
+func TrailingDotEqual(a, b string) bool {
+	if !strings.Contains(a, ".") || a == b {
+		return false
+	}
+	return a+"." == b || b+"." == a
+}
+
+// RateExpressionEqual folds two schedule rate expressions of the same
+// period ("rate(60 minutes)" vs "rate(1 hour)").
+func RateExpressionEqual(a, b string) bool {
+	x, ok1 := rateMinutes(a)
+	y, ok2 := rateMinutes(b)
+	return ok1 && ok2 && x == y
+}
+
+func rateMinutes(s string) (int, bool) {
+	if !strings.HasPrefix(s, "rate(") || !strings.HasSuffix(s, ")") {
+		return 0, false
+	}
+	f := strings.Fields(s[5 : len(s)-1])
+	if len(f) != 2 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(f[0])
+	if err != nil || n <= 0 {
+		return 0, false
+	}
+	switch strings.TrimSuffix(f[1], "s") {
+	case "minute":
+		return n, true
+	case "hour":
+		return n * 60, true
+	case "day":
+		return n * 1440, true
+	}
+	return 0, false
+}

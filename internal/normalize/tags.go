@@ -44,3 +44,55 @@ func StripSystemTags(v any, stackTags map[string]string, declaredKeys map[string
 	}
 	return v
 }
+
+// StripSystemTagsDeep applies StripSystemTags to every tag collection in a
+// model: {Key,Value}[] lists anywhere, and maps only under a key ending in
+// "Tags" (so IAM condition keys such as aws:SecureTransport are never
+// touched).
+func StripSystemTagsDeep(v any, stackTags map[string]string) {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			switch ev := e.(type) {
+			case []any:
+				if isTagList(ev) {
+					t[k] = StripSystemTags(ev, stackTags, nil)
+					continue
+				}
+			case map[string]any:
+				if strings.HasSuffix(k, "Tags") {
+					StripSystemTags(ev, stackTags, nil)
+					continue
+				}
+			}
+			StripSystemTagsDeep(e, stackTags)
+		}
+	case []any:
+		for _, e := range t {
+			StripSystemTagsDeep(e, stackTags)
+		}
+	}
+}
+
+// isTagList reports whether every element is a {Key, Value, ...} object
+// with a string Key, and some key is an aws:* tag.
+func isTagList(a []any) bool {
+	sys := false
+	for _, e := range a {
+		m, ok := e.(map[string]any)
+		if !ok {
+			return false
+		}
+		k, ok := m["Key"].(string)
+		if !ok {
+			return false
+		}
+		if _, ok := m["Value"]; !ok {
+			return false
+		}
+		if strings.HasPrefix(k, "aws:") {
+			sys = true
+		}
+	}
+	return sys
+}

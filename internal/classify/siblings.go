@@ -1,0 +1,62 @@
+package classify
+
+import (
+	"github.com/realdrift/realdrift/internal/normalize"
+)
+
+// clusterEchoAliases maps an instance property to the cluster property it
+// echoes when the names differ.
+var clusterEchoAliases = map[string]string{
+	"VPCSecurityGroups": "VpcSecurityGroupIds",
+	"DBSubnetGroupName": "DBSubnetGroupName",
+}
+
+// clusterEcho reports whether an undeclared top-level value of a cluster
+// member instance echoes its cluster's own model (opts clusterEchoModel,
+// keyed by the instance's physical id): the cluster's check owns it, so it
+// is dropped here. Equality-gated: a value differing from the cluster's
+// still surfaces.
+func (r *run) clusterEcho(rp string, v any) bool {
+	models, ok := r.opts.Sibling["clusterEchoModel"].(map[string]any)
+	if !ok {
+		return false
+	}
+	model, ok := models[r.s.Ref.PhysicalID].(map[string]any)
+	if !ok {
+		return false
+	}
+	cv, ok := model[rp]
+	if !ok {
+		if alias, has := clusterEchoAliases[rp]; has {
+			cv, ok = model[alias]
+		}
+	}
+	return ok && normalize.SameScalarOrEqual(cv, v)
+}
+
+// siblingEcho reports whether an undeclared top-level value equals what a
+// sibling the resource derives from carries: a read replica's source
+// instance (opts siblingRdsSourceModels, keyed by the declared
+// SourceDBInstanceIdentifier), a staging distribution's continuous
+// deployment policy, a Client VPN endpoint's VPC.
+func (r *run) siblingEcho(rp string, v any) bool {
+	if models, ok := r.opts.Sibling["siblingRdsSourceModels"].(map[string]any); ok {
+		src, _ := r.s.Declared["SourceDBInstanceIdentifier"].(string)
+		if m, ok := models[src].(map[string]any); ok {
+			if sv, ok := m[rp]; ok && normalize.SameScalarOrEqual(sv, v) {
+				return true
+			}
+		}
+	}
+	if vpcs, ok := r.opts.Sibling["siblingClientVpnEndpointVpcs"].(map[string]any); ok && rp == "VpcId" {
+		if vpc, ok := vpcs[r.s.Ref.PhysicalID].(string); ok && vpc == v {
+			return true
+		}
+	}
+	if accountDefaults, ok := r.opts.Sibling["accountDefaults"].(map[string]any); ok && rp == "Encrypted" {
+		if d, ok := accountDefaults["ebsEncryptionByDefault"]; ok && normalize.Equal(d, v) {
+			return true
+		}
+	}
+	return false
+}
