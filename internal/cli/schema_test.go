@@ -1,0 +1,122 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/realdrift/realdrift/internal/schema"
+)
+
+func TestSchemaShow(t *testing.T) {
+	out, errs, code := runArgs(t, "schema", "show", "AWS::IAM::Role")
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var got schema.Facts
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("output is not Facts JSON: %v\n%s", err, out)
+	}
+	want := schema.Facts{
+		ReadOnly:                  []string{"Arn", "RoleId"},
+		WriteOnly:                 []string{},
+		CreateOnly:                []string{"Path", "RoleName"},
+		ReadOnlyPaths:             []string{"Arn", "RoleId"},
+		WriteOnlyPaths:            []string{},
+		CreateOnlyPaths:           []string{"Path", "RoleName"},
+		Defaults:                  map[string]any{"Path": "/"},
+		DefaultPaths:              map[string]any{"Path": "/"},
+		UnorderedScalarPaths:      []string{"ManagedPolicyArns"},
+		UnorderedObjectArrayPaths: []string{"Policies"},
+		PrimaryIdentifier:         []string{"RoleName"},
+		Taggable:                  true,
+		TagProperty:               "Tags",
+		Handlers:                  []string{"create", "read", "update", "delete", "list"},
+	}
+	if diff := cmp.Diff(got, want); diff != "" {
+		t.Errorf("facts (-got +want):\n%s", diff)
+	}
+	if !strings.Contains(out, "\n  \"readOnly\"") {
+		t.Errorf("output is not indented JSON:\n%s", out)
+	}
+}
+
+func TestSchemaErrors(t *testing.T) {
+	cases := []struct {
+		name    string
+		args    []string
+		wantErr string
+	}{
+		{"unknown type", []string{"schema", "show", "AWS::No::Such"}, `unknown resource type "AWS::No::Such"`},
+		{"wrong case suggests", []string{"schema", "show", "aws::s3::bucket"}, "did you mean AWS::S3::Bucket?"},
+		{"no type", []string{"schema", "show"}, "want exactly one resource type"},
+		{"two types", []string{"schema", "show", "AWS::S3::Bucket", "AWS::IAM::Role"}, "want exactly one resource type"},
+		{"no sub-command", []string{"schema"}, "missing sub-command"},
+		{"unknown sub-command", []string{"schema", "list"}, `unknown sub-command "list"`},
+		{"unknown show flag", []string{"schema", "show", "--bogus", "AWS::S3::Bucket"}, "bogus"},
+		{"unknown stats flag", []string{"schema", "stats", "--bogus"}, "bogus"},
+		{"stats argument", []string{"schema", "stats", "extra"}, "unexpected arguments"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, errs, code := runArgs(t, c.args...)
+			if code != ExitError {
+				t.Errorf("exit %d, want %d", code, ExitError)
+			}
+			if !strings.Contains(errs, c.wantErr) {
+				t.Errorf("stderr %q, want it to mention %q", errs, c.wantErr)
+			}
+			if out != "" {
+				t.Errorf("stdout %q, want nothing on an error", out)
+			}
+		})
+	}
+}
+
+func TestSchemaHelp(t *testing.T) {
+	for _, args := range [][]string{
+		{"schema", "--help"},
+		{"schema", "show", "--help"},
+		{"schema", "stats", "-h"},
+	} {
+		out, _, code := runArgs(t, args...)
+		if code != ExitOK || !strings.Contains(out, "Usage: realdrift schema") {
+			t.Errorf("%v: exit %d, stdout %q", args, code, out)
+		}
+	}
+}
+
+func TestSchemaStats(t *testing.T) {
+	out, errs, code := runArgs(t, "schema", "stats", "--json")
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var st schemaStats
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	if st.Types < 1400 {
+		t.Errorf("types = %d, want at least 1400", st.Types)
+	}
+	if st.Source.Version != "0.1.71" || !strings.HasPrefix(st.Source.Integrity, "sha512-") {
+		t.Errorf("source = %+v", st.Source)
+	}
+	if st.Readable == 0 || st.Readable > st.Types || st.Updatable > st.Types || st.Provisionable > st.Types {
+		t.Errorf("implausible handler counts: %+v", st)
+	}
+	if st.Readable+st.NoHandlers > st.Types {
+		t.Errorf("readable %d + no handlers %d exceed types %d", st.Readable, st.NoHandlers, st.Types)
+	}
+
+	text, _, code := runArgs(t, "schema", "stats")
+	if code != ExitOK {
+		t.Fatalf("text stats: exit %d", code)
+	}
+	for _, want := range []string{"types", "1522", "@propulsionworks/cfn-resource-schemas@0.1.71", "readable (Cloud Control read)", "updatable", "provisionable"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text stats lack %q:\n%s", want, text)
+		}
+	}
+}
