@@ -9,6 +9,7 @@ import (
 
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/live"
+	"github.com/realdrift/realdrift/internal/schema"
 )
 
 // DefaultConcurrency is the default bound on calls in flight per stack.
@@ -19,8 +20,13 @@ type Options struct {
 	// Concurrency bounds the reads and enumerations in flight
 	// (DefaultConcurrency when ≤ 0).
 	Concurrency int
-	// Facts returns schema facts per type; nil means none.
+	// Facts returns schema facts per type. When nil, Schema is asked for
+	// every type of the stack before the reads; when both are nil no facts
+	// are used.
 	Facts FactsFunc
+	// Schema looks facts up per type (a *schema.Registry: DescribeType over
+	// the embedded snapshot).
+	Schema FactsSource
 	// Classify is the classifier; nil means Classifier().
 	Classify ClassifyFunc
 }
@@ -49,6 +55,11 @@ func Check(ctx context.Context, c *Clients, stack drift.StackRef, opts Options) 
 	if err != nil {
 		return nil, err
 	}
+	if opts.Facts == nil && opts.Schema != nil {
+		if opts.Facts, err = lookupFacts(ctx, opts.Schema, d, opts.Concurrency); err != nil {
+			return nil, err
+		}
+	}
 	lives := make(map[string]live.Result, len(d.Resources))
 	all := make([]Resource, 0, len(d.Resources))
 	all = append(all, d.Resources...)
@@ -74,6 +85,50 @@ func Check(ctx context.Context, c *Clients, stack drift.StackRef, opts Options) 
 	}
 	findings := ClassifyStack(d, lives, children, opts.Facts, opts.Classify)
 	return &StackResult{Desired: d, Lives: lives, Children: children, Findings: findings}, nil
+}
+
+// FactsSource looks up a type's schema facts, possibly with I/O.
+type FactsSource interface {
+	Lookup(ctx context.Context, typeName string) (*schema.Facts, error)
+}
+
+// lookupFacts asks src for the facts of every type of d (bounded like the
+// reads) and returns them as a FactsFunc. A type src cannot answer has no
+// facts; the classifier then behaves as without them.
+func lookupFacts(ctx context.Context, src FactsSource, d *Desired, limit int) (FactsFunc, error) {
+	var types []string
+	seen := map[string]bool{}
+	for _, r := range d.Resources {
+		if !seen[r.Type] && !live.IsCustom(r.Type) {
+			seen[r.Type] = true
+			types = append(types, r.Type)
+		}
+	}
+	facts := make([]*schema.Facts, len(types))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(limit)
+	for i, t := range types {
+		g.Go(func() error {
+			if f, err := src.Lookup(gctx, t); err == nil {
+				facts[i] = f
+			}
+			return nil
+		})
+	}
+	_ = g.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("look up schema facts: %w", err)
+	}
+	byType := make(map[string]*schema.Facts, len(types))
+	for i, t := range types {
+		if facts[i] != nil {
+			byType[t] = facts[i]
+		}
+	}
+	return func(t string) (*schema.Facts, bool) {
+		f, ok := byType[t]
+		return f, ok
+	}, nil
 }
 
 // readAll reads rs with at most opts.Concurrency reads in flight and stores
@@ -122,3 +177,5 @@ func enumerateAll(ctx context.Context, c *Clients, d *Desired, lives map[string]
 	}
 	return out, nil
 }
+
+var _ FactsSource = (*schema.Registry)(nil)

@@ -1,0 +1,64 @@
+package scan
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
+)
+
+// ListStacks returns the names of the account-region's live stacks (every
+// stack DescribeStacks lists: deleted stacks are not listed), sorted.
+func ListStacks(ctx context.Context, c *Clients) ([]string, error) {
+	var names []string
+	p := cloudformation.NewDescribeStacksPaginator(c.CloudFormation, &cloudformation.DescribeStacksInput{})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("list stacks: %w", err)
+		}
+		for _, s := range page.Stacks {
+			if n := deref(s.StackName); n != "" && !strings.HasPrefix(string(s.StackStatus), "DELETE_COMPLETE") {
+				names = append(names, n)
+			}
+		}
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// MatchStacks selects names by patterns: exact names or globs (* ? [..]).
+// No pattern selects every name. A pattern that matches nothing is an
+// error naming it, so a typo never silently checks nothing.
+func MatchStacks(names, patterns []string) ([]string, error) {
+	if len(patterns) == 0 {
+		return append([]string(nil), names...), nil
+	}
+	picked := map[string]bool{}
+	for _, p := range patterns {
+		n := 0
+		for _, name := range names {
+			ok, err := path.Match(p, name)
+			if err != nil {
+				return nil, fmt.Errorf("stack pattern %q: %w", p, err)
+			}
+			if ok {
+				picked[name] = true
+				n++
+			}
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("no deployed stack matches %q", p)
+		}
+	}
+	var out []string
+	for _, name := range names {
+		if picked[name] {
+			out = append(out, name)
+		}
+	}
+	return out, nil
+}
