@@ -93,7 +93,7 @@ func (r *run) prepare() {
 	normalize.StripPaths(r.live, nestedWO)
 	normalize.StripPaths(r.decl, nestedWO)
 	normalize.StripPaths(r.decl, f.ReadOnlyPaths)
-	normalize.StripManaged(r.live, r.decl)
+	normalize.StripManaged(r.live, r.decl, f.FreeFormMapPaths)
 	for _, p := range r.tf.stripLive {
 		normalize.StripPaths(r.live, []string{p})
 	}
@@ -117,8 +117,12 @@ func (r *run) prepare() {
 	}
 
 	// Order: id / ARN / method arrays, schema-unordered arrays.
+	normalize.CanonicalJSONText(r.live)
+	normalize.CanonicalJSONText(r.decl)
 	normalize.SortIDArrays(r.live)
 	normalize.SortIDArrays(r.decl)
+	normalize.SortIdentityArrays(r.live)
+	normalize.SortIdentityArrays(r.decl)
 	unorderedScalar := append(append([]string(nil), r.facts.UnorderedScalarPaths...), r.tf.unorderedScalar...)
 	unorderedObject := append(append([]string(nil), r.facts.UnorderedObjectArrayPaths...), r.tf.unorderedObject...)
 	normalize.SortUnordered(r.live, unorderedScalar, unorderedObject)
@@ -163,6 +167,10 @@ func (r *run) classify() {
 // declaredTop handles one declared top-level property.
 func (r *run) declaredTop(k string, d any) {
 	l, present := r.live[k]
+	if !present && r.writeOnlyTop[k] {
+		r.emit(drift.Finding{Tier: drift.ReadGap, Path: k, Note: noteWriteOnly, WriteOnly: true})
+		return
+	}
 	if drift.ContainsUnknown(d) {
 		r.emit(drift.Finding{Tier: drift.Unresolved, Path: k})
 		if present {

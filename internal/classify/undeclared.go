@@ -57,7 +57,59 @@ func (r *run) undeclared(rp string, v any, nested bool) {
 		}
 		return
 	}
+	// An object AWS materialised whole: when every sub-key is explained
+	// (a default, a minted value, or empty), report the sub-keys; one
+	// unexplained sub-key surfaces the whole object.
+	if m, ok := v.(map[string]any); ok {
+		if fs, ok := r.explain(rp, m); ok && len(fs) > 0 {
+			r.out = append(r.out, fs...)
+			return
+		}
+	}
 	r.emitValue(drift.Undeclared, rp, v, nested)
+}
+
+// explain returns the nested findings of an undeclared object whose every
+// sub-key is a known default, a schema default, a minted value or empty;
+// ok is false when some sub-key is none of those.
+func (r *run) explain(rp string, m map[string]any) ([]drift.Finding, bool) {
+	var out []drift.Finding
+	for _, k := range sortedKeys(m) {
+		sub, v := rp+"."+k, m[k]
+		f := drift.Finding{Path: sub, Actual: redact(v), Nested: true,
+			LogicalID: r.s.Ref.LogicalID, ResourceType: r.s.Ref.Type, PhysicalID: r.s.Ref.PhysicalID, ConstructPath: r.s.Ref.ConstructPath}
+		if tier, ok := r.known(sub, v); ok {
+			f.Tier = tier
+			out = append(out, f)
+			continue
+		}
+		if r.schemaDefault(sub, v) {
+			f.Tier = drift.AtDefault
+			out = append(out, f)
+			continue
+		}
+		if r.generated(sub, v) {
+			f.Tier = drift.Generated
+			out = append(out, f)
+			continue
+		}
+		if normalize.TriviallyEmpty(v) {
+			if r.meaningfulWhenOff(sub, v) {
+				return nil, false
+			}
+			continue
+		}
+		if mm, ok := v.(map[string]any); ok {
+			fs, ok := r.explain(sub, mm)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, fs...)
+			continue
+		}
+		return nil, false
+	}
+	return out, true
 }
 
 func (r *run) emitValue(t drift.Tier, rp string, v any, nested bool) {

@@ -26,6 +26,59 @@ func SortIDArrays(v any) {
 	}
 }
 
+// identityFields key object sets AWS returns in its own order.
+var identityFields = []string{"Key", "Id", "AttributeName", "IndexName", "Name"}
+
+// SortIdentityArrays sorts, at any depth, every object array whose elements
+// all carry a distinct string identity field (Key, Id, AttributeName,
+// IndexName, Name) by that field: tag lists, origins, key schemas, named
+// settings. Order in such a set carries no meaning.
+func SortIdentityArrays(v any) {
+	switch t := v.(type) {
+	case map[string]any:
+		for _, e := range t {
+			SortIdentityArrays(e)
+		}
+	case []any:
+		for _, e := range t {
+			SortIdentityArrays(e)
+		}
+		if f := IdentityField(t); f != "" {
+			sort.SliceStable(t, func(i, j int) bool {
+				return t[i].(map[string]any)[f].(string) < t[j].(map[string]any)[f].(string)
+			})
+		}
+	}
+}
+
+// IdentityField returns the generic identity field of an object array, or
+// "" when it has none.
+func IdentityField(a []any) string {
+	if len(a) < 2 {
+		return ""
+	}
+	for _, f := range identityFields {
+		seen := make(map[string]bool, len(a))
+		ok := true
+		for _, e := range a {
+			m, isMap := e.(map[string]any)
+			if !isMap {
+				return ""
+			}
+			s, isStr := m[f].(string)
+			if !isStr || seen[s] {
+				ok = false
+				break
+			}
+			seen[s] = true
+		}
+		if ok {
+			return f
+		}
+	}
+	return ""
+}
+
 func isIDArray(a []any) bool {
 	if len(a) < 2 {
 		return false
@@ -46,7 +99,7 @@ var httpMethods = map[string]bool{"GET": true, "HEAD": true, "POST": true, "PUT"
 // IsIDLike reports whether s is an AWS resource id, an ARN or an HTTP
 // method.
 func IsIDLike(s string) bool {
-	if strings.HasPrefix(s, "arn:") || httpMethods[s] {
+	if strings.HasPrefix(s, "arn:") || httpMethods[s] || IsAZName(s) {
 		return true
 	}
 	for _, p := range idPrefixes {
@@ -128,4 +181,13 @@ func sortByCanonical(a []any) {
 		tmp[i] = a[k]
 	}
 	copy(a, tmp)
+}
+
+// IsAZName reports whether s is an availability-zone name (us-east-1a).
+func IsAZName(s string) bool {
+	n := len(s)
+	if n < 6 || s[n-1] < 'a' || s[n-1] > 'z' || s[n-2] < '0' || s[n-2] > '9' {
+		return false
+	}
+	return strings.Count(s, "-") == 2 && strings.Trim(s[:2], "abcdefghijklmnopqrstuvwxyz") == ""
 }

@@ -76,14 +76,48 @@ var managedKeys = []string{
 }
 
 // StripManaged removes Cloud-Control-managed bookkeeping fields (timestamps,
-// revision markers) from the top level of a live model. User maps are
-// never touched: the strip only looks at the model's own top level, which
-// is never a free-form map.
-func StripManaged(model map[string]any, declared map[string]any) {
-	for _, k := range managedKeys {
-		if _, set := declared[k]; set {
-			continue
+// revision markers) from a live model at any depth, except inside the
+// free-form user maps (dotted schema paths, "*" for array items) and except
+// a top-level field the template declares.
+func StripManaged(model map[string]any, declared map[string]any, freeForm []string) {
+	skip := make(map[string]bool, len(freeForm))
+	for _, p := range freeForm {
+		skip[p] = true
+	}
+	stripManaged(model, "", skip, declared)
+}
+
+func stripManaged(v any, path string, skip map[string]bool, declared map[string]any) {
+	if skip[path] {
+		return
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		for _, k := range managedKeys {
+			if _, ok := t[k]; !ok {
+				continue
+			}
+			if path == "" {
+				if _, set := declared[k]; set {
+					continue
+				}
+			}
+			delete(t, k)
 		}
-		delete(model, k)
+		for k, e := range t {
+			sub := k
+			if path != "" {
+				sub = path + "." + k
+			}
+			stripManaged(e, sub, skip, declared)
+		}
+	case []any:
+		sub := "*"
+		if path != "" {
+			sub = path + ".*"
+		}
+		for _, e := range t {
+			stripManaged(e, sub, skip, declared)
+		}
 	}
 }

@@ -91,7 +91,7 @@ func canonicalStatement(s map[string]any, account string) map[string]any {
 				pm := make(map[string]any, len(m))
 				for pk, pv := range m {
 					if pk == "AWS" {
-						pm[pk] = valueSet(pv, func(s string) string { return rootARN(s) })
+						pm[pk] = valueSet(pv, nil)
 					} else {
 						pm[pk] = valueSet(pv, nil)
 					}
@@ -123,6 +123,12 @@ func canonicalStatement(s map[string]any, account string) map[string]any {
 		}
 	}
 	return out
+}
+
+// AccountPrincipalEqual folds a bare account id principal against its root
+// ARN (111111111111 vs arn:aws:iam::111111111111:root).
+func AccountPrincipalEqual(a, b string) bool {
+	return a != b && rootARN(a) == rootARN(b)
 }
 
 // valueSet turns a scalar-or-array into a sorted, de-duplicated array of
@@ -162,4 +168,44 @@ func rootARN(s string) string {
 		return "arn:aws:iam::" + s + ":root"
 	}
 	return s
+}
+
+// CanonicalJSONText rewrites, at any depth, every string holding JSON object
+// text into compact JSON with sorted keys, so whitespace and key order never
+// differ. Strings that are not JSON objects are untouched.
+func CanonicalJSONText(v any) {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			if s, ok := e.(string); ok {
+				if c, ok := canonicalText(s); ok {
+					t[k] = c
+				}
+				continue
+			}
+			CanonicalJSONText(e)
+		}
+	case []any:
+		for i, e := range t {
+			if s, ok := e.(string); ok {
+				if c, ok := canonicalText(s); ok {
+					t[i] = c
+				}
+				continue
+			}
+			CanonicalJSONText(e)
+		}
+	}
+}
+
+func canonicalText(s string) (string, bool) {
+	t := strings.TrimSpace(s)
+	if len(t) < 2 || t[0] != '{' {
+		return "", false
+	}
+	var v map[string]any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		return "", false
+	}
+	return Canonical(v), true
 }
