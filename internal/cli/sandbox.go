@@ -2,13 +2,137 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/realdrift/realdrift/internal/corpus"
+	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
+	"github.com/realdrift/realdrift/internal/schema"
 )
 
+const sandboxSynopsis = `serve --world FILE [--addr 127.0.0.1:PORT]
+       realdrift sandbox world (--from-corpus DIR | --demo) -o FILE`
+
 func runSandbox(ctx context.Context, s IO, args []string) int {
-	fs := newFlags(s, "sandbox", "")
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprintf(s.Stdout, "Usage: realdrift sandbox %s\n", sandboxSynopsis)
+		if len(args) == 0 {
+			return ExitError
+		}
+		return ExitOK
+	}
+	switch args[0] {
+	case "serve":
+		return runSandboxServe(ctx, s, args[1:])
+	case "world":
+		return runSandboxWorld(s, args[1:])
+	}
+	return fail(s, "sandbox", fmt.Errorf("unknown subcommand %q (serve or world)", args[0]))
+}
+
+func runSandboxServe(ctx context.Context, s IO, args []string) int {
+	fs := newFlags(s, "sandbox serve", "--world FILE [--addr 127.0.0.1:PORT]")
+	world := fs.String("world", "", "world file (JSON) to serve")
+	addr := fs.String("addr", "127.0.0.1:0", "loopback address to listen on (port 0 picks a free one)")
 	if done, code := parse(s, fs, args); done {
 		return code
 	}
-	return fail(s, "sandbox", fmt.Errorf("not built yet (issue #4 builds it)"))
+	if *world == "" {
+		return fail(s, "sandbox serve", errors.New("--world FILE is required"))
+	}
+	host, _, err := net.SplitHostPort(*addr)
+	if err != nil {
+		return fail(s, "sandbox serve", fmt.Errorf("--addr: %w", err))
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return fail(s, "sandbox serve", fmt.Errorf("--addr %s is not a loopback address", *addr))
+	}
+	w, err := sandbox.LoadWorld(*world)
+	if err != nil {
+		return fail(s, "sandbox serve", err)
+	}
+	opts := sandbox.Options{}
+	if snap, err := schema.Embedded(); err == nil {
+		opts.Facts = snap.Lookup
+	} else {
+		fmt.Fprintf(s.Stderr, "realdrift sandbox serve: no schema snapshot (%v); DescribeType answers only the world's schemas\n", err)
+	}
+	srv, err := sandbox.New(w, opts)
+	if err != nil {
+		return fail(s, "sandbox serve", err)
+	}
+	defer srv.Close()
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fail(s, "sandbox serve", err)
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(s.Stdout, "sandbox listening on http://%s\n", ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fail(s, "sandbox serve", err)
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		_ = hs.Shutdown(sctx)
+		return ExitOK
+	}
+}
+
+func runSandboxWorld(s IO, args []string) int {
+	fs := newFlags(s, "sandbox world", "(--from-corpus DIR | --demo) -o FILE")
+	from := fs.String("from-corpus", "", "golden-corpus directory to build the world from")
+	demo := fs.Bool("demo", false, "build the demo organisation")
+	out := fs.String("o", "", "output world file ('-' for stdout)")
+	if done, code := parse(s, fs, args); done {
+		return code
+	}
+	if (*from == "") == !*demo {
+		return fail(s, "sandbox world", errors.New("give exactly one of --from-corpus DIR and --demo"))
+	}
+	if *out == "" {
+		return fail(s, "sandbox world", errors.New("-o FILE is required"))
+	}
+	var w *sandbox.World
+	if *demo {
+		var err error
+		if w, err = worldgen.Demo(); err != nil {
+			return fail(s, "sandbox world", err)
+		}
+	} else {
+		cases, err := corpus.LoadDirs(*from)
+		if err != nil {
+			return fail(s, "sandbox world", err)
+		}
+		if len(cases) == 0 {
+			return fail(s, "sandbox world", fmt.Errorf("no corpus case in %s", *from))
+		}
+		if w, err = worldgen.FromCorpus(cases); err != nil {
+			return fail(s, "sandbox world", err)
+		}
+	}
+	data, err := w.Marshal()
+	if err != nil {
+		return fail(s, "sandbox world", err)
+	}
+	// Validate what we wrote, so a generator bug never ships a bad world.
+	if _, err := sandbox.ParseWorld(data); err != nil {
+		return fail(s, "sandbox world", fmt.Errorf("generated world is invalid: %w", err))
+	}
+	if *out == "-" {
+		_, err = s.Stdout.Write(data)
+	} else {
+		err = os.WriteFile(*out, data, 0o644)
+	}
+	if err != nil {
+		return fail(s, "sandbox world", err)
+	}
+	return ExitOK
 }

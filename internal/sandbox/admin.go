@@ -1,0 +1,308 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	jsonpatch "github.com/evanphx/json-patch/v5"
+)
+
+// adminPrefix is the URL prefix of the admin API.
+const adminPrefix = "/_sandbox/"
+
+// ChangeOp is the kind of an out-of-band change.
+type ChangeOp string
+
+// Out-of-band change kinds.
+const (
+	// OpSet sets the value at Path (adding it when absent).
+	OpSet ChangeOp = "set"
+	// OpRemove removes the value at Path.
+	OpRemove ChangeOp = "remove"
+	// OpAdd adds a live-only resource (Type, Identifier, Properties).
+	OpAdd ChangeOp = "add"
+	// OpDelete deletes the resource; its stack still lists it.
+	OpDelete ChangeOp = "delete"
+)
+
+// Change is an out-of-band change to the world, as a console edit or a
+// script would make it.
+type Change struct {
+	Op      ChangeOp `json:"op"`
+	Account string   `json:"account,omitempty"` // default: the world's default account
+	Region  string   `json:"region"`
+	Type    string   `json:"type"`
+	// Identifier is the Cloud Control identifier (default: physical id).
+	Identifier string `json:"identifier"`
+	// Path is a JSON pointer ("/A/B/0") or a dotted path ("A.B.0").
+	Path  string          `json:"path,omitempty"`
+	Value json.RawMessage `json:"value,omitempty"`
+	// Properties is the live model of a resource OpAdd creates.
+	Properties json.RawMessage `json:"properties,omitempty"`
+}
+
+// ErrNotFound is returned when a change names a resource the world lacks.
+var ErrNotFound = errors.New("resource not found")
+
+// Apply applies an out-of-band change.
+func (s *Server) Apply(ch Change) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ch.Account == "" {
+		ch.Account = s.st.world.DefaultAccount
+	}
+	if s.st.account(ch.Account) == nil {
+		return fmt.Errorf("change: account %s is not in the world", ch.Account)
+	}
+	if ch.Type == "" || ch.Identifier == "" {
+		return fmt.Errorf("change: type and identifier are required")
+	}
+	if ch.Op == OpAdd {
+		res := &Resource{Type: ch.Type, Identifier: ch.Identifier, PhysicalID: ch.Identifier, Properties: ch.Properties}
+		if len(res.Properties) == 0 {
+			res.Properties = json.RawMessage(`{}`)
+		}
+		if err := s.st.addLive(ch.Account, ch.Region, res); err != nil {
+			return fmt.Errorf("change: %w", err)
+		}
+		return nil
+	}
+	res := s.st.resource(ch.Account, ch.Region, ch.Type, ch.Identifier)
+	if res == nil {
+		return fmt.Errorf("change: %s %q in %s/%s: %w", ch.Type, ch.Identifier, ch.Account, ch.Region, ErrNotFound)
+	}
+	switch ch.Op {
+	case OpDelete:
+		s.st.remove(ch.Account, ch.Region, res)
+		return nil
+	case OpSet, OpRemove:
+	default:
+		return fmt.Errorf("change: op %q is not one of set, remove, add, delete", ch.Op)
+	}
+	ptr := toPointer(ch.Path)
+	if ptr == "" {
+		return fmt.Errorf("change: %s needs a path", ch.Op)
+	}
+	var out []byte
+	var err error
+	if ch.Op == OpRemove {
+		out, err = patchOne(res.Properties, "remove", ptr, nil)
+	} else {
+		if len(ch.Value) == 0 || !json.Valid(ch.Value) {
+			return fmt.Errorf("change: set needs a JSON value")
+		}
+		out, err = patchOne(res.Properties, "replace", ptr, ch.Value)
+		if err != nil {
+			out, err = patchOne(res.Properties, "add", ptr, ch.Value)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("change: %s %s: %w", ch.Op, ch.Path, err)
+	}
+	m, err := compact(out)
+	if err != nil {
+		return fmt.Errorf("change: %w", err)
+	}
+	res.Properties = m
+	return nil
+}
+
+func patchOne(doc []byte, op, path string, value json.RawMessage) ([]byte, error) {
+	o := map[string]any{"op": op, "path": path}
+	if value != nil {
+		o["value"] = value
+	}
+	b, err := json.Marshal([]any{o})
+	if err != nil {
+		return nil, err
+	}
+	p, err := jsonpatch.DecodePatch(b)
+	if err != nil {
+		return nil, err
+	}
+	if len(doc) == 0 {
+		doc = []byte(`{}`)
+	}
+	return p.Apply(doc)
+}
+
+// toPointer turns a dotted path into a JSON pointer; pointers pass through.
+func toPointer(p string) string {
+	if p == "" || strings.HasPrefix(p, "/") {
+		return p
+	}
+	segs := strings.Split(p, ".")
+	for i, s := range segs {
+		segs[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+	}
+	return "/" + strings.Join(segs, "/")
+}
+
+// Live returns a copy of a resource's live model (nil, false when the
+// resource does not exist or is deleted).
+func (s *Server) Live(account, region, typ, identifier string) (json.RawMessage, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if account == "" {
+		account = s.st.world.DefaultAccount
+	}
+	res := s.st.resource(account, region, typ, identifier)
+	if res == nil {
+		return nil, false
+	}
+	return append(json.RawMessage(nil), res.Properties...), true
+}
+
+// Snapshot returns the world as it is now (a world file).
+func (s *Server) Snapshot() ([]byte, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.st.world.Marshal()
+}
+
+// Restore replaces the world with a snapshot. Issued session keys stay
+// valid; pending Cloud Control requests are dropped.
+func (s *Server) Restore(snapshot []byte) error {
+	w, err := ParseWorld(snapshot)
+	if err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range s.requests {
+		if p.timer != nil {
+			p.timer.Stop()
+		}
+	}
+	s.requests = map[string]*progress{}
+	keys := s.st.keys
+	s.st = newState(w)
+	for k, p := range keys {
+		if _, ok := s.st.keys[k]; !ok && p.role != "" {
+			s.st.keys[k] = p
+		}
+	}
+	return nil
+}
+
+// serveAdmin serves the admin API:
+//
+//	POST /_sandbox/change     body Change           apply an out-of-band change
+//	GET  /_sandbox/live?account=&region=&type=&identifier=   read a live model
+//	GET  /_sandbox/snapshot                         the world as JSON
+//	POST /_sandbox/restore    body world JSON       replace the world
+//	POST /_sandbox/latency    {"millis": N}         delay every API reply
+//	POST /_sandbox/throttle   [ThrottleRule]        replace throttle rules
+//	POST /_sandbox/faults     [FaultRule]           replace fault rules
+//	GET  /_sandbox/calls                            CallStats
+//	DELETE /_sandbox/calls                          reset the call log
+func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
+	route := strings.TrimPrefix(r.URL.Path, adminPrefix)
+	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<30))
+	if err != nil {
+		adminError(w, 400, err)
+		return
+	}
+	key := r.Method + " " + route
+	switch key {
+	case "POST change":
+		var ch Change
+		if err := json.Unmarshal(body, &ch); err != nil {
+			adminError(w, 400, fmt.Errorf("change: %w", err))
+			return
+		}
+		if err := s.Apply(ch); err != nil {
+			status := 400
+			if errors.Is(err, ErrNotFound) {
+				status = 404
+			}
+			adminError(w, status, err)
+			return
+		}
+		adminJSON(w, map[string]string{"status": "ok"})
+	case "GET live":
+		q := r.URL.Query()
+		m, ok := s.Live(q.Get("account"), q.Get("region"), q.Get("type"), q.Get("identifier"))
+		if !ok {
+			adminError(w, 404, ErrNotFound)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(m)
+	case "GET snapshot":
+		b, err := s.Snapshot()
+		if err != nil {
+			adminError(w, 500, err)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(b)
+	case "POST restore":
+		if err := s.Restore(body); err != nil {
+			adminError(w, 400, err)
+			return
+		}
+		adminJSON(w, map[string]string{"status": "ok"})
+	case "POST latency":
+		var in struct {
+			Millis int64 `json:"millis"`
+		}
+		if err := json.Unmarshal(body, &in); err != nil || in.Millis < 0 {
+			adminError(w, 400, fmt.Errorf("latency: want {\"millis\": N >= 0}"))
+			return
+		}
+		s.SetLatency(time.Duration(in.Millis) * time.Millisecond)
+		adminJSON(w, map[string]string{"status": "ok"})
+	case "POST throttle":
+		var rules []ThrottleRule
+		if err := json.Unmarshal(body, &rules); err != nil {
+			adminError(w, 400, fmt.Errorf("throttle: %w", err))
+			return
+		}
+		if err := s.SetThrottle(rules); err != nil {
+			adminError(w, 400, err)
+			return
+		}
+		adminJSON(w, map[string]string{"status": "ok"})
+	case "POST faults":
+		var rules []FaultRule
+		if err := json.Unmarshal(body, &rules); err != nil {
+			adminError(w, 400, fmt.Errorf("faults: %w", err))
+			return
+		}
+		if err := s.SetFaults(rules); err != nil {
+			adminError(w, 400, err)
+			return
+		}
+		adminJSON(w, map[string]string{"status": "ok"})
+	case "GET calls":
+		adminJSON(w, s.Calls())
+	case "DELETE calls":
+		s.ResetCalls()
+		adminJSON(w, map[string]string{"status": "ok"})
+	default:
+		adminError(w, 404, fmt.Errorf("no admin route %s %s", r.Method, r.URL.Path))
+	}
+}
+
+func adminJSON(w http.ResponseWriter, v any) {
+	b, err := marshalNoEscape(v)
+	if err != nil {
+		adminError(w, 500, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(b)
+}
+
+func adminError(w http.ResponseWriter, status int, err error) {
+	b, _ := marshalNoEscape(map[string]string{"error": err.Error()})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}

@@ -1,0 +1,103 @@
+package sandbox
+
+import (
+	"sync"
+	"time"
+)
+
+// CallRecord is one served API call.
+type CallRecord struct {
+	Time     time.Time     `json:"time"`
+	Account  string        `json:"account"`
+	Service  string        `json:"service"`
+	Action   string        `json:"action"`
+	Status   int           `json:"status"`
+	Code     string        `json:"code,omitempty"`
+	Duration time.Duration `json:"durationNanos"`
+}
+
+// CallStats summarises the call log.
+type CallStats struct {
+	Total int `json:"total"`
+	// Counts are calls per API ("service:Action"); Errors are the failed
+	// ones per API and error code ("service:Action:Code").
+	Counts      map[string]int `json:"counts"`
+	Errors      map[string]int `json:"errors"`
+	InFlight    int            `json:"inFlight"`
+	MaxInFlight int            `json:"maxInFlight"`
+	// Recent are the last calls, oldest first (at most recentCalls).
+	Recent []CallRecord `json:"recent"`
+}
+
+// recentCalls bounds the kept call records.
+const recentCalls = 1000
+
+type callLog struct {
+	mu       sync.Mutex
+	total    int
+	counts   map[string]int
+	errors   map[string]int
+	inFlight int
+	max      int
+	recent   []CallRecord
+}
+
+func newCallLog() *callLog {
+	return &callLog{counts: map[string]int{}, errors: map[string]int{}}
+}
+
+// begin records a call's start; the returned func records its end.
+func (l *callLog) begin(account, service, action string) func(status int, code string) {
+	start := time.Now()
+	l.mu.Lock()
+	l.total++
+	l.counts[service+":"+action]++
+	l.inFlight++
+	if l.inFlight > l.max {
+		l.max = l.inFlight
+	}
+	l.mu.Unlock()
+	return func(status int, code string) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.inFlight--
+		if code != "" {
+			l.errors[service+":"+action+":"+code]++
+		}
+		if len(l.recent) == recentCalls {
+			copy(l.recent, l.recent[1:])
+			l.recent = l.recent[:recentCalls-1]
+		}
+		l.recent = append(l.recent, CallRecord{Time: start, Account: account, Service: service, Action: action, Status: status, Code: code, Duration: time.Since(start)})
+	}
+}
+
+func (l *callLog) stats() CallStats {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	st := CallStats{Total: l.total, Counts: map[string]int{}, Errors: map[string]int{}, InFlight: l.inFlight, MaxInFlight: l.max}
+	for k, v := range l.counts {
+		st.Counts[k] = v
+	}
+	for k, v := range l.errors {
+		st.Errors[k] = v
+	}
+	st.Recent = append([]CallRecord(nil), l.recent...)
+	return st
+}
+
+func (l *callLog) reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.total = 0
+	l.counts = map[string]int{}
+	l.errors = map[string]int{}
+	l.max = l.inFlight
+	l.recent = nil
+}
+
+// Calls returns the call log's summary.
+func (s *Server) Calls() CallStats { return s.calls.stats() }
+
+// ResetCalls clears the call log (calls in flight stay counted).
+func (s *Server) ResetCalls() { s.calls.reset() }

@@ -1,0 +1,453 @@
+package sandbox
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	jsonpatch "github.com/evanphx/json-patch/v5"
+
+	"github.com/realdrift/realdrift/internal/schema"
+)
+
+func cloudControlService() *service {
+	return &service{
+		name:          "cloudcontrolapi",
+		protocol:      protoJSON,
+		jsonNamespace: "com.amazonaws.cloudcontrolapi#",
+		jsonVersion:   "1.0",
+		targetPrefix:  "CloudApiService.",
+		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
+		deny:          apiError{Status: 403, Code: "AccessDeniedException"},
+		ops: map[string]handler{
+			"GetResource":              (*Server).ccGetResource,
+			"ListResources":            (*Server).ccListResources,
+			"UpdateResource":           (*Server).ccUpdateResource,
+			"DeleteResource":           (*Server).ccDeleteResource,
+			"GetResourceRequestStatus": (*Server).ccGetResourceRequestStatus,
+			"CancelResourceRequest":    (*Server).ccCancelResourceRequest,
+		},
+	}
+}
+
+type resourceDescription struct {
+	Identifier string `json:"Identifier"`
+	Properties string `json:"Properties"`
+}
+
+// progress is one Cloud Control resource request.
+type progress struct {
+	token, clientToken   string
+	account, region      string
+	typ, id, op          string
+	status               string
+	patch                jsonpatch.Patch
+	eventTime            time.Time
+	model                json.RawMessage
+	errorCode, statusMsg string
+	timer                *time.Timer
+}
+
+func (p *progress) event() map[string]any {
+	ev := map[string]any{
+		"TypeName": p.typ, "Identifier": p.id, "RequestToken": p.token,
+		"Operation": p.op, "OperationStatus": p.status, "EventTime": epoch(p.eventTime),
+	}
+	if p.statusMsg != "" {
+		ev["StatusMessage"] = p.statusMsg
+	}
+	if p.errorCode != "" {
+		ev["ErrorCode"] = p.errorCode
+	}
+	if len(p.model) > 0 {
+		ev["ResourceModel"] = string(p.model)
+	}
+	return ev
+}
+
+func notFoundResource(typ, id string) error {
+	return errf(400, "ResourceNotFoundException", "Resource of type '%s' with identifier '%s' was not found.", typ, id)
+}
+
+// ccCheckType answers the errors Cloud Control gives before any lookup.
+func (s *Server) ccCheckType(typ, action string) error {
+	if typ == "" {
+		return errf(400, "ValidationException", "1 validation error detected: Value null at 'typeName' failed to satisfy constraint: Member must not be null")
+	}
+	if isCustom(typ) {
+		return errf(400, "UnsupportedActionException", "Resource type %s does not support %s action", typ, action)
+	}
+	if !s.readable(typ) {
+		return errf(400, "UnsupportedActionException", "Resource type %s does not support %s action", typ, action)
+	}
+	if f, ok := s.facts(typ); ok && len(f.Handlers) > 0 {
+		want := strings.ToLower(action)
+		has := false
+		for _, h := range f.Handlers {
+			has = has || h == want
+		}
+		if !has {
+			return errf(400, "UnsupportedActionException", "Resource type %s does not support %s action", typ, action)
+		}
+	} else if !ok && s.opts.Facts != nil && !s.knowsType(typ) {
+		return errf(400, "TypeNotFoundException", "The type '%s' cannot be found.", typ)
+	}
+	return nil
+}
+
+// knowsType reports whether the world holds any resource of typ.
+func (s *Server) knowsType(typ string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for k := range s.st.byType {
+		if k.typ == typ {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) ccGetResource(c *call) (any, error) {
+	var in struct{ TypeName, Identifier string }
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	if err := s.ccCheckType(in.TypeName, "READ"); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	res := s.st.resource(c.account, c.region, in.TypeName, in.Identifier)
+	if res == nil || len(res.Properties) == 0 {
+		return nil, notFoundResource(in.TypeName, in.Identifier)
+	}
+	return map[string]any{
+		"TypeName":            in.TypeName,
+		"ResourceDescription": resourceDescription{Identifier: res.ccID(), Properties: string(res.Properties)},
+	}, nil
+}
+
+func (s *Server) ccListResources(c *call) (any, error) {
+	var in struct {
+		TypeName   string
+		NextToken  string
+		MaxResults int
+	}
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	if err := s.ccCheckType(in.TypeName, "LIST"); err != nil {
+		return nil, err
+	}
+	size := s.opts.PageSize
+	if in.MaxResults > 0 && in.MaxResults < size {
+		size = in.MaxResults
+	}
+	off, ok := pageOffset("cc", in.NextToken)
+	if !ok {
+		return nil, errf(400, "InvalidRequestException", "The NextToken is not valid.")
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	all := s.st.ofType(c.account, c.region, in.TypeName)
+	lo, hi, next := page(len(all), off, size)
+	descs := []resourceDescription{}
+	for _, res := range all[lo:hi] {
+		descs = append(descs, resourceDescription{Identifier: res.ccID(), Properties: string(res.Properties)})
+	}
+	out := map[string]any{"TypeName": in.TypeName, "ResourceDescriptions": descs}
+	if next >= 0 {
+		out["NextToken"] = pageToken("cc", next)
+	}
+	return out, nil
+}
+
+func (s *Server) ccUpdateResource(c *call) (any, error) {
+	var in struct{ TypeName, Identifier, PatchDocument, ClientToken string }
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	if err := s.ccCheckType(in.TypeName, "UPDATE"); err != nil {
+		return nil, err
+	}
+	patch, err := jsonpatch.DecodePatch([]byte(in.PatchDocument))
+	if err != nil || in.PatchDocument == "" {
+		return nil, errf(400, "InvalidRequestException", "The PatchDocument is not a valid RFC 6902 JSON patch: %v", err)
+	}
+	f, _ := s.facts(in.TypeName)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p := s.byClientToken(c.account, in.ClientToken); p != nil {
+		return map[string]any{"ProgressEvent": p.event()}, nil
+	}
+	res := s.st.resource(c.account, c.region, in.TypeName, in.Identifier)
+	if res == nil || len(res.Properties) == 0 {
+		return nil, notFoundResource(in.TypeName, in.Identifier)
+	}
+	if err := s.busy(c.account, in.TypeName, res.ccID()); err != nil {
+		return nil, err
+	}
+	if _, err := applyPatch(res.Properties, patch, f); err != nil {
+		return nil, errf(400, "InvalidRequestException", "%v", err)
+	}
+	p := s.newProgress(c, in.TypeName, res.ccID(), "UPDATE", in.ClientToken)
+	p.patch = patch
+	return map[string]any{"ProgressEvent": p.event()}, nil
+}
+
+func (s *Server) ccDeleteResource(c *call) (any, error) {
+	var in struct{ TypeName, Identifier, ClientToken string }
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	if err := s.ccCheckType(in.TypeName, "DELETE"); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p := s.byClientToken(c.account, in.ClientToken); p != nil {
+		return map[string]any{"ProgressEvent": p.event()}, nil
+	}
+	res := s.st.resource(c.account, c.region, in.TypeName, in.Identifier)
+	if res == nil {
+		return nil, notFoundResource(in.TypeName, in.Identifier)
+	}
+	if err := s.busy(c.account, in.TypeName, res.ccID()); err != nil {
+		return nil, err
+	}
+	p := s.newProgress(c, in.TypeName, res.ccID(), "DELETE", in.ClientToken)
+	return map[string]any{"ProgressEvent": p.event()}, nil
+}
+
+func (s *Server) ccGetResourceRequestStatus(c *call) (any, error) {
+	var in struct{ RequestToken string }
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	p := s.requests[in.RequestToken]
+	if p == nil || p.account != c.account {
+		return nil, errf(400, "RequestTokenNotFoundException", "Request with token %s was not found", in.RequestToken)
+	}
+	return map[string]any{"ProgressEvent": p.event()}, nil
+}
+
+func (s *Server) ccCancelResourceRequest(c *call) (any, error) {
+	var in struct{ RequestToken string }
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.requests[in.RequestToken]
+	if p == nil || p.account != c.account {
+		return nil, errf(400, "RequestTokenNotFoundException", "Request with token %s was not found", in.RequestToken)
+	}
+	if p.status != "IN_PROGRESS" && p.status != "PENDING" {
+		return nil, errf(400, "ConcurrentModificationException", "Request %s is %s and can no longer be cancelled", p.token, p.status)
+	}
+	if p.timer != nil {
+		p.timer.Stop()
+	}
+	p.status = "CANCEL_COMPLETE"
+	p.eventTime = s.opts.now()
+	p.statusMsg = "Request cancelled"
+	return map[string]any{"ProgressEvent": p.event()}, nil
+}
+
+// byClientToken returns the request a client token already started.
+// Callers hold s.mu.
+func (s *Server) byClientToken(account, token string) *progress {
+	if token == "" {
+		return nil
+	}
+	for _, p := range s.requests {
+		if p.account == account && p.clientToken == token {
+			return p
+		}
+	}
+	return nil
+}
+
+// busy refuses a second request on a resource with one in progress.
+// Callers hold s.mu.
+func (s *Server) busy(account, typ, id string) error {
+	for _, p := range s.requests {
+		if p.account == account && p.typ == typ && p.id == id && p.status == "IN_PROGRESS" {
+			return errf(400, "ResourceConflictException", "Resource %s of type %s has a request in progress (%s)", id, typ, p.token)
+		}
+	}
+	return nil
+}
+
+// newProgress registers an IN_PROGRESS request that completes after the
+// operation delay. Callers hold s.mu.
+func (s *Server) newProgress(c *call, typ, id, op, clientToken string) *progress {
+	s.reqSeq++
+	p := &progress{
+		token: newRequestID(), clientToken: clientToken, account: c.account, region: c.region,
+		typ: typ, id: id, op: op, status: "IN_PROGRESS", eventTime: s.opts.now(),
+	}
+	s.requests[p.token] = p
+	p.timer = time.AfterFunc(s.opts.OperationDelay, func() { s.complete(p.token) })
+	return p
+}
+
+// complete finishes a request: it applies the update or the deletion to the
+// world as it is now.
+func (s *Server) complete(token string) {
+	f := (*schema.Facts)(nil)
+	s.mu.RLock()
+	p := s.requests[token]
+	var typ string
+	if p != nil {
+		typ = p.typ
+	}
+	s.mu.RUnlock()
+	if p == nil {
+		return
+	}
+	if ff, ok := s.facts(typ); ok {
+		f = ff
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p.status != "IN_PROGRESS" {
+		return
+	}
+	p.eventTime = s.opts.now()
+	res := s.st.resource(p.account, p.region, p.typ, p.id)
+	if res == nil {
+		p.status, p.errorCode = "FAILED", "NotFound"
+		p.statusMsg = fmt.Sprintf("Resource of type '%s' with identifier '%s' was not found.", p.typ, p.id)
+		return
+	}
+	switch p.op {
+	case "DELETE":
+		s.st.remove(p.account, p.region, res)
+		p.status = "SUCCESS"
+	case "UPDATE":
+		out, err := applyPatch(res.Properties, p.patch, f)
+		if err != nil {
+			p.status, p.errorCode, p.statusMsg = "FAILED", "InvalidRequest", err.Error()
+			return
+		}
+		res.Properties = out
+		p.model = out
+		p.status = "SUCCESS"
+	}
+}
+
+// applyPatch applies an RFC 6902 patch to a live model and returns the new
+// model. It refuses changes to read-only or create-only paths, keeps the
+// read-only values, recomputes derived read-only values and drops
+// write-only top-level properties (a read never returns them).
+func applyPatch(model json.RawMessage, patch jsonpatch.Patch, f *schema.Facts) (json.RawMessage, error) {
+	if f != nil {
+		for _, op := range patch {
+			path, err := op.Path()
+			if err != nil {
+				return nil, fmt.Errorf("patch operation %s: %w", op.Kind(), err)
+			}
+			dotted := dottedPath(path)
+			for _, ro := range concat(f.ReadOnly, f.ReadOnlyPaths) {
+				if under(dotted, ro) {
+					return nil, fmt.Errorf("patch path %s is read-only (%s)", path, ro)
+				}
+			}
+		}
+	}
+	out, err := patch.Apply(model)
+	if err != nil {
+		return nil, fmt.Errorf("the patch does not apply: %w", err)
+	}
+	if f == nil {
+		return compact(out)
+	}
+	var before, after map[string]any
+	if err := json.Unmarshal(model, &before); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(out, &after); err != nil {
+		return nil, fmt.Errorf("the patched model is not a JSON object")
+	}
+	for _, co := range concat(f.CreateOnly, f.CreateOnlyPaths) {
+		if !reflect.DeepEqual(collect(before, co), collect(after, co)) {
+			return nil, fmt.Errorf("create-only property %s cannot be updated (the resource must be replaced)", co)
+		}
+	}
+	changed := false
+	for _, ro := range f.ReadOnly {
+		if v, ok := before[ro]; ok && !reflect.DeepEqual(after[ro], v) {
+			after[ro] = v
+			changed = true
+		}
+	}
+	for _, wo := range f.WriteOnly {
+		if _, ok := after[wo]; ok {
+			delete(after, wo)
+			changed = true
+		}
+	}
+	if !changed {
+		return compact(out)
+	}
+	return marshalNoEscape(after)
+}
+
+func compact(b []byte) (json.RawMessage, error) {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, b); err != nil {
+		return nil, fmt.Errorf("the patched model is not valid JSON: %w", err)
+	}
+	if buf.Len() == 0 || buf.Bytes()[0] != '{' {
+		return nil, fmt.Errorf("the patched model is not a JSON object")
+	}
+	return buf.Bytes(), nil
+}
+
+// dottedPath turns a JSON pointer into a dotted schema path ("*" for array
+// indexes).
+func dottedPath(ptr string) string {
+	segs := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	for i, s := range segs {
+		s = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+		if _, err := strconv.Atoi(s); err == nil || s == "-" {
+			s = "*"
+		}
+		segs[i] = s
+	}
+	return strings.Join(segs, ".")
+}
+
+// under reports whether dotted path p is at or below schema path q.
+func under(p, q string) bool { return p == q || strings.HasPrefix(p, q+".") }
+
+// collect returns the values at a dotted schema path ("*" = every item).
+func collect(v any, path string) []any {
+	cur := []any{v}
+	for _, seg := range strings.Split(path, ".") {
+		var next []any
+		for _, c := range cur {
+			switch t := c.(type) {
+			case map[string]any:
+				if e, ok := t[seg]; ok {
+					next = append(next, e)
+				}
+			case []any:
+				if seg == "*" {
+					next = append(next, t...)
+				}
+			}
+		}
+		cur = next
+	}
+	return cur
+}
+
+func concat(a, b []string) []string { return append(append([]string(nil), a...), b...) }

@@ -1,0 +1,69 @@
+package sandbox_test
+
+import (
+	"context"
+	"errors"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/smithy-go"
+
+	"github.com/realdrift/realdrift/internal/sandbox"
+)
+
+const (
+	mgmtKey   = "AKIAMGMT0000000000001"
+	mgmt      = "111111111111"
+	member    = "222222222222"
+	queueURL  = "https://sqs.us-east-1.amazonaws.com/111111111111/App-Queue-ABC"
+	queueType = "AWS::SQS::Queue"
+)
+
+// start serves the world file at path (or w when non-nil) over loopback HTTP.
+func start(t *testing.T, path string, opts sandbox.Options) (*sandbox.Server, string) {
+	t.Helper()
+	w, err := sandbox.LoadWorld(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return startWorld(t, w, opts)
+}
+
+func startWorld(t *testing.T, w *sandbox.World, opts sandbox.Options) (*sandbox.Server, string) {
+	t.Helper()
+	srv, err := sandbox.New(w, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(func() { hs.Close(); srv.Close() })
+	return srv, hs.URL
+}
+
+// cfg returns an SDK config for the sandbox at url acting with key.
+func cfg(url, key, region string) aws.Config {
+	return aws.Config{
+		Region:       region,
+		Credentials:  credentials.NewStaticCredentialsProvider(key, "secret", ""),
+		BaseEndpoint: aws.String(url),
+	}
+}
+
+func ctx(t *testing.T) context.Context {
+	t.Helper()
+	c, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	return c
+}
+
+// code returns the API error code of err ("" when it is not an API error).
+func code(err error) string {
+	var ae smithy.APIError
+	if errors.As(err, &ae) {
+		return ae.ErrorCode()
+	}
+	return ""
+}

@@ -1,0 +1,5 @@
+package sandbox
+
+func iamService() *service {
+	return &service{name: "iam", protocol: protoQuery, ops: map[string]handler{}}
+}

@@ -1,0 +1,5 @@
+package sandbox
+
+func lambdaService() *service {
+	return &service{name: "lambda", protocol: protoQuery, ops: map[string]handler{}}
+}

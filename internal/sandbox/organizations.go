@@ -1,0 +1,92 @@
+package sandbox
+
+func organizationsService() *service {
+	return &service{
+		name:          "organizations",
+		protocol:      protoJSON,
+		jsonNamespace: "com.amazonaws.organizations.v20161128#",
+		jsonVersion:   "1.1",
+		targetPrefix:  "AWSOrganizationsV20161128.",
+		throttle:      apiError{Status: 400, Code: "TooManyRequestsException"},
+		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
+		ops: map[string]handler{
+			"DescribeOrganization": (*Server).orgDescribeOrganization,
+			"ListAccounts":         (*Server).orgListAccounts,
+		},
+	}
+}
+
+func (s *Server) organization() (*Organization, error) {
+	o := s.st.world.Organization
+	if o == nil {
+		return nil, errf(400, "AWSOrganizationsNotInUseException", "Your account is not a member of an organization.")
+	}
+	return o, nil
+}
+
+func (s *Server) orgDescribeOrganization(c *call) (any, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	o, err := s.organization()
+	if err != nil {
+		return nil, err
+	}
+	mgmt := s.st.account(o.ManagementAccountID)
+	return map[string]any{"Organization": map[string]any{
+		"Id":                 o.ID,
+		"Arn":                "arn:aws:organizations::" + o.ManagementAccountID + ":organization/" + o.ID,
+		"FeatureSet":         o.FeatureSet,
+		"MasterAccountArn":   "arn:aws:organizations::" + o.ManagementAccountID + ":account/" + o.ID + "/" + o.ManagementAccountID,
+		"MasterAccountId":    o.ManagementAccountID,
+		"MasterAccountEmail": mgmt.Email,
+		"AvailablePolicyTypes": []map[string]string{
+			{"Type": "SERVICE_CONTROL_POLICY", "Status": "ENABLED"},
+		},
+	}}, nil
+}
+
+func (s *Server) orgListAccounts(c *call) (any, error) {
+	var in struct {
+		NextToken  string
+		MaxResults int
+	}
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	o, err := s.organization()
+	if err != nil {
+		return nil, err
+	}
+	if c.account != o.ManagementAccountID {
+		return nil, errf(400, "AccessDeniedException", "You don't have permissions to access this resource.")
+	}
+	size := 20
+	if in.MaxResults > 0 && in.MaxResults < size {
+		size = in.MaxResults
+	}
+	off, ok := pageOffset("accounts", in.NextToken)
+	if !ok {
+		return nil, errf(400, "InvalidInputException", "You specified an invalid value for nextToken.")
+	}
+	all := s.st.world.Accounts
+	lo, hi, next := page(len(all), off, size)
+	accts := []map[string]any{}
+	for _, a := range all[lo:hi] {
+		method := "INVITED"
+		if a.ID == o.ManagementAccountID {
+			method = "CREATED"
+		}
+		accts = append(accts, map[string]any{
+			"Id": a.ID, "Arn": "arn:aws:organizations::" + o.ManagementAccountID + ":account/" + o.ID + "/" + a.ID,
+			"Email": a.Email, "Name": a.Name, "Status": "ACTIVE", "State": "ACTIVE",
+			"JoinedMethod": method, "JoinedTimestamp": epoch(defaultStackTime),
+		})
+	}
+	out := map[string]any{"Accounts": accts}
+	if next >= 0 {
+		out["NextToken"] = pageToken("accounts", next)
+	}
+	return out, nil
+}

@@ -1,0 +1,287 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// scope is the SigV4 credential scope of a request.
+type scope struct {
+	accessKey, date, region, service string
+}
+
+// parseScope reads the credential scope from the Authorization header (or a
+// presigned URL's X-Amz-Credential). The signature is not verified.
+func parseScope(r *http.Request) (scope, error) {
+	cred := ""
+	if auth := r.Header.Get("Authorization"); auth != "" {
+		alg, rest, ok := strings.Cut(auth, " ")
+		if !ok || alg != "AWS4-HMAC-SHA256" {
+			return scope{}, fmt.Errorf("authorization header uses %q, want AWS4-HMAC-SHA256", alg)
+		}
+		for _, part := range strings.Split(rest, ",") {
+			k, v, ok := strings.Cut(strings.TrimSpace(part), "=")
+			if ok && k == "Credential" {
+				cred = v
+			}
+		}
+		if cred == "" {
+			return scope{}, errors.New("authorization header has no Credential")
+		}
+	} else if q := r.URL.Query().Get("X-Amz-Credential"); q != "" {
+		cred = q
+	} else {
+		return scope{}, errors.New("request is not signed")
+	}
+	parts := strings.Split(cred, "/")
+	if len(parts) != 5 || parts[4] != "aws4_request" || parts[0] == "" || parts[2] == "" || parts[3] == "" {
+		return scope{}, fmt.Errorf("credential %q is not KEY/DATE/REGION/SERVICE/aws4_request", cred)
+	}
+	return scope{accessKey: parts[0], date: parts[1], region: parts[2], service: parts[3]}, nil
+}
+
+// principal is who a request acts as.
+type principal struct {
+	account string
+	arn     string
+	userID  string
+	// role and session are set for AssumeRole sessions.
+	role, session string
+	secret, token string
+}
+
+func userPrincipal(account, user string) principal {
+	if user == "" {
+		return principal{account: account, arn: "arn:aws:iam::" + account + ":root", userID: account}
+	}
+	return principal{account: account, arn: "arn:aws:iam::" + account + ":user/" + user, userID: "AIDA" + shortHash(account+user, 17)}
+}
+
+// call is one API request being served.
+type call struct {
+	r       *http.Request
+	svc     *service
+	action  string
+	region  string
+	account string
+	who     principal
+	reqID   string
+	form    url.Values
+	body    []byte
+	// params are REST path parameters.
+	params map[string]string
+}
+
+// str returns a query parameter.
+func (c *call) str(name string) string { return c.form.Get(name) }
+
+// list reads a query list parameter (Name.member.1, Name.member.2, ...).
+func (c *call) list(name string) []string {
+	var out []string
+	for i := 1; ; i++ {
+		v, ok := c.form[fmt.Sprintf("%s.member.%d", name, i)]
+		if !ok {
+			return out
+		}
+		out = append(out, v[0])
+	}
+}
+
+// decode reads a JSON body into v.
+func (c *call) decode(v any) error {
+	if len(c.body) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(c.body, v); err != nil {
+		return errf(400, "SerializationException", "cannot read the request body: %v", err)
+	}
+	return nil
+}
+
+// handler serves one operation. It returns the reply: *xnode (query result
+// contents), raw, or a value to encode as JSON.
+type handler func(s *Server, c *call) (any, error)
+
+// service is one AWS service's wire facts and operations.
+type service struct {
+	name          string // SigV4 signing name
+	protocol      protocol
+	xmlns         string // query namespace
+	jsonNamespace string // JSON error __type prefix
+	jsonVersion   string // "1.0" or "1.1"
+	targetPrefix  string // X-Amz-Target prefix, with the dot
+	throttle      apiError
+	deny          apiError
+	// route names the operation of a REST request and fills path params.
+	route func(r *http.Request) (action string, params map[string]string)
+	ops   map[string]handler
+}
+
+// services is the one registration table of emulated services, keyed by
+// SigV4 signing name.
+func services() map[string]*service {
+	out := map[string]*service{}
+	for _, s := range []*service{
+		cloudFormationService(), cloudControlService(), stsService(), organizationsService(),
+		s3Service(), sqsService(), snsService(), iamService(), lambdaService(),
+	} {
+		out[s.name] = s
+	}
+	return out
+}
+
+// maxBody bounds request bodies.
+const maxBody = 16 << 20
+
+// operation names the operation of r for svc.
+func (svc *service) operation(r *http.Request, body []byte) (action string, form url.Values, params map[string]string, err error) {
+	switch svc.protocol {
+	case protoQuery:
+		form = r.URL.Query()
+		if r.Method == http.MethodPost {
+			bf, perr := url.ParseQuery(string(body))
+			if perr != nil {
+				return "", nil, nil, errf(400, "MalformedQueryString", "cannot parse the form body: %v", perr)
+			}
+			for k, v := range bf {
+				form[k] = v
+			}
+		}
+		action = form.Get("Action")
+		if action == "" {
+			return "", nil, nil, errf(400, "MissingAction", "the request has no Action")
+		}
+	case protoJSON:
+		t := r.Header.Get("X-Amz-Target")
+		a, ok := strings.CutPrefix(t, svc.targetPrefix)
+		if !ok {
+			return "", nil, nil, errf(400, "UnknownOperationException", "X-Amz-Target %q is not an operation of %s", t, svc.name)
+		}
+		action = a
+	default:
+		action, params = svc.route(r)
+		form = r.URL.Query()
+		if action == "" {
+			return "", nil, nil, errf(400, "InvalidRequest", "%s %s is not an operation this sandbox serves", r.Method, r.URL.Path)
+		}
+	}
+	if svc.ops[action] == nil {
+		code := "InvalidAction"
+		if svc.protocol == protoJSON || svc.protocol == protoRESTJSON {
+			code = "UnknownOperationException"
+		}
+		return "", nil, nil, errf(400, code, "%s is not an operation this sandbox serves for %s", action, svc.name)
+	}
+	return action, form, params, nil
+}
+
+// serveAPI serves one signed AWS API request.
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
+	reqID := newRequestID()
+	sc, err := parseScope(r)
+	if err != nil {
+		writeError(w, nil, reqID, errf(403, "MissingAuthenticationToken", "%v", err))
+		return
+	}
+	svc := s.services[sc.service]
+	if svc == nil {
+		writeError(w, nil, reqID, errf(400, "UnknownService", "service %q (from the credential scope) is not emulated", sc.service))
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	if err != nil || len(body) > maxBody {
+		writeError(w, svc, reqID, errf(400, "InvalidRequest", "cannot read the request body"))
+		return
+	}
+	action, form, params, err := svc.operation(r, body)
+	if err != nil {
+		writeError(w, svc, reqID, asAPIError(err))
+		return
+	}
+	c := &call{r: r, svc: svc, action: action, region: sc.region, reqID: reqID, form: form, body: body, params: params}
+	c.who = s.principalFor(sc.accessKey)
+	c.account = c.who.account
+
+	done := s.calls.begin(c.account, sc.service, action)
+	status, code := s.dispatch(w, c)
+	done(status, code)
+}
+
+func (s *Server) dispatch(w http.ResponseWriter, c *call) (int, string) {
+	if d := s.latency(); d > 0 {
+		t := time.NewTimer(d)
+		select {
+		case <-t.C:
+		case <-c.r.Context().Done():
+			t.Stop()
+			return 499, "ClientClosed"
+		}
+	}
+	if e := s.faults.check(c); e != nil {
+		writeError(w, c.svc, c.reqID, e)
+		return e.Status, e.Code
+	}
+	if !s.throttles.allow(c.account, c.svc.name, c.action) {
+		e := c.svc.throttle
+		e.Message = "Rate exceeded"
+		writeError(w, c.svc, c.reqID, &e)
+		return e.Status, e.Code
+	}
+	out, err := c.svc.ops[c.action](s, c)
+	if err != nil {
+		e := asAPIError(err)
+		writeError(w, c.svc, c.reqID, e)
+		return e.Status, e.Code
+	}
+	switch v := out.(type) {
+	case raw:
+		if v.contentType != "" {
+			w.Header().Set("Content-Type", v.contentType)
+		}
+		w.Header().Set("x-amzn-RequestId", c.reqID)
+		w.Header().Set("x-amz-request-id", c.reqID)
+		w.Header().Set("x-amz-id-2", hostID(c.reqID))
+		if v.status == 0 {
+			v.status = 200
+		}
+		w.WriteHeader(v.status)
+		_, _ = w.Write(v.body)
+		return v.status, ""
+	case *xnode:
+		writeQuery(w, c.svc, c.action, c.reqID, v)
+	case nil:
+		if c.svc.protocol == protoQuery {
+			writeQuery(w, c.svc, c.action, c.reqID, nil)
+		} else {
+			writeJSON(w, c.svc, c.reqID, struct{}{})
+		}
+	default:
+		writeJSON(w, c.svc, c.reqID, v)
+	}
+	return 200, ""
+}
+
+func asAPIError(err error) *apiError {
+	var e *apiError
+	if errors.As(err, &e) {
+		return e
+	}
+	return &apiError{Status: 500, Code: "InternalFailure", Message: err.Error(), Receiver: true}
+}
+
+// principalFor maps an access key to its principal; an unmapped key acts
+// as the default account's root.
+func (s *Server) principalFor(key string) principal {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if p, ok := s.st.keys[key]; ok {
+		return p
+	}
+	return userPrincipal(s.st.world.DefaultAccount, "")
+}

@@ -1,0 +1,157 @@
+package sandbox
+
+import (
+	"crypto/sha256"
+	"encoding/base32"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/realdrift/realdrift/internal/schema"
+)
+
+// FactsFunc returns the schema facts of a resource type, or false when it
+// knows none.
+type FactsFunc func(typeName string) (*schema.Facts, bool)
+
+// Options tune a Server. The zero value is usable.
+type Options struct {
+	// Facts answers schema facts for types the world carries none for.
+	Facts FactsFunc
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// PageSize is the page size of paginated list calls (default 100).
+	PageSize int
+	// OperationDelay is how long a Cloud Control request stays IN_PROGRESS
+	// (default 20ms).
+	OperationDelay time.Duration
+	// Seed seeds fault injection's random choices (0 means 1).
+	Seed int64
+}
+
+func (o Options) now() time.Time {
+	if o.Now != nil {
+		return o.Now()
+	}
+	return time.Now()
+}
+
+// Server is an emulated AWS organisation served over HTTP. It is safe for
+// concurrent use.
+type Server struct {
+	opts     Options
+	services map[string]*service
+
+	mu sync.RWMutex // guards st and requests
+	st *state
+	// requests are Cloud Control resource requests by token.
+	requests map[string]*progress
+	reqSeq   int
+
+	latencyNanos atomic.Int64
+	throttles    *throttler
+	faults       *faults
+	calls        *callLog
+}
+
+// New returns a server for w (which it owns from now on).
+func New(w *World, opts Options) (*Server, error) {
+	if w == nil {
+		return nil, fmt.Errorf("sandbox: nil world")
+	}
+	if err := w.normalize(); err != nil {
+		return nil, fmt.Errorf("sandbox: world: %w", err)
+	}
+	if opts.PageSize <= 0 {
+		opts.PageSize = 100
+	}
+	if opts.OperationDelay <= 0 {
+		opts.OperationDelay = 20 * time.Millisecond
+	}
+	if opts.Seed == 0 {
+		opts.Seed = 1
+	}
+	s := &Server{
+		opts:     opts,
+		services: services(),
+		st:       newState(w),
+		requests: map[string]*progress{},
+		calls:    newCallLog(),
+	}
+	s.throttles = newThrottler(opts.now)
+	s.faults = newFaults(opts.Seed)
+	return s, nil
+}
+
+// ServeHTTP serves the AWS APIs and, under /_sandbox/, the admin API.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, adminPrefix) {
+		s.serveAdmin(w, r)
+		return
+	}
+	s.serveAPI(w, r)
+}
+
+// Close stops pending Cloud Control requests. The server answers no
+// request differently after it; the caller closes its listener.
+func (s *Server) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range s.requests {
+		if p.timer != nil {
+			p.timer.Stop()
+		}
+	}
+}
+
+func (s *Server) latency() time.Duration { return time.Duration(s.latencyNanos.Load()) }
+
+// SetLatency delays every API reply by d.
+func (s *Server) SetLatency(d time.Duration) { s.latencyNanos.Store(int64(d)) }
+
+// facts returns the schema facts of a type: the world's first, then the
+// options' source.
+func (s *Server) facts(typ string) (*schema.Facts, bool) {
+	s.mu.RLock()
+	f, ok := s.st.world.Schemas[typ]
+	s.mu.RUnlock()
+	if ok && f != nil {
+		return f, true
+	}
+	if s.opts.Facts != nil {
+		return s.opts.Facts(typ)
+	}
+	return nil, false
+}
+
+// readable reports whether Cloud Control reads typ here: not a world gap
+// and not marked unreadable by facts that list handlers.
+func (s *Server) readable(typ string) bool {
+	s.mu.RLock()
+	for _, g := range s.st.world.CCGaps {
+		if g == typ {
+			s.mu.RUnlock()
+			return false
+		}
+	}
+	s.mu.RUnlock()
+	if f, ok := s.facts(typ); ok && len(f.Handlers) > 0 && !f.Readable() {
+		return false
+	}
+	return true
+}
+
+var b32 = base32.StdEncoding.WithPadding(base32.NoPadding)
+
+// shortHash returns n upper-case base32 characters derived from s.
+func shortHash(s string, n int) string {
+	sum := sha256.Sum256([]byte(s))
+	h := b32.EncodeToString(sum[:])
+	if n > len(h) {
+		n = len(h)
+	}
+	return h[:n]
+}

@@ -1,0 +1,5 @@
+package sandbox
+
+func snsService() *service {
+	return &service{name: "sns", protocol: protoQuery, ops: map[string]handler{}}
+}

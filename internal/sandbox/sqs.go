@@ -1,0 +1,5 @@
+package sandbox
+
+func sqsService() *service {
+	return &service{name: "sqs", protocol: protoQuery, ops: map[string]handler{}}
+}
