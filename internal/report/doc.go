@@ -1,0 +1,59 @@
+// Package report renders checked stacks as text for people and as JSON for
+// machines, and computes the check's exit status.
+//
+// Input: one Stack per checked stack, its findings already reconciled with
+// the baseline (baseline.Apply) and the ignore rules (ignore.Apply).
+//
+// Verdicts (Verdict, worst first): error (the stack could not be checked),
+// drift (a deleted, declared, undeclared or added finding that is not
+// Unrecorded), potentialDrift (only Unrecorded live-only values), clean.
+// Coverage is complete when no finding is skipped.
+//
+// Text layout (seed 002 §9):
+//   - A header line per stack; drift sections follow it directly, later
+//     sections after a blank line. Section headers carry the count inside
+//     the brackets ([CFn-Declared Drift: 3]) and a note after them.
+//   - Unrecorded values form their own [Potential Drift: N] section and
+//     never count as drift.
+//   - Informational tiers (atDefault, generated, readGap, unresolved,
+//     skipped, ignored) fold into an info: footer with per-tier counts and
+//     a reason breakdown: one line for one tier, one bullet per tier (and a
+//     --verbose hint) for more; Verbose lists every finding. Zero counts are
+//     never printed.
+//   - result: starts at column 0 (greppable). When a section was printed it
+//     is framed by a horizontal rule above and below, after a blank line; a
+//     clean stack has no frame.
+//   - Colour (ANSI) only when Options.Color is set; the caller sets it for
+//     a terminal with NO_COLOR unset. Without it the output is plain text.
+//     Values are shown as JSON; secrets appear only as drift.Redacted.
+//
+// JSON contract (schemaVersion 1; see testdata/report.json):
+//
+//	{
+//	  "schemaVersion": 1,
+//	  "verdict": "clean" | "potentialDrift" | "drift" | "error",   // worst stack
+//	  "drifted": <confirmed drift findings, all stacks>,
+//	  "potentialDrift": <unrecorded findings, all stacks>,
+//	  "coverageComplete": <no stack has a skipped finding>,
+//	  "stacks": [{
+//	    "stack": "<name>", "account": "<id>", "region": "<region>",
+//	    "verdict": ..., "drifted": n, "potentialDrift": n,
+//	    "coverageComplete": bool,
+//	    "counts": {"<tier>": n, ...},    // every finding by tier, non-zero only
+//	    "error": "<message>",            // only when the stack failed
+//	    "findings": [<finding>, ...]     // every finding, always an array
+//	  }]
+//	}
+//
+// A finding is drift.Finding's JSON: tier (deleted, declared, undeclared,
+// added, atDefault, generated, readGap, unresolved, skipped, ignored),
+// logicalId, resourceType, physicalId, constructPath?, path, actual?,
+// desired?, nested?, note?, writeOnly?, attributeKey?, freeFormKey?,
+// wholeArrayRevert?, reason?, and unrecorded: true for a live-only value the
+// baseline has not recorded (its tier stays undeclared or added; it is not
+// counted in drifted). Findings are ordered by tier, logical id and path.
+// Fields are only ever added to this contract, never renamed or removed.
+//
+// Exit status (ExitCode): 2 when a stack failed; else 1 for confirmed drift
+// under --fail or incomplete coverage under --strict; else 0.
+package report

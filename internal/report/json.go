@@ -1,0 +1,70 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/realdrift/realdrift/internal/drift"
+)
+
+// JSONSchemaVersion is the version of the JSON contract.
+const JSONSchemaVersion = 1
+
+type jsonReport struct {
+	SchemaVersion    int         `json:"schemaVersion"`
+	Verdict          Verdict     `json:"verdict"`
+	Drifted          int         `json:"drifted"`
+	PotentialDrift   int         `json:"potentialDrift"`
+	CoverageComplete bool        `json:"coverageComplete"`
+	Stacks           []jsonStack `json:"stacks"`
+}
+
+type jsonStack struct {
+	Stack            string          `json:"stack"`
+	Account          string          `json:"account"`
+	Region           string          `json:"region"`
+	Verdict          Verdict         `json:"verdict"`
+	Drifted          int             `json:"drifted"`
+	PotentialDrift   int             `json:"potentialDrift"`
+	CoverageComplete bool            `json:"coverageComplete"`
+	Counts           map[string]int  `json:"counts"`
+	Error            string          `json:"error,omitempty"`
+	Findings         []drift.Finding `json:"findings"`
+}
+
+// JSON writes the stacks in the JSON contract described in the package
+// documentation, indented, with a trailing newline.
+func JSON(w io.Writer, stacks []Stack) error {
+	r := jsonReport{SchemaVersion: JSONSchemaVersion, CoverageComplete: true, Stacks: []jsonStack{}}
+	for _, s := range stacks {
+		sum := Summarize(s)
+		js := jsonStack{
+			Stack: s.Ref.Name, Account: s.Ref.Account, Region: s.Ref.Region,
+			Verdict: sum.Verdict, Drifted: sum.Drifted, PotentialDrift: sum.Potential,
+			CoverageComplete: sum.CoverageComplete(), Counts: map[string]int{},
+			Findings: sorted(s.Ref.Name, s.Findings),
+		}
+		if js.Findings == nil {
+			js.Findings = []drift.Finding{}
+		}
+		for t, n := range sum.All {
+			js.Counts[t.String()] = n
+		}
+		if s.Err != nil {
+			js.Error = s.Err.Error()
+		}
+		r.Verdict = max(r.Verdict, sum.Verdict)
+		r.Drifted += sum.Drifted
+		r.PotentialDrift += sum.Potential
+		r.CoverageComplete = r.CoverageComplete && sum.CoverageComplete()
+		r.Stacks = append(r.Stacks, js)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return fmt.Errorf("write JSON report: %w", err)
+	}
+	return nil
+}
