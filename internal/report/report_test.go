@@ -32,7 +32,10 @@ func mixed() []drift.Finding {
 	return []drift.Finding{
 		fnd(drift.Declared, "Fn9A1B", "AWS::Lambda::Function", "MemorySize", 256.0, 128.0),
 		with(fnd(drift.Declared, "ApiRoleC0FFEE", "AWS::IAM::Role", "Policies.0.PolicyDocument", map[string]any{"Version": "2012-10-17"}, nil),
-			func(f *drift.Finding) { f.ConstructPath = "Prod/ApiRole/Resource"; f.Note = "declared but not returned by live read" }),
+			func(f *drift.Finding) {
+				f.ConstructPath = "Prod/ApiRole/Resource"
+				f.Note = "declared but not returned by live read"
+			}),
 		fnd(drift.Deleted, "Queue4F2A", "AWS::SQS::Queue", "", nil, nil),
 		with(fnd(drift.Undeclared, "Fn9A1B", "AWS::Lambda::Function", "ReservedConcurrentExecutions", 5.0, nil),
 			func(f *drift.Finding) { f.Note = "appeared since record" }),
@@ -51,7 +54,11 @@ func mixed() []drift.Finding {
 		with(fnd(drift.Skipped, "Perm1", "AWS::Lambda::Permission", "", nil, nil), func(f *drift.Finding) { f.Reason = "override target unresolved" }),
 		with(fnd(drift.Ignored, "Svc", "AWS::ECS::Service", "DesiredCount", 4.0, 2.0), func(f *drift.Finding) { f.Reason = "ignore rule *.DesiredCount" }),
 		with(fnd(drift.ReadGap, "ApiRoleC0FFEE", "AWS::IAM::Role", "AssumeRolePolicyDocument", nil, nil),
-			func(f *drift.Finding) { f.ConstructPath = "Prod/ApiRole/Resource"; f.Note = "write-only — cannot be read back"; f.WriteOnly = true }),
+			func(f *drift.Finding) {
+				f.ConstructPath = "Prod/ApiRole/Resource"
+				f.Note = "write-only — cannot be read back"
+				f.WriteOnly = true
+			}),
 	}
 }
 
