@@ -430,19 +430,25 @@ func allObjects(a []any) bool {
 
 // compareKeyed aligns two identity-keyed object arrays by identity value.
 func (r *run) compareKeyed(rp string, d, l []any, id *identity, quiet bool) {
+	match := func(k string) string { return k }
+	if id.match != nil {
+		match = id.match
+	}
 	lm := map[string]any{}
+	lkey := map[string]string{}
 	var lorder []string
 	for _, e := range l {
 		k := id.key(e)
-		lm[k] = e
+		lm[match(k)] = e
+		lkey[match(k)] = k
 		lorder = append(lorder, k)
 	}
 	dm := map[string]bool{}
 	for _, e := range d {
 		k := id.key(e)
-		dm[k] = true
+		dm[match(k)] = true
 		sub := rp + "[" + k + "]"
-		le, ok := lm[k]
+		le, ok := lm[match(k)]
 		if !ok {
 			if !quiet && !drift.ContainsUnknown(e) {
 				r.emit(drift.Finding{Tier: drift.Declared, Path: sub, Desired: redact(e)})
@@ -464,10 +470,10 @@ func (r *run) compareKeyed(rp string, d, l []any, id *identity, quiet bool) {
 	}
 	sort.Strings(lorder)
 	for _, k := range lorder {
-		if dm[k] {
+		if dm[match(k)] {
 			continue
 		}
-		e := lm[k]
+		e := lm[match(k)]
 		if id.valueKey != "" {
 			e = e.(map[string]any)[id.valueKey]
 		}

@@ -14,6 +14,12 @@ type identity struct {
 	// {Key, Value} pairs compared by key, reported as A[key] with the
 	// value alone.
 	valueKey string
+	// perElement: the set is inventory element by element even when the
+	// template does not declare it (per-type identity sets).
+	perElement bool
+	// match, when set, maps a key to the form it is aligned by (a
+	// service prefix such as Cognito's "custom:").
+	match func(string) string
 }
 
 func (id *identity) key(e any) string {

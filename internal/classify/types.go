@@ -2,6 +2,7 @@ package classify
 
 import (
 	"regexp"
+	"strings"
 	"sync"
 )
 
@@ -57,7 +58,7 @@ func set(keys ...string) map[string]bool {
 	return m
 }
 
-func ids(fields ...string) *identity { return &identity{fields: fields} }
+func ids(fields ...string) *identity { return &identity{fields: fields, perElement: true} }
 
 var (
 	reKMSKey      = regexp.MustCompile(`^(arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key/)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
@@ -87,7 +88,12 @@ var typeTable = sync.OnceValue(func() map[string]*typeFacts {
 			identities: map[string]*identity{"VpnTunnelOptionsSpecifications": ids("TunnelInsideCidr")},
 		},
 		"AWS::Cognito::UserPool": {
-			identities: map[string]*identity{"Schema": ids("Name")},
+			identities: map[string]*identity{"Schema": {
+				fields: []string{"Name"}, perElement: true,
+				// Custom attributes are declared bare and read back
+				// with the service's "custom:" prefix.
+				match: func(k string) string { return strings.TrimPrefix(k, "custom:") },
+			}},
 		},
 		"AWS::Cognito::UserPoolUser": {
 			identities: map[string]*identity{"UserAttributes": ids("Name")},

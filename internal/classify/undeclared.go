@@ -13,16 +13,28 @@ import (
 //	all-aws:* tags, physical-id echo, empty     → dropped
 //	otherwise                                   → undeclared
 func (r *run) undeclared(rp string, v any, nested bool) {
-	// An attribute bag is inventory per key, even when undeclared as a
-	// whole.
+	// An attribute bag or a per-type identity-keyed set is inventory per
+	// element, even when undeclared as a whole.
 	if arr, ok := v.([]any); ok && len(arr) > 0 {
-		if id := r.identity(rp, arr); id != nil && id.valueKey != "" {
+		if id := r.identity(rp, arr); id != nil && (id.valueKey != "" || id.perElement) {
 			for _, e := range arr {
-				m := e.(map[string]any)
-				r.undeclared(rp+"["+id.key(e)+"]", m[id.valueKey], true)
+				ev := e
+				if id.valueKey != "" {
+					ev = e.(map[string]any)[id.valueKey]
+				}
+				r.undeclared(rp+"["+id.key(e)+"]", ev, true)
 			}
 			return
 		}
+	}
+	// Inside a declared object, an empty value is the service's "unset":
+	// dropped before any default lookup, unless switching it off is a
+	// real divergence here.
+	if nested && normalize.TriviallyEmpty(v) {
+		if r.meaningfulWhenOff(rp, v) {
+			r.emitValue(drift.Undeclared, rp, v, nested)
+		}
+		return
 	}
 	if tier, ok := r.known(rp, v); ok {
 		r.emitValue(tier, rp, v, nested)
