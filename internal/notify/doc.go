@@ -1,0 +1,27 @@
+// Package notify tells people and systems that a stack's drift changed: an
+// SNS message (subject, text summary, message attributes), a Slack incoming
+// webhook post (Block Kit) and an EventBridge event ("Drift Detected" /
+// "Drift Resolved") per stack.
+//
+// Rules and invariants:
+//   - Alerts follow changes, not runs. Fingerprint digests a stack's drift
+//     set (drift-tier findings not marked unrecorded) in a stable order,
+//     leaving out volatile fields (notes, reasons, construct paths, and the
+//     physical id except for added resources). Decide compares it with the
+//     previous run's: changed to non-empty is Detected, changed to empty is
+//     Resolved, unchanged is nothing.
+//   - Message content is built by pure functions (Subject, Text,
+//     SlackPayload, EventDetail, SNSAttributes) from a Summary, and is
+//     golden-file tested. Values are rendered through their JSON form, so
+//     drift.Secret and secret-bearing drift.Unknown values appear only as
+//     drift.Redacted.
+//   - Senders are thin: each turns a Summary into one call through a small
+//     interface shaped like the SDK method (*sns.Client, *eventbridge.Client,
+//     *secretsmanager.Client satisfy them) or an HTTP client for Slack.
+//   - The Slack webhook URL is a credential. It is read from Secrets
+//     Manager, cached in the sender, and never appears in an error, a log
+//     value or a formatted struct: errors from the HTTP client are scrubbed
+//     of it.
+//   - A Notifier tries every sender and joins their errors; one failing
+//     channel does not silence the others.
+package notify

@@ -1,0 +1,90 @@
+package notify
+
+import (
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/realdrift/realdrift/internal/drift"
+)
+
+// MaxTop is how many findings a message lists.
+const MaxTop = 5
+
+// Summary is what every message about one stack's run is built from.
+type Summary struct {
+	Event Event
+	Stack drift.StackRef
+	RunID string
+	// At is when the run finished.
+	At                  time.Time
+	Fingerprint         string
+	PreviousFingerprint string
+	// Counts are findings per tier, every tier (zeros left out), except
+	// unrecorded findings, which Potential counts instead.
+	Counts map[drift.Tier]int
+	// Drift is the size of the drift set; Potential counts unrecorded
+	// drift-tier findings (potential drift, not alerted on by itself).
+	Drift     int
+	Potential int
+	// Top are the first MaxTop drift-set findings in report order.
+	Top        []drift.Finding
+	ConsoleURL string
+}
+
+// Summarize builds the Summary of a run from its findings and the previous
+// run's drift-set fingerprint ("" when there was none).
+func Summarize(stack drift.StackRef, runID string, at time.Time, findings []drift.Finding, previousFingerprint string) Summary {
+	s := Summary{
+		Stack: stack, RunID: runID, At: at,
+		Fingerprint:         Fingerprint(findings),
+		PreviousFingerprint: previousFingerprint,
+		Counts:              map[drift.Tier]int{},
+		ConsoleURL:          ConsoleURL(stack),
+	}
+	s.Event = Decide(previousFingerprint, s.Fingerprint)
+	var set []drift.Finding
+	for _, f := range findings {
+		switch {
+		case InDriftSet(f):
+			set = append(set, f)
+			s.Counts[f.Tier]++
+		case f.Tier.IsDrift():
+			s.Potential++
+		default:
+			s.Counts[f.Tier]++
+		}
+	}
+	s.Drift = len(set)
+	sort.SliceStable(set, func(i, j int) bool {
+		a, b := set[i], set[j]
+		if a.Tier != b.Tier {
+			return a.Tier < b.Tier
+		}
+		if a.LogicalID != b.LogicalID {
+			return a.LogicalID < b.LogicalID
+		}
+		return a.Path < b.Path
+	})
+	if len(set) > MaxTop {
+		set = set[:MaxTop]
+	}
+	s.Top = set
+	return s
+}
+
+// ConsoleURL links to the stack in the CloudFormation console of its
+// region (and partition).
+func ConsoleURL(stack drift.StackRef) string {
+	host := "console.aws.amazon.com"
+	switch {
+	case strings.HasPrefix(stack.Region, "cn-"):
+		host = "console.amazonaws.cn"
+	case strings.HasPrefix(stack.Region, "us-gov-"):
+		host = "console.amazonaws-us-gov.com"
+	}
+	q := url.Values{"region": {stack.Region}}
+	return "https://" + host + "/cloudformation/home?" + q.Encode() +
+		"#/stacks?filteringText=" + url.QueryEscape(stack.Name)
+}
