@@ -1,6 +1,8 @@
 package baseline
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"sort"
 	"strings"
 
@@ -95,4 +97,11 @@ func within(path, p string) bool {
 		return true
 	}
 	return strings.HasPrefix(path, p) && len(path) > len(p) && (path[len(p)] == '.' || path[len(p)] == '[')
+}
+
+// TemplateHash is the templateHash of a deployed template body: the hex
+// SHA-256 of its bytes.
+func TemplateHash(body []byte) string {
+	sum := sha256.Sum256(body)
+	return hex.EncodeToString(sum[:])
 }

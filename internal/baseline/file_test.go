@@ -266,3 +266,40 @@ func TestUpdateHonoursContextWhileLocked(t *testing.T) {
 		t.Error("file written without the lock")
 	}
 }
+
+// Decode never panics, and whatever it accepts encodes and decodes again.
+func FuzzDecode(f *testing.F) {
+	src, _ := os.ReadFile("testdata/v2.json")
+	f.Add(src)
+	f.Add([]byte(`{"schemaVersion":1,"stackName":"S","region":"us-east-1","recorded":[]}`))
+	f.Add([]byte(`{"schemaVersion":2,"stackName":"S","region":"us-east-1","recorded":[{"logicalId":"A","resourceType":"T","path":"","value":null}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b, err := Decode("f.json", data, drift.StackRef{})
+		if err != nil {
+			return
+		}
+		out, err := Encode(b)
+		if err != nil {
+			t.Fatalf("encode accepted file: %v", err)
+		}
+		if _, err := Decode("f.json", out, drift.StackRef{}); err != nil {
+			t.Fatalf("re-decode: %v\n%s", err, out)
+		}
+	})
+}
+
+func TestUpdateRefusesUnreadableResult(t *testing.T) {
+	d := ResolveStateDir(t.TempDir(), "")
+	_, err := Update(context.Background(), d, stackS, func(*Baseline) (*Baseline, error) {
+		return base(Entry{"", qType, "P", 1.0}), nil
+	})
+	if err == nil || !strings.Contains(err.Error(), "refusing to write") {
+		t.Fatalf("err = %v", err)
+	}
+	if b, err := Load(d, stackS); b != nil || err != nil {
+		t.Errorf("Load = %v, %v; want no baseline", b, err)
+	}
+	if got := TemplateHash([]byte("{}")); got != "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a" {
+		t.Errorf("TemplateHash = %s", got)
+	}
+}

@@ -218,5 +218,18 @@ func Record(prev *Baseline, s Snapshot, opt Options) *Baseline {
 		}
 	}
 	next.sortAll()
+	next.Entries = dedupe(next.Entries)
 	return next
+}
+
+// dedupe keeps the first entry of each (logical id, path) of sorted entries.
+func dedupe(es []Entry) []Entry {
+	out := es[:0]
+	for i, e := range es {
+		if i > 0 && e.LogicalID == es[i-1].LogicalID && e.Path == es[i-1].Path {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }

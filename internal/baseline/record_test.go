@@ -233,3 +233,11 @@ func TestRecordThenApply(t *testing.T) {
 		t.Errorf("(-got +want):\n%s", diff)
 	}
 }
+
+func TestRecordDedupesSamePath(t *testing.T) {
+	qRes := res("Q", qType, nil)
+	got := Record(nil, snap([]drift.Finding{und("Q", qType, "P", "a"), und("Q", qType, "P", "b")}, qRes), Options{})
+	if diff := cmp.Diff(got.Entries, []Entry{{"Q", qType, "P", "a"}}); diff != "" {
+		t.Errorf("(-got +want):\n%s", diff)
+	}
+}

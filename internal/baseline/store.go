@@ -61,6 +61,10 @@ func Update(ctx context.Context, d StateDir, s drift.StackRef, fn func(cur *Base
 	if err != nil {
 		return nil, err
 	}
+	// Never write a file the next run could not read.
+	if _, err := Decode(path, data, s); err != nil {
+		return nil, fmt.Errorf("update baseline: refusing to write: %w", err)
+	}
 	if err := writeAtomic(path, data); err != nil {
 		return nil, err
 	}

@@ -271,3 +271,38 @@ func TestAppendMalformedWritesNothing(t *testing.T) {
 		t.Error("empty path accepted")
 	}
 }
+
+// Parse never panics, and appending to any file it accepts keeps its rules.
+func FuzzParseAppend(f *testing.F) {
+	spec, _ := os.ReadFile("testdata/spec.yaml")
+	f.Add(spec)
+	f.Add([]byte("ignore:\n- path: a\n"))
+	f.Add([]byte("ignore: [{path: a, region: x}]\n"))
+	f.Add([]byte("# c\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rules, err := Parse("f.yaml", data)
+		if err != nil {
+			return
+		}
+		name := filepath.Join(t.TempDir(), "ignore.yaml")
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Append(name, []Rule{{Path: "Fuzz.Added", Region: "r"}}); err != nil {
+			// Append verifies its result; failing loudly is allowed, a
+			// silent loss is not.
+			return
+		}
+		got, err := Load(name)
+		if err != nil {
+			t.Fatalf("appended file does not load: %v", err)
+		}
+		want := len(rules) + 1
+		if containsRule(rules, Rule{Path: "Fuzz.Added", Region: "r"}) {
+			want--
+		}
+		if len(got) != want {
+			t.Fatalf("got %d rules, want %d", len(got), want)
+		}
+	})
+}
