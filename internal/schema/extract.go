@@ -13,6 +13,10 @@ import (
 // registry resource schema (no typeName or no properties).
 var ErrNotRegistrySchema = errors.New("not a registry resource schema")
 
+// ErrTooComplex reports a schema whose property tree is too large to walk;
+// its facts would be incomplete, so none are given.
+var ErrTooComplex = errors.New("registry schema too complex to walk")
+
 // handlerOrder is the canonical order of Facts.Handlers.
 var handlerOrder = [...]string{"create", "read", "update", "delete", "list"}
 
@@ -55,10 +59,14 @@ func ParseRegistry(doc []byte) (typeName string, f Facts, err error) {
 	if raw.TypeName == "" || raw.Properties == nil {
 		return "", Facts{}, ErrNotRegistrySchema
 	}
-	return raw.TypeName, extract(&raw), nil
+	f, err = extract(&raw)
+	if err != nil {
+		return "", Facts{}, fmt.Errorf("%s: %w", raw.TypeName, err)
+	}
+	return raw.TypeName, f, nil
 }
 
-func extract(raw *rawSchema) Facts {
+func extract(raw *rawSchema) (Facts, error) {
 	f := Facts{
 		ReadOnlyPaths:              pointerPaths(raw.ReadOnlyProperties),
 		WriteOnlyPaths:             pointerPaths(raw.WriteOnlyProperties),
@@ -113,6 +121,9 @@ func extract(raw *rawSchema) Facts {
 
 	w := newWalker(raw)
 	w.walkProperties(raw.Properties)
+	if w.exhausted {
+		return Facts{}, ErrTooComplex
+	}
 	f.DefaultPaths = w.defaults
 	for p, v := range w.defaults {
 		if !strings.Contains(p, ".") {
@@ -125,7 +136,7 @@ func extract(raw *rawSchema) Facts {
 	f.UnorderedScalarPaths = sortedKeys(w.unorderedScalar)
 	f.UnorderedObjectArrayPaths = sortedKeys(w.unorderedObject)
 	f.FreeFormMapPaths = sortedKeys(w.freeForm)
-	return f
+	return f, nil
 }
 
 // pointerPath turns a schema JSON pointer ("/properties/A/B/*/C") into a

@@ -14,12 +14,20 @@ var combinators = [...]string{"oneOf", "anyOf", "allOf"}
 type walker struct {
 	root   map[string]any
 	active map[string]bool
+	// budget is the visits left; exhausted records that it ran out.
+	budget    int
+	exhausted bool
 
 	defaults        map[string]any
 	unorderedScalar map[string]struct{}
 	unorderedObject map[string]struct{}
 	freeForm        map[string]struct{}
 }
+
+// walkBudget bounds the node visits of one schema. Distinct reference
+// paths can fan out combinatorially even with the cycle guard; the largest
+// published schemas (QuickSight dashboards) need about 27,000 visits.
+const walkBudget = 250_000
 
 func newWalker(raw *rawSchema) *walker {
 	return &walker{
@@ -28,6 +36,7 @@ func newWalker(raw *rawSchema) *walker {
 			"definitions": raw.Definitions,
 		},
 		active:          map[string]bool{},
+		budget:          walkBudget,
 		defaults:        map[string]any{},
 		unorderedScalar: map[string]struct{}{},
 		unorderedObject: map[string]struct{}{},
@@ -43,6 +52,11 @@ func (w *walker) walkProperties(props map[string]any) {
 
 // visit collects the facts of the node at path and descends into it.
 func (w *walker) visit(path string, n any) {
+	if w.budget <= 0 {
+		w.exhausted = true
+		return
+	}
+	w.budget--
 	node, release, ok := w.deref(n)
 	if !ok {
 		return
