@@ -130,7 +130,7 @@ func TestFromRegistryRules(t *testing.T) {
 		},
 		{
 			name: "property transforms",
-			doc: doc(`{}`, "", `"propertyTransform":{"/properties/Name":"$lowercase(Name)","properties/Days":"Days*1000","/definitions/X":"x"}`),
+			doc:  doc(`{}`, "", `"propertyTransform":{"/properties/Name":"$lowercase(Name)","properties/Days":"Days*1000","/definitions/X":"x"}`),
 			want: func(f *schema.Facts) any { return f.PropertyTransforms },
 			exp:  map[string]string{"Name": "$lowercase(Name)", "Days": "Days*1000"},
 		},
