@@ -51,7 +51,9 @@ type run struct {
 	// writeOnlyTop are the declared top-level write-only properties.
 	writeOnlyTop map[string]bool
 	stackName    string
-	out          []drift.Finding
+	// subsetDepth > 0 inside a matched element of a subset identity set.
+	subsetDepth int
+	out         []drift.Finding
 }
 
 func newRun(s Subject, liveRaw map[string]any, facts *schema.Facts, opts Options) *run {
@@ -252,6 +254,11 @@ func (r *run) compare(rp string, d, l any, quiet bool) {
 		if drift.ContainsUnknown(d) {
 			return
 		}
+		if s, ok := d.(string); ok && isCollection(l) {
+			if pd := mustParse(s); pd != nil && normalize.StringlyEqualDeep(pd, l) {
+				return
+			}
+		}
 		r.declared(rp, d, l, quiet)
 	}
 }
@@ -279,6 +286,11 @@ func (r *run) compareMap(rp string, d, l map[string]any, quiet bool) {
 		if _, ok := d[k]; ok {
 			continue
 		}
+		if alt, ok := r.tf.altRepresentation[k]; ok {
+			if _, set := d[alt]; set {
+				continue
+			}
+		}
 		r.undeclared(rp+"."+k, l[k], true)
 	}
 }
@@ -292,18 +304,25 @@ func (r *run) compareArray(rp string, d, l []any, quiet bool) {
 		r.compareScalarSet(rp, d, l, quiet)
 		return
 	}
-	if len(d) == len(l) && allObjects(d) && allObjects(l) {
-		// Align elements by content first: AWS returns many object sets
-		// in its own order. Unaligned arrays fall back to positions.
-		perm := r.align(rp, d, l)
-		for i := range d {
-			j := i
-			if perm != nil {
-				j = perm[i]
+	if allObjects(d) && allObjects(l) {
+		// An identity-less object set: AWS returns it in its own order and
+		// fills default keys into each element, so it is compared as a
+		// set of declared subsets and not descended (seed 002 §6). Per-type
+		// descend paths are walked element by element instead.
+		if r.tf.descend[schemaPath(rp)] && len(d) == len(l) {
+			perm := r.align(rp, d, l)
+			for i := range d {
+				j := i
+				if perm != nil {
+					j = perm[i]
+				}
+				r.compare(rp+"."+strconv.Itoa(i), d[i], l[j], quiet)
 			}
-			r.compare(rp+"."+strconv.Itoa(i), d[i], l[j], quiet)
+			return
 		}
-		return
+		if len(d) == len(l) && r.align(rp, d, l) != nil {
+			return
+		}
 	}
 	if quiet {
 		return
@@ -419,6 +438,30 @@ func (r *run) orderSignificant(rp string, a []any) bool {
 	return false
 }
 
+// withIdentity returns the declared element with its identity fields taken
+// from the live element it was matched to (they are equal up to the set's
+// key mapping).
+func withIdentity(d, l any, id *identity) any {
+	if id.match == nil {
+		return d
+	}
+	dm, ok1 := d.(map[string]any)
+	lm, ok2 := l.(map[string]any)
+	if !ok1 || !ok2 {
+		return d
+	}
+	out := make(map[string]any, len(dm))
+	for k, v := range dm {
+		out[k] = v
+	}
+	for _, f := range id.fields {
+		if v, ok := lm[f]; ok {
+			out[f] = v
+		}
+	}
+	return out
+}
+
 func allObjects(a []any) bool {
 	for _, e := range a {
 		if _, ok := e.(map[string]any); !ok {
@@ -466,7 +509,15 @@ func (r *run) compareKeyed(rp string, d, l []any, id *identity, quiet bool) {
 			}
 			continue
 		}
-		r.compare(sub, e, le, quiet)
+		if id.subset {
+			// A declared subset of the element: AWS fills the rest with
+			// defaults; only catalogued values are reported inside it.
+			r.subsetDepth++
+			r.compare(sub, withIdentity(e, le, id), le, quiet)
+			r.subsetDepth--
+			continue
+		}
+		r.compare(sub, withIdentity(e, le, id), le, quiet)
 	}
 	sort.Strings(lorder)
 	for _, k := range lorder {
@@ -523,9 +574,15 @@ func (r *run) nestedExtras(rp string, d, l any) {
 			}
 		}
 		for _, k := range sortedKeys(lv) {
-			if _, ok := dv[k]; !ok {
-				r.undeclared(rp+"."+k, lv[k], true)
+			if _, ok := dv[k]; ok {
+				continue
 			}
+			if alt, ok := r.tf.altRepresentation[k]; ok {
+				if _, set := dv[alt]; set {
+					continue
+				}
+			}
+			r.undeclared(rp+"."+k, lv[k], true)
 		}
 	case []any:
 		lv, ok := l.([]any)
@@ -536,7 +593,7 @@ func (r *run) nestedExtras(rp string, d, l any) {
 			r.compareKeyed(rp, dv, lv, id, true)
 			return
 		}
-		if len(dv) == len(lv) {
+		if r.tf.descend[schemaPath(rp)] && len(dv) == len(lv) {
 			for i := range dv {
 				r.nestedExtras(rp+"."+strconv.Itoa(i), dv[i], lv[i])
 			}

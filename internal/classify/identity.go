@@ -17,6 +17,10 @@ type identity struct {
 	// perElement: the set is inventory element by element even when the
 	// template does not declare it (per-type identity sets).
 	perElement bool
+	// subset: declared elements are subsets of live ones (AWS fills
+	// defaults in); uncatalogued live-only keys inside a matched element
+	// are not reported.
+	subset bool
 	// match, when set, maps a key to the form it is aligned by (a
 	// service prefix such as Cognito's "custom:").
 	match func(string) string

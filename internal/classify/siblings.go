@@ -25,6 +25,9 @@ func (r *run) clusterEcho(rp string, v any) bool {
 	if !ok {
 		return false
 	}
+	if rp == "DBInstanceIdentifier" {
+		return false
+	}
 	cv, ok := model[rp]
 	if !ok {
 		if alias, has := clusterEchoAliases[rp]; has {
@@ -55,6 +58,35 @@ func (r *run) siblingEcho(rp string, v any) bool {
 	}
 	if accountDefaults, ok := r.opts.Sibling["accountDefaults"].(map[string]any); ok && rp == "Encrypted" {
 		if d, ok := accountDefaults["ebsEncryptionByDefault"]; ok && normalize.Equal(d, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// siblingOwned reports whether an undeclared top-level property is owned by
+// a sibling resource of the stack: an EIP's association (opts
+// siblingEipAssociations lists EIPs a sibling AWS::EC2::EIPAssociation
+// binds), a subnet's IPv6 block (opts siblingSubnetCidrBlocks lists subnets
+// a sibling AWS::EC2::SubnetCidrBlock extends). The sibling's own check
+// owns the value.
+func (r *run) siblingOwned(rp string) bool {
+	switch rp {
+	case "NetworkInterfaceId", "InstanceId", "PrivateIpAddress":
+		return listed(r.opts.Sibling["siblingEipAssociations"], r.s.Ref.PhysicalID)
+	case "Ipv6CidrBlock", "Ipv6CidrBlocks", "AssignIpv6AddressOnCreation":
+		return rp != "AssignIpv6AddressOnCreation" && listed(r.opts.Sibling["siblingSubnetCidrBlocks"], r.s.Ref.PhysicalID)
+	}
+	return false
+}
+
+func listed(v any, s string) bool {
+	a, ok := v.([]any)
+	if !ok || s == "" {
+		return false
+	}
+	for _, e := range a {
+		if e == s {
 			return true
 		}
 	}

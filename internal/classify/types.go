@@ -20,6 +20,9 @@ type typeFacts struct {
 	// insertionOrder:false paths with sets AWS reorders anyway.
 	unorderedScalar []string
 	unorderedObject []string
+	// descend are identity-less object arrays (schema path) walked element
+	// by element, so live-only keys inside an element surface.
+	descend map[string]bool
 	// ordered are arrays (schema path) whose order is significant.
 	ordered map[string]bool
 	// readGapCollections are declared collections AWS never returns.
@@ -60,6 +63,12 @@ func set(keys ...string) map[string]bool {
 
 func ids(fields ...string) *identity { return &identity{fields: fields, perElement: true} }
 
+// subsetIDs is an identity-keyed subset set (seed 002 §6
+// IDENTITY_KEYED_SUBSET_ARRAYS).
+func subsetIDs(fields ...string) *identity {
+	return &identity{fields: fields, perElement: true, subset: true}
+}
+
 var (
 	reKMSKey      = regexp.MustCompile(`^(arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key/)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 	reSHA256B64   = regexp.MustCompile(`^[A-Za-z0-9+/]{43}=$`)
@@ -80,16 +89,16 @@ var typeTable = sync.OnceValue(func() map[string]*typeFacts {
 		},
 		"AWS::EC2::Instance": {
 			identities: map[string]*identity{
-				"BlockDeviceMappings": ids("DeviceName"),
-				"Volumes":             ids("Device"),
+				"BlockDeviceMappings": subsetIDs("DeviceName"),
+				"Volumes":             subsetIDs("Device"),
 			},
 		},
 		"AWS::EC2::VPNConnection": {
-			identities: map[string]*identity{"VpnTunnelOptionsSpecifications": ids("TunnelInsideCidr")},
+			identities: map[string]*identity{"VpnTunnelOptionsSpecifications": subsetIDs("TunnelInsideCidr")},
 		},
 		"AWS::Cognito::UserPool": {
 			identities: map[string]*identity{"Schema": {
-				fields: []string{"Name"}, perElement: true,
+				fields: []string{"Name"}, perElement: true, subset: true,
 				// Custom attributes are declared bare and read back
 				// with the service's "custom:" prefix.
 				match: func(k string) string { return strings.TrimPrefix(k, "custom:") },
@@ -99,13 +108,14 @@ var typeTable = sync.OnceValue(func() map[string]*typeFacts {
 			identities: map[string]*identity{"UserAttributes": ids("Name")},
 		},
 		"AWS::ElasticBeanstalk::ConfigurationTemplate": {
-			identities: map[string]*identity{"OptionSettings": ids("Namespace", "OptionName")},
+			identities: map[string]*identity{"OptionSettings": subsetIDs("Namespace", "OptionName")},
 		},
 		"AWS::ElasticBeanstalk::Environment": {
-			identities: map[string]*identity{"OptionSettings": ids("Namespace", "OptionName")},
+			identities: map[string]*identity{"OptionSettings": subsetIDs("Namespace", "OptionName")},
 		},
 		"AWS::RDS::OptionGroup": {
 			identities: map[string]*identity{"OptionConfigurations.*.OptionSettings": ids("Name")},
+			descend:    set("OptionConfigurations"),
 		},
 		"AWS::ApiGateway::Stage": {
 			identities: map[string]*identity{"MethodSettings": ids("HttpMethod")},
@@ -129,10 +139,12 @@ var typeTable = sync.OnceValue(func() map[string]*typeFacts {
 			identities: map[string]*identity{"PolicyDetails.Schedules": ids("Name")},
 		},
 		"AWS::WAFv2::WebACL": {
-			identities: map[string]*identity{"Rules": ids("Name")},
+			identities:        map[string]*identity{"Rules": ids("Name")},
+			altRepresentation: map[string]string{"SearchStringBase64": "SearchString"},
 		},
 		"AWS::WAFv2::RuleGroup": {
-			identities: map[string]*identity{"Rules": ids("Name")},
+			identities:        map[string]*identity{"Rules": ids("Name")},
+			altRepresentation: map[string]string{"SearchStringBase64": "SearchString"},
 		},
 		"AWS::ECS::TaskDefinition": {
 			identities: map[string]*identity{"ContainerDefinitions": ids("Name")},

@@ -36,18 +36,18 @@ func (r *run) undeclared(rp string, v any, nested bool) {
 		}
 		return
 	}
-	if tier, ok := r.known(rp, v); ok {
-		r.emitValue(tier, rp, v, nested)
-		return
-	}
 	if !nested {
-		if r.clusterEcho(rp, v) {
+		if r.clusterEcho(rp, v) || r.siblingOwned(rp) {
 			return
 		}
 		if r.siblingEcho(rp, v) {
 			r.emitValue(drift.AtDefault, rp, v, nested)
 			return
 		}
+	}
+	if tier, ok := r.known(rp, v); ok {
+		r.emitValue(tier, rp, v, nested)
+		return
 	}
 	if r.schemaDefault(rp, v) {
 		r.emitValue(drift.AtDefault, rp, v, nested)
@@ -57,6 +57,9 @@ func (r *run) undeclared(rp string, v any, nested bool) {
 		if nested {
 			r.emitValue(drift.Generated, rp, v, nested)
 		}
+		return
+	}
+	if !nested && r.echoObject(v) {
 		return
 	}
 	if r.generated(rp, v) {
@@ -78,7 +81,31 @@ func (r *run) undeclared(rp string, v any, nested bool) {
 			return
 		}
 	}
+	if r.subsetDepth > 0 {
+		// AWS's default-filled keys inside a declared subset element.
+		return
+	}
 	r.emitValue(drift.Undeclared, rp, v, nested)
+}
+
+// echoObject reports whether an object holds nothing but empty values and
+// echoes of the physical id.
+func (r *run) echoObject(v any) bool {
+	m, ok := v.(map[string]any)
+	if !ok || len(m) == 0 {
+		return false
+	}
+	echo := false
+	for _, e := range m {
+		if s, ok := e.(string); ok && s == r.s.Ref.PhysicalID && s != "" {
+			echo = true
+			continue
+		}
+		if !normalize.TriviallyEmpty(e) {
+			return false
+		}
+	}
+	return echo
 }
 
 // explain returns the nested findings of an undeclared object whose every
@@ -92,11 +119,6 @@ func (r *run) explain(rp string, m map[string]any) ([]drift.Finding, bool) {
 			LogicalID: r.s.Ref.LogicalID, ResourceType: r.s.Ref.Type, PhysicalID: r.s.Ref.PhysicalID, ConstructPath: r.s.Ref.ConstructPath}
 		if tier, ok := r.known(sub, v); ok {
 			f.Tier = tier
-			out = append(out, f)
-			continue
-		}
-		if r.schemaDefault(sub, v) {
-			f.Tier = drift.AtDefault
 			out = append(out, f)
 			continue
 		}

@@ -73,6 +73,7 @@ func (s PathSet) Has(p string) bool { return s[p] }
 var managedKeys = []string{
 	"CreationTime", "CreationDate", "CreatedTime", "CreatedDate", "CreatedAt", "CreateTime",
 	"LastModifiedTime", "LastModifiedDate", "LastUpdatedTime", "LastUpdateTime", "UpdatedAt",
+	"RevisionId",
 }
 
 // StripManaged removes Cloud-Control-managed bookkeeping fields (timestamps,

@@ -91,7 +91,7 @@ func canonicalStatement(s map[string]any, account string) map[string]any {
 				pm := make(map[string]any, len(m))
 				for pk, pv := range m {
 					if pk == "AWS" {
-						pm[pk] = valueSet(pv, nil)
+						pm[pk] = valueSet(pv, accountOfRoot)
 					} else {
 						pm[pk] = valueSet(pv, nil)
 					}
@@ -123,6 +123,18 @@ func canonicalStatement(s map[string]any, account string) map[string]any {
 		}
 	}
 	return out
+}
+
+// accountOfRoot writes an account's root ARN principal as the bare
+// account id, the form IAM itself returns.
+func accountOfRoot(s string) string {
+	if strings.HasPrefix(s, "arn:aws:iam::") && strings.HasSuffix(s, ":root") {
+		acct := strings.TrimSuffix(strings.TrimPrefix(s, "arn:aws:iam::"), ":root")
+		if len(acct) == 12 && strings.Trim(acct, "0123456789") == "" {
+			return acct
+		}
+	}
+	return s
 }
 
 // AccountPrincipalEqual folds a bare account id principal against its root
