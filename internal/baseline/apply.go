@@ -3,6 +3,7 @@ package baseline
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/realdrift/realdrift/internal/drift"
@@ -133,50 +134,110 @@ func (r *run) parentEnumerated(lid string, parents map[string]string) bool {
 	return false
 }
 
+// lookupResult says what lookup found.
+type lookupResult uint8
+
+const (
+	noEntry     lookupResult = iota // no entry at the path or above it
+	found                           // the recorded value is known
+	absentBelow                     // an ancestor entry lacks this value
+	unknowable                      // an ancestor entry cannot be followed
+)
+
 // lookup finds the recorded value for (lid, path): the exact entry, or the
-// matching part of an entry recorded at an ancestor path.
-func (r *run) lookup(lid, path string) (any, entryKey, bool) {
+// matching part of an entry recorded at an ancestor path. at is the entry
+// that was consulted.
+func (r *run) lookup(lid, path string) (v any, at entryKey, res lookupResult) {
 	k := entryKey{lid, path}
 	if e, ok := r.active[k]; ok {
-		return e.Value, k, true
+		return e.Value, k, found
 	}
 	for p := path; ; {
 		i := strings.LastIndexAny(p, ".[")
 		if i <= 0 {
-			return nil, entryKey{}, false
+			return nil, entryKey{}, noEntry
 		}
 		p = p[:i]
 		if e, ok := r.active[entryKey{lid, p}]; ok {
-			v, found := descend(e.Value, path[len(p):])
-			return v, entryKey{lid, p}, found
+			v, res := descend(e.Value, path[len(p):])
+			return v, entryKey{lid, p}, res
 		}
 	}
 }
 
-// descend follows ".a.b.0" through a value; bracketed identity segments are
-// not followed.
-func descend(v any, rest string) (any, bool) {
-	if strings.Contains(rest, "[") {
-		return nil, false
-	}
-	for _, seg := range strings.Split(strings.TrimPrefix(rest, "."), ".") {
-		switch t := v.(type) {
-		case map[string]any:
-			var ok bool
-			if v, ok = t[seg]; !ok {
-				return nil, false
+// identityFields are the fields an identity-keyed array element ([id]) is
+// matched on.
+func identityFields() []string {
+	return []string{"Key", "Id", "Name", "AttributeName", "IndexName", "PolicyName"}
+}
+
+// descend follows a path remainder (".a.b.0", "[id].c") through a value.
+func descend(v any, rest string) (any, lookupResult) {
+	for rest != "" {
+		var seg string
+		switch rest[0] {
+		case '.':
+			rest = rest[1:]
+			i := strings.IndexAny(rest, ".[")
+			if i < 0 {
+				i = len(rest)
 			}
-		case []any:
-			n := 0
-			if _, err := fmt.Sscanf(seg, "%d", &n); err != nil || n < 0 || n >= len(t) || fmt.Sprint(n) != seg {
-				return nil, false
+			seg, rest = rest[:i], rest[i:]
+			switch t := v.(type) {
+			case map[string]any:
+				e, ok := t[seg]
+				if !ok {
+					return nil, absentBelow
+				}
+				v = e
+			case []any:
+				n, err := strconv.Atoi(seg)
+				if err != nil || strconv.Itoa(n) != seg || n < 0 {
+					return nil, unknowable
+				}
+				if n >= len(t) {
+					return nil, absentBelow
+				}
+				v = t[n]
+			default:
+				return nil, unknowable
 			}
-			v = t[n]
+		case '[':
+			j := strings.IndexByte(rest, ']')
+			if j < 0 {
+				return nil, unknowable
+			}
+			seg, rest = rest[1:j], rest[j+1:]
+			arr, ok := v.([]any)
+			if !ok {
+				return nil, unknowable
+			}
+			var hits []any
+			for _, el := range arr {
+				obj, ok := el.(map[string]any)
+				if !ok {
+					return nil, unknowable
+				}
+				for _, f := range identityFields() {
+					if id, ok := obj[f].(string); ok && id == seg {
+						hits = append(hits, el)
+						break
+					}
+				}
+			}
+			switch len(hits) {
+			case 0:
+				return nil, absentBelow
+			case 1:
+				v = hits[0]
+			default:
+				return nil, unknowable
+			}
 		default:
-			return nil, false
+			return nil, unknowable
 		}
 	}
-	return v, true
+	return v, found
 }
 
 func (r *run) readGapped(lid, path string) bool {
@@ -215,10 +276,11 @@ func Apply(b *Baseline, in Input, opt Options) Result {
 			out.Findings = append(out.Findings, f)
 			continue
 		}
-		rec, at, ok := r.lookup(f.LogicalID, f.Path)
+		rec, at, res := r.lookup(f.LogicalID, f.Path)
 		if at.lid != "" {
 			matched[at] = true
 		}
+		ok := res == found
 		folded := f.Tier == drift.AtDefault || f.Tier == drift.Generated
 		switch {
 		case ok && opt.Equal(rec, f.Actual):
@@ -237,7 +299,8 @@ func Apply(b *Baseline, in Input, opt Options) Result {
 			out.Findings = append(out.Findings, f)
 		case folded:
 			out.Findings = append(out.Findings, f)
-		case f.Tier == drift.Undeclared && r.complete(f.LogicalID),
+		case f.Tier == drift.Undeclared && res == absentBelow,
+			f.Tier == drift.Undeclared && r.complete(f.LogicalID),
 			f.Tier == drift.Added && r.parentEnumerated(f.LogicalID, in.Parents):
 			f.Note = NoteAppeared
 			f.Unrecorded = false

@@ -123,6 +123,27 @@ func TestApply(t *testing.T) {
 			want: []drift.Finding{withNote(und("Fn", fnType, "Environment.Variables.B", "3"), NoteChanged, "2")},
 		},
 		{
+			name: "identity-keyed element looked up inside a recorded array; a new key under it appeared",
+			b: func(*testing.T) *Baseline {
+				return base(Entry{"Q", qType, "Tags", []any{map[string]any{"Key": "env", "Value": "prod"}, map[string]any{"Key": "team", "Value": "a"}}})
+			},
+			in: Input{Resources: []Resource{qRes}, Findings: []drift.Finding{
+				und("Q", qType, "Tags[env].Value", "prod"), und("Q", qType, "Tags[team].Value", "b"), und("Q", qType, "Tags[new].Value", "x"),
+			}},
+			want: []drift.Finding{
+				withNote(und("Q", qType, "Tags[team].Value", "b"), NoteChanged, "a"),
+				withNote(und("Q", qType, "Tags[new].Value", "x"), NoteAppeared, nil),
+			},
+		},
+		{
+			name: "ambiguous identity inside a recorded array is not guessed",
+			b: func(*testing.T) *Baseline {
+				return base(Entry{"Q", qType, "Tags", []any{map[string]any{"Key": "env", "Value": "a"}, map[string]any{"Key": "env", "Value": "b"}}})
+			},
+			in:   Input{Resources: []Resource{qRes}, Findings: []drift.Finding{und("Q", qType, "Tags[env].Value", "a")}},
+			want: []drift.Finding{unrec(und("Q", qType, "Tags[env].Value", "a"))},
+		},
+		{
 			name: "atDefault equal to its entry stays folded, not removed",
 			b:    func(*testing.T) *Baseline { return base(Entry{"Q", qType, "DelaySeconds", 0.0}) },
 			in:   Input{Resources: []Resource{qRes}, Findings: []drift.Finding{withTier(und("Q", qType, "DelaySeconds", 0.0), drift.AtDefault)}},
