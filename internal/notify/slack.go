@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
@@ -43,10 +44,11 @@ type Slack struct {
 	url webhookURL
 }
 
-// NewSlack returns a Slack sender. client may be nil (http.DefaultClient).
+// NewSlack returns a Slack sender. client may be nil (an HTTP client with a
+// 15 s timeout).
 func NewSlack(secrets secretGetter, secretID string, client httpDoer) *Slack {
 	if client == nil {
-		client = http.DefaultClient
+		client = &http.Client{Timeout: 15 * time.Second}
 	}
 	return &Slack{secrets: secrets, secretID: secretID, http: client}
 }

@@ -59,5 +59,9 @@
 // value is written first as chunks under a fresh generation id, then the
 // manifest (conditionally, for versioned documents) points at that
 // generation. Readers follow the manifest; chunks of replaced or losing
-// generations are deleted afterwards (best effort) and are never read.
+// generations are deleted afterwards (best effort) and are never read. So
+// every write, chunked or not, becomes visible in one conditional item write
+// and no transactions are needed. A crash between the chunks and the
+// manifest leaves unreferenced chunks (with the value's ttl, if any), never
+// a torn value.
 package store
