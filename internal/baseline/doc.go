@@ -49,4 +49,10 @@
 // writer therefore always merges into the other's result instead of
 // overwriting it. A malformed file is reported with its name and problem and
 // nothing is written. Secret values are written only as drift.Redacted.
+//
+// UpdateStored does the same against a versioned store (store.File,
+// store.Dynamo): a conditional write on the version read, re-reading and
+// re-merging after a conflict, an error wrapping store.ErrConflict after a
+// few. Update and a store.File rooted at the same directory use different
+// locks: one process should write a state directory through one of them.
 package baseline
