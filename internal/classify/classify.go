@@ -107,7 +107,19 @@ func (r *run) prepare() {
 		}
 	}
 
-	normalize.StripSystemTagsDeep(r.live, nil)
+	// Deeper tag collections: aws:* tags always; the stack's tags too,
+	// except under a property the template declares (its tags are
+	// compared as declared).
+	for k, v := range r.live {
+		stack := r.opts.StackTags
+		if _, set := r.decl[k]; set {
+			stack = nil
+		}
+		wrap := map[string]any{k: v}
+		normalize.StripSystemTagsDeep(wrap, stack)
+		r.live[k] = wrap[k]
+	}
+	normalize.DropNullItems(r.live)
 
 	// Policy documents.
 	normalize.CanonicalPolicies(r.live, r.opts.AccountID)
@@ -184,6 +196,19 @@ func (r *run) declaredTop(k string, d any) {
 	}
 	if !present {
 		r.absent(k, d)
+		return
+	}
+	if normalize.TriviallyEmptyCollection(d) && !normalize.TriviallyEmpty(l) {
+		// Declared empty: the template sets nothing, so what live holds
+		// is classified like an undeclared value, unless it is the
+		// value the service materialises for "empty".
+		if m, ok := r.tf.emptyMeans[k]; ok && normalize.Canonical(l) == m {
+			return
+		}
+		r.undeclared(k, l, false)
+		return
+	}
+	if k == "Actions" && r.bgGoverned(k, l) {
 		return
 	}
 	r.compare(k, d, l, false)
@@ -268,6 +293,11 @@ func (r *run) compareMap(rp string, d, l map[string]any, quiet bool) {
 		sub := rp + "." + k
 		lv, ok := l[k]
 		if !ok {
+			if alt := r.altOf(k, l); alt != "" {
+				// Live spells the declared key its alternate way.
+				r.compare(sub, d[k], l[alt], quiet)
+				continue
+			}
 			if quiet || drift.ContainsUnknown(d[k]) {
 				continue
 			}
@@ -436,6 +466,18 @@ func (r *run) orderSignificant(rp string, a []any) bool {
 		}
 	}
 	return false
+}
+
+// altOf returns the live key that re-represents declared key k, if any.
+func (r *run) altOf(k string, l map[string]any) string {
+	for lk, dk := range r.tf.altRepresentation {
+		if dk == k {
+			if _, ok := l[lk]; ok {
+				return lk
+			}
+		}
+	}
+	return ""
 }
 
 // withIdentity returns the declared element with its identity fields taken

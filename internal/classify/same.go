@@ -54,6 +54,16 @@ func (r *run) sameScalar(rp string, d, l any) bool {
 	if r.tf.versionPrefix[sp] && normalize.VersionPrefixMatch(d, l) {
 		return true
 	}
+	if unit, ok := r.tf.roundedDown[sp]; ok && normalize.RoundedDownMatch(d, l, unit) {
+		return true
+	}
+	if r.tf.aclString[sp] {
+		if ds, ok := d.(string); ok {
+			if ls, ok := l.(string); ok && normalize.ACLResetEqual(ds, ls) {
+				return true
+			}
+		}
+	}
 	if normalize.ARNNameMatch(d, l, r.opts.AccountID, r.opts.Region) {
 		return true
 	}

@@ -47,7 +47,7 @@ func (r *run) siblingEcho(rp string, v any) bool {
 		src, _ := r.s.Declared["SourceDBInstanceIdentifier"].(string)
 		if m, ok := models[src].(map[string]any); ok {
 			if sv, ok := m[rp]; ok && normalize.SameScalarOrEqual(sv, v) {
-				return true
+				return !normalize.TriviallyEmptyCollection(v)
 			}
 		}
 	}
@@ -91,4 +91,66 @@ func listed(v any, s string) bool {
 		}
 	}
 	return false
+}
+
+// sourceEchoEmpty reports whether an empty collection equals the read
+// replica's source model: inherited emptiness, dropped as noise.
+func (r *run) sourceEchoEmpty(rp string, v any) bool {
+	models, ok := r.opts.Sibling["siblingRdsSourceModels"].(map[string]any)
+	if !ok || !normalize.TriviallyEmptyCollection(v) {
+		return false
+	}
+	src, _ := r.s.Declared["SourceDBInstanceIdentifier"].(string)
+	m, ok := models[src].(map[string]any)
+	if !ok {
+		return false
+	}
+	sv, ok := m[rp]
+	return ok && normalize.Equal(sv, v)
+}
+
+// bgGoverned reports whether the listener rule's actions are governed by
+// an ECS blue/green deployment (opts ecsBgGovernedListenerRules, keyed by
+// logical id, listing the target groups the deployment shifts between):
+// weights move between those target groups without any template change.
+func (r *run) bgGoverned(rp string, l any) bool {
+	rules, ok := r.opts.Sibling["ecsBgGovernedListenerRules"].(map[string]any)
+	if !ok {
+		return false
+	}
+	tgs, ok := rules[r.s.Ref.LogicalID].([]any)
+	if !ok || len(tgs) == 0 {
+		return false
+	}
+	allowed := map[string]bool{}
+	for _, t := range tgs {
+		if s, ok := t.(string); ok {
+			allowed[s] = true
+		}
+	}
+	found := false
+	ok = true
+	var walk func(v any)
+	walk = func(v any) {
+		switch t := v.(type) {
+		case map[string]any:
+			for k, e := range t {
+				if k == "TargetGroupArn" {
+					s, _ := e.(string)
+					if !allowed[s] {
+						ok = false
+					}
+					found = true
+					continue
+				}
+				walk(e)
+			}
+		case []any:
+			for _, e := range t {
+				walk(e)
+			}
+		}
+	}
+	walk(l)
+	return ok && found
 }

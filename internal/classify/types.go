@@ -23,6 +23,13 @@ type typeFacts struct {
 	// descend are identity-less object arrays (schema path) walked element
 	// by element, so live-only keys inside an element surface.
 	descend map[string]bool
+	// emptyMeans: declared-empty top-level collection → canonical JSON of
+	// what the service materialises for it (not drift).
+	emptyMeans map[string]string
+	// roundedDown: scalar schema path → unit the service rounds down to.
+	roundedDown map[string]float64
+	// aclString: Redis ACL access-string paths.
+	aclString map[string]bool
 	// ordered are arrays (schema path) whose order is significant.
 	ordered map[string]bool
 	// readGapCollections are declared collections AWS never returns.
@@ -150,9 +157,24 @@ var typeTable = sync.OnceValue(func() map[string]*typeFacts {
 			identities: map[string]*identity{"ContainerDefinitions": ids("Name")},
 		},
 		"AWS::Batch::JobDefinition": {readGapCollections: set("Timeout")},
-		"AWS::Budgets::Budget":      {readGapCollections: set("NotificationsWithSubscribers")},
-		"AWS::DynamoDB::Table":      {readGapCollections: set("SSESpecification")},
-		"AWS::EC2::Subnet":          {altRepresentation: map[string]string{"AvailabilityZoneId": "AvailabilityZone"}},
+		"AWS::CloudTrail::Trail": {
+			// No selectors means the default management-events selector.
+			emptyMeans: map[string]string{"EventSelectors": `[{"DataResources":[],"ExcludeManagementEventSources":[],"IncludeManagementEvents":true,"ReadWriteType":"All"}]`},
+		},
+		"AWS::AppSync::ApiKey":   {roundedDown: map[string]float64{"Expires": 3600}},
+		"AWS::MemoryDB::User":    {aclString: set("AccessString")},
+		"AWS::ElastiCache::User": {aclString: set("AccessString")},
+		"AWS::SSM::Document":     {altRepresentation: map[string]string{"DocumentFormat": "Content"}},
+		"AWS::GuardDuty::Filter": {
+			// The deprecated short operators read back long-form.
+			altRepresentation: map[string]string{
+				"GreaterThanOrEqual": "Gte", "GreaterThan": "Gt", "LessThanOrEqual": "Lte",
+				"LessThan": "Lt", "Equals": "Eq", "NotEquals": "Neq",
+			},
+		},
+		"AWS::Budgets::Budget": {readGapCollections: set("NotificationsWithSubscribers")},
+		"AWS::DynamoDB::Table": {readGapCollections: set("SSESpecification")},
+		"AWS::EC2::Subnet":     {altRepresentation: map[string]string{"AvailabilityZoneId": "AvailabilityZone"}},
 		"AWS::EC2::Route": {
 			// Cloud Control echoes a route's gateway target as its
 			// VpcEndpointId; only a vpce- value is a real endpoint route.

@@ -13,20 +13,6 @@ import (
 //	all-aws:* tags, physical-id echo, empty     → dropped
 //	otherwise                                   → undeclared
 func (r *run) undeclared(rp string, v any, nested bool) {
-	// An attribute bag or a per-type identity-keyed set is inventory per
-	// element, even when undeclared as a whole.
-	if arr, ok := v.([]any); ok && len(arr) > 0 {
-		if id := r.identity(rp, arr); id != nil && (id.valueKey != "" || id.perElement) {
-			for _, e := range arr {
-				ev := e
-				if id.valueKey != "" {
-					ev = e.(map[string]any)[id.valueKey]
-				}
-				r.undeclared(rp+"["+id.key(e)+"]", ev, true)
-			}
-			return
-		}
-	}
 	// Inside a declared object, an empty value is the service's "unset":
 	// dropped before any default lookup, unless switching it off is a
 	// real divergence here.
@@ -44,11 +30,29 @@ func (r *run) undeclared(rp string, v any, nested bool) {
 			r.emitValue(drift.AtDefault, rp, v, nested)
 			return
 		}
+		if r.sourceEchoEmpty(rp, v) {
+			return
+		}
 	}
 	if tier, ok := r.known(rp, v); ok {
 		r.emitValue(tier, rp, v, nested)
 		return
 	}
+	// An attribute bag or a per-type identity-keyed set is inventory per
+	// element, even when undeclared as a whole.
+	if arr, ok := v.([]any); ok && len(arr) > 0 {
+		if id := r.identity(rp, arr); id != nil && (id.valueKey != "" || id.perElement) {
+			for _, e := range arr {
+				ev := e
+				if id.valueKey != "" {
+					ev = e.(map[string]any)[id.valueKey]
+				}
+				r.undeclared(rp+"["+id.key(e)+"]", ev, true)
+			}
+			return
+		}
+	}
+
 	if r.schemaDefault(rp, v) {
 		r.emitValue(drift.AtDefault, rp, v, nested)
 		return

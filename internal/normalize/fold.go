@@ -169,6 +169,9 @@ func ARNNameMatch(a, b any, account, region string) bool {
 		return false
 	}
 	res := arn.Resource
+	if res == name {
+		return true
+	}
 	if i := strings.LastIndexAny(res, "/:"); i >= 0 {
 		res = res[i+1:]
 	}
@@ -267,4 +270,25 @@ func rateMinutes(s string) (int, bool) {
 		return n * 1440, true
 	}
 	return 0, false
+}
+
+// RoundedDownMatch folds a declared number the service stores rounded down
+// to a multiple of unit (an expiry kept to the hour).
+func RoundedDownMatch(declared, live any, unit float64) bool {
+	d, ok1 := Number(declared)
+	l, ok2 := Number(live)
+	if !ok1 || !ok2 || unit <= 0 {
+		return false
+	}
+	return l <= d && d-l < unit && float64(int64(l/unit))*unit == l
+}
+
+// ACLResetEqual folds a Redis ACL access string the service stores with
+// an explicit "-@all" reset before the first command category: the reset
+// is what an ACL starts from anyway.
+func ACLResetEqual(declared, live string) bool {
+	if declared == live || !strings.Contains(live, "-@all") || strings.Contains(declared, "-@all") {
+		return false
+	}
+	return strings.Join(strings.Fields(strings.Replace(live, "-@all", "", 1)), " ") == strings.Join(strings.Fields(declared), " ")
 }

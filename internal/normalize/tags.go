@@ -55,8 +55,12 @@ func StripSystemTagsDeep(v any, stackTags map[string]string) {
 		for k, e := range t {
 			switch ev := e.(type) {
 			case []any:
-				if isTagList(ev) {
+				if isTagList(ev, stackTags) {
 					t[k] = StripSystemTags(ev, stackTags, nil)
+					continue
+				}
+				if k == "TagSpecifications" {
+					t[k] = stripTagSpecifications(ev, stackTags)
 					continue
 				}
 			case map[string]any:
@@ -76,7 +80,7 @@ func StripSystemTagsDeep(v any, stackTags map[string]string) {
 
 // isTagList reports whether every element is a {Key, Value, ...} object
 // with a string Key, and some key is an aws:* tag.
-func isTagList(a []any) bool {
+func isTagList(a []any, stackTags map[string]string) bool {
 	sys := false
 	for _, e := range a {
 		m, ok := e.(map[string]any)
@@ -90,9 +94,31 @@ func isTagList(a []any) bool {
 		if _, ok := m["Value"]; !ok {
 			return false
 		}
-		if strings.HasPrefix(k, "aws:") {
+		if _, ok := stackTags[k]; ok || strings.HasPrefix(k, "aws:") {
 			sys = true
 		}
 	}
 	return sys
+}
+
+// stripTagSpecifications strips system tags inside EC2-style
+// TagSpecifications and drops a specification left with no tags.
+func stripTagSpecifications(a []any, stackTags map[string]string) []any {
+	out := make([]any, 0, len(a))
+	for _, e := range a {
+		m, ok := e.(map[string]any)
+		if !ok {
+			out = append(out, e)
+			continue
+		}
+		if tags, ok := m["Tags"].([]any); ok {
+			kept := StripSystemTags(tags, stackTags, nil).([]any)
+			if len(kept) == 0 {
+				continue
+			}
+			m["Tags"] = kept
+		}
+		out = append(out, m)
+	}
+	return out
 }

@@ -197,3 +197,41 @@ func ScalarString(v any) (string, bool) {
 	}
 	return "", false
 }
+
+// DropNullItems removes null elements from every array of a live model: a
+// null item is a reader's placeholder for "nothing", never a value.
+func DropNullItems(v any) {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			if a, ok := e.([]any); ok && hasNull(a) {
+				t[k] = withoutNulls(a)
+				e = t[k]
+			}
+			DropNullItems(e)
+		}
+	case []any:
+		for _, e := range t {
+			DropNullItems(e)
+		}
+	}
+}
+
+func hasNull(a []any) bool {
+	for _, e := range a {
+		if e == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func withoutNulls(a []any) []any {
+	out := make([]any, 0, len(a))
+	for _, e := range a {
+		if e != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
