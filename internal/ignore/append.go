@@ -26,14 +26,28 @@ func Append(name string, rules []Rule) ([]Rule, error) {
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("read ignore rules: %w", err)
 	}
+	out, added, err := AppendBytes(name, data, rules)
+	if err != nil || len(added) == 0 {
+		return nil, err
+	}
+	if err := writeAtomic(name, out); err != nil {
+		return nil, err
+	}
+	return added, nil
+}
+
+// AppendBytes is Append on a document held in memory (a stored ignore
+// document); name is used in errors. It returns the new document and the
+// rules added; with none added the document is returned unchanged.
+func AppendBytes(name string, data []byte, rules []Rule) ([]byte, []Rule, error) {
 	existing, err := Parse(name, data)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var added []Rule
 	for _, r := range rules {
 		if err := r.validate(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		r.Source = ""
 		if !containsRule(existing, r) && !containsRule(added, r) {
@@ -41,7 +55,7 @@ func Append(name string, rules []Rule) ([]Rule, error) {
 		}
 	}
 	if len(added) == 0 {
-		return nil, nil
+		return data, nil, nil
 	}
 	want := append(append([]Rule(nil), existing...), added...)
 	out, err := appendText(name, data, added)
@@ -54,16 +68,13 @@ func Append(name string, rules []Rule) ([]Rule, error) {
 		// comments but may re-indent.
 		out, err = appendNode(name, data, added)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if err := verify(name, out, want); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	if err := writeAtomic(name, out); err != nil {
-		return nil, err
-	}
-	return added, nil
+	return out, added, nil
 }
 
 func containsRule(rules []Rule, r Rule) bool {
