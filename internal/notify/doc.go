@@ -9,7 +9,9 @@
 //     leaving out volatile fields (notes, reasons, construct paths, and the
 //     physical id except for added resources). Decide compares it with the
 //     previous run's: changed to non-empty is Detected, changed to empty is
-//     Resolved, unchanged is nothing.
+//     Resolved, unchanged is nothing. The previous fingerprint is the latest
+//     successful run's (store.LatestFindings); a failed run says nothing
+//     about drift and is not summarized, so it can never "resolve" drift.
 //   - Message content is built by pure functions (Subject, Text,
 //     SlackPayload, EventDetail, SNSAttributes) from a Summary, and is
 //     golden-file tested. Values are rendered through their JSON form, so

@@ -67,8 +67,8 @@ func gsiStackKey(s drift.StackRef) string {
 	return gsiStack + s.Account + "#" + s.Region + "#" + s.Name
 }
 
-// PutRun implements Findings: the history item first, then the latest item
-// unless a later-started run is already there.
+// PutRun implements Findings: the history item first, then (for a RunOK
+// run) the latest item unless a later-started run is already there.
 func (d *Dynamo) PutRun(ctx context.Context, rec RunRecord, findings []drift.Finding) error {
 	if err := rec.validate(); err != nil {
 		return fmt.Errorf("put run: %w", err)
@@ -93,6 +93,9 @@ func (d *Dynamo) PutRun(ctx context.Context, rec RunRecord, findings []drift.Fin
 	})
 	if err != nil {
 		return fmt.Errorf("put run %s %s: %w", rec.Stack, rec.RunID, err)
+	}
+	if rec.Status != RunOK {
+		return nil // a failed run has no findings to be the latest
 	}
 	_, err = d.putBlob(ctx, blob{
 		pk: pk, sk: skLatest, data: fb,

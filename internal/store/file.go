@@ -276,6 +276,9 @@ func (f *File) PutRun(ctx context.Context, rec RunRecord, findings []drift.Findi
 		return fmt.Errorf("put run %s: %w", rec.RunID, err)
 	}
 	f.pruneHistory(dir)
+	if rec.Status != RunOK {
+		return nil
+	}
 
 	latest := f.latestPath(rec.Stack)
 	if b, err := os.ReadFile(latest); err == nil {

@@ -51,11 +51,13 @@ type IgnoreRules interface {
 // Findings holds each stack's latest findings.
 type Findings interface {
 	// PutRun records a finished run of one stack: it adds rec and findings
-	// to the stack's history and makes them the stack's latest findings
-	// unless a run that started later is already the latest.
+	// to the stack's history and, for a RunOK run, makes them the stack's
+	// latest findings unless a run that started later is already the
+	// latest. A failed run never replaces the latest findings (it has
+	// none); ListRuns shows it.
 	PutRun(ctx context.Context, rec RunRecord, findings []drift.Finding) error
-	// LatestFindings returns the latest run of the stack and its findings,
-	// or an error wrapping ErrNotFound.
+	// LatestFindings returns the latest successful run of the stack and its
+	// findings, or an error wrapping ErrNotFound.
 	LatestFindings(ctx context.Context, stack drift.StackRef) (RunRecord, []drift.Finding, error)
 }
 

@@ -362,6 +362,12 @@ func testRuns(t *testing.T, s store.Store) {
 	if err := s.PutRun(ctx, r2, nil); err != nil {
 		t.Fatalf("put run 2: %v", err)
 	}
+	// A failed run has no findings: the latest findings stay run 1's.
+	rec, fs, err = s.LatestFindings(ctx, stackA)
+	if err != nil {
+		t.Fatalf("latest: %v", err)
+	}
+	checkRun(t, "latest after failed run 2", rec, fs, r1, fs1)
 	// A run that started earlier but finishes later must not become latest.
 	fs0 := fs1[:1]
 	r0 := record("run-0", stackA, t0.Add(-10*time.Minute), fs0)
@@ -373,13 +379,24 @@ func testRuns(t *testing.T, s store.Store) {
 	if err != nil {
 		t.Fatalf("latest: %v", err)
 	}
-	checkRun(t, "latest after late run 0", rec, fs, r2, nil)
+	checkRun(t, "latest after late run 0", rec, fs, r1, fs1)
+	// A later successful run becomes the latest.
+	fs3 := fs1[1:2]
+	r3 := record("run-3", stackA, t0.Add(20*time.Minute), fs3)
+	if err := s.PutRun(ctx, r3, fs3); err != nil {
+		t.Fatalf("put run 3: %v", err)
+	}
+	rec, fs, err = s.LatestFindings(ctx, stackA)
+	if err != nil {
+		t.Fatalf("latest: %v", err)
+	}
+	checkRun(t, "latest after run 3", rec, fs, r3, fs3)
 
 	runs, err := s.ListRuns(ctx, stackA, 0)
 	if err != nil {
 		t.Fatalf("list runs: %v", err)
 	}
-	want := []store.RunRecord{withExpiry(r2), withExpiry(r1), withExpiry(r0)}
+	want := []store.RunRecord{withExpiry(r3), withExpiry(r2), withExpiry(r1), withExpiry(r0)}
 	if d := cmp.Diff(runs, want); d != "" {
 		t.Errorf("list runs (-got +want):\n%s", d)
 	}
