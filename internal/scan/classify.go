@@ -38,7 +38,7 @@ type ClassifyFunc func(s Subject, liveModel map[string]any, facts *schema.Facts,
 
 // Facts returns the stack-level classifier facts of d.
 func (d *Desired) Facts() StackFacts {
-	return StackFacts{AccountID: d.Stack.Account, Region: d.Stack.Region, StackName: d.Stack.Name, StackTags: d.StackTags}
+	return StackFacts{AccountID: d.Stack.Account, Region: d.Stack.Region, StackName: d.Stack.Name, StackTags: d.StackTags, KMSAliasTargets: d.KMSAliasTargets}
 }
 
 // ClassifyStack turns the gathered state of one stack into findings:

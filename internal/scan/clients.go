@@ -6,6 +6,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
+	"github.com/aws/aws-sdk-go-v2/service/kms"
 
 	"github.com/realdrift/realdrift/internal/live"
 )
@@ -24,9 +25,13 @@ var _ stackAPI = (*cloudformation.Client)(nil)
 type Clients struct {
 	CloudFormation stackAPI
 	Live           *live.Clients
+	// KMS resolves managed alias targets; nil skips that fact.
+	KMS kmsAPI
 
 	// exports caches ListExports for the account and region.
 	exports exportCache
+	// aliases caches the managed KMS alias targets.
+	aliases exportCache
 }
 
 // NewClients builds every client from cfg (one account, one region).
@@ -34,10 +39,12 @@ func NewClients(cfg aws.Config) *Clients {
 	return &Clients{
 		CloudFormation: cloudformation.NewFromConfig(cfg),
 		Live:           live.NewClients(cfg),
+		KMS:            kms.NewFromConfig(cfg),
 	}
 }
 
-// exportCache holds the account-region's exports once listed.
+// exportCache holds a name → value listing of the account-region once
+// listed.
 type exportCache struct {
 	mu     sync.Mutex
 	loaded bool

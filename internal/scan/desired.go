@@ -26,6 +26,9 @@ type Desired struct {
 	// Exports are the account-region exports, listed only when the
 	// template uses Fn::ImportValue.
 	Exports map[string]string `json:"exports,omitempty"`
+	// KMSAliasTargets maps the managed KMS aliases (alias/aws/*) to their key
+	// ids, looked up only when a declared value uses one.
+	KMSAliasTargets map[string]string `json:"kmsAliasTargets,omitempty"`
 	// Resources are the template's resources after condition pruning, with
 	// their declared properties resolved, sorted by logical id.
 	Resources []Resource `json:"resources"`

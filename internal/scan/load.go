@@ -17,7 +17,8 @@ import (
 // (parameters, tags, stack id), GetTemplate (the deployed template; the
 // processed one when the template has a Transform), ListStackResources (all
 // pages: physical ids) and, only when the template uses Fn::ImportValue,
-// the account-region's exports. It resolves every resource's properties
+// the account-region's exports (and, only when a declared value names a
+// managed KMS alias, the alias targets). It resolves every resource's properties
 // (conditions pruned, GetAtt not yet resolvable). stack.Account may be
 // empty: it is then taken from the stack id.
 func LoadDesired(ctx context.Context, c *Clients, stack drift.StackRef) (*Desired, error) {
@@ -92,6 +93,7 @@ func LoadDesired(ctx context.Context, c *Clients, stack drift.StackRef) (*Desire
 	if d.Resources, err = resolveResources(tmpl, d, nil); err != nil {
 		return nil, fmt.Errorf("resolve stack %s: %w", name, err)
 	}
+	d.KMSAliasTargets = c.KMSAliasTargets(ctx, d)
 	return d, nil
 }
 
