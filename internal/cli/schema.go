@@ -8,6 +8,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
+
+	"github.com/realdrift/realdrift/internal/scan"
 	"github.com/realdrift/realdrift/internal/schema"
 )
 
@@ -54,8 +57,12 @@ func runSchema(ctx context.Context, s IO, args []string) int {
 	return fail(s, "schema", fmt.Errorf("unknown sub-command %q (want show or stats)", rest[0]))
 }
 
-func runSchemaShow(_ context.Context, s IO, args []string) int {
-	fs := newFlags(s, "schema show", "TYPE")
+func runSchemaShow(ctx context.Context, s IO, args []string) int {
+	fs := newFlags(s, "schema show", "[--live --region R [--profile P] [--endpoint-url URL]] TYPE")
+	live := fs.Bool("live", false, "ask the account's registry (CloudFormation DescribeType) first; the snapshot is the fallback")
+	region := fs.String("region", "", "AWS region for --live (default: $AWS_REGION)")
+	profile := fs.String("profile", "", "shared-config profile for --live")
+	endpoint := fs.String("endpoint-url", "", "send --live calls to this endpoint (e.g. the sandbox)")
 	if done, code := parse(s, fs, args); done {
 		return code
 	}
@@ -63,25 +70,55 @@ func runSchemaShow(_ context.Context, s IO, args []string) int {
 		fs.Usage()
 		return fail(s, "schema show", fmt.Errorf("want exactly one resource type (e.g. AWS::S3::Bucket), got %d arguments", fs.NArg()))
 	}
+	if !*live && (*region != "" || *profile != "" || *endpoint != "") {
+		return fail(s, "schema show", fmt.Errorf("--region, --profile and --endpoint-url need --live"))
+	}
 	typeName := fs.Arg(0)
 	snap, err := schema.Embedded()
 	if err != nil {
 		return fail(s, "schema show", err)
 	}
-	f, ok := snap.Lookup(typeName)
-	if !ok {
+	reg := schema.NewRegistry(nil, snap)
+	if *live {
+		if *region == "" {
+			*region = getenv(s, "AWS_REGION")
+		}
+		cfg, err := scan.Config(ctx, scan.Settings{Region: *region, Profile: *profile, EndpointURL: *endpoint, MaxAttempts: 2})
+		if err != nil {
+			return fail(s, "schema show", err)
+		}
+		reg = schema.NewRegistry(cloudformation.NewFromConfig(cfg), snap)
+	}
+	res, err := reg.Resolve(ctx, typeName)
+	if err != nil {
+		if ctx.Err() != nil {
+			return fail(s, "schema show", err)
+		}
 		msg := fmt.Sprintf("unknown resource type %q: not in the schema snapshot (%s@%s)", typeName, snap.Source().Package, snap.Source().Version)
+		if res.DescribeErr != nil {
+			msg += fmt.Sprintf(" and DescribeType failed: %v", res.DescribeErr)
+		}
 		if near := sameFold(snap.Types(), typeName); near != "" {
 			msg += fmt.Sprintf("; did you mean %s?", near)
 		}
 		return fail(s, "schema show", fmt.Errorf("%s", msg))
 	}
-	b, err := json.MarshalIndent(f, "", "  ")
+	if res.DescribeErr != nil {
+		fmt.Fprintf(s.Stderr, "realdrift schema show: showing the snapshot (%s@%s): %v\n", snap.Source().Package, snap.Source().Version, res.DescribeErr)
+	}
+	b, err := json.MarshalIndent(res.Facts, "", "  ")
 	if err != nil {
 		return fail(s, "schema show", err)
 	}
 	fmt.Fprintf(s.Stdout, "%s\n", b)
 	return ExitOK
+}
+
+func getenv(s IO, key string) string {
+	if s.Getenv == nil {
+		return ""
+	}
+	return s.Getenv(key)
 }
 
 // sameFold returns the type name equal to name under case folding, if any.

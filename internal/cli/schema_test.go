@@ -2,6 +2,10 @@ package cli
 
 import (
 	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -118,5 +122,80 @@ func TestSchemaStats(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("text stats lack %q:\n%s", want, text)
 		}
+	}
+}
+
+// registryServer answers CloudFormation DescribeType (query protocol) with
+// docs, and TypeNotFoundException for any other type.
+func registryServer(t *testing.T, docs map[string]string) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := r.ParseForm(); err != nil || r.Form.Get("Action") != "DescribeType" {
+			http.Error(w, "unexpected call", http.StatusBadRequest)
+			return
+		}
+		name := r.Form.Get("TypeName")
+		doc, ok := docs[name]
+		w.Header().Set("Content-Type", "text/xml")
+		if !ok {
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprintf(w, `<ErrorResponse><Error><Type>Sender</Type><Code>TypeNotFoundException</Code><Message>The type '%s' cannot be found.</Message></Error><RequestId>r</RequestId></ErrorResponse>`, name)
+			return
+		}
+		var esc strings.Builder
+		xml.EscapeText(&esc, []byte(doc))
+		fmt.Fprintf(w, `<DescribeTypeResponse xmlns="http://cloudformation.amazonaws.com/doc/2010-05-15/"><DescribeTypeResult><Type>RESOURCE</Type><TypeName>%s</TypeName><Schema>%s</Schema></DescribeTypeResult><ResponseMetadata><RequestId>r</RequestId></ResponseMetadata></DescribeTypeResponse>`, name, esc.String())
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestSchemaShowLive(t *testing.T) {
+	t.Setenv("AWS_ACCESS_KEY_ID", "AKIDTEST")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "secret")
+	t.Setenv("AWS_CONFIG_FILE", "/dev/null")
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", "/dev/null")
+	srv := registryServer(t, map[string]string{
+		"AWS::IAM::Role": `{"typeName":"AWS::IAM::Role","properties":{"Path":{"type":"string","default":"/svc/"}},"handlers":{"read":{}}}`,
+	})
+
+	out, errs, code := runArgs(t, "schema", "show", "--live", "--region", "us-east-1", "--endpoint-url", srv.URL, "AWS::IAM::Role")
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var got schema.Facts
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(got.Defaults, map[string]any{"Path": "/svc/"}); diff != "" {
+		t.Errorf("the account's schema did not win (-got +want):\n%s", diff)
+	}
+	if errs != "" {
+		t.Errorf("stderr %q, want nothing", errs)
+	}
+
+	// A type the account's registry lacks falls back to the snapshot, and
+	// says so.
+	out, errs, code = runArgs(t, "schema", "show", "--live", "--region", "us-east-1", "--endpoint-url", srv.URL, "AWS::S3::Bucket")
+	if code != ExitOK || !strings.Contains(out, `"BucketName"`) {
+		t.Fatalf("fallback: exit %d, stdout %q", code, out)
+	}
+	if !strings.Contains(errs, "showing the snapshot") || !strings.Contains(errs, "TypeNotFoundException") {
+		t.Errorf("fallback stderr %q", errs)
+	}
+
+	// A type neither knows is an error that names both sources.
+	_, errs, code = runArgs(t, "schema", "show", "--live", "--region", "us-east-1", "--endpoint-url", srv.URL, "AWS::No::Such")
+	if code != ExitError || !strings.Contains(errs, "DescribeType failed") {
+		t.Errorf("unknown: exit %d, stderr %q", code, errs)
+	}
+
+	// Live flags need --live; --live needs a region.
+	if _, errs, code := runArgs(t, "schema", "show", "--region", "us-east-1", "AWS::S3::Bucket"); code != ExitError || !strings.Contains(errs, "need --live") {
+		t.Errorf("--region without --live: exit %d, stderr %q", code, errs)
+	}
+	t.Setenv("AWS_REGION", "")
+	if _, errs, code := runArgs(t, "schema", "show", "--live", "AWS::S3::Bucket"); code != ExitError || !strings.Contains(errs, "no region") {
+		t.Errorf("--live without a region: exit %d, stderr %q", code, errs)
 	}
 }
