@@ -109,6 +109,7 @@ func (s *Server) Apply(ch Change) error {
 		return fmt.Errorf("change: %w", err)
 	}
 	res.Properties = m
+	syncPolicyVersions(res, s.opts.now())
 	return nil
 }
 

@@ -338,6 +338,7 @@ func (s *Server) complete(token string) {
 			return
 		}
 		res.Properties = out
+		syncPolicyVersions(res, p.eventTime)
 		p.model = out
 		p.status = "SUCCESS"
 	}

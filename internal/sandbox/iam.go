@@ -1,5 +1,452 @@
 package sandbox
 
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
 func iamService() *service {
-	return &service{name: "iam", protocol: protoQuery, ops: map[string]handler{}}
+	return &service{
+		name:     "iam",
+		protocol: protoQuery,
+		xmlns:    "https://iam.amazonaws.com/doc/2010-05-08/",
+		throttle: apiError{Status: 400, Code: "Throttling"},
+		deny:     apiError{Status: 403, Code: "AccessDenied"},
+		ops: map[string]handler{
+			"ListRolePolicies":      (*Server).iamListRolePolicies,
+			"GetRolePolicy":         (*Server).iamGetRolePolicy,
+			"PutRolePolicy":         (*Server).iamPutRolePolicy,
+			"GetUserPolicy":         (*Server).iamGetUserPolicy,
+			"GetGroupPolicy":        (*Server).iamGetGroupPolicy,
+			"GetPolicy":             (*Server).iamGetPolicy,
+			"GetPolicyVersion":      (*Server).iamGetPolicyVersion,
+			"ListPolicyVersions":    (*Server).iamListPolicyVersions,
+			"CreatePolicyVersion":   (*Server).iamCreatePolicyVersion,
+			"ListEntitiesForPolicy": (*Server).iamListEntitiesForPolicy,
+		},
+	}
+}
+
+// principalKind describes one IAM identity kind that holds inline policies.
+type principalKind struct {
+	typ        string // AWS::IAM::Role
+	nameProp   string // RoleName
+	policyType string // AWS::IAM::RolePolicy
+	listProp   string // Roles (on AWS::IAM::Policy)
+	noun       string // role
+}
+
+var (
+	roleKind  = principalKind{"AWS::IAM::Role", "RoleName", "AWS::IAM::RolePolicy", "Roles", "role"}
+	userKind  = principalKind{"AWS::IAM::User", "UserName", "AWS::IAM::UserPolicy", "Users", "user"}
+	groupKind = principalKind{"AWS::IAM::Group", "GroupName", "AWS::IAM::GroupPolicy", "Groups", "group"}
+)
+
+func noEntity(format string, args ...any) error {
+	return errf(404, "NoSuchEntity", format, args...)
+}
+
+// identity finds a role, user or group by name.
+func (s *Server) identity(c *call, k principalKind, name string) *Resource {
+	if res := s.st.resource(c.account, "", k.typ, name); res != nil {
+		return res
+	}
+	for _, r := range s.st.ofType(c.account, "", k.typ) {
+		if fieldString(r, k.nameProp) == name {
+			return r
+		}
+	}
+	return nil
+}
+
+// inlinePolicies returns an identity's inline policies by name, with the
+// resources holding each: the identity's own Policies list, AWS::IAM::Policy
+// resources naming it, and the per-kind inline-policy resources.
+type inlineRef struct {
+	doc     json.RawMessage
+	holders []*Resource
+}
+
+func (s *Server) inlinePolicies(c *call, k principalKind, name string, ident *Resource) (map[string]*inlineRef, []string) {
+	out := map[string]*inlineRef{}
+	var order []string
+	add := func(pname string, doc json.RawMessage, holder *Resource) {
+		ref := out[pname]
+		if ref == nil {
+			ref = &inlineRef{doc: doc}
+			out[pname] = ref
+			order = append(order, pname)
+		}
+		ref.holders = append(ref.holders, holder)
+	}
+	if ident != nil {
+		var ps []map[string]json.RawMessage
+		if b := field(ident, "Policies"); b != nil && json.Unmarshal(b, &ps) == nil {
+			for _, p := range ps {
+				var pn string
+				_ = json.Unmarshal(p["PolicyName"], &pn)
+				if pn != "" {
+					add(pn, p["PolicyDocument"], ident)
+				}
+			}
+		}
+	}
+	for _, p := range s.st.ofType(c.account, "", "AWS::IAM::Policy") {
+		if contains(fieldStrings(p, k.listProp), name) {
+			add(fieldString(p, "PolicyName"), field(p, "PolicyDocument"), p)
+		}
+	}
+	for _, p := range s.st.ofType(c.account, "", k.policyType) {
+		if fieldString(p, k.nameProp) == name {
+			add(fieldString(p, "PolicyName"), field(p, "PolicyDocument"), p)
+		}
+	}
+	return out, order
+}
+
+// encodePolicy is how IAM returns a policy document: URL-encoded JSON.
+func encodePolicy(doc json.RawMessage) string {
+	return strings.ReplaceAll(url.QueryEscape(compactJSON(doc)), "+", "%20")
+}
+
+// decodePolicy reads a policy document parameter (JSON, possibly
+// URL-encoded).
+func decodePolicy(text string) (json.RawMessage, error) {
+	t := strings.TrimSpace(text)
+	if !strings.HasPrefix(t, "{") {
+		if dec, err := url.QueryUnescape(t); err == nil {
+			t = dec
+		}
+	}
+	if !json.Valid([]byte(t)) {
+		return nil, errf(400, "MalformedPolicyDocument", "Syntax errors in policy.")
+	}
+	return json.RawMessage(compactJSON([]byte(t))), nil
+}
+
+func (s *Server) iamListRolePolicies(c *call) (any, error) {
+	name := c.str("RoleName")
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	role := s.identity(c, roleKind, name)
+	if role == nil {
+		return nil, noEntity("The role with name %s cannot be found.", name)
+	}
+	_, order := s.inlinePolicies(c, roleKind, name, role)
+	var items []*xnode
+	for _, n := range order {
+		items = append(items, tx("", n))
+	}
+	return el("", members("PolicyNames", items), xbool("IsTruncated", false)), nil
+}
+
+func (s *Server) getInline(c *call, k principalKind, nameParam string) (any, error) {
+	name, pname := c.str(nameParam), c.str("PolicyName")
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	ident := s.identity(c, k, name)
+	pols, _ := s.inlinePolicies(c, k, name, ident)
+	ref := pols[pname]
+	if ref == nil || ref.doc == nil {
+		if ident == nil {
+			return nil, noEntity("The %s with name %s cannot be found.", k.noun, name)
+		}
+		return nil, noEntity("The %s policy with name %s cannot be found.", k.noun, pname)
+	}
+	return el("", tx(nameParam, name), tx("PolicyName", pname), tx("PolicyDocument", encodePolicy(ref.doc))), nil
+}
+
+func (s *Server) iamGetRolePolicy(c *call) (any, error) { return s.getInline(c, roleKind, "RoleName") }
+func (s *Server) iamGetUserPolicy(c *call) (any, error) { return s.getInline(c, userKind, "UserName") }
+func (s *Server) iamGetGroupPolicy(c *call) (any, error) {
+	return s.getInline(c, groupKind, "GroupName")
+}
+
+func (s *Server) iamPutRolePolicy(c *call) (any, error) {
+	name, pname := c.str("RoleName"), c.str("PolicyName")
+	doc, err := decodePolicy(c.str("PolicyDocument"))
+	if err != nil {
+		return nil, err
+	}
+	if pname == "" {
+		return nil, validation("1 validation error detected: Value null at 'policyName' failed to satisfy constraint: Member must not be null")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	role := s.identity(c, roleKind, name)
+	if role == nil {
+		return nil, noEntity("The role with name %s cannot be found.", name)
+	}
+	pols, _ := s.inlinePolicies(c, roleKind, name, role)
+	// The role's own Policies list always carries the policy (Cloud
+	// Control reads every inline policy there); the resource that declared
+	// it, if any, follows.
+	var list []map[string]json.RawMessage
+	if b := field(role, "Policies"); b != nil {
+		_ = json.Unmarshal(b, &list)
+	}
+	nameJSON, _ := json.Marshal(pname)
+	found := false
+	for _, p := range list {
+		var pn string
+		_ = json.Unmarshal(p["PolicyName"], &pn)
+		if pn == pname {
+			p["PolicyDocument"] = doc
+			found = true
+		}
+	}
+	if !found {
+		list = append(list, map[string]json.RawMessage{"PolicyName": nameJSON, "PolicyDocument": doc})
+	}
+	if err := setField(role, "Policies", orderedPolicies(list)); err != nil {
+		return nil, err
+	}
+	if ref := pols[pname]; ref != nil {
+		for _, h := range ref.holders {
+			if h != role {
+				if err := setField(h, "PolicyDocument", doc); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+// orderedPolicies writes inline policy entries as {PolicyName, PolicyDocument}.
+func orderedPolicies(list []map[string]json.RawMessage) json.RawMessage {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, p := range list {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"PolicyName":%s,"PolicyDocument":%s}`, p["PolicyName"], p["PolicyDocument"])
+	}
+	b.WriteByte(']')
+	return json.RawMessage(b.String())
+}
+
+// managedPolicy finds an AWS::IAM::ManagedPolicy by ARN.
+func (s *Server) managedPolicy(c *call, arn string) (*Resource, error) {
+	if p := s.st.resource(c.account, "", "AWS::IAM::ManagedPolicy", arn); p != nil {
+		return p, nil
+	}
+	for _, p := range s.st.ofType(c.account, "", "AWS::IAM::ManagedPolicy") {
+		if fieldString(p, "PolicyArn") == arn {
+			return p, nil
+		}
+	}
+	return nil, noEntity("Policy %s does not exist or is not attachable.", arn)
+}
+
+// policyVersions returns a managed policy's versions; a policy the world
+// gives none has v1, its current document.
+func policyVersions(p *Resource) []PolicyVersion {
+	if len(p.PolicyVersions) > 0 {
+		return p.PolicyVersions
+	}
+	return []PolicyVersion{{VersionID: "v1", Document: field(p, "PolicyDocument"), Default: true, Created: defaultStackTime}}
+}
+
+// syncPolicyVersions records a changed PolicyDocument (written through
+// Cloud Control or out of band) as a new default version.
+func syncPolicyVersions(p *Resource, now time.Time) {
+	if p.Type != "AWS::IAM::ManagedPolicy" {
+		return
+	}
+	doc := field(p, "PolicyDocument")
+	vs := policyVersions(p)
+	for _, v := range vs {
+		if v.Default && compactJSON(v.Document) == compactJSON(doc) {
+			p.PolicyVersions = vs
+			return
+		}
+	}
+	vs = append([]PolicyVersion(nil), vs...)
+	for i := range vs {
+		vs[i].Default = false
+	}
+	vs = append(vs, PolicyVersion{VersionID: nextVersion(vs), Document: doc, Default: true, Created: now})
+	if len(vs) > 5 {
+		vs = vs[len(vs)-5:]
+	}
+	p.PolicyVersions = vs
+}
+
+func nextVersion(vs []PolicyVersion) string {
+	n := 0
+	for _, v := range vs {
+		if k, err := strconv.Atoi(strings.TrimPrefix(v.VersionID, "v")); err == nil && k > n {
+			n = k
+		}
+	}
+	return "v" + strconv.Itoa(n+1)
+}
+
+func (s *Server) iamGetPolicy(c *call) (any, error) {
+	arn := c.str("PolicyArn")
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	p, err := s.managedPolicy(c, arn)
+	if err != nil {
+		return nil, err
+	}
+	def := ""
+	for _, v := range policyVersions(p) {
+		if v.Default {
+			def = v.VersionID
+		}
+	}
+	name := fieldString(p, "ManagedPolicyName")
+	if name == "" {
+		name = arnTail(arn, "/")
+	}
+	path := fieldString(p, "Path")
+	if path == "" {
+		path = "/"
+	}
+	attached := len(s.policyEntities(c, p, arn))
+	return el("", el("Policy",
+		tx("PolicyName", name), tx("PolicyId", "ANPA"+shortHash(arn, 17)), tx("Arn", arn), tx("Path", path),
+		tx("DefaultVersionId", def), tx("AttachmentCount", strconv.Itoa(attached)),
+		tx("PermissionsBoundaryUsageCount", "0"), xbool("IsAttachable", true),
+		opt("Description", fieldString(p, "Description")),
+		xtime("CreateDate", defaultStackTime), xtime("UpdateDate", defaultStackTime),
+	)), nil
+}
+
+func versionNode(v PolicyVersion, withDoc bool) *xnode {
+	n := el("", tx("VersionId", v.VersionID), xbool("IsDefaultVersion", v.Default), xtime("CreateDate", v.Created))
+	if withDoc {
+		n.kids = append(n.kids, tx("Document", encodePolicy(v.Document)))
+	}
+	return n
+}
+
+func (s *Server) iamGetPolicyVersion(c *call) (any, error) {
+	arn, id := c.str("PolicyArn"), c.str("VersionId")
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	p, err := s.managedPolicy(c, arn)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range policyVersions(p) {
+		if v.VersionID == id {
+			n := versionNode(v, true)
+			n.name = "PolicyVersion"
+			return el("", n), nil
+		}
+	}
+	return nil, noEntity("Policy %s version %s does not exist or is not attachable.", arn, id)
+}
+
+func (s *Server) iamListPolicyVersions(c *call) (any, error) {
+	arn := c.str("PolicyArn")
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	p, err := s.managedPolicy(c, arn)
+	if err != nil {
+		return nil, err
+	}
+	vs := policyVersions(p)
+	var items []*xnode
+	for i := len(vs) - 1; i >= 0; i-- {
+		items = append(items, versionNode(vs[i], true))
+	}
+	return el("", members("Versions", items), xbool("IsTruncated", false)), nil
+}
+
+func (s *Server) iamCreatePolicyVersion(c *call) (any, error) {
+	arn := c.str("PolicyArn")
+	doc, err := decodePolicy(c.str("PolicyDocument"))
+	if err != nil {
+		return nil, err
+	}
+	setDefault := c.str("SetAsDefault") == "true"
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p, err := s.managedPolicy(c, arn)
+	if err != nil {
+		return nil, err
+	}
+	vs := policyVersions(p)
+	if len(vs) >= 5 {
+		return nil, errf(409, "LimitExceeded", "A managed policy can have up to 5 versions. Before you create a new version, you must delete an existing version.")
+	}
+	vs = append([]PolicyVersion(nil), vs...)
+	v := PolicyVersion{VersionID: nextVersion(vs), Document: doc, Default: setDefault, Created: s.opts.now()}
+	if setDefault {
+		for i := range vs {
+			vs[i].Default = false
+		}
+		if err := setField(p, "PolicyDocument", doc); err != nil {
+			return nil, err
+		}
+	}
+	p.PolicyVersions = append(vs, v)
+	n := versionNode(v, false)
+	n.name = "PolicyVersion"
+	return el("", n), nil
+}
+
+// policyEntities returns the roles, users and groups a managed policy is
+// attached to: its own Roles/Users/Groups and identities listing its ARN in
+// ManagedPolicyArns.
+func (s *Server) policyEntities(c *call, p *Resource, arn string) []entity {
+	var out []entity
+	seen := map[string]bool{}
+	for _, k := range []principalKind{roleKind, userKind, groupKind} {
+		names := fieldStrings(p, k.listProp)
+		for _, id := range s.st.ofType(c.account, "", k.typ) {
+			if contains(fieldStrings(id, "ManagedPolicyArns"), arn) {
+				names = append(names, fieldString(id, k.nameProp))
+			}
+		}
+		for _, n := range names {
+			if n == "" || seen[k.noun+"/"+n] {
+				continue
+			}
+			seen[k.noun+"/"+n] = true
+			idProp := map[string]string{"role": "RoleId", "user": "UserId", "group": "GroupId"}[k.noun]
+			e := entity{kind: k, name: n}
+			if ident := s.identity(c, k, n); ident != nil {
+				e.id = fieldString(ident, idProp)
+			}
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+type entity struct {
+	kind     principalKind
+	name, id string
+}
+
+func (s *Server) iamListEntitiesForPolicy(c *call) (any, error) {
+	arn := c.str("PolicyArn")
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	p, err := s.managedPolicy(c, arn)
+	if err != nil {
+		return nil, err
+	}
+	var roles, users, groups []*xnode
+	for _, e := range s.policyEntities(c, p, arn) {
+		switch e.kind.noun {
+		case "role":
+			roles = append(roles, el("", tx("RoleName", e.name), opt("RoleId", e.id)))
+		case "user":
+			users = append(users, el("", tx("UserName", e.name), opt("UserId", e.id)))
+		default:
+			groups = append(groups, el("", tx("GroupName", e.name), opt("GroupId", e.id)))
+		}
+	}
+	return el("", members("PolicyGroups", groups), members("PolicyUsers", users), members("PolicyRoles", roles), xbool("IsTruncated", false)), nil
 }

@@ -1,5 +1,308 @@
 package sandbox
 
+import (
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+)
+
 func lambdaService() *service {
-	return &service{name: "lambda", protocol: protoQuery, ops: map[string]handler{}}
+	return &service{
+		name:     "lambda",
+		protocol: protoRESTJSON,
+		throttle: apiError{Status: 429, Code: "TooManyRequestsException"},
+		deny:     apiError{Status: 403, Code: "AccessDeniedException"},
+		route:    lambdaRoute,
+		ops: map[string]handler{
+			"GetPolicy":               (*Server).lambdaGetPolicy,
+			"ListFunctionUrlConfigs":  (*Server).lambdaListFunctionURLConfigs,
+			"ListAliases":             (*Server).lambdaListAliases,
+			"ListEventSourceMappings": (*Server).lambdaListEventSourceMappings,
+		},
+	}
+}
+
+// lambdaRoutes maps REST paths (with {fn} for the function name) to
+// operations; all are GETs.
+var lambdaRoutes = []struct {
+	version, suffix, action string
+}{
+	{"2015-03-31", "policy", "GetPolicy"},
+	{"2021-10-31", "urls", "ListFunctionUrlConfigs"},
+	{"2015-03-31", "aliases", "ListAliases"},
+}
+
+func lambdaRoute(r *http.Request) (string, map[string]string) {
+	if r.Method != http.MethodGet {
+		return "", nil
+	}
+	segs := strings.Split(strings.Trim(r.URL.EscapedPath(), "/"), "/")
+	if len(segs) == 2 && segs[0] == "2015-03-31" && segs[1] == "event-source-mappings" {
+		return "ListEventSourceMappings", map[string]string{}
+	}
+	if len(segs) != 4 || segs[1] != "functions" {
+		return "", nil
+	}
+	fn, err := url.PathUnescape(segs[2])
+	if err != nil {
+		return "", nil
+	}
+	for _, rt := range lambdaRoutes {
+		if segs[0] == rt.version && segs[3] == rt.suffix {
+			return rt.action, map[string]string{"fn": fn}
+		}
+	}
+	return "", nil
+}
+
+var functionArnRE = regexp.MustCompile(`^(?:arn:aws[-a-z]*:lambda:[a-z0-9-]+:)?(?:[0-9]{12}:)?(?:function:)?([A-Za-z0-9_-]+)(?::[A-Za-z0-9$_-]+)?$`)
+
+// functionName reduces a function name, ARN or partial ARN to the name.
+func functionName(ref string) string {
+	if m := functionArnRE.FindStringSubmatch(ref); m != nil {
+		return m[1]
+	}
+	return ref
+}
+
+func noFunction(c *call, name string) error {
+	return errf(404, "ResourceNotFoundException", "Function not found: arn:aws:lambda:%s:%s:function:%s", c.region, c.account, name)
+}
+
+// findFunction returns the function named by ref (nil when absent).
+func (s *Server) findFunction(c *call, ref string) *Resource {
+	name := functionName(ref)
+	if f := s.st.resource(c.account, c.region, "AWS::Lambda::Function", name); f != nil {
+		return f
+	}
+	for _, f := range s.st.ofType(c.account, c.region, "AWS::Lambda::Function") {
+		if fieldString(f, "FunctionName") == name {
+			return f
+		}
+	}
+	return nil
+}
+
+func functionArn(c *call, f *Resource, name string) string {
+	if a := fieldString(f, "Arn"); a != "" {
+		return a
+	}
+	return "arn:aws:lambda:" + c.region + ":" + c.account + ":function:" + name
+}
+
+// childrenOf returns resources of typ whose prop names the function.
+func (s *Server) childrenOf(c *call, typ, prop, name string) []*Resource {
+	var out []*Resource
+	for _, r := range s.st.ofType(c.account, c.region, typ) {
+		if functionName(fieldString(r, prop)) == name {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// permissionStatement renders an AWS::Lambda::Permission as the policy
+// statement Lambda stores for it.
+func permissionStatement(c *call, p *Resource, fnArn string) map[string]any {
+	st := map[string]any{"Sid": p.ccID(), "Effect": "Allow", "Resource": fnArn}
+	if a := fieldValue(p, "Action"); a != nil {
+		st["Action"] = a
+	}
+	switch pr := fieldString(p, "Principal"); {
+	case pr == "*":
+		st["Principal"] = "*"
+	case accountRE.MatchString(pr):
+		st["Principal"] = map[string]any{"AWS": "arn:aws:iam::" + pr + ":root"}
+	case strings.HasPrefix(pr, "arn:"):
+		st["Principal"] = map[string]any{"AWS": pr}
+	case pr != "":
+		st["Principal"] = map[string]any{"Service": pr}
+	}
+	cond := map[string]map[string]any{}
+	addCond := func(op, key string, prop string) {
+		if v := fieldValue(p, prop); v != nil {
+			if cond[op] == nil {
+				cond[op] = map[string]any{}
+			}
+			cond[op][key] = v
+		}
+	}
+	addCond("ArnLike", "AWS:SourceArn", "SourceArn")
+	addCond("StringEquals", "AWS:SourceAccount", "SourceAccount")
+	addCond("StringEquals", "lambda:EventSourceToken", "EventSourceToken")
+	addCond("StringEquals", "aws:PrincipalOrgID", "PrincipalOrgID")
+	addCond("StringEquals", "lambda:FunctionUrlAuthType", "FunctionUrlAuthType")
+	if len(cond) > 0 {
+		st["Condition"] = cond
+	}
+	return st
+}
+
+func (s *Server) lambdaGetPolicy(c *call) (any, error) {
+	name := functionName(c.params["fn"])
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	f := s.findFunction(c, name)
+	perms := s.childrenOf(c, "AWS::Lambda::Permission", "FunctionName", name)
+	if f == nil && len(perms) == 0 {
+		return nil, noFunction(c, name)
+	}
+	if len(perms) == 0 {
+		return nil, errf(404, "ResourceNotFoundException", "The resource you requested does not exist.")
+	}
+	fnArn := functionArn(c, f, name)
+	var sts []any
+	for _, p := range perms {
+		sts = append(sts, permissionStatement(c, p, fnArn))
+	}
+	doc, err := marshalNoEscape(map[string]any{"Version": "2012-10-17", "Id": "default", "Statement": sts})
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"Policy": string(doc), "RevisionId": uuidFrom(string(doc))}, nil
+}
+
+// listPage pages a Lambda list by Marker / MaxItems.
+func (s *Server) listPage(c *call, items []map[string]any) ([]map[string]any, string, error) {
+	off, ok := pageOffset("lambda", c.form.Get("Marker"))
+	if !ok {
+		return nil, "", errf(400, "InvalidParameterValueException", "Invalid Marker")
+	}
+	size := s.opts.PageSize
+	if n := c.form.Get("MaxItems"); n != "" {
+		var m int
+		for _, ch := range n {
+			if ch < '0' || ch > '9' {
+				return nil, "", errf(400, "InvalidParameterValueException", "Invalid MaxItems")
+			}
+			m = m*10 + int(ch-'0')
+		}
+		if m > 0 && m < size {
+			size = m
+		}
+	}
+	lo, hi, next := page(len(items), off, size)
+	marker := ""
+	if next >= 0 {
+		marker = pageToken("lambda", next)
+	}
+	return items[lo:hi], marker, nil
+}
+
+func listReply(key string, items []map[string]any, marker string) map[string]any {
+	out := map[string]any{key: items}
+	if marker != "" {
+		out["NextMarker"] = marker
+	}
+	return out
+}
+
+func (s *Server) lambdaListFunctionURLConfigs(c *call) (any, error) {
+	name := functionName(c.params["fn"])
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	f := s.findFunction(c, name)
+	if f == nil {
+		return nil, noFunction(c, name)
+	}
+	items := []map[string]any{}
+	for _, u := range s.childrenOf(c, "AWS::Lambda::Url", "TargetFunctionArn", name) {
+		fa := fieldString(u, "FunctionArn")
+		if fa == "" {
+			fa = functionArn(c, f, name)
+		}
+		it := map[string]any{
+			"FunctionArn": fa, "FunctionUrl": fieldString(u, "FunctionUrl"), "AuthType": fieldString(u, "AuthType"),
+			"CreationTime": isoTime(defaultStackTime), "LastModifiedTime": isoTime(defaultStackTime),
+		}
+		if m := fieldString(u, "InvokeMode"); m != "" {
+			it["InvokeMode"] = m
+		}
+		if cors := fieldValue(u, "Cors"); cors != nil {
+			it["Cors"] = cors
+		}
+		items = append(items, it)
+	}
+	pg, marker, err := s.listPage(c, items)
+	if err != nil {
+		return nil, err
+	}
+	return listReply("FunctionUrlConfigs", pg, marker), nil
+}
+
+func (s *Server) lambdaListAliases(c *call) (any, error) {
+	name := functionName(c.params["fn"])
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	f := s.findFunction(c, name)
+	if f == nil {
+		return nil, noFunction(c, name)
+	}
+	items := []map[string]any{}
+	for _, a := range s.childrenOf(c, "AWS::Lambda::Alias", "FunctionName", name) {
+		arn := fieldString(a, "AliasArn")
+		if arn == "" {
+			arn = a.ccID()
+		}
+		it := map[string]any{
+			"AliasArn": arn, "Name": fieldString(a, "Name"), "FunctionVersion": fieldString(a, "FunctionVersion"),
+			"RevisionId": uuidFrom(string(a.Properties)),
+		}
+		if d := fieldString(a, "Description"); d != "" {
+			it["Description"] = d
+		}
+		if rc := fieldValue(a, "RoutingConfig"); rc != nil {
+			it["RoutingConfig"] = rc
+		}
+		items = append(items, it)
+	}
+	pg, marker, err := s.listPage(c, items)
+	if err != nil {
+		return nil, err
+	}
+	return listReply("Aliases", pg, marker), nil
+}
+
+func (s *Server) lambdaListEventSourceMappings(c *call) (any, error) {
+	ref := c.form.Get("FunctionName")
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var esms []*Resource
+	if ref == "" {
+		esms = s.st.ofType(c.account, c.region, "AWS::Lambda::EventSourceMapping")
+	} else {
+		name := functionName(ref)
+		if s.findFunction(c, name) == nil {
+			return nil, noFunction(c, name)
+		}
+		esms = s.childrenOf(c, "AWS::Lambda::EventSourceMapping", "FunctionName", name)
+	}
+	items := []map[string]any{}
+	for _, m := range esms {
+		id := fieldString(m, "Id")
+		if id == "" {
+			id = m.ccID()
+		}
+		state := "Enabled"
+		if v, ok := fieldValue(m, "Enabled").(bool); ok && !v {
+			state = "Disabled"
+		}
+		fn := functionName(fieldString(m, "FunctionName"))
+		it := map[string]any{
+			"UUID": id, "State": state, "FunctionArn": "arn:aws:lambda:" + c.region + ":" + c.account + ":function:" + fn,
+			"LastModified": epoch(defaultStackTime), "StateTransitionReason": "USER_INITIATED",
+		}
+		for _, k := range []string{"EventSourceArn", "BatchSize", "MaximumBatchingWindowInSeconds", "StartingPosition", "FilterCriteria", "FunctionResponseTypes", "MaximumRetryAttempts", "BisectBatchOnFunctionError", "ParallelizationFactor", "ScalingConfig"} {
+			if v := fieldValue(m, k); v != nil {
+				it[k] = v
+			}
+		}
+		items = append(items, it)
+	}
+	pg, marker, err := s.listPage(c, items)
+	if err != nil {
+		return nil, err
+	}
+	return listReply("EventSourceMappings", pg, marker), nil
 }

@@ -1,5 +1,136 @@
 package sandbox
 
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
 func s3Service() *service {
-	return &service{name: "s3", protocol: protoQuery, ops: map[string]handler{}}
+	return &service{
+		name:     "s3",
+		protocol: protoRESTXML,
+		throttle: apiError{Status: 503, Code: "SlowDown"},
+		deny:     apiError{Status: 403, Code: "AccessDenied"},
+		route:    s3Route,
+		ops: map[string]handler{
+			"GetBucketPolicy":    (*Server).s3GetBucketPolicy,
+			"PutBucketPolicy":    (*Server).s3PutBucketPolicy,
+			"DeleteBucketPolicy": (*Server).s3DeleteBucketPolicy,
+		},
+	}
+}
+
+// s3Route names a path-style bucket request ("/bucket?policy").
+func s3Route(r *http.Request) (string, map[string]string) {
+	path := strings.Trim(r.URL.EscapedPath(), "/")
+	if path == "" || strings.Contains(path, "/") {
+		return "", nil
+	}
+	bucket, err := url.PathUnescape(path)
+	if err != nil {
+		return "", nil
+	}
+	params := map[string]string{"bucket": bucket}
+	if _, ok := r.URL.Query()["policy"]; ok {
+		switch r.Method {
+		case http.MethodGet:
+			return "GetBucketPolicy", params
+		case http.MethodPut:
+			return "PutBucketPolicy", params
+		case http.MethodDelete:
+			return "DeleteBucketPolicy", params
+		}
+	}
+	return "", nil
+}
+
+// findBucket looks a bucket up in the call's region, then in the account's
+// other regions (bucket names are global).
+func (s *Server) findBucket(c *call, name string) (*Resource, string) {
+	if b := s.st.resource(c.account, c.region, "AWS::S3::Bucket", name); b != nil {
+		return b, c.region
+	}
+	if a := s.st.account(c.account); a != nil {
+		for _, r := range a.Regions {
+			if b := s.st.resource(c.account, r.Name, "AWS::S3::Bucket", name); b != nil {
+				return b, r.Name
+			}
+		}
+	}
+	return nil, c.region
+}
+
+// bucketPolicyOf returns the AWS::S3::BucketPolicy of a bucket in region.
+func (s *Server) bucketPolicyOf(account, region, bucket string) *Resource {
+	for _, p := range s.st.ofType(account, region, "AWS::S3::BucketPolicy") {
+		if fieldString(p, "Bucket") == bucket || p.ccID() == bucket {
+			return p
+		}
+	}
+	return nil
+}
+
+func noBucket(name string) error {
+	return &apiError{Status: 404, Code: "NoSuchBucket", Message: "The specified bucket does not exist", Extra: map[string]string{"BucketName": name}}
+}
+
+func (s *Server) s3GetBucketPolicy(c *call) (any, error) {
+	name := c.params["bucket"]
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	b, region := s.findBucket(c, name)
+	pol := s.bucketPolicyOf(c.account, region, name)
+	if pol == nil {
+		if b == nil {
+			return nil, noBucket(name)
+		}
+		return nil, &apiError{Status: 404, Code: "NoSuchBucketPolicy", Message: "The bucket policy does not exist", Extra: map[string]string{"BucketName": name}}
+	}
+	return raw{status: 200, contentType: "application/json", body: []byte(compactJSON(field(pol, "PolicyDocument")))}, nil
+}
+
+func (s *Server) s3PutBucketPolicy(c *call) (any, error) {
+	name := c.params["bucket"]
+	var doc map[string]any
+	if err := json.Unmarshal(c.body, &doc); err != nil {
+		return nil, errf(400, "MalformedPolicy", "Policies must be valid JSON and the first byte must be '{'")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, region := s.findBucket(c, name)
+	if b == nil {
+		return nil, noBucket(name)
+	}
+	text := json.RawMessage(compactJSON(c.body))
+	if pol := s.bucketPolicyOf(c.account, region, name); pol != nil {
+		if err := setField(pol, "PolicyDocument", text); err != nil {
+			return nil, err
+		}
+		return raw{status: 204}, nil
+	}
+	model, err := marshalNoEscape(map[string]any{"Bucket": name, "PolicyDocument": text})
+	if err != nil {
+		return nil, err
+	}
+	if err := s.st.addLive(c.account, region, &Resource{Type: "AWS::S3::BucketPolicy", Identifier: name, PhysicalID: name, Properties: model}); err != nil {
+		return nil, err
+	}
+	return raw{status: 204}, nil
+}
+
+func (s *Server) s3DeleteBucketPolicy(c *call) (any, error) {
+	name := c.params["bucket"]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, region := s.findBucket(c, name)
+	pol := s.bucketPolicyOf(c.account, region, name)
+	if b == nil && pol == nil {
+		return nil, noBucket(name)
+	}
+	if pol != nil {
+		s.st.remove(c.account, region, pol)
+	}
+	return raw{status: 204}, nil
 }

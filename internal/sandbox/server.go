@@ -3,6 +3,7 @@ package sandbox
 import (
 	"crypto/sha256"
 	"encoding/base32"
+	"encoding/hex"
 	"fmt"
 	"net/http"
 	"strings"
@@ -154,4 +155,11 @@ func shortHash(s string, n int) string {
 		n = len(h)
 	}
 	return h[:n]
+}
+
+// uuidFrom returns a UUID-shaped id derived from s.
+func uuidFrom(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	h := hex.EncodeToString(sum[:16])
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
 }

@@ -1,5 +1,192 @@
 package sandbox
 
+import (
+	"encoding/json"
+	"strconv"
+)
+
 func snsService() *service {
-	return &service{name: "sns", protocol: protoQuery, ops: map[string]handler{}}
+	return &service{
+		name:     "sns",
+		protocol: protoQuery,
+		xmlns:    "http://sns.amazonaws.com/doc/2010-03-31/",
+		throttle: apiError{Status: 400, Code: "Throttling"},
+		deny:     apiError{Status: 403, Code: "AuthorizationError"},
+		ops: map[string]handler{
+			"GetTopicAttributes":       (*Server).snsGetTopicAttributes,
+			"SetTopicAttributes":       (*Server).snsSetTopicAttributes,
+			"ListSubscriptionsByTopic": (*Server).snsListSubscriptionsByTopic,
+		},
+	}
+}
+
+// snsAttributes maps topic attribute names to AWS::SNS::Topic properties.
+var snsAttributes = map[string]struct {
+	prop string
+	kind attrKind
+}{
+	"DisplayName":               {"DisplayName", attrString},
+	"KmsMasterKeyId":            {"KmsMasterKeyId", attrString},
+	"FifoTopic":                 {"FifoTopic", attrBool},
+	"ContentBasedDeduplication": {"ContentBasedDeduplication", attrBool},
+	"SignatureVersion":          {"SignatureVersion", attrString},
+	"TracingConfig":             {"TracingConfig", attrString},
+	"DeliveryPolicy":            {"DeliveryPolicy", attrJSON},
+	"ArchivePolicy":             {"ArchivePolicy", attrJSON},
+	"DataProtectionPolicy":      {"DataProtectionPolicy", attrJSON},
+}
+
+// snsWritable are the attributes SetTopicAttributes accepts.
+var snsWritable = map[string]bool{
+	"DisplayName": true, "KmsMasterKeyId": true, "ContentBasedDeduplication": true, "SignatureVersion": true,
+	"TracingConfig": true, "DeliveryPolicy": true, "ArchivePolicy": true, "DataProtectionPolicy": true, "Policy": true,
+}
+
+func noTopic() error { return errf(404, "NotFound", "Topic does not exist") }
+
+func (s *Server) topicPolicyOf(c *call, arn string) *Resource {
+	for _, p := range s.st.ofType(c.account, c.region, "AWS::SNS::TopicPolicy") {
+		if contains(fieldStrings(p, "Topics"), arn) {
+			return p
+		}
+	}
+	return nil
+}
+
+// defaultTopicPolicy is the access policy SNS gives every new topic.
+func defaultTopicPolicy(arn, account string) string {
+	doc := map[string]any{
+		"Version": "2008-10-17",
+		"Id":      "__default_policy_ID",
+		"Statement": []any{map[string]any{
+			"Sid":       "__default_statement_ID",
+			"Effect":    "Allow",
+			"Principal": map[string]any{"AWS": "*"},
+			"Action": []string{"SNS:GetTopicAttributes", "SNS:SetTopicAttributes", "SNS:AddPermission", "SNS:RemovePermission",
+				"SNS:DeleteTopic", "SNS:Subscribe", "SNS:ListSubscriptionsByTopic", "SNS:Publish"},
+			"Resource":  arn,
+			"Condition": map[string]any{"StringEquals": map[string]any{"AWS:SourceOwner": account}},
+		}},
+	}
+	b, _ := marshalNoEscape(doc)
+	return string(b)
+}
+
+// topicSubscriptions returns a topic's subscriptions: AWS::SNS::Subscription
+// resources on it and the topic's inline Subscription entries (which SNS
+// lists like any other).
+func (s *Server) topicSubscriptions(c *call, arn string, topic *Resource) []*xnode {
+	var out []*xnode
+	for _, sub := range s.st.ofType(c.account, c.region, "AWS::SNS::Subscription") {
+		if fieldString(sub, "TopicArn") != arn {
+			continue
+		}
+		out = append(out, el("", tx("SubscriptionArn", sub.ccID()), tx("Owner", c.account),
+			tx("Protocol", fieldString(sub, "Protocol")), tx("Endpoint", fieldString(sub, "Endpoint")), tx("TopicArn", arn)))
+	}
+	if topic != nil {
+		if inline, ok := fieldValue(topic, "Subscription").([]any); ok {
+			for i, e := range inline {
+				m, _ := e.(map[string]any)
+				proto, _ := m["Protocol"].(string)
+				endpoint, _ := m["Endpoint"].(string)
+				subArn := arn + ":" + uuidFrom(arn+"/"+strconv.Itoa(i)+"/"+proto+"/"+endpoint)
+				out = append(out, el("", tx("SubscriptionArn", subArn), tx("Owner", c.account),
+					tx("Protocol", proto), tx("Endpoint", endpoint), tx("TopicArn", arn)))
+			}
+		}
+	}
+	return out
+}
+
+func (s *Server) snsGetTopicAttributes(c *call) (any, error) {
+	arn := c.str("TopicArn")
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	topic := s.st.resource(c.account, c.region, "AWS::SNS::Topic", arn)
+	pol := s.topicPolicyOf(c, arn)
+	if topic == nil && pol == nil {
+		return nil, noTopic()
+	}
+	attrs := map[string]string{"TopicArn": arn, "Owner": c.account}
+	if topic != nil {
+		for name, a := range snsAttributes {
+			if v := fieldValue(topic, a.prop); v != nil {
+				attrs[name] = attrText(v, a.kind)
+			}
+		}
+		if _, ok := attrs["DisplayName"]; !ok {
+			attrs["DisplayName"] = ""
+		}
+		confirmed := len(s.topicSubscriptions(c, arn, topic))
+		attrs["SubscriptionsConfirmed"] = strconv.Itoa(confirmed)
+		attrs["SubscriptionsPending"] = "0"
+		attrs["SubscriptionsDeleted"] = "0"
+		attrs["Policy"] = defaultTopicPolicy(arn, c.account)
+	}
+	if pol != nil {
+		attrs["Policy"] = compactJSON(field(pol, "PolicyDocument"))
+	}
+	var entries []*xnode
+	for _, k := range sortedKeys(attrs) {
+		entries = append(entries, el("entry", tx("key", k), tx("value", attrs[k])))
+	}
+	return el("", el("Attributes", entries...)), nil
+}
+
+func (s *Server) snsSetTopicAttributes(c *call) (any, error) {
+	arn, name, value := c.str("TopicArn"), c.str("AttributeName"), c.str("AttributeValue")
+	if !snsWritable[name] {
+		return nil, errf(400, "InvalidParameter", "Invalid parameter: AttributeName")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	topic := s.st.resource(c.account, c.region, "AWS::SNS::Topic", arn)
+	if topic == nil {
+		return nil, noTopic()
+	}
+	if name == "Policy" {
+		if !json.Valid([]byte(value)) {
+			return nil, errf(400, "InvalidParameter", "Invalid parameter: Policy Error: the policy is not valid JSON")
+		}
+		doc := json.RawMessage(compactJSON([]byte(value)))
+		if pol := s.topicPolicyOf(c, arn); pol != nil {
+			return nil, setField(pol, "PolicyDocument", doc)
+		}
+		model, err := marshalNoEscape(map[string]any{"Topics": []string{arn}, "PolicyDocument": doc})
+		if err != nil {
+			return nil, err
+		}
+		return nil, s.st.addLive(c.account, c.region, &Resource{Type: "AWS::SNS::TopicPolicy", Identifier: arn, PhysicalID: arn, Properties: model})
+	}
+	a := snsAttributes[name]
+	if value == "" {
+		return nil, removeField(topic, a.prop)
+	}
+	v, ok := attrValue(value, a.kind)
+	if !ok {
+		return nil, errf(400, "InvalidParameter", "Invalid parameter: %s", name)
+	}
+	return nil, setField(topic, a.prop, v)
+}
+
+func (s *Server) snsListSubscriptionsByTopic(c *call) (any, error) {
+	arn := c.str("TopicArn")
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	topic := s.st.resource(c.account, c.region, "AWS::SNS::Topic", arn)
+	if topic == nil {
+		return nil, noTopic()
+	}
+	subs := s.topicSubscriptions(c, arn, topic)
+	off, ok := pageOffset("subs", c.str("NextToken"))
+	if !ok {
+		return nil, errf(400, "InvalidParameter", "Invalid parameter: NextToken")
+	}
+	lo, hi, next := page(len(subs), off, s.opts.PageSize)
+	res := el("", members("Subscriptions", subs[lo:hi]))
+	if next >= 0 {
+		res.kids = append(res.kids, tx("NextToken", pageToken("subs", next)))
+	}
+	return res, nil
 }

@@ -1,5 +1,253 @@
 package sandbox
 
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
 func sqsService() *service {
-	return &service{name: "sqs", protocol: protoQuery, ops: map[string]handler{}}
+	return &service{
+		name:          "sqs",
+		protocol:      protoJSON,
+		jsonNamespace: "com.amazonaws.sqs#",
+		jsonVersion:   "1.0",
+		targetPrefix:  "AmazonSQS.",
+		throttle:      apiError{Status: 400, Code: "ThrottlingException", QueryCode: "RequestThrottled"},
+		deny:          apiError{Status: 400, Code: "AccessDeniedException", QueryCode: "AccessDenied"},
+		ops: map[string]handler{
+			"GetQueueAttributes": (*Server).sqsGetQueueAttributes,
+			"SetQueueAttributes": (*Server).sqsSetQueueAttributes,
+		},
+	}
+}
+
+// attrKind is how a queue or topic attribute maps to its property.
+type attrKind int
+
+const (
+	attrString attrKind = iota
+	attrNumber
+	attrBool
+	attrJSON // a JSON object property sent as JSON text
+)
+
+// sqsAttributes maps queue attribute names to AWS::SQS::Queue properties.
+var sqsAttributes = map[string]struct {
+	prop     string
+	kind     attrKind
+	readOnly bool
+}{
+	"DelaySeconds":                  {"DelaySeconds", attrNumber, false},
+	"MaximumMessageSize":            {"MaximumMessageSize", attrNumber, false},
+	"MessageRetentionPeriod":        {"MessageRetentionPeriod", attrNumber, false},
+	"ReceiveMessageWaitTimeSeconds": {"ReceiveMessageWaitTimeSeconds", attrNumber, false},
+	"VisibilityTimeout":             {"VisibilityTimeout", attrNumber, false},
+	"KmsMasterKeyId":                {"KmsMasterKeyId", attrString, false},
+	"KmsDataKeyReusePeriodSeconds":  {"KmsDataKeyReusePeriodSeconds", attrNumber, false},
+	"SqsManagedSseEnabled":          {"SqsManagedSseEnabled", attrBool, false},
+	"FifoQueue":                     {"FifoQueue", attrBool, true},
+	"ContentBasedDeduplication":     {"ContentBasedDeduplication", attrBool, false},
+	"DeduplicationScope":            {"DeduplicationScope", attrString, false},
+	"FifoThroughputLimit":           {"FifoThroughputLimit", attrString, false},
+	"RedrivePolicy":                 {"RedrivePolicy", attrJSON, false},
+	"RedriveAllowPolicy":            {"RedriveAllowPolicy", attrJSON, false},
+	"QueueArn":                      {"Arn", attrString, true},
+}
+
+// attrText renders a property value as its attribute string.
+func attrText(v any, kind attrKind) string {
+	switch t := v.(type) {
+	case string:
+		return t
+	case bool:
+		return strconv.FormatBool(t)
+	case float64:
+		return strconv.FormatFloat(t, 'f', -1, 64)
+	case nil:
+		return ""
+	}
+	b, _ := marshalNoEscape(v)
+	return string(b)
+}
+
+// attrValue parses an attribute string into its property value.
+func attrValue(text string, kind attrKind) (any, bool) {
+	switch kind {
+	case attrNumber:
+		n, err := strconv.ParseFloat(text, 64)
+		return n, err == nil
+	case attrBool:
+		b, err := strconv.ParseBool(text)
+		return b, err == nil
+	case attrJSON:
+		var v map[string]any
+		return v, json.Unmarshal([]byte(text), &v) == nil
+	}
+	return text, true
+}
+
+func noQueue(url string) error {
+	return &apiError{Status: 400, Code: "QueueDoesNotExist", QueryCode: "AWS.SimpleQueueService.NonExistentQueue", Message: "The specified queue does not exist for this wsdl version. (" + url + ")"}
+}
+
+// findQueue finds a queue by URL (exact, else by account and name).
+func (s *Server) findQueue(c *call, url string) *Resource {
+	if res := s.st.resource(c.account, c.region, "AWS::SQS::Queue", url); res != nil {
+		return res
+	}
+	parts := strings.Split(strings.TrimRight(url, "/"), "/")
+	if len(parts) < 2 {
+		return nil
+	}
+	acct, name := parts[len(parts)-2], parts[len(parts)-1]
+	if acct != c.account {
+		return nil
+	}
+	for _, q := range s.st.ofType(c.account, c.region, "AWS::SQS::Queue") {
+		if fieldString(q, "QueueName") == name {
+			return q
+		}
+	}
+	return nil
+}
+
+// queuePolicyOf returns the AWS::SQS::QueuePolicy governing a queue URL.
+func (s *Server) queuePolicyOf(c *call, url string) *Resource {
+	for _, p := range s.st.ofType(c.account, c.region, "AWS::SQS::QueuePolicy") {
+		if contains(fieldStrings(p, "Queues"), url) {
+			return p
+		}
+	}
+	return nil
+}
+
+func (s *Server) sqsGetQueueAttributes(c *call) (any, error) {
+	var in struct {
+		QueueUrl       string
+		AttributeNames []string
+	}
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	q := s.findQueue(c, in.QueueUrl)
+	pol := s.queuePolicyOf(c, in.QueueUrl)
+	if q == nil && pol == nil {
+		return nil, noQueue(in.QueueUrl)
+	}
+	want := map[string]bool{}
+	all := len(in.AttributeNames) == 0
+	for _, n := range in.AttributeNames {
+		if n == "All" {
+			all = true
+		}
+		want[n] = true
+	}
+	attrs := map[string]string{}
+	put := func(name, value string) {
+		if (all || want[name]) && value != "" {
+			attrs[name] = value
+		}
+	}
+	if q != nil {
+		for name, a := range sqsAttributes {
+			if v := fieldValue(q, a.prop); v != nil {
+				put(name, attrText(v, a.kind))
+			}
+		}
+		for _, n := range []string{"ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible", "ApproximateNumberOfMessagesDelayed"} {
+			put(n, "0")
+		}
+		ts := strconv.FormatInt(defaultStackTime.Unix(), 10)
+		put("CreatedTimestamp", ts)
+		put("LastModifiedTimestamp", ts)
+	}
+	if pol != nil {
+		put("Policy", compactJSON(field(pol, "PolicyDocument")))
+	}
+	out := map[string]any{}
+	if len(attrs) > 0 {
+		out["Attributes"] = attrs
+	}
+	return out, nil
+}
+
+func (s *Server) sqsSetQueueAttributes(c *call) (any, error) {
+	var in struct {
+		QueueUrl   string
+		Attributes map[string]string
+	}
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	q := s.findQueue(c, in.QueueUrl)
+	if q == nil {
+		return nil, noQueue(in.QueueUrl)
+	}
+	invalid := func(name string) error {
+		return &apiError{Status: 400, Code: "InvalidAttributeName", QueryCode: "InvalidAttributeName", Message: "Unknown Attribute " + name + "."}
+	}
+	// Validate everything before changing anything.
+	for _, name := range sortedKeys(in.Attributes) {
+		text := in.Attributes[name]
+		if name == "Policy" {
+			if text != "" && !json.Valid([]byte(text)) {
+				return nil, &apiError{Status: 400, Code: "InvalidAttributeValue", QueryCode: "InvalidAttributeValue", Message: "Invalid value for the parameter Policy."}
+			}
+			continue
+		}
+		a, ok := sqsAttributes[name]
+		if !ok || a.readOnly {
+			return nil, invalid(name)
+		}
+		if _, ok := attrValue(text, a.kind); !ok && text != "" {
+			return nil, &apiError{Status: 400, Code: "InvalidAttributeValue", QueryCode: "InvalidAttributeValue", Message: "Invalid value for the parameter " + name + "."}
+		}
+	}
+	for _, name := range sortedKeys(in.Attributes) {
+		text := in.Attributes[name]
+		if name == "Policy" {
+			if err := s.setQueuePolicy(c, q, in.QueueUrl, text); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		a := sqsAttributes[name]
+		var err error
+		if text == "" {
+			err = removeField(q, a.prop)
+		} else {
+			v, _ := attrValue(text, a.kind)
+			err = setField(q, a.prop, v)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return nil, nil
+}
+
+// setQueuePolicy writes a queue's policy into the QueuePolicy resource
+// governing it, creating a live-only one when none does; "" removes it.
+func (s *Server) setQueuePolicy(c *call, q *Resource, url, text string) error {
+	pol := s.queuePolicyOf(c, url)
+	if text == "" {
+		if pol != nil {
+			s.st.remove(c.account, c.region, pol)
+		}
+		return nil
+	}
+	doc := json.RawMessage(compactJSON([]byte(text)))
+	if pol != nil {
+		return setField(pol, "PolicyDocument", doc)
+	}
+	model, err := marshalNoEscape(map[string]any{"Queues": []string{url}, "PolicyDocument": doc})
+	if err != nil {
+		return err
+	}
+	return s.st.addLive(c.account, c.region, &Resource{Type: "AWS::SQS::QueuePolicy", Identifier: url, PhysicalID: url, Properties: model})
 }
