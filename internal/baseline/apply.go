@@ -37,6 +37,8 @@ type Input struct {
 	// Resources lists every resource of the current deployed template.
 	Resources []Resource
 	// Parents maps an added child's logical id to its declared parent's.
+	// A child missing here whose logical id is "<parent>/<…>" (the scan
+	// package's synthesized form) has the part before the first "/".
 	Parents map[string]string
 	// TemplateHash is TemplateHash of the deployed template; empty skips
 	// the stale-baseline note (as under --pre-deploy).
@@ -116,11 +118,33 @@ func (r *run) complete(lid string) bool {
 	return r.b != nil && r.b.Complete[lid] && r.void[lid] == ""
 }
 
+// EntryID is the logical id a finding's value is recorded under: the
+// finding's logical id, except for an added resource, whose synthesized
+// logical id may be shared by several children of one parent; it gets
+// "#<physical id>" appended.
+func EntryID(f drift.Finding) string {
+	if f.Tier == drift.Added && f.PhysicalID != "" && !strings.HasSuffix(f.LogicalID, "#"+f.PhysicalID) {
+		return f.LogicalID + "#" + f.PhysicalID
+	}
+	return f.LogicalID
+}
+
+// parentOf returns an added child's declared parent.
+func parentOf(childLogicalID string, parents map[string]string) (string, bool) {
+	if p, ok := parents[childLogicalID]; ok {
+		return p, true
+	}
+	if p, _, ok := strings.Cut(childLogicalID, "/"); ok && p != "" {
+		return p, true
+	}
+	return "", false
+}
+
 func (r *run) parentEnumerated(lid string, parents map[string]string) bool {
 	if r.b == nil {
 		return false
 	}
-	p, ok := parents[lid]
+	p, ok := parentOf(lid, parents)
 	if !ok {
 		return false
 	}
@@ -268,7 +292,8 @@ func Apply(b *Baseline, in Input, opt Options) Result {
 			out.Findings = append(out.Findings, f)
 			continue
 		}
-		k := entryKey{f.LogicalID, f.Path}
+		id := EntryID(f)
+		k := entryKey{id, f.Path}
 		if r.staleSrc[k] {
 			if f.Tier == drift.Undeclared {
 				continue // no tier to fold into: suppressed, with the nudge
@@ -276,7 +301,7 @@ func Apply(b *Baseline, in Input, opt Options) Result {
 			out.Findings = append(out.Findings, f)
 			continue
 		}
-		rec, at, res := r.lookup(f.LogicalID, f.Path)
+		rec, at, res := r.lookup(id, f.Path)
 		if at.lid != "" {
 			matched[at] = true
 		}

@@ -25,6 +25,10 @@ func withNote(f drift.Finding, note string, desired any) drift.Finding {
 	return f
 }
 
+func added(lid, phys string, model map[string]any) drift.Finding {
+	return drift.Finding{Tier: drift.Added, LogicalID: lid, ResourceType: "AWS::SNS::Subscription", PhysicalID: phys, Actual: model}
+}
+
 func unrec(f drift.Finding) drift.Finding { f.Unrecorded = true; return f }
 
 func res(lid, typ string, declared map[string]any) Resource {
@@ -70,9 +74,9 @@ func TestApply(t *testing.T) {
 			name: "no baseline: every undeclared and added value is unrecorded",
 			b:    func(*testing.T) *Baseline { return nil },
 			in: Input{Resources: []Resource{qRes}, Findings: []drift.Finding{
-				declared, und("Q", qType, "Policy", "x"), withTier(und("Sub1", "AWS::SNS::Subscription", "", map[string]any{"a": 1.0}), drift.Added),
+				declared, und("Q", qType, "Policy", "x"), added("Q/Subscription", "arn:1", map[string]any{"a": 1.0}),
 			}},
-			want: []drift.Finding{declared, unrec(und("Q", qType, "Policy", "x")), unrec(withTier(und("Sub1", "AWS::SNS::Subscription", "", map[string]any{"a": 1.0}), drift.Added))},
+			want: []drift.Finding{declared, unrec(und("Q", qType, "Policy", "x")), unrec(added("Q/Subscription", "arn:1", map[string]any{"a": 1.0}))},
 		},
 		{
 			name: "recorded and unchanged is suppressed",
@@ -319,30 +323,38 @@ func TestApply(t *testing.T) {
 			want: []drift.Finding{{Tier: drift.Skipped, LogicalID: "B", ResourceType: s3Type}},
 		},
 		{
-			name: "added child: recorded equal suppressed, new under enumerated parent appeared, other unrecorded",
+			name: "added children (shared synthesized id): recorded equal suppressed, new under enumerated parent appeared, other unrecorded",
 			b: func(*testing.T) *Baseline {
-				b := base(Entry{"Sub1", "AWS::SNS::Subscription", "", map[string]any{"a": 1.0}})
+				b := base(Entry{"Topic/Subscription#arn:1", "AWS::SNS::Subscription", "", map[string]any{"a": 1.0}})
 				b.EnumeratedParents = []Parent{{"Topic", "AWS::SNS::Topic"}}
 				return b
 			},
 			in: Input{
 				Resources: []Resource{res("Topic", "AWS::SNS::Topic", nil), res("Bucket", s3Type, nil)},
-				Parents:   map[string]string{"Sub1": "Topic", "Sub2": "Topic", "N1": "Bucket"},
+				Parents:   map[string]string{"N1": "Bucket"},
 				Findings: []drift.Finding{
-					withTier(und("Sub1", "AWS::SNS::Subscription", "", map[string]any{"a": 1.0}), drift.Added),
-					withTier(und("Sub2", "AWS::SNS::Subscription", "", map[string]any{"a": 2.0}), drift.Added),
-					withTier(und("N1", "AWS::S3::X", "", map[string]any{"a": 2.0}), drift.Added),
+					added("Topic/Subscription", "arn:1", map[string]any{"a": 1.0}),
+					added("Topic/Subscription", "arn:2", map[string]any{"a": 2.0}),
+					added("N1", "n-1", map[string]any{"a": 2.0}),
 				},
 			},
 			want: []drift.Finding{
-				withNote(withTier(und("Sub2", "AWS::SNS::Subscription", "", map[string]any{"a": 2.0}), drift.Added), NoteAppeared, nil),
-				unrec(withTier(und("N1", "AWS::S3::X", "", map[string]any{"a": 2.0}), drift.Added)),
+				withNote(added("Topic/Subscription", "arn:2", map[string]any{"a": 2.0}), NoteAppeared, nil),
+				unrec(added("N1", "n-1", map[string]any{"a": 2.0})),
 			},
+		},
+		{
+			name: "recorded added child changed",
+			b: func(*testing.T) *Baseline {
+				return base(Entry{"Topic/Subscription#arn:1", "AWS::SNS::Subscription", "", map[string]any{"a": 1.0}})
+			},
+			in:   Input{Resources: []Resource{res("Topic", "AWS::SNS::Topic", nil)}, Findings: []drift.Finding{added("Topic/Subscription", "arn:1", map[string]any{"a": 9.0})}},
+			want: []drift.Finding{withNote(added("Topic/Subscription", "arn:1", map[string]any{"a": 9.0}), NoteChanged, map[string]any{"a": 1.0})},
 		},
 		{
 			name: "recorded added child no longer present is a note",
 			b: func(*testing.T) *Baseline {
-				return base(Entry{"Sub1", "AWS::SNS::Subscription", "", map[string]any{"a": 1.0}})
+				return base(Entry{"Topic/Subscription#arn:1", "AWS::SNS::Subscription", "", map[string]any{"a": 1.0}})
 			},
 			in:        Input{Resources: []Resource{res("Topic", "AWS::SNS::Topic", nil)}},
 			wantNotes: []string{"1 recorded added resource is no longer present — re-run realdrift record"},

@@ -33,6 +33,10 @@
 //     since record".
 //   - A recorded added child that is no longer present is a note, not drift:
 //     the live state moved toward the template.
+//   - An added child is recorded under EntryID: its logical id plus
+//     "#<physical id>", because the synthesized logical id of added children
+//     ("<parent>/<Type>") is shared by siblings. Its parent is Input.Parents'
+//     entry, else the part of its logical id before the first "/".
 //
 // Values are compared after Options.Canon, the classifier's canonicaliser.
 // It defaults to the identity so this package does not depend on

@@ -14,7 +14,8 @@ type Snapshot struct {
 	Findings []drift.Finding
 	// Resources lists every resource of the current deployed template.
 	Resources []Resource
-	// Parents maps an added child's logical id to its declared parent's.
+	// Parents maps an added child's logical id to its declared parent's
+	// (as Input.Parents).
 	Parents map[string]string
 	// Scanned lists the parents whose child enumeration completed this run.
 	Scanned []Parent
@@ -22,9 +23,10 @@ type Snapshot struct {
 	TemplateHash string
 	// CapturedAt is the record time.
 	CapturedAt time.Time
-	// Select picks the values to record by logical id and path (an added
-	// resource has path ""); it also accepts the removal of a recorded value
-	// that is gone. Nil records everything.
+	// Select picks the values to record by entry id (EntryID: the logical
+	// id, or an added resource's id with its physical id) and path (an
+	// added resource has path ""); it also accepts the removal of a
+	// recorded value that is gone. Nil records everything.
 	Select func(logicalID, path string) bool
 }
 
@@ -79,7 +81,7 @@ func Record(prev *Baseline, s Snapshot, opt Options) *Baseline {
 	byLid := map[string][]drift.Finding{}
 	for _, f := range s.Findings {
 		if recordable(f) {
-			byLid[f.LogicalID] = append(byLid[f.LogicalID], f)
+			byLid[EntryID(f)] = append(byLid[EntryID(f)], f)
 		}
 	}
 	prevFP := func(k entryKey) (string, bool) {
@@ -204,10 +206,13 @@ func Record(prev *Baseline, s Snapshot, opt Options) *Baseline {
 	for _, p := range s.Scanned {
 		ok := true
 		for _, f := range s.Findings {
-			if f.Tier != drift.Added || s.Parents[f.LogicalID] != p.LogicalID {
+			if f.Tier != drift.Added {
 				continue
 			}
-			v, has := recorded[entryKey{f.LogicalID, ""}]
+			if parent, ok := parentOf(f.LogicalID, s.Parents); !ok || parent != p.LogicalID {
+				continue
+			}
+			v, has := recorded[entryKey{EntryID(f), ""}]
 			if !has || !opt.Equal(v, f.Actual) {
 				ok = false
 				break

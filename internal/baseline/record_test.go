@@ -160,17 +160,20 @@ func TestRecord(t *testing.T) {
 			prev: func(*testing.T) *Baseline { return nil },
 			s: func() Snapshot {
 				s := snap([]drift.Finding{
-					withTier(und("C1", "AWS::SNS::Subscription", "", map[string]any{"a": 1.0}), drift.Added),
-					withTier(und("C2", "AWS::SNS::Subscription", "", map[string]any{"a": 2.0}), drift.Added),
-					withTier(und("C3", "AWS::SSM::X", "", map[string]any{"a": 3.0}), drift.Added),
+					added("T/Subscription", "arn:1", map[string]any{"a": 1.0}),
+					added("T/Subscription", "arn:2", map[string]any{"a": 2.0}),
+					added("C3", "c-3", map[string]any{"a": 3.0}),
 				}, res("T", "AWS::SNS::Topic", nil), res("W", "AWS::SSM::MaintenanceWindow", nil), res("E", "AWS::SNS::Topic", nil))
-				s.Parents = map[string]string{"C1": "T", "C2": "T", "C3": "W"}
+				s.Parents = map[string]string{"C3": "W"}
 				s.Scanned = []Parent{{"T", "AWS::SNS::Topic"}, {"W", "AWS::SSM::MaintenanceWindow"}, {"E", "AWS::SNS::Topic"}}
-				s.Select = only("C1.", "C2.")
+				s.Select = only("T/Subscription#arn:1.", "T/Subscription#arn:2.")
 				return s
 			}(),
 			want: want{
-				Entries:  []Entry{{"C1", "AWS::SNS::Subscription", "", map[string]any{"a": 1.0}}, {"C2", "AWS::SNS::Subscription", "", map[string]any{"a": 2.0}}},
+				Entries: []Entry{
+					{"T/Subscription#arn:1", "AWS::SNS::Subscription", "", map[string]any{"a": 1.0}},
+					{"T/Subscription#arn:2", "AWS::SNS::Subscription", "", map[string]any{"a": 2.0}},
+				},
 				Complete: []string{"E", "T", "W"},
 				Phys:     map[string]string{"E": "p-E", "T": "p-T", "W": "p-W"},
 				Parents:  []Parent{{"E", "AWS::SNS::Topic"}, {"T", "AWS::SNS::Topic"}},
