@@ -10,7 +10,7 @@ import (
 const (
 	// maxDepth bounds the nesting of objects and arrays.
 	maxDepth = 512
-	// maxNodes bounds the number of YAML nodes visited, aliases expanded.
+	// maxNodes caps the number of YAML nodes visited, aliases expanded.
 	maxNodes = 1 << 20
 )
 

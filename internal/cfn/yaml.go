@@ -1,6 +1,7 @@
 package cfn
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"regexp"
@@ -44,24 +45,47 @@ var shortTags = map[string]string{
 	"!ValueOfAll":       "Fn::ValueOfAll",
 }
 
-var yamlLine = regexp.MustCompile(`line (\d+)`)
+var yamlLine = regexp.MustCompile(`^line (\d+): `)
 
 // parseYAML decodes a YAML document into JSON-shaped Go values with the
 // short-form tags rewritten to the long form.
 func parseYAML(data []byte) (doc any, err error) {
 	var root yaml.Node
 	if err := unmarshalYAML(data, &root); err != nil {
-		e := &Error{Format: "yaml", Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
-		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-			e.Line, _ = strconv.Atoi(m[1])
-		}
-		return nil, e
+		return nil, yamlSyntaxError(data, err)
 	}
 	if root.Kind == 0 || (root.Kind == yaml.DocumentNode && len(root.Content) == 0) {
-		return nil, &Error{Format: "yaml", Msg: "empty template"}
+		return nil, &Error{Format: "yaml", Offset: -1, Msg: "empty template"}
 	}
-	c := &yamlConv{budget: maxNodes}
+	c := &yamlConv{budget: nodeBudget(len(data)), scalars: map[*yaml.Node]any{}}
 	return c.node(&root, 0)
+}
+
+// yamlSyntaxError turns a YAML library error into an *Error with a line.
+// The library names the line for most errors; when it does not, the line is
+// found as the shortest prefix of the document that fails the same way.
+func yamlSyntaxError(data []byte, err error) *Error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	e := &Error{Format: "yaml", Offset: -1, Msg: msg}
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		e.Line, _ = strconv.Atoi(m[1])
+		e.Msg = msg[len(m[0]):]
+		return e
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	lo, hi := 1, len(lines)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		var n yaml.Node
+		perr := unmarshalYAML(bytes.Join(lines[:mid], nil), &n)
+		if perr != nil && perr.Error() == err.Error() {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	e.Line = lo
+	return e
 }
 
 // unmarshalYAML shields callers from a panic inside the YAML library: a
@@ -75,8 +99,17 @@ func unmarshalYAML(data []byte, n *yaml.Node) (err error) {
 	return yaml.Unmarshal(data, n)
 }
 
+// nodeBudget bounds how many nodes a document of n bytes may expand to
+// through aliases: a few times what it could hold without them, so an alias
+// bomb stops early and cheaply.
+func nodeBudget(n int) int {
+	return min(4*n+10_000, maxNodes)
+}
+
 type yamlConv struct {
 	budget int
+	// scalars caches decoded scalars: an alias may repeat a node many times.
+	scalars map[*yaml.Node]any
 }
 
 func (c *yamlConv) errAt(n *yaml.Node, format string, args ...any) *Error {
@@ -86,7 +119,7 @@ func (c *yamlConv) errAt(n *yaml.Node, format string, args ...any) *Error {
 func (c *yamlConv) node(n *yaml.Node, depth int) (any, error) {
 	c.budget--
 	if c.budget < 0 {
-		return nil, c.errAt(n, "document too large (more than %d nodes after alias expansion)", maxNodes)
+		return nil, c.errAt(n, "document too large after alias expansion")
 	}
 	if depth > maxDepth {
 		return nil, c.errAt(n, "nesting deeper than %d", maxDepth)
@@ -202,11 +235,19 @@ func (c *yamlConv) scalar(n *yaml.Node, tag string) (any, error) {
 	case "!!null":
 		return nil, nil
 	case "!!bool", "!!int", "!!float":
+		if v, ok := c.scalars[n]; ok {
+			return v, nil
+		}
 		var v any
 		if err := n.Decode(&v); err != nil {
 			return nil, c.errAt(n, "cannot read %s %q", tag, n.Value)
 		}
-		return c.number(n, v)
+		out, err := c.number(n, v)
+		if err != nil {
+			return nil, err
+		}
+		c.scalars[n] = out
+		return out, nil
 	}
 	return nil, c.errAt(n, "unsupported tag %s", tag)
 }
