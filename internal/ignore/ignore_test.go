@@ -100,7 +100,7 @@ func TestGlob(t *testing.T) {
 func TestApply(t *testing.T) {
 	stack := drift.StackRef{Account: "111111111111", Region: "us-east-1", Name: "ProdApi"}
 	f := func(tier drift.Tier, lid, cp, path string) drift.Finding {
-		return drift.Finding{Tier: tier, LogicalID: lid, ResourceType: "AWS::X::Y", PhysicalID: "p", ConstructPath: cp, Path: path, Actual: 1.0}
+		return drift.Finding{Tier: tier, LogicalID: lid, ResourceType: "AWS::X::Y", PhysicalID: "arn:1", ConstructPath: cp, Path: path, Actual: 1.0}
 	}
 	ign := func(x drift.Finding, rule string) drift.Finding {
 		x.Tier, x.Reason = drift.Ignored, "ignore rule "+rule
@@ -127,6 +127,7 @@ func TestApply(t *testing.T) {
 		{"region scope", []Rule{{Path: "*.X", Region: "us-*"}}, f(drift.Undeclared, "A", "", "X"), ign(f(drift.Undeclared, "A", "", "X"), "*.X region=us-*")},
 		{"region scope excludes", []Rule{{Path: "*.X", Region: "eu-*"}}, f(drift.Undeclared, "A", "", "X"), f(drift.Undeclared, "A", "", "X")},
 		{"added resource by logical id", []Rule{{Path: "SubX"}}, f(drift.Added, "SubX", "", ""), ign(f(drift.Added, "SubX", "", ""), "SubX")},
+		{"one added child by physical id", []Rule{{Path: "T/Subscription#arn:1"}}, f(drift.Added, "T/Subscription", "", ""), ign(f(drift.Added, "T/Subscription", "", ""), "T/Subscription#arn:1")},
 		{"deleted never re-tagged", []Rule{{Path: "*"}}, f(drift.Deleted, "A", "", ""), f(drift.Deleted, "A", "", "")},
 		{"informational tier left alone", []Rule{{Path: "*"}}, f(drift.ReadGap, "A", "", "X"), f(drift.ReadGap, "A", "", "X")},
 		{"first matching rule named", []Rule{{Path: "B.*"}, {Path: "A.*"}, {Path: "*"}}, f(drift.Declared, "A", "", "X"), ign(f(drift.Declared, "A", "", "X"), "A.*")},

@@ -10,7 +10,8 @@ import (
 // of stack stackName: <logicalId>.<path>, and when the resource has a
 // construct path, the within-stack <constructPath>.<path> and the full
 // <stack>/<constructPath>.<path>. A whole-resource finding (empty path) has
-// no ".<path>" suffix.
+// no ".<path>" suffix. An added child also has <logicalId>#<physicalId>,
+// which picks one child among siblings that share a synthesized logical id.
 func Targets(stackName string, f drift.Finding) []string {
 	suffix := ""
 	if f.Path != "" {
@@ -24,6 +25,9 @@ func Targets(stackName string, f drift.Finding) []string {
 			}
 		}
 		out = append(out, s)
+	}
+	if f.Tier == drift.Added && f.PhysicalID != "" {
+		add(f.LogicalID + "#" + f.PhysicalID) // one child among siblings
 	}
 	if f.ConstructPath != "" {
 		within := WithinStackPath(stackName, f.ConstructPath)

@@ -43,7 +43,7 @@ func mixed() []drift.Finding {
 			func(f *drift.Finding) { f.Note = "changed since record"; f.Nested = true }),
 		with(fnd(drift.Undeclared, "Bucket83908E77", "AWS::S3::Bucket", "Tags", []any{map[string]any{"Key": "owner", "Value": strings.Repeat("x", 120)}}, nil),
 			func(f *drift.Finding) { f.Unrecorded = true }),
-		with(fnd(drift.Added, "TopicSubscription1", "AWS::SNS::Subscription", "", map[string]any{"Protocol": "sqs"}, nil),
+		with(fnd(drift.Added, "AlertsTopic/Subscription", "AWS::SNS::Subscription", "", map[string]any{"Protocol": "sqs"}, nil),
 			func(f *drift.Finding) { f.Unrecorded = true }),
 		with(fnd(drift.Undeclared, "Secretive", "AWS::Lambda::Function", "Environment.Variables.TOKEN", drift.Secret{Value: "hunter2"}, nil),
 			func(f *drift.Finding) { f.Unrecorded = true }),

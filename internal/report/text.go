@@ -126,7 +126,7 @@ func writeFinding(b *bytes.Buffer, stack string, f drift.Finding, opt Options) {
 	case f.Tier == drift.Deleted:
 		what = "gone from AWS"
 	case f.Tier == drift.Added && f.Desired == nil:
-		what = "live-only resource"
+		what = "live-only resource " + oneLine(f.PhysicalID)
 	case f.Tier == drift.Declared:
 		what = "template " + value(f.Desired, opt) + " → live " + value(f.Actual, opt)
 	case f.Desired != nil:
