@@ -18,7 +18,7 @@ var ErrNotRegistrySchema = errors.New("not a registry resource schema")
 var ErrTooComplex = errors.New("registry schema too complex to walk")
 
 // handlerOrder is the canonical order of Facts.Handlers.
-var handlerOrder = [...]string{"create", "read", "update", "delete", "list"}
+func handlerOrder() []string { return []string{"create", "read", "update", "delete", "list"} }
 
 // rawSchema is the part of a registry provider schema the extraction reads.
 type rawSchema struct {
@@ -97,7 +97,7 @@ func extract(raw *rawSchema) (Facts, error) {
 		}
 		f.PropertyTransforms[p] = expr
 	}
-	for _, h := range handlerOrder {
+	for _, h := range handlerOrder() {
 		if _, ok := raw.Handlers[h]; ok {
 			f.Handlers = append(f.Handlers, h)
 		}

@@ -6,7 +6,7 @@ import (
 
 // combinators are the schema keywords whose members describe the same
 // value; the walk visits every member at the node's own path.
-var combinators = [...]string{"oneOf", "anyOf", "allOf"}
+func combinators() []string { return []string{"oneOf", "anyOf", "allOf"} }
 
 // walker visits every property node of one schema, following
 // "#/definitions/..." references with a cycle guard, and collects the
@@ -88,7 +88,7 @@ func (w *walker) visit(path string, n any) {
 	if isFreeFormMap(node, props) && !isTags(path) {
 		w.freeForm[path] = struct{}{}
 	}
-	for _, k := range combinators {
+	for _, k := range combinators() {
 		members, _ := node[k].([]any)
 		for _, m := range members {
 			w.visit(path, m)
@@ -177,7 +177,9 @@ const (
 )
 
 // identityFields name the properties that identify an array item.
-var identityFields = [...]string{"Key", "Id", "Name", "AttributeName", "IndexName"}
+func identityFields() []string {
+	return []string{"Key", "Id", "Name", "AttributeName", "IndexName"}
+}
 
 // itemShape tells whether array items are scalars or objects, looking
 // through references and combinators.
@@ -191,7 +193,7 @@ func (w *walker) itemShape(n any) shape {
 	switch {
 	case ts["object"] || node["properties"] != nil:
 		props, _ := node["properties"].(map[string]any)
-		for _, id := range identityFields {
+		for _, id := range identityFields() {
 			if _, ok := props[id]; ok {
 				return shapeKeyedObject
 			}
@@ -202,7 +204,7 @@ func (w *walker) itemShape(n any) shape {
 	case node["enum"] != nil:
 		return shapeScalar
 	}
-	for _, k := range combinators {
+	for _, k := range combinators() {
 		members, _ := node[k].([]any)
 		for _, m := range members {
 			if s := w.itemShape(m); s != shapeUnknown {
