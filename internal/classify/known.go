@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/realdrift/realdrift/internal/drift"
@@ -25,21 +26,42 @@ type KnownValue struct {
 //go:embed known_values.json
 var knownValuesJSON []byte
 
+// KnownTable is a parsed known-values table. The zero value is empty.
+type KnownTable struct {
+	byType map[string]map[string]*knownEntry
+}
+
+// NewKnownTable builds a table from rows (as mined by corpus.MineKnown).
+func NewKnownTable(rows []KnownValue) (*KnownTable, error) {
+	m, err := buildKnown(rows)
+	if err != nil {
+		return nil, err
+	}
+	return &KnownTable{byType: m}, nil
+}
+
 type knownEntry struct {
 	exact     map[string]drift.Tier // canonical JSON → tier
 	templated map[string]drift.Tier // template → tier
+	// shapes hold the Shape of every string value when the path shows
+	// two or more different string values of one tier.
+	shapes map[string]drift.Tier
 }
 
-// knownTable is built once from the embedded data and never written after.
-var knownTable = sync.OnceValues(func() (map[string]map[string]*knownEntry, error) {
-	return parseKnown(knownValuesJSON)
-})
-
-func parseKnown(data []byte) (map[string]map[string]*knownEntry, error) {
+// embeddedKnown is built once from the embedded data and never written
+// after.
+var embeddedKnown = sync.OnceValues(func() (*KnownTable, error) {
 	var rows []KnownValue
-	if err := json.Unmarshal(data, &rows); err != nil {
+	if err := json.Unmarshal(knownValuesJSON, &rows); err != nil {
 		return nil, fmt.Errorf("known values: %w", err)
 	}
+	return NewKnownTable(rows)
+})
+
+// EmbeddedKnown returns the known-values table compiled into the binary.
+func EmbeddedKnown() (*KnownTable, error) { return embeddedKnown() }
+
+func buildKnown(rows []KnownValue) (map[string]map[string]*knownEntry, error) {
 	out := map[string]map[string]*knownEntry{}
 	for _, row := range rows {
 		t, err := drift.ParseTier(row.Tier)
@@ -62,7 +84,42 @@ func parseKnown(data []byte) (map[string]map[string]*knownEntry, error) {
 			e.exact[row.Value] = t
 		}
 	}
+	for _, byPath := range out {
+		for _, e := range byPath {
+			e.buildShapes()
+		}
+	}
 	return out, nil
+}
+
+// buildShapes enables the shape fold for a path whose values are two or
+// more different strings, all of one tier.
+func (e *knownEntry) buildShapes() {
+	var tier drift.Tier
+	n := 0
+	collect := func(m map[string]drift.Tier) bool {
+		for v, t := range m {
+			if len(v) < 2 || v[0] != '"' {
+				return false
+			}
+			if n > 0 && t != tier {
+				return false
+			}
+			tier = t
+			n++
+		}
+		return true
+	}
+	if !collect(e.exact) || !collect(e.templated) || n < 2 {
+		return
+	}
+	e.shapes = map[string]drift.Tier{}
+	for v := range e.exact {
+		e.shapes[Shape(v)] = tier
+	}
+	for v := range e.templated {
+		e.shapes[Shape(v)] = tier
+	}
 }
 
 func isTemplated(s string) bool {
@@ -76,15 +133,28 @@ func isTemplated(s string) bool {
 
 // known looks the value up in the mined known-values table.
 func (r *run) known(rp string, v any) (drift.Tier, bool) {
-	table, err := knownTable()
-	if err != nil {
-		return drift.TierUnknown, false
+	table := r.opts.Known
+	if table == nil {
+		var err error
+		if table, err = embeddedKnown(); err != nil {
+			return drift.TierUnknown, false
+		}
 	}
-	byPath := table[r.s.Ref.Type]
-	if byPath == nil {
-		return drift.TierUnknown, false
+	kp := KeyPath(rp)
+	if t, ok := r.lookup(table.byType[r.s.Ref.Type][kp], v); ok {
+		return t, true
 	}
-	e := byPath[KeyPath(rp)]
+	if !strings.Contains(kp, ".") && !strings.Contains(kp, "[") {
+		return r.lookup(table.byType[anyType][kp], v)
+	}
+	return drift.TierUnknown, false
+}
+
+// anyType keys the rows that hold for every resource type: a top-level
+// (path, value) the corpus folds on several types and never reports.
+const anyType = "*"
+
+func (r *run) lookup(e *knownEntry, v any) (drift.Tier, bool) {
 	if e == nil {
 		return drift.TierUnknown, false
 	}
@@ -92,8 +162,15 @@ func (r *run) known(rp string, v any) (drift.Tier, bool) {
 	if t, ok := e.exact[c]; ok {
 		return t, true
 	}
-	if len(e.templated) > 0 {
-		if t, ok := e.templated[templateString(c, r.templateContext())]; ok {
+	if len(e.templated) == 0 && e.shapes == nil {
+		return drift.TierUnknown, false
+	}
+	tmpl := Template(v, r.templateContext())
+	if t, ok := e.templated[tmpl]; ok {
+		return t, true
+	}
+	if e.shapes != nil && len(tmpl) > 1 && tmpl[0] == '"' {
+		if t, ok := e.shapes[Shape(tmpl)]; ok {
 			return t, true
 		}
 	}

@@ -23,6 +23,8 @@ type Options struct {
 	// StackTags are the stack-level tags CloudFormation propagates; they are
 	// subtracted from the live tags.
 	StackTags map[string]string
+	// Known is the known-values table; nil means the embedded one.
+	Known *KnownTable
 	// Sibling holds the rare per-type sibling and account facts, keyed by
 	// their corpus option name (siblingSgRules, accountDefaults, ...), as
 	// JSON-shaped values.

@@ -2,6 +2,8 @@ package classify
 
 import (
 	"regexp"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/realdrift/realdrift/internal/normalize"
@@ -36,9 +38,97 @@ var (
 	reIPv4  = regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}\b`)
 )
 
-// Template renders v as a value template.
+// Template renders v as a value template. An array whose elements all
+// render to the same placeholder template is written once with a "…"
+// marker, so a list of one or more AZs, say, is one template.
 func Template(v any, c TemplateContext) string {
-	return templateString(normalize.Canonical(v), c)
+	var b strings.Builder
+	writeTemplate(&b, v, c)
+	return b.String()
+}
+
+func writeTemplate(b *strings.Builder, v any, c TemplateContext) {
+	switch t := v.(type) {
+	case string:
+		b.WriteString(templateString(strconv.Quote(t), c))
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Quote(k))
+			b.WriteByte(':')
+			writeTemplate(b, t[k], c)
+		}
+		b.WriteByte('}')
+	case []any:
+		if len(t) > 0 {
+			var first string
+			same := true
+			for i, e := range t {
+				s, ok := e.(string)
+				if !ok {
+					same = false
+					break
+				}
+				ts := templateString(strconv.Quote(s), c)
+				if i == 0 {
+					first = ts
+				} else if ts != first {
+					same = false
+					break
+				}
+			}
+			if same && strings.Contains(first, "⟨") {
+				b.WriteString("[" + first + ",…]")
+				return
+			}
+		}
+		b.WriteByte('[')
+		for i, e := range t {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeTemplate(b, e, c)
+		}
+		b.WriteByte(']')
+	default:
+		b.WriteString(normalize.Canonical(v))
+	}
+}
+
+// Shape reduces a template string to its character classes: letter runs
+// become "a", digit runs "9"; punctuation and placeholders stay. It is the
+// fold for string paths the corpus shows with several different default
+// values of one form (maintenance windows, default parameter groups).
+func Shape(tmpl string) string {
+	var b strings.Builder
+	last := byte(0)
+	for _, r := range tmpl {
+		var cls byte
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
+			cls = 'a'
+		case r >= '0' && r <= '9':
+			cls = '9'
+		}
+		if cls != 0 {
+			if cls != last {
+				b.WriteByte(cls)
+			}
+			last = cls
+			continue
+		}
+		last = 0
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func templateString(s string, c TemplateContext) string {

@@ -14,17 +14,15 @@ import (
 // Replay classifies the case through classify.Resource, the function the
 // CLI and the Lambdas call.
 func Replay(c *Case) []drift.Finding {
-	s := classify.Subject{
-		Ref: drift.ResourceRef{
-			LogicalID:     c.Resource.LogicalID,
-			Type:          c.Resource.ResourceType,
-			PhysicalID:    c.Resource.PhysicalID,
-			ConstructPath: c.Resource.ConstructPath,
-		},
-		Declared:           c.Resource.Declared,
-		SiblingPolicyNames: c.Resource.SiblingPolicyNames,
-	}
-	return classify.Resource(s, c.LiveRaw, &c.Schema, classify.OptionsFromMap(c.Opts))
+	return ReplayWith(c, nil)
+}
+
+// ReplayWith replays the case with a given known-values table (nil: the
+// embedded one); cross-validation uses it.
+func ReplayWith(c *Case, known *classify.KnownTable) []drift.Finding {
+	opts := classify.OptionsFromMap(c.Opts)
+	opts.Known = known
+	return classify.Resource(subject(c), c.LiveRaw, &c.Schema, opts)
 }
 
 // Canonical renders a finding as canonical JSON (sorted keys, absent fields

@@ -1,0 +1,159 @@
+package corpus
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/realdrift/realdrift/internal/classify"
+	"github.com/realdrift/realdrift/internal/drift"
+)
+
+// Triple is one (type, path, value template) of a live value.
+type Triple struct {
+	Type, Path, Value string
+}
+
+// Ranked is a triple with the number of cases it was seen in.
+type Ranked struct {
+	Triple
+	Cases int
+	// Constant is true when every case of the type that has the path
+	// shows this same value template.
+	Constant bool
+}
+
+// RankUndeclared ranks the undeclared top-level live values of the cases as
+// (type, path, value template) triples, constant ones first, then by the
+// number of cases.
+func RankUndeclared(cases []*Case) []Ranked {
+	seen := map[Triple]int{}
+	perPath := map[[2]string]map[string]bool{}
+	for _, c := range cases {
+		ctx := classify.ContextFor(subject(c), c.LiveRaw, classify.OptionsFromMap(c.Opts))
+		for k, v := range c.LiveRaw {
+			if _, declared := c.Resource.Declared[k]; declared {
+				continue
+			}
+			t := Triple{c.Resource.ResourceType, k, classify.Template(v, ctx)}
+			seen[t]++
+			pp := [2]string{t.Type, t.Path}
+			if perPath[pp] == nil {
+				perPath[pp] = map[string]bool{}
+			}
+			perPath[pp][t.Value] = true
+		}
+	}
+	out := make([]Ranked, 0, len(seen))
+	for t, n := range seen {
+		out = append(out, Ranked{Triple: t, Cases: n, Constant: len(perPath[[2]string{t.Type, t.Path}]) == 1})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Constant != b.Constant {
+			return a.Constant
+		}
+		if a.Cases != b.Cases {
+			return a.Cases > b.Cases
+		}
+		return a.Type+a.Path+a.Value < b.Type+b.Path+b.Value
+	})
+	return out
+}
+
+// MineKnown derives the known-values table from the cases' labels: every
+// (type, path, value template) the corpus labels atDefault or generated,
+// minus any triple it also labels undeclared anywhere (a value that is real
+// drift somewhere is never folded). Rows are sorted.
+func MineKnown(cases []*Case) []classify.KnownValue {
+	labels := map[Triple]map[drift.Tier]int{}
+	for _, c := range cases {
+		ctx := classify.ContextFor(subject(c), c.LiveRaw, classify.OptionsFromMap(c.Opts))
+		for _, f := range c.Expected {
+			switch f.Tier {
+			case drift.AtDefault, drift.Generated, drift.Undeclared:
+			default:
+				continue
+			}
+			t := Triple{c.Resource.ResourceType, classify.KeyPath(f.Path), classify.Template(f.Actual, ctx)}
+			if labels[t] == nil {
+				labels[t] = map[drift.Tier]int{}
+			}
+			labels[t][f.Tier]++
+		}
+	}
+	// Cross-type rows: a top-level (path, value) folded on two or more
+	// types, and never left unfolded where it appears undeclared.
+	crossTypes := map[[2]string]map[string]bool{}
+	for t, tiers := range labels {
+		if tiers[drift.AtDefault] == 0 || tiers[drift.Undeclared] > 0 || strings.ContainsAny(t.Path, ".[") {
+			continue
+		}
+		k := [2]string{t.Path, t.Value}
+		if crossTypes[k] == nil {
+			crossTypes[k] = map[string]bool{}
+		}
+		crossTypes[k][t.Type] = true
+	}
+	occurrences := map[[2]string]int{}
+	folded := map[[2]string]int{}
+	for _, c := range cases {
+		ctx := classify.ContextFor(subject(c), c.LiveRaw, classify.OptionsFromMap(c.Opts))
+		labelled := map[string]drift.Tier{}
+		for _, f := range c.Expected {
+			labelled[f.Path] = f.Tier
+		}
+		for k, v := range c.LiveRaw {
+			if _, declared := c.Resource.Declared[k]; declared {
+				continue
+			}
+			key := [2]string{k, classify.Template(v, ctx)}
+			if crossTypes[key] == nil {
+				continue
+			}
+			occurrences[key]++
+			if labelled[k] == drift.AtDefault {
+				folded[key]++
+			}
+		}
+	}
+	var rows []classify.KnownValue
+	for k, types := range crossTypes {
+		if len(types) >= 2 && folded[k] == occurrences[k] {
+			rows = append(rows, classify.KnownValue{Type: "*", Path: k[0], Tier: drift.AtDefault.String(), Value: k[1], Cases: folded[k]})
+		}
+	}
+	for t, tiers := range labels {
+		if tiers[drift.Undeclared] > 0 {
+			continue
+		}
+		tier, n := drift.AtDefault, tiers[drift.AtDefault]
+		if tiers[drift.Generated] > n {
+			tier, n = drift.Generated, tiers[drift.Generated]
+		}
+		rows = append(rows, classify.KnownValue{Type: t.Type, Path: t.Path, Tier: tier.String(), Value: t.Value, Cases: n})
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
+		if a.Type != b.Type {
+			return a.Type < b.Type
+		}
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.Value < b.Value
+	})
+	return rows
+}
+
+func subject(c *Case) classify.Subject {
+	return classify.Subject{
+		Ref: drift.ResourceRef{
+			LogicalID:     c.Resource.LogicalID,
+			Type:          c.Resource.ResourceType,
+			PhysicalID:    c.Resource.PhysicalID,
+			ConstructPath: c.Resource.ConstructPath,
+		},
+		Declared:           c.Resource.Declared,
+		SiblingPolicyNames: c.Resource.SiblingPolicyNames,
+	}
+}
