@@ -51,7 +51,8 @@
 // desired?, nested?, note?, writeOnly?, attributeKey?, freeFormKey?,
 // wholeArrayRevert?, reason?, and unrecorded: true for a live-only value the
 // baseline has not recorded (its tier stays undeclared or added; it is not
-// counted in drifted). Findings are ordered by tier, logical id and path.
+// counted in drifted). Findings are ordered by tier, then by the path the
+// text report shows (ignore.DisplayPath), then by logical id.
 // Fields are only ever added to this contract, never renamed or removed.
 //
 // Exit status (ExitCode): 2 when a stack failed; else 1 for confirmed drift
