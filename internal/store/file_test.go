@@ -115,3 +115,35 @@ func TestFilePrunesExpiredHistory(t *testing.T) {
 		t.Errorf("history holds %v, want only the new run", ents)
 	}
 }
+
+// A crash mid-write leaves at most a temp file, which readers never see.
+func TestFileIgnoresLeftoverTempFiles(t *testing.T) {
+	dir := t.TempDir()
+	s := store.NewFile(dir)
+	st := drift.StackRef{Account: "123456789012", Region: "eu-west-1", Name: "Shop"}
+	doc := []byte(`{"whole":true}`)
+	v, err := s.PutBaseline(t.Context(), st, doc, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := store.RunRecord{RunID: "r1", Stack: st, StartedAt: time.Now(), Status: store.RunOK}
+	if err := s.PutRun(t.Context(), rec, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{
+		filepath.Join(dir, "baselines", ".Shop.123456789012.eu-west-1.json.tmp4242"),
+		filepath.Join(dir, "history", "Shop.123456789012.eu-west-1", ".00000000000000000001.000000000001.r0.json.tmp1"),
+	} {
+		if err := os.WriteFile(p, []byte(`{"half`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, gv, err := s.GetBaseline(t.Context(), st)
+	if err != nil || !bytes.Equal(got, doc) || gv != v {
+		t.Errorf("baseline after crash debris: %q v%d %v", got, gv, err)
+	}
+	runs, err := s.ListRuns(t.Context(), st, 0)
+	if err != nil || len(runs) != 1 || runs[0].RunID != "r1" {
+		t.Errorf("runs after crash debris: %v, %v", runs, err)
+	}
+}

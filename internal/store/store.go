@@ -102,5 +102,7 @@ type IndexEntry struct {
 	LogicalID  string         `json:"logicalId"`
 	IndexedAt  time.Time      `json:"indexedAt"`
 	// ExpiresAt is when the entry stops being returned; zero means never.
+	// Sweeps set it a few sweep intervals ahead, so entries of resources
+	// that left their stack age out.
 	ExpiresAt time.Time `json:"expiresAt,omitzero"`
 }
