@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"sort"
 	"strconv"
 	"time"
 
@@ -383,8 +382,4 @@ func (d *Dynamo) putVersioned(ctx context.Context, pk, sk string, doc []byte, ex
 		return 0, err
 	}
 	return expected + 1, nil
-}
-
-func sortRecords(rs []RunRecord) {
-	sort.SliceStable(rs, func(i, j int) bool { return stackLess(rs[i].Stack, rs[j].Stack) })
 }

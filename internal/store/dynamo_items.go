@@ -258,7 +258,7 @@ func (d *Dynamo) RunsByID(ctx context.Context, runID string) ([]RunRecord, error
 	for _, r := range latest {
 		out = append(out, r)
 	}
-	sortRecords(out)
+	sortByStack(out)
 	return out, nil
 }
 
