@@ -55,6 +55,13 @@ func ClassifyStack(d *Desired, lives map[string]live.Result, children []Children
 		if !ok {
 			res = live.Result{Status: live.Skipped, Reason: "not read"}
 		}
+		switch {
+		case res.Status == live.Found && r.Unresolved != "":
+			f := finding(r.Ref(), drift.Unresolved, "")
+			f.Note = r.Unresolved
+			out = append(out, f)
+			continue
+		}
 		switch res.Status {
 		case live.NotFound:
 			out = append(out, finding(r.Ref(), drift.Deleted, res.Reason))

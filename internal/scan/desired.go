@@ -26,6 +26,9 @@ type Desired struct {
 	// Exports are the account-region exports, listed only when the
 	// template uses Fn::ImportValue.
 	Exports map[string]string `json:"exports,omitempty"`
+	// StackOutputs are the prefetched Fn::GetStackOutput answers, keyed
+	// "region|stack|output".
+	StackOutputs map[string]string `json:"stackOutputs,omitempty"`
 	// KMSAliasTargets maps the managed KMS aliases (alias/aws/*) to their key
 	// ids, looked up only when a declared value uses one.
 	KMSAliasTargets map[string]string `json:"kmsAliasTargets,omitempty"`
@@ -43,6 +46,10 @@ type Resource struct {
 	// Declared holds the resolved properties; drift.Unknown marks what the
 	// resolver could not know.
 	Declared map[string]any `json:"-"`
+	// Unresolved is set (with the reason) when the property bag as a whole
+	// could not be resolved; Declared is then empty and the resource is
+	// reported unresolved, not compared.
+	Unresolved string `json:"unresolved,omitempty"`
 	// GetAttTargets are the logical ids the properties reference through
 	// Fn::GetAtt (they resolve only once those resources are read).
 	GetAttTargets []string `json:"getAttTargets,omitempty"`

@@ -10,6 +10,7 @@ import (
 	cfntypes "github.com/aws/aws-sdk-go-v2/service/cloudformation/types"
 
 	"github.com/realdrift/realdrift/internal/cfn"
+	"github.com/realdrift/realdrift/internal/cfn/intrinsic"
 	"github.com/realdrift/realdrift/internal/drift"
 )
 
@@ -85,7 +86,10 @@ func LoadDesired(ctx context.Context, c *Clients, stack drift.StackRef) (*Desire
 		}
 	}
 
-	if usesImportValue(tmpl.Raw) {
+	if err := prefetchStackOutputs(ctx, c, tmpl, d); err != nil {
+		return nil, err
+	}
+	if intrinsic.UsesImportValue(tmpl) {
 		if d.Exports, err = c.Exports(ctx); err != nil {
 			return nil, fmt.Errorf("list exports for stack %s: %w", name, err)
 		}
@@ -108,23 +112,35 @@ func getTemplate(ctx context.Context, c *Clients, name string, stage cfntypes.Te
 	return *out.TemplateBody, nil
 }
 
-// usesImportValue reports whether any value in v is an Fn::ImportValue.
-func usesImportValue(v any) bool {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, e := range t {
-			if k == "Fn::ImportValue" || usesImportValue(e) {
-				return true
-			}
+// prefetchStackOutputs reads the outputs that Fn::GetStackOutput targets
+// name literally, for stacks in the same region read with the same
+// credentials. Others (another region or a role to assume) stay unanswered,
+// so they resolve Unknown. A stack that cannot be described leaves its
+// outputs unanswered too.
+func prefetchStackOutputs(ctx context.Context, c *Clients, t *cfn.Template, d *Desired) error {
+	for _, ref := range intrinsic.StackOutputRefs(t) {
+		if (ref.Region != "" && ref.Region != d.Stack.Region) || ref.RoleArn != "" {
+			continue
 		}
-	case []any:
-		for _, e := range t {
-			if usesImportValue(e) {
-				return true
+		name := ref.StackName
+		out, err := c.CloudFormation.DescribeStacks(ctx, &cloudformation.DescribeStacksInput{StackName: &name})
+		if err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("describe stack %s: %w", name, err)
+			}
+			continue
+		}
+		for _, s := range out.Stacks {
+			for _, o := range s.Outputs {
+				if d.StackOutputs == nil {
+					d.StackOutputs = map[string]string{}
+				}
+				key := stackOutputKey(intrinsic.StackOutputRef{StackName: name, OutputName: deref(o.OutputKey), Region: d.Stack.Region}, d.Stack.Region)
+				d.StackOutputs[key] = deref(o.OutputValue)
 			}
 		}
 	}
-	return false
+	return nil
 }
 
 // arnAccount returns the account field of an ARN ("" when not an ARN).
