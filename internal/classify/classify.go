@@ -58,23 +58,25 @@ type run struct {
 
 func newRun(s Subject, liveRaw map[string]any, facts *schema.Facts, opts Options) *run {
 	r := &run{s: s, facts: facts, opts: opts, tf: factsFor(s.Ref.Type)}
-	r.live, _ = normalize.Clone(liveRaw).(map[string]any)
-	if r.live == nil {
-		r.live = map[string]any{}
-	}
-	r.decl, _ = normalize.Clone(s.Declared).(map[string]any)
-	if r.decl == nil {
-		r.decl = map[string]any{}
-	}
 	r.stackName = opts.StackName
 	if r.stackName == "" {
-		r.stackName = stackNameFromTags(r.live["Tags"])
+		r.stackName = stackNameFromTags(liveRaw["Tags"])
 	}
+	if s.Declared == nil {
+		s.Declared = map[string]any{}
+	}
+	// One traversal per side: managed-field strip, system tags, null
+	// items, JSON text and policy documents, id and identity-keyed order.
+	live := normalize.Pass{Live: true, StackTags: opts.StackTags, KeepStackTags: s.Declared,
+		FreeForm: facts.FreeFormMapPaths, KeepManaged: s.Declared}
+	r.live = live.Copy(liveRaw)
+	decl := normalize.Pass{}
+	r.decl = decl.Copy(s.Declared)
 	r.prepare()
 	return r
 }
 
-// prepare runs the normalizer pipeline over both sides.
+// prepare runs the targeted pipeline steps over both sides.
 func (r *run) prepare() {
 	f := r.facts
 	// readOnly / writeOnly strip (live); nested write-only strip (declared).
@@ -95,52 +97,28 @@ func (r *run) prepare() {
 	normalize.StripPaths(r.live, nestedWO)
 	normalize.StripPaths(r.decl, nestedWO)
 	normalize.StripPaths(r.decl, f.ReadOnlyPaths)
-	normalize.StripManaged(r.live, r.decl, f.FreeFormMapPaths)
-	for _, p := range r.tf.stripLive {
-		normalize.StripPaths(r.live, []string{p})
-	}
+	normalize.StripPaths(r.live, r.tf.stripLive)
 
-	// Tags: aws:* tags and the stack's propagated tags are never drift.
+	// The stack's propagated tags on the declared tag property, except
+	// keys the template declares.
 	for _, tp := range r.tagPaths() {
 		if v, ok := getPath(r.live, tp); ok {
 			setPath(r.live, tp, normalize.StripSystemTags(v, r.opts.StackTags, declaredTagKeys(getPathOr(r.decl, tp))))
 		}
 	}
 
-	// Deeper tag collections: aws:* tags always; the stack's tags too,
-	// except under a property the template declares (its tags are
-	// compared as declared).
-	for k, v := range r.live {
-		stack := r.opts.StackTags
-		if _, set := r.decl[k]; set {
-			stack = nil
-		}
-		wrap := map[string]any{k: v}
-		normalize.StripSystemTagsDeep(wrap, stack)
-		r.live[k] = wrap[k]
-	}
-	normalize.DropNullItems(r.live)
-
-	// Policy documents.
-	normalize.CanonicalPolicies(r.live, r.opts.AccountID)
-	normalize.CanonicalPolicies(r.decl, r.opts.AccountID)
-
 	// Sibling IAM policies.
 	if r.tf.siblingPolicies {
 		normalize.FilterSiblingPolicies(r.live, r.s.SiblingPolicyNames)
 	}
 
-	// Order: id / ARN / method arrays, schema-unordered arrays.
-	normalize.CanonicalJSONText(r.live)
-	normalize.CanonicalJSONText(r.decl)
-	normalize.SortIDArrays(r.live)
-	normalize.SortIDArrays(r.decl)
-	normalize.SortIdentityArrays(r.live)
-	normalize.SortIdentityArrays(r.decl)
-	unorderedScalar := append(append([]string(nil), r.facts.UnorderedScalarPaths...), r.tf.unorderedScalar...)
-	unorderedObject := append(append([]string(nil), r.facts.UnorderedObjectArrayPaths...), r.tf.unorderedObject...)
-	normalize.SortUnordered(r.live, unorderedScalar, unorderedObject)
-	normalize.SortUnordered(r.decl, unorderedScalar, unorderedObject)
+	// Schema-unordered arrays.
+	if len(r.facts.UnorderedScalarPaths)+len(r.tf.unorderedScalar)+len(r.facts.UnorderedObjectArrayPaths)+len(r.tf.unorderedObject) > 0 {
+		unorderedScalar := append(append([]string(nil), r.facts.UnorderedScalarPaths...), r.tf.unorderedScalar...)
+		unorderedObject := append(append([]string(nil), r.facts.UnorderedObjectArrayPaths...), r.tf.unorderedObject...)
+		normalize.SortUnordered(r.live, unorderedScalar, unorderedObject)
+		normalize.SortUnordered(r.decl, unorderedScalar, unorderedObject)
+	}
 }
 
 func (r *run) tagPaths() []string {

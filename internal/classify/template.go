@@ -132,26 +132,54 @@ func Shape(tmpl string) string {
 }
 
 func templateString(s string, c TemplateContext) string {
-	if len(c.PhysicalID) >= 4 {
+	if len(c.PhysicalID) >= 4 && strings.Contains(s, c.PhysicalID) {
 		s = strings.ReplaceAll(s, c.PhysicalID, phPhysicalID)
 	}
-	if len(c.StackName) >= 4 {
+	if len(c.StackName) >= 4 && strings.Contains(s, c.StackName) {
 		s = strings.ReplaceAll(s, c.StackName, phStack)
 	}
-	if c.AccountID != "" {
+	if c.AccountID != "" && strings.Contains(s, c.AccountID) {
 		s = strings.ReplaceAll(s, c.AccountID, phAccount)
 	}
-	if c.Region != "" {
+	if c.Region != "" && strings.Contains(s, c.Region) {
 		s = strings.ReplaceAll(s, c.Region, phRegion)
 		s = reAZ.ReplaceAllString(s, "⟨az⟩")
 	}
-	s = reAZID.ReplaceAllString(s, "⟨azid⟩")
-	if strings.ContainsAny(s, "-.") {
+	if strings.Contains(s, "-az") {
+		s = reAZID.ReplaceAllString(s, "⟨azid⟩")
+	}
+	if hasHexRun(s) {
 		s = reUUID.ReplaceAllString(s, "⟨uuid⟩")
 		s = reAWSID.ReplaceAllString(s, "$1-⟨hex⟩")
+	}
+	if strings.Count(s, ".") >= 3 {
 		s = reIPv4.ReplaceAllString(s, "⟨ip⟩")
 	}
 	return s
+}
+
+// hasHexRun reports whether s has a "-" followed by at least 8 hex
+// digits, the precondition of the UUID and AWS id token patterns.
+func hasHexRun(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '-' {
+			continue
+		}
+		n := 0
+		for j := i + 1; j < len(s) && n < 8; j++ {
+			c := s[j]
+			if c >= '0' && c <= '9' || c >= 'a' && c <= 'f' {
+				n++
+				continue
+			}
+			break
+		}
+		if n >= 8 {
+			return true
+		}
+	}
+	// A UUID starts with 8 hex digits before its first "-".
+	return strings.Count(s, "-") >= 4
 }
 
 // KeyPath is the path form the known-values table is keyed on: array

@@ -41,14 +41,25 @@ func canonicalWalk(v any, account string) {
 	}
 }
 
+// isPolicyDoc reports whether m is an IAM policy document: a Statement
+// (one object or an array of them) whose statements carry an Effect. A WAF
+// rule's Statement has none.
 func isPolicyDoc(m map[string]any) bool {
-	st, ok := m["Statement"]
-	if !ok {
-		return false
-	}
-	switch st.(type) {
-	case []any, map[string]any:
-		return true
+	switch st := m["Statement"].(type) {
+	case map[string]any:
+		_, ok := st["Effect"]
+		return ok
+	case []any:
+		for _, s := range st {
+			sm, ok := s.(map[string]any)
+			if !ok {
+				return false
+			}
+			if _, ok := sm["Effect"]; !ok {
+				return false
+			}
+		}
+		return len(st) > 0
 	}
 	return false
 }

@@ -119,9 +119,25 @@ func TriviallyEmpty(v any) bool {
 // Canonical writes v as compact JSON with sorted object keys; it is the sort
 // key for unordered object arrays and the identity of a value in tables.
 func Canonical(v any) string {
+	switch t := v.(type) {
+	case bool:
+		if t {
+			return "true"
+		}
+		return "false"
+	case string:
+		return strconv.Quote(t)
+	case nil:
+		return "null"
+	}
 	var b strings.Builder
 	writeCanonical(&b, v)
 	return b.String()
+}
+
+func writeQuoted(b *strings.Builder, s string) {
+	var buf [64]byte
+	b.Write(strconv.AppendQuote(buf[:0], s))
 }
 
 func writeCanonical(b *strings.Builder, v any) {
@@ -135,7 +151,7 @@ func writeCanonical(b *strings.Builder, v any) {
 			b.WriteString("false")
 		}
 	case string:
-		b.WriteString(strconv.Quote(t))
+		writeQuoted(b, t)
 	case map[string]any:
 		keys := make([]string, 0, len(t))
 		for k := range t {
@@ -147,7 +163,7 @@ func writeCanonical(b *strings.Builder, v any) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			b.WriteString(strconv.Quote(k))
+			writeQuoted(b, k)
 			b.WriteByte(':')
 			writeCanonical(b, t[k])
 		}
