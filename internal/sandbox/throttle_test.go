@@ -1,0 +1,96 @@
+package sandbox_test
+
+import (
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/service/cloudcontrol"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
+
+	"github.com/realdrift/realdrift/internal/sandbox"
+)
+
+// TestThrottleRefuses: with a tiny rate and no retries, a burst is refused
+// with the service's throttling error, and the call log counts it.
+func TestThrottleRefuses(t *testing.T) {
+	srv, u := start(t, "testdata/world.json", sandbox.Options{})
+	if err := srv.SetThrottle([]sandbox.ThrottleRule{{Service: "sts", Rate: 1, Burst: 2}}); err != nil {
+		t.Fatal(err)
+	}
+	conf := cfg(u, mgmtKey, "us-east-1")
+	conf.Retryer = func() aws.Retryer { return aws.NopRetryer{} }
+	cl := sts.NewFromConfig(conf)
+	var codes []string
+	for range 4 {
+		_, err := cl.GetCallerIdentity(ctx(t), &sts.GetCallerIdentityInput{})
+		codes = append(codes, code(err))
+	}
+	if codes[0] != "" || codes[1] != "" || codes[2] != "Throttling" || codes[3] != "Throttling" {
+		t.Errorf("codes %q", codes)
+	}
+	st := srv.Calls()
+	if st.Counts["sts:GetCallerIdentity"] != 4 || st.Errors["sts:GetCallerIdentity:Throttling"] != 2 {
+		t.Errorf("call log %+v", st)
+	}
+	// Another API of the same account has its own bucket.
+	cc := cloudcontrol.NewFromConfig(conf)
+	if _, err := cc.GetResource(ctx(t), &cloudcontrol.GetResourceInput{TypeName: aws.String(queueType), Identifier: aws.String(queueURL)}); err != nil {
+		t.Errorf("unthrottled service: %v", err)
+	}
+	if err := srv.SetThrottle([]sandbox.ThrottleRule{{Rate: 0}}); err == nil {
+		t.Error("a zero rate was accepted")
+	}
+}
+
+// TestThrottleAdaptiveRetry is the acceptance test: at 20 req/s, 500
+// GetResource calls from 16 goroutines with the SDK's adaptive retry all
+// succeed, in no less than 24 s (the limit holds) and no more than 40 s (the
+// client is not starved). It takes about half a minute, so -short skips it.
+func TestThrottleAdaptiveRetry(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes ~25 s; run without -short")
+	}
+	srv, u := start(t, "testdata/world.json", sandbox.Options{})
+	if err := srv.SetThrottle([]sandbox.ThrottleRule{{Service: "cloudcontrolapi", Action: "GetResource", Rate: 20}}); err != nil {
+		t.Fatal(err)
+	}
+	conf := cfg(u, mgmtKey, "us-east-1")
+	conf.Retryer = func() aws.Retryer {
+		return retry.NewAdaptiveMode()
+	}
+	cc := cloudcontrol.NewFromConfig(conf)
+	const total, workers = 500, 16
+	var next, ok, failed atomic.Int64
+	var wg sync.WaitGroup
+	c := ctx(t)
+	begin := time.Now()
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for next.Add(1) <= total {
+				if _, err := cc.GetResource(c, &cloudcontrol.GetResourceInput{TypeName: aws.String(queueType), Identifier: aws.String(queueURL)}); err != nil {
+					failed.Add(1)
+					t.Log(err)
+					continue
+				}
+				ok.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	took := time.Since(begin)
+	st := srv.Calls()
+	t.Logf("%d ok, %d failed in %s; %d attempts, %d throttled, max %d in flight", ok.Load(), failed.Load(), took.Round(time.Millisecond),
+		st.Counts["cloudcontrolapi:GetResource"], st.Errors["cloudcontrolapi:GetResource:ThrottlingException"], st.MaxInFlight)
+	if ok.Load() != total {
+		t.Errorf("%d of %d calls succeeded", ok.Load(), total)
+	}
+	if took < 24*time.Second || took > 40*time.Second {
+		t.Errorf("took %s, want 24s..40s", took)
+	}
+}
