@@ -3,6 +3,7 @@ package cfn
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math"
 	"regexp"
 	"strconv"
@@ -88,7 +89,8 @@ func yamlSyntaxError(data []byte, err error) *Error {
 	return e
 }
 
-// unmarshalYAML shields callers from a panic inside the YAML library: a
+// unmarshalYAML reads exactly one YAML document into n (none leaves n
+// empty). It shields callers from a panic inside the YAML library: a
 // library must not panic on bad input, whoever's code it is.
 func unmarshalYAML(data []byte, n *yaml.Node) (err error) {
 	defer func() {
@@ -96,7 +98,25 @@ func unmarshalYAML(data []byte, n *yaml.Node) (err error) {
 			err = fmt.Errorf("yaml: malformed document (%v)", r)
 		}
 	}()
-	return yaml.Unmarshal(data, n)
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(n); err != nil {
+		if err == io.EOF {
+			return nil
+		}
+		return err
+	}
+	var extra yaml.Node
+	switch err := dec.Decode(&extra); {
+	case err == io.EOF:
+		return nil
+	case err != nil:
+		return err
+	}
+	line := extra.Line
+	if extra.Kind == yaml.DocumentNode && len(extra.Content) > 0 {
+		line = extra.Content[0].Line
+	}
+	return fmt.Errorf("yaml: line %d: a template is one YAML document; a second one starts here", line)
 }
 
 // nodeBudget bounds how many nodes a document of n bytes may expand to
