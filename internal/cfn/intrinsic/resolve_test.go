@@ -283,6 +283,7 @@ func TestJoinSelectSplit(t *testing.T) {
 		{"join over a list parameter", `!Join [';', !Ref Subnets]`, "subnet-1;subnet-2"},
 		{"join with an unknown element", `!Join ['-', [a, !Ref NoDefault]]`, unk},
 		{"join with a secret element", `!Join ['-', [a, !Ref Token]]`, drift.Secret{Value: "a-s3cret"}},
+		{"join with secret and unknown elements", `!Join ['-', [!Ref Token, !Ref NoDefault]]`, secretUnk},
 		{"join with a nested list", `!Join ['-', [a, [b]]]`, unk},
 		{"join over an unknown list", `!Join [',', !GetAZs '']`, unk},
 		{"join builds a secret dynamic reference", `{Fn::Join: ['', ['{{resolve:secretsmanager:', !Ref Bucket, ':SecretString:k::}}']]}`, secretUnk},

@@ -130,10 +130,11 @@ func (r *Resolver) strict(arg any, depth int) (any, bool, *drift.Unknown) {
 		u := unknown("AWS::NoValue used as a function argument")
 		return nil, false, &u
 	}
-	if u, ok := findUnknown(v); ok {
-		return nil, false, &u
-	}
 	s, secret := strip(v)
+	if u, ok := findUnknown(v); ok {
+		u.Secret = u.Secret || secret
+		return nil, secret, &u
+	}
 	return s, secret, nil
 }
 
