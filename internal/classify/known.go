@@ -113,13 +113,19 @@ func (e *knownEntry) buildShapes() {
 	if !collect(e.exact) || !collect(e.templated) || n < 2 {
 		return
 	}
-	e.shapes = map[string]drift.Tier{}
-	for v := range e.exact {
-		e.shapes[Shape(v)] = tier
+	// Only values with digits (windows, versions, numbered names) fold by
+	// shape: an enum's other members must still surface.
+	shapes := map[string]drift.Tier{}
+	for _, m := range []map[string]drift.Tier{e.exact, e.templated} {
+		for v := range m {
+			s := Shape(v)
+			if !strings.Contains(s, "9") {
+				return
+			}
+			shapes[s] = tier
+		}
 	}
-	for v := range e.templated {
-		e.shapes[Shape(v)] = tier
-	}
+	e.shapes = shapes
 }
 
 func isTemplated(s string) bool {

@@ -178,7 +178,7 @@ var typeTable = sync.OnceValue(func() map[string]*typeFacts {
 		"AWS::EC2::Route": {
 			// Cloud Control echoes a route's gateway target as its
 			// VpcEndpointId; only a vpce- value is a real endpoint route.
-			misEcho: map[string]*regexp.Regexp{"VpcEndpointId": regexp.MustCompile(`^(igw|nat|eigw|vgw|tgw|pcx|eni|i)-`)},
+			misEcho: map[string]*regexp.Regexp{"VpcEndpointId": regexp.MustCompile(`^(igw|nat|eigw|vgw|tgw|pcx|eni|i)-[0-9a-f]{8,17}$`)},
 		},
 		"AWS::ElasticLoadBalancingV2::LoadBalancer": {
 			altRepresentation: map[string]string{"SubnetMappings": "Subnets", "Subnets": "SubnetMappings"},
@@ -218,6 +218,22 @@ var typeTable = sync.OnceValue(func() map[string]*typeFacts {
 		"AWS::OpenSearchService::Domain": {
 			generatedShapes: map[string]*regexp.Regexp{"EncryptionAtRestOptions.KmsKeyId": reKMSKey},
 		},
+		"AWS::KMS::Key": {
+			// A key disabled out of band breaks every consumer.
+			offMeaningful: map[string]func(r *run) bool{"Enabled": always},
+		},
+		"AWS::S3::Bucket": {
+			// Every public-access block switched off.
+			offMeaningful: map[string]func(r *run) bool{"PublicAccessBlockConfiguration": always},
+		},
+		"AWS::GuardDuty::Detector": {
+			offMeaningful: map[string]func(r *run) bool{"DataSources": always},
+		},
+		"AWS::CloudFront::Distribution": {
+			// IPv6 switched off on a distribution whose template leaves
+			// it at the default (on).
+			offMeaningful: map[string]func(r *run) bool{"DistributionConfig.IPV6Enabled": always},
+		},
 		"AWS::SQS::Queue": {
 			offMeaningful: map[string]func(r *run) bool{
 				// SSE-SQS switched off on a queue with no KMS key: the queue
@@ -233,6 +249,8 @@ var typeTable = sync.OnceValue(func() map[string]*typeFacts {
 })
 
 var emptyFacts = &typeFacts{}
+
+func always(*run) bool { return true }
 
 func factsFor(typ string) *typeFacts {
 	if f, ok := typeTable()[typ]; ok {
