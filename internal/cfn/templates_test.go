@@ -2,59 +2,15 @@ package cfn
 
 import (
 	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/realdrift/realdrift/internal/cfn/cfntest"
 )
 
-// templatesDir is where the shared real-world templates live, overridable
-// with REALDRIFT_TEMPLATES_DIR.
-func templatesDir() string {
-	if d := os.Getenv("REALDRIFT_TEMPLATES_DIR"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "..", "shared", "templates")
-}
-
-// templateFiles lists every template file under dir: .json files that are
-// not cloud-assembly metadata, and .yaml/.yml files.
-func templateFiles(t testing.TB, dir string) []string {
-	t.Helper()
-	var files []string
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			return nil
-		}
-		name := d.Name()
-		switch {
-		case strings.HasSuffix(name, ".assets.json"), strings.HasSuffix(name, ".metadata.json"), name == "manifest.json":
-		case strings.HasSuffix(name, ".json"), strings.HasSuffix(name, ".yaml"), strings.HasSuffix(name, ".yml"):
-			files = append(files, path)
-		}
-		return nil
-	})
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("templates dir %s: %v", dir, err)
-		}
-		t.Skipf("templates dir %s not readable (%v); set REALDRIFT_TEMPLATES_DIR", dir, err)
-	}
-	if len(files) == 0 {
-		t.Fatalf("no templates found under %s", dir)
-	}
-	return files
-}
-
 func TestParseSharedTemplates(t *testing.T) {
-	dir := templatesDir()
-	for _, path := range templateFiles(t, dir) {
-		rel, _ := filepath.Rel(dir, path)
-		t.Run(rel, func(t *testing.T) {
+	for _, path := range cfntest.Files(t) {
+		t.Run(cfntest.Rel(path), func(t *testing.T) {
 			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
@@ -80,15 +36,7 @@ func TestParseSharedTemplates(t *testing.T) {
 // TestHandWrittenTemplateShortForms checks that the short forms in the
 // hand-written YAML fixture come out in long form.
 func TestHandWrittenTemplateShortForms(t *testing.T) {
-	path := filepath.Join(templatesDir(), "hand-written", "web-tier.yaml")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal(err)
-		}
-		t.Skipf("%v; set REALDRIFT_TEMPLATES_DIR", err)
-	}
-	tpl, err := Parse(data)
+	tpl, err := Parse(cfntest.Read(t, "hand-written/web-tier.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

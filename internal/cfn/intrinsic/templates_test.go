@@ -9,44 +9,8 @@ import (
 	"testing"
 
 	"github.com/realdrift/realdrift/internal/cfn"
+	"github.com/realdrift/realdrift/internal/cfn/cfntest"
 )
-
-// templatesDir is where the shared real-world templates live, overridable
-// with REALDRIFT_TEMPLATES_DIR.
-func templatesDir() string {
-	if d := os.Getenv("REALDRIFT_TEMPLATES_DIR"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "..", "..", "shared", "templates")
-}
-
-func templateFiles(t *testing.T, dir string) []string {
-	t.Helper()
-	var files []string
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		name := d.Name()
-		switch {
-		case d.IsDir():
-		case strings.HasSuffix(name, ".assets.json"), strings.HasSuffix(name, ".metadata.json"), name == "manifest.json":
-		case strings.HasSuffix(name, ".json"), strings.HasSuffix(name, ".yaml"), strings.HasSuffix(name, ".yml"):
-			files = append(files, path)
-		}
-		return nil
-	})
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("templates dir %s: %v", dir, err)
-		}
-		t.Skipf("templates dir %s not readable (%v); set REALDRIFT_TEMPLATES_DIR", dir, err)
-	}
-	if len(files) == 0 {
-		t.Fatalf("no templates under %s", dir)
-	}
-	return files
-}
 
 const fakeSecret = "NOECHO-PLAINTEXT-42"
 
@@ -127,9 +91,8 @@ func fakeContext(tpl *cfn.Template, stack string) Context {
 }
 
 func TestResolveSharedTemplates(t *testing.T) {
-	dir := templatesDir()
-	for _, path := range templateFiles(t, dir) {
-		rel, _ := filepath.Rel(dir, path)
+	for _, path := range cfntest.Files(t) {
+		rel := cfntest.Rel(path)
 		t.Run(rel, func(t *testing.T) {
 			data, err := os.ReadFile(path)
 			if err != nil {
@@ -206,17 +169,7 @@ func TestSharedTemplateValues(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.file+"/"+tc.resource+"/"+tc.path, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join(templatesDir(), tc.file))
-			if err != nil {
-				if os.Getenv("CI") == "true" {
-					t.Fatal(err)
-				}
-				t.Skipf("%v; set REALDRIFT_TEMPLATES_DIR", err)
-			}
-			tpl, err := cfn.Parse(data)
-			if err != nil {
-				t.Fatal(err)
-			}
+			tpl := readTemplate(t, tc.file)
 			c := fakeContext(tpl, "web")
 			res, ok := New(tpl, c).Resource(tc.resource)
 			if !ok {
@@ -235,14 +188,7 @@ func TestSharedTemplateValues(t *testing.T) {
 
 func readTemplate(t *testing.T, rel string) *cfn.Template {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(templatesDir(), rel))
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal(err)
-		}
-		t.Skipf("%v; set REALDRIFT_TEMPLATES_DIR", err)
-	}
-	tpl, err := cfn.Parse(data)
+	tpl, err := cfn.Parse(cfntest.Read(t, rel))
 	if err != nil {
 		t.Fatal(err)
 	}
