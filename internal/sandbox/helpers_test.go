@@ -67,3 +67,5 @@ func code(err error) string {
 	}
 	return ""
 }
+
+func asErr[T error](err error, target *T) bool { return errors.As(err, target) }

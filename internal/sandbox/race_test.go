@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudcontrol"
@@ -65,8 +66,10 @@ func TestParallelClients(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		w := cloudcontrol.NewResourceRequestSuccessWaiter(cc)
-		return w.Wait(c, &cloudcontrol.GetResourceRequestStatusInput{RequestToken: out.ProgressEvent.RequestToken}, 30e9)
+		w := cloudcontrol.NewResourceRequestSuccessWaiter(cc, func(o *cloudcontrol.ResourceRequestSuccessWaiterOptions) {
+			o.MinDelay, o.MaxDelay = 10*time.Millisecond, 50*time.Millisecond
+		})
+		return w.Wait(c, &cloudcontrol.GetResourceRequestStatusInput{RequestToken: out.ProgressEvent.RequestToken}, 30*time.Second)
 	})
 	run(5, func(i int) error {
 		_, err := srv.Snapshot()
