@@ -1,0 +1,83 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Function is one Lambda function of the service.
+type Function struct {
+	Name string
+	// Reader functions assume the member accounts' read role.
+	Reader bool
+	// TableWrite grants read-write table access; otherwise read only.
+	TableWrite bool
+	// TimeoutSeconds bounds one invocation.
+	TimeoutSeconds float64
+	// Description is the function's description.
+	Description string
+}
+
+// ReadRoleName is the member accounts' read role, assumed by the reader
+// functions.
+const ReadRoleName = "realdrift-read"
+
+// functions is the registration table of the service's Lambdas (the names
+// are fixed: functions/<name>/main.go, statemachine's ${XFunctionArn}).
+func functions() []Function {
+	return []Function{
+		{Name: "discover", Reader: true, TableWrite: true, TimeoutSeconds: 120, Description: "List organisation accounts and each account's stacks; open the run."},
+		{Name: "load-desired", Reader: true, TableWrite: true, TimeoutSeconds: 60, Description: "Load a stack's deployed template into the desired model."},
+		{Name: "read-resources", Reader: true, TableWrite: true, TimeoutSeconds: 120, Description: "Read one batch of live resources."},
+		{Name: "resolve", Reader: true, TableWrite: true, TimeoutSeconds: 60, Description: "Resolve declared properties with live attributes."},
+		{Name: "enumerate-children", Reader: true, TableWrite: true, TimeoutSeconds: 120, Description: "Enumerate live children of declared parents."},
+		{Name: "classify", TableWrite: true, TimeoutSeconds: 60, Description: "Classify findings; apply baseline and ignore rules."},
+		{Name: "persist", TableWrite: true, TimeoutSeconds: 30, Description: "Record a stack's findings, failures and run summaries."},
+		{Name: "notify", TimeoutSeconds: 30, Description: "Send alerts to SNS, Slack and EventBridge."},
+		{Name: "trigger", TableWrite: true, TimeoutSeconds: 30, Description: "Map a CloudTrail change to its stack and start check-stack."},
+	}
+}
+
+// substitutionName is the DefinitionSubstitutions key of a function's ARN
+// (enumerate-children → EnumerateChildrenFunctionArn), as statemachine
+// names it.
+func substitutionName(fn string) string { return pascal(fn) + "FunctionArn" }
+
+// pascal turns a function name into a construct id: load-desired → LoadDesired.
+func pascal(fn string) string {
+	var b strings.Builder
+	for _, part := range strings.Split(fn, "-") {
+		if part != "" {
+			b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+		}
+	}
+	return b.String()
+}
+
+// assetDirs maps each function to its asset directory, and lists the
+// functions that fell back to the placeholder.
+func (c Config) assetDirs() (map[string]string, []string, error) {
+	dirs := map[string]string{}
+	var missing []string
+	for _, fn := range functions() {
+		dir := filepath.Join(c.LambdaDir, fn.Name)
+		if st, err := os.Stat(filepath.Join(dir, "bootstrap")); err == nil && st.Mode().IsRegular() {
+			dirs[fn.Name] = dir
+			continue
+		}
+		missing = append(missing, fn.Name)
+		dirs[fn.Name] = c.PlaceholderDir
+	}
+	if len(missing) > 0 && !c.AllowMissingLambdas {
+		return nil, nil, fmt.Errorf("lambda assets missing in %s for %s: run `make lambdas` (or allow placeholders with %s=true)",
+			c.LambdaDir, strings.Join(missing, ", "), envAllowMissing)
+	}
+	if len(missing) > 0 {
+		if _, err := os.Stat(filepath.Join(c.PlaceholderDir, "README.txt")); err != nil {
+			return nil, nil, fmt.Errorf("placeholder lambda asset: %w", err)
+		}
+	}
+	return dirs, missing, nil
+}

@@ -1,0 +1,350 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudformation"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsdynamodb"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsevents"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awseventstargets"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsscheduler"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awssecretsmanager"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awssns"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsstepfunctions"
+	"github.com/aws/constructs-go/constructs/v10"
+	"github.com/aws/jsii-runtime-go"
+)
+
+// Fixed names other parts of the system rely on.
+const (
+	SweepStateMachineName      = "realdrift-sweep"
+	CheckStackStateMachineName = "realdrift-check-stack"
+	EventBusName               = "realdrift"
+	MemberStackSetName         = "realdrift-member"
+
+	// Table layout, mirroring internal/store/layout.go.
+	attrPK     = "pk"
+	attrSK     = "sk"
+	attrTTL    = "ttl"
+	gsi1       = "gsi1"
+	attrGSI1PK = "gsi1pk"
+	attrGSI1SK = "gsi1sk"
+)
+
+// gsi1NonKey mirrors store.GSI1NonKeyAttributes.
+func gsi1NonKey() *[]*string { return jsii.Strings("record", attrTTL) }
+
+// cloudTrailChange matches CloudTrail management events that change
+// something (the trigger drops CloudFormation's own calls).
+func cloudTrailChange() *awsevents.EventPattern {
+	return &awsevents.EventPattern{
+		DetailType: jsii.Strings("AWS API Call via CloudTrail"),
+		Detail: &map[string]any{
+			"eventCategory": []string{"Management"},
+			"readOnly":      []bool{false},
+		},
+	}
+}
+
+// Service is the central stack and the parts tests look at.
+type Service struct {
+	Stack   awscdk.Stack
+	Missing []string // functions synthesized with the placeholder asset
+}
+
+// NewService defines the central stack.
+func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk.StackProps) (*Service, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	assets, missing, err := cfg.assetDirs()
+	if err != nil {
+		return nil, err
+	}
+	definitions := map[string]string{}
+	for _, name := range []string{"sweep", "check-stack"} {
+		b, err := os.ReadFile(filepath.Join(cfg.StateMachineDir, name+".asl.json"))
+		if err != nil {
+			return nil, fmt.Errorf("state machine definition: %w", err)
+		}
+		definitions[name] = string(b)
+	}
+	member, err := memberTemplate()
+	if err != nil {
+		return nil, err
+	}
+
+	stack := awscdk.NewStack(scope, jsii.String(id), props)
+	s := &Service{Stack: stack, Missing: missing}
+
+	orgID := awscdk.NewCfnParameter(stack, jsii.String("OrganizationId"), &awscdk.CfnParameterProps{
+		Type:           jsii.String("String"),
+		AllowedPattern: jsii.String(`^o-[a-z0-9]{10,32}$`),
+		Description:    jsii.String("The AWS Organization whose accounts realdrift sweeps."),
+	})
+	memberOUs := awscdk.NewCfnParameter(stack, jsii.String("MemberOrganizationalUnitIds"), &awscdk.CfnParameterProps{
+		Type:        jsii.String("CommaDelimitedList"),
+		Description: jsii.String("Organizational units (or the root id) that receive the member StackSet."),
+	})
+	memberRegions := awscdk.NewCfnParameter(stack, jsii.String("MemberRegions"), &awscdk.CfnParameterProps{
+		Type:        jsii.String("CommaDelimitedList"),
+		Description: jsii.String("Regions swept, and where the member StackSet forwards CloudTrail events from."),
+	})
+
+	// Store.
+	table := awsdynamodb.NewTable(stack, jsii.String("Table"), &awsdynamodb.TableProps{
+		PartitionKey:        &awsdynamodb.Attribute{Name: jsii.String(attrPK), Type: awsdynamodb.AttributeType_STRING},
+		SortKey:             &awsdynamodb.Attribute{Name: jsii.String(attrSK), Type: awsdynamodb.AttributeType_STRING},
+		BillingMode:         awsdynamodb.BillingMode_PAY_PER_REQUEST,
+		TimeToLiveAttribute: jsii.String(attrTTL),
+		PointInTimeRecoverySpecification: &awsdynamodb.PointInTimeRecoverySpecification{
+			PointInTimeRecoveryEnabled: jsii.Bool(true),
+		},
+		Encryption:    awsdynamodb.TableEncryption_AWS_MANAGED,
+		RemovalPolicy: awscdk.RemovalPolicy_RETAIN,
+	})
+	table.AddGlobalSecondaryIndex(&awsdynamodb.GlobalSecondaryIndexProps{
+		IndexName:        jsii.String(gsi1),
+		PartitionKey:     &awsdynamodb.Attribute{Name: jsii.String(attrGSI1PK), Type: awsdynamodb.AttributeType_STRING},
+		SortKey:          &awsdynamodb.Attribute{Name: jsii.String(attrGSI1SK), Type: awsdynamodb.AttributeType_STRING},
+		ProjectionType:   awsdynamodb.ProjectionType_INCLUDE,
+		NonKeyAttributes: gsi1NonKey(),
+	})
+
+	// Alerts.
+	topic := awssns.NewTopic(stack, jsii.String("Alerts"), &awssns.TopicProps{
+		DisplayName: jsii.String("realdrift alerts"),
+		EnforceSSL:  jsii.Bool(true),
+	})
+	slack := awssecretsmanager.NewSecret(stack, jsii.String("SlackWebhook"), &awssecretsmanager.SecretProps{
+		Description: jsii.String("Slack incoming-webhook URL for realdrift alerts. Set its value after deploying."),
+	})
+	bus := awsevents.NewEventBus(stack, jsii.String("Bus"), &awsevents.EventBusProps{EventBusName: jsii.String(EventBusName)})
+	bus.AddToResourcePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+		Sid:        jsii.String("OrganizationMembersPutEvents"),
+		Principals: &[]awsiam.IPrincipal{awsiam.NewAnyPrincipal()},
+		Actions:    jsii.Strings("events:PutEvents"),
+		Resources:  jsii.Strings(*bus.EventBusArn()),
+		Conditions: &map[string]any{"StringEquals": map[string]any{"aws:PrincipalOrgID": orgID.ValueAsString()}},
+	}))
+
+	// Lambdas, each with its own role.
+	memberRole := stack.FormatArn(&awscdk.ArnComponents{
+		Service: jsii.String("iam"), Region: jsii.String(""), Account: jsii.String("*"),
+		Resource: jsii.String("role"), ResourceName: jsii.String(ReadRoleName),
+	})
+	checkStackArn := stack.FormatArn(&awscdk.ArnComponents{
+		Service: jsii.String("states"), Resource: jsii.String("stateMachine"),
+		ResourceName: jsii.String(CheckStackStateMachineName), ArnFormat: awscdk.ArnFormat_COLON_RESOURCE_NAME,
+	})
+	fns := map[string]awslambda.Function{}
+	for _, f := range functions() {
+		logs := awslogs.NewLogGroup(stack, jsii.String("Logs"+pascal(f.Name)), &awslogs.LogGroupProps{
+			Retention:     awslogs.RetentionDays_ONE_MONTH,
+			RemovalPolicy: awscdk.RemovalPolicy_DESTROY,
+		})
+		role := awsiam.NewRole(stack, jsii.String("Role"+pascal(f.Name)), &awsiam.RoleProps{
+			RoleName:    jsii.String("realdrift-" + f.Name),
+			AssumedBy:   awsiam.NewServicePrincipal(jsii.String("lambda.amazonaws.com"), nil),
+			Description: jsii.String("realdrift " + f.Name + " function"),
+		})
+		role.AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+			Actions:   jsii.Strings("logs:CreateLogStream", "logs:PutLogEvents"),
+			Resources: jsii.Strings(*logs.LogGroupArn()),
+		}))
+		desc := f.Description
+		for _, m := range missing {
+			if m == f.Name {
+				desc = "PLACEHOLDER (functions/" + f.Name + " not built): " + desc
+			}
+		}
+		fn := awslambda.NewFunction(stack, jsii.String("Fn"+pascal(f.Name)), &awslambda.FunctionProps{
+			Runtime:      awslambda.Runtime_PROVIDED_AL2023(),
+			Architecture: awslambda.Architecture_ARM_64(),
+			Handler:      jsii.String("bootstrap"),
+			Code:         awslambda.Code_FromAsset(jsii.String(assets[f.Name]), nil),
+			Role:         role,
+			LogGroup:     logs,
+			MemorySize:   jsii.Number(512),
+			Timeout:      awscdk.Duration_Seconds(jsii.Number(f.TimeoutSeconds)),
+			Description:  jsii.String(desc),
+			Environment: &map[string]*string{
+				"REALDRIFT_TABLE":          table.TableName(),
+				"REALDRIFT_READ_ROLE_NAME": jsii.String(ReadRoleName),
+				"REALDRIFT_REGIONS":        awscdk.Fn_Join(jsii.String(","), memberRegions.ValueAsList()),
+			},
+		})
+		if f.TableWrite {
+			table.GrantReadWriteData(role)
+		} else {
+			table.GrantReadData(role)
+		}
+		if f.Reader {
+			role.AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+				Sid:        jsii.String("AssumeMemberReadRole"),
+				Actions:    jsii.Strings("sts:AssumeRole"),
+				Resources:  jsii.Strings(*memberRole),
+				Conditions: &map[string]any{"StringEquals": map[string]any{"aws:ResourceOrgID": orgID.ValueAsString()}},
+			}))
+		}
+		fns[f.Name] = fn
+	}
+	fns["discover"].Role().AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+		Sid:       jsii.String("ListOrganizationAccounts"),
+		Actions:   jsii.Strings("organizations:ListAccounts", "organizations:DescribeOrganization"),
+		Resources: jsii.Strings("*"),
+	}))
+	notify := fns["notify"]
+	notify.AddEnvironment(jsii.String("REALDRIFT_TOPIC_ARN"), topic.TopicArn(), nil)
+	notify.AddEnvironment(jsii.String("REALDRIFT_SLACK_SECRET_ARN"), slack.SecretArn(), nil)
+	notify.AddEnvironment(jsii.String("REALDRIFT_EVENT_BUS"), bus.EventBusArn(), nil)
+	topic.GrantPublish(notify)
+	slack.GrantRead(notify, nil)
+	bus.GrantPutEventsTo(notify, nil)
+	trigger := fns["trigger"]
+	trigger.AddEnvironment(jsii.String("REALDRIFT_CHECK_STACK_ARN"), checkStackArn, nil)
+	trigger.Role().AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+		Sid:       jsii.String("StartCheckStack"),
+		Actions:   jsii.Strings("states:StartExecution"),
+		Resources: jsii.Strings(*checkStackArn),
+	}))
+
+	// State machines.
+	substitutions := map[string]*string{}
+	for name, fn := range fns {
+		substitutions[substitutionName(name)] = fn.FunctionArn()
+	}
+	checkLogs := awslogs.NewLogGroup(stack, jsii.String("CheckStackLogs"), &awslogs.LogGroupProps{
+		Retention:     awslogs.RetentionDays_ONE_MONTH,
+		RemovalPolicy: awscdk.RemovalPolicy_DESTROY,
+	})
+	checkStack := awsstepfunctions.NewStateMachine(stack, jsii.String("CheckStack"), &awsstepfunctions.StateMachineProps{
+		StateMachineName:        jsii.String(CheckStackStateMachineName),
+		StateMachineType:        awsstepfunctions.StateMachineType_EXPRESS,
+		DefinitionBody:          awsstepfunctions.DefinitionBody_FromString(jsii.String(definitions["check-stack"])),
+		DefinitionSubstitutions: &substitutions,
+		Logs:                    &awsstepfunctions.LogOptions{Destination: checkLogs, Level: awsstepfunctions.LogLevel_ERROR},
+	})
+	sweep := awsstepfunctions.NewStateMachine(stack, jsii.String("Sweep"), &awsstepfunctions.StateMachineProps{
+		StateMachineName:        jsii.String(SweepStateMachineName),
+		StateMachineType:        awsstepfunctions.StateMachineType_STANDARD,
+		DefinitionBody:          awsstepfunctions.DefinitionBody_FromString(jsii.String(definitions["sweep"])),
+		DefinitionSubstitutions: &substitutions,
+	})
+	for _, name := range []string{"load-desired", "read-resources", "resolve", "enumerate-children", "classify", "persist", "notify"} {
+		fns[name].GrantInvoke(checkStack)
+	}
+	for _, name := range []string{"discover", "load-desired", "read-resources", "resolve", "enumerate-children", "classify", "persist", "notify"} {
+		fns[name].GrantInvoke(sweep)
+	}
+	// The sweep's Distributed Maps start child executions of the sweep
+	// itself (by name: referencing the resource would be circular).
+	sweepArn := stack.FormatArn(&awscdk.ArnComponents{
+		Service: jsii.String("states"), Resource: jsii.String("stateMachine"),
+		ResourceName: jsii.String(SweepStateMachineName), ArnFormat: awscdk.ArnFormat_COLON_RESOURCE_NAME,
+	})
+	sweepExecutions := stack.FormatArn(&awscdk.ArnComponents{
+		Service: jsii.String("states"), Resource: jsii.String("execution"),
+		ResourceName: jsii.String(SweepStateMachineName + "/*"), ArnFormat: awscdk.ArnFormat_COLON_RESOURCE_NAME,
+	})
+	sweepExpress := stack.FormatArn(&awscdk.ArnComponents{
+		Service: jsii.String("states"), Resource: jsii.String("express"),
+		ResourceName: jsii.String(SweepStateMachineName + "/*"), ArnFormat: awscdk.ArnFormat_COLON_RESOURCE_NAME,
+	})
+	sweep.AddToRolePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+		Sid:       jsii.String("DistributedMapChildren"),
+		Actions:   jsii.Strings("states:StartExecution"),
+		Resources: jsii.Strings(*sweepArn),
+	}))
+	sweep.AddToRolePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+		Sid:       jsii.String("DistributedMapChildExecutions"),
+		Actions:   jsii.Strings("states:DescribeExecution", "states:StopExecution"),
+		Resources: jsii.Strings(*sweepExecutions, *sweepExpress),
+	}))
+
+	// Schedule.
+	schedulerRole := awsiam.NewRole(stack, jsii.String("SchedulerRole"), &awsiam.RoleProps{
+		AssumedBy: awsiam.NewServicePrincipal(jsii.String("scheduler.amazonaws.com"), &awsiam.ServicePrincipalOpts{
+			Conditions: &map[string]any{"StringEquals": map[string]any{"aws:SourceAccount": stack.Account()}},
+		}),
+		Description: jsii.String("EventBridge Scheduler starts realdrift sweeps"),
+	})
+	sweep.GrantStartExecution(schedulerRole)
+	awsscheduler.NewCfnSchedule(stack, jsii.String("SweepSchedule"), &awsscheduler.CfnScheduleProps{
+		Description:        jsii.String("Start an organisation-wide realdrift sweep."),
+		ScheduleExpression: jsii.String(cfg.SweepSchedule),
+		FlexibleTimeWindow: &awsscheduler.CfnSchedule_FlexibleTimeWindowProperty{Mode: jsii.String("OFF")},
+		State:              jsii.String("ENABLED"),
+		Target: &awsscheduler.CfnSchedule_TargetProperty{
+			Arn:     sweep.StateMachineArn(),
+			RoleArn: schedulerRole.RoleArn(),
+			Input:   jsii.String("{}"),
+			RetryPolicy: &awsscheduler.CfnSchedule_RetryPolicyProperty{
+				MaximumRetryAttempts: jsii.Number(3),
+			},
+		},
+	})
+
+	// CloudTrail changes → trigger, from this account (default bus) and
+	// from member accounts (forwarded to the realdrift bus).
+	for _, r := range []struct {
+		id  string
+		bus awsevents.IEventBus
+	}{
+		{"TriggerOnLocalChange", nil},
+		{"TriggerOnMemberChange", bus},
+	} {
+		awsevents.NewRule(stack, jsii.String(r.id), &awsevents.RuleProps{
+			Description:  jsii.String("CloudTrail management events that change resources start the realdrift trigger."),
+			EventBus:     r.bus,
+			EventPattern: cloudTrailChange(),
+			Targets: &[]awsevents.IRuleTarget{awseventstargets.NewLambdaFunction(trigger, &awseventstargets.LambdaFunctionProps{
+				RetryAttempts: jsii.Number(2),
+				MaxEventAge:   awscdk.Duration_Hours(jsii.Number(1)),
+			})},
+		})
+	}
+
+	// Member accounts: read role and event forwarding, as a StackSet.
+	awscloudformation.NewCfnStackSet(stack, jsii.String("Member"), &awscloudformation.CfnStackSetProps{
+		StackSetName:    jsii.String(MemberStackSetName),
+		Description:     jsii.String("realdrift member account: read-only role for the central sweep, CloudTrail change forwarding."),
+		PermissionModel: jsii.String("SERVICE_MANAGED"),
+		AutoDeployment: &awscloudformation.CfnStackSet_AutoDeploymentProperty{
+			Enabled:                      jsii.Bool(true),
+			RetainStacksOnAccountRemoval: jsii.Bool(false),
+		},
+		Capabilities: jsii.Strings("CAPABILITY_NAMED_IAM"),
+		// ManagedExecution is untyped JSON in the L1: spell the key as CloudFormation does.
+		ManagedExecution: map[string]any{"Active": true},
+		OperationPreferences: &awscloudformation.CfnStackSet_OperationPreferencesProperty{
+			FailureTolerancePercentage: jsii.Number(10),
+			MaxConcurrentPercentage:    jsii.Number(25),
+			RegionConcurrencyType:      jsii.String("PARALLEL"),
+		},
+		Parameters: &[]any{
+			&awscloudformation.CfnStackSet_ParameterProperty{ParameterKey: jsii.String("CentralAccountId"), ParameterValue: stack.Account()},
+			&awscloudformation.CfnStackSet_ParameterProperty{ParameterKey: jsii.String("CentralEventBusArn"), ParameterValue: bus.EventBusArn()},
+			&awscloudformation.CfnStackSet_ParameterProperty{ParameterKey: jsii.String("OrganizationId"), ParameterValue: orgID.ValueAsString()},
+			&awscloudformation.CfnStackSet_ParameterProperty{ParameterKey: jsii.String("RoleRegion"), ParameterValue: stack.Region()},
+		},
+		StackInstancesGroup: &[]any{&awscloudformation.CfnStackSet_StackInstancesProperty{
+			DeploymentTargets: &awscloudformation.CfnStackSet_DeploymentTargetsProperty{OrganizationalUnitIds: memberOUs.ValueAsList()},
+			Regions:           memberRegions.ValueAsList(),
+		}},
+		TemplateBody: jsii.String(member),
+	})
+
+	awscdk.NewCfnOutput(stack, jsii.String("SweepStateMachineArn"), &awscdk.CfnOutputProps{Value: sweep.StateMachineArn()})
+	awscdk.NewCfnOutput(stack, jsii.String("CheckStackStateMachineArn"), &awscdk.CfnOutputProps{Value: checkStack.StateMachineArn()})
+	awscdk.NewCfnOutput(stack, jsii.String("TableName"), &awscdk.CfnOutputProps{Value: table.TableName()})
+	awscdk.NewCfnOutput(stack, jsii.String("AlertTopicArn"), &awscdk.CfnOutputProps{Value: topic.TopicArn()})
+	awscdk.NewCfnOutput(stack, jsii.String("SlackSecretArn"), &awscdk.CfnOutputProps{Value: slack.SecretArn()})
+	return s, nil
+}
