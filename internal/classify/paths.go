@@ -11,7 +11,7 @@ import (
 //     (A.*.B), the registry schema's own path form;
 //   - genericPath: indices become "*", identity keys stay (A[key].B), so
 //     per-key facts (an attribute bag's defaults) can be looked up;
-//   - wildcardPath: indices and identity keys become "*" / "[*]".
+//   - KeyPath (template.go): the known-values table's key form.
 
 func schemaPath(rp string) string {
 	if !strings.ContainsAny(rp, "[0123456789") {
@@ -55,25 +55,6 @@ func genericPath(rp string) string {
 		case s.key != "":
 			b.WriteString(s.name)
 			b.WriteString("[" + s.key + "]")
-		default:
-			b.WriteString(s.name)
-		}
-	}
-	return b.String()
-}
-
-func wildcardPath(rp string) string {
-	var b strings.Builder
-	for i, s := range splitPath(rp) {
-		if i > 0 {
-			b.WriteByte('.')
-		}
-		switch {
-		case s.index:
-			b.WriteByte('*')
-		case s.key != "":
-			b.WriteString(s.name)
-			b.WriteString("[*]")
 		default:
 			b.WriteString(s.name)
 		}

@@ -1,0 +1,273 @@
+package classify
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/schema"
+)
+
+// brief renders findings as "tier path actual" lines for compact diffs.
+func brief(fs []drift.Finding) []string {
+	out := make([]string, 0, len(fs))
+	for _, f := range fs {
+		s := f.Tier.String() + " " + f.Path
+		if f.Actual != nil {
+			b, _ := json.Marshal(f.Actual)
+			s += " " + string(b)
+		}
+		if f.Desired != nil {
+			b, _ := json.Marshal(f.Desired)
+			s += " want " + string(b)
+		}
+		if f.AttributeKey != "" {
+			s += " key " + f.AttributeKey
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestTiers(t *testing.T) {
+	empty := &KnownTable{}
+	tests := []struct {
+		name     string
+		typ      string
+		pid      string
+		declared map[string]any
+		live     map[string]any
+		facts    schema.Facts
+		want     []string
+	}{
+		{
+			name:     "declared scalar contradicted",
+			typ:      "AWS::Lambda::Function",
+			declared: map[string]any{"MemorySize": 256.0},
+			live:     map[string]any{"MemorySize": 512.0},
+			want:     []string{"declared MemorySize 512 want 256"},
+		},
+		{
+			name:     "stringly-typed scalar folds",
+			typ:      "AWS::Lambda::Function",
+			declared: map[string]any{"MemorySize": 256.0},
+			live:     map[string]any{"MemorySize": "256"},
+			want:     []string{},
+		},
+		{
+			name:     "declared collection absent from live is drift",
+			typ:      "AWS::Lambda::Function",
+			declared: map[string]any{"Environment": map[string]any{"Variables": map[string]any{"A": "b"}}},
+			live:     map[string]any{},
+			want:     []string{`declared Environment want {"Variables":{"A":"b"}}`},
+		},
+		{
+			name:     "declared scalar not echoed is a read gap",
+			typ:      "AWS::Redshift::Cluster",
+			declared: map[string]any{"Port": 5439.0},
+			live:     map[string]any{},
+			want:     []string{"readGap Port"},
+		},
+		{
+			name:     "write-only declared value is a read gap",
+			typ:      "AWS::RDS::DBInstance",
+			declared: map[string]any{"MasterUserPassword": "x"},
+			live:     map[string]any{},
+			facts:    schema.Facts{WriteOnly: []string{"MasterUserPassword"}},
+			want:     []string{"readGap MasterUserPassword"},
+		},
+		{
+			name:     "unresolved declared value",
+			typ:      "AWS::EC2::Instance",
+			declared: map[string]any{"AvailabilityZone": drift.Unknown{Reason: "Fn::GetAZs"}},
+			live:     map[string]any{"AvailabilityZone": "us-east-1a"},
+			want:     []string{"unresolved AvailabilityZone"},
+		},
+		{
+			name:  "schema default folds, equality-gated",
+			typ:   "AWS::IAM::Role",
+			live:  map[string]any{"Path": "/", "MaxSessionDuration": 7200.0},
+			facts: schema.Facts{Defaults: map[string]any{"Path": "/"}},
+			want:  []string{"undeclared MaxSessionDuration 7200", `atDefault Path "/"`},
+		},
+		{
+			name:  "value moved off its schema default surfaces",
+			typ:   "AWS::IAM::Role",
+			live:  map[string]any{"Path": "/ops/"},
+			facts: schema.Facts{Defaults: map[string]any{"Path": "/"}},
+			want:  []string{`undeclared Path "/ops/"`},
+		},
+		{
+			name: "noise is dropped: empties, physical-id echo, aws tags",
+			typ:  "AWS::SQS::Queue",
+			pid:  "q-1",
+			live: map[string]any{"Empty": "", "Off": false, "None": []any{}, "Url": "q-1",
+				"Tags": []any{map[string]any{"Key": "aws:cloudformation:stack-name", "Value": "S"}}},
+			want: []string{},
+		},
+		{
+			name: "auto-name and ARN name segment are generated",
+			typ:  "AWS::SNS::Topic",
+			pid:  "arn:aws:sns:us-east-1:111111111111:Stack-TopicABC12345-AbCdEfGh1234",
+			live: map[string]any{"TopicName": "Stack-TopicABC12345-AbCdEfGh1234",
+				"Tags": []any{map[string]any{"Key": "aws:cloudformation:stack-name", "Value": "Stack"}}},
+			want: []string{`generated TopicName "Stack-TopicABC12345-AbCdEfGh1234"`},
+		},
+		{
+			name: "a name that is not minted for this resource surfaces",
+			typ:  "AWS::SNS::Topic",
+			pid:  "arn:aws:sns:us-east-1:111111111111:Stack-TopicABC12345-AbCdEfGh1234",
+			live: map[string]any{"DisplayName": "Other-Name-AbCdEfGh1234"},
+			want: []string{`undeclared DisplayName "Other-Name-AbCdEfGh1234"`},
+		},
+		{
+			name:     "nested sub-key inside a declared object",
+			typ:      "AWS::ApiGateway::Method",
+			declared: map[string]any{"Integration": map[string]any{"Type": "AWS"}},
+			live:     map[string]any{"Integration": map[string]any{"Type": "AWS", "PassthroughBehavior": "NEVER"}},
+			want:     []string{`undeclared Integration.PassthroughBehavior "NEVER"`},
+		},
+		{
+			name:     "attribute bag: declared key compared, live-only keys per key",
+			typ:      "AWS::ElasticLoadBalancingV2::LoadBalancer",
+			declared: map[string]any{"LoadBalancerAttributes": []any{map[string]any{"Key": "idle_timeout.timeout_seconds", "Value": "120"}}},
+			live: map[string]any{"LoadBalancerAttributes": []any{
+				map[string]any{"Key": "idle_timeout.timeout_seconds", "Value": "300"},
+				map[string]any{"Key": "routing.http2.enabled", "Value": "false"},
+			}},
+			want: []string{`declared LoadBalancerAttributes "300" want "120" key idle_timeout.timeout_seconds`,
+				`undeclared LoadBalancerAttributes[routing.http2.enabled] "false"`},
+		},
+		{
+			name:     "identity-keyed element sub-key",
+			typ:      "AWS::CloudFront::Distribution",
+			declared: map[string]any{"Origins": []any{map[string]any{"Id": "o1", "DomainName": "a"}, map[string]any{"Id": "o2", "DomainName": "b"}}},
+			live: map[string]any{"Origins": []any{map[string]any{"Id": "o2", "DomainName": "b"},
+				map[string]any{"Id": "o1", "DomainName": "a", "OriginPath": "/x"}}},
+			want: []string{`undeclared Origins[o1].OriginPath "/x"`},
+		},
+		{
+			name:     "identity-less object set in another order folds",
+			typ:      "AWS::EC2::SecurityGroup",
+			declared: map[string]any{"SecurityGroupIngress": []any{map[string]any{"CidrIp": "10.0.0.0/8", "FromPort": 22.0}, map[string]any{"CidrIp": "0.0.0.0/0", "FromPort": 443.0}}},
+			live:     map[string]any{"SecurityGroupIngress": []any{map[string]any{"CidrIp": "0.0.0.0/0", "FromPort": 443.0, "ToPort": 443.0}, map[string]any{"CidrIp": "10.0.0.0/8", "FromPort": 22.0}}},
+			want:     []string{},
+		},
+		{
+			name:     "identity-less object set with a changed rule surfaces",
+			typ:      "AWS::EC2::SecurityGroup",
+			declared: map[string]any{"SecurityGroupIngress": []any{map[string]any{"CidrIp": "10.0.0.0/8", "FromPort": 22.0}}},
+			live:     map[string]any{"SecurityGroupIngress": []any{map[string]any{"CidrIp": "0.0.0.0/0", "FromPort": 22.0}}},
+			want:     []string{`declared SecurityGroupIngress [{"CidrIp":"0.0.0.0/0","FromPort":22}] want [{"CidrIp":"10.0.0.0/8","FromPort":22}]`},
+		},
+		{
+			name:     "name declared, ARN read back",
+			typ:      "AWS::Lambda::EventSourceMapping",
+			declared: map[string]any{"FunctionName": "fn"},
+			live:     map[string]any{"FunctionName": "arn:aws:lambda:us-east-1:111111111111:function:fn"},
+			want:     []string{},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pid := tt.pid
+			if pid == "" {
+				pid = "pid-1"
+			}
+			s := Subject{Ref: drift.ResourceRef{LogicalID: "R", Type: tt.typ, PhysicalID: pid}, Declared: tt.declared}
+			got := brief(Resource(s, tt.live, &tt.facts, Options{AccountID: "111111111111", Region: "us-east-1", Known: empty}))
+			if d := cmp.Diff(got, tt.want); d != "" {
+				t.Errorf("findings (-got +want):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestKnownValuesAreEqualityGated(t *testing.T) {
+	table, err := NewKnownTable([]KnownValue{
+		{Type: "AWS::SQS::Queue", Path: "VisibilityTimeout", Tier: "atDefault", Value: "30"},
+		{Type: "AWS::Lambda::Function", Path: "LoggingConfig", Tier: "generated", Value: `{"LogFormat":"Text","LogGroup":"/aws/lambda/⟨pid⟩"}`},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Known: table}
+	q := Subject{Ref: drift.ResourceRef{Type: "AWS::SQS::Queue", PhysicalID: "q"}}
+	if got := brief(Resource(q, map[string]any{"VisibilityTimeout": 30.0}, nil, opts)); !cmp.Equal(got, []string{"atDefault VisibilityTimeout 30"}) {
+		t.Errorf("default not folded: %v", got)
+	}
+	if got := brief(Resource(q, map[string]any{"VisibilityTimeout": 31.0}, nil, opts)); !cmp.Equal(got, []string{"undeclared VisibilityTimeout 31"}) {
+		t.Errorf("moved default not surfaced: %v", got)
+	}
+	fn := Subject{Ref: drift.ResourceRef{Type: "AWS::Lambda::Function", PhysicalID: "Stack-Fn-AbC"}}
+	own := map[string]any{"LoggingConfig": map[string]any{"LogFormat": "Text", "LogGroup": "/aws/lambda/Stack-Fn-AbC"}}
+	if got := brief(Resource(fn, own, nil, opts)); len(got) != 1 || !strings.HasPrefix(got[0], "generated LoggingConfig") {
+		t.Errorf("own log group not generated: %v", got)
+	}
+	other := map[string]any{"LoggingConfig": map[string]any{"LogFormat": "Text", "LogGroup": "/aws/lambda/shared"}}
+	if got := brief(Resource(fn, other, nil, opts)); len(got) != 1 || !strings.HasPrefix(got[0], "undeclared LoggingConfig") {
+		t.Errorf("redirected log group not surfaced: %v", got)
+	}
+}
+
+func TestSecretsNeverInFindings(t *testing.T) {
+	s := Subject{
+		Ref: drift.ResourceRef{Type: "AWS::RDS::DBInstance", PhysicalID: "db"},
+		Declared: map[string]any{
+			"MasterUsername": drift.Secret{Value: "admin"},
+			"Settings":       map[string]any{"Password": drift.Secret{Value: "hunter2"}},
+			"Token":          drift.Unknown{Secret: true},
+		},
+	}
+	live := map[string]any{"MasterUsername": "root", "Settings": map[string]any{"Password": "other"}}
+	fs := Resource(s, live, nil, Options{Known: &KnownTable{}})
+	b, err := json.Marshal(fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, secret := range []string{"admin", "hunter2"} {
+		if strings.Contains(string(b), secret) {
+			t.Errorf("secret %q leaked: %s", secret, b)
+		}
+	}
+	if !strings.Contains(string(b), drift.Redacted) {
+		t.Errorf("no redacted value in %s", b)
+	}
+}
+
+func TestInputsNotModified(t *testing.T) {
+	declared := map[string]any{"Tags": []any{map[string]any{"Key": "b", "Value": "1"}, map[string]any{"Key": "a", "Value": "2"}}}
+	live := map[string]any{"Tags": []any{map[string]any{"Key": "aws:cloudformation:stack-name", "Value": "S"}}, "CreationTime": "t"}
+	d0, _ := json.Marshal(declared)
+	l0, _ := json.Marshal(live)
+	Resource(Subject{Ref: drift.ResourceRef{Type: "AWS::SQS::Queue"}, Declared: declared}, live, nil, Options{})
+	d1, _ := json.Marshal(declared)
+	l1, _ := json.Marshal(live)
+	if string(d0) != string(d1) || string(l0) != string(l1) {
+		t.Error("Resource modified its inputs")
+	}
+}
+
+// FuzzResource feeds random live and declared models: the classifier must
+// never panic, and every finding must marshal.
+func FuzzResource(f *testing.F) {
+	f.Add([]byte(`{"A":1,"Tags":[{"Key":"aws:x","Value":"y"}]}`), []byte(`{"A":2}`))
+	f.Add([]byte(`{"LoadBalancerAttributes":[{"Key":"k","Value":"v"}],"P":{"Statement":[{"Effect":"Allow"}]}}`), []byte(`{"LoadBalancerAttributes":[]}`))
+	f.Add([]byte(`{"X":[null,{"Id":"a"},{"Id":"a"}],"Y":"{\"a\":1}"}`), []byte(`{"X":[{"Id":"a","B":[1,2]}],"Y":{"a":"1"}}`))
+	f.Fuzz(func(t *testing.T, liveJSON, declJSON []byte) {
+		var live, decl map[string]any
+		if json.Unmarshal(liveJSON, &live) != nil || json.Unmarshal(declJSON, &decl) != nil {
+			return
+		}
+		for _, typ := range []string{"AWS::IAM::Role", "AWS::ElasticLoadBalancingV2::TargetGroup", "AWS::Cognito::UserPool", "AWS::Unknown::Type"} {
+			s := Subject{Ref: drift.ResourceRef{Type: typ, PhysicalID: "p"}, Declared: decl, SiblingPolicyNames: []string{"p"}}
+			facts := &schema.Facts{ReadOnly: []string{"A"}, WriteOnlyPaths: []string{"X.*.B"}, UnorderedScalarPaths: []string{"X"}}
+			fs := Resource(s, live, facts, OptionsFromMap(map[string]any{"accountId": "111111111111", "stackTags": map[string]any{"a": "b"}}))
+			if _, err := json.Marshal(fs); err != nil {
+				t.Fatalf("finding does not marshal: %v", err)
+			}
+		}
+	})
+}
