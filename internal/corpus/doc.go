@@ -8,4 +8,10 @@
 //   - Unknown top-level keys are kept in Extra and otherwise ignored, so cases
 //     with extra keys still load.
 //   - Numbers decode as float64, as encoding/json does by default.
+//   - Replay runs a case through classify.Resource, exactly as the CLI and
+//     the Lambdas do; Compare and Summarize implement the README's
+//     comparison rules (sort by "tier path", every field equal, absent and
+//     null different).
+//   - MineKnown and RankUndeclared derive the known-values table from case
+//     data (labels and live values), never from file names or logical ids.
 package corpus

@@ -1,0 +1,44 @@
+// Package classify decides what a user sees as drift: Resource compares one
+// resource's declared properties with its live model and sorts every
+// difference into a tier (seed 002 §6 "Noise model" and §9 "Tier
+// semantics"). The CLI, the Lambdas and the corpus replay call the same
+// function.
+//
+// Pipeline, per resource:
+//
+//  1. Normalize both sides (package normalize): one pass copies the model
+//     and strips Cloud-Control-managed fields, aws:* and stack tags, null
+//     items; canonicalizes JSON text and IAM policy documents; orders id /
+//     ARN / method / AZ sets and identity-keyed object sets. Then readOnly
+//     and writeOnly schema paths are stripped, sibling IAM policies are
+//     filtered by name, schema-unordered arrays are sorted.
+//  2. Declared properties: an unresolved value is `unresolved`; a write-only
+//     one the read cannot show is `readGap`; a declared non-empty collection
+//     absent from live is `declared` (except the collections AWS never
+//     returns); a declared scalar live does not echo is `readGap`; otherwise
+//     the values are compared through the equality folds, and live-only
+//     sub-keys inside a declared object are classified as undeclared values
+//     (nested: true, dotted paths, A[id] for identity-keyed elements).
+//  3. Undeclared values: a known value (the mined table, see below) or a
+//     schema default is `atDefault`; this resource's own minted identity
+//     (physical-id name segment, CloudFormation auto-name gated on the stack
+//     name or logical id and a random suffix, a segment of a declared
+//     write-only composite id, per-type minted shapes) is `generated`; a
+//     physical-id echo, an all-aws:* tag set or a trivially empty value is
+//     dropped (except the predicate-gated switch-off carve-outs); anything
+//     else is `undeclared`.
+//
+// Rules and invariants:
+//   - Pure: no I/O, no clock; neither input is modified; package-level
+//     tables are built once and only read.
+//   - Fail closed: an unknowable value is never compared (drift.Unknown),
+//     it is reported `unresolved`; a fold never guesses.
+//   - Every fold is equality-gated: a value moved away from a default, a
+//     minted name, or a known representation always surfaces as drift.
+//   - Per-type facts are data with one registration point: typeTable
+//     (types.go) for hand-kept facts from the seeds, and known_values.json
+//     for (type, path, value template) triples mined from the corpus data by
+//     scripts/mine-defaults. No rule names a case file or a logical id.
+//   - Secret-bearing values (drift.Secret, secret drift.Unknown) reach a
+//     finding only as drift.Redacted.
+package classify
