@@ -21,8 +21,8 @@ type Options struct {
 	// (DefaultConcurrency when ≤ 0).
 	Concurrency int
 	// Facts returns schema facts per type. When nil, Schema is asked for
-	// every type of the stack before the reads; when both are nil the
-	// embedded schema snapshot answers.
+	// every type of the stack before the reads; when both are nil,
+	// Clients.Schema (DescribeType over the embedded snapshot) is.
 	Facts FactsFunc
 	// Schema looks facts up per type (a *schema.Registry: DescribeType over
 	// the embedded snapshot).
@@ -55,18 +55,18 @@ func Check(ctx context.Context, c *Clients, stack drift.StackRef, opts Options) 
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case opts.Facts != nil:
-	case opts.Schema != nil:
-		if opts.Facts, err = lookupFacts(ctx, opts.Schema, d, opts.Concurrency); err != nil {
+	if opts.Facts == nil {
+		src := opts.Schema
+		if src == nil {
+			reg, err := c.Schema()
+			if err != nil {
+				return nil, err
+			}
+			src = reg
+		}
+		if opts.Facts, err = lookupFacts(ctx, src, d, opts.Concurrency); err != nil {
 			return nil, err
 		}
-	default:
-		snap, err := schema.Embedded()
-		if err != nil {
-			return nil, fmt.Errorf("schema facts: %w", err)
-		}
-		opts.Facts = snap.Lookup
 	}
 	lives := make(map[string]live.Result, len(d.Resources))
 	all := make([]Resource, 0, len(d.Resources))

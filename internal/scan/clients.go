@@ -2,6 +2,7 @@ package scan
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -9,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/kms"
 
 	"github.com/realdrift/realdrift/internal/live"
+	"github.com/realdrift/realdrift/internal/schema"
 )
 
 // stackAPI is the CloudFormation surface the desired-state loader calls.
@@ -17,6 +19,7 @@ type stackAPI interface {
 	GetTemplate(ctx context.Context, in *cloudformation.GetTemplateInput, optFns ...func(*cloudformation.Options)) (*cloudformation.GetTemplateOutput, error)
 	ListStackResources(ctx context.Context, in *cloudformation.ListStackResourcesInput, optFns ...func(*cloudformation.Options)) (*cloudformation.ListStackResourcesOutput, error)
 	ListExports(ctx context.Context, in *cloudformation.ListExportsInput, optFns ...func(*cloudformation.Options)) (*cloudformation.ListExportsOutput, error)
+	DescribeType(ctx context.Context, in *cloudformation.DescribeTypeInput, optFns ...func(*cloudformation.Options)) (*cloudformation.DescribeTypeOutput, error)
 }
 
 var _ stackAPI = (*cloudformation.Client)(nil)
@@ -32,6 +35,27 @@ type Clients struct {
 	exports exportCache
 	// aliases caches the managed KMS alias targets.
 	aliases exportCache
+	// registry answers schema facts: DescribeType over the embedded
+	// snapshot, cached for the clients' lifetime (one run).
+	registry struct {
+		once sync.Once
+		reg  *schema.Registry
+		err  error
+	}
+}
+
+// Schema returns the run's schema facts source: the account-region's
+// registry (DescribeType) over the embedded snapshot, each type asked once.
+func (c *Clients) Schema() (*schema.Registry, error) {
+	c.registry.once.Do(func() {
+		snap, err := schema.Embedded()
+		if err != nil {
+			c.registry.err = fmt.Errorf("schema facts: %w", err)
+			return
+		}
+		c.registry.reg = schema.NewRegistry(c.CloudFormation, snap)
+	})
+	return c.registry.reg, c.registry.err
 }
 
 // NewClients builds every client from cfg (one account, one region).
