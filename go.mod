@@ -34,6 +34,7 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/kms v1.62.6 // indirect
 	github.com/aws/aws-sdk-go-v2/service/organizations v1.63.0 // indirect
 	github.com/aws/aws-sdk-go-v2/service/secretsmanager v1.51.0 // indirect
+	github.com/aws/aws-sdk-go-v2/service/sfn v1.41.2 // indirect
 	github.com/aws/aws-sdk-go-v2/service/signin v1.13.1 // indirect
 	github.com/aws/aws-sdk-go-v2/service/sso v1.39.5 // indirect
 	github.com/aws/aws-sdk-go-v2/service/ssooidc v1.44.5 // indirect

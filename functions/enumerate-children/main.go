@@ -1,0 +1,34 @@
+// Command enumerate-children is realdrift's enumerate-children Lambda function: it reads its
+// settings from the environment, builds its clients from one aws.Config and
+// serves service.Service.EnumerateChildren (see internal/service).
+package main
+
+import (
+	"context"
+	"log/slog"
+	"os"
+
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"github.com/realdrift/realdrift/internal/service"
+)
+
+func main() {
+	ctx := context.Background()
+	set, err := service.SettingsFromEnv(os.Getenv)
+	if err != nil {
+		slog.Error("enumerate-children: settings", "error", err)
+		os.Exit(1)
+	}
+	cfg, err := service.AWSConfig(ctx, set, os.Getenv("AWS_REGION"))
+	if err != nil {
+		slog.Error("enumerate-children: AWS config", "error", err)
+		os.Exit(1)
+	}
+	svc, err := service.New(cfg, set)
+	if err != nil {
+		slog.Error("enumerate-children: service", "error", err)
+		os.Exit(1)
+	}
+	lambda.Start(svc.EnumerateChildren)
+}

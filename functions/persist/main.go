@@ -1,0 +1,34 @@
+// Command persist is realdrift's persist Lambda function: it reads its
+// settings from the environment, builds its clients from one aws.Config and
+// serves service.Service.Persist (see internal/service).
+package main
+
+import (
+	"context"
+	"log/slog"
+	"os"
+
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"github.com/realdrift/realdrift/internal/service"
+)
+
+func main() {
+	ctx := context.Background()
+	set, err := service.SettingsFromEnv(os.Getenv)
+	if err != nil {
+		slog.Error("persist: settings", "error", err)
+		os.Exit(1)
+	}
+	cfg, err := service.AWSConfig(ctx, set, os.Getenv("AWS_REGION"))
+	if err != nil {
+		slog.Error("persist: AWS config", "error", err)
+		os.Exit(1)
+	}
+	svc, err := service.New(cfg, set)
+	if err != nil {
+		slog.Error("persist: service", "error", err)
+		os.Exit(1)
+	}
+	lambda.Start(svc.Persist)
+}

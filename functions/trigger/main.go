@@ -1,0 +1,34 @@
+// Command trigger is realdrift's trigger Lambda function: it reads its
+// settings from the environment, builds its clients from one aws.Config and
+// serves service.Service.Trigger (see internal/service).
+package main
+
+import (
+	"context"
+	"log/slog"
+	"os"
+
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"github.com/realdrift/realdrift/internal/service"
+)
+
+func main() {
+	ctx := context.Background()
+	set, err := service.SettingsFromEnv(os.Getenv)
+	if err != nil {
+		slog.Error("trigger: settings", "error", err)
+		os.Exit(1)
+	}
+	cfg, err := service.AWSConfig(ctx, set, os.Getenv("AWS_REGION"))
+	if err != nil {
+		slog.Error("trigger: AWS config", "error", err)
+		os.Exit(1)
+	}
+	svc, err := service.New(cfg, set)
+	if err != nil {
+		slog.Error("trigger: service", "error", err)
+		os.Exit(1)
+	}
+	lambda.Start(svc.Trigger)
+}

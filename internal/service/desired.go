@@ -1,0 +1,109 @@
+package service
+
+import (
+	"context"
+	"fmt"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/realdrift/realdrift/internal/live"
+	"github.com/realdrift/realdrift/internal/scan"
+	"github.com/realdrift/realdrift/internal/schema"
+	"github.com/realdrift/realdrift/statemachine"
+)
+
+// desiredState is load-desired's run state: the desired model and the
+// schema facts of its types, looked up once for the whole check.
+type desiredState struct {
+	Desired *scan.Desired            `json:"desired"`
+	Facts   map[string]*schema.Facts `json:"facts,omitempty"`
+	// ReadBatch is the batch size the batches were cut with.
+	ReadBatch int `json:"readBatch"`
+}
+
+// factsFunc serves the stored facts to the scan steps.
+func (d *desiredState) factsFunc() scan.FactsFunc {
+	return func(t string) (*schema.Facts, bool) {
+		f, ok := d.Facts[t]
+		return f, ok && f != nil
+	}
+}
+
+// LoadDesired is the load-desired function: it reads the stack's deployed
+// template, parameters and physical ids (scan.LoadDesired) through the
+// account's read role, looks up the schema facts of its resource types as
+// the CLI does (DescribeType over the embedded snapshot), stores both, and
+// returns the key and the read batches.
+func (s *Service) LoadDesired(ctx context.Context, in statemachine.StackTask) (statemachine.Desired, error) {
+	if _, err := s.startedAt(ctx, in.RunID, in.Stack); err != nil {
+		return statemachine.Desired{}, err
+	}
+	c := s.clients(in.Stack.Account, in.Stack.Region)
+	d, err := scan.LoadDesired(ctx, c.scan, in.Stack)
+	if err != nil {
+		return statemachine.Desired{}, stepError(err)
+	}
+	facts, err := s.lookupFacts(ctx, c.schema, d)
+	if err != nil {
+		return statemachine.Desired{}, stepError(err)
+	}
+	key := stateKey(keyDesired, in.Stack)
+	if err := s.putJSON(ctx, in.RunID, key, desiredState{Desired: d, Facts: facts, ReadBatch: s.set.ReadBatch}); err != nil {
+		return statemachine.Desired{}, stepError(err)
+	}
+	return statemachine.Desired{Key: key, Resources: len(d.Resources), Batches: batches(len(d.Resources), s.set.ReadBatch)}, nil
+}
+
+// lookupFacts asks src for the facts of every non-custom type of d, bounded
+// by Settings.Concurrency. A type src cannot answer has no facts (the
+// classifier then works without them), as in scan.Check.
+func (s *Service) lookupFacts(ctx context.Context, src scan.FactsSource, d *scan.Desired) (map[string]*schema.Facts, error) {
+	var types []string
+	seen := map[string]bool{}
+	for _, r := range d.Resources {
+		if !seen[r.Type] && !live.IsCustom(r.Type) {
+			seen[r.Type] = true
+			types = append(types, r.Type)
+		}
+	}
+	found := make([]*schema.Facts, len(types))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(s.set.Concurrency)
+	for i, t := range types {
+		g.Go(func() error {
+			if f, err := src.Lookup(gctx, t); err == nil {
+				found[i] = f
+			}
+			return nil
+		})
+	}
+	_ = g.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("look up schema facts: %w", err)
+	}
+	out := map[string]*schema.Facts{}
+	for i, t := range types {
+		if found[i] != nil {
+			out[t] = found[i]
+		}
+	}
+	return out, nil
+}
+
+// batches numbers the batches of n items, size per batch: 0..k-1.
+func batches(n, size int) []int {
+	out := []int{}
+	for i := 0; i*size < n; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+// batchRange is the [lo, hi) range of batch b of n items.
+func batchRange(b, n, size int) (int, int, error) {
+	lo := b * size
+	if b < 0 || lo >= n {
+		return 0, 0, fmt.Errorf("batch %d is out of range (%d items, %d per batch)", b, n, size)
+	}
+	return lo, min(lo+size, n), nil
+}

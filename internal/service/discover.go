@@ -1,0 +1,116 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/organizations"
+	orgtypes "github.com/aws/aws-sdk-go-v2/service/organizations/types"
+
+	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/scan"
+	"github.com/realdrift/realdrift/statemachine"
+)
+
+// runState is a sweep's record in the run state.
+type runState struct {
+	StartedAt time.Time `json:"startedAt"`
+	Accounts  []string  `json:"accounts"`
+}
+
+// accountState is one account's discovered stacks.
+type accountState struct {
+	Targets []drift.StackRef `json:"targets"`
+}
+
+// failure is a recorded error and its cause.
+type failure struct {
+	Error string `json:"error"`
+	Cause string `json:"cause,omitempty"`
+}
+
+// Discover is the discover function. Without an account it lists the
+// organisation's active accounts (limited to Settings.Accounts when set),
+// opens the run and returns statemachine.DiscoveredAccounts; with one it
+// lists that account's stacks in every configured region, through the read
+// role, records them on the run and returns statemachine.DiscoveredTargets.
+func (s *Service) Discover(ctx context.Context, in statemachine.DiscoverTask) (any, error) {
+	if in.RunID == "" {
+		return nil, fmt.Errorf("discover: no run id")
+	}
+	if in.Account == "" {
+		out, err := s.discoverAccounts(ctx, in.RunID)
+		return out, stepError(err)
+	}
+	out, err := s.discoverStacks(ctx, in.RunID, in.Account)
+	return out, stepError(err)
+}
+
+func (s *Service) discoverAccounts(ctx context.Context, runID string) (statemachine.DiscoveredAccounts, error) {
+	var accts []string
+	p := organizations.NewListAccountsPaginator(s.org, &organizations.ListAccountsInput{})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return statemachine.DiscoveredAccounts{}, fmt.Errorf("list organisation accounts: %w", err)
+		}
+		for _, a := range page.Accounts {
+			id := aws.ToString(a.Id)
+			if id == "" || !active(a) {
+				continue
+			}
+			if len(s.set.Accounts) > 0 && !slices.Contains(s.set.Accounts, id) {
+				continue
+			}
+			accts = append(accts, id)
+		}
+	}
+	slices.Sort(accts)
+	accts = slices.Compact(accts)
+
+	var run runState
+	if _, err := s.getJSON(ctx, runID, keyRun, &run); err != nil {
+		return statemachine.DiscoveredAccounts{}, err
+	}
+	if run.StartedAt.IsZero() {
+		run.StartedAt = s.now().UTC()
+	}
+	run.Accounts = accts
+	if err := s.putJSON(ctx, runID, keyRun, run); err != nil {
+		return statemachine.DiscoveredAccounts{}, err
+	}
+	return statemachine.DiscoveredAccounts{Accounts: accts}, nil
+}
+
+// active reports whether an organisation account is active (State, or the
+// older Status field).
+func active(a orgtypes.Account) bool {
+	if a.State != "" {
+		return a.State == orgtypes.AccountStateActive
+	}
+	return a.Status == orgtypes.AccountStatusActive
+}
+
+func (s *Service) discoverStacks(ctx context.Context, runID, account string) (statemachine.DiscoveredTargets, error) {
+	if len(s.set.Regions) == 0 {
+		return statemachine.DiscoveredTargets{}, fmt.Errorf("discover %s: no regions configured (%s)", account, EnvRegions)
+	}
+	var targets []drift.StackRef
+	for _, region := range s.set.Regions {
+		c := s.clients(account, region)
+		names, err := scan.ListStacks(ctx, c.scan)
+		if err != nil {
+			return statemachine.DiscoveredTargets{}, fmt.Errorf("account %s region %s: %w", account, region, err)
+		}
+		for _, n := range names {
+			targets = append(targets, drift.StackRef{Account: account, Region: region, Name: n})
+		}
+	}
+	if err := s.putJSON(ctx, runID, keyAccount+account, accountState{Targets: targets}); err != nil {
+		return statemachine.DiscoveredTargets{}, err
+	}
+	return statemachine.DiscoveredTargets{Targets: targets}, nil
+}

@@ -1,0 +1,40 @@
+// Package service is the logic of realdrift's Lambda functions: one exported
+// handler per function of the state machines in statemachine/ (discover,
+// load-desired, read-resources, resolve, enumerate-children, classify,
+// persist, notify) plus the CloudTrail trigger. Each handler is a thin layer
+// over the scan pipeline (internal/scan), the store (internal/store), the
+// baseline and ignore rules (internal/baseline, internal/ignore) and the
+// alert senders (internal/notify); functions/<name>/main.go only builds a
+// Service from one aws.Config and starts the handler.
+//
+// Rules and invariants:
+//
+//   - Payloads are the shapes of statemachine/payload.go and carry
+//     references only. Desired models, live models, children and findings
+//     are run state in the store (RunState, with a TTL), under the
+//     deterministic keys of keys.go.
+//   - Handlers are idempotent under Step Functions retries: every write has
+//     a deterministic key (the run id, the stack, the batch), a stack's run
+//     record keeps the start time first recorded for it, the "changed"
+//     decision of persist is recorded before the run is, so a retried
+//     persist gives the same answer, and notify records what it sent and
+//     never sends it twice.
+//   - Findings are the same as `realdrift check` reports for the stack: the
+//     handlers run the same scan steps, with the same schema facts (looked
+//     up once per stack by load-desired and kept in the run state), then the
+//     stored baseline and ignore rules (Reconcile).
+//   - A member account is read through its read role (Settings.ReadRoleName),
+//     assumed from the central account's credentials; credentials are cached
+//     per account for the life of the Service, never in a package variable.
+//   - Throttling errors are returned as *statemachine.Throttled, which the
+//     definitions retry with backoff; any other error fails the Task, which
+//     the definitions catch and record as the stack's (or account's)
+//     failure. One resource's failure is a skipped finding, never an error.
+//   - The trigger ignores read-only events, events that failed, and changes
+//     made by CloudFormation itself; it maps the changed resource to its
+//     stack through the resource index (written by persist) or the
+//     aws:cloudformation:stack-name tag, and starts at most one check per
+//     stack per debounce window (a conditional write).
+//   - Secrets never leave the classifier in plaintext: run state and
+//     findings go through their JSON forms, which withhold or redact them.
+package service

@@ -1,0 +1,109 @@
+package service
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/store"
+)
+
+// The run-state keys. Every key is deterministic in (run id, stack, batch),
+// so a retried handler overwrites what its first attempt wrote.
+//
+//	run                          the sweep: accounts, start time
+//	account.<acct>               one account's discovered stacks
+//	account-failed.<acct>        why an account could not be listed
+//	started.<stack>              when the stack's check started
+//	desired.<stack>              desired model + schema facts
+//	live.<stack>.<batch>         live models of one read batch
+//	resolved.<stack>             re-resolved desired, pass-1.5 re-reads, parents
+//	children.<stack>.<batch>     children of one parent batch
+//	findings.<stack>             the reconciled findings
+//	persisted.<stack>            persist's decision (changed, counts, fingerprints)
+//	notified.<stack>             the fingerprint notify sent
+//
+// <stack> is <account>:<region>:<name>.
+const (
+	keyRun           = "run"
+	keyAccount       = "account."
+	keyAccountFailed = "account-failed."
+	keyStarted       = "started."
+	keyDesired       = "desired."
+	keyLive          = "live."
+	keyResolved      = "resolved."
+	keyChildren      = "children."
+	keyFindings      = "findings."
+	keyPersisted     = "persisted."
+	keyNotified      = "notified."
+)
+
+func stackKey(s drift.StackRef) string { return s.Account + ":" + s.Region + ":" + s.Name }
+
+func stateKey(prefix string, s drift.StackRef) string { return prefix + stackKey(s) }
+
+func batchKey(prefix string, s drift.StackRef, batch int) string {
+	return prefix + stackKey(s) + "." + strconv.Itoa(batch)
+}
+
+// putJSON stores v as run state under key.
+func (s *Service) putJSON(ctx context.Context, runID, key string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode state %s: %w", key, err)
+	}
+	return s.store.PutState(ctx, runID, key, b, s.now().Add(s.set.StateTTL))
+}
+
+// getJSON reads run state key into v (numbers as json.Number when v holds
+// maps of any). found is false when the state is absent.
+func (s *Service) getJSON(ctx context.Context, runID, key string, v any) (found bool, err error) {
+	b, err := s.store.GetState(ctx, runID, key)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return false, fmt.Errorf("decode state %s: %w", key, err)
+	}
+	return true, nil
+}
+
+// mustJSON is getJSON for state an earlier step must have written.
+func (s *Service) mustJSON(ctx context.Context, runID, key string, v any) error {
+	ok, err := s.getJSON(ctx, runID, key, v)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("run %s: state %s is missing (expired, or an earlier step did not run)", runID, key)
+	}
+	return nil
+}
+
+// startedAt returns when the stack's check started in this run, recording
+// now on first use, so every retry and the failure path agree.
+func (s *Service) startedAt(ctx context.Context, runID string, stack drift.StackRef) (time.Time, error) {
+	var t time.Time
+	ok, err := s.getJSON(ctx, runID, stateKey(keyStarted, stack), &t)
+	if err != nil || ok {
+		return t, err
+	}
+	t = s.now().UTC()
+	return t, s.putJSON(ctx, runID, stateKey(keyStarted, stack), t)
+}
+
+// decodeNumbers decodes b into v keeping numbers as json.Number, as the
+// store does for findings.
+func decodeNumbers(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	return dec.Decode(v)
+}

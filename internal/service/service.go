@@ -1,0 +1,154 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
+	"github.com/aws/aws-sdk-go-v2/service/organizations"
+	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
+	"github.com/aws/aws-sdk-go-v2/service/sfn"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
+
+	"github.com/realdrift/realdrift/internal/lambdarouter"
+	"github.com/realdrift/realdrift/internal/notify"
+	"github.com/realdrift/realdrift/internal/scan"
+	"github.com/realdrift/realdrift/internal/schema"
+	"github.com/realdrift/realdrift/internal/store"
+	"github.com/realdrift/realdrift/statemachine"
+)
+
+// accountLister is the Organizations call discover makes.
+type accountLister interface {
+	ListAccounts(ctx context.Context, in *organizations.ListAccountsInput, optFns ...func(*organizations.Options)) (*organizations.ListAccountsOutput, error)
+}
+
+// executionStarter is the Step Functions call the trigger makes.
+type executionStarter interface {
+	StartExecution(ctx context.Context, in *sfn.StartExecutionInput, optFns ...func(*sfn.Options)) (*sfn.StartExecutionOutput, error)
+}
+
+// eventPutter is the EventBridge call the sweep summary makes.
+type eventPutter interface {
+	PutEvents(ctx context.Context, in *eventbridge.PutEventsInput, optFns ...func(*eventbridge.Options)) (*eventbridge.PutEventsOutput, error)
+}
+
+var (
+	_ accountLister    = (*organizations.Client)(nil)
+	_ executionStarter = (*sfn.Client)(nil)
+	_ eventPutter      = (*eventbridge.Client)(nil)
+)
+
+// Service holds the clients and settings every handler uses. Build one per
+// process with New; its handlers are safe for concurrent use.
+type Service struct {
+	set      Settings
+	store    store.Store
+	accounts *accounts
+	org      accountLister
+	starter  executionStarter
+	events   eventPutter
+	debounce *debouncer
+	notifier *notify.Notifier
+	snapshot *schema.Snapshot
+	now      func() time.Time
+}
+
+// New builds a Service from the central account's aws.Config.
+func New(cfg aws.Config, set Settings) (*Service, error) {
+	set = set.withDefaults()
+	if err := set.validate(); err != nil {
+		return nil, err
+	}
+	db := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) { endpoint(&o.BaseEndpoint, set.Endpoints.DynamoDB) })
+	snap, err := schema.Embedded()
+	if err != nil {
+		snap = nil // DescribeType alone answers the facts, as in the CLI
+	}
+	s := &Service{
+		set:      set,
+		store:    store.NewDynamo(db, set.Table),
+		accounts: newAccounts(cfg, sts.NewFromConfig(cfg), set.ReadRoleName),
+		org:      organizations.NewFromConfig(cfg),
+		starter:  sfn.NewFromConfig(cfg, func(o *sfn.Options) { endpoint(&o.BaseEndpoint, set.Endpoints.StepFunctions) }),
+		debounce: &debouncer{db: db, table: set.Table},
+		snapshot: snap,
+		now:      time.Now,
+	}
+	var senders []notify.Sender
+	if set.TopicARN != "" {
+		senders = append(senders, notify.NewSNS(sns.NewFromConfig(cfg), set.TopicARN))
+	}
+	if set.SlackSecretID != "" {
+		sm := secretsmanager.NewFromConfig(cfg, func(o *secretsmanager.Options) { endpoint(&o.BaseEndpoint, set.Endpoints.SecretsManager) })
+		senders = append(senders, notify.NewSlack(sm, set.SlackSecretID, nil))
+	}
+	if set.EventBus != "" {
+		eb := eventbridge.NewFromConfig(cfg)
+		senders = append(senders, notify.NewEventBridge(eb, set.EventBus))
+		s.events = eb
+	}
+	s.notifier = notify.New(senders...)
+	return s, nil
+}
+
+func endpoint(dst **string, url string) {
+	if url != "" {
+		*dst = aws.String(url)
+	}
+}
+
+// Register adds every handler to r under the function names the state
+// machines invoke (statemachine.Function*).
+func (s *Service) Register(r *lambdarouter.Router) error {
+	for name, h := range s.Handlers() {
+		if err := r.Handle(name, h); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Handlers maps each function name to its handler.
+func (s *Service) Handlers() map[string]any {
+	return map[string]any{
+		statemachine.FunctionDiscover:          s.Discover,
+		statemachine.FunctionLoadDesired:       s.LoadDesired,
+		statemachine.FunctionReadResources:     s.ReadResources,
+		statemachine.FunctionResolve:           s.Resolve,
+		statemachine.FunctionEnumerateChildren: s.EnumerateChildren,
+		statemachine.FunctionClassify:          s.Classify,
+		statemachine.FunctionPersist:           s.Persist,
+		statemachine.FunctionNotify:            s.Notify,
+		statemachine.FunctionTrigger:           s.Trigger,
+	}
+}
+
+// Handler returns the handler of the named function.
+func (s *Service) Handler(name string) (any, error) {
+	h, ok := s.Handlers()[name]
+	if !ok {
+		return nil, fmt.Errorf("no realdrift function %q", name)
+	}
+	return h, nil
+}
+
+// stackClients are the clients of one member account and region.
+type stackClients struct {
+	scan   *scan.Clients
+	schema *schema.Registry
+}
+
+// clients builds the clients of account and region (through the read role).
+func (s *Service) clients(account, region string) stackClients {
+	cfg := s.accounts.config(account, region)
+	return stackClients{
+		scan:   scan.NewClients(cfg),
+		schema: schema.NewRegistry(cloudformation.NewFromConfig(cfg), s.snapshot),
+	}
+}

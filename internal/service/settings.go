@@ -1,0 +1,215 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+
+	"github.com/realdrift/realdrift/internal/scan"
+)
+
+// Environment variables the functions read (see README, "Service").
+const (
+	EnvTable           = "REALDRIFT_TABLE"
+	EnvRegions         = "REALDRIFT_REGIONS"
+	EnvReadRoleName    = "REALDRIFT_READ_ROLE_NAME"
+	EnvAccounts        = "REALDRIFT_ACCOUNTS"
+	EnvTopicARN        = "REALDRIFT_TOPIC_ARN"
+	EnvSlackSecret     = "REALDRIFT_SLACK_SECRET_ARN"
+	EnvEventBus        = "REALDRIFT_EVENT_BUS"
+	EnvCheckStackARN   = "REALDRIFT_CHECK_STACK_ARN"
+	EnvIgnoreScopes    = "REALDRIFT_IGNORE_SCOPES"
+	EnvDebounce        = "REALDRIFT_DEBOUNCE_SECONDS"
+	EnvStateTTL        = "REALDRIFT_STATE_TTL_HOURS"
+	EnvIndexTTL        = "REALDRIFT_INDEX_TTL_HOURS"
+	EnvReadBatch       = "REALDRIFT_READ_BATCH"
+	EnvParentBatch     = "REALDRIFT_PARENT_BATCH"
+	EnvConcurrency     = "REALDRIFT_CONCURRENCY"
+	EnvEndpointURL     = "REALDRIFT_ENDPOINT_URL"
+	EnvDynamoDBURL     = "REALDRIFT_DYNAMODB_ENDPOINT_URL"
+	EnvSecretsURL      = "REALDRIFT_SECRETSMANAGER_ENDPOINT_URL"
+	EnvStepFunctionURL = "REALDRIFT_STEPFUNCTIONS_ENDPOINT_URL"
+	EnvAccessKeyID     = "REALDRIFT_ACCESS_KEY_ID"
+	EnvSecretKey       = "REALDRIFT_SECRET_ACCESS_KEY"
+)
+
+// Defaults of the knobs.
+const (
+	DefaultDebounce    = 5 * time.Minute
+	DefaultStateTTL    = 24 * time.Hour
+	DefaultIndexTTL    = 7 * 24 * time.Hour
+	DefaultReadBatch   = 20
+	DefaultParentBatch = 10
+)
+
+// Settings configure the service. SettingsFromEnv reads them from the
+// function's environment; tests build them directly.
+type Settings struct {
+	// Table is the DynamoDB table of the store (required).
+	Table string
+	// Regions are the regions swept in every account (required for
+	// discover).
+	Regions []string
+	// ReadRoleName is the member accounts' read role, assumed for every
+	// account read. Empty reads with the function's own credentials (one
+	// account only).
+	ReadRoleName string
+	// Accounts, when set, limits sweeps to these accounts of the
+	// organisation.
+	Accounts []string
+	// TopicARN, SlackSecretID and EventBus select the alert channels; each
+	// is optional.
+	TopicARN      string
+	SlackSecretID string
+	EventBus      string
+	// CheckStackARN is the check-stack state machine the trigger starts.
+	CheckStackARN string
+	// IgnoreScopes are the ignore-rule documents applied to every stack,
+	// besides the default scope: each is a store scope name.
+	IgnoreScopes []string
+	// Debounce is the per-stack window in which the trigger starts at most
+	// one check.
+	Debounce time.Duration
+	// StateTTL is how long run state lives; IndexTTL how long a resource
+	// index entry lives after the sweep that wrote it.
+	StateTTL time.Duration
+	IndexTTL time.Duration
+	// ReadBatch and ParentBatch size the read and enumerate batches;
+	// Concurrency bounds the calls in flight inside one invocation.
+	ReadBatch   int
+	ParentBatch int
+	Concurrency int
+	// Endpoints send calls to local emulators instead of AWS.
+	Endpoints Endpoints
+	// AccessKeyID and SecretAccessKey, when both set, are static central
+	// credentials (local runs against the sandbox).
+	AccessKeyID     string
+	SecretAccessKey string
+}
+
+// Endpoints override where clients send their calls. Empty fields use the
+// SDK's resolution (which also honours AWS_ENDPOINT_URL_<SERVICE>).
+type Endpoints struct {
+	// Default is every AWS API the pipeline calls (the sandbox locally).
+	Default        string
+	DynamoDB       string
+	SecretsManager string
+	StepFunctions  string
+}
+
+// SettingsFromEnv reads Settings from getenv (os.Getenv in a function).
+func SettingsFromEnv(getenv func(string) string) (Settings, error) {
+	s := Settings{
+		Table:         getenv(EnvTable),
+		Regions:       list(getenv(EnvRegions)),
+		ReadRoleName:  getenv(EnvReadRoleName),
+		Accounts:      list(getenv(EnvAccounts)),
+		TopicARN:      getenv(EnvTopicARN),
+		SlackSecretID: getenv(EnvSlackSecret),
+		EventBus:      getenv(EnvEventBus),
+		CheckStackARN: getenv(EnvCheckStackARN),
+		IgnoreScopes:  list(getenv(EnvIgnoreScopes)),
+		Endpoints: Endpoints{
+			Default:        getenv(EnvEndpointURL),
+			DynamoDB:       getenv(EnvDynamoDBURL),
+			SecretsManager: getenv(EnvSecretsURL),
+			StepFunctions:  getenv(EnvStepFunctionURL),
+		},
+		AccessKeyID:     getenv(EnvAccessKeyID),
+		SecretAccessKey: getenv(EnvSecretKey),
+	}
+	var err error
+	if s.Debounce, err = duration(getenv, EnvDebounce, time.Second); err != nil {
+		return Settings{}, err
+	}
+	if s.StateTTL, err = duration(getenv, EnvStateTTL, time.Hour); err != nil {
+		return Settings{}, err
+	}
+	if s.IndexTTL, err = duration(getenv, EnvIndexTTL, time.Hour); err != nil {
+		return Settings{}, err
+	}
+	for _, n := range []struct {
+		env string
+		dst *int
+	}{{EnvReadBatch, &s.ReadBatch}, {EnvParentBatch, &s.ParentBatch}, {EnvConcurrency, &s.Concurrency}} {
+		if v := getenv(n.env); v != "" {
+			if *n.dst, err = strconv.Atoi(v); err != nil || *n.dst < 1 {
+				return Settings{}, fmt.Errorf("%s=%q: want a positive integer", n.env, v)
+			}
+		}
+	}
+	return s.withDefaults(), s.validate()
+}
+
+func (s Settings) validate() error {
+	if s.Table == "" {
+		return fmt.Errorf("%s is required", EnvTable)
+	}
+	for _, r := range s.Regions {
+		if r == "" || strings.ContainsAny(r, " /#") {
+			return fmt.Errorf("%s: bad region %q", EnvRegions, r)
+		}
+	}
+	return nil
+}
+
+// withDefaults fills the zero knobs.
+func (s Settings) withDefaults() Settings {
+	if s.Debounce <= 0 {
+		s.Debounce = DefaultDebounce
+	}
+	if s.StateTTL <= 0 {
+		s.StateTTL = DefaultStateTTL
+	}
+	if s.IndexTTL <= 0 {
+		s.IndexTTL = DefaultIndexTTL
+	}
+	if s.ReadBatch <= 0 {
+		s.ReadBatch = DefaultReadBatch
+	}
+	if s.ParentBatch <= 0 {
+		s.ParentBatch = DefaultParentBatch
+	}
+	if s.Concurrency <= 0 {
+		s.Concurrency = scan.DefaultConcurrency
+	}
+	return s
+}
+
+// AWSConfig loads the central aws.Config for s in region (a function's
+// AWS_REGION): the pipeline's adaptive retry mode, the default endpoint
+// override and the static keys when set.
+func AWSConfig(ctx context.Context, s Settings, region string) (aws.Config, error) {
+	return scan.Config(ctx, scan.Settings{
+		Region:          region,
+		EndpointURL:     s.Endpoints.Default,
+		AccessKeyID:     s.AccessKeyID,
+		SecretAccessKey: s.SecretAccessKey,
+	})
+}
+
+func list(v string) []string {
+	var out []string
+	for _, f := range strings.Split(v, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func duration(getenv func(string) string, env string, unit time.Duration) (time.Duration, error) {
+	v := getenv(env)
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("%s=%q: want a positive integer", env, v)
+	}
+	return time.Duration(n) * unit, nil
+}

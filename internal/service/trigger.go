@@ -1,0 +1,298 @@
+package service
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sfn"
+
+	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/statemachine"
+)
+
+// ChangeEvent is a CloudTrail management event as EventBridge delivers it
+// ("AWS API Call via CloudTrail"); only the fields the trigger reads.
+type ChangeEvent struct {
+	ID         string      `json:"id"`
+	DetailType string      `json:"detail-type"`
+	Source     string      `json:"source"`
+	Account    string      `json:"account"`
+	Region     string      `json:"region"`
+	Resources  []string    `json:"resources"`
+	Detail     EventDetail `json:"detail"`
+}
+
+// EventDetail is the CloudTrail record inside a ChangeEvent.
+type EventDetail struct {
+	EventID            string          `json:"eventID"`
+	EventSource        string          `json:"eventSource"`
+	EventName          string          `json:"eventName"`
+	AWSRegion          string          `json:"awsRegion"`
+	RecipientAccountID string          `json:"recipientAccountId"`
+	SourceIPAddress    string          `json:"sourceIPAddress"`
+	UserAgent          string          `json:"userAgent"`
+	ReadOnly           bool            `json:"readOnly"`
+	ErrorCode          string          `json:"errorCode"`
+	UserIdentity       UserIdentity    `json:"userIdentity"`
+	RequestParameters  json.RawMessage `json:"requestParameters"`
+	ResponseElements   json.RawMessage `json:"responseElements"`
+	Resources          []struct {
+		ARN string `json:"ARN"`
+	} `json:"resources"`
+}
+
+// UserIdentity is who made the call.
+type UserIdentity struct {
+	Type      string `json:"type"`
+	ARN       string `json:"arn"`
+	InvokedBy string `json:"invokedBy"`
+}
+
+// TriggerResult says what the trigger did with an event.
+type TriggerResult struct {
+	// Ignored says why the event started nothing, when it did not.
+	Ignored string `json:"ignored,omitempty"`
+	// Started are the run ids of the checks started.
+	Started []string `json:"started,omitempty"`
+	// Debounced are the stacks whose check a recent event already started.
+	Debounced []string `json:"debounced,omitempty"`
+}
+
+// cloudFormationPrincipal is how CloudTrail names calls CloudFormation makes.
+const cloudFormationPrincipal = "cloudformation.amazonaws.com"
+
+// stackNameTag is the tag CloudFormation puts on the resources it creates.
+const stackNameTag = "aws:cloudformation:stack-name"
+
+// maxCandidates bounds the index lookups one event makes.
+const maxCandidates = 24
+
+// Trigger is the trigger function: for a CloudTrail change to a resource it
+// finds the resource's stack (the resource index, else the stack-name tag
+// in the request) and starts check-stack for it, at most once per stack per
+// debounce window. It ignores read-only and failed calls and CloudFormation's
+// own changes.
+func (s *Service) Trigger(ctx context.Context, ev ChangeEvent) (TriggerResult, error) {
+	if why := ignoreReason(ev); why != "" {
+		return TriggerResult{Ignored: why}, nil
+	}
+	account, region := eventAccount(ev), eventRegion(ev)
+	stacks, err := s.stacksOf(ctx, ev, account, region)
+	if err != nil {
+		return TriggerResult{}, stepError(err)
+	}
+	if len(stacks) == 0 {
+		return TriggerResult{Ignored: "no stack owns the changed resource"}, nil
+	}
+	if s.set.CheckStackARN == "" {
+		return TriggerResult{}, fmt.Errorf("trigger: %s is not set", EnvCheckStackARN)
+	}
+	var res TriggerResult
+	for _, st := range stacks {
+		runID := eventRunID(ev, st)
+		ok, err := s.debounce.acquire(ctx, st, runID, s.now(), s.set.Debounce)
+		if err != nil {
+			return res, stepError(err)
+		}
+		if !ok {
+			res.Debounced = append(res.Debounced, stackKey(st))
+			continue
+		}
+		input, err := json.Marshal(statemachine.CheckInput{RunID: runID, Stack: st, Trigger: statemachine.TriggerEvent})
+		if err != nil {
+			return res, err
+		}
+		_, err = s.starter.StartExecution(ctx, &sfn.StartExecutionInput{
+			StateMachineArn: aws.String(s.set.CheckStackARN),
+			Name:            aws.String(runID),
+			Input:           aws.String(string(input)),
+		})
+		if err != nil {
+			if rerr := s.debounce.release(ctx, st, runID); rerr != nil {
+				err = fmt.Errorf("%w (and %w)", err, rerr)
+			}
+			return res, stepError(fmt.Errorf("start check of %s: %w", st, err))
+		}
+		res.Started = append(res.Started, runID)
+	}
+	return res, nil
+}
+
+// ignoreReason says why an event starts no check ("" when it may).
+func ignoreReason(ev ChangeEvent) string {
+	d := ev.Detail
+	switch {
+	case d.EventName == "":
+		return "not a CloudTrail API call"
+	case d.ReadOnly:
+		return "read-only call"
+	case d.ErrorCode != "":
+		return "the call failed (" + d.ErrorCode + ")"
+	case d.UserIdentity.InvokedBy == cloudFormationPrincipal,
+		d.SourceIPAddress == cloudFormationPrincipal,
+		d.UserAgent == cloudFormationPrincipal:
+		return "made by CloudFormation"
+	case d.EventSource == cloudFormationPrincipal:
+		return "a CloudFormation API call (deploys are not drift)"
+	case strings.HasSuffix(d.UserIdentity.ARN, "/"+sessionName):
+		return "made by realdrift"
+	}
+	return ""
+}
+
+func eventAccount(ev ChangeEvent) string {
+	if ev.Detail.RecipientAccountID != "" {
+		return ev.Detail.RecipientAccountID
+	}
+	return ev.Account
+}
+
+func eventRegion(ev ChangeEvent) string {
+	if ev.Detail.AWSRegion != "" {
+		return ev.Detail.AWSRegion
+	}
+	return ev.Region
+}
+
+// stacksOf maps the event's resource to the stacks owning it in account:
+// through the resource index, else through the stack-name tag of the
+// request. The result is sorted and without duplicates.
+func (s *Service) stacksOf(ctx context.Context, ev ChangeEvent, account, region string) ([]drift.StackRef, error) {
+	seen := map[drift.StackRef]bool{}
+	var out []drift.StackRef
+	for _, id := range candidates(ev) {
+		entries, err := s.store.LookupIndex(ctx, id)
+		if err != nil {
+			return nil, fmt.Errorf("look up %q in the resource index: %w", id, err)
+		}
+		for _, e := range entries {
+			if e.Stack.Account != account || seen[e.Stack] {
+				continue
+			}
+			seen[e.Stack] = true
+			out = append(out, e.Stack)
+		}
+	}
+	if len(out) == 0 {
+		if name := taggedStack(ev.Detail.RequestParameters); name != "" && region != "" {
+			out = append(out, drift.StackRef{Account: account, Region: region, Name: name})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return stackKey(out[i]) < stackKey(out[j]) })
+	return out, nil
+}
+
+// candidates are the strings of the event that may be a physical id: the
+// resource ARNs, the short request and response parameters, and the last
+// segment of every ARN among them (bucket, role and function names).
+func candidates(ev ChangeEvent) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(v string) {
+		if v == "" || len(v) > 1024 || strings.ContainsAny(v, " \n{}") || seen[v] || len(out) >= maxCandidates {
+			return
+		}
+		seen[v] = true
+		out = append(out, v)
+		if strings.HasPrefix(v, "arn:") {
+			last := v[strings.LastIndexAny(v, ":/")+1:]
+			if last != "" && !seen[last] && len(out) < maxCandidates {
+				seen[last] = true
+				out = append(out, last)
+			}
+		}
+	}
+	for _, r := range ev.Detail.Resources {
+		add(r.ARN)
+	}
+	for _, r := range ev.Resources {
+		add(r)
+	}
+	for _, raw := range []json.RawMessage{ev.Detail.RequestParameters, ev.Detail.ResponseElements} {
+		var params map[string]any
+		if json.Unmarshal(raw, &params) != nil {
+			continue
+		}
+		keys := make([]string, 0, len(params))
+		for k := range params {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if v, ok := params[k].(string); ok {
+				add(v)
+			}
+		}
+	}
+	return out
+}
+
+// taggedStack finds the aws:cloudformation:stack-name tag in request
+// parameters, in any of the shapes services use: a list of {key, value}
+// objects (any capitalisation) or a map of tag → value.
+func taggedStack(raw json.RawMessage) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return ""
+	}
+	return findTag(v, 0)
+}
+
+func findTag(v any, depth int) string {
+	if depth > 5 {
+		return ""
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		if s, ok := t[stackNameTag].(string); ok {
+			return s
+		}
+		var key, value string
+		for k, e := range t {
+			switch strings.ToLower(k) {
+			case "key":
+				key, _ = e.(string)
+			case "value":
+				value, _ = e.(string)
+			}
+		}
+		if key == stackNameTag && value != "" {
+			return value
+		}
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if s := findTag(t[k], depth+1); s != "" {
+				return s
+			}
+		}
+	case []any:
+		for _, e := range t {
+			if s := findTag(e, depth+1); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
+}
+
+// eventRunID is the run id (and execution name) of the check an event
+// starts for a stack: deterministic, at most 80 characters, in the store's
+// name alphabet.
+func eventRunID(ev ChangeEvent, stack drift.StackRef) string {
+	id := ev.Detail.EventID
+	if id == "" {
+		id = ev.ID
+	}
+	sum := sha256.Sum256([]byte(id + "\x00" + stackKey(stack)))
+	return "event-" + hex.EncodeToString(sum[:12])
+}
