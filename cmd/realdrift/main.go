@@ -19,6 +19,8 @@ func main() {
 		Stderr: os.Stderr,
 		Getenv: os.Getenv,
 		IsTTY:  isTerminal(os.Stdout),
+		// A prompt needs a terminal on both ends.
+		StdinTTY: isTerminal(os.Stdin),
 	}, os.Args[1:])
 	stop()
 	os.Exit(code)

@@ -26,6 +26,9 @@ type IO struct {
 	Getenv func(string) string
 	// IsTTY reports whether stdout is a terminal.
 	IsTTY bool
+	// StdinTTY reports whether stdin is a terminal (prompts are offered
+	// only then).
+	StdinTTY bool
 }
 
 // command is one verb.

@@ -1,14 +1,191 @@
 package cli
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"fmt"
+	"strings"
+
+	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/ignore"
 )
 
+const ignoreSynopsis = `--path PATTERN [--stack GLOB] [--account GLOB] [--region GLOB] [--state-dir DIR] [STACK]
+       realdrift ignore [flags] (--all | STACK|GLOB ...) [--all-findings] [--scope stack,account,region]
+
+Appends ignore rules to <state-dir>/ignore.yaml (comments and order kept):
+realdrift then reports matching declared, undeclared and added findings as
+ignored (a deleted resource is never ignored).
+
+With --path, writes one rule without calling AWS. PATTERN globs (* ?) against
+<logicalId>.<path>, <constructPath>.<path> or <stack>/<constructPath>.<path>;
+a parent path covers its children. --stack, --account and --region (globs)
+scope the rule; a STACK argument is the same as --stack.
+
+Without --path, checks the stacks and offers their declared, undeclared and
+added findings to choose from (on a terminal), or takes them all with
+--all-findings. Each rule is the finding's path as the report shows it;
+--scope adds the finding's own stack, account and/or region to it. Here
+--region is where the stacks are.`
+
 func runIgnore(ctx context.Context, s IO, args []string) int {
-	fs := newFlags(s, "ignore", "")
+	fs := newFlags(s, "ignore", ignoreSynopsis)
+	var f stackFlags
+	f.register(fs)
+	path := fs.String("path", "", "write one rule for this path pattern, without checking")
+	stackScope := fs.String("stack", "", "with --path: the stack scope (glob)")
+	accountScope := fs.String("account", "", "with --path: the account scope (glob)")
+	allFindings := fs.Bool("all-findings", false, "without --path: ignore every declared, undeclared and added finding of the stacks")
+	scopes := fs.String("scope", "", "without --path: scope each rule to its finding's stack, account and/or region (comma list)")
 	if done, code := parse(s, fs, args); done {
 		return code
 	}
-	return fail(s, "ignore", fmt.Errorf("not built yet (issue #5 builds it)"))
+	if *path != "" {
+		return ignorePath(s, f, *path, *stackScope, *accountScope, fs.Args(), *allFindings, *scopes)
+	}
+	if *stackScope != "" || *accountScope != "" {
+		return fail(s, "ignore", errors.New("--stack and --account scope a --path rule; without --path use --scope"))
+	}
+	scope, err := parseScope(*scopes)
+	if err != nil {
+		return fail(s, "ignore", err)
+	}
+	if !*allFindings && !s.StdinTTY {
+		return fail(s, "ignore", errors.New("nothing chosen: pass --all-findings, --path PATTERN, or run on a terminal to choose"))
+	}
+	sess, err := f.open(ctx, s, fs.Args())
+	if err != nil {
+		return fail(s, "ignore", err)
+	}
+	runs := sess.gatherAll(ctx, gatherMode{})
+	if ctx.Err() != nil {
+		return ExitInterrupt
+	}
+	type candidate struct {
+		ref drift.StackRef
+		f   drift.Finding
+	}
+	var cands []candidate
+	for _, r := range runs {
+		if r.err != nil {
+			return fail(s, "ignore", fmt.Errorf("%s: %w (nothing written)", r.ref.Name, r.err))
+		}
+		for _, f := range r.findings {
+			switch f.Tier {
+			case drift.Declared, drift.Undeclared, drift.Added:
+				cands = append(cands, candidate{r.ref, f})
+			}
+		}
+	}
+	if len(cands) == 0 {
+		fmt.Fprintln(s.Stdout, "nothing to ignore: no declared, undeclared or added finding")
+		return ExitOK
+	}
+	picked := make([]int, len(cands))
+	for i := range picked {
+		picked[i] = i
+	}
+	if !*allFindings {
+		items := make([]string, len(cands))
+		for i, c := range cands {
+			items[i] = c.ref.Name + ": " + describe(c.ref.Name, c.f)
+		}
+		in := bufio.NewReader(s.Stdin)
+		if picked, err = chooseItems(s.Stdout, in, "Findings that can be ignored:", items); err != nil {
+			return fail(s, "ignore", err)
+		}
+	}
+	var rules []ignore.Rule
+	for _, i := range picked {
+		c := cands[i]
+		r := ignore.RuleFor(c.ref.Name, c.f)
+		if scope.stack {
+			r.Stack = c.ref.Name
+		}
+		if scope.account {
+			r.Account = c.ref.Account
+		}
+		if scope.region {
+			r.Region = c.ref.Region
+		}
+		rules = append(rules, r)
+	}
+	return appendRules(s, sess.state.IgnorePath(), rules)
+}
+
+// ignorePath writes one --path rule.
+func ignorePath(s IO, f stackFlags, path, stack, account string, args []string, allFindings bool, scopes string) int {
+	switch {
+	case allFindings || scopes != "":
+		return fail(s, "ignore", errors.New("--all-findings and --scope choose findings; --path writes a rule directly"))
+	case f.all:
+		return fail(s, "ignore", errors.New("--all chooses stacks to check; with --path, scope the rule with --stack"))
+	case len(args) > 1:
+		return fail(s, "ignore", fmt.Errorf("with --path, give at most one STACK (the rule's stack scope), not %d", len(args)))
+	case len(args) == 1 && stack != "" && stack != args[0]:
+		return fail(s, "ignore", fmt.Errorf("stack scope given twice: %q and --stack %q", args[0], stack))
+	}
+	if len(args) == 1 {
+		stack = args[0]
+	}
+	file, err := ignoreFileFor(f)
+	if err != nil {
+		return fail(s, "ignore", err)
+	}
+	return appendRules(s, file, []ignore.Rule{{Path: path, Stack: stack, Account: account, Region: f.region}})
+}
+
+// ignoreFileFor returns the ignore file rules are appended to, after
+// checking that every ignore file already there loads.
+func ignoreFileFor(f stackFlags) (string, error) {
+	st, err := stateDir(f.stateDir)
+	if err != nil {
+		return "", err
+	}
+	if _, err := ignore.Load(st.IgnoreFiles()...); err != nil {
+		return "", err
+	}
+	return st.IgnorePath(), nil
+}
+
+// appendRules appends rules to the ignore file and reports what it added.
+// A malformed file is an error naming it; nothing is written then.
+func appendRules(s IO, file string, rules []ignore.Rule) int {
+	added, err := ignore.Append(file, rules)
+	if err != nil {
+		return fail(s, "ignore", err)
+	}
+	if len(added) == 0 {
+		fmt.Fprintf(s.Stdout, "no new rule: %s already has them\n", file)
+		return ExitOK
+	}
+	fmt.Fprintf(s.Stdout, "added %d ignore rule(s) to %s:\n", len(added), file)
+	for _, r := range added {
+		fmt.Fprintf(s.Stdout, "  - %s\n", r)
+	}
+	return ExitOK
+}
+
+// ruleScope says which of a finding's identity axes scope its rule.
+type ruleScope struct{ stack, account, region bool }
+
+func parseScope(s string) (ruleScope, error) {
+	var sc ruleScope
+	if s == "" {
+		return sc, nil
+	}
+	for _, p := range strings.Split(s, ",") {
+		switch strings.TrimSpace(p) {
+		case "stack":
+			sc.stack = true
+		case "account":
+			sc.account = true
+		case "region":
+			sc.region = true
+		default:
+			return sc, fmt.Errorf("--scope: %q is not stack, account or region", p)
+		}
+	}
+	return sc, nil
 }

@@ -1,14 +1,185 @@
 package cli
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/realdrift/realdrift/internal/baseline"
+	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/ignore"
 )
 
+const recordSynopsis = `[flags] [STACK|GLOB ...]
+
+Records the live-only state of stacks (undeclared values, out-of-band child
+resources) as their baseline: check then stays quiet about it, and reports
+any later change to it as drift. On a terminal it lists what is new or
+changed since the last record and asks which to record; with --yes, or when
+stdin is not a terminal, it records everything. In CI (CI=true) it records
+only with --yes.`
+
 func runRecord(ctx context.Context, s IO, args []string) int {
-	fs := newFlags(s, "record", "")
+	fs := newFlags(s, "record", recordSynopsis)
+	var f stackFlags
+	f.register(fs)
+	var yes bool
+	fs.BoolVar(&yes, "yes", false, "record everything without asking")
+	fs.BoolVar(&yes, "y", false, "shorthand for --yes")
 	if done, code := parse(s, fs, args); done {
 		return code
 	}
-	return fail(s, "record", fmt.Errorf("not built yet (issue #5 builds it)"))
+	if isCI(s) && !yes {
+		return fail(s, "record", errors.New("CI mode (CI=true): record writes the baseline only with an explicit --yes"))
+	}
+	sess, err := f.open(ctx, s, fs.Args())
+	if err != nil {
+		return fail(s, "record", err)
+	}
+	interactive := s.StdinTTY && !yes
+	var in *bufio.Reader
+	if interactive && s.Stdin != nil {
+		in = bufio.NewReader(s.Stdin)
+	}
+	code := ExitOK
+	for _, t := range sess.targets {
+		run := sess.gather(ctx, t, gatherMode{})
+		if ctx.Err() != nil {
+			return ExitInterrupt
+		}
+		for _, n := range run.notes {
+			fmt.Fprintf(s.Stderr, "note: %s: %s\n", run.ref.Name, n)
+		}
+		if run.err != nil {
+			fmt.Fprintf(s.Stderr, "realdrift record: %s: %v (nothing written)\n", run.ref.Name, run.err)
+			code = ExitError
+			continue
+		}
+		delta := recordDelta(run.findings)
+		chosen := map[entryKey]bool{}
+		for _, f := range delta {
+			chosen[keyOf(f)] = true
+		}
+		if in != nil && len(delta) > 0 {
+			items := make([]string, len(delta))
+			for i, f := range delta {
+				items[i] = describe(run.ref.Name, f)
+			}
+			picked, err := chooseItems(s.Stdout, in, fmt.Sprintf("%s: %d new or changed live-only values since the last record:", run.ref.Name, len(delta)), items)
+			if err != nil {
+				return fail(s, "record", err)
+			}
+			chosen = map[entryKey]bool{}
+			for _, i := range picked {
+				chosen[keyOf(delta[i])] = true
+			}
+		}
+		inDelta := map[entryKey]bool{}
+		for _, f := range delta {
+			inDelta[keyOf(f)] = true
+		}
+		snap := baseline.Snapshot{
+			Stack:        run.ref,
+			Findings:     ignore.Apply(run.raw, run.ref, sess.rules),
+			Resources:    baselineResources(run.result.Desired),
+			Scanned:      scannedParents(run),
+			TemplateHash: baseline.TemplateHash([]byte(run.result.Desired.TemplateBody)),
+			CapturedAt:   time.Now(),
+			// Values outside the delta (recorded and unchanged) are kept.
+			Select: func(id, path string) bool {
+				k := entryKey{id, path}
+				return !inDelta[k] || chosen[k]
+			},
+		}
+		var written *baseline.Baseline
+		_, err := baseline.Update(ctx, sess.state, run.ref, func(cur *baseline.Baseline) (*baseline.Baseline, error) {
+			written = baseline.Record(cur, snap, baselineOptions())
+			return written, nil
+		})
+		if err != nil {
+			fmt.Fprintf(s.Stderr, "realdrift record: %s: %v\n", run.ref.Name, err)
+			code = ExitError
+			continue
+		}
+		where, _ := sess.state.BaselinePath(run.ref)
+		fmt.Fprintf(s.Stdout, "recorded %s: %d of %d new or changed values; the baseline holds %d values → %s\n",
+			run.ref, len(chosen), len(delta), len(written.Entries), where)
+	}
+	return code
+}
+
+// isCI reports CI mode: CI set to anything but false/0.
+func isCI(s IO) bool {
+	v := getenv(s, "CI")
+	return v != "" && v != "false" && v != "0"
+}
+
+// entryKey is a recordable value: its baseline entry id and path.
+type entryKey struct{ id, path string }
+
+func keyOf(f drift.Finding) entryKey { return entryKey{baseline.EntryID(f), f.Path} }
+
+// recordDelta lists the reconciled findings record can act on: live-only
+// values that are unrecorded, changed, appeared or removed since the last
+// record (ignored ones are never recorded).
+func recordDelta(fs []drift.Finding) []drift.Finding {
+	var out []drift.Finding
+	for _, f := range fs {
+		if f.Tier == drift.Undeclared || f.Tier == drift.Added {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// scannedParents are the parents whose child enumeration completed.
+func scannedParents(run *stackRun) []baseline.Parent {
+	types := map[string]string{}
+	for _, r := range run.result.Desired.Resources {
+		types[r.LogicalID] = r.Type
+	}
+	var out []baseline.Parent
+	for _, ch := range run.result.Children {
+		if ch.Reason == "" {
+			out = append(out, baseline.Parent{LogicalID: ch.Parent, ResourceType: types[ch.Parent]})
+		}
+	}
+	return out
+}
+
+// describe is a one-line description of a finding for a prompt.
+func describe(stack string, f drift.Finding) string {
+	s := fmt.Sprintf("%s (%s)", ignore.DisplayPath(stack, f), f.ResourceType)
+	switch {
+	case f.Tier == drift.Added:
+		s += ": live-only resource " + f.PhysicalID
+	case f.Actual == nil:
+		s += ": gone (recorded " + short(f.Desired) + ")"
+	case f.Desired != nil:
+		s += ": recorded " + short(f.Desired) + " → live " + short(f.Actual)
+	default:
+		s += ": live " + short(f.Actual)
+	}
+	if f.Note != "" {
+		s += " — " + f.Note
+	}
+	return s
+}
+
+// short renders a value as JSON cut to a prompt-friendly length. Secrets
+// render as drift.Redacted.
+func short(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "?"
+	}
+	const max = 60
+	if utf8.RuneCount(b) <= max {
+		return string(b)
+	}
+	return string([]rune(string(b))[:max]) + "…"
 }

@@ -1,0 +1,218 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// appAssembly is what --app yields: the stacks of a CDK cloud assembly.
+type appAssembly struct {
+	dir    string
+	stacks []appStack
+}
+
+// appStack is one stack artifact of a cloud assembly.
+type appStack struct {
+	name string
+	// region is the stack's pinned region ("" when environment-agnostic).
+	region string
+	// templateFile is the synthesized template's path.
+	templateFile string
+	// paths maps logical id → construct path (from the aws:cdk:logicalId
+	// metadata entries).
+	paths map[string]string
+}
+
+// allPinned reports whether every stack pins one and the same region.
+func (a *appAssembly) allPinned() bool {
+	if len(a.stacks) == 0 {
+		return false
+	}
+	for _, s := range a.stacks {
+		if s.region == "" || s.region != a.stacks[0].region {
+			return false
+		}
+	}
+	return true
+}
+
+// template reads the stack's synthesized template.
+func (s *appStack) template() ([]byte, error) {
+	data, err := os.ReadFile(s.templateFile)
+	if err != nil {
+		return nil, fmt.Errorf("synthesized template of %s: %w", s.name, err)
+	}
+	return data, nil
+}
+
+// loadApp reads the cloud assembly app names: a directory holding
+// manifest.json, or else a command run through the shell with CDK_OUTDIR
+// set to a fresh temporary directory that then holds the assembly.
+func loadApp(ctx context.Context, s IO, app string) (*appAssembly, error) {
+	if fi, err := os.Stat(app); err == nil && fi.IsDir() {
+		return readAssembly(app)
+	}
+	out, err := os.MkdirTemp("", "realdrift-cdkout-")
+	if err != nil {
+		return nil, fmt.Errorf("--app: %w", err)
+	}
+	cmd := exec.CommandContext(ctx, "sh", "-c", app)
+	cmd.Env = append(os.Environ(), "CDK_OUTDIR="+out)
+	cmd.Stdout = s.Stderr // the app's chatter must not mix with a --json report
+	cmd.Stderr = s.Stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("--app %q: run: %w", app, err)
+	}
+	a, err := readAssembly(out)
+	if err != nil {
+		return nil, fmt.Errorf("--app %q: %w", app, err)
+	}
+	return a, nil
+}
+
+type manifest struct {
+	Artifacts map[string]artifact `json:"artifacts"`
+}
+
+type artifact struct {
+	Type                   string                       `json:"type"`
+	Environment            string                       `json:"environment"`
+	Properties             json.RawMessage              `json:"properties"`
+	Metadata               map[string][]json.RawMessage `json:"metadata"`
+	AdditionalMetadataFile string                       `json:"additionalMetadataFile"`
+	DisplayName            string                       `json:"displayName"`
+}
+
+type stackProps struct {
+	TemplateFile string `json:"templateFile"`
+	StackName    string `json:"stackName"`
+}
+
+type nestedProps struct {
+	DirectoryName string `json:"directoryName"`
+}
+
+type metadataEntry struct {
+	Type string          `json:"type"`
+	Data json.RawMessage `json:"data"`
+}
+
+// maxAssemblyDepth bounds nested assemblies (CDK Stages).
+const maxAssemblyDepth = 8
+
+// readAssembly reads the stacks of the cloud assembly in dir, descending
+// into nested assemblies (CDK Stages).
+func readAssembly(dir string) (*appAssembly, error) {
+	a := &appAssembly{dir: dir}
+	if err := a.read(dir, 0); err != nil {
+		return nil, err
+	}
+	if len(a.stacks) == 0 {
+		return nil, fmt.Errorf("cloud assembly %s has no stacks", dir)
+	}
+	return a, nil
+}
+
+func (a *appAssembly) read(dir string, depth int) error {
+	if depth > maxAssemblyDepth {
+		return fmt.Errorf("cloud assembly %s: nested more than %d deep", dir, maxAssemblyDepth)
+	}
+	name := filepath.Join(dir, "manifest.json")
+	data, err := os.ReadFile(name)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("%s is not a cloud assembly: no manifest.json", dir)
+		}
+		return fmt.Errorf("read cloud assembly: %w", err)
+	}
+	var m manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	ids := make([]string, 0, len(m.Artifacts))
+	for id := range m.Artifacts {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		art := m.Artifacts[id]
+		switch art.Type {
+		case "aws:cloudformation:stack":
+			st, err := stackOf(dir, id, art)
+			if err != nil {
+				return fmt.Errorf("%s: artifact %s: %w", name, id, err)
+			}
+			a.stacks = append(a.stacks, st)
+		case "cdk:cloud-assembly":
+			var p nestedProps
+			if err := json.Unmarshal(art.Properties, &p); err != nil || p.DirectoryName == "" {
+				return fmt.Errorf("%s: nested assembly %s has no directoryName", name, id)
+			}
+			if err := a.read(filepath.Join(dir, filepath.Clean(p.DirectoryName)), depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func stackOf(dir, id string, art artifact) (appStack, error) {
+	var p stackProps
+	if len(art.Properties) > 0 {
+		if err := json.Unmarshal(art.Properties, &p); err != nil {
+			return appStack{}, fmt.Errorf("properties: %w", err)
+		}
+	}
+	if p.TemplateFile == "" {
+		return appStack{}, errors.New("no templateFile")
+	}
+	st := appStack{name: p.StackName, templateFile: filepath.Join(dir, filepath.Clean(p.TemplateFile)), paths: map[string]string{}}
+	if st.name == "" {
+		st.name = id
+	}
+	// environment is aws://<account>/<region>; unknown-region means the
+	// stack is environment-agnostic.
+	if env, ok := strings.CutPrefix(art.Environment, "aws://"); ok {
+		if _, region, ok := strings.Cut(env, "/"); ok && region != "" && region != "unknown-region" {
+			st.region = region
+		}
+	}
+	meta := art.Metadata
+	if art.AdditionalMetadataFile != "" {
+		data, err := os.ReadFile(filepath.Join(dir, filepath.Clean(art.AdditionalMetadataFile)))
+		if err != nil {
+			return appStack{}, fmt.Errorf("metadata: %w", err)
+		}
+		var more map[string][]json.RawMessage
+		if err := json.Unmarshal(data, &more); err != nil {
+			return appStack{}, fmt.Errorf("metadata %s: %w", art.AdditionalMetadataFile, err)
+		}
+		if meta == nil {
+			meta = more
+		} else {
+			for k, v := range more {
+				meta[k] = append(meta[k], v...)
+			}
+		}
+	}
+	for path, entries := range meta {
+		for _, raw := range entries {
+			var e metadataEntry
+			if json.Unmarshal(raw, &e) != nil || e.Type != "aws:cdk:logicalId" {
+				continue
+			}
+			var lid string
+			if json.Unmarshal(e.Data, &lid) == nil && lid != "" {
+				st.paths[lid] = strings.TrimPrefix(path, "/")
+			}
+		}
+	}
+	return st, nil
+}

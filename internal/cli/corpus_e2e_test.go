@@ -1,0 +1,214 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/realdrift/realdrift/internal/corpus"
+	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
+)
+
+// corpusE2EFloor is the least number of dev-corpus cases `check --all
+// --json` must reproduce exactly through the real pipeline (sandbox world
+// generated from the corpus, SDK clients, readers, resolver, classifier,
+// baseline, ignore, JSON report). Raise it when the pipeline improves;
+// never lower it to make a change pass.
+const corpusE2EFloor = 490
+
+func corpusDir() string {
+	if d := os.Getenv("REALDRIFT_CORPUS_DIR"); d != "" {
+		return d
+	}
+	return "../../../shared/corpus/dev"
+}
+
+// jsonReport is the part of the JSON report the tests read.
+type jsonReport struct {
+	Verdict string `json:"verdict"`
+	Drifted int    `json:"drifted"`
+	Stacks  []struct {
+		Stack    string          `json:"stack"`
+		Account  string          `json:"account"`
+		Region   string          `json:"region"`
+		Verdict  string          `json:"verdict"`
+		Error    string          `json:"error"`
+		Findings []drift.Finding `json:"findings"`
+	} `json:"stacks"`
+}
+
+// TestCorpusWorldCheck runs `check --all --json` against a sandbox world
+// generated from the dev corpus, once per account and region, and compares
+// each case's stack findings (the case's resource only) with the case's
+// expected findings. It logs the agreement beside the pure replay figure
+// and every differing case.
+func TestCorpusWorldCheck(t *testing.T) {
+	if testing.Short() {
+		t.Skip("corpus world check takes a while; skipped only with -short")
+	}
+	cases, err := corpus.LoadDirs(corpusDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) == 0 {
+		t.Fatalf("no corpus cases in %s", corpusDir())
+	}
+	w, err := worldgen.FromCorpus(cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byFile := map[string]*corpus.Case{}
+	for _, c := range cases {
+		byFile[c.File] = c
+	}
+	caseOfStack := map[string]*corpus.Case{}
+	type loc struct{ account, region string }
+	var locs []loc
+	for _, a := range w.Accounts {
+		for _, r := range a.Regions {
+			if len(r.Stacks) > 0 {
+				locs = append(locs, loc{a.ID, r.Name})
+			}
+			for _, s := range r.Stacks {
+				for _, tag := range s.Tags {
+					if tag.Key == "realdrift:corpus-case" {
+						caseOfStack[a.ID+"/"+r.Name+"/"+s.Name] = byFile[tag.Value]
+					}
+				}
+			}
+		}
+	}
+	env := startSandbox(t, w, "", "")
+	got := map[string][]drift.Finding{}
+	stackErr := map[string]string{}
+	for _, l := range locs {
+		env.key, env.region = worldgen.AccessKey(l.account), l.region
+		out, errs, code := env.run("check", "--all", "--json", "--concurrency", "16")
+		if code != ExitOK && code != ExitError {
+			t.Fatalf("check in %s/%s: exit %d\n%s", l.account, l.region, code, errs)
+		}
+		var rep jsonReport
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("check in %s/%s: bad JSON (%v); stderr:\n%s", l.account, l.region, err, errs)
+		}
+		for _, s := range rep.Stacks {
+			c := caseOfStack[s.Account+"/"+s.Region+"/"+s.Stack]
+			if c == nil {
+				t.Errorf("stack %s/%s/%s has no corpus case", s.Account, s.Region, s.Stack)
+				continue
+			}
+			if s.Error != "" {
+				stackErr[c.File] = s.Error
+			}
+			var fs []drift.Finding
+			for _, f := range s.Findings {
+				if f.LogicalID != c.Resource.LogicalID {
+					continue
+				}
+				f.Unrecorded = false // the corpus has no baseline
+				fs = append(fs, f)
+			}
+			got[c.File] = fs
+		}
+	}
+
+	var e2e, replay []corpus.Result
+	var differ []string
+	for _, c := range cases {
+		r := corpus.Compare(c.File, got[c.File], c.Expected)
+		e2e = append(e2e, r)
+		rp := corpus.Compare(c.File, corpus.Replay(c), c.Expected)
+		replay = append(replay, rp)
+		if !r.Exact {
+			why := "pipeline differs from the pure replay"
+			switch {
+			case stackErr[c.File] != "":
+				why = "stack error: " + stackErr[c.File]
+			case !rp.Exact:
+				why = "the pure replay differs too (classifier)"
+			case !sameJSON(t, c.Schema, w.Schemas[c.Resource.ResourceType]):
+				why = "its schema differs from the world's one schema per type (taken from the type's first case), so DescribeType serves other facts"
+			case hasSkipped(got[c.File]):
+				why = "resource skipped: " + skippedReason(got[c.File])
+			case worldlessOpts(c) != "":
+				why = "classifier options the corpus world cannot carry: " + worldlessOpts(c)
+			case usesStackName(c):
+				why = "a value derived from the original stack name, which the corpus world renames to corpus-*"
+			}
+			differ = append(differ, fmt.Sprintf("%s (%s %s): %s\n%s", c.File, c.Resource.ResourceType, c.Resource.LogicalID, why, indent(r.Diff)))
+		}
+	}
+	se, sr := corpus.Summarize(e2e), corpus.Summarize(replay)
+	t.Logf("end to end (check --all --json): %s", se.Line())
+	t.Logf("pure replay:                     %s", sr.Line())
+	sort.Strings(differ)
+	t.Logf("%d cases differ end to end:\n%s", len(differ), strings.Join(differ, ""))
+	if se.Exact < corpusE2EFloor {
+		t.Errorf("end-to-end agreement %d/%d exact is below the floor %d", se.Exact, se.Cases, corpusE2EFloor)
+	}
+}
+
+func sameJSON(t *testing.T, a, b any) bool {
+	t.Helper()
+	ja, err := json.Marshal(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jb, err := json.Marshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(ja) == string(jb)
+}
+
+// worldlessOpts names the case's non-empty classifier options a stack in
+// the corpus world cannot reproduce (they come from sibling resources or
+// account lookups the world does not have), "" when none.
+func worldlessOpts(c *corpus.Case) string {
+	var keys []string
+	for k, v := range c.Opts {
+		switch k {
+		case "accountId", "region":
+			continue
+		}
+		if b, _ := json.Marshal(v); string(b) == "{}" || string(b) == "[]" || string(b) == "null" {
+			continue
+		}
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return strings.Join(keys, ", ")
+}
+
+// usesStackName reports whether a live value of the case holds the case's
+// original stack name (its construct path's first segment).
+func usesStackName(c *corpus.Case) bool {
+	stack, _, _ := strings.Cut(c.Resource.ConstructPath, "/")
+	if stack == "" {
+		return false
+	}
+	b, _ := json.Marshal(c.LiveRaw)
+	return strings.Contains(string(b), stack)
+}
+
+func hasSkipped(fs []drift.Finding) bool { return skippedReason(fs) != "" }
+
+func skippedReason(fs []drift.Finding) string {
+	for _, f := range fs {
+		if f.Tier == drift.Skipped {
+			return f.Reason
+		}
+	}
+	return ""
+}
+
+func indent(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ") + "\n"
+}

@@ -1,0 +1,237 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"sort"
+
+	"github.com/aws/aws-sdk-go-v2/config"
+
+	"github.com/realdrift/realdrift/internal/baseline"
+	"github.com/realdrift/realdrift/internal/ignore"
+	"github.com/realdrift/realdrift/internal/scan"
+)
+
+// stackFlags are the flags every verb that checks stacks shares: where the
+// stacks are (account, region, endpoint), which stacks, and where state
+// files live.
+type stackFlags struct {
+	all         bool
+	region      string
+	profile     string
+	app         string
+	endpointURL string
+	stateDir    string
+	concurrency int
+}
+
+func (f *stackFlags) register(fs *flag.FlagSet) {
+	fs.BoolVar(&f.all, "all", false, "every stack: of the app with --app, else every stack of the account and region")
+	fs.StringVar(&f.region, "region", "", "AWS region (default: AWS_REGION, AWS_DEFAULT_REGION, then the profile's region)")
+	fs.StringVar(&f.profile, "profile", "", "shared-config profile (default: AWS_PROFILE, else the default chain)")
+	fs.StringVar(&f.app, "app", "", "a CDK cloud assembly directory (cdk.out), or an app command run with CDK_OUTDIR set; it decides which stacks are in scope and their construct paths")
+	fs.StringVar(&f.endpointURL, "endpoint-url", "", "send every AWS call to this endpoint (e.g. a realdrift sandbox; default: AWS_ENDPOINT_URL)")
+	fs.StringVar(&f.stateDir, "state-dir", "", "directory of baselines and ignore.yaml (default .realdrift, reading .cdkrd too)")
+	fs.IntVar(&f.concurrency, "concurrency", scan.DefaultConcurrency, "most AWS calls in flight per stack")
+}
+
+// target is one stack to check.
+type target struct {
+	name   string
+	region string
+	// app is the stack's cloud-assembly entry (nil without --app).
+	app *appStack
+}
+
+// session is what a verb needs to check stacks: the chosen stacks, the
+// clients of each region, the state directory and the ignore rules.
+type session struct {
+	flags   *stackFlags
+	targets []target
+	state   baseline.StateDir
+	rules   []ignore.Rule
+	// settings is the AWS settings of the default region; clients holds
+	// one client set per region, built on first use.
+	settings scan.Settings
+	clients  map[string]*scan.Clients
+}
+
+// validate checks flag values that do not need I/O.
+func (f *stackFlags) validate() error {
+	if f.concurrency < 1 {
+		return fmt.Errorf("--concurrency must be at least 1 (got %d)", f.concurrency)
+	}
+	return nil
+}
+
+// open resolves the state directory, loads the ignore rules, reads the app
+// (with --app), resolves the region and picks the stacks matching
+// patterns. Every failure here is a usage or input error (exit 2).
+func (f *stackFlags) open(ctx context.Context, s IO, patterns []string) (*session, error) {
+	if err := f.validate(); err != nil {
+		return nil, err
+	}
+	state, err := stateDir(f.stateDir)
+	if err != nil {
+		return nil, err
+	}
+	sess := &session{flags: f, state: state, clients: map[string]*scan.Clients{}}
+	if sess.rules, err = ignore.Load(sess.state.IgnoreFiles()...); err != nil {
+		return nil, err
+	}
+	var app *appAssembly
+	if f.app != "" {
+		if app, err = loadApp(ctx, s, f.app); err != nil {
+			return nil, err
+		}
+	}
+	region, err := f.resolveRegion(ctx, s, app)
+	if err != nil {
+		return nil, err
+	}
+	sess.settings = scan.Settings{
+		Region:      region,
+		Profile:     f.profileName(s),
+		EndpointURL: f.endpointURL,
+	}
+	if sess.settings.EndpointURL == "" {
+		sess.settings.EndpointURL = getenv(s, "AWS_ENDPOINT_URL")
+	}
+	// Keys from the verb's environment are passed on explicitly (tests and
+	// the demo give them through IO); a session token means temporary
+	// credentials, which the SDK's own chain reads with the token.
+	if id, secret := getenv(s, "AWS_ACCESS_KEY_ID"), getenv(s, "AWS_SECRET_ACCESS_KEY"); id != "" && secret != "" && getenv(s, "AWS_SESSION_TOKEN") == "" {
+		sess.settings.AccessKeyID, sess.settings.SecretAccessKey = id, secret
+	}
+
+	if f.all {
+		patterns = nil
+	}
+	if app != nil {
+		names := make([]string, 0, len(app.stacks))
+		byName := map[string]*appStack{}
+		for i := range app.stacks {
+			st := &app.stacks[i]
+			names = append(names, st.name)
+			byName[st.name] = st
+		}
+		sort.Strings(names)
+		picked, err := scan.MatchStacks(names, patterns)
+		if err != nil {
+			return nil, fmt.Errorf("--app %s: %w", f.app, err)
+		}
+		for _, n := range picked {
+			st := byName[n]
+			r := region
+			if st.region != "" && f.region == "" {
+				r = st.region
+			}
+			sess.targets = append(sess.targets, target{name: n, region: r, app: st})
+		}
+		return sess, nil
+	}
+	if len(patterns) == 0 && !f.all {
+		return nil, errors.New("name one or more stacks (exact names or globs such as 'Prod*'), or pass --all")
+	}
+	c, err := sess.clientsFor(ctx, region)
+	if err != nil {
+		return nil, err
+	}
+	names, err := scan.ListStacks(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	picked, err := scan.MatchStacks(names, patterns)
+	if err != nil {
+		return nil, err
+	}
+	if len(picked) == 0 {
+		return nil, fmt.Errorf("no stack deployed in %s", region)
+	}
+	for _, n := range picked {
+		sess.targets = append(sess.targets, target{name: n, region: region})
+	}
+	return sess, nil
+}
+
+// stateDir resolves --state-dir against the working directory.
+func stateDir(flag string) (baseline.StateDir, error) {
+	root, err := os.Getwd()
+	if err != nil {
+		return baseline.StateDir{}, fmt.Errorf("working directory: %w", err)
+	}
+	return baseline.ResolveStateDir(root, flag), nil
+}
+
+func (f *stackFlags) profileName(s IO) string {
+	if f.profile != "" {
+		return f.profile
+	}
+	return getenv(s, "AWS_PROFILE")
+}
+
+// resolveRegion: --region, else AWS_REGION / AWS_DEFAULT_REGION, else the
+// profile's region from the shared config files; with --app, a region
+// every chosen stack pins is enough. No region is an error, never a guess.
+func (f *stackFlags) resolveRegion(ctx context.Context, s IO, app *appAssembly) (string, error) {
+	if f.region != "" {
+		return f.region, nil
+	}
+	for _, k := range []string{"AWS_REGION", "AWS_DEFAULT_REGION"} {
+		if v := getenv(s, k); v != "" {
+			return v, nil
+		}
+	}
+	if r := profileRegion(ctx, s, f.profileName(s)); r != "" {
+		return r, nil
+	}
+	if app != nil && app.allPinned() {
+		return app.stacks[0].region, nil
+	}
+	return "", errors.New("no region: pass --region, set AWS_REGION, or configure a region for the profile")
+}
+
+// profileRegion reads the region of profile (or of "default") from the
+// shared config files named by the verb's environment, "" when none.
+func profileRegion(ctx context.Context, s IO, profile string) string {
+	var files []string
+	if p := getenv(s, "AWS_CONFIG_FILE"); p != "" {
+		files = []string{p}
+	} else if home := getenv(s, "HOME"); home != "" {
+		files = []string{home + "/.aws/config"}
+	} else {
+		return ""
+	}
+	for _, name := range []string{profile, "default"} {
+		if name == "" {
+			continue
+		}
+		sc, err := config.LoadSharedConfigProfile(ctx, name, func(o *config.LoadSharedConfigOptions) {
+			o.ConfigFiles = files
+			o.CredentialsFiles = []string{}
+		})
+		if err == nil && sc.Region != "" {
+			return sc.Region
+		}
+	}
+	return ""
+}
+
+// clientsFor returns the clients of region, building them once.
+func (sess *session) clientsFor(ctx context.Context, region string) (*scan.Clients, error) {
+	if c, ok := sess.clients[region]; ok {
+		return c, nil
+	}
+	st := sess.settings
+	st.Region = region
+	cfg, err := scan.Config(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	c := scan.NewClients(cfg)
+	sess.clients[region] = c
+	return c, nil
+}
