@@ -33,6 +33,12 @@ func startSandbox(t *testing.T, w *sandbox.World) (*sandbox.Server, string) {
 // clients builds the production clients for the sandbox at url.
 func clients(t *testing.T, url, accessKey string) *scan.Clients {
 	t.Helper()
+	return clientsIn(t, url, accessKey, region)
+}
+
+// clientsIn builds the production clients for one region of the sandbox.
+func clientsIn(t *testing.T, url, accessKey, region string) *scan.Clients {
+	t.Helper()
 	cfg, err := scan.Config(testCtx(t), scan.Settings{Region: region, EndpointURL: url, AccessKeyID: accessKey, SecretAccessKey: "secret"})
 	if err != nil {
 		t.Fatal(err)
