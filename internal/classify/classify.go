@@ -57,7 +57,7 @@ type run struct {
 }
 
 func newRun(s Subject, liveRaw map[string]any, facts *schema.Facts, opts Options) *run {
-	r := &run{s: s, facts: facts, opts: opts, tf: factsFor(s.Ref.Type)}
+	r := &run{s: s, facts: facts, opts: opts, tf: factsFor(s.Ref.Type), out: make([]drift.Finding, 0, 8)}
 	r.stackName = opts.StackName
 	if r.stackName == "" {
 		r.stackName = stackNameFromTags(liveRaw["Tags"])
@@ -68,7 +68,7 @@ func newRun(s Subject, liveRaw map[string]any, facts *schema.Facts, opts Options
 	// One traversal per side: managed-field strip, system tags, null
 	// items, JSON text and policy documents, id and identity-keyed order.
 	live := normalize.Pass{Live: true, StackTags: opts.StackTags, KeepStackTags: s.Declared,
-		FreeForm: facts.FreeFormMapPaths, KeepManaged: s.Declared}
+		FreeForm: facts.FreeFormMapPaths, KeepManaged: s.Declared, Skip: facts.ReadOnly}
 	r.live = live.Copy(liveRaw)
 	decl := normalize.Pass{}
 	r.decl = decl.Copy(s.Declared)

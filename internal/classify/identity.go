@@ -44,10 +44,16 @@ func (id *identity) key(e any) string {
 	return strings.Join(parts, "|")
 }
 
-// genericIdentityFields are the identity fields that key an object array on
+// genericIdentities are the identity fields that key an object array on
 // any type (seed 002 §6: Tags' Key, CloudFront's Id, DynamoDB's
-// AttributeName / IndexName).
-var genericIdentityFields = []string{"Key", "Id", "AttributeName", "IndexName"}
+// AttributeName / IndexName). Read-only after initialization.
+var genericIdentities = []*identity{
+	{fields: []string{"Key"}}, {fields: []string{"Id"}},
+	{fields: []string{"AttributeName"}}, {fields: []string{"IndexName"}},
+}
+
+// bagIdentity keys an ELB attribute bag.
+var bagIdentity = &identity{fields: []string{"Key"}, valueKey: "Value"}
 
 // identity returns how the array at rp is keyed, or nil when it is not an
 // identity-keyed array. Both sides must carry the field on every element,
@@ -60,14 +66,10 @@ func (r *run) identity(rp string, arrays ...[]any) *identity {
 		}
 		return nil
 	}
-	if bagPaths[gp] {
-		id := &identity{fields: []string{"Key"}, valueKey: "Value"}
-		if keyedBy(id, arrays...) {
-			return id
-		}
+	if bagPaths[gp] && keyedBy(bagIdentity, arrays...) {
+		return bagIdentity
 	}
-	for _, f := range genericIdentityFields {
-		id := &identity{fields: []string{f}}
+	for _, id := range genericIdentities {
 		if keyedBy(id, arrays...) {
 			return id
 		}
@@ -86,6 +88,17 @@ var bagPaths = map[string]bool{
 func keyedBy(id *identity, arrays ...[]any) bool {
 	n := 0
 	for _, a := range arrays {
+		// Cheap rejection before any allocation: every element must be an
+		// object carrying the first field.
+		for _, e := range a {
+			m, ok := e.(map[string]any)
+			if !ok {
+				return false
+			}
+			if _, ok := m[id.fields[0]]; !ok {
+				return false
+			}
+		}
 		seen := make(map[string]bool, len(a))
 		for _, e := range a {
 			m, ok := e.(map[string]any)

@@ -3,7 +3,6 @@ package classify
 import (
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/realdrift/realdrift/internal/normalize"
@@ -50,7 +49,7 @@ func Template(v any, c TemplateContext) string {
 func writeTemplate(b *strings.Builder, v any, c TemplateContext) {
 	switch t := v.(type) {
 	case string:
-		b.WriteString(templateString(strconv.Quote(t), c))
+		b.WriteString(templateString(normalize.Canonical(t), c))
 	case map[string]any:
 		keys := make([]string, 0, len(t))
 		for k := range t {
@@ -62,7 +61,7 @@ func writeTemplate(b *strings.Builder, v any, c TemplateContext) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			b.WriteString(strconv.Quote(k))
+			b.WriteString(normalize.Canonical(k))
 			b.WriteByte(':')
 			writeTemplate(b, t[k], c)
 		}
@@ -77,7 +76,7 @@ func writeTemplate(b *strings.Builder, v any, c TemplateContext) {
 					same = false
 					break
 				}
-				ts := templateString(strconv.Quote(s), c)
+				ts := templateString(normalize.Canonical(s), c)
 				if i == 0 {
 					first = ts
 				} else if ts != first {
@@ -187,6 +186,9 @@ func hasHexRun(s string) bool {
 // "[*]" — a trailing key names the setting itself (an attribute bag's key),
 // an inner one is a user-chosen element id.
 func KeyPath(rp string) string {
+	if !strings.ContainsAny(rp, "[0123456789") {
+		return rp
+	}
 	segs := splitPath(rp)
 	var b strings.Builder
 	for i, s := range segs {

@@ -25,6 +25,8 @@ type Pass struct {
 	// KeepManaged are top-level keys whose managed-looking name is a
 	// declared property.
 	KeepManaged map[string]any
+	// Skip are top-level keys left out of the copy (readOnly properties).
+	Skip []string
 }
 
 // Copy returns the normalized copy of a model.
@@ -38,6 +40,9 @@ func (p *Pass) Copy(model map[string]any) map[string]any {
 	}
 	out := make(map[string]any, len(model))
 	for k, v := range model {
+		if skipped(p.Skip, k) {
+			continue
+		}
 		if p.Live && isManagedKey(k) {
 			if _, keep := p.KeepManaged[k]; !keep {
 				continue
@@ -180,4 +185,13 @@ func sortArray(t []any) {
 			return t[i].(map[string]any)[f].(string) < t[j].(map[string]any)[f].(string)
 		})
 	}
+}
+
+func skipped(keys []string, k string) bool {
+	for _, s := range keys {
+		if s == k {
+			return true
+		}
+	}
+	return false
 }

@@ -57,20 +57,31 @@ func IdentityField(a []any) string {
 	if len(a) < 2 {
 		return ""
 	}
+	if _, ok := a[0].(map[string]any); !ok {
+		return ""
+	}
 	for _, f := range identityFields {
-		seen := make(map[string]bool, len(a))
 		ok := true
-		for _, e := range a {
+		for i, e := range a {
 			m, isMap := e.(map[string]any)
 			if !isMap {
 				return ""
 			}
 			s, isStr := m[f].(string)
-			if !isStr || seen[s] {
+			if !isStr {
 				ok = false
 				break
 			}
-			seen[s] = true
+			// Distinct values; arrays here are short.
+			for _, prev := range a[:i] {
+				if prev.(map[string]any)[f] == s {
+					ok = false
+					break
+				}
+			}
+			if !ok {
+				break
+			}
 		}
 		if ok {
 			return f

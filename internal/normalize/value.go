@@ -126,7 +126,10 @@ func Canonical(v any) string {
 		}
 		return "false"
 	case string:
-		return strconv.Quote(t)
+		var b strings.Builder
+		b.Grow(len(t) + 2)
+		writeQuoted(&b, t)
+		return b.String()
 	case nil:
 		return "null"
 	}
@@ -135,9 +138,20 @@ func Canonical(v any) string {
 	return b.String()
 }
 
+// writeQuoted writes s as strconv.Quote would, without its per-rune work
+// for the common all-printable-ASCII string.
 func writeQuoted(b *strings.Builder, s string) {
-	var buf [64]byte
-	b.Write(strconv.AppendQuote(buf[:0], s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			var buf [64]byte
+			b.Write(strconv.AppendQuote(buf[:0], s))
+			return
+		}
+	}
+	b.WriteByte('"')
+	b.WriteString(s)
+	b.WriteByte('"')
 }
 
 func writeCanonical(b *strings.Builder, v any) {
