@@ -15,7 +15,7 @@ type StackResource struct {
 	LogicalID  string         `json:"logicalId"`
 	Type       string         `json:"resourceType"`
 	PhysicalID string         `json:"physicalId"`
-	Declared   map[string]any `json:"declared,omitempty"`
+	Declared   map[string]any `json:"-"`
 }
 
 // Child is a live child resource of a declared parent that the stack does

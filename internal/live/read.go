@@ -64,7 +64,7 @@ type Request struct {
 	PhysicalID string `json:"physicalId"`
 	// Declared holds the resource's resolved template properties; values
 	// the resolver could not know are drift.Unknown.
-	Declared map[string]any `json:"declared,omitempty"`
+	Declared map[string]any `json:"-"`
 	// Facts are the type's schema facts; nil when unknown.
 	Facts *schema.Facts `json:"-"`
 }

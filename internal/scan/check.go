@@ -64,7 +64,7 @@ func Check(ctx context.Context, c *Clients, stack drift.StackRef, opts Options) 
 			}
 			src = reg
 		}
-		if opts.Facts, err = lookupFacts(ctx, src, d, opts.Concurrency); err != nil {
+		if opts.Facts, err = LookupFacts(ctx, src, d, opts.Concurrency); err != nil {
 			return nil, err
 		}
 	}
@@ -100,10 +100,10 @@ type FactsSource interface {
 	Lookup(ctx context.Context, typeName string) (*schema.Facts, error)
 }
 
-// lookupFacts asks src for the facts of every type of d (bounded like the
+// LookupFacts asks src for the facts of every type of d (bounded like the
 // reads) and returns them as a FactsFunc. A type src cannot answer has no
 // facts; the classifier then behaves as without them.
-func lookupFacts(ctx context.Context, src FactsSource, d *Desired, limit int) (FactsFunc, error) {
+func LookupFacts(ctx context.Context, src FactsSource, d *Desired, limit int) (FactsFunc, error) {
 	var types []string
 	seen := map[string]bool{}
 	for _, r := range d.Resources {

@@ -7,7 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/live"
 	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/scan"
 )
@@ -239,5 +242,81 @@ func TestCheckAppStack(t *testing.T) {
 	}
 	if st := srv.Calls(); st.MaxInFlight > 3 {
 		t.Errorf("max in flight %d > concurrency 3", st.MaxInFlight)
+	}
+}
+
+// TestStepsRoundTripThroughJSON runs the pipeline the way the Lambdas do:
+// every step's output goes through JSON before the next step reads it, and
+// the findings equal the in-process Check's.
+func TestStepsRoundTripThroughJSON(t *testing.T) {
+	rs, liveOnly := appStack()
+	_, url := startSandbox(t, world(t, "App", rs, liveOnly))
+	c := clients(t, url, key)
+	ctx := testCtx(t)
+	ref := drift.StackRef{Region: region, Name: "App"}
+	want, err := scan.Check(ctx, c, ref, scan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	roundTrip := func(in, out any) {
+		t.Helper()
+		b, err := json.Marshal(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d0, err := scan.LoadDesired(ctx, c, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d scan.Desired
+	roundTrip(d0, &d)
+	lives := map[string]live.Result{}
+	for _, r := range d.Resources {
+		var res live.Result
+		roundTrip(scan.ReadResource(ctx, c, r, nil), &res)
+		lives[r.LogicalID] = res
+	}
+	reread, err := scan.Resolve(&d, lives)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(reread, []string{"FnPermission"}); diff != "" {
+		t.Errorf("pass 1.5 (-got +want):\n%s", diff)
+	}
+	var d2 scan.Desired
+	roundTrip(&d, &d2)
+	for _, id := range reread {
+		for _, r := range d2.Resources {
+			if r.LogicalID == id {
+				var res live.Result
+				roundTrip(scan.ReadResource(ctx, c, r, nil), &res)
+				lives[id] = res
+			}
+		}
+	}
+	var children []scan.Children
+	for _, r := range d2.Resources {
+		if scan.HasChildren(r) && lives[r.LogicalID].Status == live.Found {
+			var ch scan.Children
+			roundTrip(scan.EnumerateChildren(ctx, c, r, &d2), &ch)
+			children = append(children, ch)
+		}
+	}
+	reg, err := c.Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts, err := scan.LookupFacts(ctx, reg, &d2, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := scan.ClassifyStack(&d2, lives, children, facts, scan.Classifier())
+	if diff := cmp.Diff(canon(t, got), canon(t, want.Findings)); diff != "" {
+		t.Errorf("step-by-step findings differ from Check (-steps +check):\n%s", diff)
 	}
 }
