@@ -66,6 +66,11 @@ func resolveResources(t *cfn.Template, d *Desired, attrs map[string]map[string]a
 	resolved := intrinsic.Resolve(t, ctx)
 	rs := make([]Resource, 0, len(resolved))
 	for _, r := range resolved {
+		if r.ConditionUnknown && d.PhysicalIDs[r.LogicalID] == "" {
+			// Its condition could not be evaluated and CloudFormation lists
+			// no such resource: it was not created.
+			continue
+		}
 		res := Resource{
 			LogicalID:     r.LogicalID,
 			Type:          r.Type,
