@@ -66,6 +66,8 @@ infra-test:
 	cd infra && $(CDK_ENV) $(GO) test -count=1 ./...
 
 # Both state machines under the local Step Functions interpreter, Lambda Tasks
-# served by internal/lambdarouter (scripts/sfn installs its node packages on first use).
+# served by internal/lambdarouter (scripts/sfn installs its node packages on first use):
+# against test handlers (statemachine/) and against the real handlers, the sandbox
+# and DynamoDB Local (internal/service).
 e2e:
-	$(GO) test -count=1 -run 'Local|Bounded|Validat' ./statemachine/...
+	$(GO) test -count=1 -run 'Local|Bounded|Validat|EndToEnd' ./statemachine/... ./internal/service/...
