@@ -17,6 +17,7 @@ func Classifier() ClassifyFunc {
 			StackName:       stack.StackName,
 			StackTags:       stack.StackTags,
 			KMSAliasTargets: stack.KMSAliasTargets,
+			Sibling:         stack.Sibling,
 		}
 		return classify.Resource(subj, liveModel, facts, opts)
 	}

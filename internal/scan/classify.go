@@ -19,6 +19,9 @@ type StackFacts struct {
 	// KMSAliasTargets maps a managed alias (alias/aws/...) to its key id;
 	// nil when not looked up.
 	KMSAliasTargets map[string]string
+	// Sibling holds per-type facts derived from the stack's other
+	// resources, keyed by the classifier's option names (siblings.go).
+	Sibling map[string]any
 }
 
 // Subject is one read resource handed to the classifier.
@@ -50,6 +53,7 @@ func (d *Desired) Facts() StackFacts {
 func ClassifyStack(d *Desired, lives map[string]live.Result, children []Children, facts FactsFunc, classify ClassifyFunc) []drift.Finding {
 	var out []drift.Finding
 	sf := d.Facts()
+	sf.Sibling = siblingFacts(d, lives)
 	for _, r := range d.Resources {
 		res, ok := lives[r.LogicalID]
 		if !ok {

@@ -1,0 +1,50 @@
+package scan
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/live"
+	"github.com/realdrift/realdrift/internal/schema"
+)
+
+func TestSiblingFactsReachTheClassifier(t *testing.T) {
+	cluster := map[string]any{"DBClusterIdentifier": "app-cluster", "Port": "5432"}
+	source := map[string]any{"DBInstanceIdentifier": "app-src", "StorageEncrypted": true}
+	d := &Desired{Resources: []Resource{
+		{LogicalID: "Cluster", Type: "AWS::RDS::DBCluster", PhysicalID: "app-cluster"},
+		{LogicalID: "Writer", Type: "AWS::RDS::DBInstance", PhysicalID: "app-writer", Declared: map[string]any{"DBClusterIdentifier": "App-Cluster"}},
+		{LogicalID: "Source", Type: "AWS::RDS::DBInstance", PhysicalID: "app-src"},
+		{LogicalID: "Replica", Type: "AWS::RDS::DBInstance", PhysicalID: "app-rep", Declared: map[string]any{"SourceDBInstanceIdentifier": "arn:aws:rds:us-east-1:111111111111:db:app-src"}},
+		{LogicalID: "Ip", Type: "AWS::EC2::EIP", PhysicalID: "3.3.3.3"},
+		{LogicalID: "Assoc", Type: "AWS::EC2::EIPAssociation", PhysicalID: "x", Declared: map[string]any{"AllocationId": "eipalloc-1"}},
+		{LogicalID: "Block", Type: "AWS::EC2::SubnetCidrBlock", PhysicalID: "y", Declared: map[string]any{"SubnetId": "subnet-1"}},
+		{LogicalID: "Lost", Type: "AWS::RDS::DBInstance", PhysicalID: "app-lost", Declared: map[string]any{"DBClusterIdentifier": drift.Unknown{}}},
+	}}
+	lives := map[string]live.Result{
+		"Cluster": {Status: live.Found, Model: cluster},
+		"Writer":  {Status: live.Found, Model: map[string]any{}},
+		"Source":  {Status: live.Found, Model: source},
+		"Replica": {Status: live.Found, Model: map[string]any{}},
+		"Ip":      {Status: live.Found, Model: map[string]any{"AllocationId": "eipalloc-1"}},
+		"Assoc":   {Status: live.Found, Model: map[string]any{}},
+		"Block":   {Status: live.Found, Model: map[string]any{}},
+		"Lost":    {Status: live.Found, Model: map[string]any{}},
+	}
+	var got map[string]any
+	ClassifyStack(d, lives, nil, nil, func(s Subject, _ map[string]any, _ *schema.Facts, sf StackFacts) []drift.Finding {
+		got = sf.Sibling
+		return nil
+	})
+	want := map[string]any{
+		"clusterEchoModel":        map[string]any{"app-writer": cluster},
+		"siblingRdsSourceModels":  map[string]any{"arn:aws:rds:us-east-1:111111111111:db:app-src": source},
+		"siblingEipAssociations":  []any{"3.3.3.3"},
+		"siblingSubnetCidrBlocks": []any{"subnet-1"},
+	}
+	if diff := cmp.Diff(got, want); diff != "" {
+		t.Errorf("sibling facts (-got +want):\n%s", diff)
+	}
+}
