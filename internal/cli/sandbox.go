@@ -16,7 +16,8 @@ import (
 )
 
 const sandboxSynopsis = `serve --world FILE [--addr 127.0.0.1:PORT]
-       realdrift sandbox world (--from-corpus DIR | --demo) -o FILE`
+       realdrift sandbox world --from-corpus DIR -o FILE
+       realdrift sandbox world --demo [--corpus DIR] [--drift] -o FILE`
 
 func runSandbox(ctx context.Context, s IO, args []string) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
@@ -87,12 +88,17 @@ func runSandboxServe(ctx context.Context, s IO, args []string) int {
 }
 
 func runSandboxWorld(s IO, args []string) int {
-	fs := newFlags(s, "sandbox world", "(--from-corpus DIR | --demo) -o FILE")
+	fs := newFlags(s, "sandbox world", "(--from-corpus DIR | --demo [--corpus DIR] [--drift]) -o FILE")
 	from := fs.String("from-corpus", "", "golden-corpus directory to build the world from")
 	demo := fs.Bool("demo", false, "build the demo organisation")
+	corpusDir := fs.String("corpus", "", "demo: corpus directory whose recordings seed the live models (default $REALDRIFT_CORPUS_DIR, else ../shared/corpus/dev)")
+	plant := fs.Bool("drift", false, "demo: plant the demo's out-of-band changes in the dev account's us-east-1")
 	out := fs.String("o", "", "output world file ('-' for stdout)")
 	if done, code := parse(s, fs, args); done {
 		return code
+	}
+	if !*demo && (*corpusDir != "" || *plant) {
+		return fail(s, "sandbox world", errors.New("--corpus and --drift go with --demo"))
 	}
 	if (*from == "") == !*demo {
 		return fail(s, "sandbox world", errors.New("give exactly one of --from-corpus DIR and --demo"))
@@ -102,9 +108,24 @@ func runSandboxWorld(s IO, args []string) int {
 	}
 	var w *sandbox.World
 	if *demo {
-		var err error
-		if w, err = worldgen.Demo(); err != nil {
+		dir := *corpusDir
+		if dir == "" && s.Getenv != nil {
+			dir = s.Getenv("REALDRIFT_CORPUS_DIR")
+		}
+		if dir == "" {
+			dir = "../shared/corpus/dev"
+		}
+		cases, err := corpus.LoadDirs(dir)
+		if err != nil {
+			return fail(s, "sandbox world", fmt.Errorf("demo recordings (--corpus): %w", err))
+		}
+		if w, err = worldgen.Demo(cases); err != nil {
 			return fail(s, "sandbox world", err)
+		}
+		if *plant {
+			if w, err = plantDemoDrift(w); err != nil {
+				return fail(s, "sandbox world", err)
+			}
 		}
 	} else {
 		cases, err := corpus.LoadDirs(*from)
@@ -135,4 +156,29 @@ func runSandboxWorld(s IO, args []string) int {
 		return fail(s, "sandbox world", err)
 	}
 	return ExitOK
+}
+
+// plantDemoDrift applies the demo's out-of-band changes to the dev
+// account's us-east-1 through a sandbox server and returns the changed world.
+func plantDemoDrift(w *sandbox.World) (*sandbox.World, error) {
+	dev := worldgen.DemoAccounts()[1].ID
+	changes, err := worldgen.DemoDrift(w, dev, "us-east-1")
+	if err != nil {
+		return nil, err
+	}
+	srv, err := sandbox.New(w, sandbox.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer srv.Close()
+	for _, ch := range changes {
+		if err := srv.Apply(ch.Change); err != nil {
+			return nil, fmt.Errorf("plant %q: %w", ch.Story, err)
+		}
+	}
+	data, err := srv.Snapshot()
+	if err != nil {
+		return nil, err
+	}
+	return sandbox.ParseWorld(data)
 }

@@ -143,7 +143,7 @@ func addCase(w *sandbox.World, c *corpus.Case, accounts map[string]*sandbox.Acco
 		"Description":              "realdrift corpus case " + c.File,
 		"Resources":                resources,
 	}
-	body, err := json.MarshalIndent(tpl, "", " ")
+	body, err := indentJSON(tpl)
 	if err != nil {
 		return fmt.Errorf("case %s: template: %w", c.File, err)
 	}
