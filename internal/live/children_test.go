@@ -74,6 +74,10 @@ func TestEnumerate(t *testing.T) {
 		{"topic: out-of-band subscription, declared and sibling-stack ones folded", stack[0], stack, []live.Child{
 			{Type: "AWS::SNS::Subscription", Identifier: oobSub, Model: map[string]any{"TopicArn": topicArn, "Protocol": "email", "Endpoint": "eve@example.com", "Arn": oobSub}},
 		}},
+		{"topic: an inline subscription is declared", live.StackResource{LogicalID: "Topic", Type: "AWS::SNS::Topic", PhysicalID: topicArn,
+			Declared: map[string]any{"Subscription": []any{map[string]any{"Protocol": "email", "Endpoint": "eve@example.com"}}}}, stack, nil},
+		{"topic: an unresolved inline subscription stops the listing", live.StackResource{LogicalID: "Topic", Type: "AWS::SNS::Topic", PhysicalID: topicArn,
+			Declared: map[string]any{"Subscription": []any{map[string]any{"Protocol": "sqs", "Endpoint": drift.Unknown{}}}}}, stack, nil},
 		{"topic with only the AWS default policy", live.StackResource{LogicalID: "Quiet", Type: "AWS::SNS::Topic", PhysicalID: "arn:aws:sns:us-east-1:111111111111:Quiet"}, stack, nil},
 		{"function: out-of-band alias, URL and mapping", stack[2], stack, []live.Child{
 			{Type: "AWS::Lambda::Alias", Identifier: oobAlias, Model: map[string]any{"FunctionName": "Worker", "Name": "canary", "FunctionVersion": "2", "AliasArn": oobAlias}},

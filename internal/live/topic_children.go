@@ -6,15 +6,33 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/sns"
+
+	"github.com/realdrift/realdrift/internal/drift"
 )
 
 // topicSubscriptions lists a topic's confirmed subscriptions
-// (AWS::SNS::Subscription, identified by the subscription ARN).
+// (AWS::SNS::Subscription, identified by the subscription ARN). Those the
+// stack declares as resources (by ARN) or inline in the topic's own
+// Subscription property (by protocol and endpoint) are not added; an inline
+// list that is not fully resolved stops the enumeration (fail closed).
 func topicSubscriptions(ctx context.Context, c *Clients, parent StackResource, stack []StackResource) ([]candidate, error) {
 	if c.SNS == nil {
 		return nil, skip("no SNS client")
 	}
 	declared := declaredIDs(stack, "AWS::SNS::Subscription")
+	inline := map[string]bool{}
+	if v, ok := parent.Declared["Subscription"]; ok {
+		if drift.ContainsUnknown(v) {
+			return nil, nil
+		}
+		list, _ := v.([]any)
+		for _, e := range list {
+			m, _ := e.(map[string]any)
+			p, _ := m["Protocol"].(string)
+			ep, _ := m["Endpoint"].(string)
+			inline[strings.ToLower(p)+" "+ep] = true
+		}
+	}
 	var out []candidate
 	p := sns.NewListSubscriptionsByTopicPaginator(c.SNS, &sns.ListSubscriptionsByTopicInput{TopicArn: &parent.PhysicalID})
 	for p.HasMorePages() {
@@ -25,7 +43,7 @@ func topicSubscriptions(ctx context.Context, c *Clients, parent StackResource, s
 		for _, s := range page.Subscriptions {
 			arn := deref(s.SubscriptionArn)
 			// Pending and deleted subscriptions have no real ARN.
-			if !strings.HasPrefix(arn, "arn:") || declared[arn] {
+			if !strings.HasPrefix(arn, "arn:") || declared[arn] || inline[strings.ToLower(deref(s.Protocol))+" "+deref(s.Endpoint)] {
 				continue
 			}
 			out = append(out, candidate{typ: "AWS::SNS::Subscription", id: arn})
