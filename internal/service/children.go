@@ -38,7 +38,7 @@ func (s *Service) EnumerateChildren(ctx context.Context, in statemachine.Enumera
 	g.SetLimit(s.set.Concurrency)
 	for i, p := range parents {
 		g.Go(func() error {
-			out[i] = scan.EnumerateChildren(gctx, c.scan, p, rs.Desired)
+			out[i] = scan.EnumerateChildren(gctx, c, p, rs.Desired)
 			return nil
 		})
 	}

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 
 	"github.com/realdrift/realdrift/internal/baseline"
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/ignore"
+	"github.com/realdrift/realdrift/internal/normalize"
 	"github.com/realdrift/realdrift/internal/scan"
 	"github.com/realdrift/realdrift/internal/store"
 	"github.com/realdrift/realdrift/statemachine"
@@ -56,7 +58,8 @@ func (s *Service) Classify(ctx context.Context, in statemachine.ClassifyTask) (s
 
 // Reconcile applies a stack's baseline (nil: none recorded) and then the
 // ignore rules to the classifier's findings, exactly as `realdrift check`
-// does with its files.
+// does with its files, and returns them in the report's order (tier, the
+// path the report shows, logical id).
 func Reconcile(d *scan.Desired, findings []drift.Finding, b *baseline.Baseline, rules []ignore.Rule) []drift.Finding {
 	res := make([]baseline.Resource, len(d.Resources))
 	for i, r := range d.Resources {
@@ -66,8 +69,32 @@ func Reconcile(d *scan.Desired, findings []drift.Finding, b *baseline.Baseline, 
 		Findings:     findings,
 		Resources:    res,
 		TemplateHash: baseline.TemplateHash([]byte(d.TemplateBody)),
-	}, baseline.Options{})
-	return ignore.Apply(applied.Findings, d.Stack, rules)
+	}, BaselineOptions())
+	out := ignore.Apply(applied.Findings, d.Stack, rules)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Tier != b.Tier {
+			return a.Tier < b.Tier
+		}
+		da, db := ignore.DisplayPath(d.Stack.Name, a), ignore.DisplayPath(d.Stack.Name, b)
+		if da != db {
+			return da < db
+		}
+		return a.LogicalID < b.LogicalID
+	})
+	return out
+}
+
+// BaselineOptions are the comparison facts the baseline is applied with:
+// values compare after the classifier's order canonicalisation, as in the
+// CLI's check.
+func BaselineOptions() baseline.Options {
+	return baseline.Options{Canon: func(v any) any {
+		c := normalize.Clone(v)
+		normalize.SortIdentityArrays(c)
+		normalize.SortIDArrays(c)
+		return c
+	}}
 }
 
 // ignoreRules reads the default scope's ignore rules and every configured

@@ -39,11 +39,15 @@ func (s *Service) LoadDesired(ctx context.Context, in statemachine.StackTask) (s
 		return statemachine.Desired{}, err
 	}
 	c := s.clients(in.Stack.Account, in.Stack.Region)
-	d, err := scan.LoadDesired(ctx, c.scan, in.Stack)
+	d, err := scan.LoadDesired(ctx, c, in.Stack)
 	if err != nil {
 		return statemachine.Desired{}, stepError(err)
 	}
-	facts, err := s.lookupFacts(ctx, c.schema, d)
+	reg, err := c.Schema()
+	if err != nil {
+		return statemachine.Desired{}, err
+	}
+	facts, err := s.lookupFacts(ctx, reg, d)
 	if err != nil {
 		return statemachine.Desired{}, stepError(err)
 	}

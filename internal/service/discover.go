@@ -101,7 +101,7 @@ func (s *Service) discoverStacks(ctx context.Context, runID, account string) (st
 	var targets []drift.StackRef
 	for _, region := range s.set.Regions {
 		c := s.clients(account, region)
-		names, err := scan.ListStacks(ctx, c.scan)
+		names, err := scan.ListStacks(ctx, c)
 		if err != nil {
 			return statemachine.DiscoveredTargets{}, fmt.Errorf("account %s region %s: %w", account, region, err)
 		}

@@ -31,7 +31,7 @@ func (s *Service) ReadResources(ctx context.Context, in statemachine.ReadBatch) 
 		return struct{}{}, fmt.Errorf("read %s: %w", in.Stack, err)
 	}
 	c := s.clients(in.Stack.Account, in.Stack.Region)
-	lives, err := s.readAll(ctx, c.scan, rs[lo:hi], ds.factsFunc())
+	lives, err := s.readAll(ctx, c, rs[lo:hi], ds.factsFunc())
 	if err != nil {
 		return struct{}{}, stepError(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/organizations"
@@ -18,7 +17,6 @@ import (
 	"github.com/realdrift/realdrift/internal/lambdarouter"
 	"github.com/realdrift/realdrift/internal/notify"
 	"github.com/realdrift/realdrift/internal/scan"
-	"github.com/realdrift/realdrift/internal/schema"
 	"github.com/realdrift/realdrift/internal/store"
 	"github.com/realdrift/realdrift/statemachine"
 )
@@ -55,7 +53,6 @@ type Service struct {
 	events   eventPutter
 	debounce *debouncer
 	notifier *notify.Notifier
-	snapshot *schema.Snapshot
 	now      func() time.Time
 }
 
@@ -66,10 +63,6 @@ func New(cfg aws.Config, set Settings) (*Service, error) {
 		return nil, err
 	}
 	db := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) { endpoint(&o.BaseEndpoint, set.Endpoints.DynamoDB) })
-	snap, err := schema.Embedded()
-	if err != nil {
-		snap = nil // DescribeType alone answers the facts, as in the CLI
-	}
 	s := &Service{
 		set:      set,
 		store:    store.NewDynamo(db, set.Table),
@@ -77,7 +70,6 @@ func New(cfg aws.Config, set Settings) (*Service, error) {
 		org:      organizations.NewFromConfig(cfg),
 		starter:  sfn.NewFromConfig(cfg, func(o *sfn.Options) { endpoint(&o.BaseEndpoint, set.Endpoints.StepFunctions) }),
 		debounce: &debouncer{db: db, table: set.Table},
-		snapshot: snap,
 		now:      time.Now,
 	}
 	var senders []notify.Sender
@@ -138,17 +130,9 @@ func (s *Service) Handler(name string) (any, error) {
 	return h, nil
 }
 
-// stackClients are the clients of one member account and region.
-type stackClients struct {
-	scan   *scan.Clients
-	schema *schema.Registry
-}
-
-// clients builds the clients of account and region (through the read role).
-func (s *Service) clients(account, region string) stackClients {
-	cfg := s.accounts.config(account, region)
-	return stackClients{
-		scan:   scan.NewClients(cfg),
-		schema: schema.NewRegistry(cloudformation.NewFromConfig(cfg), s.snapshot),
-	}
+// clients builds the scan clients of account and region, through the
+// account's read role. Their caches (exports, schema facts) live for one
+// invocation.
+func (s *Service) clients(account, region string) *scan.Clients {
+	return scan.NewClients(s.accounts.config(account, region))
 }

@@ -1,0 +1,212 @@
+package service_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// dynamoEndpointEnv names DynamoDB Local's endpoint (.ci/run exports it).
+const dynamoEndpointEnv = "REALDRIFT_DYNAMODB_ENDPOINT"
+
+// dynamoLocal is DynamoDB Local as found or started by this test binary.
+var dynamoLocal struct {
+	once     sync.Once
+	endpoint string
+	err      error
+	stop     func()
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if dynamoLocal.stop != nil {
+		dynamoLocal.stop()
+	}
+	os.Exit(code)
+}
+
+// dynamoEndpoint returns DynamoDB Local's endpoint: the variable, else an
+// instance this binary starts through scripts/dynamodb-local.sh. In CI
+// (CI=true) the variable is required: a missing emulator fails the test.
+func dynamoEndpoint(t *testing.T) string {
+	t.Helper()
+	if ep := os.Getenv(dynamoEndpointEnv); ep != "" {
+		return ep
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("%s is not set and CI=true: start DynamoDB Local with scripts/dynamodb-local.sh start", dynamoEndpointEnv)
+	}
+	dynamoLocal.once.Do(startDynamoLocal)
+	if dynamoLocal.err != nil {
+		t.Skipf("SKIPPING the end-to-end sweep: %s unset and DynamoDB Local could not be started: %v", dynamoEndpointEnv, dynamoLocal.err)
+	}
+	return dynamoLocal.endpoint
+}
+
+func startDynamoLocal() {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		dynamoLocal.err = err
+		return
+	}
+	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	l.Close()
+	script, err := filepath.Abs("../../scripts/dynamodb-local.sh")
+	if err != nil {
+		dynamoLocal.err = err
+		return
+	}
+	cmd := exec.Command(script, "start")
+	cmd.Env = append(os.Environ(), "REALDRIFT_DYNAMODB_PORT="+port)
+	out, err := cmd.Output()
+	if err != nil {
+		dynamoLocal.err = fmt.Errorf("%s start: %w", script, err)
+		return
+	}
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "export "+dynamoEndpointEnv+"="); ok {
+			dynamoLocal.endpoint = v
+		}
+	}
+	if dynamoLocal.endpoint == "" {
+		dynamoLocal.err = fmt.Errorf("%s start printed no endpoint", script)
+		return
+	}
+	dynamoLocal.stop = func() {
+		stop := exec.Command(script, "stop")
+		stop.Env = append(os.Environ(), "REALDRIFT_DYNAMODB_PORT="+port)
+		_ = stop.Run()
+	}
+}
+
+// denyStack wraps the sandbox so every CloudFormation call naming the stack
+// answers AccessDenied, as a stack-scoped deny in a member account's policy
+// would (listing the account's stacks still works).
+func denyStack(next http.Handler, stack string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
+			body, err := io.ReadAll(r.Body)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			r.Body = io.NopCloser(strings.NewReader(string(body)))
+			q, _ := url.ParseQuery(string(body))
+			if q.Get("StackName") == stack && strings.Contains(r.Header.Get("Authorization"), "/cloudformation/aws4_request") {
+				w.Header().Set("Content-Type", "text/xml")
+				w.WriteHeader(http.StatusForbidden)
+				fmt.Fprintf(w, `<ErrorResponse xmlns="http://cloudformation.amazonaws.com/doc/2010-05-15/"><Error><Type>Sender</Type><Code>AccessDenied</Code><Message>User is not authorized to perform: cloudformation:%s on resource: %s with an explicit deny</Message></Error><RequestId>e2e-deny</RequestId></ErrorResponse>`, q.Get("Action"), stack)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// webhook is the Slack incoming webhook: it records every post.
+type webhook struct {
+	mu    sync.Mutex
+	posts []string
+}
+
+func (h *webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b, _ := io.ReadAll(r.Body)
+	if r.Method != http.MethodPost || !json.Valid(b) {
+		http.Error(w, "invalid_payload", http.StatusBadRequest)
+		return
+	}
+	h.mu.Lock()
+	h.posts = append(h.posts, string(b))
+	h.mu.Unlock()
+	io.WriteString(w, "ok")
+}
+
+// count returns how many posts name each stack (a name is never part of
+// another's).
+func (h *webhook) count(names []string) map[string]int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := map[string]int{}
+	for _, p := range h.posts {
+		for _, n := range names {
+			if strings.Contains(p, n) {
+				out[n]++
+			}
+		}
+	}
+	return out
+}
+
+func (h *webhook) total() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.posts)
+}
+
+// secrets answers Secrets Manager's GetSecretValue (JSON 1.1) with one
+// secret.
+type secrets struct {
+	id, value string
+}
+
+func (s secrets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var in struct{ SecretId string }
+	if r.Header.Get("X-Amz-Target") != "secretsmanager.GetSecretValue" || json.NewDecoder(r.Body).Decode(&in) != nil {
+		http.Error(w, `{"__type":"InvalidRequestException"}`, http.StatusBadRequest)
+		return
+	}
+	w.Header().Set("Content-Type", "application/x-amz-json-1.1")
+	if in.SecretId != s.id {
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, `{"__type":"ResourceNotFoundException","message":"Secrets Manager can't find the specified secret."}`)
+		return
+	}
+	json.NewEncoder(w).Encode(map[string]any{"ARN": "arn:aws:secretsmanager:us-east-1:" + orgMgmt + ":secret:" + s.id, "Name": s.id, "SecretString": s.value, "VersionId": "v1"})
+}
+
+// starts records Step Functions StartExecution calls (JSON 1.0).
+type starts struct {
+	mu    sync.Mutex
+	calls []startCall
+}
+
+type startCall struct {
+	StateMachineArn string `json:"stateMachineArn"`
+	Name            string `json:"name"`
+	Input           string `json:"input"`
+}
+
+func (s *starts) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var in startCall
+	if r.Header.Get("X-Amz-Target") != "AWSStepFunctions.StartExecution" || json.NewDecoder(r.Body).Decode(&in) != nil {
+		http.Error(w, `{"__type":"InvalidRequestException"}`, http.StatusBadRequest)
+		return
+	}
+	s.mu.Lock()
+	s.calls = append(s.calls, in)
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+	arn := strings.Replace(in.StateMachineArn, ":stateMachine:", ":express:", 1) + ":" + in.Name + ":e2e"
+	json.NewEncoder(w).Encode(map[string]any{"executionArn": arn, "startDate": float64(time.Now().Unix())})
+}
+
+func (s *starts) taken() []startCall {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.calls
+	s.calls = nil
+	return out
+}
