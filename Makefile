@@ -43,9 +43,9 @@ LAMBDA_DIR     := $(BIN)/lambda
 FUNCTIONS      := $(patsubst functions/%/main.go,%,$(wildcard functions/*/main.go))
 CDK_ENV        := JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION=20
 SWEEP_SCHEDULE ?= rate(6 hours)
-# Functions not built yet synthesize with a labelled PLACEHOLDER asset (synth warns);
-# set to false to make a missing function an error.
-ALLOW_MISSING_LAMBDAS ?= true
+# A function missing from bin/lambda is an error; ALLOW_MISSING_LAMBDAS=true
+# synthesizes it with a labelled PLACEHOLDER asset instead (synth warns).
+ALLOW_MISSING_LAMBDAS ?= false
 
 .PHONY: lambdas synth infra-test e2e
 
