@@ -15,6 +15,25 @@
 // enumerations bounded by Options.Concurrency (errgroup.SetLimit) so no more
 // calls are in flight than that.
 //
+// Findings the pipeline itself makes (the classifier makes the rest):
+//
+//   - deleted: the resource's read found nothing (Reason carries the API's
+//     answer);
+//   - skipped: the resource, or its children's enumeration, could not be
+//     read (custom resources always; Reason says why);
+//   - unresolved (path ""): the resource's whole property bag could not be
+//     resolved, so it is not compared;
+//   - added: a live child of a declared parent that the stack does not
+//     declare and no other stack owns. Its LogicalID is synthesized as
+//     "<parent logical id>/<child type name>" (AddedLogicalID), its
+//     PhysicalID is the child's identity, Actual its full live model.
+//
+// The classifier gets the stack's facts: account, region, stack name,
+// stack tags, managed KMS alias targets (only looked up when a declared
+// value uses alias/aws/*), the sibling facts derived from the stack's other
+// resources (siblings.go), and each type's schema facts (DescribeType over
+// the embedded snapshot unless the caller supplies them).
+//
 // Rules and invariants:
 //   - One resource's failure is a finding (skipped, with the reason), never a
 //     failed run. Only a stack that cannot be loaded (DescribeStacks,
