@@ -289,8 +289,7 @@ func TestCheckIgnoreRuleForms(t *testing.T) {
 	// Declared drift in a nested value, undeclared values on both queues.
 	env.change(sandbox.Change{Op: sandbox.OpSet, Type: "AWS::SQS::Queue", Identifier: queueURL("App-Orders-1"), Path: "RedrivePolicy.maxReceiveCount", Value: json.RawMessage(`5`)})
 	base, _, _ := env.checkJSON("App")
-	target, ok := base.find("OrdersQueue1234", "MaximumMessageSize")
-	if !ok {
+	if _, ok := base.find("OrdersQueue1234", "MaximumMessageSize"); !ok {
 		t.Fatalf("no MaximumMessageSize finding: %v", base.briefs())
 	}
 	declaredPath := ""
@@ -346,7 +345,6 @@ func TestCheckIgnoreRuleForms(t *testing.T) {
 			t.Errorf("Jobs: %+v, want deleted", f)
 		}
 	})
-	_ = target
 }
 
 func TestCheckMalformedStateFiles(t *testing.T) {

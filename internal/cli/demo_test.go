@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestDemo runs the demo as `make demo` does and checks every section, the
+// exit statuses it shows, its own exit code and its duration.
+func TestDemo(t *testing.T) {
+	for _, dir := range []string{corpusDir(), t.TempDir() + "/no-corpus"} {
+		t.Run(dir, func(t *testing.T) {
+			start := time.Now()
+			out, errs, code := runArgs(t, "demo", "--corpus", dir)
+			if code != ExitOK {
+				t.Fatalf("exit %d; stderr:\n%s\nstdout:\n%s", code, errs, out)
+			}
+			if d := time.Since(start); d > 30*time.Second {
+				t.Errorf("demo took %v, want under 30s", d)
+			}
+			sections := []string{
+				"Step 1 — first check", "$ realdrift check --all\n", "[CFn-Declared Drift: 1]", "Handler.MemorySize", "[Potential Drift: 1]", "ReceiveMessageWaitTimeSeconds",
+				"Step 2 — record a baseline", "$ realdrift record --all --yes", "recorded OrdersService",
+				"Step 3 — three out-of-band changes", "inline policy debug-access", "MessageRetentionPeriod=60", "public-read statement",
+				"Step 4 — check again", "$ realdrift check --all --fail\n", "PolicyDocument.Statement", "ServiceRole.Policies", "appeared since record",
+				"Step 5 — ignore one finding", "added 1 ignore rule",
+				"Step 6 — the JSON report", `"verdict": "drift"`, `"tier":"ignored"`,
+				"Done in",
+			}
+			at := 0
+			for _, s := range sections {
+				i := strings.Index(out[at:], s)
+				if i < 0 {
+					t.Errorf("demo output lacks %q after offset %d:\n%s", s, at, out)
+					return
+				}
+				at += i + len(s)
+			}
+			statuses := []string{}
+			for _, line := range strings.Split(out, "\n") {
+				if strings.HasPrefix(line, "[exit status ") {
+					statuses = append(statuses, line)
+				}
+			}
+			want := "[exit status 0] [exit status 0] [exit status 1] [exit status 0] [exit status 1]"
+			if got := strings.Join(statuses, " "); got != want {
+				t.Errorf("exit statuses shown:\n got %s\nwant %s", got, want)
+			}
+		})
+	}
+}
