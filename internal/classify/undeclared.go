@@ -1,6 +1,8 @@
 package classify
 
 import (
+	"strings"
+
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/normalize"
 )
@@ -53,7 +55,7 @@ func (r *run) undeclared(rp string, v any, nested bool) {
 		}
 	}
 
-	if r.schemaDefault(rp, v) {
+	if r.schemaDefault(rp, v) || r.accountDefault(v) || serviceAssigned(lastKey(rp), v) {
 		r.emitValue(drift.AtDefault, rp, v, nested)
 		return
 	}
@@ -113,8 +115,9 @@ func (r *run) echoObject(v any) bool {
 }
 
 // explain returns the nested findings of an undeclared object whose every
-// sub-key is a known default, a schema default, a minted value or empty;
-// ok is false when some sub-key is none of those.
+// direct sub-key is a known default, a schema default, a minted value or
+// empty; ok is false when some sub-key is none of those (one level only:
+// an object inside is explained whole or not at all).
 func (r *run) explain(rp string, m map[string]any) ([]drift.Finding, bool) {
 	var out []drift.Finding
 	for _, k := range sortedKeys(m) {
@@ -123,6 +126,11 @@ func (r *run) explain(rp string, m map[string]any) ([]drift.Finding, bool) {
 			LogicalID: r.s.Ref.LogicalID, ResourceType: r.s.Ref.Type, PhysicalID: r.s.Ref.PhysicalID, ConstructPath: r.s.Ref.ConstructPath}
 		if tier, ok := r.known(sub, v); ok {
 			f.Tier = tier
+			out = append(out, f)
+			continue
+		}
+		if r.schemaDefault(sub, v) {
+			f.Tier = drift.AtDefault
 			out = append(out, f)
 			continue
 		}
@@ -135,14 +143,6 @@ func (r *run) explain(rp string, m map[string]any) ([]drift.Finding, bool) {
 			if r.meaningfulWhenOff(sub, v) {
 				return nil, false
 			}
-			continue
-		}
-		if mm, ok := v.(map[string]any); ok {
-			fs, ok := r.explain(sub, mm)
-			if !ok {
-				return nil, false
-			}
-			out = append(out, fs...)
 			continue
 		}
 		return nil, false
@@ -158,11 +158,46 @@ func (r *run) emitValue(t drift.Tier, rp string, v any, nested bool) {
 // the path.
 func (r *run) schemaDefault(rp string, v any) bool {
 	sp := schemaPath(rp)
-	if d, ok := r.facts.DefaultPaths[sp]; ok && normalize.SameScalarOrEqual(d, v) {
+	if d, ok := r.facts.DefaultPaths[sp]; ok && sameDefault(d, v) {
 		return true
 	}
-	if d, ok := r.facts.Defaults[sp]; ok && normalize.SameScalarOrEqual(d, v) {
+	if d, ok := r.facts.Defaults[sp]; ok && sameDefault(d, v) {
 		return true
 	}
 	return false
+}
+
+// sameDefault compares a value with a schema default; a scalar-array
+// default is a set (the schema does not order it).
+func sameDefault(d, v any) bool {
+	if normalize.SameScalarOrEqual(d, v) {
+		return true
+	}
+	da, ok1 := d.([]any)
+	va, ok2 := v.([]any)
+	if !ok1 || !ok2 || len(da) != len(va) {
+		return false
+	}
+	used := make([]bool, len(va))
+	for _, x := range da {
+		found := false
+		for j, y := range va {
+			if !used[j] && !isCollection(x) && normalize.SameScalarOrEqual(x, y) {
+				used[j], found = true, true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// lastKey returns the last property name of a report path.
+func lastKey(rp string) string {
+	if i := strings.LastIndexAny(rp, ".]"); i >= 0 {
+		return rp[i+1:]
+	}
+	return rp
 }

@@ -1,0 +1,64 @@
+package classify
+
+import "testing"
+
+func TestAccountDefault(t *testing.T) {
+	r := &run{opts: Options{AccountID: "111111111111", Region: "us-east-1"}}
+	tests := []struct {
+		name string
+		v    any
+		want bool
+	}{
+		{"own account folds", "111111111111", true},
+		{"another account surfaces", "222222222222", false},
+		{"own root ARN folds", "arn:aws:iam::111111111111:root", true},
+		{"own region folds", "us-east-1", true},
+		{"another region surfaces", "eu-west-1", false},
+		{"own region list folds", []any{"us-east-1"}, true},
+		{"widened region list surfaces", []any{"us-east-1", "eu-west-1"}, false},
+		{"AWS-owned key folds", "AWS_OWNED_KMS_KEY", true},
+		{"AWS-owned key object folds", map[string]any{"Type": "AWS_OWNED_KEY"}, true},
+		{"customer key object surfaces", map[string]any{"Type": "CUSTOMER_MANAGED_KMS_KEY", "KmsKeyId": "k"}, false},
+		{"AWS-owned flag folds", map[string]any{"UseAwsOwnedKey": true}, true},
+		{"own-key flag surfaces", map[string]any{"UseAwsOwnedKey": false, "KmsKeyId": "k"}, false},
+		{"managed alias of this account folds", "arn:aws:kms:us-east-1:111111111111:alias/aws/s3", true},
+		{"custom alias surfaces", "arn:aws:kms:us-east-1:111111111111:alias/mine", false},
+		{"managed alias of another account surfaces", "arn:aws:kms:us-east-1:222222222222:alias/aws/s3", false},
+		{"service-linked role folds", "arn:aws:iam::111111111111:role/aws-service-role/ssm.amazonaws.com/AWSServiceRoleForAmazonSSM", true},
+		{"ordinary role surfaces", "arn:aws:iam::111111111111:role/MyRole", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := r.accountDefault(tt.v); got != tt.want {
+				t.Errorf("accountDefault(%v) = %v, want %v", tt.v, got, tt.want)
+			}
+		})
+	}
+	if (&run{}).accountDefault("111111111111") {
+		t.Error("without a known account nothing folds")
+	}
+}
+
+func TestServiceAssigned(t *testing.T) {
+	tests := []struct {
+		key  string
+		v    any
+		want bool
+	}{
+		{"PreferredMaintenanceWindow", "sun:04:00-sun:05:00", true},
+		{"PreferredBackupWindow", "03:10-03:40", true},
+		{"PreferredMaintenanceWindow", "sun:04:00-sun:05:00-x", false},
+		{"Description", "03:10-03:40", false},
+		{"DBParameterGroupName", "default.mysql8.0", true},
+		{"OptionGroupName", "default:mysql-8-0", true},
+		{"DBParameterGroupName", "my-tuned-mysql8", false},
+		{"DBParameterGroupName", "default.mysql8.0-copy", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.key+" "+tt.v.(string), func(t *testing.T) {
+			if got := serviceAssigned(tt.key, tt.v); got != tt.want {
+				t.Errorf("serviceAssigned = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
