@@ -35,10 +35,18 @@ func main() {
 	write := flag.String("write", "", "write the known-values table to this file")
 	top := flag.Int("top", 40, "print the N highest-ranked triples")
 	crossval := flag.Bool("crossval", false, "estimate generalisation on held-out halves")
+	loo := flag.Bool("loo", false, "estimate generalisation leaving one case out at a time")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: mine-defaults [-write FILE] [-top N] [-crossval] DIR...")
 		os.Exit(2)
+	}
+	if *loo {
+		if err := leaveOneOut(flag.Args()); err != nil {
+			fmt.Fprintln(os.Stderr, "mine-defaults:", err)
+			os.Exit(2)
+		}
+		return
 	}
 	if err := run(*write, *top, *crossval, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "mine-defaults:", err)
@@ -147,4 +155,43 @@ func writeTable(path string, rows []classify.KnownValue) error {
 		return err
 	}
 	return f.Close()
+}
+
+// leaveOneOut replays each case with the table mined from all the others,
+// split by whether the case's type appears among the others.
+func leaveOneOut(dirs []string) error {
+	cases, err := corpus.LoadDirs(dirs...)
+	if err != nil {
+		return err
+	}
+	types := map[string]int{}
+	for _, c := range cases {
+		types[c.Resource.ResourceType]++
+	}
+	var seen, unseen []corpus.Result
+	for i, c := range cases {
+		rest := make([]*corpus.Case, 0, len(cases)-1)
+		rest = append(rest, cases[:i]...)
+		rest = append(rest, cases[i+1:]...)
+		table, err := classify.NewKnownTable(corpus.MineKnown(rest))
+		if err != nil {
+			return err
+		}
+		res := corpus.Compare(c.File, corpus.ReplayWith(c, table), c.Expected)
+		if types[c.Resource.ResourceType] > 1 {
+			seen = append(seen, res)
+		} else {
+			unseen = append(unseen, res)
+		}
+		if os.Getenv("MINE_LOO_DIFFS") != "" && !res.Exact {
+			kind := "seen"
+			if types[c.Resource.ResourceType] == 1 {
+				kind = "unseen"
+			}
+			fmt.Fprintf(os.Stderr, "FAIL %s %s\n%s", kind, c.File, res.Diff)
+		}
+	}
+	fmt.Printf("loo seen types (%d): %s\n", len(seen), corpus.Summarize(seen).Line())
+	fmt.Printf("loo unseen types (%d): %s\n", len(unseen), corpus.Summarize(unseen).Line())
+	return nil
 }
