@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A tiny case: one declared drift, one default, an extra top-level key.
+const corpusCase = `{
+  "corpusVersion": 1,
+  "futureKey": {"kept": true},
+  "resource": {"logicalId": "Q", "resourceType": "AWS::SQS::Queue", "physicalId": "q",
+    "declared": {"DelaySeconds": 5}},
+  "liveRaw": {"DelaySeconds": 9, "Path": "/"},
+  "schema": {"readOnly": [], "writeOnly": [], "createOnly": [], "readOnlyPaths": [], "writeOnlyPaths": [],
+    "createOnlyPaths": [], "defaults": {"Path": "/"}},
+  "opts": {"accountId": "111111111111", "region": "us-east-1", "kmsAliasTargets": {}},
+  "expected": [
+    {"tier": "declared", "logicalId": "Q", "resourceType": "AWS::SQS::Queue", "physicalId": "q", "path": "DelaySeconds", "desired": 5, "actual": 9},
+    {"tier": "atDefault", "logicalId": "Q", "resourceType": "AWS::SQS::Queue", "physicalId": "q", "path": "Path", "actual": "/"}
+  ]
+}`
+
+func writeCase(t *testing.T, body string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "AWS__SQS__Queue.Q.json"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestCorpusVerb(t *testing.T) {
+	dir := writeCase(t, corpusCase)
+	out, errs, code := runArgs(t, "corpus", dir)
+	if code != ExitOK {
+		t.Fatalf("corpus: code %d stderr %q", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	last := lines[len(lines)-1]
+	if !strings.HasPrefix(last, "corpus: 1/1 cases exact") || !strings.Contains(last, "false drift: declared 0, undeclared 0") {
+		t.Errorf("summary line %q", last)
+	}
+
+	// A mismatch still exits 0 and prints a readable diff.
+	wrong := strings.Replace(corpusCase, `"desired": 5, "actual": 9`, `"desired": 5, "actual": 8`, 1)
+	out, _, code = runArgs(t, "corpus", writeCase(t, wrong))
+	if code != ExitOK || !strings.Contains(out, "FAIL AWS__SQS__Queue.Q.json") || !strings.Contains(out, "differs") {
+		t.Errorf("mismatch: code %d out %q", code, out)
+	}
+
+	// --json: one line per case, findings in the corpus shape.
+	out, errs, code = runArgs(t, "corpus", "--json", dir)
+	if code != ExitOK {
+		t.Fatalf("corpus --json: code %d stderr %q", code, errs)
+	}
+	var line struct {
+		File     string           `json:"file"`
+		Findings []map[string]any `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &line); err != nil {
+		t.Fatalf("--json line %q: %v", out, err)
+	}
+	if line.File != "AWS__SQS__Queue.Q.json" || len(line.Findings) != 2 || line.Findings[0]["tier"] != "declared" {
+		t.Errorf("--json line %+v", line)
+	}
+}
+
+func TestCorpusVerbBadInput(t *testing.T) {
+	if _, _, code := runArgs(t, "corpus"); code != ExitError {
+		t.Errorf("no args: code %d", code)
+	}
+	if _, _, code := runArgs(t, "corpus", filepath.Join(t.TempDir(), "missing")); code != ExitError {
+		t.Errorf("missing dir: code %d", code)
+	}
+	if _, _, code := runArgs(t, "corpus", writeCase(t, `{"resource": `)); code != ExitError {
+		t.Errorf("malformed case: code %d", code)
+	}
+	if _, _, code := runArgs(t, "corpus", t.TempDir()); code != ExitError {
+		t.Errorf("empty dir: code %d", code)
+	}
+}
