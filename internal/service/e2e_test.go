@@ -284,6 +284,10 @@ func TestSweepEndToEnd(t *testing.T) {
 		}
 	}
 
+	// Step Functions retries of handlers that already succeeded change
+	// nothing: the same answer, no second history item, no second alert.
+	e.retries(t, "sweep-1", sum)
+
 	// Second, identical sweep: same findings, no alert.
 	alerts := e.hook.total()
 	sum2 := e.sweep(t, "sweep-2")
@@ -347,6 +351,65 @@ func TestSweepEndToEnd(t *testing.T) {
 		t.Errorf("%s alerted %d times after the event, want 1", target.ref.Name, c)
 	}
 	_ = ctx
+}
+
+// retries re-invokes persist, notify and close-run of a finished sweep, as
+// Step Functions does when a successful invocation's answer is lost.
+func (e *e2e) retries(t *testing.T, runID string, sum statemachine.RunSummary) {
+	t.Helper()
+	c := e.lambdaClient(t)
+	alerts := e.hook.total()
+	for _, s := range e.plan {
+		if !s.drifted() {
+			continue
+		}
+		ref := s.ref
+		fkey := "findings." + ref.Account + ":" + ref.Region + ":" + ref.Name
+		var persisted statemachine.Persisted
+		invoke(t, c, statemachine.FunctionPersist, statemachine.PersistTask{Action: statemachine.ActionRecordStack, RunID: runID, Stack: &ref, FindingsKey: fkey}, &persisted)
+		if !persisted.Changed {
+			t.Errorf("retried persist of %s answered unchanged; the first attempt said changed", ref)
+		}
+		invoke(t, c, statemachine.FunctionNotify, statemachine.NotifyTask{Kind: statemachine.KindStack, RunID: runID, Stack: &ref, FindingsKey: fkey}, nil)
+		runs, err := e.store.ListRuns(t.Context(), ref, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(runs) != 1 {
+			t.Errorf("%s has %d history items after a retried persist, want 1", ref, len(runs))
+		}
+	}
+	locked := e.plan[len(e.plan)-1].ref
+	invoke(t, c, statemachine.FunctionPersist, statemachine.PersistTask{Action: statemachine.ActionRecordFailure, RunID: runID, Stack: &locked, Error: "AccessDenied", Cause: "retried"}, nil)
+	var again statemachine.RunSummary
+	invoke(t, c, statemachine.FunctionPersist, statemachine.PersistTask{Action: statemachine.ActionCloseRun, RunID: runID}, &again)
+	if diff := cmp.Diff(again, sum); diff != "" {
+		t.Errorf("retried close-run (-got +want):\n%s", diff)
+	}
+	if got := e.hook.total(); got != alerts {
+		t.Errorf("retried notify sent %d more alerts, want none", got-alerts)
+	}
+	e.checkFailed(t, runID)
+}
+
+func invoke(t *testing.T, c *awslambda.Client, fn string, in, out any) {
+	t.Helper()
+	payload, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Invoke(context.WithoutCancel(t.Context()), &awslambda.InvokeInput{FunctionName: aws.String(fn), Payload: payload})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.FunctionError != nil {
+		t.Fatalf("%s: %s: %s", fn, *res.FunctionError, res.Payload)
+	}
+	if out != nil {
+		if err := json.Unmarshal(res.Payload, out); err != nil {
+			t.Fatalf("%s result %s: %v", fn, res.Payload, err)
+		}
+	}
 }
 
 // checkFailed holds that the denied stack's run is recorded as failed with

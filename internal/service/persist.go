@@ -181,7 +181,10 @@ func failureReason(errType, cause string) string {
 	if json.Unmarshal([]byte(cause), &lambdaErr) == nil && lambdaErr.Message != "" {
 		msg = lambdaErr.Message
 	}
-	r := strings.TrimSpace(errType + ": " + msg)
+	r := strings.TrimSpace(errType)
+	if msg = strings.TrimSpace(msg); msg != "" {
+		r += ": " + msg
+	}
 	if len(r) > maxReason {
 		r = r[:maxReason] + "…"
 	}
