@@ -2,7 +2,6 @@ package normalize
 
 import (
 	"encoding/json"
-	"sort"
 	"strings"
 )
 
@@ -86,7 +85,7 @@ func CanonicalPolicy(doc map[string]any, account string) map[string]any {
 		}
 		canon = append(canon, canonicalStatement(m, account))
 	}
-	sort.SliceStable(canon, func(i, j int) bool { return Canonical(canon[i]) < Canonical(canon[j]) })
+	sortStable(canon)
 	out["Statement"] = canon
 	return out
 }
@@ -181,8 +180,16 @@ func valueSet(v any, mapf func(string) string) any {
 		seen[s] = true
 		out = append(out, s)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return Canonical(out[i]) < Canonical(out[j]) })
+	sortStable(out)
 	return out
+}
+
+// sortStable sorts values by their canonical JSON, computing each key once.
+func sortStable(a []any) {
+	if len(a) < 2 {
+		return
+	}
+	sortByCanonical(a)
 }
 
 // rootARN writes a bare 12-digit account principal as its root ARN.
