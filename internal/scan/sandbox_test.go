@@ -56,7 +56,7 @@ func testCtx(t *testing.T) context.Context {
 	return ctx
 }
 
-func mustJSON(t *testing.T, v any) json.RawMessage {
+func mustJSON(t testing.TB, v any) json.RawMessage {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -75,7 +75,7 @@ type res struct {
 
 // world builds a one-account world with one stack of rs plus live-only
 // resources.
-func world(t *testing.T, stackName string, rs []res, liveOnly []*sandbox.Resource) *sandbox.World {
+func world(t testing.TB, stackName string, rs []res, liveOnly []*sandbox.Resource) *sandbox.World {
 	t.Helper()
 	resources := map[string]any{}
 	var stackRes []*sandbox.Resource

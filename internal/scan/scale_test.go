@@ -1,7 +1,9 @@
 package scan_test
 
 import (
+	"context"
 	"fmt"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -82,5 +84,27 @@ func TestCheckUnderThrottling(t *testing.T) {
 	}
 	if st.MaxInFlight > 8 {
 		t.Errorf("max in flight %d > 8", st.MaxInFlight)
+	}
+}
+
+// BenchmarkCheck200 checks a 200-queue stack against the in-process sandbox
+// (no latency) with the default concurrency.
+func BenchmarkCheck200(b *testing.B) {
+	srv, err := sandbox.New(world(b, "Big", queues(200), nil), sandbox.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	defer func() { hs.Close(); srv.Close() }()
+	cfg, err := scan.Config(context.Background(), scan.Settings{Region: region, EndpointURL: hs.URL, AccessKeyID: key, SecretAccessKey: "secret"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := scan.NewClients(cfg)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := scan.Check(context.Background(), c, drift.StackRef{Region: region, Name: "Big"}, scan.Options{}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
