@@ -107,13 +107,19 @@ func newFlags(s IO, name, synopsis string) *flag.FlagSet {
 func parse(s IO, fs *flag.FlagSet, args []string) (done bool, code int) {
 	var positional []string
 	rest := args
+	// The flag package prints usage itself on -h and on errors; print it
+	// once, to stdout for -h, and only a pointer to it after an error.
+	usage := fs.Usage
+	fs.Usage = func() {}
+	defer func() { fs.Usage = usage }()
 	for {
 		if err := fs.Parse(rest); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				fs.SetOutput(s.Stdout)
-				fs.Usage()
+				usage()
 				return true, ExitOK
 			}
+			fmt.Fprintf(s.Stderr, "(see %s --help)\n", fs.Name())
 			return true, ExitError
 		}
 		rest = fs.Args()

@@ -11,4 +11,22 @@
 //   - Every verb answers --help / -h with its usage and exits 0.
 //   - Errors are printed once, to stderr, as "realdrift <verb>: <message>".
 //     No panics or stack traces reach the user.
+//
+// The checking verbs (check, record, ignore) share stackflags.go: stacks by
+// exact name or glob from the account (or from a cloud assembly with --app),
+// the region from --region, the environment or the profile (never guessed),
+// and one pipeline per stack in gather.go: scan.Check, then baseline.Apply,
+// the --declared-only / --undeclared-only scope, then ignore.Apply.
+// Invariants:
+//   - Stacks are checked one after another; each stack's calls are bounded
+//     by --concurrency, so a run never has more calls in flight.
+//   - The environment comes from IO.Getenv (keys, region, endpoint), so
+//     tests and the demo drive the verbs in-process.
+//   - A malformed baseline or ignore file is an error naming the file; no
+//     verb writes anything then. record writes in CI mode (CI=true) only
+//     with --yes, and prompts only when stdin is a terminal.
+//   - --pre-deploy compares the synthesized template, reports the declared
+//     side only, and neither reads nor writes the baseline.
+//   - demo runs the same verbs against an in-process sandbox with a
+//     temporary state directory; it needs no network and no AWS account.
 package cli
