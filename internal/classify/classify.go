@@ -267,6 +267,9 @@ func (r *run) compare(rp string, d, l any, quiet bool) {
 }
 
 func (r *run) compareMap(rp string, d, l map[string]any, quiet bool) {
+	if r.tf.caseInsensitiveKeys[schemaPath(rp)] {
+		l = recaseKeys(d, l)
+	}
 	for _, k := range sortedKeys(d) {
 		sub := rp + "." + k
 		lv, ok := l[k]
@@ -349,13 +352,14 @@ func (r *run) align(rp string, d, l []any) []int {
 	used := make([]bool, len(l))
 	for i := range d {
 		perm[i] = -1
+		ep := rp + "." + strconv.Itoa(i)
 		// Prefer the same position when it matches.
-		if !used[i] && r.contains(rp, d[i], l[i]) {
+		if i < len(l) && !used[i] && r.contains(ep, d[i], l[i]) {
 			perm[i], used[i] = i, true
 			continue
 		}
 		for j := range l {
-			if !used[j] && r.contains(rp, d[i], l[j]) {
+			if !used[j] && r.contains(ep, d[i], l[j]) {
 				perm[i], used[j] = j, true
 				break
 			}
@@ -386,6 +390,9 @@ func (r *run) contains(rp string, d, l any) bool {
 				return normalize.JSONStringEqual(dv, s)
 			}
 			return false
+		}
+		if r.tf.caseInsensitiveKeys[schemaPath(rp)] {
+			lv = recaseKeys(dv, lv)
 		}
 		for k, e := range dv {
 			le, ok := lv[k]
@@ -444,6 +451,25 @@ func (r *run) orderSignificant(rp string, a []any) bool {
 		}
 	}
 	return false
+}
+
+// recaseKeys returns live with each key that equals a declared key up to
+// case spelled as declared (a read handler that re-cases a free-form map's
+// keys); values are untouched, so a changed value still differs.
+func recaseKeys(d, l map[string]any) map[string]any {
+	out := make(map[string]any, len(l))
+	for k, v := range l {
+		if _, ok := d[k]; !ok {
+			for dk := range d {
+				if strings.EqualFold(dk, k) {
+					k = dk
+					break
+				}
+			}
+		}
+		out[k] = v
+	}
+	return out
 }
 
 // altOf returns the live key that re-represents declared key k, if any.

@@ -163,6 +163,24 @@ func TestTiers(t *testing.T) {
 			want:     []string{`declared SecurityGroupIngress [{"CidrIp":"0.0.0.0/0","FromPort":22}] want [{"CidrIp":"10.0.0.0/8","FromPort":22}]`},
 		},
 		{
+			name: "re-cased free-form map keys fold",
+			typ:  "AWS::DataBrew::Recipe",
+			declared: map[string]any{"Steps": []any{map[string]any{"Action": map[string]any{
+				"Operation": "UPPER_CASE", "Parameters": map[string]any{"sourceColumn": "name"}}}}},
+			live: map[string]any{"Steps": []any{map[string]any{"Action": map[string]any{
+				"Operation": "UPPER_CASE", "Parameters": map[string]any{"SourceColumn": "name"}}}}},
+			want: []string{},
+		},
+		{
+			name: "re-cased key with a changed value surfaces",
+			typ:  "AWS::DataBrew::Recipe",
+			declared: map[string]any{"Steps": []any{map[string]any{"Action": map[string]any{
+				"Operation": "UPPER_CASE", "Parameters": map[string]any{"sourceColumn": "name"}}}}},
+			live: map[string]any{"Steps": []any{map[string]any{"Action": map[string]any{
+				"Operation": "UPPER_CASE", "Parameters": map[string]any{"SourceColumn": "email"}}}}},
+			want: []string{`declared Steps [{"Action":{"Operation":"UPPER_CASE","Parameters":{"SourceColumn":"email"}}}] want [{"Action":{"Operation":"UPPER_CASE","Parameters":{"sourceColumn":"name"}}}]`},
+		},
+		{
 			name:     "name declared, ARN read back",
 			typ:      "AWS::Lambda::EventSourceMapping",
 			declared: map[string]any{"FunctionName": "fn"},

@@ -154,3 +154,66 @@ func (r *run) bgGoverned(rp string, l any) bool {
 	walk(l)
 	return ok && found
 }
+
+// rdsOptionDefault reports whether a live-only option setting of an RDS
+// option group equals the engine's default for it (opts
+// rdsOptionSettingDefaults: option group name → option → setting →
+// default value, null for "no value"). Path shape:
+// OptionConfigurations.<i>.OptionSettings[<setting>].
+func (r *run) rdsOptionDefault(rp string, v any) bool {
+	groups, ok := r.opts.Sibling["rdsOptionSettingDefaults"].(map[string]any)
+	if !ok {
+		return false
+	}
+	segs := splitPath(rp)
+	if len(segs) != 3 || segs[0].name != "OptionConfigurations" || !segs[1].index || segs[2].name != "OptionSettings" || segs[2].key == "" {
+		return false
+	}
+	group, ok := groups[r.s.Ref.PhysicalID].(map[string]any)
+	if !ok {
+		return false
+	}
+	confs, _ := r.live["OptionConfigurations"].([]any)
+	i := 0
+	for _, c := range segs[1].name {
+		i = i*10 + int(c-'0')
+	}
+	if i >= len(confs) {
+		return false
+	}
+	conf, _ := confs[i].(map[string]any)
+	option, _ := conf["OptionName"].(string)
+	defaults, ok := group[option].(map[string]any)
+	if !ok {
+		return false
+	}
+	def, ok := defaults[segs[2].key]
+	if !ok {
+		return false
+	}
+	elem, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	val, has := elem["Value"]
+	if def == nil {
+		return !has || normalize.TriviallyEmpty(val)
+	}
+	return has && normalize.SameScalarOrEqual(def, val)
+}
+
+// cdPolicyEcho reports whether a staging distribution's
+// ContinuousDeploymentPolicyId is the policy its sibling
+// AWS::CloudFront::ContinuousDeploymentPolicy created (opts
+// siblingCloudFrontCdPolicyIds, keyed by logical id).
+func (r *run) cdPolicyEcho(rp string, v any) bool {
+	if lastKey(rp) != "ContinuousDeploymentPolicyId" {
+		return false
+	}
+	ids, ok := r.opts.Sibling["siblingCloudFrontCdPolicyIds"].(map[string]any)
+	if !ok {
+		return false
+	}
+	id, ok := ids[r.s.Ref.LogicalID].(string)
+	return ok && id != "" && id == v
+}

@@ -37,8 +37,11 @@ type typeFacts struct {
 	// caseInsensitive, latestSentinel and versionPrefix name scalar schema
 	// paths with those folds.
 	caseInsensitive map[string]bool
-	latestSentinel  map[string]bool
-	versionPrefix   map[string]bool
+	// caseInsensitiveKeys are free-form map paths whose keys the read
+	// handler re-cases.
+	caseInsensitiveKeys map[string]bool
+	latestSentinel      map[string]bool
+	versionPrefix       map[string]bool
 	// altRepresentation: live key → declared sibling it re-represents
 	// (dropped when the sibling is declared).
 	altRepresentation map[string]string
@@ -161,6 +164,7 @@ var typeTable = sync.OnceValue(func() map[string]*typeFacts {
 			// No selectors means the default management-events selector.
 			emptyMeans: map[string]string{"EventSelectors": `[{"DataResources":[],"ExcludeManagementEventSources":[],"IncludeManagementEvents":true,"ReadWriteType":"All"}]`},
 		},
+		"AWS::DataBrew::Recipe":  {caseInsensitiveKeys: set("Steps.*.Action.Parameters")},
 		"AWS::AppSync::ApiKey":   {roundedDown: map[string]float64{"Expires": 3600}},
 		"AWS::MemoryDB::User":    {aclString: set("AccessString")},
 		"AWS::ElastiCache::User": {aclString: set("AccessString")},

@@ -36,6 +36,10 @@ func (r *run) undeclared(rp string, v any, nested bool) {
 			return
 		}
 	}
+	if r.rdsOptionDefault(rp, v) || r.cdPolicyEcho(rp, v) {
+		r.emitValue(drift.AtDefault, rp, v, nested)
+		return
+	}
 	if tier, ok := r.known(rp, v); ok {
 		r.emitValue(tier, rp, v, nested)
 		return
