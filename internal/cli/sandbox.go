@@ -37,9 +37,10 @@ func runSandbox(ctx context.Context, s IO, args []string) int {
 }
 
 func runSandboxServe(ctx context.Context, s IO, args []string) int {
-	fs := newFlags(s, "sandbox serve", "--world FILE [--addr 127.0.0.1:PORT]")
+	fs := newFlags(s, "sandbox serve", "--world FILE [--addr 127.0.0.1:PORT] [--page-size N]")
 	world := fs.String("world", "", "world file (JSON) to serve")
 	addr := fs.String("addr", "127.0.0.1:0", "loopback address to listen on (port 0 picks a free one)")
+	pageSize := fs.Int("page-size", 100, "page size of paginated list calls")
 	if done, code := parse(s, fs, args); done {
 		return code
 	}
@@ -57,7 +58,10 @@ func runSandboxServe(ctx context.Context, s IO, args []string) int {
 	if err != nil {
 		return fail(s, "sandbox serve", err)
 	}
-	opts := sandbox.Options{}
+	if *pageSize < 1 {
+		return fail(s, "sandbox serve", errors.New("--page-size must be at least 1"))
+	}
+	opts := sandbox.Options{PageSize: *pageSize}
 	if snap, err := schema.Embedded(); err == nil {
 		opts.Facts = snap.Lookup
 	} else {

@@ -1,4 +1,136 @@
 // Package sandbox is an emulated AWS organisation that speaks the real wire
 // protocols, so production code runs against it unchanged through
-// aws-sdk-go-v2 clients with a custom endpoint.
+// aws-sdk-go-v2 clients with a custom endpoint (and the AWS CLI parses its
+// answers). It is not AWS: it serves the APIs realdrift reads and writes,
+// over one in-memory world.
+//
+// # Serving
+//
+// One endpoint (New returns an http.Handler). A request is routed by its
+// SigV4 credential scope (Authorization header, or X-Amz-Credential of a
+// presigned URL): the service picks the protocol and operation, the region
+// the part of the world. The signature is parsed, not verified. The access
+// key picks the account: keys the world maps (accounts[].accessKeys) act as
+// that account's IAM user; session keys from STS AssumeRole act as the
+// assumed role in the role's account; any other key acts as the root of the
+// world's default account. S3 is addressed path-style (UsePathStyle).
+// Global types (IAM, CloudFront, Route 53, Organizations) are visible from
+// every region of their account; IAM, Organizations and STS ignore the
+// region as AWS does.
+//
+// Services and operations (one file each):
+//
+//	cloudformation (query/XML)  DescribeStacks ListStacks GetTemplate ListStackResources
+//	                            DescribeStackResources ListExports DescribeType
+//	cloudcontrolapi (JSON 1.0)  GetResource ListResources UpdateResource DeleteResource
+//	                            GetResourceRequestStatus CancelResourceRequest
+//	sts (query/XML)             GetCallerIdentity AssumeRole
+//	organizations (JSON 1.1)    DescribeOrganization ListAccounts
+//	s3 (REST-XML)               GetBucketPolicy PutBucketPolicy DeleteBucketPolicy
+//	sqs (JSON 1.0; query too)   GetQueueAttributes SetQueueAttributes
+//	sns (query/XML)             GetTopicAttributes SetTopicAttributes ListSubscriptionsByTopic
+//	iam (query/XML)             ListRolePolicies GetRolePolicy PutRolePolicy GetUserPolicy
+//	                            GetGroupPolicy GetPolicy GetPolicyVersion ListPolicyVersions
+//	                            CreatePolicyVersion ListEntitiesForPolicy
+//	lambda (REST-JSON)          GetPolicy ListFunctionUrlConfigs ListAliases
+//	                            ListEventSourceMappings
+//
+// Errors carry AWS's codes in each protocol's shape (query ErrorResponse,
+// JSON __type + X-Amzn-ErrorType, S3 <Error>, Lambda X-Amzn-ErrorType), so
+// the SDKs map them to their typed errors.
+//
+// # One resource model
+//
+// A live resource is a type, a Cloud Control identifier and a live model
+// (Properties, the JSON object Cloud Control returns). The service APIs read
+// and write those same models: SQS queue attributes are AWS::SQS::Queue
+// properties and a queue's Policy is the AWS::SQS::QueuePolicy naming it;
+// SNS topic attributes are AWS::SNS::Topic properties (a topic no
+// TopicPolicy governs has SNS's default policy); subscriptions are
+// AWS::SNS::Subscription resources plus the topic's inline Subscription
+// entries; a bucket policy is the AWS::S3::BucketPolicy of the bucket; a
+// role's inline policies are its Policies list, the AWS::IAM::Policy
+// resources naming it and AWS::IAM::RolePolicy resources (PutRolePolicy
+// writes the role's list and the resource that declared the policy); a
+// managed policy's versions live beside its model and its default
+// version's document is its PolicyDocument (a Cloud Control or out-of-band
+// change of PolicyDocument adds a version); a function's resource policy is
+// built from the AWS::Lambda::Permission resources naming it (Sid = the
+// permission's identifier); URL configs, aliases and event source mappings
+// are the AWS::Lambda::Url, Alias and EventSourceMapping resources naming
+// the function. A write through one API shows through the other.
+//
+// Cloud Control: a type is unreadable (UnsupportedActionException) when the
+// world lists it in ccGaps, when its schema facts list handlers without
+// "read", or when it is a custom type. Facts come from the world's schemas
+// first, then Options.Facts; facts without handlers mean the sandbox's own
+// read/update/delete/list. UpdateResource validates the RFC 6902 patch at
+// once (InvalidRequestException when it touches a read-only path, changes a
+// create-only value or does not apply), answers IN_PROGRESS and applies it
+// after Options.OperationDelay to the model as it is then (FAILED if that
+// no longer works); read-only values are kept, write-only top-level
+// properties dropped (reads never return them). One request per resource
+// at a time (ResourceConflictException); ClientToken makes a request
+// idempotent; CancelResourceRequest cancels one in progress.
+// DescribeType synthesises a registry schema document from the facts only.
+//
+// # World file
+//
+// JSON; unknown keys are errors. Shape:
+//
+//	{
+//	  "defaultAccount": "111111111111",          // default: the first account
+//	  "organization": {"id": "o-...", "managementAccountId": "...", "featureSet": "ALL"},
+//	  "ccGaps": ["AWS::IAM::Policy", ...],        // types Cloud Control cannot read
+//	  "schemas": {"AWS::SQS::Queue": {...}},      // schema.Facts JSON per type
+//	  "accounts": [{
+//	    "id": "111111111111", "name": "...", "email": "...",
+//	    "accessKeys": [{"id": "AKIA...", "userName": "alice"}],
+//	    "regions": [{
+//	      "name": "us-east-1",
+//	      "stacks": [{
+//	        "name": "App", "id": "arn:aws:cloudformation:...:stack/App/<uuid>", // id derived when absent
+//	        "status": "CREATE_COMPLETE",                                       // the default
+//	        "description": "...", "creationTime": "2024-...Z", "lastUpdatedTime": "...",
+//	        "parameters": [{"key": "K", "value": "V", "resolvedValue": "...", "noEcho": false}],
+//	        "outputs": [{"key": "K", "value": "V", "description": "...", "exportName": "E"}],
+//	        "tags": [{"key": "K", "value": "V"}], "capabilities": ["CAPABILITY_IAM"],
+//	        "templateBody": "<JSON or YAML text>", "processedTemplateBody": "<after transforms>",
+//	        "resources": [{
+//	          "logicalId": "Queue", "type": "AWS::SQS::Queue", "physicalId": "https://...",
+//	          "identifier": "<Cloud Control id when not the physical id; composites joined by |>",
+//	          "status": "CREATE_COMPLETE", "properties": {<live model>},
+//	          "deleted": false,                    // deleted out of band: still listed, never read
+//	          "policyVersions": [...]              // AWS::IAM::ManagedPolicy only
+//	        }]
+//	      }],
+//	      "resources": [{<live-only resource: no logicalId; type, identifier, properties>}]
+//	    }]
+//	  }]
+//	}
+//
+// The loader (ParseWorld, LoadWorld) validates and names every problem by
+// its place (accounts[0].regions[1].stacks[2]...): account ids, region
+// names, stack names and ARNs, statuses, duplicate logical ids, live models
+// that are not JSON objects, two live resources sharing a type and
+// identifier in one account scope.
+//
+// # Admin
+//
+// The Go API and HTTP under /_sandbox/ (see serveAdmin): out-of-band changes
+// (set or remove a property path, add a live-only resource, delete a
+// resource), snapshot and restore, latency, throttling (token bucket per
+// account and API, first matching rule), fault injection (an error code at
+// a rate, AccessDenied for a role's sessions or for assuming it) and the
+// call log (counts per API, errors per code, maximum calls in flight).
+// Admin requests are not logged, throttled or faulted.
+//
+// # Invariants
+//
+//   - The world is guarded by one RWMutex; every handler locks it; the
+//     server is safe for concurrent use.
+//   - Live models keep their bytes (key order, number forms) until a write
+//     changes them; the corpus world serves each case's liveRaw verbatim.
+//   - Only loopback listeners (the CLI refuses other addresses).
+//   - The package never panics on input, prints or exits.
 package sandbox

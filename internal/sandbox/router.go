@@ -118,6 +118,10 @@ type service struct {
 	targetPrefix  string // X-Amz-Target prefix, with the dot
 	throttle      apiError
 	deny          apiError
+	// queryXMLNS, when set, is the namespace of the query protocol the
+	// service also accepts (SQS before its move to JSON): a request with
+	// no X-Amz-Target is served as query.
+	queryXMLNS string
 	// route names the operation of a REST request and fills path params.
 	route func(r *http.Request) (action string, params map[string]string)
 	ops   map[string]handler
@@ -193,6 +197,11 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	if svc == nil {
 		writeError(w, nil, reqID, errf(400, "UnknownService", "service %q (from the credential scope) is not emulated", sc.service))
 		return
+	}
+	if svc.queryXMLNS != "" && r.Header.Get("X-Amz-Target") == "" {
+		q := *svc
+		q.protocol, q.xmlns = protoQuery, svc.queryXMLNS
+		svc = &q
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	if err != nil || len(body) > maxBody {

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -13,6 +14,7 @@ func sqsService() *service {
 		jsonNamespace: "com.amazonaws.sqs#",
 		jsonVersion:   "1.0",
 		targetPrefix:  "AmazonSQS.",
+		queryXMLNS:    "http://queue.amazonaws.com/doc/2012-11-05/",
 		throttle:      apiError{Status: 400, Code: "ThrottlingException", QueryCode: "RequestThrottled"},
 		deny:          apiError{Status: 400, Code: "AccessDeniedException", QueryCode: "AccessDenied"},
 		ops: map[string]handler{
@@ -122,12 +124,42 @@ func (s *Server) queuePolicyOf(c *call, url string) *Resource {
 	return nil
 }
 
-func (s *Server) sqsGetQueueAttributes(c *call) (any, error) {
-	var in struct {
-		QueueUrl       string
-		AttributeNames []string
+// sqsIn is an SQS request's input in either protocol.
+type sqsIn struct {
+	QueueUrl       string
+	AttributeNames []string
+	Attributes     map[string]string
+}
+
+func sqsInput(c *call) (sqsIn, error) {
+	var in sqsIn
+	if c.svc.protocol != protoQuery {
+		return in, c.decode(&in)
 	}
-	if err := c.decode(&in); err != nil {
+	in.QueueUrl = c.str("QueueUrl")
+	for i := 1; ; i++ {
+		n := c.str(fmt.Sprintf("AttributeName.%d", i))
+		if n == "" {
+			break
+		}
+		in.AttributeNames = append(in.AttributeNames, n)
+	}
+	for i := 1; ; i++ {
+		n, ok := c.form[fmt.Sprintf("Attribute.%d.Name", i)]
+		if !ok {
+			break
+		}
+		if in.Attributes == nil {
+			in.Attributes = map[string]string{}
+		}
+		in.Attributes[n[0]] = c.str(fmt.Sprintf("Attribute.%d.Value", i))
+	}
+	return in, nil
+}
+
+func (s *Server) sqsGetQueueAttributes(c *call) (any, error) {
+	in, err := sqsInput(c)
+	if err != nil {
 		return nil, err
 	}
 	s.mu.RLock()
@@ -167,6 +199,13 @@ func (s *Server) sqsGetQueueAttributes(c *call) (any, error) {
 	if pol != nil {
 		put("Policy", compactJSON(field(pol, "PolicyDocument")))
 	}
+	if c.svc.protocol == protoQuery {
+		res := el("")
+		for _, k := range sortedKeys(attrs) {
+			res.kids = append(res.kids, el("Attribute", tx("Name", k), tx("Value", attrs[k])))
+		}
+		return res, nil
+	}
 	out := map[string]any{}
 	if len(attrs) > 0 {
 		out["Attributes"] = attrs
@@ -175,11 +214,8 @@ func (s *Server) sqsGetQueueAttributes(c *call) (any, error) {
 }
 
 func (s *Server) sqsSetQueueAttributes(c *call) (any, error) {
-	var in struct {
-		QueueUrl   string
-		Attributes map[string]string
-	}
-	if err := c.decode(&in); err != nil {
+	in, err := sqsInput(c)
+	if err != nil {
 		return nil, err
 	}
 	s.mu.Lock()

@@ -217,10 +217,14 @@ func writeError(w http.ResponseWriter, svc *service, reqID string, e *apiError) 
 		if e.Receiver {
 			kind = "Receiver"
 		}
+		code := e.Code
+		if e.QueryCode != "" {
+			code = e.QueryCode
+		}
 		var b bytes.Buffer
 		b.WriteString(xml.Header)
 		fmt.Fprintf(&b, `<ErrorResponse xmlns="%s">`, ns)
-		el("Error", tx("Type", kind), tx("Code", e.Code), tx("Message", e.Message)).write(&b)
+		el("Error", tx("Type", kind), tx("Code", code), tx("Message", e.Message)).write(&b)
 		tx("RequestId", reqID).write(&b)
 		b.WriteString(`</ErrorResponse>`)
 		h.Set("Content-Type", "text/xml")

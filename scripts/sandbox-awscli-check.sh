@@ -1,0 +1,257 @@
+#!/usr/bin/env bash
+# AWS CLI conformance check of the sandbox: an independent client (the AWS
+# CLI, $AWS_CLI or `aws`) talks to a running `realdrift sandbox serve` over
+# the real wire protocols, and every parsed answer is checked against the
+# world file. Exits non-zero on the first mismatch.
+#
+# Needs: go, python3, the AWS CLI, and the golden corpus the demo world's
+# live models come from ($REALDRIFT_CORPUS_DIR, else ../shared/corpus/dev).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+AWS_CLI=${AWS_CLI:-aws}
+command -v "$AWS_CLI" >/dev/null || { echo "sandbox-awscli-check: $AWS_CLI not found" >&2; exit 2; }
+command -v python3 >/dev/null || { echo "sandbox-awscli-check: python3 not found" >&2; exit 2; }
+
+tmp=$(mktemp -d)
+server_pid=""
+cleanup() {
+	if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+go build -o "$tmp/realdrift" ./cmd/realdrift
+"$tmp/realdrift" sandbox world --demo -o "$tmp/world.json"
+# A small page size makes the CLI follow NextToken for stack resources.
+"$tmp/realdrift" sandbox serve --world "$tmp/world.json" --addr 127.0.0.1:0 --page-size 4 >"$tmp/serve.log" 2>&1 &
+server_pid=$!
+url=""
+for _ in $(seq 1 100); do
+	url=$(sed -n 's/^sandbox listening on \(http:\/\/127\.0\.0\.1:[0-9]*\)$/\1/p' "$tmp/serve.log")
+	[ -n "$url" ] && break
+	kill -0 "$server_pid" 2>/dev/null || { cat "$tmp/serve.log" >&2; exit 1; }
+	sleep 0.1
+done
+[ -n "$url" ] || { echo "sandbox did not start" >&2; cat "$tmp/serve.log" >&2; exit 1; }
+
+cat >"$tmp/config" <<EOF
+[default]
+region = us-east-1
+output = json
+cli_follow_urlparam = false
+s3 =
+    addressing_style = path
+EOF
+export AWS_CONFIG_FILE="$tmp/config" AWS_SHARED_CREDENTIALS_FILE=/dev/null AWS_PAGER="" AWS_EC2_METADATA_DISABLED=true
+unset AWS_PROFILE AWS_SESSION_TOKEN AWS_ENDPOINT_URL AWS_REGION
+export AWS_DEFAULT_REGION=us-east-1 AWS_SECRET_ACCESS_KEY=sandbox
+DEV=200000000002
+MGMT=100000000001
+export AWS_ACCESS_KEY_ID=AKIADEMO$DEV
+export WORLD="$tmp/world.json"
+
+echo "sandbox at $url; AWS CLI: $("$AWS_CLI" --version 2>&1)"
+
+# awsq ARGS...: run the CLI against the sandbox, JSON on stdout.
+awsq() { "$AWS_CLI" --endpoint-url "$url" --output json "$@"; }
+cat >"$tmp/world.py" <<'EOF'
+import json, os, sys
+w = json.load(open(os.environ['WORLD']))
+def stack(acct, region, name):
+    for a in w['accounts']:
+        if a['id'] == acct:
+            for r in a['regions']:
+                if r['name'] == region:
+                    for s in r['stacks']:
+                        if s['name'] == name:
+                            return s
+    raise SystemExit('no stack ' + name)
+def res(s, typ, prefix):
+    for r in s['resources']:
+        if r['type'] == typ and r['logicalId'].startswith(prefix):
+            return r
+    raise SystemExit('no resource ' + prefix)
+EOF
+# check NAME PYTHON: PYTHON sees `out` (the parsed stdin) and the world
+# helpers (w, stack, res); it must raise (assert) on a mismatch.
+check() {
+	local name=$1 code=$2
+	if PYTHONPATH="$tmp" python3 -c "
+from world import *
+raw = sys.stdin.read()
+out = json.loads(raw) if raw.strip() else None
+$code
+"; then
+		echo "$name" >>"$tmp/passed"
+		echo "ok   $name"
+	else
+		echo "FAIL $name" >&2
+		exit 1
+	fi
+}
+# worldq PYTHON: print the value of a Python expression over the world.
+worldq() { PYTHONPATH="$tmp" python3 -c "from world import *
+$SVC
+$DATA
+print($1)"; }
+# fails NAME CODE ARGS...: the CLI call must fail with CODE in its error.
+fails() {
+	local name=$1 code=$2
+	shift 2
+	if awsq "$@" >"$tmp/out" 2>"$tmp/err"; then
+		echo "FAIL $name: succeeded, want $code" >&2
+		exit 1
+	fi
+	if ! grep -q "$code" "$tmp/err"; then
+		echo "FAIL $name: want $code, got:" >&2
+		cat "$tmp/err" >&2
+		exit 1
+	fi
+	echo "$name" >>"$tmp/passed"
+	echo "ok   $name"
+}
+
+SVC='s = stack("'$DEV'", "us-east-1", "OrdersService")'
+DATA='d = stack("'$DEV'", "us-east-1", "OrdersData")'
+
+awsq cloudformation describe-stacks --stack-name OrdersService | check "cloudformation describe-stacks" "
+$SVC
+st = out['Stacks'][0]
+assert st['StackId'] == s['id'], st['StackId']
+assert st['StackStatus'] == 'CREATE_COMPLETE'
+outs = {o['OutputKey']: o['OutputValue'] for o in st['Outputs']}
+assert outs == {o['key']: o['value'] for o in s['outputs']}, outs
+assert st['Parameters'][0]['ResolvedValue'] == '21'
+"
+
+awsq cloudformation list-stack-resources --stack-name OrdersService | check "cloudformation list-stack-resources (paginated)" "
+$SVC
+got = [(r['LogicalResourceId'], r['PhysicalResourceId'], r['ResourceType']) for r in out['StackResourceSummaries']]
+want = [(r['logicalId'], r['physicalId'], r['type']) for r in s['resources']]
+assert got == want, (len(got), len(want))
+assert len(want) > 4
+"
+
+awsq cloudformation get-template --stack-name OrdersService | check "cloudformation get-template" "
+$SVC
+body = out['TemplateBody']
+if isinstance(body, str):
+    body = json.loads(body)
+assert body == json.loads(s['templateBody'])
+assert 'Processed' in out['StagesAvailable']
+"
+
+awsq cloudformation list-exports | check "cloudformation list-exports" "
+$DATA
+got = {e['Name']: e['Value'] for e in out['Exports']}
+want = {o['exportName']: o['value'] for o in d['outputs'] if o.get('exportName')}
+assert got == want, got
+"
+
+fails "cloudformation describe-stacks (missing stack)" "does not exist" cloudformation describe-stacks --stack-name Nope
+
+QUEUE=$(worldq "res(s, 'AWS::SQS::Queue', 'OrdersQueue')['physicalId']")
+
+awsq cloudcontrol get-resource --type-name AWS::SQS::Queue --identifier "$QUEUE" | check "cloudcontrol get-resource" "
+$SVC
+q = res(s, 'AWS::SQS::Queue', 'OrdersQueue')
+assert out['TypeName'] == 'AWS::SQS::Queue'
+assert out['ResourceDescription']['Identifier'] == q['physicalId']
+assert json.loads(out['ResourceDescription']['Properties']) == q['properties']
+"
+
+fails "cloudcontrol get-resource (not found)" "ResourceNotFoundException" cloudcontrol get-resource --type-name AWS::SQS::Queue --identifier https://sqs.us-east-1.amazonaws.com/$DEV/nope
+fails "cloudcontrol get-resource (Cloud Control gap)" "UnsupportedActionException" cloudcontrol get-resource --type-name AWS::SQS::QueuePolicy --identifier x
+fails "cloudcontrol update-resource (create-only path)" "InvalidRequestException" cloudcontrol update-resource --type-name AWS::SQS::Queue --identifier "$QUEUE" --patch-document '[{"op":"replace","path":"/QueueName","value":"renamed"}]'
+
+awsq cloudcontrol update-resource --type-name AWS::SQS::Queue --identifier "$QUEUE" \
+	--patch-document '[{"op":"replace","path":"/VisibilityTimeout","value":240}]' >"$tmp/update.json"
+check "cloudcontrol update-resource" "
+ev = out['ProgressEvent']
+assert ev['Operation'] == 'UPDATE' and ev['OperationStatus'] == 'IN_PROGRESS', ev
+assert ev['TypeName'] == 'AWS::SQS::Queue' and ev['RequestToken']
+" <"$tmp/update.json"
+TOKEN=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["ProgressEvent"]["RequestToken"])' <"$tmp/update.json")
+status=""
+for _ in $(seq 1 50); do
+	awsq cloudcontrol get-resource-request-status --request-token "$TOKEN" >"$tmp/status.json"
+	status=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["ProgressEvent"]["OperationStatus"])' <"$tmp/status.json")
+	[ "$status" = IN_PROGRESS ] || break
+	sleep 0.1
+done
+check "cloudcontrol get-resource-request-status" "
+ev = out['ProgressEvent']
+assert ev['OperationStatus'] == 'SUCCESS', ev
+assert json.loads(ev['ResourceModel'])['VisibilityTimeout'] == 240
+" <"$tmp/status.json"
+
+awsq sqs get-queue-attributes --queue-url "$QUEUE" --attribute-names All | check "sqs get-queue-attributes (sees the Cloud Control write)" "
+$SVC
+q = res(s, 'AWS::SQS::Queue', 'OrdersQueue')['properties']
+a = out['Attributes']
+assert a['VisibilityTimeout'] == '240', a
+assert a['QueueArn'] == q['Arn']
+assert json.loads(a['RedrivePolicy']) == q['RedrivePolicy']
+assert 'sns.amazonaws.com' in a['Policy']
+"
+
+awsq sts get-caller-identity | check "sts get-caller-identity" "
+assert out['Account'] == '$DEV', out
+assert out['Arn'] == 'arn:aws:iam::$DEV:user/demo', out
+"
+
+awsq sts assume-role --role-arn arn:aws:iam::300000000003:role/realdrift-read --role-session-name ci >"$tmp/assume.json"
+check "sts assume-role" "
+c = out['Credentials']
+assert c['AccessKeyId'].startswith('ASIA') and c['SecretAccessKey'] and c['SessionToken']
+assert out['AssumedRoleUser']['Arn'] == 'arn:aws:sts::300000000003:assumed-role/realdrift-read/ci'
+" <"$tmp/assume.json"
+(
+	eval "$(python3 -c 'import json,sys; c=json.load(sys.stdin)["Credentials"]; print("export AWS_ACCESS_KEY_ID=%s AWS_SECRET_ACCESS_KEY=%s AWS_SESSION_TOKEN=%s" % (c["AccessKeyId"], c["SecretAccessKey"], c["SessionToken"]))' <"$tmp/assume.json")"
+	awsq sts get-caller-identity
+) | check "sts get-caller-identity (assumed role in another account)" "
+assert out['Account'] == '300000000003', out
+"
+
+BUCKET=$(worldq "res(d, 'AWS::S3::Bucket', 'AssetsBucket')['physicalId']")
+awsq s3api get-bucket-policy --bucket "$BUCKET" | check "s3api get-bucket-policy" "
+$DATA
+p = res(d, 'AWS::S3::BucketPolicy', 'AssetsBucketPolicy')['properties']
+assert json.loads(out['Policy']) == p['PolicyDocument']
+"
+
+awsq sns get-topic-attributes --topic-arn "$(worldq "res(s, 'AWS::SNS::Topic', 'OrdersTopic')['physicalId']")" | check "sns get-topic-attributes" "
+assert out['Attributes']['DisplayName'] == 'Order events', out
+assert out['Attributes']['Owner'] == '$DEV'
+"
+
+ROLE=$(worldq "res(s, 'AWS::IAM::Role', 'HandlerServiceRole')['physicalId']")
+awsq iam list-role-policies --role-name "$ROLE" | check "iam list-role-policies" "
+$SVC
+assert out['PolicyNames'] == [res(s, 'AWS::IAM::Policy', 'HandlerServiceRoleDefaultPolicy')['logicalId']], out
+"
+awsq iam get-role-policy --role-name "$ROLE" --policy-name "$(worldq "res(s, 'AWS::IAM::Policy', 'HandlerServiceRoleDefaultPolicy')['logicalId']")" | check "iam get-role-policy" "
+$SVC
+doc = out['PolicyDocument']
+if isinstance(doc, str):
+    import urllib.parse
+    doc = json.loads(urllib.parse.unquote(doc))
+assert doc == res(s, 'AWS::IAM::Policy', 'HandlerServiceRoleDefaultPolicy')['properties']['PolicyDocument']
+"
+
+FN=$(worldq "res(s, 'AWS::Lambda::Function', 'Handler')['physicalId']")
+awsq lambda get-policy --function-name "$FN" | check "lambda get-policy" "
+$SVC
+perm = res(s, 'AWS::Lambda::Permission', 'Api')
+st = json.loads(out['Policy'])['Statement']
+assert [x['Sid'] for x in st] == [perm['physicalId']], st
+assert st[0]['Principal'] == {'Service': 'apigateway.amazonaws.com'}
+"
+fails "lambda get-policy (missing function)" "ResourceNotFoundException" lambda get-policy --function-name nope
+
+AWS_ACCESS_KEY_ID=AKIADEMO$MGMT awsq organizations list-accounts | check "organizations list-accounts" "
+assert sorted(a['Id'] for a in out['Accounts']) == sorted(a['id'] for a in w['accounts']), out
+"
+
+echo "sandbox-awscli-check: $(wc -l <"$tmp/passed") checks passed"
