@@ -74,3 +74,26 @@ func TestCheckAddedChildren(t *testing.T) {
 		t.Errorf("ignored child: exit %d finding %+v", code, f)
 	}
 }
+
+// TestCheckObservedDefaultDeleted: a public-access block at its default is
+// folded, recorded as observed, and its out-of-band deletion is drift.
+func TestCheckObservedDefaultDeleted(t *testing.T) {
+	b := bucket("Data", "store-data-1")
+	b.live["PublicAccessBlockConfiguration"] = map[string]any{
+		"BlockPublicAcls": true, "BlockPublicPolicy": true, "IgnorePublicAcls": true, "RestrictPublicBuckets": true,
+	}
+	env := startSandbox(t, appWorld(t, map[string][]appResource{"Store": {b}}), testKey, testRegion)
+	rep, _, _ := env.checkJSON("Store")
+	if f, ok := rep.find("Data", "PublicAccessBlockConfiguration"); !ok || f.Tier != drift.AtDefault {
+		t.Fatalf("public access block: %+v, want atDefault", f)
+	}
+	if _, errs, code := env.run("record", "Store", "--yes"); code != ExitOK {
+		t.Fatalf("record: exit %d\n%s", code, errs)
+	}
+	env.change(sandbox.Change{Op: sandbox.OpRemove, Type: "AWS::S3::Bucket", Identifier: "store-data-1", Path: "PublicAccessBlockConfiguration"})
+	rep, errs, code := env.checkJSON("Store", "--fail")
+	f, ok := rep.find("Data", "PublicAccessBlockConfiguration")
+	if code != ExitDrift || !ok || f.Tier != drift.Undeclared || f.Note != "observed default deleted since record" {
+		t.Errorf("deleted block: exit %d finding %+v ok %v\n%s", code, f, ok, errs)
+	}
+}
