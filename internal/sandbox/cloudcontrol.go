@@ -191,7 +191,7 @@ func (s *Server) ccUpdateResource(c *call) (any, error) {
 	if err := s.busy(c.account, in.TypeName, res.ccID()); err != nil {
 		return nil, err
 	}
-	if _, err := applyPatch(res.Properties, patch, f); err != nil {
+	if _, err := applyPatch(in.TypeName, res.Properties, patch, f, s.opts.now()); err != nil {
 		return nil, errf(400, "InvalidRequestException", "%v", err)
 	}
 	p := s.newProgress(c, in.TypeName, res.ccID(), "UPDATE", in.ClientToken)
@@ -332,7 +332,7 @@ func (s *Server) complete(token string) {
 		s.st.remove(p.account, p.region, res)
 		p.status = "SUCCESS"
 	case "UPDATE":
-		out, err := applyPatch(res.Properties, p.patch, f)
+		out, err := applyPatch(p.typ, res.Properties, p.patch, f, p.eventTime)
 		if err != nil {
 			p.status, p.errorCode, p.statusMsg = "FAILED", "InvalidRequest", err.Error()
 			return
@@ -348,7 +348,7 @@ func (s *Server) complete(token string) {
 // model. It refuses changes to read-only or create-only paths, keeps the
 // read-only values, recomputes derived read-only values and drops
 // write-only top-level properties (a read never returns them).
-func applyPatch(model json.RawMessage, patch jsonpatch.Patch, f *schema.Facts) (json.RawMessage, error) {
+func applyPatch(typ string, model json.RawMessage, patch jsonpatch.Patch, f *schema.Facts, now time.Time) (json.RawMessage, error) {
 	if f != nil {
 		for _, op := range patch {
 			path, err := op.Path()
@@ -388,6 +388,12 @@ func applyPatch(model json.RawMessage, patch jsonpatch.Patch, f *schema.Facts) (
 			after[ro] = v
 			changed = true
 		}
+	}
+	if rc := recomputes()[typ]; rc != nil {
+		prev, _ := marshalNoEscape(after)
+		rc(after, now)
+		next, _ := marshalNoEscape(after)
+		changed = changed || string(prev) != string(next)
 	}
 	for _, wo := range f.WriteOnly {
 		if _, ok := after[wo]; ok {

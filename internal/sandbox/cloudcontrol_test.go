@@ -3,6 +3,7 @@ package sandbox_test
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -234,5 +235,35 @@ func TestOutOfBandChanges(t *testing.T) {
 	}
 	if m := getProps(t, cc, queueType, queueURL); m["VisibilityTimeout"] != 30.0 {
 		t.Errorf("after restore: %v", m)
+	}
+}
+
+// TestReadOnlyRecomputed: an update recomputes read-only values that derive
+// from what changed (a DynamoDB stream's ARN).
+func TestReadOnlyRecomputed(t *testing.T) {
+	w, err := sandbox.ParseWorld([]byte(`{"schemas":{"AWS::DynamoDB::Table":{"readOnly":["Arn","StreamArn"],"writeOnly":[],"createOnly":["TableName"],"readOnlyPaths":["Arn","StreamArn"],"writeOnlyPaths":[],"createOnlyPaths":["TableName"],"defaults":{}}},
+	"accounts":[{"id":"111111111111","regions":[{"name":"us-east-1","resources":[{"type":"AWS::DynamoDB::Table","identifier":"t1","properties":{"TableName":"t1","Arn":"arn:aws:dynamodb:us-east-1:111111111111:table/t1"}}]}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, u := startWorld(t, w, sandbox.Options{})
+	cc := cloudcontrol.NewFromConfig(cfg(u, mgmtKey, "us-east-1"))
+	for _, tt := range []struct {
+		patch      string
+		wantStream bool
+	}{
+		{`[{"op":"add","path":"/StreamSpecification","value":{"StreamViewType":"NEW_IMAGE"}}]`, true},
+		{`[{"op":"remove","path":"/StreamSpecification"}]`, false},
+	} {
+		out, err := cc.UpdateResource(ctx(t), &cloudcontrol.UpdateResourceInput{TypeName: aws.String("AWS::DynamoDB::Table"), Identifier: aws.String("t1"), PatchDocument: aws.String(tt.patch)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitCC(t, cc, out.ProgressEvent.RequestToken)
+		m := getProps(t, cc, "AWS::DynamoDB::Table", "t1")
+		arn, has := m["StreamArn"].(string)
+		if has != tt.wantStream || (has && !strings.HasPrefix(arn, "arn:aws:dynamodb:us-east-1:111111111111:table/t1/stream/")) {
+			t.Errorf("after %s: StreamArn %v", tt.patch, m["StreamArn"])
+		}
 	}
 }

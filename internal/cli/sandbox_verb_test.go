@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
+
+	"github.com/realdrift/realdrift/internal/sandbox"
+)
+
+func sandboxCorpusDir() string {
+	if d := os.Getenv("REALDRIFT_CORPUS_DIR"); d != "" {
+		return d
+	}
+	return "../../../shared/corpus/dev"
+}
+
+func TestSandboxVerbErrors(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no subcommand", []string{"sandbox"}, ""},
+		{"unknown subcommand", []string{"sandbox", "bogus"}, "unknown subcommand"},
+		{"world without source", []string{"sandbox", "world", "-o", filepath.Join(dir, "w.json")}, "exactly one"},
+		{"world with two sources", []string{"sandbox", "world", "--demo", "--from-corpus", "x", "-o", "-"}, "exactly one"},
+		{"world without output", []string{"sandbox", "world", "--demo"}, "-o FILE"},
+		{"drift without demo", []string{"sandbox", "world", "--from-corpus", "x", "--drift", "-o", "-"}, "go with --demo"},
+		{"missing corpus", []string{"sandbox", "world", "--from-corpus", filepath.Join(dir, "nope"), "-o", "-"}, "no such file"},
+		{"serve without world", []string{"sandbox", "serve"}, "--world FILE is required"},
+		{"serve missing world", []string{"sandbox", "serve", "--world", filepath.Join(dir, "nope.json")}, "no such file"},
+		{"serve non-loopback", []string{"sandbox", "serve", "--world", "x.json", "--addr", "0.0.0.0:0"}, "not a loopback"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errs, code := runArgs(t, tt.args...)
+			if code != ExitError || !strings.Contains(errs, tt.want) {
+				t.Errorf("code %d stderr %q, want exit 2 and %q", code, errs, tt.want)
+			}
+		})
+	}
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"accounts":[{"id":"12","regions":[]}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := runArgs(t, "sandbox", "serve", "--world", bad); code != ExitError || !strings.Contains(errs, "accounts[0]") {
+		t.Errorf("invalid world: code %d stderr %q", code, errs)
+	}
+}
+
+func TestSandboxWorldAndServe(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "world.json")
+	if _, errs, code := runArgs(t, "sandbox", "world", "--from-corpus", sandboxCorpusDir(), "-o", out); code != ExitOK {
+		t.Fatalf("world: %d %s", code, errs)
+	}
+	if _, err := sandbox.LoadWorld(out); err != nil {
+		t.Fatal(err)
+	}
+	demo := filepath.Join(t.TempDir(), "demo.json")
+	if _, errs, code := runArgs(t, "sandbox", "world", "--demo", "--drift", "--corpus", sandboxCorpusDir(), "-o", demo); code != ExitOK {
+		t.Fatalf("demo world: %d %s", code, errs)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- Run(ctx, IO{Stdout: pw, Stderr: io.Discard}, []string{"sandbox", "serve", "--world", demo, "--addr", "127.0.0.1:0"})
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, ok := strings.CutPrefix(strings.TrimSpace(line), "sandbox listening on ")
+	if !ok {
+		t.Fatalf("first line %q", line)
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	cl := sts.New(sts.Options{Region: "us-east-1", BaseEndpoint: aws.String(url), Credentials: credentials.NewStaticCredentialsProvider("AKIADEMO300000000003", "s", "")})
+	id, err := cl.GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
+	if err != nil || aws.ToString(id.Account) != "300000000003" {
+		t.Errorf("identity %v %v", id, err)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != ExitOK {
+			t.Errorf("serve exited %d after cancel", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop after cancel")
+	}
+}
