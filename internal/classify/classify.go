@@ -58,10 +58,7 @@ type run struct {
 
 func newRun(s Subject, liveRaw map[string]any, facts *schema.Facts, opts Options) *run {
 	r := &run{s: s, facts: facts, opts: opts, tf: factsFor(s.Ref.Type), out: make([]drift.Finding, 0, 8)}
-	r.stackName = opts.StackName
-	if r.stackName == "" {
-		r.stackName = stackNameFromTags(liveRaw["Tags"])
-	}
+	r.stackName = stackName(s, liveRaw, opts)
 	if s.Declared == nil {
 		s.Declared = map[string]any{}
 	}

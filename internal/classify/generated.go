@@ -128,6 +128,11 @@ func isAutoName(s, stack, logicalID string) bool {
 	if rest == "" {
 		return false
 	}
+	if strings.HasPrefix(lp, ls+"-") && len(lp) > len(ls)+1 && isAlnum(lp[len(ls)+1:]) {
+		// The full stack name, one resource name, a random suffix: a name
+		// CloudFormation minted in this stack.
+		return true
+	}
 	return ll != "" && (strings.HasPrefix(ll, rest) || strings.HasPrefix(rest, ll))
 }
 

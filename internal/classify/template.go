@@ -213,12 +213,24 @@ func KeyPath(rp string) string {
 }
 
 // ContextFor returns the template context of a resource, the same one the
-// classifier uses: the stack name comes from the options, else from the
-// live aws:cloudformation:stack-name tag.
+// classifier uses.
 func ContextFor(s Subject, live map[string]any, opts Options) TemplateContext {
-	stack := opts.StackName
-	if stack == "" {
-		stack = stackNameFromTags(live["Tags"])
+	return TemplateContext{PhysicalID: s.Ref.PhysicalID, StackName: stackName(s, live, opts), AccountID: opts.AccountID, Region: opts.Region}
+}
+
+// stackName is the resource's stack name: from the options, else the live
+// aws:cloudformation:stack-name tag, else the first segment of the CDK
+// construct path (the stack's construct id, which CDK uses as the stack
+// name unless overridden).
+func stackName(s Subject, live map[string]any, opts Options) string {
+	if opts.StackName != "" {
+		return opts.StackName
 	}
-	return TemplateContext{PhysicalID: s.Ref.PhysicalID, StackName: stack, AccountID: opts.AccountID, Region: opts.Region}
+	if n := stackNameFromTags(live["Tags"]); n != "" {
+		return n
+	}
+	if i := strings.IndexByte(s.Ref.ConstructPath, '/'); i > 0 {
+		return s.Ref.ConstructPath[:i]
+	}
+	return ""
 }
