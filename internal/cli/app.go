@@ -16,6 +16,16 @@ import (
 type appAssembly struct {
 	dir    string
 	stacks []appStack
+	// temp is set when dir is a temporary directory the app command wrote:
+	// remove deletes it.
+	temp bool
+}
+
+// remove deletes the assembly's directory when realdrift created it.
+func (a *appAssembly) remove() {
+	if a != nil && a.temp {
+		_ = os.RemoveAll(a.dir)
+	}
 }
 
 // appStack is one stack artifact of a cloud assembly.
@@ -68,12 +78,15 @@ func loadApp(ctx context.Context, s IO, app string) (*appAssembly, error) {
 	cmd.Stdout = s.Stderr // the app's chatter must not mix with a --json report
 	cmd.Stderr = s.Stderr
 	if err := cmd.Run(); err != nil {
+		_ = os.RemoveAll(out)
 		return nil, fmt.Errorf("--app %q: run: %w", app, err)
 	}
 	a, err := readAssembly(out)
 	if err != nil {
+		_ = os.RemoveAll(out)
 		return nil, fmt.Errorf("--app %q: %w", app, err)
 	}
+	a.temp = true
 	return a, nil
 }
 

@@ -132,9 +132,13 @@ func TestCheckApp(t *testing.T) {
 		}
 	})
 	t.Run("app command with CDK_OUTDIR", func(t *testing.T) {
+		before, _ := filepath.Glob(filepath.Join(os.TempDir(), "realdrift-cdkout-*"))
 		rep, errs, code := env.checkJSON("--app", "cp '"+dir+"'/* \"$CDK_OUTDIR\"/", "--fail")
 		if code != ExitOK || len(rep.Stacks) != 1 {
 			t.Fatalf("exit %d stacks %d\n%s", code, len(rep.Stacks), errs)
+		}
+		if after, _ := filepath.Glob(filepath.Join(os.TempDir(), "realdrift-cdkout-*")); len(after) != len(before) {
+			t.Errorf("the app's temporary assembly was left behind: %v", after)
 		}
 	})
 	t.Run("a pattern the app does not define", func(t *testing.T) {

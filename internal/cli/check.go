@@ -76,6 +76,7 @@ func runCheck(ctx context.Context, s IO, args []string) int {
 	if err != nil {
 		return fail(s, "check", err)
 	}
+	defer sess.close()
 	runs := sess.gatherAll(ctx, mode)
 	if ctx.Err() != nil {
 		return ExitInterrupt

@@ -58,6 +58,7 @@ func runIgnore(ctx context.Context, s IO, args []string) int {
 	if err != nil {
 		return fail(s, "ignore", err)
 	}
+	defer sess.close()
 	runs := sess.gatherAll(ctx, gatherMode{})
 	if ctx.Err() != nil {
 		return ExitInterrupt

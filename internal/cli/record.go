@@ -40,6 +40,7 @@ func runRecord(ctx context.Context, s IO, args []string) int {
 	if err != nil {
 		return fail(s, "record", err)
 	}
+	defer sess.close()
 	interactive := s.StdinTTY && !yes
 	var in *bufio.Reader
 	if interactive && s.Stdin != nil {

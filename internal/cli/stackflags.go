@@ -57,6 +57,15 @@ type session struct {
 	// one client set per region, built on first use.
 	settings scan.Settings
 	clients  map[string]*scan.Clients
+	// app is the --app assembly (nil without --app).
+	app *appAssembly
+}
+
+// close releases what open made: an app command's temporary assembly.
+func (sess *session) close() {
+	if sess != nil {
+		sess.app.remove()
+	}
 }
 
 // validate checks flag values that do not need I/O.
@@ -87,7 +96,14 @@ func (f *stackFlags) open(ctx context.Context, s IO, patterns []string) (*sessio
 		if app, err = loadApp(ctx, s, f.app); err != nil {
 			return nil, err
 		}
+		sess.app = app
 	}
+	ok := false
+	defer func() {
+		if !ok {
+			sess.close()
+		}
+	}()
 	region, err := f.resolveRegion(ctx, s, app)
 	if err != nil {
 		return nil, err
@@ -131,6 +147,7 @@ func (f *stackFlags) open(ctx context.Context, s IO, patterns []string) (*sessio
 			}
 			sess.targets = append(sess.targets, target{name: n, region: r, app: st})
 		}
+		ok = true
 		return sess, nil
 	}
 	if len(patterns) == 0 && !f.all {
@@ -154,6 +171,7 @@ func (f *stackFlags) open(ctx context.Context, s IO, patterns []string) (*sessio
 	for _, n := range picked {
 		sess.targets = append(sess.targets, target{name: n, region: region})
 	}
+	ok = true
 	return sess, nil
 }
 
