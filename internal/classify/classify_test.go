@@ -230,6 +230,19 @@ func TestKnownValuesAreEqualityGated(t *testing.T) {
 	}
 }
 
+func TestKMSKeyTemplatesStayLiteral(t *testing.T) {
+	ctx := TemplateContext{AccountID: "111111111111", Region: "us-east-1"}
+	managed := "arn:aws:kms:us-east-1:111111111111:key/9ee8feba-0000-4000-8000-000000000001"
+	swapped := "arn:aws:kms:us-east-1:111111111111:key/1234abcd-0000-4000-8000-000000000002"
+	if Template(managed, ctx) == Template(swapped, ctx) {
+		t.Error("two different KMS keys render to one template: a key swap would fold")
+	}
+	other := "arn:aws:appsync:us-east-1:111111111111:apis/9ee8feba-0000-4000-8000-000000000001"
+	if !strings.Contains(Template(other, ctx), "⟨uuid⟩") {
+		t.Errorf("a non-key UUID should template: %s", Template(other, ctx))
+	}
+}
+
 func TestSecretsNeverInFindings(t *testing.T) {
 	s := Subject{
 		Ref: drift.ResourceRef{Type: "AWS::RDS::DBInstance", PhysicalID: "db"},

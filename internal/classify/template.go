@@ -31,7 +31,7 @@ type TemplateContext struct {
 
 var (
 	reAWSID = regexp.MustCompile(`\b(subnet|sg|vpc|vol|eni|igw|nat|rtb|lt|ami|snap|i|acl|eipalloc|eipassoc|tgw|tgw-attach|tgw-rtb|vpce|pl|fs|fsap|cvpn-endpoint|rslvr-rr|rslvr-frg|dopt|cgw|vgw|vpn|lb)-[0-9a-f]{8,17}\b`)
-	reUUID  = regexp.MustCompile(`\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
+	reUUID  = regexp.MustCompile(`(?:key/)?\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
 	reAZ    = regexp.MustCompile(`⟨region⟩[a-z]\b`)
 	reAZID  = regexp.MustCompile(`\b[a-z]{2,4}[0-9]-az[0-9]{1,2}\b`)
 	reIPv4  = regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}\b`)
@@ -148,7 +148,14 @@ func templateString(s string, c TemplateContext) string {
 		s = reAZID.ReplaceAllString(s, "⟨azid⟩")
 	}
 	if hasHexRun(s) {
-		s = reUUID.ReplaceAllString(s, "⟨uuid⟩")
+		// A KMS key id stays literal: a key swapped in is a security
+		// change, and AWS-managed keys repeat per service and account.
+		s = reUUID.ReplaceAllStringFunc(s, func(m string) string {
+			if strings.HasPrefix(m, "key/") {
+				return m
+			}
+			return "⟨uuid⟩"
+		})
 		s = reAWSID.ReplaceAllString(s, "$1-⟨hex⟩")
 	}
 	if strings.Count(s, ".") >= 3 {

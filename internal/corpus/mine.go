@@ -85,7 +85,9 @@ func MineKnown(cases []*Case) []classify.KnownValue {
 	// types, and never left unfolded where it appears undeclared.
 	crossTypes := map[[2]string]map[string]bool{}
 	for t, tiers := range labels {
-		if tiers[drift.AtDefault] == 0 || tiers[drift.Undeclared] > 0 || strings.ContainsAny(t.Path, ".[") {
+		// Only literal values: a placeholder template ("any AZ", "any
+		// key") is evidence about the types it was seen on, not all.
+		if tiers[drift.AtDefault] == 0 || tiers[drift.Undeclared] > 0 || strings.ContainsAny(t.Path, ".[") || strings.Contains(t.Value, "⟨") {
 			continue
 		}
 		k := [2]string{t.Path, t.Value}
