@@ -39,7 +39,9 @@ type callLog struct {
 	errors   map[string]int
 	inFlight int
 	max      int
-	recent   []CallRecord
+	// recent is a ring of the last calls; next is where the next one goes.
+	recent []CallRecord
+	next   int
 }
 
 func newCallLog() *callLog {
@@ -64,11 +66,13 @@ func (l *callLog) begin(account, service, action string) func(status int, code s
 		if code != "" {
 			l.errors[service+":"+action+":"+code]++
 		}
-		if len(l.recent) == recentCalls {
-			copy(l.recent, l.recent[1:])
-			l.recent = l.recent[:recentCalls-1]
+		rec := CallRecord{Time: start, Account: account, Service: service, Action: action, Status: status, Code: code, Duration: time.Since(start)}
+		if len(l.recent) < recentCalls {
+			l.recent = append(l.recent, rec)
+		} else {
+			l.recent[l.next] = rec
 		}
-		l.recent = append(l.recent, CallRecord{Time: start, Account: account, Service: service, Action: action, Status: status, Code: code, Duration: time.Since(start)})
+		l.next = (l.next + 1) % recentCalls
 	}
 }
 
@@ -82,7 +86,11 @@ func (l *callLog) stats() CallStats {
 	for k, v := range l.errors {
 		st.Errors[k] = v
 	}
-	st.Recent = append([]CallRecord(nil), l.recent...)
+	if len(l.recent) < recentCalls {
+		st.Recent = append([]CallRecord(nil), l.recent...)
+	} else {
+		st.Recent = append(append([]CallRecord(nil), l.recent[l.next:]...), l.recent[:l.next]...)
+	}
 	return st
 }
 
@@ -94,6 +102,7 @@ func (l *callLog) reset() {
 	l.errors = map[string]int{}
 	l.max = l.inFlight
 	l.recent = nil
+	l.next = 0
 }
 
 // Calls returns the call log's summary.

@@ -69,3 +69,10 @@ func code(err error) string {
 }
 
 func asErr[T error](err error, target *T) bool { return errors.As(err, target) }
+
+func newBenchServer(b *testing.B, srv *sandbox.Server) string {
+	b.Helper()
+	hs := httptest.NewServer(srv)
+	b.Cleanup(func() { hs.Close(); srv.Close() })
+	return hs.URL
+}
