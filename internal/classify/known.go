@@ -119,7 +119,9 @@ func (e *knownEntry) buildShapes() {
 	for _, m := range []map[string]drift.Tier{e.exact, e.templated} {
 		for v := range m {
 			s := Shape(v)
-			if !strings.Contains(s, "9") {
+			// Identifiers (ARNs, key ids) never fold by shape: a
+			// different resource is a different value.
+			if !strings.Contains(s, "9") || strings.Contains(v, "arn:") || strings.Contains(v, "⟨") {
 				return
 			}
 			shapes[s] = tier
