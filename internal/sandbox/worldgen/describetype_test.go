@@ -1,0 +1,89 @@
+package worldgen_test
+
+import (
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
+	cfntypes "github.com/aws/aws-sdk-go-v2/service/cloudformation/types"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/realdrift/realdrift/internal/corpus"
+	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
+	"github.com/realdrift/realdrift/internal/schema"
+)
+
+// TestDescribeTypeRoundTrip: the schema document DescribeType synthesises
+// for each corpus type parses back (with the project's registry parser) to
+// the same read-only, write-only, create-only facts and defaults.
+func TestDescribeTypeRoundTrip(t *testing.T) {
+	cases, err := corpus.LoadDirs(corpusDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := worldgen.FromCorpus(cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]schema.Facts{}
+	for typ, f := range w.Schemas {
+		want[typ] = *f
+	}
+	srv, err := sandbox.New(w, sandbox.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	cfn := cloudformation.NewFromConfig(aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider(worldgen.AccessKey(worldgen.CorpusAccount), "s", ""), BaseEndpoint: aws.String(hs.URL)})
+	bad := 0
+	for typ, f := range want {
+		out, err := cfn.DescribeType(t.Context(), &cloudformation.DescribeTypeInput{Type: cfntypes.RegistryTypeResource, TypeName: aws.String(typ)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		name, got, err := schema.ParseRegistry([]byte(aws.ToString(out.Schema)))
+		if err != nil || name != typ {
+			t.Fatalf("%s: parse %q: %v", typ, name, err)
+		}
+		opt := cmpopts.EquateEmpty()
+		// The registry format cannot say "create-only at the top but not
+		// as a path" or "a top-level default only in DefaultPaths", which
+		// a few corpus facts do: compare the unions.
+		pick := func(f schema.Facts) schema.Facts {
+			co := map[string]bool{}
+			for _, p := range append(append([]string(nil), f.CreateOnly...), f.CreateOnlyPaths...) {
+				co[p] = true
+			}
+			var cos []string
+			for p := range co {
+				cos = append(cos, p)
+			}
+			defaults := map[string]any{}
+			for k, v := range f.Defaults {
+				defaults[k] = v
+			}
+			for k, v := range f.DefaultPaths {
+				if !strings.Contains(k, ".") {
+					defaults[k] = v
+				}
+			}
+			return schema.Facts{ReadOnly: f.ReadOnly, WriteOnly: f.WriteOnly, CreateOnly: f.CreateOnly,
+				ReadOnlyPaths: f.ReadOnlyPaths, WriteOnlyPaths: f.WriteOnlyPaths, CreateOnlyPaths: cos, Defaults: defaults}
+		}
+		if diff := cmp.Diff(pick(got), pick(f), opt, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+			bad++
+			if bad <= 5 {
+				t.Errorf("%s (-got +want):\n%s", typ, diff)
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d types differ", bad, len(want))
+	}
+}
