@@ -51,7 +51,7 @@ func runIgnore(ctx context.Context, s IO, args []string) int {
 	if err != nil {
 		return fail(s, "ignore", err)
 	}
-	if !*allFindings && !s.StdinTTY {
+	if !*allFindings && (!s.StdinTTY || s.Stdin == nil) {
 		return fail(s, "ignore", errors.New("nothing chosen: pass --all-findings, --path PATTERN, or run on a terminal to choose"))
 	}
 	sess, err := f.open(ctx, s, fs.Args())
