@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -22,6 +23,8 @@ import (
 	"github.com/realdrift/realdrift/internal/cli"
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
+	"github.com/realdrift/realdrift/internal/schema"
 	"github.com/realdrift/realdrift/internal/service"
 	"github.com/realdrift/realdrift/internal/store"
 	"github.com/realdrift/realdrift/statemachine"
@@ -33,7 +36,9 @@ import (
 // Secrets Manager and Step Functions StartExecution stand-ins.
 type e2e struct {
 	local      statemachine.Local
-	plan       []e2eStack
+	stacks     []drift.StackRef
+	planted    []plantedChange
+	queues     map[string]string
 	sandbox    *sandbox.Server
 	sandboxURL string
 	lambdaURL  string
@@ -50,13 +55,23 @@ func startE2E(t *testing.T) *e2e {
 	l := statemachinetest.Local(t)
 	ddbURL := dynamoEndpoint(t)
 	ctx := t.Context()
-	e := &e2e{local: l, plan: e2ePlan(), hook: &webhook{}, starts: &starts{}}
-
-	sb, err := sandbox.New(e2eWorld(e.plan), sandbox.Options{OperationDelay: time.Millisecond})
+	e := &e2e{local: l, hook: &webhook{}, starts: &starts{}}
+	world, stacks, planted, queues := e2eWorld(t)
+	e.stacks, e.planted, e.queues = stacks, planted, queues
+	opts := sandbox.Options{OperationDelay: time.Millisecond}
+	if snap, err := schema.Embedded(); err == nil {
+		opts.Facts = snap.Lookup
+	}
+	sb, err := sandbox.New(world, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.sandbox = sb
+	for _, p := range planted {
+		if err := sb.Apply(p.change); err != nil {
+			t.Fatalf("plant %+v: %v", p.change, err)
+		}
+	}
 	sbSrv := httptest.NewServer(denyStack(sb, lockedName))
 	t.Cleanup(func() { sbSrv.Close(); sb.Close() })
 	e.sandboxURL = sbSrv.URL
@@ -70,10 +85,10 @@ func startE2E(t *testing.T) *e2e {
 	t.Cleanup(sfnSrv.Close)
 
 	table := fmt.Sprintf("realdrift-e2e-%d", time.Now().UnixNano())
-	e.checkARN = "arn:aws:states:us-east-1:" + orgMgmt + ":stateMachine:realdrift-check-stack"
+	e.checkARN = "arn:aws:states:us-east-1:" + demoAccount(0) + ":stateMachine:realdrift-check-stack"
 	set := service.Settings{
 		Table:         table,
-		Regions:       e2eRegions,
+		Regions:       demoRegions(),
 		ReadRoleName:  readRole,
 		SlackSecretID: slackSecret,
 		CheckStackARN: e.checkARN,
@@ -81,7 +96,7 @@ func startE2E(t *testing.T) *e2e {
 		Endpoints: service.Endpoints{
 			Default: sbSrv.URL, DynamoDB: ddbURL, SecretsManager: secSrv.URL, StepFunctions: sfnSrv.URL,
 		},
-		AccessKeyID: accessKey(orgMgmt), SecretAccessKey: "e2e-secret",
+		AccessKeyID: worldgen.DemoAccessKey(demoAccount(0)), SecretAccessKey: "e2e-secret",
 	}
 	cfg, err := service.AWSConfig(ctx, set, "us-east-1")
 	if err != nil {
@@ -92,11 +107,11 @@ func startE2E(t *testing.T) *e2e {
 		t.Fatal(err)
 	}
 	e.store = store.NewDynamo(db, table)
-	if _, err := e.store.PutIgnoreRules(ctx, "", []byte(ignoreYAML), 0); err != nil {
+	if _, err := e.store.PutIgnoreRules(ctx, "", []byte(ignoreYAML()), 0); err != nil {
 		t.Fatal(err)
 	}
 	e.stateDir = t.TempDir()
-	if err := os.WriteFile(filepath.Join(e.stateDir, "ignore.yaml"), []byte(ignoreYAML), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(e.stateDir, "ignore.yaml"), []byte(ignoreYAML()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if e.svc, err = service.New(cfg, set); err != nil {
@@ -106,20 +121,12 @@ func startE2E(t *testing.T) *e2e {
 	return e
 }
 
-func (e *e2e) stackNames() []string {
-	var names []string
-	for _, s := range e.plan {
-		names = append(names, s.ref.Name)
-	}
-	return names
-}
-
 // sweep runs the real sweep definition and checks its state outputs.
 func (e *e2e) sweep(t *testing.T, runID string) statemachine.RunSummary {
 	t.Helper()
 	ex, err := e.local.Run(t.Context(), statemachine.Run{
 		Definition: statemachine.Sweep, Input: map[string]any{}, LambdaEndpoint: e.lambdaURL,
-		ExecutionName: runID, Account: orgMgmt, RetryMillis: 1,
+		ExecutionName: runID, Account: demoAccount(0), RetryMillis: 1,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -144,7 +151,7 @@ func (e *e2e) checkStack(t *testing.T, call startCall) statemachine.Execution {
 	}
 	ex, err := e.local.Run(t.Context(), statemachine.Run{
 		Definition: statemachine.CheckStack, Input: in, LambdaEndpoint: e.lambdaURL,
-		ExecutionName: call.Name, Account: orgMgmt, RetryMillis: 1,
+		ExecutionName: call.Name, Account: demoAccount(0), RetryMillis: 1,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -159,7 +166,7 @@ func (e *e2e) checkStack(t *testing.T, call startCall) statemachine.Execution {
 func (e *e2e) cliFindings(t *testing.T, ref drift.StackRef) any {
 	t.Helper()
 	env := map[string]string{
-		"AWS_ACCESS_KEY_ID": accessKey(ref.Account), "AWS_SECRET_ACCESS_KEY": "e2e-secret",
+		"AWS_ACCESS_KEY_ID": worldgen.DemoAccessKey(ref.Account), "AWS_SECRET_ACCESS_KEY": "e2e-secret",
 		"HOME": t.TempDir(),
 	}
 	var stdout, stderr bytes.Buffer
@@ -203,29 +210,34 @@ func (e *e2e) storedFindings(t *testing.T, ref drift.StackRef) (any, store.RunRe
 }
 
 // compare holds the stored findings of every checkable stack equal to what
-// the CLI reports for it.
-func (e *e2e) compare(t *testing.T, runID string) {
+// the CLI reports for it, and returns the stacks with confirmed drift.
+func (e *e2e) compare(t *testing.T, runID string) []string {
 	t.Helper()
-	for _, s := range e.plan {
-		if s.ref.Name == lockedName {
+	var drifted []string
+	for _, ref := range e.stacks {
+		if ref.Name == lockedName {
 			continue
 		}
-		got, rec := e.storedFindings(t, s.ref)
+		got, rec := e.storedFindings(t, ref)
 		if rec.RunID != runID {
-			t.Errorf("%s: latest run %s, want %s", s.ref, rec.RunID, runID)
+			t.Errorf("%s: latest run %s, want %s", ref, rec.RunID, runID)
 		}
-		want := e.cliFindings(t, s.ref)
+		want := e.cliFindings(t, ref)
 		if list, _ := got.([]any); testing.Verbose() {
-			t.Logf("%s: %d findings agree with the CLI (drift %v)", s.ref, len(list), hasDrift(got))
+			t.Logf("%s: %d findings agree with the CLI (drift %v)", ref, len(list), hasDrift(got))
 		}
 		if diff := cmp.Diff(got, want); diff != "" {
-			t.Errorf("%s: stored findings differ from `realdrift check --json` (-stored +cli):\n%s", s.ref, diff)
+			t.Errorf("%s: stored findings differ from `realdrift check --json` (-stored +cli):\n%s", ref, diff)
 		}
-		if s.drifted() != hasDrift(got) {
-			t.Errorf("%s: stored findings have drift = %v, planted %v", s.ref, hasDrift(got), s.drifted())
+		if hasDrift(got) {
+			drifted = append(drifted, key(ref))
 		}
 	}
+	sort.Strings(drifted)
+	return drifted
 }
+
+func key(ref drift.StackRef) string { return ref.Account + "/" + ref.Region + "/" + ref.Name }
 
 // hasDrift reports whether generic findings hold confirmed drift.
 func hasDrift(findings any) bool {
@@ -248,85 +260,75 @@ func hasDrift(findings any) bool {
 // DynamoDB Local.
 func TestSweepEndToEnd(t *testing.T) {
 	e := startE2E(t)
-	ctx := t.Context()
-	names := e.stackNames()
-
-	var drifted []string
-	for _, s := range e.plan {
-		if s.drifted() {
-			drifted = append(drifted, s.ref.Name)
-		}
-	}
-	sort.Strings(drifted)
 
 	// First sweep: every stack checked, the denied one recorded as failed,
 	// one alert per drifted stack.
 	sum := e.sweep(t, "sweep-1")
+	t.Logf("sweep-1: %+v; %d alerts", sum, e.hook.total())
+	drifted := e.compare(t, "sweep-1")
+	for _, p := range e.planted {
+		if p.change.Path == "VisibilityTimeout" && !slices.Contains(drifted, key(p.stack)) {
+			t.Errorf("%s: planted %s change is not drift", p.stack, p.change.Path)
+		}
+	}
 	wantSum := statemachine.RunSummary{
-		RunID: "sweep-1", Accounts: len(e2eAccounts), Stacks: len(e.plan), Checked: len(e.plan) - 1, Failed: 1,
+		RunID: "sweep-1", Accounts: len(worldgen.DemoAccounts()), Stacks: len(e.stacks), Checked: len(e.stacks) - 1, Failed: 1,
 		Changed: len(drifted), Counts: sum.Counts,
 	}
 	if diff := cmp.Diff(sum, wantSum); diff != "" {
 		t.Errorf("sweep-1 summary (-got +want):\n%s", diff)
 	}
-	if sum.Counts["drift"] < len(drifted) {
-		t.Errorf("sweep-1 counts %v: want at least %d drift findings", sum.Counts, len(drifted))
+	if sum.Counts["drift"] < len(drifted) || sum.Counts["ignored"] < 1 || sum.Counts["unrecorded"] < 1 {
+		t.Errorf("sweep-1 counts %v: want at least %d drift, an ignored and an unrecorded finding", sum.Counts, len(drifted))
 	}
-	t.Logf("sweep-1: %+v; %d alerts for drifted stacks %v", sum, e.hook.total(), drifted)
-	e.compare(t, "sweep-1")
 	e.checkFailed(t, "sweep-1")
-	if diff := cmp.Diff(alerted(e.hook.count(names)), drifted); diff != "" {
+	if diff := cmp.Diff(e.hook.alerts(), ones(drifted)); diff != "" {
 		t.Errorf("alerts after sweep-1 (-got +want):\n%s", diff)
-	}
-	for n, c := range e.hook.count(drifted) {
-		if c != 1 {
-			t.Errorf("stack %s alerted %d times, want 1", n, c)
-		}
 	}
 
 	// Step Functions retries of handlers that already succeeded change
 	// nothing: the same answer, no second history item, no second alert.
-	e.retries(t, "sweep-1", sum)
+	e.retries(t, "sweep-1", sum, drifted)
 
 	// Second, identical sweep: same findings, no alert.
 	alerts := e.hook.total()
 	sum2 := e.sweep(t, "sweep-2")
-	if sum2.Changed != 0 || sum2.Checked != len(e.plan)-1 || sum2.Failed != 1 {
-		t.Errorf("sweep-2 summary %+v: want nothing changed, %d checked, 1 failed", sum2, len(e.plan)-1)
-	}
 	t.Logf("sweep-2: %+v", sum2)
-	e.compare(t, "sweep-2")
+	if sum2.Changed != 0 || sum2.Checked != len(e.stacks)-1 || sum2.Failed != 1 {
+		t.Errorf("sweep-2 summary %+v: want nothing changed, %d checked, 1 failed", sum2, len(e.stacks)-1)
+	}
+	if again := e.compare(t, "sweep-2"); !slices.Equal(again, drifted) {
+		t.Errorf("sweep-2 drifted stacks %v, want %v", again, drifted)
+	}
 	if got := e.hook.total(); got != alerts {
 		t.Errorf("sweep-2 sent %d alerts, want none", got-alerts)
 	}
 
-	// A change to a clean stack's queue, then a burst of CloudTrail events
-	// for it: one check starts, it finds the drift and alerts once.
-	var target e2eStack
-	for _, s := range e.plan {
-		if !s.drifted() && s.topic && s.ref.Account != orgMgmt {
-			target = s
-			break
-		}
-	}
-	if err := e.sandbox.Apply(sandbox.Change{Op: sandbox.OpSet, Account: target.ref.Account, Region: target.ref.Region,
-		Type: "AWS::SQS::Queue", Identifier: target.queueURL(), Path: "VisibilityTimeout", Value: json.RawMessage(`120`)}); err != nil {
+	e.trigger(t, drifted)
+}
+
+// trigger changes a clean stack's queue out of band and sends a burst of
+// CloudTrail events for it: one check starts, finds the drift, alerts once.
+func (e *e2e) trigger(t *testing.T, drifted []string) {
+	t.Helper()
+	target, queueURL := e.cleanQueue(t, drifted)
+	if err := e.sandbox.Apply(sandbox.Change{Op: sandbox.OpSet, Account: target.Account, Region: target.Region,
+		Type: "AWS::SQS::Queue", Identifier: queueURL, Path: "VisibilityTimeout", Value: json.RawMessage(`120`)}); err != nil {
 		t.Fatal(err)
 	}
 	invoker := e.lambdaClient(t)
-	cfnEvent := queueEvent(target, "cfn-0")
+	cfnEvent := queueEvent(target, queueURL, "cfn-0")
 	cfnEvent.Detail.UserIdentity.InvokedBy = "cloudformation.amazonaws.com"
 	if res := invokeTrigger(t, invoker, cfnEvent); res.Ignored == "" || len(res.Started) > 0 {
 		t.Errorf("a change CloudFormation made: %+v, want it ignored", res)
 	}
-	unknown := queueEvent(target, "unknown-0")
-	unknown.Detail.RequestParameters = json.RawMessage(`{"queueUrl":"https://sqs.eu-west-1.amazonaws.com/` + target.ref.Account + `/not-a-stack-queue"}`)
+	unknown := queueEvent(target, "https://sqs."+target.Region+".amazonaws.com/"+target.Account+"/not-a-stack-queue", "unknown-0")
 	if res := invokeTrigger(t, invoker, unknown); len(res.Started) > 0 {
 		t.Errorf("a change to an unindexed resource started %v", res.Started)
 	}
 	var started []string
 	for i := range 4 {
-		res := invokeTrigger(t, invoker, queueEvent(target, fmt.Sprintf("burst-%d", i)))
+		res := invokeTrigger(t, invoker, queueEvent(target, queueURL, fmt.Sprintf("burst-%d", i)))
 		started = append(started, res.Started...)
 	}
 	calls := e.starts.taken()
@@ -336,34 +338,54 @@ func TestSweepEndToEnd(t *testing.T) {
 	if calls[0].StateMachineArn != e.checkARN || calls[0].Name != started[0] {
 		t.Errorf("StartExecution %+v: want %s named %s", calls[0], e.checkARN, started[0])
 	}
+	before := e.hook.alerts()[key(target)]
 	ex := e.checkStack(t, calls[0])
 	if ex.Status != "SUCCEEDED" {
 		t.Fatalf("check-stack for the event: status %s, error %+v", ex.Status, ex.Error)
 	}
-	got, rec := e.storedFindings(t, target.ref)
+	got, rec := e.storedFindings(t, target)
 	if rec.RunID != started[0] || !hasDrift(got) {
-		t.Errorf("%s after the event: latest run %s (want %s), drift %v (want true)", target.ref, rec.RunID, started[0], hasDrift(got))
+		t.Errorf("%s after the event: latest run %s (want %s), drift %v (want true)", target, rec.RunID, started[0], hasDrift(got))
 	}
-	if diff := cmp.Diff(got, e.cliFindings(t, target.ref)); diff != "" {
-		t.Errorf("%s after the event: stored findings differ from the CLI (-stored +cli):\n%s", target.ref, diff)
+	if diff := cmp.Diff(got, e.cliFindings(t, target)); diff != "" {
+		t.Errorf("%s after the event: stored findings differ from the CLI (-stored +cli):\n%s", target, diff)
 	}
-	if c := e.hook.count([]string{target.ref.Name})[target.ref.Name]; c != 1 {
-		t.Errorf("%s alerted %d times after the event, want 1", target.ref.Name, c)
+	if n := e.hook.alerts()[key(target)] - before; n != 1 {
+		t.Errorf("%s alerted %d times after the event, want 1", target, n)
 	}
-	_ = ctx
+}
+
+// cleanQueue picks a stack without drift in a member account whose orders
+// queue declares its VisibilityTimeout, and returns it and the queue's URL.
+func (e *e2e) cleanQueue(t *testing.T, drifted []string) (drift.StackRef, string) {
+	t.Helper()
+	for _, ref := range e.stacks {
+		if url := e.queues[key(ref)]; url != "" && ref.Account != demoAccount(0) && !slices.Contains(drifted, key(ref)) {
+			return ref, url
+		}
+	}
+	t.Fatal("no clean stack with an orders queue to change")
+	return drift.StackRef{}, ""
+}
+
+func ones(keys []string) map[string]int {
+	out := map[string]int{}
+	for _, k := range keys {
+		out[k] = 1
+	}
+	return out
 }
 
 // retries re-invokes persist, notify and close-run of a finished sweep, as
 // Step Functions does when a successful invocation's answer is lost.
-func (e *e2e) retries(t *testing.T, runID string, sum statemachine.RunSummary) {
+func (e *e2e) retries(t *testing.T, runID string, sum statemachine.RunSummary, drifted []string) {
 	t.Helper()
 	c := e.lambdaClient(t)
 	alerts := e.hook.total()
-	for _, s := range e.plan {
-		if !s.drifted() {
+	for _, ref := range e.stacks {
+		if !slices.Contains(drifted, key(ref)) {
 			continue
 		}
-		ref := s.ref
 		fkey := "findings." + ref.Account + ":" + ref.Region + ":" + ref.Name
 		var persisted statemachine.Persisted
 		invoke(t, c, statemachine.FunctionPersist, statemachine.PersistTask{Action: statemachine.ActionRecordStack, RunID: runID, Stack: &ref, FindingsKey: fkey}, &persisted)
@@ -379,7 +401,7 @@ func (e *e2e) retries(t *testing.T, runID string, sum statemachine.RunSummary) {
 			t.Errorf("%s has %d history items after a retried persist, want 1", ref, len(runs))
 		}
 	}
-	locked := e.plan[len(e.plan)-1].ref
+	locked := e.stacks[len(e.stacks)-1]
 	invoke(t, c, statemachine.FunctionPersist, statemachine.PersistTask{Action: statemachine.ActionRecordFailure, RunID: runID, Stack: &locked, Error: "AccessDenied", Cause: "retried"}, nil)
 	var again statemachine.RunSummary
 	invoke(t, c, statemachine.FunctionPersist, statemachine.PersistTask{Action: statemachine.ActionCloseRun, RunID: runID}, &again)
@@ -430,21 +452,9 @@ func (e *e2e) checkFailed(t *testing.T, runID string) {
 			t.Errorf("failed run %s %s: %q, want %s with AccessDenied", r.RunID, r.Stack, r.Reason, lockedName)
 		}
 	}
-	if failed != 1 || len(recs) != len(e.plan) {
-		t.Errorf("run %s: %d records, %d failed; want %d records, 1 failed", runID, len(recs), failed, len(e.plan))
+	if failed != 1 || len(recs) != len(e.stacks) {
+		t.Errorf("run %s: %d records, %d failed; want %d records, 1 failed", runID, len(recs), failed, len(e.stacks))
 	}
-}
-
-// alerted lists the stacks with at least one alert, sorted.
-func alerted(counts map[string]int) []string {
-	var out []string
-	for n, c := range counts {
-		if c > 0 {
-			out = append(out, n)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 func (e *e2e) lambdaClient(t *testing.T) *awslambda.Client {
@@ -455,16 +465,16 @@ func (e *e2e) lambdaClient(t *testing.T) *awslambda.Client {
 	})
 }
 
-// queueEvent is the CloudTrail event of a SetQueueAttributes call on the
-// stack's queue, made by a person in the member account.
-func queueEvent(s e2eStack, id string) service.ChangeEvent {
+// queueEvent is the CloudTrail event of a SetQueueAttributes call on a
+// queue of the stack's account and region, made by a person.
+func queueEvent(ref drift.StackRef, queueURL, id string) service.ChangeEvent {
 	return service.ChangeEvent{
-		ID: "ev-" + id, DetailType: "AWS API Call via CloudTrail", Source: "aws.sqs", Account: s.ref.Account, Region: s.ref.Region,
+		ID: "ev-" + id, DetailType: "AWS API Call via CloudTrail", Source: "aws.sqs", Account: ref.Account, Region: ref.Region,
 		Detail: service.EventDetail{
 			EventID: "e2e-" + id, EventSource: "sqs.amazonaws.com", EventName: "SetQueueAttributes",
-			AWSRegion: s.ref.Region, RecipientAccountID: s.ref.Account, SourceIPAddress: "198.51.100.7", UserAgent: "aws-cli/2",
-			UserIdentity:      service.UserIdentity{Type: "AssumedRole", ARN: "arn:aws:sts::" + s.ref.Account + ":assumed-role/Admin/alice"},
-			RequestParameters: json.RawMessage(`{"queueUrl":"` + s.queueURL() + `","attributes":{"VisibilityTimeout":"120"}}`),
+			AWSRegion: ref.Region, RecipientAccountID: ref.Account, SourceIPAddress: "198.51.100.7", UserAgent: "aws-cli/2",
+			UserIdentity:      service.UserIdentity{Type: "AssumedRole", ARN: "arn:aws:sts::" + ref.Account + ":assumed-role/Admin/alice"},
+			RequestParameters: json.RawMessage(`{"queueUrl":"` + queueURL + `","attributes":{"VisibilityTimeout":"120"}}`),
 		},
 	}
 }

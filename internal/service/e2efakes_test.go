@@ -134,18 +134,29 @@ func (h *webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	io.WriteString(w, "ok")
 }
 
-// count returns how many posts name each stack (a name is never part of
-// another's).
-func (h *webhook) count(names []string) map[string]int {
+// alerts returns how many posts each stack got, keyed
+// account/region/stack (read from the message's Stack, Account and Region
+// fields).
+func (h *webhook) alerts() map[string]int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	out := map[string]int{}
 	for _, p := range h.posts {
-		for _, n := range names {
-			if strings.Contains(p, n) {
-				out[n]++
+		var msg struct {
+			Blocks []struct {
+				Fields []struct{ Text string }
 			}
 		}
+		_ = json.Unmarshal([]byte(p), &msg)
+		f := map[string]string{}
+		for _, b := range msg.Blocks {
+			for _, fl := range b.Fields {
+				if k, v, ok := strings.Cut(fl.Text, "\n"); ok {
+					f[strings.Trim(k, "*")] = v
+				}
+			}
+		}
+		out[f["Account"]+"/"+f["Region"]+"/"+f["Stack"]]++
 	}
 	return out
 }
@@ -174,7 +185,7 @@ func (s secrets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, `{"__type":"ResourceNotFoundException","message":"Secrets Manager can't find the specified secret."}`)
 		return
 	}
-	json.NewEncoder(w).Encode(map[string]any{"ARN": "arn:aws:secretsmanager:us-east-1:" + orgMgmt + ":secret:" + s.id, "Name": s.id, "SecretString": s.value, "VersionId": "v1"})
+	json.NewEncoder(w).Encode(map[string]any{"ARN": "arn:aws:secretsmanager:us-east-1:" + demoAccount(0) + ":secret:" + s.id, "Name": s.id, "SecretString": s.value, "VersionId": "v1"})
 }
 
 // starts records Step Functions StartExecution calls (JSON 1.0).

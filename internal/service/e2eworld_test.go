@@ -2,139 +2,118 @@ package service_test
 
 import (
 	"encoding/json"
-	"fmt"
+	"os"
 	"strings"
+	"testing"
 
+	"github.com/realdrift/realdrift/internal/corpus"
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
 )
 
-// The end-to-end organisation: a management (central) account and two
-// members, each with stacks in two regions.
+// The end-to-end organisation is the sandbox's demo organisation (three
+// accounts, an OrdersData and an OrdersService stack in each of two regions,
+// live models from corpus recordings) plus one stack whose reads are denied.
 const (
-	orgMgmt    = "111111111111"
 	readRole   = "realdrift-read"
-	lockedName = "locked-ledger"
+	lockedName = "LedgerLocked"
 )
 
-var (
-	e2eAccounts = []string{orgMgmt, "222222222222", "333333333333"}
-	e2eRegions  = []string{"us-east-1", "eu-west-1"}
-)
+func demoAccount(i int) string { return worldgen.DemoAccounts()[i].ID }
 
-// accessKey is the sandbox access key of an account's user (the CLI's
-// credentials; the service's central credentials are the management one).
-func accessKey(account string) string { return "AKIAE2E" + account }
+func demoRegions() []string { return worldgen.DemoAccounts()[0].Regions }
 
-// e2eStack is one planned stack and the drift planted in it.
-type e2eStack struct {
-	ref drift.StackRef
-	// topic adds an SNS topic (a parent with enumerated children).
-	topic bool
-	// liveTimeout is the queue's live VisibilityTimeout (declared 30).
-	liveTimeout int
-	// liveDisplay is the topic's live DisplayName (declared "orders").
-	liveDisplay string
-	// subscription adds an out-of-band subscription to the topic.
-	subscription bool
-}
-
-func (s e2eStack) queueName() string { return s.ref.Name + "-queue" }
-func (s e2eStack) queueURL() string {
-	return "https://sqs." + s.ref.Region + ".amazonaws.com/" + s.ref.Account + "/" + s.queueName()
-}
-func (s e2eStack) topicARN() string {
-	return "arn:aws:sns:" + s.ref.Region + ":" + s.ref.Account + ":" + s.ref.Name + "-topic"
-}
-
-// drifted reports whether the stack has confirmed drift (an alert).
-func (s e2eStack) drifted() bool { return s.liveTimeout != 30 }
-
-// e2ePlan is every stack of the organisation: per account and region an
-// "orders" stack (queue + topic) and a "billing" stack (queue), the orders
-// stacks of us-east-1 with their queue's VisibilityTimeout changed out of
-// band, account 2's with the topic's DisplayName changed too (ignored by a
-// rule), account 3's with an added subscription; plus one stack whose reads
-// are denied.
-func e2ePlan() []e2eStack {
-	var out []e2eStack
-	for i, a := range e2eAccounts {
-		for _, r := range e2eRegions {
-			short := strings.ReplaceAll(r, "-", "")
-			orders := e2eStack{ref: drift.StackRef{Account: a, Region: r, Name: fmt.Sprintf("a%d-%s-orders", i+1, short)}, topic: true, liveTimeout: 30, liveDisplay: "orders"}
-			if r == "us-east-1" {
-				orders.liveTimeout = 45 + i
-				if i == 1 {
-					orders.liveDisplay = "paging"
-				}
-				if i == 2 {
-					orders.subscription = true
-				}
-			}
-			billing := e2eStack{ref: drift.StackRef{Account: a, Region: r, Name: fmt.Sprintf("a%d-%s-billing", i+1, short)}, liveTimeout: 30}
-			out = append(out, orders, billing)
-		}
+// corpusDir is the golden corpus the demo's live models come from.
+func corpusDir() string {
+	if d := os.Getenv("REALDRIFT_CORPUS_DIR"); d != "" {
+		return d
 	}
-	out = append(out, e2eStack{ref: drift.StackRef{Account: e2eAccounts[1], Region: "us-east-1", Name: lockedName}, liveTimeout: 30})
-	return out
+	return "../../../shared/corpus/dev"
 }
 
 // ignoreYAML is the ignore rule set both the CLI (file) and the service
-// (store) apply.
-const ignoreYAML = "ignore:\n  - path: Topic.DisplayName\n    stack: 'a2-*'\n"
-
-func mustJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err) // test data only
-	}
-	return b
+// (store) apply: the topic display name of account 2's service stacks.
+func ignoreYAML() string {
+	return "ignore:\n  - path: '*.DisplayName'\n    stack: OrdersService\n    account: '" + demoAccount(1) + "'\n"
 }
 
-// e2eWorld builds the sandbox world of the plan.
-func e2eWorld(plan []e2eStack) *sandbox.World {
-	w := &sandbox.World{
-		DefaultAccount: orgMgmt,
-		Organization:   &sandbox.Organization{ID: "o-e2etest0001", ManagementAccountID: orgMgmt, FeatureSet: "ALL"},
+// plantedChange is an out-of-band change and the stack it drifts.
+type plantedChange struct {
+	stack  drift.StackRef
+	change sandbox.Change
+}
+
+// e2eWorld builds the demo world with the denied stack added, and the
+// out-of-band changes to plant once the sandbox serves it: in us-east-1,
+// every account's orders queue gets a new VisibilityTimeout (declared
+// drift), account 2's topic a new DisplayName (ignored by a rule), account
+// 3's topic an extra subscription (an added child).
+//
+// queues maps each OrdersService stack (key) to its orders queue's URL (a
+// queue whose VisibilityTimeout the template declares).
+func e2eWorld(t *testing.T) (w *sandbox.World, stacks []drift.StackRef, planted []plantedChange, queues map[string]string) {
+	t.Helper()
+	cases, err := corpus.LoadDirs(corpusDir())
+	if err != nil {
+		t.Fatalf("golden corpus (set REALDRIFT_CORPUS_DIR): %v", err)
 	}
-	accts := map[string]*sandbox.Account{}
-	for i, a := range e2eAccounts {
-		acct := &sandbox.Account{ID: a, Name: fmt.Sprintf("account-%d", i+1), Email: fmt.Sprintf("aws+%d@example.com", i+1),
-			AccessKeys: []sandbox.AccessKey{{ID: accessKey(a), UserName: "ops"}}}
-		for _, r := range e2eRegions {
-			acct.Regions = append(acct.Regions, &sandbox.Region{Name: r})
-		}
-		accts[a] = acct
-		w.Accounts = append(w.Accounts, acct)
+	if w, err = worldgen.Demo(cases); err != nil {
+		t.Fatal(err)
 	}
-	for _, s := range plan {
-		var region *sandbox.Region
-		for _, r := range accts[s.ref.Account].Regions {
-			if r.Name == s.ref.Region {
-				region = r
+	queues = map[string]string{}
+	for i, a := range w.Accounts {
+		for _, r := range a.Regions {
+			for _, s := range r.Stacks {
+				ref := drift.StackRef{Account: a.ID, Region: r.Name, Name: s.Name}
+				stacks = append(stacks, ref)
+				for _, res := range s.Resources {
+					if res.Type == "AWS::SQS::Queue" && strings.HasPrefix(res.LogicalID, "OrdersQueue") {
+						queues[key(ref)] = res.PhysicalID
+					}
+				}
+				if r.Name != "us-east-1" || s.Name != "OrdersService" {
+					continue
+				}
+				for _, res := range s.Resources {
+					ch := sandbox.Change{Account: a.ID, Region: r.Name, Type: res.Type, Identifier: res.PhysicalID}
+					switch {
+					case res.Type == "AWS::SQS::Queue" && strings.HasPrefix(res.LogicalID, "OrdersQueue"):
+						ch.Op, ch.Path, ch.Value = sandbox.OpSet, "VisibilityTimeout", json.RawMessage(`300`)
+					case res.Type == "AWS::SNS::Topic" && i == 1:
+						ch.Op, ch.Path, ch.Value = sandbox.OpSet, "DisplayName", json.RawMessage(`"Orders (paging)"`)
+					case res.Type == "AWS::SNS::Topic" && i == 2:
+						ch = sandbox.Change{Op: sandbox.OpAdd, Account: a.ID, Region: r.Name, Type: "AWS::SNS::Subscription",
+							Identifier: res.PhysicalID + ":0f1e2d3c-0000-4000-8000-00000000e2e1",
+							Properties: json.RawMessage(`{"TopicArn":"` + res.PhysicalID + `","Protocol":"email","Endpoint":"oncall@example.com"}`)}
+					default:
+						continue
+					}
+					planted = append(planted, plantedChange{stack: ref, change: ch})
+				}
 			}
 		}
-		tmpl := map[string]any{"Resources": map[string]any{
-			"Queue": map[string]any{"Type": "AWS::SQS::Queue", "Properties": map[string]any{"QueueName": s.queueName(), "VisibilityTimeout": 30}},
-		}}
-		queue := &sandbox.Resource{LogicalID: "Queue", Type: "AWS::SQS::Queue", PhysicalID: s.queueURL(), Properties: mustJSON(map[string]any{
-			"QueueName": s.queueName(), "VisibilityTimeout": s.liveTimeout, "MessageRetentionPeriod": 345600,
-			"Arn":      "arn:aws:sqs:" + s.ref.Region + ":" + s.ref.Account + ":" + s.queueName(),
-			"QueueUrl": s.queueURL(),
-		})}
-		st := &sandbox.Stack{Name: s.ref.Name, Description: "realdrift e2e", Resources: []*sandbox.Resource{queue}}
-		if s.topic {
-			tmpl["Resources"].(map[string]any)["Topic"] = map[string]any{"Type": "AWS::SNS::Topic", "Properties": map[string]any{"TopicName": s.ref.Name + "-topic", "DisplayName": "orders"}}
-			st.Resources = append(st.Resources, &sandbox.Resource{LogicalID: "Topic", Type: "AWS::SNS::Topic", PhysicalID: s.topicARN(), Properties: mustJSON(map[string]any{
-				"TopicName": s.ref.Name + "-topic", "DisplayName": s.liveDisplay, "TopicArn": s.topicARN(),
-			})})
-			if s.subscription {
-				region.Resources = append(region.Resources, &sandbox.Resource{Type: "AWS::SNS::Subscription", PhysicalID: s.topicARN() + ":0f1e2d3c-0000-4000-8000-000000000001",
-					Properties: mustJSON(map[string]any{"TopicArn": s.topicARN(), "Protocol": "email", "Endpoint": "oncall@example.com"})})
+	}
+	locked := drift.StackRef{Account: demoAccount(1), Region: "us-east-1", Name: lockedName}
+	addLockedStack(w, locked)
+	stacks = append(stacks, locked)
+	return w, stacks, planted, queues
+}
+
+// addLockedStack adds a one-queue stack; the test's sandbox front denies
+// every CloudFormation call that names it.
+func addLockedStack(w *sandbox.World, ref drift.StackRef) {
+	url := "https://sqs." + ref.Region + ".amazonaws.com/" + ref.Account + "/" + ref.Name + "-Queue"
+	tmpl := `{"Resources":{"Queue":{"Type":"AWS::SQS::Queue","Properties":{"VisibilityTimeout":30}}}}`
+	st := &sandbox.Stack{Name: ref.Name, Description: "realdrift e2e: reads denied", TemplateBody: tmpl, Resources: []*sandbox.Resource{{
+		LogicalID: "Queue", Type: "AWS::SQS::Queue", PhysicalID: url,
+		Properties: json.RawMessage(`{"QueueName":"` + ref.Name + `-Queue","VisibilityTimeout":30,"QueueUrl":"` + url + `","Arn":"arn:aws:sqs:` + ref.Region + `:` + ref.Account + `:` + ref.Name + `-Queue"}`),
+	}}}
+	for _, a := range w.Accounts {
+		for _, r := range a.Regions {
+			if a.ID == ref.Account && r.Name == ref.Region {
+				r.Stacks = append(r.Stacks, st)
 			}
 		}
-		st.TemplateBody = string(mustJSON(tmpl))
-		region.Stacks = append(region.Stacks, st)
 	}
-	return w
 }
