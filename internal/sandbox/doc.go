@@ -29,11 +29,12 @@
 //	s3 (REST-XML)               GetBucketPolicy PutBucketPolicy DeleteBucketPolicy
 //	sqs (JSON 1.0; query too)   GetQueueAttributes SetQueueAttributes
 //	sns (query/XML)             GetTopicAttributes SetTopicAttributes ListSubscriptionsByTopic
-//	iam (query/XML)             ListRolePolicies GetRolePolicy PutRolePolicy GetUserPolicy
-//	                            GetGroupPolicy GetPolicy GetPolicyVersion ListPolicyVersions
-//	                            CreatePolicyVersion ListEntitiesForPolicy
-//	lambda (REST-JSON)          GetPolicy ListFunctionUrlConfigs ListAliases
-//	                            ListEventSourceMappings
+//	                            Unsubscribe
+//	iam (query/XML)             ListRolePolicies GetRolePolicy PutRolePolicy DeleteRolePolicy
+//	                            GetUserPolicy GetGroupPolicy GetPolicy GetPolicyVersion
+//	                            ListPolicyVersions CreatePolicyVersion ListEntitiesForPolicy
+//	lambda (REST-JSON)          GetPolicy AddPermission RemovePermission ListFunctionUrlConfigs
+//	                            ListAliases ListEventSourceMappings
 //
 // Errors carry AWS's codes in each protocol's shape (query ErrorResponse,
 // JSON __type + X-Amzn-ErrorType, S3 <Error>, Lambda X-Amzn-ErrorType), so

@@ -20,6 +20,7 @@ func iamService() *service {
 			"ListRolePolicies":      (*Server).iamListRolePolicies,
 			"GetRolePolicy":         (*Server).iamGetRolePolicy,
 			"PutRolePolicy":         (*Server).iamPutRolePolicy,
+			"DeleteRolePolicy":      (*Server).iamDeleteRolePolicy,
 			"GetUserPolicy":         (*Server).iamGetUserPolicy,
 			"GetGroupPolicy":        (*Server).iamGetGroupPolicy,
 			"GetPolicy":             (*Server).iamGetPolicy,
@@ -449,4 +450,65 @@ func (s *Server) iamListEntitiesForPolicy(c *call) (any, error) {
 		}
 	}
 	return el("", members("PolicyGroups", groups), members("PolicyUsers", users), members("PolicyRoles", roles), xbool("IsTruncated", false)), nil
+}
+
+func (s *Server) iamDeleteRolePolicy(c *call) (any, error) {
+	name, pname := c.str("RoleName"), c.str("PolicyName")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	role := s.identity(c, roleKind, name)
+	if role == nil {
+		return nil, noEntity("The role with name %s cannot be found.", name)
+	}
+	pols, _ := s.inlinePolicies(c, roleKind, name, role)
+	ref := pols[pname]
+	if ref == nil {
+		return nil, noEntity("The role policy with name %s cannot be found.", pname)
+	}
+	var list []map[string]json.RawMessage
+	if b := field(role, "Policies"); b != nil {
+		_ = json.Unmarshal(b, &list)
+	}
+	kept := list[:0]
+	for _, p := range list {
+		var pn string
+		_ = json.Unmarshal(p["PolicyName"], &pn)
+		if pn != pname {
+			kept = append(kept, p)
+		}
+	}
+	if len(kept) != len(list) {
+		var err error
+		if len(kept) == 0 {
+			err = removeField(role, "Policies")
+		} else {
+			err = setField(role, "Policies", orderedPolicies(kept))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	// The resource that declared the policy no longer attaches it to the
+	// role; one attached to nothing is gone.
+	for _, h := range ref.holders {
+		if h == role {
+			continue
+		}
+		if h.Type == roleKind.policyType {
+			s.st.remove(c.account, "", h)
+			continue
+		}
+		var roles []string
+		for _, r := range fieldStrings(h, "Roles") {
+			if r != name {
+				roles = append(roles, r)
+			}
+		}
+		if len(roles) == 0 && len(fieldStrings(h, "Users")) == 0 && len(fieldStrings(h, "Groups")) == 0 {
+			s.st.remove(c.account, "", h)
+		} else if err := setField(h, "Roles", roles); err != nil {
+			return nil, err
+		}
+	}
+	return nil, nil
 }

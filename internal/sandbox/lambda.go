@@ -19,6 +19,8 @@ func lambdaService() *service {
 			"ListFunctionUrlConfigs":  (*Server).lambdaListFunctionURLConfigs,
 			"ListAliases":             (*Server).lambdaListAliases,
 			"ListEventSourceMappings": (*Server).lambdaListEventSourceMappings,
+			"AddPermission":           (*Server).lambdaAddPermission,
+			"RemovePermission":        (*Server).lambdaRemovePermission,
 		},
 	}
 }
@@ -34,10 +36,26 @@ var lambdaRoutes = []struct {
 }
 
 func lambdaRoute(r *http.Request) (string, map[string]string) {
+	segs := strings.Split(strings.Trim(r.URL.EscapedPath(), "/"), "/")
+	if len(segs) >= 4 && segs[0] == "2015-03-31" && segs[1] == "functions" && segs[3] == "policy" {
+		fn, err := url.PathUnescape(segs[2])
+		if err != nil {
+			return "", nil
+		}
+		switch {
+		case r.Method == http.MethodPost && len(segs) == 4:
+			return "AddPermission", map[string]string{"fn": fn}
+		case r.Method == http.MethodDelete && len(segs) == 5:
+			sid, err := url.PathUnescape(segs[4])
+			if err != nil {
+				return "", nil
+			}
+			return "RemovePermission", map[string]string{"fn": fn, "sid": sid}
+		}
+	}
 	if r.Method != http.MethodGet {
 		return "", nil
 	}
-	segs := strings.Split(strings.Trim(r.URL.EscapedPath(), "/"), "/")
 	if len(segs) == 2 && segs[0] == "2015-03-31" && segs[1] == "event-source-mappings" {
 		return "ListEventSourceMappings", map[string]string{}
 	}
@@ -305,4 +323,69 @@ func (s *Server) lambdaListEventSourceMappings(c *call) (any, error) {
 		return nil, err
 	}
 	return listReply("EventSourceMappings", pg, marker), nil
+}
+
+func (s *Server) lambdaAddPermission(c *call) (any, error) {
+	name := functionName(c.params["fn"])
+	var in struct {
+		StatementId, Action, Principal, SourceArn, SourceAccount string
+		EventSourceToken, PrincipalOrgID, FunctionUrlAuthType string
+	}
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	if in.StatementId == "" || in.Action == "" || in.Principal == "" {
+		return nil, errf(400, "InvalidParameterValueException", "StatementId, Action and Principal are required")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := s.findFunction(c, name)
+	if f == nil {
+		return nil, noFunction(c, name)
+	}
+	for _, p := range s.childrenOf(c, "AWS::Lambda::Permission", "FunctionName", name) {
+		if p.ccID() == in.StatementId {
+			return nil, errf(409, "ResourceConflictException", "The statement id (%s) provided already exists. Please provide a new statement id, or remove the existing statement.", in.StatementId)
+		}
+	}
+	model := map[string]any{"FunctionName": functionArn(c, f, name), "Action": in.Action, "Principal": in.Principal}
+	for k, v := range map[string]string{"SourceArn": in.SourceArn, "SourceAccount": in.SourceAccount, "EventSourceToken": in.EventSourceToken,
+		"PrincipalOrgID": in.PrincipalOrgID, "FunctionUrlAuthType": in.FunctionUrlAuthType} {
+		if v != "" {
+			model[k] = v
+		}
+	}
+	b, err := marshalNoEscape(model)
+	if err != nil {
+		return nil, err
+	}
+	res := &Resource{Type: "AWS::Lambda::Permission", Identifier: in.StatementId, PhysicalID: in.StatementId, Properties: b}
+	if err := s.st.addLive(c.account, c.region, res); err != nil {
+		return nil, errf(409, "ResourceConflictException", "%v", err)
+	}
+	st, err := marshalNoEscape(permissionStatement(c, res, functionArn(c, f, name)))
+	if err != nil {
+		return nil, err
+	}
+	body, err := marshalNoEscape(map[string]string{"Statement": string(st)})
+	if err != nil {
+		return nil, err
+	}
+	return raw{status: 201, contentType: "application/json", body: body}, nil
+}
+
+func (s *Server) lambdaRemovePermission(c *call) (any, error) {
+	name, sid := functionName(c.params["fn"]), c.params["sid"]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.findFunction(c, name) == nil {
+		return nil, noFunction(c, name)
+	}
+	for _, p := range s.childrenOf(c, "AWS::Lambda::Permission", "FunctionName", name) {
+		if p.ccID() == sid {
+			s.st.remove(c.account, c.region, p)
+			return raw{status: 204}, nil
+		}
+	}
+	return nil, errf(404, "ResourceNotFoundException", "No policy is associated with the given resource.")
 }

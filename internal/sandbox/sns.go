@@ -3,6 +3,7 @@ package sandbox
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 )
 
 func snsService() *service {
@@ -16,6 +17,7 @@ func snsService() *service {
 			"GetTopicAttributes":       (*Server).snsGetTopicAttributes,
 			"SetTopicAttributes":       (*Server).snsSetTopicAttributes,
 			"ListSubscriptionsByTopic": (*Server).snsListSubscriptionsByTopic,
+			"Unsubscribe":              (*Server).snsUnsubscribe,
 		},
 	}
 }
@@ -90,7 +92,7 @@ func (s *Server) topicSubscriptions(c *call, arn string, topic *Resource) []*xno
 				m, _ := e.(map[string]any)
 				proto, _ := m["Protocol"].(string)
 				endpoint, _ := m["Endpoint"].(string)
-				subArn := arn + ":" + uuidFrom(arn+"/"+strconv.Itoa(i)+"/"+proto+"/"+endpoint)
+				subArn := inlineSubscriptionArn(arn, i, proto, endpoint)
 				out = append(out, el("", tx("SubscriptionArn", subArn), tx("Owner", c.account),
 					tx("Protocol", proto), tx("Endpoint", endpoint), tx("TopicArn", arn)))
 			}
@@ -189,4 +191,38 @@ func (s *Server) snsListSubscriptionsByTopic(c *call) (any, error) {
 		res.kids = append(res.kids, tx("NextToken", pageToken("subs", next)))
 	}
 	return res, nil
+}
+
+func (s *Server) snsUnsubscribe(c *call) (any, error) {
+	arn := c.str("SubscriptionArn")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sub := s.st.resource(c.account, c.region, "AWS::SNS::Subscription", arn); sub != nil {
+		s.st.remove(c.account, c.region, sub)
+		return nil, nil
+	}
+	topicArn := arn
+	if i := strings.LastIndex(arn, ":"); i > 0 {
+		topicArn = arn[:i]
+	}
+	if topic := s.st.resource(c.account, c.region, "AWS::SNS::Topic", topicArn); topic != nil {
+		if inline, ok := fieldValue(topic, "Subscription").([]any); ok {
+			for i, e := range inline {
+				m, _ := e.(map[string]any)
+				proto, _ := m["Protocol"].(string)
+				endpoint, _ := m["Endpoint"].(string)
+				if inlineSubscriptionArn(topicArn, i, proto, endpoint) == arn {
+					rest := append(append([]any(nil), inline[:i]...), inline[i+1:]...)
+					return nil, setField(topic, "Subscription", rest)
+				}
+			}
+		}
+	}
+	return nil, errf(404, "NotFound", "Subscription does not exist")
+}
+
+// inlineSubscriptionArn is the ARN SNS gives a topic's inline
+// subscription entry.
+func inlineSubscriptionArn(topicArn string, i int, proto, endpoint string) string {
+	return topicArn + ":" + uuidFrom(topicArn+"/"+strconv.Itoa(i)+"/"+proto+"/"+endpoint)
 }
