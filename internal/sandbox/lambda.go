@@ -329,7 +329,7 @@ func (s *Server) lambdaAddPermission(c *call) (any, error) {
 	name := functionName(c.params["fn"])
 	var in struct {
 		StatementId, Action, Principal, SourceArn, SourceAccount string
-		EventSourceToken, PrincipalOrgID, FunctionUrlAuthType string
+		EventSourceToken, PrincipalOrgID, FunctionUrlAuthType    string
 	}
 	if err := c.decode(&in); err != nil {
 		return nil, err
