@@ -67,11 +67,13 @@ func DemoRecordings() map[string]string {
 }
 
 // demoDefaults fill live properties AWS returns that a recording declared
-// (and so cannot serve as the default).
-var demoDefaults = map[string]obj{
-	"AWS::SQS::Queue":       {"MessageRetentionPeriod": 345600.0, "VisibilityTimeout": 30.0},
-	"AWS::Lambda::Function": {"TracingConfig": obj{"Mode": "PassThrough"}, "Description": ""},
-	"AWS::SNS::Topic":       {"FifoTopic": false},
+// (and so cannot serve as the default). It returns fresh values each call.
+func demoDefaults(typ string) obj {
+	return map[string]obj{
+		"AWS::SQS::Queue":       {"MessageRetentionPeriod": 345600.0, "VisibilityTimeout": 30.0},
+		"AWS::Lambda::Function": {"TracingConfig": obj{"Mode": "PassThrough"}, "Description": ""},
+		"AWS::SNS::Topic":       {"FifoTopic": false},
+	}[typ]
 }
 
 // Demo builds the demo organisation: three accounts, each with an orders
@@ -328,7 +330,7 @@ func (g *demoGen) live(r *demoRes, declared obj, e *env) obj {
 		repl := strings.NewReplacer(rec.Resource.PhysicalID, r.physical, "111111111111", e.account, ":"+recRegion+":", ":"+e.region+":", "."+recRegion+".", "."+e.region+".")
 		m = rewrite(base, repl).(obj)
 	}
-	for k, v := range demoDefaults[r.typ] {
+	for k, v := range demoDefaults(r.typ) {
 		if _, ok := m[k]; !ok {
 			m[k] = v
 		}
