@@ -73,12 +73,14 @@ func newRun(s Subject, liveRaw map[string]any, facts *schema.Facts, opts Options
 	return r
 }
 
-// prepare runs the targeted pipeline steps over both sides.
+// prepare runs the targeted pipeline steps over both sides. Pass.Copy
+// shares unchanged subtrees with the inputs, so every in-place step below
+// the top level first takes its path (normalize.Own).
 func (r *run) prepare() {
 	f := r.facts
 	// readOnly / writeOnly strip (live); nested write-only strip (declared).
-	normalize.StripPaths(r.live, f.ReadOnly)
-	normalize.StripPaths(r.live, f.ReadOnlyPaths)
+	stripOwned(r.live, f.ReadOnly)
+	stripOwned(r.live, f.ReadOnlyPaths)
 	r.writeOnlyTop = map[string]bool{}
 	for _, p := range f.WriteOnly {
 		r.writeOnlyTop[p] = true
@@ -92,16 +94,19 @@ func (r *run) prepare() {
 		}
 	}
 	// Write-only values are never read back: a live copy is not compared.
-	normalize.StripPaths(r.live, f.WriteOnly)
-	normalize.StripPaths(r.live, nestedWO)
-	normalize.StripPaths(r.decl, nestedWO)
-	normalize.StripPaths(r.decl, f.ReadOnlyPaths)
-	normalize.StripPaths(r.live, r.tf.stripLive)
+	stripOwned(r.live, f.WriteOnly)
+	stripOwned(r.live, nestedWO)
+	stripOwned(r.decl, nestedWO)
+	stripOwned(r.decl, f.ReadOnlyPaths)
+	stripOwned(r.live, r.tf.stripLive)
 
 	// The stack's propagated tags on the declared tag property, except
 	// keys the template declares.
 	for _, tp := range r.tagPaths() {
 		if v, ok := getPath(r.live, tp); ok {
+			if i := strings.LastIndexByte(tp, '.'); i > 0 {
+				normalize.Own(r.live, tp[:i])
+			}
 			setPath(r.live, tp, normalize.StripSystemTags(v, r.opts.StackTags, declaredTagKeys(getPathOr(r.decl, tp))))
 		}
 	}
@@ -112,11 +117,28 @@ func (r *run) prepare() {
 	}
 
 	// Schema-unordered arrays.
-	if len(r.facts.UnorderedScalarPaths)+len(r.tf.unorderedScalar)+len(r.facts.UnorderedObjectArrayPaths)+len(r.tf.unorderedObject) > 0 {
-		unorderedScalar := append(append([]string(nil), r.facts.UnorderedScalarPaths...), r.tf.unorderedScalar...)
-		unorderedObject := append(append([]string(nil), r.facts.UnorderedObjectArrayPaths...), r.tf.unorderedObject...)
-		normalize.SortUnordered(r.live, unorderedScalar, unorderedObject)
-		normalize.SortUnordered(r.decl, unorderedScalar, unorderedObject)
+	for _, paths := range [][]string{r.facts.UnorderedScalarPaths, r.tf.unorderedScalar, r.facts.UnorderedObjectArrayPaths, r.tf.unorderedObject} {
+		for _, p := range paths {
+			normalize.Own(r.live, p)
+			normalize.Own(r.decl, p)
+			normalize.SortUnordered(r.live, []string{p}, nil)
+			normalize.SortUnordered(r.decl, []string{p}, nil)
+		}
+	}
+}
+
+// stripOwned removes schema paths from a model whose nested containers may
+// be shared: top-level keys are deleted directly, deeper paths are owned up
+// to their parent first.
+func stripOwned(m map[string]any, paths []string) {
+	for _, p := range paths {
+		i := strings.LastIndexByte(p, '.')
+		if i < 0 {
+			delete(m, p)
+			continue
+		}
+		normalize.Own(m, p[:i])
+		normalize.StripPaths(m, []string{p})
 	}
 }
 

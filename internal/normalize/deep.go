@@ -6,11 +6,11 @@ import (
 	"strings"
 )
 
-// Pass runs the model-wide pipeline steps in one traversal and returns a
-// normalized deep copy (the input is never modified). Each step is the same
-// node-level function the stand-alone step (StripManaged, CanonicalPolicies,
-// CanonicalJSONText, StripSystemTagsDeep, DropNullItems, SortIDArrays,
-// SortIdentityArrays) applies; Pass only saves the repeated walks.
+// Pass runs the model-wide pipeline steps in one traversal. Each step is
+// the same node-level function the stand-alone step (StripManaged,
+// CanonicalPolicies, CanonicalJSONText, StripSystemTagsDeep, DropNullItems,
+// SortIDArrays, SortIdentityArrays) applies; Pass only saves the repeated
+// walks and the copying: it is copy-on-write.
 type Pass struct {
 	// Live enables the live-only steps: managed-field strip, system-tag
 	// strip and null-item drop.
@@ -25,11 +25,14 @@ type Pass struct {
 	// KeepManaged are top-level keys whose managed-looking name is a
 	// declared property.
 	KeepManaged map[string]any
-	// Skip are top-level keys left out of the copy (readOnly properties).
+	// Skip are top-level keys left out of the result (readOnly properties).
 	Skip []string
 }
 
-// Copy returns the normalized copy of a model.
+// Copy returns the normalized model. The returned top-level map is new;
+// below it, a container a step changed is new and every other container is
+// shared with the input, which is never modified. A caller that changes the
+// result in place below the top level first takes the path with Own.
 func (p *Pass) Copy(model map[string]any) map[string]any {
 	w := walker{p: p}
 	if len(p.FreeForm) > 0 {
@@ -53,9 +56,7 @@ func (p *Pass) Copy(model map[string]any) map[string]any {
 			tags = nil
 		}
 		w.stackTags = tags
-		if nv, ok := w.child(k, k, v); ok {
-			out[k] = nv
-		}
+		out[k], _ = w.child(k, k, v)
 	}
 	return out
 }
@@ -66,91 +67,128 @@ type walker struct {
 	stackTags map[string]string
 }
 
-// child normalizes the value of key k (at schema path sp) of a map; ok is
-// false when the value is to be dropped.
+// child normalizes the value of key k (at schema path sp); changed
+// reports whether the result differs from v.
 func (w *walker) child(k, sp string, v any) (any, bool) {
 	switch t := v.(type) {
 	case string:
 		if len(t) > 1 && strings.Contains(k, "Policy") && strings.Contains(t, "Statement") {
 			var doc map[string]any
 			if err := json.Unmarshal([]byte(t), &doc); err == nil && isPolicyDoc(doc) {
-				return CanonicalPolicy(w.value(sp, doc).(map[string]any), ""), true
+				nd, _ := w.mapValue(sp, doc)
+				return CanonicalPolicy(nd, ""), true
 			}
 		}
-		if c, ok := canonicalText(t); ok {
+		if c, ok := canonicalText(t); ok && c != t {
 			return c, true
 		}
-		return t, true
+		return t, false
 	case map[string]any:
-		nv := w.value(sp, t).(map[string]any)
+		nv, changed := w.mapValue(sp, t)
 		if isPolicyDoc(nv) {
 			return CanonicalPolicy(nv, ""), true
 		}
-		return nv, true
+		return nv, changed
 	case []any:
-		nv := w.value(sp, t).([]any)
-		if w.p.Live {
-			if k == "TagSpecifications" {
-				nv = stripTagSpecifications(nv, w.stackTags)
-			} else if isTagList(nv, w.stackTags) {
-				nv = StripSystemTags(nv, w.stackTags, nil).([]any)
-			}
-		}
-		sortArray(nv)
-		return nv, true
+		return w.arrayValue(k, sp, t)
 	}
-	return v, true
+	return v, false
 }
 
-// value copies a map or array, normalizing its children.
-func (w *walker) value(sp string, v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		free := w.freeForm != nil && w.freeForm[sp]
-		tagMap := w.p.Live && strings.HasSuffix(sp, "Tags")
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			if w.p.Live && !free && isManagedKey(k) {
+type change struct {
+	key  string
+	val  any
+	drop bool
+}
+
+// mapValue normalizes a map, returning it unchanged (and shared) when no
+// step touched it.
+func (w *walker) mapValue(sp string, t map[string]any) (map[string]any, bool) {
+	free := w.freeForm != nil && w.freeForm[sp]
+	tagMap := w.p.Live && strings.HasSuffix(sp, "Tags")
+	var changes []change
+	for k, e := range t {
+		if w.p.Live && !free && isManagedKey(k) {
+			changes = append(changes, change{key: k, drop: true})
+			continue
+		}
+		if tagMap {
+			if s, ok := e.(string); ok && dropTag(k, s, w.stackTags) {
+				changes = append(changes, change{key: k, drop: true})
 				continue
 			}
-			if tagMap {
-				if s, ok := e.(string); ok && dropTag(k, s, w.stackTags) {
-					continue
-				}
-			}
-			csp := k
-			if w.freeForm != nil {
-				csp = sp + "." + k
-			}
-			if nv, ok := w.child(k, csp, e); ok {
-				out[k] = nv
-			}
 		}
-		return out
-	case []any:
-		out := make([]any, 0, len(t))
-		isp := sp
+		csp := k
 		if w.freeForm != nil {
-			isp = sp + ".*"
+			csp = sp + "." + k
 		}
-		for i, e := range t {
-			if e == nil && w.p.Live {
-				continue
+		if nv, ch := w.child(k, csp, e); ch {
+			changes = append(changes, change{key: k, val: nv})
+		}
+	}
+	if len(changes) == 0 {
+		return t, false
+	}
+	out := make(map[string]any, len(t))
+	for k, e := range t {
+		out[k] = e
+	}
+	for _, c := range changes {
+		if c.drop {
+			delete(out, c.key)
+		} else {
+			out[c.key] = c.val
+		}
+	}
+	return out, true
+}
+
+// arrayValue normalizes an array (key k of its parent), copying it only
+// when a step changes it.
+func (w *walker) arrayValue(k, sp string, t []any) ([]any, bool) {
+	isp := sp
+	if w.freeForm != nil {
+		isp = sp + ".*"
+	}
+	var out []any // nil until the first change
+	for i, e := range t {
+		if e == nil && w.p.Live {
+			if out == nil {
+				out = append(make([]any, 0, len(t)), t[:i]...)
 			}
-			if s, ok := e.(string); ok {
-				if c, ok := canonicalText(s); ok {
-					out = append(out, c)
-					continue
-				}
-				out = append(out, s)
-				continue
-			}
-			nv, _ := w.child("", isp, t[i])
+			continue
+		}
+		nv, ch := w.child("", isp, e)
+		if ch && out == nil {
+			out = append(make([]any, 0, len(t)), t[:i]...)
+		}
+		if out != nil {
 			out = append(out, nv)
 		}
-		return out
 	}
-	return v
+	changed := out != nil
+	if !changed {
+		out = t
+	}
+	if w.p.Live {
+		if k == "TagSpecifications" {
+			if ns, ch := stripTagSpecifications(out, w.stackTags); ch {
+				out, changed = ns, true
+			}
+		} else if isTagList(out, w.stackTags) {
+			out, changed = StripSystemTags(out, w.stackTags, nil).([]any), true
+		}
+	}
+	if needsSort(out) {
+		if !changed {
+			cp := make([]any, len(out))
+			copy(cp, out)
+			out = cp
+		}
+		sortArray(out)
+		changed = true
+	}
+	return out, changed
 }
 
 func dropTag(k, v string, stackTags map[string]string) bool {
@@ -169,6 +207,19 @@ func isManagedKey(k string) bool {
 		if m == k {
 			return true
 		}
+	}
+	return false
+}
+
+// needsSort reports whether sortArray would reorder t.
+func needsSort(t []any) bool {
+	if isIDArray(t) {
+		return !sort.SliceIsSorted(t, func(i, j int) bool { return t[i].(string) < t[j].(string) })
+	}
+	if f := IdentityField(t); f != "" {
+		return !sort.SliceIsSorted(t, func(i, j int) bool {
+			return t[i].(map[string]any)[f].(string) < t[j].(map[string]any)[f].(string)
+		})
 	}
 	return false
 }
@@ -194,4 +245,56 @@ func skipped(keys []string, k string) bool {
 		}
 	}
 	return false
+}
+
+// Own makes every container on a dotted path of root ("*" for any array
+// item or map key; arrays are also crossed transparently, as StripPaths and
+// SortUnordered cross them) a private shallow copy, including the container
+// at the path's end, so an in-place step at that path never changes data
+// root shares with the model it was normalized from.
+func Own(root map[string]any, path string) {
+	ownMap(root, strings.Split(path, "."))
+}
+
+func ownMap(m map[string]any, segs []string) {
+	if len(segs) == 0 {
+		return
+	}
+	if segs[0] == "*" {
+		for k := range m {
+			m[k] = ownValue(m[k], segs[1:])
+		}
+		return
+	}
+	if v, ok := m[segs[0]]; ok {
+		m[segs[0]] = ownValue(v, segs[1:])
+	}
+}
+
+// ownValue returns a private copy of v (when it is a container) with the
+// rest of the path owned below it.
+func ownValue(v any, rest []string) any {
+	switch t := v.(type) {
+	case map[string]any:
+		cp := make(map[string]any, len(t))
+		for k, e := range t {
+			cp[k] = e
+		}
+		ownMap(cp, rest)
+		return cp
+	case []any:
+		cp := make([]any, len(t))
+		copy(cp, t)
+		items := rest
+		if len(items) > 0 && items[0] == "*" {
+			items = items[1:]
+		}
+		if len(items) > 0 {
+			for i, e := range cp {
+				cp[i] = ownValue(e, items)
+			}
+		}
+		return cp
+	}
+	return v
 }

@@ -35,12 +35,13 @@ func StripSystemTags(v any, stackTags map[string]string, declaredKeys map[string
 		}
 		return out
 	case map[string]any:
+		out := make(map[string]any, len(t))
 		for k, e := range t {
-			if drop(k, e) {
-				delete(t, k)
+			if !drop(k, e) {
+				out[k] = e
 			}
 		}
-		return t
+		return out
 	}
 	return v
 }
@@ -60,12 +61,12 @@ func StripSystemTagsDeep(v any, stackTags map[string]string) {
 					continue
 				}
 				if k == "TagSpecifications" {
-					t[k] = stripTagSpecifications(ev, stackTags)
+					t[k], _ = stripTagSpecifications(ev, stackTags)
 					continue
 				}
 			case map[string]any:
 				if strings.HasSuffix(k, "Tags") {
-					StripSystemTags(ev, stackTags, nil)
+					t[k] = StripSystemTags(ev, stackTags, nil)
 					continue
 				}
 			}
@@ -102,9 +103,11 @@ func isTagList(a []any, stackTags map[string]string) bool {
 }
 
 // stripTagSpecifications strips system tags inside EC2-style
-// TagSpecifications and drops a specification left with no tags.
-func stripTagSpecifications(a []any, stackTags map[string]string) []any {
+// TagSpecifications and drops a specification left with no tags; changed
+// reports whether anything was stripped (the input is not modified).
+func stripTagSpecifications(a []any, stackTags map[string]string) ([]any, bool) {
 	out := make([]any, 0, len(a))
+	changed := false
 	for _, e := range a {
 		m, ok := e.(map[string]any)
 		if !ok {
@@ -114,11 +117,20 @@ func stripTagSpecifications(a []any, stackTags map[string]string) []any {
 		if tags, ok := m["Tags"].([]any); ok {
 			kept := StripSystemTags(tags, stackTags, nil).([]any)
 			if len(kept) == 0 {
+				changed = true
 				continue
 			}
-			m["Tags"] = kept
+			if len(kept) != len(tags) {
+				cp := make(map[string]any, len(m))
+				for k, v := range m {
+					cp[k] = v
+				}
+				cp["Tags"] = kept
+				m = cp
+				changed = true
+			}
 		}
 		out = append(out, m)
 	}
-	return out
+	return out, changed
 }
