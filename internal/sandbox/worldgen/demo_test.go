@@ -3,6 +3,7 @@ package worldgen_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -147,6 +148,28 @@ func TestDemoDrift(t *testing.T) {
 	pol, err := lambda.NewFromConfig(conf).GetPolicy(ctx, &lambda.GetPolicyInput{FunctionName: aws.String(fn)})
 	if err != nil || !strings.Contains(aws.ToString(pol.Policy), "arn:aws:iam::999999999999:root") {
 		t.Errorf("function policy after drift: %v %v", pol, err)
+	}
+	for _, ch := range changes {
+		if ch.Op != sandbox.OpSet {
+			continue
+		}
+		m, ok := srv.Live(ch.Account, ch.Region, ch.Type, ch.Identifier)
+		if !ok {
+			t.Fatalf("%s: resource gone", ch.Story)
+		}
+		var model map[string]any
+		if err := json.Unmarshal(m, &model); err != nil {
+			t.Fatal(err)
+		}
+		var v any = model
+		for _, seg := range strings.Split(ch.Path, ".") {
+			v = v.(map[string]any)[seg]
+		}
+		var want any
+		_ = json.Unmarshal(ch.Value, &want)
+		if fmt.Sprint(v) != fmt.Sprint(want) {
+			t.Errorf("%s: %s is %v, want %v", ch.Story, ch.Path, v, want)
+		}
 	}
 	// The other region is untouched.
 	other := aws.Config{Region: "eu-west-1", Credentials: conf.Credentials, BaseEndpoint: conf.BaseEndpoint}

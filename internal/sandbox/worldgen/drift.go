@@ -102,7 +102,7 @@ func DemoDrift(w *sandbox.World, account, region string) ([]PlantedChange, error
 		{Story: "an incident hot-fix raised the queue's visibility timeout in the console (declared value changed)",
 			Change: sandbox.Change{Op: sandbox.OpSet, Account: account, Region: region, Type: queue.Type, Identifier: id(queue), Path: "VisibilityTimeout", Value: raw(900)}},
 		{Story: "someone turned point-in-time recovery off on the orders table (declared value changed)",
-			Change: sandbox.Change{Op: sandbox.OpSet, Account: account, Region: region, Type: table.Type, Identifier: id(table), Path: "PointInTimeRecoverySpecification/PointInTimeRecoveryEnabled", Value: raw(false)}},
+			Change: sandbox.Change{Op: sandbox.OpSet, Account: account, Region: region, Type: table.Type, Identifier: id(table), Path: "PointInTimeRecoverySpecification.PointInTimeRecoveryEnabled", Value: raw(false)}},
 		{Story: "a debugging session left a wildcard inline policy on the handler's role (undeclared)",
 			Change: sandbox.Change{Op: sandbox.OpSet, Account: account, Region: region, Type: role.Type, Identifier: id(role), Path: "Policies", Value: raw(rolePolicies)}},
 		{Story: "the worker's memory was raised by hand (declared value changed)",
@@ -114,7 +114,7 @@ func DemoDrift(w *sandbox.World, account, region string) ([]PlantedChange, error
 			Change: sandbox.Change{Op: sandbox.OpAdd, Account: account, Region: region, Type: "AWS::Lambda::Permission", Identifier: "cross-account-invoke",
 				Properties: raw(map[string]any{"FunctionName": id(handler), "Action": "lambda:InvokeFunction", "Principal": "999999999999"})}},
 		{Story: "versioning was suspended on the assets bucket (declared value changed)",
-			Change: sandbox.Change{Op: sandbox.OpSet, Account: account, Region: region, Type: bucket.Type, Identifier: id(bucket), Path: "VersioningConfiguration/Status", Value: raw("Suspended")}},
+			Change: sandbox.Change{Op: sandbox.OpSet, Account: account, Region: region, Type: bucket.Type, Identifier: id(bucket), Path: "VersioningConfiguration.Status", Value: raw("Suspended")}},
 		{Story: "the dead-letter queue was deleted by a cleanup script (deleted)",
 			Change: sandbox.Change{Op: sandbox.OpDelete, Account: account, Region: region, Type: dlq.Type, Identifier: id(dlq)}},
 	}, nil
