@@ -40,13 +40,14 @@ type appStack struct {
 	paths map[string]string
 }
 
-// allPinned reports whether every stack pins one and the same region.
+// allPinned reports whether every stack pins its region, so no default
+// region is needed.
 func (a *appAssembly) allPinned() bool {
 	if len(a.stacks) == 0 {
 		return false
 	}
 	for _, s := range a.stacks {
-		if s.region == "" || s.region != a.stacks[0].region {
+		if s.region == "" {
 			return false
 		}
 	}

@@ -67,6 +67,11 @@ func TestReadAssemblyRealCDK(t *testing.T) {
 // template is the given resources' template.
 func writeAssembly(t *testing.T, dir string, rs []appResource) {
 	t.Helper()
+	writeAssemblyIn(t, dir, "aws://unknown-account/unknown-region", rs)
+}
+
+func writeAssemblyIn(t *testing.T, dir, environment string, rs []appResource) {
+	t.Helper()
 	st := appStackOf(t, "App", rs)
 	if err := os.WriteFile(filepath.Join(dir, "App.template.json"), []byte(st.TemplateBody), 0o644); err != nil {
 		t.Fatal(err)
@@ -76,7 +81,7 @@ func writeAssembly(t *testing.T, dir string, rs []appResource) {
 		"artifacts": map[string]any{
 			"App": map[string]any{
 				"type":        "aws:cloudformation:stack",
-				"environment": "aws://unknown-account/unknown-region",
+				"environment": environment,
 				"properties":  map[string]any{"templateFile": "App.template.json"},
 				"metadata": map[string]any{
 					"/App/Orders/Queue/Resource": []any{map[string]any{"type": "aws:cdk:logicalId", "data": "OrdersQueue1234"}},
@@ -139,6 +144,19 @@ func TestCheckApp(t *testing.T) {
 		}
 		if after, _ := filepath.Glob(filepath.Join(os.TempDir(), "realdrift-cdkout-*")); len(after) != len(before) {
 			t.Errorf("the app's temporary assembly was left behind: %v", after)
+		}
+	})
+	t.Run("a stack's pinned region needs no default", func(t *testing.T) {
+		pinned := t.TempDir()
+		writeAssemblyIn(t, pinned, "aws://"+testAccount+"/"+testRegion, appResources())
+		e := *env
+		e.region = ""
+		rep, errs, code := e.checkJSON("--app", pinned)
+		if code != ExitOK || len(rep.Stacks) != 1 || rep.Stacks[0].Region != testRegion {
+			t.Errorf("exit %d stacks %+v\n%s", code, rep.Stacks, errs)
+		}
+		if _, errs, code := e.run("check", "--app", dir); code != ExitError || !strings.Contains(errs, "no region") {
+			t.Errorf("environment-agnostic app without a region: exit %d %q", code, errs)
 		}
 	})
 	t.Run("a pattern the app does not define", func(t *testing.T) {

@@ -142,8 +142,8 @@ func (f *stackFlags) open(ctx context.Context, s IO, patterns []string) (*sessio
 		for _, n := range picked {
 			st := byName[n]
 			r := region
-			if st.region != "" && f.region == "" {
-				r = st.region
+			if st.region != "" {
+				r = st.region // a stack's pinned environment wins, as in a deploy
 			}
 			sess.targets = append(sess.targets, target{name: n, region: r, app: st})
 		}

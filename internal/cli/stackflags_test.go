@@ -13,7 +13,8 @@ func TestResolveRegion(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte("[default]\nregion = ap-south-1\n\n[profile dev]\nregion = eu-west-1\n\n[profile bare]\noutput = json\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	pinned := &appAssembly{stacks: []appStack{{name: "A", region: "sa-east-1"}, {name: "B", region: "sa-east-1"}}}
+	pinned := &appAssembly{stacks: []appStack{{name: "A", region: "sa-east-1"}, {name: "B", region: "eu-north-1"}}}
+	half := &appAssembly{stacks: []appStack{{name: "A", region: "sa-east-1"}, {name: "B"}}}
 	cases := []struct {
 		name    string
 		flag    string
@@ -29,7 +30,8 @@ func TestResolveRegion(t *testing.T) {
 		{"AWS_PROFILE", "", "", map[string]string{"AWS_CONFIG_FILE": cfg, "AWS_PROFILE": "dev"}, nil, "eu-west-1"},
 		{"profile without region falls back to default", "", "bare", map[string]string{"AWS_CONFIG_FILE": cfg}, nil, "ap-south-1"},
 		{"default profile", "", "", map[string]string{"AWS_CONFIG_FILE": cfg}, nil, "ap-south-1"},
-		{"app pins one region", "", "", map[string]string{"AWS_CONFIG_FILE": filepath.Join(dir, "none")}, pinned, "sa-east-1"},
+		{"app pins every stack's region", "", "", map[string]string{"AWS_CONFIG_FILE": filepath.Join(dir, "none")}, pinned, "sa-east-1"},
+		{"app pins some stacks only", "", "", map[string]string{"AWS_CONFIG_FILE": filepath.Join(dir, "none")}, half, ""},
 		{"none", "", "", map[string]string{"AWS_CONFIG_FILE": filepath.Join(dir, "none")}, nil, ""},
 	}
 	for _, c := range cases {
