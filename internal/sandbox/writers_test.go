@@ -84,3 +84,25 @@ func TestChildWriters(t *testing.T) {
 		t.Errorf("role Policies after delete: %v", m["Policies"])
 	}
 }
+
+func TestUserAndGroupPolicies(t *testing.T) {
+	srv, u := start(t, "testdata/services.json", sandbox.Options{})
+	doc := `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:ListBucket","Resource":"*"}]}`
+	if err := srv.Apply(sandbox.Change{Op: sandbox.OpAdd, Region: "us-east-1", Type: "AWS::IAM::Policy", Identifier: "Svc-Shared-1",
+		Properties: []byte(`{"PolicyName":"shared","Users":["bob"],"Groups":["devs"],"PolicyDocument":` + doc + `}`)}); err != nil {
+		t.Fatal(err)
+	}
+	ic := iam.NewFromConfig(cfg(u, mgmtKey, "eu-west-1"))
+	c := ctx(t)
+	up, err := ic.GetUserPolicy(c, &iam.GetUserPolicyInput{UserName: aws.String("bob"), PolicyName: aws.String("shared")})
+	if err != nil || !strings.Contains(aws.ToString(up.PolicyDocument), "s3%3AListBucket") {
+		t.Errorf("user policy %v %v", up, err)
+	}
+	gp, err := ic.GetGroupPolicy(c, &iam.GetGroupPolicyInput{GroupName: aws.String("devs"), PolicyName: aws.String("shared")})
+	if err != nil || aws.ToString(gp.GroupName) != "devs" {
+		t.Errorf("group policy %v %v", gp, err)
+	}
+	if _, err := ic.GetUserPolicy(c, &iam.GetUserPolicyInput{UserName: aws.String("carol"), PolicyName: aws.String("shared")}); code(err) != "NoSuchEntity" {
+		t.Errorf("unknown user: %v", err)
+	}
+}
