@@ -269,11 +269,24 @@ func TestSecretsNeverInFindings(t *testing.T) {
 }
 
 func TestInputsNotModified(t *testing.T) {
-	declared := map[string]any{"Tags": []any{map[string]any{"Key": "b", "Value": "1"}, map[string]any{"Key": "a", "Value": "2"}}}
-	live := map[string]any{"Tags": []any{map[string]any{"Key": "aws:cloudformation:stack-name", "Value": "S"}}, "CreationTime": "t"}
+	declared := map[string]any{
+		"Tags":  []any{map[string]any{"Key": "b", "Value": "1"}, map[string]any{"Key": "a", "Value": "2"}},
+		"Rules": []any{map[string]any{"Secret": "s", "Set": []any{"z", "a"}}},
+	}
+	live := map[string]any{
+		"Tags":         []any{map[string]any{"Key": "aws:cloudformation:stack-name", "Value": "S"}},
+		"CreationTime": "t",
+		"Rules":        []any{map[string]any{"Secret": "s", "Set": []any{"z", "a"}, "Id": "r"}},
+		"Status":       map[string]any{"State": "ok", "Keep": "k"},
+	}
+	facts := &schema.Facts{
+		ReadOnlyPaths:        []string{"Status.State"},
+		WriteOnlyPaths:       []string{"Rules.*.Secret"},
+		UnorderedScalarPaths: []string{"Rules.*.Set"},
+	}
 	d0, _ := json.Marshal(declared)
 	l0, _ := json.Marshal(live)
-	Resource(Subject{Ref: drift.ResourceRef{Type: "AWS::SQS::Queue"}, Declared: declared}, live, nil, Options{})
+	Resource(Subject{Ref: drift.ResourceRef{Type: "AWS::SQS::Queue"}, Declared: declared}, live, facts, Options{})
 	d1, _ := json.Marshal(declared)
 	l1, _ := json.Marshal(live)
 	if string(d0) != string(d1) || string(l0) != string(l1) {
@@ -292,13 +305,21 @@ func FuzzResource(f *testing.F) {
 		if json.Unmarshal(liveJSON, &live) != nil || json.Unmarshal(declJSON, &decl) != nil {
 			return
 		}
+		l0, _ := json.Marshal(live)
+		d0, _ := json.Marshal(decl)
 		for _, typ := range []string{"AWS::IAM::Role", "AWS::ElasticLoadBalancingV2::TargetGroup", "AWS::Cognito::UserPool", "AWS::Unknown::Type"} {
 			s := Subject{Ref: drift.ResourceRef{Type: typ, PhysicalID: "p"}, Declared: decl, SiblingPolicyNames: []string{"p"}}
-			facts := &schema.Facts{ReadOnly: []string{"A"}, WriteOnlyPaths: []string{"X.*.B"}, UnorderedScalarPaths: []string{"X"}}
+			facts := &schema.Facts{ReadOnly: []string{"A"}, ReadOnlyPaths: []string{"Y.Z", "X.*.C"}, WriteOnlyPaths: []string{"X.*.B"},
+				UnorderedScalarPaths: []string{"X", "Y.S"}, UnorderedObjectArrayPaths: []string{"X.*.O"}}
 			fs := Resource(s, live, facts, OptionsFromMap(map[string]any{"accountId": "111111111111", "stackTags": map[string]any{"a": "b"}}))
 			if _, err := json.Marshal(fs); err != nil {
 				t.Fatalf("finding does not marshal: %v", err)
 			}
+		}
+		l1, _ := json.Marshal(live)
+		d1, _ := json.Marshal(decl)
+		if string(l0) != string(l1) || string(d0) != string(d1) {
+			t.Fatalf("inputs modified:\nlive %s\n  -> %s\ndecl %s\n  -> %s", l0, l1, d0, d1)
 		}
 	})
 }

@@ -285,14 +285,15 @@ func ownValue(v any, rest []string) any {
 	case []any:
 		cp := make([]any, len(t))
 		copy(cp, t)
-		items := rest
-		if len(items) > 0 && items[0] == "*" {
-			items = items[1:]
+		if len(rest) == 0 {
+			return cp // the array is the path's end
 		}
-		if len(items) > 0 {
-			for i, e := range cp {
-				cp[i] = ownValue(e, items)
-			}
+		items := rest
+		if items[0] == "*" {
+			items = items[1:] // the items are (or lead to) the path's end
+		}
+		for i, e := range cp {
+			cp[i] = ownValue(e, items)
 		}
 		return cp
 	}

@@ -162,3 +162,20 @@ func TestPassLeavesInputAlone(t *testing.T) {
 		t.Errorf("Pass.Copy (-got +want):\n%s", d)
 	}
 }
+
+func TestOwn(t *testing.T) {
+	shared := map[string]any{"A": []any{map[string]any{"B": []any{"z", "a"}, "C": "x"}}}
+	before := Clone(shared)
+	root := map[string]any{"A": shared["A"]}
+	Own(root, "A.*.B")
+	SortUnordered(root, []string{"A.*.B"}, nil)
+	Own(root, "A.*")
+	StripPaths(root, []string{"A.*.C"})
+	if d := cmp.Diff(shared, before); d != "" {
+		t.Errorf("shared data modified:\n%s", d)
+	}
+	want := map[string]any{"A": []any{map[string]any{"B": []any{"a", "z"}}}}
+	if d := cmp.Diff(root, want); d != "" {
+		t.Errorf("owned result (-got +want):\n%s", d)
+	}
+}
