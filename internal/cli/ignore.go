@@ -63,22 +63,45 @@ func runIgnore(ctx context.Context, s IO, args []string) int {
 	if ctx.Err() != nil {
 		return ExitInterrupt
 	}
-	type candidate struct {
-		ref drift.StackRef
-		f   drift.Finding
-	}
-	var cands []candidate
 	for _, r := range runs {
 		if r.err != nil {
 			return fail(s, "ignore", fmt.Errorf("%s: %w (nothing written)", r.ref.Name, r.err))
 		}
+	}
+	var in *bufio.Reader
+	if !*allFindings {
+		in = bufio.NewReader(s.Stdin)
+	}
+	return ignoreRuns(s, sess, runs, in, scope)
+}
+
+// ignoreCandidates are the findings of runs a rule can silence.
+func ignoreCandidates(runs []*stackRun) []candidate {
+	var out []candidate
+	for _, r := range runs {
+		if r.err != nil {
+			continue
+		}
 		for _, f := range r.findings {
 			switch f.Tier {
 			case drift.Declared, drift.Undeclared, drift.Added:
-				cands = append(cands, candidate{r.ref, f})
+				out = append(out, candidate{r.ref, f})
 			}
 		}
 	}
+	return out
+}
+
+// candidate is a finding of a checked stack.
+type candidate struct {
+	ref drift.StackRef
+	f   drift.Finding
+}
+
+// ignoreRuns appends a rule for each chosen candidate finding of runs:
+// chosen on in, or all of them when in is nil.
+func ignoreRuns(s IO, sess *session, runs []*stackRun, in *bufio.Reader, scope ruleScope) int {
+	cands := ignoreCandidates(runs)
 	if len(cands) == 0 {
 		fmt.Fprintln(s.Stdout, "nothing to ignore: no declared, undeclared or added finding")
 		return ExitOK
@@ -87,14 +110,18 @@ func runIgnore(ctx context.Context, s IO, args []string) int {
 	for i := range picked {
 		picked[i] = i
 	}
-	if !*allFindings {
+	if in != nil {
 		items := make([]string, len(cands))
 		for i, c := range cands {
 			items[i] = c.ref.Name + ": " + describe(c.ref.Name, c.f)
 		}
-		in := bufio.NewReader(s.Stdin)
+		var err error
 		if picked, err = chooseItems(s.Stdout, in, "Findings that can be ignored:", items); err != nil {
 			return fail(s, "ignore", err)
+		}
+		if len(picked) == 0 {
+			fmt.Fprintln(s.Stdout, "nothing chosen; no rule written")
+			return ExitOK
 		}
 	}
 	var rules []ignore.Rule

@@ -60,57 +60,68 @@ func runRecord(ctx context.Context, s IO, args []string) int {
 			code = ExitError
 			continue
 		}
-		delta := recordDelta(run.findings)
-		chosen := map[entryKey]bool{}
-		for _, f := range delta {
-			chosen[keyOf(f)] = true
-		}
-		if in != nil && len(delta) > 0 {
-			items := make([]string, len(delta))
-			for i, f := range delta {
-				items[i] = describe(run.ref.Name, f)
+		if err := recordRun(ctx, s, sess, run, in); err != nil {
+			if ctx.Err() != nil {
+				return ExitInterrupt
 			}
-			picked, err := chooseItems(s.Stdout, in, fmt.Sprintf("%s: %d new or changed live-only values since the last record:", run.ref.Name, len(delta)), items)
-			if err != nil {
-				return fail(s, "record", err)
-			}
-			chosen = map[entryKey]bool{}
-			for _, i := range picked {
-				chosen[keyOf(delta[i])] = true
-			}
-		}
-		inDelta := map[entryKey]bool{}
-		for _, f := range delta {
-			inDelta[keyOf(f)] = true
-		}
-		snap := baseline.Snapshot{
-			Stack:        run.ref,
-			Findings:     ignore.Apply(run.raw, run.ref, sess.rules),
-			Resources:    baselineResources(run.result.Desired),
-			Scanned:      scannedParents(run),
-			TemplateHash: baseline.TemplateHash([]byte(run.result.Desired.TemplateBody)),
-			CapturedAt:   time.Now(),
-			// Values outside the delta (recorded and unchanged) are kept.
-			Select: func(id, path string) bool {
-				k := entryKey{id, path}
-				return !inDelta[k] || chosen[k]
-			},
-		}
-		var written *baseline.Baseline
-		_, err := baseline.Update(ctx, sess.state, run.ref, func(cur *baseline.Baseline) (*baseline.Baseline, error) {
-			written = baseline.Record(cur, snap, baselineOptions())
-			return written, nil
-		})
-		if err != nil {
 			fmt.Fprintf(s.Stderr, "realdrift record: %s: %v\n", run.ref.Name, err)
 			code = ExitError
-			continue
 		}
-		where, _ := sess.state.BaselinePath(run.ref)
-		fmt.Fprintf(s.Stdout, "recorded %s: %d of %d new or changed values; the baseline holds %d values → %s\n",
-			run.ref, len(chosen), len(delta), len(written.Entries), where)
 	}
 	return code
+}
+
+// recordRun records one checked stack: the delta (live-only values new or
+// changed since the last record) chosen on in, or all of it when in is nil;
+// values outside the delta keep their recorded entries.
+func recordRun(ctx context.Context, s IO, sess *session, run *stackRun, in *bufio.Reader) error {
+	delta := recordDelta(run.findings)
+	chosen := map[entryKey]bool{}
+	for _, f := range delta {
+		chosen[keyOf(f)] = true
+	}
+	if in != nil && len(delta) > 0 {
+		items := make([]string, len(delta))
+		for i, f := range delta {
+			items[i] = describe(run.ref.Name, f)
+		}
+		picked, err := chooseItems(s.Stdout, in, fmt.Sprintf("%s: %d new or changed live-only values since the last record:", run.ref.Name, len(delta)), items)
+		if err != nil {
+			return err
+		}
+		chosen = map[entryKey]bool{}
+		for _, i := range picked {
+			chosen[keyOf(delta[i])] = true
+		}
+	}
+	inDelta := map[entryKey]bool{}
+	for _, f := range delta {
+		inDelta[keyOf(f)] = true
+	}
+	snap := baseline.Snapshot{
+		Stack:        run.ref,
+		Findings:     ignore.Apply(run.raw, run.ref, sess.rules),
+		Resources:    baselineResources(run.result.Desired),
+		Scanned:      scannedParents(run),
+		TemplateHash: baseline.TemplateHash([]byte(run.result.Desired.TemplateBody)),
+		CapturedAt:   time.Now(),
+		// Values outside the delta (recorded and unchanged) are kept.
+		Select: func(id, path string) bool {
+			k := entryKey{id, path}
+			return !inDelta[k] || chosen[k]
+		},
+	}
+	var written *baseline.Baseline
+	if _, err := baseline.Update(ctx, sess.state, run.ref, func(cur *baseline.Baseline) (*baseline.Baseline, error) {
+		written = baseline.Record(cur, snap, baselineOptions())
+		return written, nil
+	}); err != nil {
+		return err
+	}
+	where, _ := sess.state.BaselinePath(run.ref)
+	fmt.Fprintf(s.Stdout, "recorded %s: %d of %d new or changed values; the baseline holds %d values → %s\n",
+		run.ref, len(chosen), len(delta), len(written.Entries), where)
+	return nil
 }
 
 // isCI reports CI mode: CI set to anything but false/0.

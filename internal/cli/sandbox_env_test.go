@@ -23,10 +23,12 @@ type sandboxEnv struct {
 	key      string
 	region   string
 	stateDir string
-	// stdin is what the next run reads; tty makes it a terminal.
-	stdin string
-	tty   bool
-	ci    bool
+	// stdin is what the next run reads; tty makes it a terminal, and
+	// stdoutTTY stdout.
+	stdin     string
+	tty       bool
+	stdoutTTY bool
+	ci        bool
 }
 
 // startSandbox serves w in-process for the test.
@@ -55,6 +57,8 @@ func (e *sandboxEnv) getenv(k string) string {
 		return e.region
 	case "AWS_CONFIG_FILE":
 		return filepath.Join(e.stateDir, "no-such-aws-config")
+	case "NO_COLOR":
+		return "1"
 	case "CI":
 		if e.ci {
 			return "true"
@@ -75,7 +79,7 @@ func (e *sandboxEnv) run(verb string, args ...string) (stdout, stderr string, co
 func (e *sandboxEnv) runCtx(ctx context.Context, verb string, args ...string) (stdout, stderr string, code int) {
 	var out, errb bytes.Buffer
 	full := append([]string{verb, "--endpoint-url", e.url, "--state-dir", e.stateDir}, args...)
-	code = Run(ctx, IO{Stdin: strings.NewReader(e.stdin), Stdout: &out, Stderr: &errb, Getenv: e.getenv, StdinTTY: e.tty}, full)
+	code = Run(ctx, IO{Stdin: strings.NewReader(e.stdin), Stdout: &out, Stderr: &errb, Getenv: e.getenv, StdinTTY: e.tty, IsTTY: e.stdoutTTY}, full)
 	return out.String(), errb.String(), code
 }
 
