@@ -25,6 +25,9 @@
 //   - A malformed baseline or ignore file is an error naming the file; no
 //     verb writes anything then. record writes in CI mode (CI=true) only
 //     with --yes, and prompts only when stdin is a terminal.
+//   - check prompts (nothing / record / ignore) only when stdin and stdout
+//     are terminals and no automation flag is set; record and ignore from
+//     that prompt run the same per-stack code as the verbs.
 //   - --pre-deploy compares the synthesized template, reports the declared
 //     side only, and neither reads nor writes the baseline.
 //   - demo runs the same verbs against an in-process sandbox with a
