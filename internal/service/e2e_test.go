@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -39,6 +40,7 @@ type e2e struct {
 	stacks     []drift.StackRef
 	planted    []plantedChange
 	queues     map[string]string
+	clock      *clock
 	sandbox    *sandbox.Server
 	sandboxURL string
 	lambdaURL  string
@@ -114,7 +116,8 @@ func startE2E(t *testing.T) *e2e {
 	if err := os.WriteFile(filepath.Join(e.stateDir, "ignore.yaml"), []byte(ignoreYAML()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if e.svc, err = service.New(cfg, set); err != nil {
+	e.clock = &clock{}
+	if e.svc, err = service.New(cfg, set, service.WithClock(e.clock.now)); err != nil {
 		t.Fatal(err)
 	}
 	e.lambdaURL = statemachinetest.Serve(t, e.svc.Register)
@@ -353,6 +356,31 @@ func (e *e2e) trigger(t *testing.T, drifted []string) {
 	if n := e.hook.alerts()[key(target)] - before; n != 1 {
 		t.Errorf("%s alerted %d times after the event, want 1", target, n)
 	}
+
+	// Once the debounce window has passed, the next change starts a check.
+	e.clock.advance(2 * time.Minute)
+	res := invokeTrigger(t, invoker, queueEvent(target, queueURL, "later-0"))
+	if calls := e.starts.taken(); len(res.Started) != 1 || len(calls) != 1 {
+		t.Errorf("an event after the window started %v (calls %d), want one check", res.Started, len(calls))
+	}
+}
+
+// clock is the service's clock: the real time plus an offset tests move.
+type clock struct {
+	mu     sync.Mutex
+	offset time.Duration
+}
+
+func (c *clock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return time.Now().Add(c.offset)
+}
+
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.offset += d
 }
 
 // cleanQueue picks a stack without drift in a member account whose orders

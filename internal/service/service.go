@@ -56,8 +56,17 @@ type Service struct {
 	now      func() time.Time
 }
 
+// Option configures a Service.
+type Option func(*Service)
+
+// WithClock sets the clock stamping runs and opening debounce windows
+// (tests move it; the default is time.Now).
+func WithClock(now func() time.Time) Option {
+	return func(s *Service) { s.now = now }
+}
+
 // New builds a Service from the central account's aws.Config.
-func New(cfg aws.Config, set Settings) (*Service, error) {
+func New(cfg aws.Config, set Settings, opts ...Option) (*Service, error) {
 	set = set.withDefaults()
 	if err := set.validate(); err != nil {
 		return nil, err
@@ -86,6 +95,9 @@ func New(cfg aws.Config, set Settings) (*Service, error) {
 		s.events = eb
 	}
 	s.notifier = notify.New(senders...)
+	for _, o := range opts {
+		o(s)
+	}
 	return s, nil
 }
 
