@@ -81,6 +81,28 @@ func isAWSOwnedKey(s string) bool {
 	return s == "AWS_OWNED_KMS_KEY" || s == "AWS_OWNED_KEY"
 }
 
+// placedInOwnRegion reports whether an undeclared AvailabilityZone(s)
+// value is a zone (or a list of zones) of the stack's own region: the
+// placement the service picks when the template names none.
+func (r *run) placedInOwnRegion(k string, v any) bool {
+	if r.opts.Region == "" || (k != "AvailabilityZone" && k != "AvailabilityZones") {
+		return false
+	}
+	inRegion := func(e any) bool {
+		s, ok := e.(string)
+		return ok && len(s) == len(r.opts.Region)+1 && strings.HasPrefix(s, r.opts.Region) && s[len(s)-1] >= 'a' && s[len(s)-1] <= 'z'
+	}
+	if a, ok := v.([]any); ok {
+		for _, e := range a {
+			if !inRegion(e) {
+				return false
+			}
+		}
+		return len(a) > 0
+	}
+	return inRegion(v)
+}
+
 // serviceAssigned reports whether an undeclared value at key k is one the
 // service picks itself when the template names none, on any type: a
 // maintenance / backup / snapshot window (…Window) in the service's window

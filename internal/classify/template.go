@@ -30,11 +30,12 @@ type TemplateContext struct {
 }
 
 var (
-	reAWSID = regexp.MustCompile(`\b(subnet|sg|vpc|vol|eni|igw|nat|rtb|lt|ami|snap|i|acl|eipalloc|eipassoc|tgw|tgw-attach|tgw-rtb|vpce|pl|fs|fsap|cvpn-endpoint|rslvr-rr|rslvr-frg|dopt|cgw|vgw|vpn|lb)-[0-9a-f]{8,17}\b`)
-	reUUID  = regexp.MustCompile(`(?:key/)?\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
-	reAZ    = regexp.MustCompile(`⟨region⟩[a-z]\b`)
-	reAZID  = regexp.MustCompile(`\b[a-z]{2,4}[0-9]-az[0-9]{1,2}\b`)
-	reIPv4  = regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}\b`)
+	reAWSID         = regexp.MustCompile(`\b(subnet|sg|vpc|vol|eni|igw|nat|rtb|lt|ami|snap|i|acl|eipalloc|eipassoc|tgw|tgw-attach|tgw-rtb|vpce|pl|fs|fsap|cvpn-endpoint|rslvr-rr|rslvr-frg|dopt|cgw|vgw|vpn|lb)-[0-9a-f]{8,17}\b`)
+	reUUID          = regexp.MustCompile(`(?:key/)?\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
+	reStackAutoName = regexp.MustCompile(`⟨stack⟩-[A-Za-z0-9]+-[A-Za-z0-9]{12,16}\b`)
+	reAZ            = regexp.MustCompile(`⟨region⟩[a-z]\b`)
+	reAZID          = regexp.MustCompile(`\b[a-z]{2,4}[0-9]-az[0-9]{1,2}\b`)
+	reIPv4          = regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}\b`)
 )
 
 // Template renders v as a value template. An array whose elements all
@@ -136,6 +137,9 @@ func templateString(s string, c TemplateContext) string {
 	}
 	if len(c.StackName) >= 4 && strings.Contains(s, c.StackName) {
 		s = strings.ReplaceAll(s, c.StackName, phStack)
+		// A name CloudFormation minted for another resource of the stack:
+		// <stack>-<resource>-<random suffix>.
+		s = reStackAutoName.ReplaceAllString(s, phStack+"-⟨name⟩")
 	}
 	if c.AccountID != "" && strings.Contains(s, c.AccountID) {
 		s = strings.ReplaceAll(s, c.AccountID, phAccount)

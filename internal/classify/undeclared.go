@@ -59,7 +59,7 @@ func (r *run) undeclared(rp string, v any, nested bool) {
 		}
 	}
 
-	if r.schemaDefault(rp, v) || r.accountDefault(v) || serviceAssigned(lastKey(rp), v) {
+	if r.schemaDefault(rp, v) || r.accountDefault(v) || serviceAssigned(lastKey(rp), v) || r.placedInOwnRegion(lastKey(rp), v) {
 		r.emitValue(drift.AtDefault, rp, v, nested)
 		return
 	}
