@@ -40,9 +40,15 @@ const (
 
 func runDemo(ctx context.Context, s IO, args []string) int {
 	fs := newFlags(s, "demo", demoSynopsis)
-	corpusDir := fs.String("corpus", defaultDemoCorpus, "golden-corpus directory whose recordings seed the demo's live models (optional)")
+	corpusDir := fs.String("corpus", "", "golden-corpus directory whose recordings seed the demo's live models (default $REALDRIFT_CORPUS_DIR, else "+defaultDemoCorpus+"; optional)")
 	if done, code := parse(s, fs, args); done {
 		return code
+	}
+	if *corpusDir == "" {
+		*corpusDir = getenv(s, "REALDRIFT_CORPUS_DIR")
+	}
+	if *corpusDir == "" {
+		*corpusDir = defaultDemoCorpus
 	}
 	if fs.NArg() > 0 {
 		return fail(s, "demo", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
