@@ -111,6 +111,10 @@ func (r *run) prepare() {
 		}
 	}
 
+	// CloudFront origin access identities written as S3 canonical users.
+	normalize.OAIPrincipals(r.live, r.opts.OAICanonicalIDs)
+	normalize.OAIPrincipals(r.decl, r.opts.OAICanonicalIDs)
+
 	// Sibling IAM policies.
 	if r.tf.siblingPolicies {
 		normalize.FilterSiblingPolicies(r.live, r.s.SiblingPolicyNames)

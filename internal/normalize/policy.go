@@ -2,6 +2,7 @@ package normalize
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 )
 
@@ -238,4 +239,79 @@ func canonicalText(s string) (string, bool) {
 		return "", false
 	}
 	return Canonical(v), true
+}
+
+// oaiARNPrefix is how S3 reports a CloudFront origin access identity
+// principal.
+const oaiARNPrefix = "arn:aws:iam::cloudfront:user/CloudFront Origin Access Identity "
+
+// OAIPrincipals rewrites, in the canonical policy documents of a model, a
+// CanonicalUser principal that is a known origin access identity's S3
+// canonical id (ids: OAI id → canonical id) into the OAI ARN form S3
+// returns. Unknown canonical ids stay as they are, so a principal swapped
+// to another identity still differs. Only principal maps CanonicalPolicy
+// created are changed.
+func OAIPrincipals(v any, ids map[string]string) {
+	if len(ids) == 0 {
+		return
+	}
+	byCanonical := make(map[string]string, len(ids))
+	for oai, canonical := range ids {
+		byCanonical[canonical] = oai
+	}
+	oaiWalk(v, byCanonical)
+}
+
+func oaiWalk(v any, byCanonical map[string]string) {
+	switch t := v.(type) {
+	case map[string]any:
+		if isPolicyDoc(t) {
+			if st, ok := t["Statement"].([]any); ok {
+				for _, s := range st {
+					if sm, ok := s.(map[string]any); ok {
+						oaiPrincipal(sm, byCanonical)
+					}
+				}
+			}
+			return
+		}
+		for _, e := range t {
+			oaiWalk(e, byCanonical)
+		}
+	case []any:
+		for _, e := range t {
+			oaiWalk(e, byCanonical)
+		}
+	}
+}
+
+func oaiPrincipal(s map[string]any, byCanonical map[string]string) {
+	for _, key := range []string{"Principal", "NotPrincipal"} {
+		pm, ok := s[key].(map[string]any)
+		if !ok {
+			continue
+		}
+		cu, ok := pm["CanonicalUser"].([]any)
+		if !ok {
+			continue
+		}
+		var keep, arns []any
+		for _, c := range cu {
+			if oai, ok := byCanonical[fmt.Sprint(c)]; ok {
+				arns = append(arns, oaiARNPrefix+oai)
+			} else {
+				keep = append(keep, c)
+			}
+		}
+		if len(arns) == 0 {
+			continue
+		}
+		if len(keep) == 0 {
+			delete(pm, "CanonicalUser")
+		} else {
+			pm["CanonicalUser"] = keep
+		}
+		existing, _ := pm["AWS"].([]any)
+		pm["AWS"] = valueSet(append(append([]any(nil), existing...), arns...), nil)
+	}
 }

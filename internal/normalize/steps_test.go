@@ -179,3 +179,22 @@ func TestOwn(t *testing.T) {
 		t.Errorf("owned result (-got +want):\n%s", d)
 	}
 }
+
+func TestOAIPrincipals(t *testing.T) {
+	ids := map[string]string{"E2OAI": "canon123"}
+	doc := func(p map[string]any) map[string]any {
+		return CanonicalPolicy(map[string]any{"Statement": []any{map[string]any{"Effect": "Allow", "Action": "s3:GetObject", "Resource": "*", "Principal": p}}}, "")
+	}
+	declared := doc(map[string]any{"CanonicalUser": "canon123"})
+	live := doc(map[string]any{"AWS": oaiARNPrefix + "E2OAI"})
+	OAIPrincipals(declared, ids)
+	OAIPrincipals(live, ids)
+	if d := cmp.Diff(declared, live); d != "" {
+		t.Errorf("OAI written two ways differs:\n%s", d)
+	}
+	other := doc(map[string]any{"CanonicalUser": "canon999"})
+	OAIPrincipals(other, ids)
+	if Equal(other, live) {
+		t.Error("another canonical user must still differ")
+	}
+}
