@@ -115,6 +115,9 @@ func (r *run) prepare() {
 	normalize.OAIPrincipals(r.live, r.opts.OAICanonicalIDs)
 	normalize.OAIPrincipals(r.decl, r.opts.OAICanonicalIDs)
 
+	// Security-group rules owned by sibling rule resources.
+	r.dropSiblingSgRules()
+
 	// Sibling IAM policies.
 	if r.tf.siblingPolicies {
 		normalize.FilterSiblingPolicies(r.live, r.s.SiblingPolicyNames)

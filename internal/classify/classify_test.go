@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/normalize"
 	"github.com/realdrift/realdrift/internal/schema"
 )
 
@@ -227,6 +228,28 @@ func TestKnownValuesAreEqualityGated(t *testing.T) {
 	other := map[string]any{"LoggingConfig": map[string]any{"LogFormat": "Text", "LogGroup": "/aws/lambda/shared"}}
 	if got := brief(Resource(fn, other, nil, opts)); len(got) != 1 || !strings.HasPrefix(got[0], "undeclared LoggingConfig") {
 		t.Errorf("redirected log group not surfaced: %v", got)
+	}
+}
+
+func TestSiblingSgRules(t *testing.T) {
+	s := Subject{Ref: drift.ResourceRef{Type: "AWS::EC2::SecurityGroup", PhysicalID: "sg-1"},
+		Declared: map[string]any{"SecurityGroupIngress": []any{map[string]any{"CidrIp": "10.0.0.0/8", "IpProtocol": "tcp", "FromPort": 22.0, "ToPort": 22.0}}}}
+	live := map[string]any{"SecurityGroupIngress": []any{
+		map[string]any{"CidrIp": "10.0.0.0/8", "IpProtocol": "tcp", "FromPort": 22.0, "ToPort": 22.0},
+		map[string]any{"SourceSecurityGroupId": "sg-2", "IpProtocol": "tcp", "FromPort": 5432.0, "ToPort": 5432.0},
+	}}
+	sib := map[string]any{"siblingSgRules": map[string]any{"sg-1": []any{
+		map[string]any{"SourceSecurityGroupId": "sg-2", "IpProtocol": "tcp", "FromPort": "5432", "ToPort": "5432"}}}}
+	opts := OptionsFromMap(sib)
+	opts.Known = &KnownTable{}
+	if got := brief(Resource(s, live, nil, opts)); len(got) != 0 {
+		t.Errorf("a sibling-owned rule surfaced: %v", got)
+	}
+	rogue := normalize.Clone(live).(map[string]any)
+	rogue["SecurityGroupIngress"] = append(rogue["SecurityGroupIngress"].([]any),
+		map[string]any{"CidrIp": "0.0.0.0/0", "IpProtocol": "tcp", "FromPort": 22.0, "ToPort": 22.0})
+	if got := brief(Resource(s, rogue, nil, opts)); len(got) != 1 || !strings.HasPrefix(got[0], "declared SecurityGroupIngress") {
+		t.Errorf("a rogue rule next to sibling rules must surface: %v", got)
 	}
 }
 

@@ -217,3 +217,94 @@ func (r *run) cdPolicyEcho(rp string, v any) bool {
 	id, ok := ids[r.s.Ref.LogicalID].(string)
 	return ok && id != "" && id == v
 }
+
+// siblingFact returns the value a per-resource sibling fact holds for this
+// resource: the fact may be keyed by physical id or by logical id.
+func (r *run) siblingFact(name string) (any, bool) {
+	m, ok := r.opts.Sibling[name].(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	if v, ok := m[r.s.Ref.PhysicalID]; ok && r.s.Ref.PhysicalID != "" {
+		return v, true
+	}
+	v, ok := m[r.s.Ref.LogicalID]
+	return v, ok && r.s.Ref.LogicalID != ""
+}
+
+// sgRuleKeys identify a security-group rule.
+var sgRuleKeys = []string{"IpProtocol", "FromPort", "ToPort", "CidrIp", "CidrIpv6", "SourceSecurityGroupId",
+	"DestinationSecurityGroupId", "SourcePrefixListId", "DestinationPrefixListId"}
+
+// dropSiblingSgRules removes from a security group's live ingress and
+// egress the rules sibling AWS::EC2::SecurityGroupIngress / Egress
+// resources own (opts siblingSgRules: this group's id → rule objects);
+// their own checks report them. Every other live rule stays.
+func (r *run) dropSiblingSgRules() {
+	v, ok := r.siblingFact("siblingSgRules")
+	if !ok {
+		return
+	}
+	rules, _ := v.([]any)
+	if len(rules) == 0 {
+		return
+	}
+	for _, prop := range []string{"SecurityGroupIngress", "SecurityGroupEgress"} {
+		live, ok := r.live[prop].([]any)
+		if !ok {
+			continue
+		}
+		kept := make([]any, 0, len(live))
+		for _, e := range live {
+			if !matchesAnyRule(e, rules) {
+				kept = append(kept, e)
+			}
+		}
+		if len(kept) != len(live) {
+			r.live[prop] = kept
+		}
+	}
+}
+
+func matchesAnyRule(live any, rules []any) bool {
+	lm, ok := live.(map[string]any)
+	if !ok {
+		return false
+	}
+	for _, rule := range rules {
+		rm, ok := rule.(map[string]any)
+		if !ok {
+			continue
+		}
+		same := true
+		for _, k := range sgRuleKeys {
+			a, b := lm[k], rm[k]
+			if normalize.TriviallyEmpty(a) && normalize.TriviallyEmpty(b) {
+				continue
+			}
+			if !normalize.SameScalarOrEqual(a, b) {
+				same = false
+				break
+			}
+		}
+		if same {
+			return true
+		}
+	}
+	return false
+}
+
+// registeredBySibling reports whether a target group's live Targets are
+// registered by sibling resources (opts siblingTargetGroupRegistrars: an
+// ECS service or Auto Scaling group of the stack registers them), so the
+// membership is theirs, not drift of the group.
+func (r *run) registeredBySibling(rp string) bool {
+	if rp != "Targets" {
+		return false
+	}
+	v, ok := r.siblingFact("siblingTargetGroupRegistrars")
+	if !ok {
+		return false
+	}
+	return !normalize.TriviallyEmpty(v)
+}

@@ -25,7 +25,7 @@ func (r *run) undeclared(rp string, v any, nested bool) {
 		return
 	}
 	if !nested {
-		if r.clusterEcho(rp, v) || r.siblingOwned(rp) {
+		if r.clusterEcho(rp, v) || r.siblingOwned(rp) || r.registeredBySibling(rp) {
 			return
 		}
 		if r.siblingEcho(rp, v) {
