@@ -19,8 +19,15 @@
 //     the values are compared through the equality folds, and live-only
 //     sub-keys inside a declared object are classified as undeclared values
 //     (nested: true, dotted paths, A[id] for identity-keyed elements).
-//  3. Undeclared values: a known value (the mined table, see below) or a
-//     schema default is `atDefault`; this resource's own minted identity
+//  3. Undeclared values: a value a sibling resource owns (opts sibling
+//     facts: cluster echoes, EIP associations, subnet CIDR blocks, target
+//     registrars) is dropped; a value inherited from a sibling (a read
+//     replica's source, an option group's engine defaults) is `atDefault`;
+//     a known value (the mined table, see below), a schema default, an
+//     own-account fill-in (own account id / region, AWS-owned or managed
+//     keys, service-linked roles) or a service-assigned value (maintenance
+//     windows, default parameter groups, placement in the own region) is
+//     `atDefault`; this resource's own minted identity
 //     (physical-id name segment, CloudFormation auto-name gated on the stack
 //     name or logical id and a random suffix, a segment of a declared
 //     write-only composite id, per-type minted shapes) is `generated`; a

@@ -6,8 +6,10 @@
 // Rules and invariants:
 //   - Every step is a pure, named function over JSON-shaped values (nil, bool,
 //     float64, string, []any, map[string]any). No I/O, no clock, no globals.
-//   - Steps that rewrite a model work on a copy the caller owns (see Clone);
-//     they never touch the caller's input otherwise.
+//   - Pass runs the model-wide steps in one copy-on-write traversal: its
+//     result shares unchanged subtrees with the input, so a caller takes a
+//     path with Own before an in-place step (StripPaths, SortUnordered)
+//     below the top level. The input is never modified.
 //   - Folds are equality-gated: each one accepts only two values that are
 //     provably the same value written differently, so a real change always
 //     still compares unequal (every fold has a paired test: the noise folds,
