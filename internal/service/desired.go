@@ -36,7 +36,7 @@ func (d *desiredState) factsFunc() scan.FactsFunc {
 // returns the key and the read batches.
 func (s *Service) LoadDesired(ctx context.Context, in statemachine.StackTask) (statemachine.Desired, error) {
 	if _, err := s.startedAt(ctx, in.RunID, in.Stack); err != nil {
-		return statemachine.Desired{}, err
+		return statemachine.Desired{}, stepError(err)
 	}
 	c := s.clients(in.Stack.Account, in.Stack.Region)
 	d, err := scan.LoadDesired(ctx, c, in.Stack)

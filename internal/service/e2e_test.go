@@ -41,6 +41,7 @@ type e2e struct {
 	planted    []plantedChange
 	queues     map[string]string
 	clock      *clock
+	events     *events
 	sandbox    *sandbox.Server
 	sandboxURL string
 	lambdaURL  string
@@ -85,6 +86,9 @@ func startE2E(t *testing.T) *e2e {
 	t.Cleanup(secSrv.Close)
 	sfnSrv := httptest.NewServer(e.starts)
 	t.Cleanup(sfnSrv.Close)
+	e.events = &events{}
+	ebSrv := httptest.NewServer(e.events)
+	t.Cleanup(ebSrv.Close)
 
 	table := fmt.Sprintf("realdrift-e2e-%d", time.Now().UnixNano())
 	e.checkARN = "arn:aws:states:us-east-1:" + demoAccount(0) + ":stateMachine:realdrift-check-stack"
@@ -94,9 +98,10 @@ func startE2E(t *testing.T) *e2e {
 		ReadRoleName:  readRole,
 		SlackSecretID: slackSecret,
 		CheckStackARN: e.checkARN,
+		EventBus:      "realdrift",
 		Debounce:      time.Minute,
 		Endpoints: service.Endpoints{
-			Default: sbSrv.URL, DynamoDB: ddbURL, SecretsManager: secSrv.URL, StepFunctions: sfnSrv.URL,
+			Default: sbSrv.URL, DynamoDB: ddbURL, SecretsManager: secSrv.URL, StepFunctions: sfnSrv.URL, EventBridge: ebSrv.URL,
 		},
 		AccessKeyID: worldgen.DemoAccessKey(demoAccount(0)), SecretAccessKey: "e2e-secret",
 	}
@@ -289,6 +294,10 @@ func TestSweepEndToEnd(t *testing.T) {
 		t.Errorf("alerts after sweep-1 (-got +want):\n%s", diff)
 	}
 
+	if diff := cmp.Diff(e.events.count(), map[string]int{"Drift Detected": len(drifted), service.SweepDetailType: 1}); diff != "" {
+		t.Errorf("events after sweep-1 (-got +want):\n%s", diff)
+	}
+
 	// Step Functions retries of handlers that already succeeded change
 	// nothing: the same answer, no second history item, no second alert.
 	e.retries(t, "sweep-1", sum, drifted)
@@ -305,6 +314,9 @@ func TestSweepEndToEnd(t *testing.T) {
 	}
 	if got := e.hook.total(); got != alerts {
 		t.Errorf("sweep-2 sent %d alerts, want none", got-alerts)
+	}
+	if diff := cmp.Diff(e.events.count(), map[string]int{"Drift Detected": len(drifted), service.SweepDetailType: 2}); diff != "" {
+		t.Errorf("events after sweep-2 (-got +want):\n%s", diff)
 	}
 
 	e.trigger(t, drifted)

@@ -221,3 +221,41 @@ func (s *starts) taken() []startCall {
 	s.calls = nil
 	return out
 }
+
+// events records EventBridge PutEvents calls (JSON 1.1) by detail-type.
+type events struct {
+	mu      sync.Mutex
+	entries []eventEntry
+}
+
+type eventEntry struct {
+	Source, DetailType, Detail, EventBusName string
+}
+
+func (e *events) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var in struct{ Entries []eventEntry }
+	if r.Header.Get("X-Amz-Target") != "AWSEvents.PutEvents" || json.NewDecoder(r.Body).Decode(&in) != nil {
+		http.Error(w, `{"__type":"ValidationException"}`, http.StatusBadRequest)
+		return
+	}
+	e.mu.Lock()
+	e.entries = append(e.entries, in.Entries...)
+	e.mu.Unlock()
+	out := []map[string]string{}
+	for range in.Entries {
+		out = append(out, map[string]string{"EventId": "e2e"})
+	}
+	w.Header().Set("Content-Type", "application/x-amz-json-1.1")
+	json.NewEncoder(w).Encode(map[string]any{"FailedEntryCount": 0, "Entries": out})
+}
+
+// count returns how many events of each detail-type were put.
+func (e *events) count() map[string]int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := map[string]int{}
+	for _, x := range e.entries {
+		out[x.DetailType]++
+	}
+	return out
+}

@@ -90,7 +90,7 @@ func New(cfg aws.Config, set Settings, opts ...Option) (*Service, error) {
 		senders = append(senders, notify.NewSlack(sm, set.SlackSecretID, nil))
 	}
 	if set.EventBus != "" {
-		eb := eventbridge.NewFromConfig(cfg)
+		eb := eventbridge.NewFromConfig(cfg, func(o *eventbridge.Options) { endpoint(&o.BaseEndpoint, set.Endpoints.EventBridge) })
 		senders = append(senders, notify.NewEventBridge(eb, set.EventBus))
 		s.events = eb
 	}

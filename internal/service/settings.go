@@ -33,6 +33,7 @@ const (
 	EnvDynamoDBURL     = "REALDRIFT_DYNAMODB_ENDPOINT_URL"
 	EnvSecretsURL      = "REALDRIFT_SECRETSMANAGER_ENDPOINT_URL"
 	EnvStepFunctionURL = "REALDRIFT_STEPFUNCTIONS_ENDPOINT_URL"
+	EnvEventBridgeURL  = "REALDRIFT_EVENTBRIDGE_ENDPOINT_URL"
 	EnvAccessKeyID     = "REALDRIFT_ACCESS_KEY_ID"
 	EnvSecretKey       = "REALDRIFT_SECRET_ACCESS_KEY"
 )
@@ -99,6 +100,7 @@ type Endpoints struct {
 	DynamoDB       string
 	SecretsManager string
 	StepFunctions  string
+	EventBridge    string
 }
 
 // SettingsFromEnv reads Settings from getenv (os.Getenv in a function).
@@ -118,6 +120,7 @@ func SettingsFromEnv(getenv func(string) string) (Settings, error) {
 			DynamoDB:       getenv(EnvDynamoDBURL),
 			SecretsManager: getenv(EnvSecretsURL),
 			StepFunctions:  getenv(EnvStepFunctionURL),
+			EventBridge:    getenv(EnvEventBridgeURL),
 		},
 		AccessKeyID:     getenv(EnvAccessKeyID),
 		SecretAccessKey: getenv(EnvSecretKey),
