@@ -26,6 +26,7 @@ import (
 //	children.<stack>.<batch>     children of one parent batch
 //	findings.<stack>             the reconciled findings
 //	persisted.<stack>            persist's decision (changed, counts, fingerprints)
+//	failed.<stack>               the error a stack's check failed with
 //	notified.<stack>             the fingerprint notify sent
 //
 // <stack> is <account>:<region>:<name>.
@@ -40,6 +41,7 @@ const (
 	keyChildren      = "children."
 	keyFindings      = "findings."
 	keyPersisted     = "persisted."
+	keyFailed        = "failed."
 	keyNotified      = "notified."
 )
 

@@ -17,9 +17,6 @@ import (
 	"github.com/realdrift/realdrift/statemachine"
 )
 
-// keyFailed marks a stack recorded as failed in the run: failed.<stack>.
-const keyFailed = "failed."
-
 // persistedState is record-stack's decision, written before the run record
 // so a retried persist answers the same.
 type persistedState struct {
