@@ -13,9 +13,13 @@ all: build
 build:
 	$(GO) build -o $(BIN)/realdrift ./cmd/realdrift
 
-# The test command: README's second command and what .ci/run calls.
+# The test command: README's second command and what .ci/run calls. The Go
+# tests start DynamoDB Local and install scripts/sfn's node packages when they
+# are missing (under CI=true, .ci/run starts DynamoDB Local first).
 test:
 	$(GO) test -count=1 ./...
+	$(MAKE) infra-test
+	scripts/sandbox-awscli-check.sh
 
 $(STATICCHECK):
 	GOBIN=$(abspath $(BIN)) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_V)

@@ -9,7 +9,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-AWS_CLI=${AWS_CLI:-aws}
+# Prefer AWS CLI v2 (Debian's awscli package installs it as /usr/bin/aws).
+if [ -z "${AWS_CLI:-}" ]; then
+	AWS_CLI=aws
+	if ! aws --version 2>/dev/null | grep -q '^aws-cli/2' && /usr/bin/aws --version 2>/dev/null | grep -q '^aws-cli/2'; then
+		AWS_CLI=/usr/bin/aws
+	fi
+fi
 command -v "$AWS_CLI" >/dev/null || { echo "sandbox-awscli-check: $AWS_CLI not found" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "sandbox-awscli-check: python3 not found" >&2; exit 2; }
 
