@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -285,9 +286,25 @@ func (s *Server) busy(account, typ, id string) error {
 	return nil
 }
 
+// maxRequests bounds the Cloud Control requests kept for status reads.
+const maxRequests = 10000
+
 // newProgress registers an IN_PROGRESS request that completes after the
 // operation delay. Callers hold s.mu.
 func (s *Server) newProgress(c *call, typ, id, op, clientToken string) *progress {
+	if len(s.requests) >= maxRequests {
+		// Forget finished requests, oldest first, as AWS expires them.
+		var done []*progress
+		for _, p := range s.requests {
+			if p.status != "IN_PROGRESS" {
+				done = append(done, p)
+			}
+		}
+		sort.Slice(done, func(i, j int) bool { return done[i].eventTime.Before(done[j].eventTime) })
+		for _, p := range done[:len(done)/2] {
+			delete(s.requests, p.token)
+		}
+	}
 	s.reqSeq++
 	p := &progress{
 		token: newRequestID(), clientToken: clientToken, account: c.account, region: c.region,
