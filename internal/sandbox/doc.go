@@ -12,8 +12,10 @@
 // the part of the world. The signature is parsed, not verified. The access
 // key picks the account: keys the world maps (accounts[].accessKeys) act as
 // that account's IAM user; session keys from STS AssumeRole act as the
-// assumed role in the role's account; any other key acts as the root of the
-// world's default account. S3 is addressed path-style (UsePathStyle).
+// assumed role in the role's account (any role name in a world account can
+// be assumed unless a fault rule denies it; a role outside the world's
+// accounts is AccessDenied); any other key acts as the root of the world's
+// default account. S3 is addressed path-style (UsePathStyle).
 // Global types (IAM, CloudFront, Route 53, Organizations) are visible from
 // every region of their account; IAM, Organizations and STS ignore the
 // region as AWS does.
