@@ -173,12 +173,8 @@ func (e *e2e) checkStack(t *testing.T, call startCall) statemachine.Execution {
 // returns the stack's findings as generic JSON.
 func (e *e2e) cliFindings(t *testing.T, ref drift.StackRef) any {
 	t.Helper()
-	env := map[string]string{
-		"AWS_ACCESS_KEY_ID": worldgen.DemoAccessKey(ref.Account), "AWS_SECRET_ACCESS_KEY": "e2e-secret",
-		"HOME": t.TempDir(),
-	}
 	var stdout, stderr bytes.Buffer
-	code := cli.Run(t.Context(), cli.IO{Stdout: &stdout, Stderr: &stderr, Getenv: func(k string) string { return env[k] }},
+	code := cli.Run(t.Context(), cli.IO{Stdout: &stdout, Stderr: &stderr, Getenv: e.cliEnv(t, ref)},
 		[]string{"check", "--json", "--region", ref.Region, "--endpoint-url", e.sandboxURL, "--state-dir", e.stateDir, ref.Name})
 	if code != 0 {
 		t.Fatalf("realdrift check %s: exit %d\n%s", ref, code, stderr.String())
@@ -196,6 +192,15 @@ func (e *e2e) cliFindings(t *testing.T, ref drift.StackRef) any {
 		t.Fatalf("realdrift check %s: report for %+v", ref, rep.Stacks)
 	}
 	return rep.Stacks[0].Findings
+}
+
+// cliEnv is the CLI's environment for a stack: the account's own keys.
+func (e *e2e) cliEnv(t *testing.T, ref drift.StackRef) func(string) string {
+	env := map[string]string{
+		"AWS_ACCESS_KEY_ID": worldgen.DemoAccessKey(ref.Account), "AWS_SECRET_ACCESS_KEY": "e2e-secret",
+		"HOME": t.TempDir(),
+	}
+	return func(k string) string { return env[k] }
 }
 
 // storedFindings returns the stack's latest findings in DynamoDB Local as
@@ -319,7 +324,57 @@ func TestSweepEndToEnd(t *testing.T) {
 		t.Errorf("events after sweep-2 (-got +want):\n%s", diff)
 	}
 
+	e.recordBaseline(t, drifted)
 	e.trigger(t, drifted)
+}
+
+// recordBaseline records one stack's live-only state with `realdrift
+// record`, stores the same baseline document in the table, and sweeps
+// again: the stored findings still equal the CLI's (both apply the
+// baseline), the recorded values are suppressed, and nothing alerts.
+func (e *e2e) recordBaseline(t *testing.T, drifted []string) {
+	t.Helper()
+	ref := drift.StackRef{Account: demoAccount(2), Region: "us-east-1", Name: "OrdersService"}
+	before, _ := e.storedFindings(t, ref)
+	if !hasUnrecorded(before) {
+		t.Fatalf("%s has no unrecorded finding to record", ref)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := cli.Run(t.Context(), cli.IO{Stdout: &stdout, Stderr: &stderr, Getenv: e.cliEnv(t, ref)},
+		[]string{"record", "--yes", "--region", ref.Region, "--endpoint-url", e.sandboxURL, "--state-dir", e.stateDir, ref.Name}); code != 0 {
+		t.Fatalf("realdrift record %s: exit %d\n%s", ref, code, stderr.String())
+	}
+	doc, err := os.ReadFile(filepath.Join(e.stateDir, "baselines", ref.Name+"."+ref.Account+"."+ref.Region+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.store.PutBaseline(t.Context(), ref, doc, 0); err != nil {
+		t.Fatal(err)
+	}
+	alerts := e.hook.total()
+	sum := e.sweep(t, "sweep-3")
+	t.Logf("sweep-3: %+v", sum)
+	if again := e.compare(t, "sweep-3"); !slices.Equal(again, drifted) {
+		t.Errorf("sweep-3 drifted stacks %v, want %v", again, drifted)
+	}
+	after, _ := e.storedFindings(t, ref)
+	if hasUnrecorded(after) || sum.Counts["suppressed"] < 1 || sum.Changed != 0 {
+		t.Errorf("%s after record: unrecorded %v, summary %+v; want the recorded values suppressed and nothing changed", ref, hasUnrecorded(after), sum)
+	}
+	if got := e.hook.total(); got != alerts {
+		t.Errorf("sweep-3 sent %d alerts, want none", got-alerts)
+	}
+}
+
+// hasUnrecorded reports whether generic findings hold potential drift.
+func hasUnrecorded(findings any) bool {
+	list, _ := findings.([]any)
+	for _, f := range list {
+		if m, _ := f.(map[string]any); m["unrecorded"] == true {
+			return true
+		}
+	}
+	return false
 }
 
 // trigger changes a clean stack's queue out of band and sends a burst of
