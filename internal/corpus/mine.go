@@ -63,11 +63,19 @@ func RankUndeclared(cases []*Case) []Ranked {
 // MineKnown derives the known-values table from the cases' labels: every
 // (type, path, value template) the corpus labels atDefault or generated,
 // minus any triple it also labels undeclared anywhere (a value that is real
-// drift somewhere is never folded). Rows are sorted.
+// drift somewhere is never folded), minus the minted values the
+// classifier's general rules already derive for their own resource. Rows
+// are sorted.
 func MineKnown(cases []*Case) []classify.KnownValue {
-	labels := map[Triple]map[drift.Tier]int{}
+	empty := &classify.KnownTable{}
+	labels := map[Triple]map[drift.Tier]int{}    // unexplained: per-type rows
+	allLabels := map[Triple]map[drift.Tier]int{} // all: cross-type evidence
 	for _, c := range cases {
 		ctx := classify.ContextFor(subject(c), c.LiveRaw, classify.OptionsFromMap(c.Opts))
+		explained := map[string]string{}
+		for _, f := range ReplayWith(c, empty) {
+			explained[f.Key()] = Canonical(f)
+		}
 		for _, f := range c.Expected {
 			switch f.Tier {
 			case drift.AtDefault, drift.Generated, drift.Undeclared:
@@ -75,6 +83,18 @@ func MineKnown(cases []*Case) []classify.KnownValue {
 				continue
 			}
 			t := Triple{c.Resource.ResourceType, classify.KeyPath(f.Path), classify.Template(f.Actual, ctx)}
+			if allLabels[t] == nil {
+				allLabels[t] = map[drift.Tier]int{}
+			}
+			allLabels[t][f.Tier]++
+			// A minted value the general rules already derive (a name
+			// segment of this resource's physical id, an auto-name) is this
+			// resource's own: a row for it could never match another one.
+			// Defaults stay even when this case's schema explains them:
+			// schema versions differ between cases.
+			if f.Tier == drift.Generated && explained[f.Key()] == Canonical(f) {
+				continue
+			}
 			if labels[t] == nil {
 				labels[t] = map[drift.Tier]int{}
 			}
@@ -84,7 +104,7 @@ func MineKnown(cases []*Case) []classify.KnownValue {
 	// Cross-type rows: a top-level (path, value) folded on two or more
 	// types, and never left unfolded where it appears undeclared.
 	crossTypes := map[[2]string]map[string]bool{}
-	for t, tiers := range labels {
+	for t, tiers := range allLabels {
 		// Only literal values: a placeholder template ("any AZ", "any
 		// key") is evidence about the types it was seen on, not all.
 		if tiers[drift.AtDefault] == 0 || tiers[drift.Undeclared] > 0 || strings.ContainsAny(t.Path, ".[") || strings.Contains(t.Value, "⟨") {
