@@ -29,7 +29,9 @@ import (
 //	failed.<stack>               the error a stack's check failed with
 //	notified.<stack>             the fingerprint notify sent
 //
-// <stack> is <account>:<region>:<name>.
+// <stack> is <account>:<region>:<name>. One more key outlives runs: under
+// the fixed run id alertsRun, alerted.<stack> holds the drift-set
+// fingerprint last alerted for the stack (kept for AlertMemory).
 const (
 	keyRun           = "run"
 	keyAccount       = "account."
@@ -42,8 +44,16 @@ const (
 	keyFindings      = "findings."
 	keyPersisted     = "persisted."
 	keyFailed        = "failed."
+	keyAlerted       = "alerted."
 	keyNotified      = "notified."
 )
+
+// alertsRun is the run id under which the last alerted fingerprints live.
+const alertsRun = "realdrift-alerts"
+
+// AlertMemory is how long the last alerted fingerprint of a stack is kept;
+// after it, the latest run's fingerprint stands in for it.
+const AlertMemory = 400 * 24 * time.Hour
 
 func stackKey(s drift.StackRef) string { return s.Account + ":" + s.Region + ":" + s.Name }
 

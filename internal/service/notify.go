@@ -3,12 +3,14 @@ package service
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	ebtypes "github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
 
+	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/notify"
 	"github.com/realdrift/realdrift/statemachine"
 )
@@ -25,7 +27,9 @@ type notifiedState struct {
 // Notify is the notify function. For a stack whose drift set changed it
 // sends the alert on every configured channel (SNS, Slack, EventBridge),
 // once: a retry after a successful send finds the run's record and sends
-// nothing. For a sweep it puts the run summary on the event bus, when one
+// nothing. A delivered alert's fingerprint is remembered for the stack
+// (persist compares the next check with it), so an alert that failed is
+// sent again by the next check. For a sweep it puts the run summary on the event bus, when one
 // is configured.
 func (s *Service) Notify(ctx context.Context, in statemachine.NotifyTask) (struct{}, error) {
 	switch in.Kind {
@@ -63,9 +67,27 @@ func (s *Service) notifyStack(ctx context.Context, in statemachine.NotifyTask) e
 		return nil // a retry: already sent
 	}
 	if _, err := s.notifier.Notify(ctx, sum); err != nil {
+		// Keep the last delivered drift set as the stack's, so the next
+		// check still finds the drift set changed and alerts again.
+		if rerr := s.rememberAlert(ctx, stack, notifiedState{Fingerprint: ps.Previous}); rerr != nil {
+			err = errors.Join(err, rerr)
+		}
 		return fmt.Errorf("notify %s: %w", stack, err)
 	}
-	return s.putJSON(ctx, in.RunID, stateKey(keyNotified, stack), notifiedState{Fingerprint: sum.Fingerprint, Event: sum.Event.String()})
+	sent = notifiedState{Fingerprint: sum.Fingerprint, Event: sum.Event.String()}
+	if err := s.putJSON(ctx, in.RunID, stateKey(keyNotified, stack), sent); err != nil {
+		return err
+	}
+	return s.rememberAlert(ctx, stack, sent)
+}
+
+// rememberAlert records the drift set the stack's alerts last reported.
+func (s *Service) rememberAlert(ctx context.Context, stack drift.StackRef, sent notifiedState) error {
+	b, err := json.Marshal(sent)
+	if err != nil {
+		return fmt.Errorf("remember alert of %s: %w", stack, err)
+	}
+	return s.store.PutState(ctx, alertsRun, stateKey(keyAlerted, stack), b, s.now().Add(AlertMemory))
 }
 
 func (s *Service) notifySweep(ctx context.Context, in statemachine.NotifyTask) error {

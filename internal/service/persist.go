@@ -70,13 +70,13 @@ func (s *Service) recordStack(ctx context.Context, in statemachine.PersistTask) 
 		return statemachine.Persisted{}, err
 	}
 	if !ok {
-		prev, _, err := s.store.LatestFindings(ctx, stack)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return statemachine.Persisted{}, fmt.Errorf("persist %s: %w", stack, err)
+		prev, err := s.previousFingerprint(ctx, stack)
+		if err != nil {
+			return statemachine.Persisted{}, err
 		}
 		ps = persistedState{
 			Fingerprint: notify.Fingerprint(findings),
-			Previous:    prev.Fingerprint,
+			Previous:    prev,
 			Counts:      in.Counts,
 			FinishedAt:  s.now().UTC(),
 		}
@@ -100,6 +100,26 @@ func (s *Service) recordStack(ctx context.Context, in statemachine.PersistTask) 
 		return statemachine.Persisted{}, err
 	}
 	return statemachine.Persisted{Changed: ps.Changed}, nil
+}
+
+// previousFingerprint is the drift set the stack's alerts last reported:
+// the fingerprint notify last sent for it, else (never alerted, or
+// forgotten) the latest run's. An alert that could not be delivered thus
+// stays "changed" on the next check, which alerts again.
+func (s *Service) previousFingerprint(ctx context.Context, stack drift.StackRef) (string, error) {
+	var sent notifiedState
+	ok, err := s.getJSON(ctx, alertsRun, stateKey(keyAlerted, stack), &sent)
+	if err != nil {
+		return "", fmt.Errorf("persist %s: %w", stack, err)
+	}
+	if ok {
+		return sent.Fingerprint, nil
+	}
+	latest, _, err := s.store.LatestFindings(ctx, stack)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return "", fmt.Errorf("persist %s: %w", stack, err)
+	}
+	return latest.Fingerprint, nil
 }
 
 // index writes the resource index entries of the stack's resources, so the
