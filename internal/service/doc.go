@@ -19,6 +19,10 @@
 //     decision of persist is recorded before the run is, so a retried
 //     persist gives the same answer, and notify records what it sent and
 //     never sends it twice.
+//   - Alerts follow changes of the drift set: persist compares a check's
+//     fingerprint with the one the stack's alerts last reported (kept
+//     across runs under a fixed run id, AlertMemory long), so an alert that
+//     could not be delivered is sent again by the next check.
 //   - Findings are the same as `realdrift check` reports for the stack: the
 //     handlers run the same scan steps, with the same schema facts (looked
 //     up once per stack by load-desired and kept in the run state), then the
