@@ -152,6 +152,11 @@ func (r *run) known(rp string, v any) (drift.Tier, bool) {
 	if t, ok := r.lookup(table.byType[r.s.Ref.Type][kp], v); ok {
 		return t, true
 	}
+	if alias := r.tf.knownAlias; alias.typ != "" && strings.HasPrefix(kp, alias.prefix) {
+		if t, ok := r.lookup(table.byType[alias.typ][kp], v); ok {
+			return t, true
+		}
+	}
 	if !strings.Contains(kp, ".") && !strings.Contains(kp, "[") {
 		return r.lookup(table.byType[anyType][kp], v)
 	}

@@ -58,6 +58,9 @@ type typeFacts struct {
 	tagPaths []string
 	// generatedShapes: KeyPath → the shape of a value AWS mints there.
 	generatedShapes map[string]*regexp.Regexp
+	// knownAlias names a type whose known values hold for this type too
+	// under a path prefix (two types sharing one settings model).
+	knownAlias struct{ typ, prefix string }
 	// offMeaningful: KeyPath → predicate saying a trivially-empty
 	// (switched-off) value is a real divergence on this resource.
 	offMeaningful map[string]func(r *run) bool
@@ -117,11 +120,15 @@ var typeTable = sync.OnceValue(func() map[string]*typeFacts {
 		"AWS::Cognito::UserPoolUser": {
 			identities: map[string]*identity{"UserAttributes": ids("Name")},
 		},
+		// An environment and a configuration template carry the same
+		// option-settings model, with the same service defaults.
 		"AWS::ElasticBeanstalk::ConfigurationTemplate": {
 			identities: map[string]*identity{"OptionSettings": subsetIDs("Namespace", "OptionName")},
+			knownAlias: struct{ typ, prefix string }{"AWS::ElasticBeanstalk::Environment", "OptionSettings["},
 		},
 		"AWS::ElasticBeanstalk::Environment": {
 			identities: map[string]*identity{"OptionSettings": subsetIDs("Namespace", "OptionName")},
+			knownAlias: struct{ typ, prefix string }{"AWS::ElasticBeanstalk::ConfigurationTemplate", "OptionSettings["},
 		},
 		"AWS::RDS::OptionGroup": {
 			identities: map[string]*identity{"OptionConfigurations.*.OptionSettings": ids("Name")},
