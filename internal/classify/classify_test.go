@@ -266,6 +266,25 @@ func TestKMSKeyTemplatesStayLiteral(t *testing.T) {
 	}
 }
 
+func TestDefaultObjectFieldsFoldOneByOne(t *testing.T) {
+	table, err := NewKnownTable([]KnownValue{{Type: "AWS::ECS::Service", Path: "DeploymentConfiguration", Tier: "atDefault",
+		Value: `{"MaximumPercent":200,"MinimumHealthyPercent":100}`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Subject{Ref: drift.ResourceRef{Type: "AWS::ECS::Service", PhysicalID: "svc"},
+		Declared: map[string]any{"DeploymentConfiguration": map[string]any{"MinimumHealthyPercent": 50.0}}}
+	opts := Options{Known: table}
+	live := map[string]any{"DeploymentConfiguration": map[string]any{"MinimumHealthyPercent": 50.0, "MaximumPercent": 200.0}}
+	if got := brief(Resource(s, live, nil, opts)); !cmp.Equal(got, []string{"atDefault DeploymentConfiguration.MaximumPercent 200"}) {
+		t.Errorf("default field not folded: %v", got)
+	}
+	live["DeploymentConfiguration"].(map[string]any)["MaximumPercent"] = 400.0
+	if got := brief(Resource(s, live, nil, opts)); !cmp.Equal(got, []string{"undeclared DeploymentConfiguration.MaximumPercent 400"}) {
+		t.Errorf("changed field not surfaced: %v", got)
+	}
+}
+
 func TestSecretsNeverInFindings(t *testing.T) {
 	s := Subject{
 		Ref: drift.ResourceRef{Type: "AWS::RDS::DBInstance", PhysicalID: "db"},

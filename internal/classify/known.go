@@ -84,12 +84,49 @@ func buildKnown(rows []KnownValue) (map[string]map[string]*knownEntry, error) {
 			e.exact[row.Value] = t
 		}
 	}
+	// A default object's fields are each their own default: a template
+	// that sets part of the object still folds the rest, field by field.
+	for _, row := range rows {
+		if row.Tier != drift.AtDefault.String() || len(row.Value) == 0 || row.Value[0] != '{' {
+			continue
+		}
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(row.Value), &obj); err != nil {
+			continue
+		}
+		addFields(out, row.Type, row.Path, obj)
+	}
 	for _, byPath := range out {
 		for _, e := range byPath {
 			e.buildShapes()
 		}
 	}
 	return out, nil
+}
+
+// addFields adds an atDefault entry for every field of a default object,
+// recursively, unless the table already has the field's path.
+func addFields(out map[string]map[string]*knownEntry, typ, path string, obj map[string]any) {
+	byPath := out[typ]
+	for f, v := range obj {
+		p := path + "." + f
+		e := byPath[p]
+		if e == nil {
+			e = &knownEntry{exact: map[string]drift.Tier{}, templated: map[string]drift.Tier{}}
+			byPath[p] = e
+		}
+		c := normalize.Canonical(v)
+		if isTemplated(c) {
+			if _, ok := e.templated[c]; !ok {
+				e.templated[c] = drift.AtDefault
+			}
+		} else if _, ok := e.exact[c]; !ok {
+			e.exact[c] = drift.AtDefault
+		}
+		if m, ok := v.(map[string]any); ok {
+			addFields(out, typ, p, m)
+		}
+	}
 }
 
 // buildShapes enables the shape fold for a path whose values are two or
