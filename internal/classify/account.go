@@ -37,6 +37,8 @@ func (r *run) accountDefault(v any) bool {
 			return isLowerAlnum(strings.TrimPrefix(t, "arn:aws:kms:"+region+":"+acct+":alias/aws/"))
 		case acct != "" && strings.HasPrefix(t, "arn:aws:iam::"+acct+":role/aws-service-role/"):
 			return reServiceLinkedRole.MatchString(strings.TrimPrefix(t, "arn:aws:iam::"+acct+":role/aws-service-role/"))
+		case r.isManagedKey(t):
+			return true
 		}
 	case []any:
 		return region != "" && len(t) == 1 && t[0] == region
@@ -54,6 +56,34 @@ func (r *run) accountDefault(v any) bool {
 			}
 		}
 		return owned
+	}
+	return false
+}
+
+// isManagedKey reports whether s is (the ARN of) one of the account's
+// AWS-managed KMS keys, as the alias targets (opts kmsAliasTargets) name
+// them: encryption with the service's own key, never a customer key.
+func (r *run) isManagedKey(s string) bool {
+	if len(r.opts.KMSAliasTargets) == 0 {
+		return false
+	}
+	id := s
+	if a, ok := normalize.ParseARN(s); ok {
+		if a.Service != "kms" || (r.opts.AccountID != "" && a.Account != r.opts.AccountID) || (r.opts.Region != "" && a.Region != r.opts.Region) {
+			return false
+		}
+		id = strings.TrimPrefix(a.Resource, "key/")
+	}
+	for alias, target := range r.opts.KMSAliasTargets {
+		if !strings.HasPrefix(alias, "alias/aws/") {
+			continue
+		}
+		if a, ok := normalize.ParseARN(target); ok {
+			target = strings.TrimPrefix(a.Resource, "key/")
+		}
+		if target == id {
+			return true
+		}
 	}
 	return false
 }

@@ -34,6 +34,14 @@ func TestAccountDefault(t *testing.T) {
 			}
 		})
 	}
+	keyed := &run{opts: Options{AccountID: "111111111111", Region: "us-east-1",
+		KMSAliasTargets: map[string]string{"alias/aws/ebs": "76039e55-2469-4c94-95ab-e12d8615bb98"}}}
+	if !keyed.accountDefault("arn:aws:kms:us-east-1:111111111111:key/76039e55-2469-4c94-95ab-e12d8615bb98") {
+		t.Error("the account's AWS-managed key should fold")
+	}
+	if keyed.accountDefault("arn:aws:kms:us-east-1:111111111111:key/11111111-2469-4c94-95ab-e12d8615bb98") {
+		t.Error("a customer key must surface")
+	}
 	if (&run{}).accountDefault("111111111111") {
 		t.Error("without a known account nothing folds")
 	}
