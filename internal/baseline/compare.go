@@ -5,13 +5,14 @@ import (
 	"strconv"
 
 	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/normalize"
 )
 
 // Options are the pluggable facts Apply and Record use.
 type Options struct {
-	// Canon canonicalises a value before two values are compared (the
-	// classifier's pipeline: tag and id arrays sorted, policies normalised).
-	// Nil means the identity.
+	// Canon canonicalises a value before two values are compared. Nil
+	// means normalize.ForCompare, the classifier's order canonicalisation
+	// (tag and id arrays sorted).
 	Canon func(v any) any
 	// Default returns the AWS default pinned for an observed-default path;
 	// it becomes Desired of an "observed default deleted" finding. Nil means
@@ -25,7 +26,7 @@ type Options struct {
 func (o Options) Equal(recorded, live any) bool {
 	canon := o.Canon
 	if canon == nil {
-		canon = func(v any) any { return v }
+		canon = normalize.ForCompare
 	}
 	return equalJSON(plain(canon(recorded)), plain(canon(live)))
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/realdrift/realdrift/internal/baseline"
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/ignore"
-	"github.com/realdrift/realdrift/internal/normalize"
 	"github.com/realdrift/realdrift/internal/report"
 	"github.com/realdrift/realdrift/internal/scan"
 )
@@ -55,17 +54,6 @@ type stackRun struct {
 // report returns the run as the report package takes it.
 func (r *stackRun) report() report.Stack {
 	return report.Stack{Ref: r.ref, Findings: r.findings, Err: r.err}
-}
-
-// baselineOptions are the comparison facts baseline.Apply and Record use:
-// values compare after the classifier's order canonicalisation.
-func baselineOptions() baseline.Options {
-	return baseline.Options{Canon: func(v any) any {
-		c := normalize.Clone(v)
-		normalize.SortIdentityArrays(c)
-		normalize.SortIDArrays(c)
-		return c
-	}}
 }
 
 // gather checks one stack: the scan pipeline, then the baseline, the scope
@@ -123,7 +111,7 @@ func (sess *session) gather(ctx context.Context, t target, mode gatherMode) *sta
 			Findings:     findings,
 			Resources:    baselineResources(res.Desired),
 			TemplateHash: baseline.TemplateHash([]byte(res.Desired.TemplateBody)),
-		}, baselineOptions())
+		}, baseline.Options{})
 		findings, run.notes = applied.Findings, applied.Notes
 	}
 	switch mode.scope {

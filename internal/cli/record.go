@@ -113,7 +113,7 @@ func recordRun(ctx context.Context, s IO, sess *session, run *stackRun, in *bufi
 	}
 	var written *baseline.Baseline
 	if _, err := baseline.Update(ctx, sess.state, run.ref, func(cur *baseline.Baseline) (*baseline.Baseline, error) {
-		written = baseline.Record(cur, snap, baselineOptions())
+		written = baseline.Record(cur, snap, baseline.Options{})
 		return written, nil
 	}); err != nil {
 		return err

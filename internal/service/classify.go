@@ -9,7 +9,6 @@ import (
 	"github.com/realdrift/realdrift/internal/baseline"
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/ignore"
-	"github.com/realdrift/realdrift/internal/normalize"
 	"github.com/realdrift/realdrift/internal/scan"
 	"github.com/realdrift/realdrift/internal/store"
 	"github.com/realdrift/realdrift/statemachine"
@@ -69,7 +68,7 @@ func Reconcile(d *scan.Desired, findings []drift.Finding, b *baseline.Baseline, 
 		Findings:     findings,
 		Resources:    res,
 		TemplateHash: baseline.TemplateHash([]byte(d.TemplateBody)),
-	}, BaselineOptions())
+	}, baseline.Options{})
 	out := ignore.Apply(applied.Findings, d.Stack, rules)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
@@ -83,18 +82,6 @@ func Reconcile(d *scan.Desired, findings []drift.Finding, b *baseline.Baseline, 
 		return a.LogicalID < b.LogicalID
 	})
 	return out
-}
-
-// BaselineOptions are the comparison facts the baseline is applied with:
-// values compare after the classifier's order canonicalisation, as in the
-// CLI's check.
-func BaselineOptions() baseline.Options {
-	return baseline.Options{Canon: func(v any) any {
-		c := normalize.Clone(v)
-		normalize.SortIdentityArrays(c)
-		normalize.SortIDArrays(c)
-		return c
-	}}
 }
 
 // ignoreRules reads the default scope's ignore rules and every configured
