@@ -182,6 +182,23 @@ func TestTiers(t *testing.T) {
 			want: []string{`declared Steps [{"Action":{"Operation":"UPPER_CASE","Parameters":{"SourceColumn":"email"}}}] want [{"Action":{"Operation":"UPPER_CASE","Parameters":{"sourceColumn":"name"}}}]`},
 		},
 		{
+			name:     "name/value subset: live-only pairs are inventory by name",
+			typ:      "AWS::Redshift::ClusterParameterGroup",
+			declared: map[string]any{"Parameters": []any{map[string]any{"ParameterName": "require_ssl", "ParameterValue": "true"}}},
+			live: map[string]any{"Parameters": []any{
+				map[string]any{"ParameterName": "max_connections", "ParameterValue": "500"},
+				map[string]any{"ParameterName": "require_ssl", "ParameterValue": "true"},
+			}},
+			want: []string{`undeclared Parameters[max_connections] {"ParameterName":"max_connections","ParameterValue":"500"}`},
+		},
+		{
+			name:     "name/value subset: a changed declared pair surfaces",
+			typ:      "AWS::Redshift::ClusterParameterGroup",
+			declared: map[string]any{"Parameters": []any{map[string]any{"ParameterName": "require_ssl", "ParameterValue": "true"}}},
+			live:     map[string]any{"Parameters": []any{map[string]any{"ParameterName": "require_ssl", "ParameterValue": "false"}}},
+			want:     []string{`declared Parameters[require_ssl].ParameterValue "false" want "true"`},
+		},
+		{
 			name:     "name declared, ARN read back",
 			typ:      "AWS::Lambda::EventSourceMapping",
 			declared: map[string]any{"FunctionName": "fn"},

@@ -74,7 +74,42 @@ func (r *run) identity(rp string, arrays ...[]any) *identity {
 			return id
 		}
 	}
+	for _, id := range nameValueIdentities {
+		if nameValuePairs(id.fields[0], arrays...) && keyedBy(id, arrays...) {
+			return id
+		}
+	}
 	return nil
+}
+
+// nameValueIdentities key name/value subset arrays (parameters, settings,
+// environment variables): elements that are a name and nothing but its
+// value. A declared subset is compared by name; live-only pairs are
+// inventory per name.
+var nameValueIdentities = []*identity{
+	{fields: []string{"Name"}},
+	{fields: []string{"ParameterName"}},
+}
+
+// nameValuePairs reports whether every element holds the name field and
+// otherwise only a value field.
+func nameValuePairs(nameField string, arrays ...[]any) bool {
+	for _, a := range arrays {
+		for _, e := range a {
+			m, ok := e.(map[string]any)
+			if !ok {
+				return false
+			}
+			for k := range m {
+				switch k {
+				case nameField, "Value", "Values", "ParameterValue":
+				default:
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // bagPaths are the ELB attribute bags (any ELBv2 type): a declared subset
