@@ -75,17 +75,17 @@ func notFoundResource(typ, id string) error {
 }
 
 // ccCheckType answers the errors Cloud Control gives before any lookup.
-func (s *Server) ccCheckType(typ, action string) error {
+func (s *Server) ccCheckType(c *call, typ, action string) error {
 	if typ == "" {
 		return errf(400, "ValidationException", "1 validation error detected: Value null at 'typeName' failed to satisfy constraint: Member must not be null")
 	}
 	if isCustom(typ) {
 		return errf(400, "UnsupportedActionException", "Resource type %s does not support %s action", typ, action)
 	}
-	if !s.readable(typ) {
+	if !s.readable(c.account, c.region, typ) {
 		return errf(400, "UnsupportedActionException", "Resource type %s does not support %s action", typ, action)
 	}
-	if f, ok := s.facts(typ); ok && len(f.Handlers) > 0 {
+	if f, ok := s.facts(c.account, c.region, typ); ok && len(f.Handlers) > 0 {
 		want := strings.ToLower(action)
 		has := false
 		for _, h := range f.Handlers {
@@ -117,7 +117,7 @@ func (s *Server) ccGetResource(c *call) (any, error) {
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
-	if err := s.ccCheckType(in.TypeName, "READ"); err != nil {
+	if err := s.ccCheckType(c, in.TypeName, "READ"); err != nil {
 		return nil, err
 	}
 	s.mu.RLock()
@@ -141,7 +141,7 @@ func (s *Server) ccListResources(c *call) (any, error) {
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
-	if err := s.ccCheckType(in.TypeName, "LIST"); err != nil {
+	if err := s.ccCheckType(c, in.TypeName, "LIST"); err != nil {
 		return nil, err
 	}
 	size := s.opts.PageSize
@@ -172,14 +172,14 @@ func (s *Server) ccUpdateResource(c *call) (any, error) {
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
-	if err := s.ccCheckType(in.TypeName, "UPDATE"); err != nil {
+	if err := s.ccCheckType(c, in.TypeName, "UPDATE"); err != nil {
 		return nil, err
 	}
 	patch, err := jsonpatch.DecodePatch([]byte(in.PatchDocument))
 	if err != nil || in.PatchDocument == "" {
 		return nil, errf(400, "InvalidRequestException", "The PatchDocument is not a valid RFC 6902 JSON patch: %v", err)
 	}
-	f, _ := s.facts(in.TypeName)
+	f, _ := s.facts(c.account, c.region, in.TypeName)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if p := s.byClientToken(c.account, in.ClientToken); p != nil {
@@ -205,7 +205,7 @@ func (s *Server) ccDeleteResource(c *call) (any, error) {
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
-	if err := s.ccCheckType(in.TypeName, "DELETE"); err != nil {
+	if err := s.ccCheckType(c, in.TypeName, "DELETE"); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
@@ -321,15 +321,15 @@ func (s *Server) complete(token string) {
 	f := (*schema.Facts)(nil)
 	s.mu.RLock()
 	p := s.requests[token]
-	var typ string
+	var account, region, typ string
 	if p != nil {
-		typ = p.typ
+		account, region, typ = p.account, p.region, p.typ
 	}
 	s.mu.RUnlock()
 	if p == nil {
 		return
 	}
-	if ff, ok := s.facts(typ); ok {
+	if ff, ok := s.facts(account, region, typ); ok {
 		f = ff
 	}
 	s.mu.Lock()

@@ -288,11 +288,11 @@ func (s *Server) cfnDescribeType(c *call) (any, error) {
 	if name == "" {
 		return nil, validation("TypeName or Arn must be specified.")
 	}
-	f, ok := s.facts(name)
+	f, ok := s.facts(c.account, c.region, name)
 	if !ok {
 		return nil, errf(404, "TypeNotFoundException", "The type '%s' cannot be found.", name)
 	}
-	doc, err := registrySchema(name, f, s.readable(name))
+	doc, err := registrySchema(name, f, s.readable(c.account, c.region, name))
 	if err != nil {
 		return nil, err
 	}

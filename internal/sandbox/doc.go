@@ -36,7 +36,8 @@
 //	                            GetUserPolicy GetGroupPolicy GetPolicy GetPolicyVersion
 //	                            ListPolicyVersions CreatePolicyVersion ListEntitiesForPolicy
 //	lambda (REST-JSON)          GetPolicy AddPermission RemovePermission ListFunctionUrlConfigs
-//	                            ListAliases ListEventSourceMappings
+//	                            ListAliases ListEventSourceMappings ListVersionsByFunction
+//	kms (JSON 1.1)              ListAliases
 //
 // Errors carry AWS's codes in each protocol's shape (query ErrorResponse,
 // JSON __type + X-Amzn-ErrorType, S3 <Error>, Lambda X-Amzn-ErrorType), so
@@ -61,13 +62,17 @@
 // built from the AWS::Lambda::Permission resources naming it (Sid = the
 // permission's identifier); URL configs, aliases and event source mappings
 // are the AWS::Lambda::Url, Alias and EventSourceMapping resources naming
-// the function. A write through one API shows through the other.
+// the function, and its versions $LATEST (from the function's model) plus
+// the AWS::Lambda::Version resources naming it. KMS aliases are the
+// region's kmsAliases map. A write through one API shows through the other.
 //
 // Cloud Control: a type is unreadable (UnsupportedActionException) when the
 // world lists it in ccGaps, when its schema facts list handlers without
 // "read", or when it is a custom type. Facts come from the world's schemas
 // first, then Options.Facts; facts without handlers mean the sandbox's own
-// read/update/delete/list. UpdateResource validates the RFC 6902 patch at
+// read/update/delete/list; a region's own schemas win over the world's, so
+// DescribeType (and the handler checks) answer per account region, as the
+// regional registry does. UpdateResource validates the RFC 6902 patch at
 // once (InvalidRequestException when it touches a read-only path, changes a
 // create-only value or does not apply), answers IN_PROGRESS and applies it
 // after Options.OperationDelay to the model as it is then (FAILED if that
@@ -107,7 +112,9 @@
 //	          "policyVersions": [...]              // AWS::IAM::ManagedPolicy only
 //	        }]
 //	      }],
-//	      "resources": [{<live-only resource: no logicalId; type, identifier, properties>}]
+//	      "resources": [{<live-only resource: no logicalId; type, identifier, properties>}],
+//	      "schemas": {"AWS::SQS::Queue": {...}},  // this account region's facts, over the world's
+//	      "kmsAliases": {"alias/aws/s3": "<key id>"} // what KMS ListAliases lists here
 //	    }]
 //	  }]
 //	}

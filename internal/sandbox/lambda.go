@@ -19,6 +19,7 @@ func lambdaService() *service {
 			"ListFunctionUrlConfigs":  (*Server).lambdaListFunctionURLConfigs,
 			"ListAliases":             (*Server).lambdaListAliases,
 			"ListEventSourceMappings": (*Server).lambdaListEventSourceMappings,
+			"ListVersionsByFunction":  (*Server).lambdaListVersionsByFunction,
 			"AddPermission":           (*Server).lambdaAddPermission,
 			"RemovePermission":        (*Server).lambdaRemovePermission,
 		},
@@ -33,6 +34,7 @@ var lambdaRoutes = []struct {
 	{"2015-03-31", "policy", "GetPolicy"},
 	{"2021-10-31", "urls", "ListFunctionUrlConfigs"},
 	{"2015-03-31", "aliases", "ListAliases"},
+	{"2015-03-31", "versions", "ListVersionsByFunction"},
 }
 
 func lambdaRoute(r *http.Request) (string, map[string]string) {
@@ -280,6 +282,48 @@ func (s *Server) lambdaListAliases(c *call) (any, error) {
 		return nil, err
 	}
 	return listReply("Aliases", pg, marker), nil
+}
+
+// lambdaListVersionsByFunction lists $LATEST (from the function's model)
+// and then the published versions: the AWS::Lambda::Version resources
+// naming the function, each answered from its own model.
+func (s *Server) lambdaListVersionsByFunction(c *call) (any, error) {
+	name := functionName(c.params["fn"])
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	f := s.findFunction(c, name)
+	if f == nil {
+		return nil, noFunction(c, name)
+	}
+	base := functionArn(c, f, name)
+	config := func(r *Resource, version, arn string) map[string]any {
+		it := map[string]any{"FunctionName": name, "FunctionArn": arn, "Version": version, "LastModified": isoTime(defaultStackTime)}
+		for _, k := range []string{"Description", "CodeSha256", "Runtime", "Handler", "Role", "MemorySize", "Timeout"} {
+			if v := fieldValue(r, k); v != nil {
+				it[k] = v
+			}
+		}
+		return it
+	}
+	items := []map[string]any{config(f, "$LATEST", base+":$LATEST")}
+	for _, v := range s.childrenOf(c, "AWS::Lambda::Version", "FunctionName", name) {
+		ver := fieldString(v, "Version")
+		arn := fieldString(v, "FunctionArn")
+		if arn == "" {
+			arn = v.ccID()
+		}
+		if ver == "" {
+			if i := strings.LastIndex(arn, ":"); i >= 0 {
+				ver = arn[i+1:]
+			}
+		}
+		items = append(items, config(v, ver, arn))
+	}
+	pg, marker, err := s.listPage(c, items)
+	if err != nil {
+		return nil, err
+	}
+	return listReply("Versions", pg, marker), nil
 }
 
 func (s *Server) lambdaListEventSourceMappings(c *call) (any, error) {

@@ -133,7 +133,7 @@ func services() map[string]*service {
 	out := map[string]*service{}
 	for _, s := range []*service{
 		cloudFormationService(), cloudControlService(), stsService(), organizationsService(),
-		s3Service(), sqsService(), snsService(), iamService(), lambdaService(),
+		s3Service(), sqsService(), snsService(), iamService(), lambdaService(), kmsService(),
 	} {
 		out[s.name] = s
 	}

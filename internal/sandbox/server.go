@@ -113,11 +113,18 @@ func (s *Server) latency() time.Duration { return time.Duration(s.latencyNanos.L
 // SetLatency delays every API reply by d.
 func (s *Server) SetLatency(d time.Duration) { s.latencyNanos.Store(int64(d)) }
 
-// facts returns the schema facts of a type: the world's first, then the
-// options' source.
-func (s *Server) facts(typ string) (*schema.Facts, bool) {
+// facts returns the schema facts of a type in an account region: the
+// region's first, then the world's, then the options' source.
+func (s *Server) facts(account, region, typ string) (*schema.Facts, bool) {
 	s.mu.RLock()
-	f, ok := s.st.world.Schemas[typ]
+	var f *schema.Facts
+	ok := false
+	if r := s.st.region(account, region); r != nil {
+		f, ok = r.Schemas[typ]
+	}
+	if !ok || f == nil {
+		f, ok = s.st.world.Schemas[typ]
+	}
 	s.mu.RUnlock()
 	if ok && f != nil {
 		return f, true
@@ -128,9 +135,9 @@ func (s *Server) facts(typ string) (*schema.Facts, bool) {
 	return nil, false
 }
 
-// readable reports whether Cloud Control reads typ here: not a world gap
-// and not marked unreadable by facts that list handlers.
-func (s *Server) readable(typ string) bool {
+// readable reports whether Cloud Control reads typ in an account region:
+// not a world gap and not marked unreadable by facts that list handlers.
+func (s *Server) readable(account, region, typ string) bool {
 	s.mu.RLock()
 	for _, g := range s.st.world.CCGaps {
 		if g == typ {
@@ -139,7 +146,7 @@ func (s *Server) readable(typ string) bool {
 		}
 	}
 	s.mu.RUnlock()
-	if f, ok := s.facts(typ); ok && len(f.Handlers) > 0 && !f.Readable() {
+	if f, ok := s.facts(account, region, typ); ok && len(f.Handlers) > 0 && !f.Readable() {
 		return false
 	}
 	return true

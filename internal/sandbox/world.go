@@ -59,6 +59,13 @@ type Region struct {
 	Name      string      `json:"name"`
 	Stacks    []*Stack    `json:"stacks,omitempty"`
 	Resources []*Resource `json:"resources,omitempty"`
+	// Schemas are per-type schema facts of this account region; they win
+	// over the world's (the CloudFormation registry is regional, and a
+	// corpus world places cases recorded with other facts apart).
+	Schemas map[string]*schema.Facts `json:"schemas,omitempty"`
+	// KMSAliases maps alias names (alias/...) to the key ids they target,
+	// as KMS ListAliases lists them here.
+	KMSAliases map[string]string `json:"kmsAliases,omitempty"`
 }
 
 // Stack is one CloudFormation stack.
@@ -187,6 +194,7 @@ var (
 	typeRE      = regexp.MustCompile(`^(AWS|Alexa|Custom)::[A-Za-z0-9]+(::[A-Za-z0-9]+)?$`)
 	stackIDRE   = regexp.MustCompile(`^arn:aws[-a-z]*:cloudformation:([a-z0-9-]+):([0-9]{12}):stack/([^/]+)/[-0-9a-f]+$`)
 	accessKeyRE = regexp.MustCompile(`^[A-Z0-9]{16,128}$`)
+	kmsAliasRE  = regexp.MustCompile(`^alias/[a-zA-Z0-9:/_-]{1,250}$`)
 )
 
 // stackStatuses are the statuses CloudFormation reports.
@@ -293,6 +301,22 @@ func (w *World) normalize() error {
 }
 
 func (w *World) normalizeRegion(p *problems, rt, account string, r *Region) {
+	for t, f := range r.Schemas {
+		if !typeRE.MatchString(t) {
+			p.add(rt+".schemas", "%q is not a resource type", t)
+		}
+		if f == nil {
+			p.add(rt+".schemas", "%s: null facts", t)
+		}
+	}
+	for a, key := range r.KMSAliases {
+		if !kmsAliasRE.MatchString(a) {
+			p.add(rt+".kmsAliases", "%q is not an alias name (alias/...)", a)
+		}
+		if key == "" {
+			p.add(rt+".kmsAliases", "%s: no target key id", a)
+		}
+	}
 	names := map[string]bool{}
 	for si, s := range r.Stacks {
 		st := fmt.Sprintf("%s.stacks[%d]", rt, si)

@@ -1,0 +1,75 @@
+package sandbox
+
+import (
+	"strings"
+)
+
+func kmsService() *service {
+	return &service{
+		name:          "kms",
+		protocol:      protoJSON,
+		jsonNamespace: "com.amazonaws.kms#",
+		jsonVersion:   "1.1",
+		targetPrefix:  "TrentService.",
+		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
+		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
+		ops: map[string]handler{
+			"ListAliases": (*Server).kmsListAliases,
+		},
+	}
+}
+
+// kmsListAliases lists the account region's aliases (Region.KMSAliases),
+// by name, optionally only those targeting one key (KeyId: a key id or key
+// ARN). Limit and Marker page the list as KMS does (Truncated, NextMarker).
+func (s *Server) kmsListAliases(c *call) (any, error) {
+	var in struct {
+		KeyID  string `json:"KeyId"`
+		Limit  int
+		Marker string
+	}
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	if in.Limit < 0 || in.Limit > 1000 {
+		return nil, errf(400, "ValidationException", "1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value between 1 and 1000", in.Limit)
+	}
+	size := 50
+	if in.Limit > 0 {
+		size = in.Limit
+	}
+	off, ok := pageOffset("kms", in.Marker)
+	if !ok {
+		return nil, errf(400, "InvalidMarkerException", "Invalid marker")
+	}
+	want := in.KeyID
+	if i := strings.LastIndex(want, ":key/"); i >= 0 {
+		want = want[i+len(":key/"):]
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var aliases map[string]string
+	if r := s.st.region(c.account, c.region); r != nil {
+		aliases = r.KMSAliases
+	}
+	items := []map[string]any{}
+	for _, name := range sortedKeys(aliases) {
+		key := aliases[name]
+		if want != "" && key != want {
+			continue
+		}
+		items = append(items, map[string]any{
+			"AliasName":       name,
+			"AliasArn":        "arn:aws:kms:" + c.region + ":" + c.account + ":" + name,
+			"TargetKeyId":     key,
+			"CreationDate":    epoch(defaultStackTime),
+			"LastUpdatedDate": epoch(defaultStackTime),
+		})
+	}
+	lo, hi, next := page(len(items), off, size)
+	out := map[string]any{"Aliases": items[lo:hi], "Truncated": next >= 0}
+	if next >= 0 {
+		out["NextMarker"] = pageToken("kms", next)
+	}
+	return out, nil
+}
