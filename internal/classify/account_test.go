@@ -3,7 +3,8 @@ package classify
 import "testing"
 
 func TestAccountDefault(t *testing.T) {
-	r := &run{opts: Options{AccountID: "111111111111", Region: "us-east-1"}}
+	r := &run{opts: Options{AccountID: "111111111111", Region: "us-east-1",
+		KMSAliasTargets: map[string]string{"alias/aws/s3": "b471f899-bf30-4944-a7d9-70f37d183eaa"}}}
 	tests := []struct {
 		name string
 		v    any
@@ -22,9 +23,9 @@ func TestAccountDefault(t *testing.T) {
 		{"AWS-owned flag folds", map[string]any{"UseAwsOwnedKey": true}, true},
 		{"own-key flag surfaces", map[string]any{"UseAwsOwnedKey": false, "KmsKeyId": "k"}, false},
 		{"managed alias of this account folds", "arn:aws:kms:us-east-1:111111111111:alias/aws/s3", true},
+		{"another managed alias name surfaces", "arn:aws:kms:us-east-1:111111111111:alias/aws/s4", false},
 		{"custom alias surfaces", "arn:aws:kms:us-east-1:111111111111:alias/mine", false},
 		{"managed alias of another account surfaces", "arn:aws:kms:us-east-1:222222222222:alias/aws/s3", false},
-		{"service-linked role folds", "arn:aws:iam::111111111111:role/aws-service-role/ssm.amazonaws.com/AWSServiceRoleForAmazonSSM", true},
 		{"ordinary role surfaces", "arn:aws:iam::111111111111:role/MyRole", false},
 	}
 	for _, tt := range tests {
@@ -44,29 +45,5 @@ func TestAccountDefault(t *testing.T) {
 	}
 	if (&run{}).accountDefault("111111111111") {
 		t.Error("without a known account nothing folds")
-	}
-}
-
-func TestServiceAssigned(t *testing.T) {
-	tests := []struct {
-		key  string
-		v    any
-		want bool
-	}{
-		{"PreferredMaintenanceWindow", "sun:04:00-sun:05:00", true},
-		{"PreferredBackupWindow", "03:10-03:40", true},
-		{"PreferredMaintenanceWindow", "sun:04:00-sun:05:00-x", false},
-		{"Description", "03:10-03:40", false},
-		{"DBParameterGroupName", "default.mysql8.0", true},
-		{"OptionGroupName", "default:mysql-8-0", true},
-		{"DBParameterGroupName", "my-tuned-mysql8", false},
-		{"DBParameterGroupName", "default.mysql8.0-copy", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.key+" "+tt.v.(string), func(t *testing.T) {
-			if got := serviceAssigned(tt.key, tt.v); got != tt.want {
-				t.Errorf("serviceAssigned = %v, want %v", got, tt.want)
-			}
-		})
 	}
 }

@@ -23,17 +23,18 @@
 //     facts: cluster echoes, EIP associations, subnet CIDR blocks, target
 //     registrars) is dropped; a value inherited from a sibling (a read
 //     replica's source, an option group's engine defaults) is `atDefault`;
-//     a known value (the mined table, see below), a schema default, an
-//     own-account fill-in (own account id / region, AWS-owned or managed
-//     keys, service-linked roles) or a service-assigned value (maintenance
-//     windows, default parameter groups, placement in the own region) is
-//     `atDefault`; this resource's own minted identity
+//     a known value (the mined table, see below), a schema default or an
+//     own-account fill-in (own account id / region, AWS-owned keys, the
+//     account's managed keys and aliases) is `atDefault`; this resource's
+//     own minted identity
 //     (physical-id name segment, CloudFormation auto-name gated on the stack
 //     name or logical id and a random suffix, a segment of a declared
 //     write-only composite id, per-type minted shapes) is `generated`; a
 //     physical-id echo, an all-aws:* tag set or a trivially empty value is
-//     dropped (except the predicate-gated switch-off carve-outs); anything
-//     else is `undeclared`.
+//     dropped (except the switch-off carve-outs: the predicate-gated ones,
+//     and a false where the table knows only a non-empty default and the
+//     corpus never showed that path legitimately off); anything else is
+//     `undeclared`.
 //
 // Rules and invariants:
 //   - Pure: no I/O, no clock; neither input is modified; package-level
@@ -41,7 +42,10 @@
 //   - Fail closed: an unknowable value is never compared (drift.Unknown),
 //     it is reported `unresolved`; a fold never guesses.
 //   - Every fold is equality-gated: a value moved away from a default, a
-//     minted name, or a known representation always surfaces as drift.
+//     minted name, or a known representation always surfaces as drift. No
+//     fold accepts "any value of a shape" (any window, any subnet, any
+//     key), except CloudFormation auto-names whose random suffix no fact
+//     pins (and only when the physical id does not carry the name).
 //   - Per-type facts are data with one registration point: typeTable
 //     (types.go) for hand-kept facts from the seeds, and known_values.json
 //     for (type, path, value template) triples mined from the corpus data by

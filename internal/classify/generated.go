@@ -28,6 +28,11 @@ func (r *run) generated(rp string, v any) bool {
 	if r.physicalIDSegment(s) {
 		return true
 	}
+	if r.nameInPhysicalID(s) {
+		// The physical id carries this resource's minted name: only that
+		// exact name is generated (checked above), any other is not.
+		return false
+	}
 	if isAutoName(s, r.stackName, r.s.Ref.LogicalID) {
 		return true
 	}
@@ -74,6 +79,18 @@ func (r *run) physicalIDSegment(s string) bool {
 		}
 	}
 	return false
+}
+
+// nameInPhysicalID reports whether the physical id carries a minted name
+// with the same prefix as s (everything before its random suffix), so the
+// exact name can be checked against it instead of its shape.
+func (r *run) nameInPhysicalID(s string) bool {
+	i := strings.LastIndexAny(s, "-_")
+	if i <= 0 {
+		return false
+	}
+	prefix := s[:i+1]
+	return strings.Contains(r.s.Ref.PhysicalID, prefix)
 }
 
 // suffixed reports whether seg is name plus a "-XXXXXX" random suffix.

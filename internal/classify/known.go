@@ -43,9 +43,10 @@ func NewKnownTable(rows []KnownValue) (*KnownTable, error) {
 type knownEntry struct {
 	exact     map[string]drift.Tier // canonical JSON → tier
 	templated map[string]drift.Tier // template → tier
-	// shapes hold the Shape of every string value when the path shows
-	// two or more different string values of one tier.
-	shapes map[string]drift.Tier
+	// silent are empty values the corpus shows dropped at this path (a
+	// legitimate "off"); on (another) empty value a path with only
+	// non-empty known defaults surfaces it (a switch turned off).
+	silent map[string]bool
 }
 
 // embeddedKnown is built once from the embedded data and never written
@@ -64,20 +65,16 @@ func EmbeddedKnown() (*KnownTable, error) { return embeddedKnown() }
 func buildKnown(rows []KnownValue) (map[string]map[string]*knownEntry, error) {
 	out := map[string]map[string]*knownEntry{}
 	for _, row := range rows {
+		if row.Tier == silentTier {
+			e := entry(out, row.Type, row.Path)
+			e.silent[row.Value] = true
+			continue
+		}
 		t, err := drift.ParseTier(row.Tier)
 		if err != nil {
 			return nil, fmt.Errorf("known values %s %s: %w", row.Type, row.Path, err)
 		}
-		byPath := out[row.Type]
-		if byPath == nil {
-			byPath = map[string]*knownEntry{}
-			out[row.Type] = byPath
-		}
-		e := byPath[row.Path]
-		if e == nil {
-			e = &knownEntry{exact: map[string]drift.Tier{}, templated: map[string]drift.Tier{}}
-			byPath[row.Path] = e
-		}
+		e := entry(out, row.Type, row.Path)
 		if isTemplated(row.Value) {
 			e.templated[row.Value] = t
 		} else {
@@ -96,25 +93,15 @@ func buildKnown(rows []KnownValue) (map[string]map[string]*knownEntry, error) {
 		}
 		addFields(out, row.Type, row.Path, obj)
 	}
-	for _, byPath := range out {
-		for _, e := range byPath {
-			e.buildShapes()
-		}
-	}
 	return out, nil
 }
 
 // addFields adds an atDefault entry for every field of a default object,
 // recursively, unless the table already has the field's path.
 func addFields(out map[string]map[string]*knownEntry, typ, path string, obj map[string]any) {
-	byPath := out[typ]
 	for f, v := range obj {
 		p := path + "." + f
-		e := byPath[p]
-		if e == nil {
-			e = &knownEntry{exact: map[string]drift.Tier{}, templated: map[string]drift.Tier{}}
-			byPath[p] = e
-		}
+		e := entry(out, typ, p)
 		c := normalize.Canonical(v)
 		if isTemplated(c) {
 			if _, ok := e.templated[c]; !ok {
@@ -129,42 +116,51 @@ func addFields(out map[string]map[string]*knownEntry, typ, path string, obj map[
 	}
 }
 
-// buildShapes enables the shape fold for a path whose values are two or
-// more different strings, all of one tier.
-func (e *knownEntry) buildShapes() {
-	var tier drift.Tier
-	n := 0
-	collect := func(m map[string]drift.Tier) bool {
-		for v, t := range m {
-			if len(v) < 2 || v[0] != '"' {
-				return false
-			}
-			if n > 0 && t != tier {
-				return false
-			}
-			tier = t
-			n++
-		}
-		return true
+// silentTier marks a mined row for an empty value the corpus drops.
+const silentTier = "silent"
+
+func entry(out map[string]map[string]*knownEntry, typ, path string) *knownEntry {
+	byPath := out[typ]
+	if byPath == nil {
+		byPath = map[string]*knownEntry{}
+		out[typ] = byPath
 	}
-	if !collect(e.exact) || !collect(e.templated) || n < 2 {
-		return
+	e := byPath[path]
+	if e == nil {
+		e = &knownEntry{exact: map[string]drift.Tier{}, templated: map[string]drift.Tier{}, silent: map[string]bool{}}
+		byPath[path] = e
 	}
-	// Only values with digits (windows, versions, numbered names) fold by
-	// shape: an enum's other members must still surface.
-	shapes := map[string]drift.Tier{}
-	for _, m := range []map[string]drift.Tier{e.exact, e.templated} {
-		for v := range m {
-			s := Shape(v)
-			// Identifiers (ARNs, key ids) never fold by shape: a
-			// different resource is a different value.
-			if !strings.Contains(s, "9") || strings.Contains(v, "arn:") || strings.Contains(v, "⟨") {
-				return
-			}
-			shapes[s] = tier
+	return e
+}
+
+// switchedOff reports whether an empty top-level value is a default
+// switched off: the table knows only non-empty defaults for the path and
+// never saw this empty value left silent.
+func (r *run) switchedOff(rp string, v any) bool {
+	table := r.opts.Known
+	if table == nil {
+		var err error
+		if table, err = embeddedKnown(); err != nil {
+			return false
 		}
 	}
-	e.shapes = shapes
+	e := table.byType[r.s.Ref.Type][KeyPath(rp)]
+	if e == nil || len(e.exact) == 0 {
+		return false
+	}
+	c := normalize.Canonical(v)
+	if e.silent[c] {
+		return false
+	}
+	if _, ok := e.exact[c]; ok {
+		return false
+	}
+	for known := range e.exact {
+		if known == "false" || known == `""` || known == "[]" || known == "{}" {
+			return false
+		}
+	}
+	return c == "false"
 }
 
 func isTemplated(s string) bool {
@@ -212,17 +208,12 @@ func (r *run) lookup(e *knownEntry, v any) (drift.Tier, bool) {
 	if t, ok := e.exact[c]; ok {
 		return t, true
 	}
-	if len(e.templated) == 0 && e.shapes == nil {
+	if len(e.templated) == 0 {
 		return drift.TierUnknown, false
 	}
 	tmpl := Template(v, r.templateContext())
 	if t, ok := e.templated[tmpl]; ok {
 		return t, true
-	}
-	if e.shapes != nil && len(tmpl) > 1 && tmpl[0] == '"' {
-		if t, ok := e.shapes[Shape(tmpl)]; ok {
-			return t, true
-		}
 	}
 	return drift.TierUnknown, false
 }

@@ -59,7 +59,7 @@ func (r *run) undeclared(rp string, v any, nested bool) {
 		}
 	}
 
-	if r.schemaDefault(rp, v) || r.accountDefault(v) || serviceAssigned(lastKey(rp), v) || r.placedInOwnRegion(lastKey(rp), v) {
+	if r.schemaDefault(rp, v) || r.accountDefault(v) {
 		r.emitValue(drift.AtDefault, rp, v, nested)
 		return
 	}
@@ -77,7 +77,7 @@ func (r *run) undeclared(rp string, v any, nested bool) {
 		return
 	}
 	if normalize.TriviallyEmpty(v) {
-		if r.meaningfulWhenOff(rp, v) {
+		if r.meaningfulWhenOff(rp, v) || (!nested && r.switchedOff(rp, v)) {
 			r.emitValue(drift.Undeclared, rp, v, nested)
 		}
 		return

@@ -139,6 +139,25 @@ func MineKnown(cases []*Case) []classify.KnownValue {
 		}
 	}
 	var rows []classify.KnownValue
+	// Silent rows: a false the corpus leaves unreported at a top-level
+	// path (a legitimate "off" there), so a default switch that reads
+	// false on another resource is not taken for a switch-off.
+	silent := map[Triple]bool{}
+	for _, c := range cases {
+		reported := map[string]bool{}
+		for _, f := range c.Expected {
+			reported[f.Path] = true
+		}
+		for k, v := range c.LiveRaw {
+			if _, declared := c.Resource.Declared[k]; declared || reported[k] || v != false {
+				continue
+			}
+			silent[Triple{c.Resource.ResourceType, k, "false"}] = true
+		}
+	}
+	for t := range silent {
+		rows = append(rows, classify.KnownValue{Type: t.Type, Path: t.Path, Tier: "silent", Value: t.Value, Cases: 1})
+	}
 	for k, types := range crossTypes {
 		if len(types) >= 2 && folded[k] == occurrences[k] {
 			rows = append(rows, classify.KnownValue{Type: "*", Path: k[0], Tier: drift.AtDefault.String(), Value: k[1], Cases: folded[k]})
