@@ -8,12 +8,15 @@
 //
 // Ranking: every live top-level value the template does not declare is
 // reduced to a value template (the resource's own physical id, stack name,
-// account, region and AWS-minted id tokens replaced by placeholders) and
+// account and region replaced by placeholders) and
 // counted per (type, path, template) across cases; a (type, path) whose
 // every case shows the same template is "constant". The table written is
 // the set of triples the corpus labels atDefault or generated, minus any
 // triple the corpus also labels undeclared (a value that is real drift
-// somewhere is never folded). No entry names a case or a logical id.
+// somewhere is never folded), minus the minted names the general rules
+// already derive; it also records the empty values the corpus leaves silent
+// per (type, path), so a default switched off is told from a legitimate
+// "off". No entry names a case or a logical id.
 //
 // -crossval estimates how the rules generalise to unseen resources: it
 // mines the table from one half of the cases (split by a hash of the file
