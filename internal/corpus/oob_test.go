@@ -55,7 +55,7 @@ func TestOutOfBandRecall(t *testing.T) {
 	if len(ms) < 1000 {
 		t.Fatalf("only %d mutations generated", len(ms))
 	}
-	const floor = 0.88
+	const floor = 0.975
 	if rate := float64(surfaced) / float64(len(ms)); rate < floor {
 		t.Errorf("out-of-band recall %.3f below floor %.3f", rate, floor)
 	}
