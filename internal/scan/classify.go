@@ -53,7 +53,7 @@ func (d *Desired) Facts() StackFacts {
 func ClassifyStack(d *Desired, lives map[string]live.Result, children []Children, facts FactsFunc, classify ClassifyFunc) []drift.Finding {
 	var out []drift.Finding
 	sf := d.Facts()
-	sf.Sibling = siblingFacts(d, lives)
+	sf.Sibling = SiblingFacts(d, lives)
 	for _, r := range d.Resources {
 		res, ok := lives[r.LogicalID]
 		if !ok {

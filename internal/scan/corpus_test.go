@@ -10,12 +10,14 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/realdrift/realdrift/internal/classify"
 	"github.com/realdrift/realdrift/internal/corpus"
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
 	"github.com/realdrift/realdrift/internal/scan"
+	"github.com/realdrift/realdrift/internal/schema"
 )
 
 // corpusDir returns the dev corpus: $REALDRIFT_CORPUS_DIR, else
@@ -68,9 +70,10 @@ func canon(t *testing.T, fs []drift.Finding) []any {
 // production clients) and compares each case's findings with the expected
 // ones. It reports two agreements: with the corpus's expected findings
 // (exact), and with a direct classifier replay given only the facts the
-// pipeline has: the stack's, and the world's one schema per type (faithful:
-// differences there are the pipeline's own).
-// Each differing case is logged with the side it differs on.
+// pipeline has: the stack's (name, tags, KMS aliases, the sibling facts it
+// derives) and the schema facts the case's account region serves
+// (faithful: differences there are the pipeline's own).
+// Each case that differs from expected is logged with its cause and diff.
 func TestCorpusWorld(t *testing.T) {
 	cases, err := corpus.LoadDirs(corpusDir(t))
 	if err != nil {
@@ -87,75 +90,93 @@ func TestCorpusWorld(t *testing.T) {
 	_, url := startSandbox(t, w)
 	ctx := testCtx(t)
 
-	exact, faithful, total := 0, 0, 0
+	exact, faithful, total, stacks := 0, 0, 0, 0
 	var pipelineDiffs, classifierDiffs, factDiffs []string
 	for _, a := range w.Accounts {
 		for _, reg := range a.Regions {
 			c := clientsIn(t, url, worldgen.AccessKey(a.ID), reg.Name)
 			for _, st := range reg.Stacks {
-				file := ""
-				for _, tag := range st.Tags {
-					if tag.Key == worldgen.CaseTag {
-						file = tag.Value
-					}
+				stacks++
+				files, err := worldgen.CorpusCases(st)
+				if err != nil {
+					t.Fatal(err)
 				}
-				cs := byFile[file]
-				if cs == nil {
+				if len(files) == 0 {
 					t.Fatalf("stack %s names no corpus case", st.Name)
 				}
-				total++
 				res, err := scan.Check(ctx, c, drift.StackRef{Account: a.ID, Region: reg.Name, Name: st.Name}, scan.Options{})
 				if err != nil {
 					t.Fatalf("check %s: %v", st.Name, err)
 				}
-				var got []drift.Finding
-				for _, f := range res.Findings {
-					if f.LogicalID == cs.Resource.LogicalID || strings.HasPrefix(f.LogicalID, cs.Resource.LogicalID+"/") {
-						got = append(got, f)
+				sibling := scan.SiblingFacts(res.Desired, res.Lives)
+				for logical, file := range files {
+					cs := byFile[file]
+					if cs == nil {
+						t.Fatalf("stack %s: %s names no corpus case", st.Name, file)
 					}
-				}
-				// The direct replay with the facts a stack gives the pipeline.
-				opts := classify.OptionsFromMap(cs.Opts)
-				opts.StackName = st.Name
-				opts.StackTags = res.Desired.StackTags
-				opts.KMSAliasTargets, opts.OAICanonicalIDs, opts.Sibling = nil, nil, nil
-				subj := classify.Subject{Ref: drift.ResourceRef{LogicalID: cs.Resource.LogicalID, Type: cs.Resource.ResourceType, PhysicalID: cs.Resource.PhysicalID, ConstructPath: cs.Resource.ConstructPath},
-					Declared: cs.Resource.Declared, SiblingPolicyNames: cs.Resource.SiblingPolicyNames}
-				// The world serves one schema per type (its first case's).
-				facts := cs.Schema
-				if f := w.Schemas[cs.Resource.ResourceType]; f != nil {
-					facts = *f
-				}
-				replay := classify.Resource(subj, cs.LiveRaw, &facts, opts)
-
-				g, want, r := canon(t, got), canon(t, cs.Expected), canon(t, replay)
-				if cmp.Equal(g, want) {
-					exact++
-				}
-				if cmp.Equal(g, r) {
-					faithful++
-					if !cmp.Equal(g, want) {
-						// With the case's own opts and schema, does the classifier agree?
-						own := cs.Schema
-						full := canon(t, classify.Resource(subj, cs.LiveRaw, &own, classify.OptionsFromMap(cs.Opts)))
-						if cmp.Equal(full, want) {
-							factDiffs = append(factDiffs, file)
-						} else {
-							classifierDiffs = append(classifierDiffs, file)
+					total++
+					var got []drift.Finding
+					for _, f := range res.Findings {
+						if f.LogicalID == logical || strings.HasPrefix(f.LogicalID, logical+"/") {
+							got = append(got, f)
 						}
 					}
-					continue
+					// The direct replay with the facts a stack gives the pipeline.
+					opts := classify.OptionsFromMap(cs.Opts)
+					opts.StackName = st.Name
+					opts.StackTags = res.Desired.StackTags
+					opts.KMSAliasTargets, opts.OAICanonicalIDs = res.Desired.KMSAliasTargets, nil
+					opts.Sibling = sibling
+					subj := classify.Subject{Ref: drift.ResourceRef{LogicalID: cs.Resource.LogicalID, Type: cs.Resource.ResourceType, PhysicalID: cs.Resource.PhysicalID, ConstructPath: cs.Resource.ConstructPath},
+						Declared: cs.Resource.Declared, SiblingPolicyNames: cs.Resource.SiblingPolicyNames}
+					// The account region serves its own facts over the world's.
+					facts := cs.Schema
+					if f := reg.Schemas[cs.Resource.ResourceType]; f != nil {
+						facts = *f
+					} else if f := w.Schemas[cs.Resource.ResourceType]; f != nil {
+						facts = *f
+					}
+					replay := classify.Resource(subj, cs.LiveRaw, &facts, opts)
+
+					g, want, r := canon(t, got), canon(t, cs.Expected), canon(t, replay)
+					if cmp.Equal(g, want) {
+						exact++
+					}
+					if cmp.Equal(g, r) {
+						faithful++
+						if !cmp.Equal(g, want) {
+							// With the case's own opts and schema, does the classifier agree?
+							own := cs.Schema
+							full := canon(t, classify.Resource(subj, cs.LiveRaw, &own, classify.OptionsFromMap(cs.Opts)))
+							line := fmt.Sprintf("%s (stack %s/%s/%s): %s\n%s", file, a.ID, reg.Name, st.Name, missingFacts(cs, st.Name, res.Desired.StackTags, res.Desired.KMSAliasTargets, sibling, facts), cmp.Diff(g, want))
+							if cmp.Equal(full, want) {
+								factDiffs = append(factDiffs, line)
+							} else {
+								classifierDiffs = append(classifierDiffs, line)
+							}
+						}
+						continue
+					}
+					pipelineDiffs = append(pipelineDiffs, fmt.Sprintf("%s: pipeline vs replay (-pipeline +replay):\n%s", file, cmp.Diff(g, r)))
 				}
-				pipelineDiffs = append(pipelineDiffs, fmt.Sprintf("%s: pipeline vs replay (-pipeline +replay):\n%s", file, cmp.Diff(g, r)))
 			}
 		}
 	}
-	t.Logf("corpus world: %d stacks; pipeline = expected for %d (%.1f%%); pipeline = direct replay for %d (%.1f%%)",
-		total, exact, pct(exact, total), faithful, pct(faithful, total))
-	t.Logf("%d cases differ from expected because the world lacks a fact the case recorded (its own schema version, stack name, KMS aliases, sibling facts): %s",
-		len(factDiffs), strings.Join(factDiffs, " "))
-	t.Logf("%d cases differ from expected because the classifier does, even with the case's own facts: %s",
-		len(classifierDiffs), strings.Join(classifierDiffs, " "))
+	t.Logf("corpus world: %d cases in %d stacks; pipeline = expected for %d (%.1f%%); pipeline = direct replay for %d (%.1f%%)",
+		total, stacks, exact, pct(exact, total), faithful, pct(faithful, total))
+	if total != len(cases) {
+		t.Errorf("the world holds %d cases, the corpus %d", total, len(cases))
+	}
+	sort.Strings(factDiffs)
+	sort.Strings(classifierDiffs)
+	t.Logf("%d cases differ from expected because the world lacks a fact the case recorded (-pipeline +expected):", len(factDiffs))
+	for _, d := range factDiffs {
+		t.Logf("world fact: %s", d)
+	}
+	t.Logf("%d cases differ from expected because the classifier does, even with the case's own facts:", len(classifierDiffs))
+	for _, d := range classifierDiffs {
+		t.Logf("classifier: %s", d)
+	}
 	for _, d := range pipelineDiffs {
 		t.Logf("pipeline difference: %s", d)
 	}
@@ -181,4 +202,65 @@ func pct(n, d int) float64 {
 		return 0
 	}
 	return 100 * float64(n) / float64(d)
+}
+
+// missingFacts names the recorded options of a case that the stack does
+// not give the pipeline (or gives differently), so each remaining
+// difference is explained in the log.
+func missingFacts(cs *corpus.Case, stackName string, stackTags, kms map[string]string, sibling map[string]any, served schema.Facts) string {
+	var why []string
+	if !cmp.Equal(served, cs.Schema, cmpopts.EquateEmpty()) {
+		why = append(why, "the account region serves other schema facts for the type")
+	}
+	if s, _, _ := strings.Cut(cs.Resource.ConstructPath, "/"); s != "" && s != stackName {
+		why = append(why, "stack name "+stackName+" is not the original "+s)
+	}
+	keys := make([]string, 0, len(cs.Opts))
+	for k := range cs.Opts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := cs.Opts[k]
+		if b, _ := json.Marshal(v); string(b) == "{}" || string(b) == "[]" || string(b) == "null" {
+			continue
+		}
+		switch k {
+		case "accountId", "region":
+		case "stackTags":
+			if !cmp.Equal(classify.OptionsFromMap(cs.Opts).StackTags, stackTags, cmpopts.EquateEmpty()) {
+				why = append(why, "stack tags differ")
+			}
+		case "kmsAliasTargets":
+			if kms == nil && usesAlias(cs.Resource.Declared) {
+				why = append(why, "KMS aliases not looked up")
+			}
+		case "oaiCanonicalIds":
+			why = append(why, "oaiCanonicalIds (an account lookup the pipeline does not make)")
+		default:
+			got, ok := sibling[k]
+			switch {
+			case !ok:
+				why = append(why, k+" (no sibling resource in the stack gives it)")
+			case !cmp.Equal(jsonValue(got), jsonValue(v)):
+				why = append(why, k+" (the stack's siblings give another value)")
+			}
+		}
+	}
+	if len(why) == 0 {
+		return "no missing fact found"
+	}
+	return strings.Join(why, "; ")
+}
+
+func jsonValue(v any) any {
+	b, _ := json.Marshal(v)
+	var out any
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+func usesAlias(v any) bool {
+	b, _ := json.Marshal(v)
+	return strings.Contains(string(b), "alias/aws/")
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/realdrift/realdrift/internal/live"
 )
 
-// siblingFacts derives, from the stack's own resources and their live
+// SiblingFacts derives, from the stack's own resources and their live
 // models, the per-type sibling facts the classifier understands (its
 // Options.Sibling, keyed by the corpus option names):
 //
@@ -17,12 +17,15 @@ import (
 //   - siblingEipAssociations: the EIPs a sibling AWS::EC2::EIPAssociation
 //     binds (their association is that resource's to check);
 //   - siblingSubnetCidrBlocks: the subnets a sibling
-//     AWS::EC2::SubnetCidrBlock extends.
+//     AWS::EC2::SubnetCidrBlock extends;
+//   - ecsBgGovernedListenerRules: a listener rule's logical id → the target
+//     groups a sibling blue/green AWS::ECS::Service shifts its traffic
+//     between (the rule is the service's production or test listener rule).
 //
 // A fact is only derived from resolved declared values and read live
 // models; nothing is guessed. Facts that need other APIs (account EBS
 // encryption default, option-group defaults, …) are not gathered.
-func siblingFacts(d *Desired, lives map[string]live.Result) map[string]any {
+func SiblingFacts(d *Desired, lives map[string]live.Result) map[string]any {
 	models := map[string]map[string]any{} // by lower-cased physical id
 	types := map[string]string{}
 	for _, r := range d.Resources {
@@ -34,6 +37,7 @@ func siblingFacts(d *Desired, lives map[string]live.Result) map[string]any {
 	echo := map[string]any{}
 	sources := map[string]any{}
 	var eips, subnets []any
+	governed := map[string]any{}
 	for _, r := range d.Resources {
 		switch r.Type {
 		case "AWS::RDS::DBInstance", "AWS::Neptune::DBInstance", "AWS::DocDB::DBInstance":
@@ -67,6 +71,14 @@ func siblingFacts(d *Desired, lives map[string]live.Result) map[string]any {
 			if s, ok := r.Declared["SubnetId"].(string); ok {
 				subnets = append(subnets, s)
 			}
+		case "AWS::ECS::Service":
+			for rule, tgs := range blueGreenRules(r.Declared) {
+				for _, lr := range d.Resources {
+					if lr.Type == "AWS::ElasticLoadBalancingV2::ListenerRule" && lr.PhysicalID == rule {
+						governed[lr.LogicalID] = tgs
+					}
+				}
+			}
 		}
 	}
 	out := map[string]any{}
@@ -82,8 +94,39 @@ func siblingFacts(d *Desired, lives map[string]live.Result) map[string]any {
 	if len(subnets) > 0 {
 		out["siblingSubnetCidrBlocks"] = subnets
 	}
+	if len(governed) > 0 {
+		out["ecsBgGovernedListenerRules"] = governed
+	}
 	if len(out) == 0 {
 		return nil
+	}
+	return out
+}
+
+// blueGreenRules returns, for a service declared with the BLUE_GREEN
+// deployment strategy, each listener rule ARN its load balancers' advanced
+// configuration names (production and test) → the target group and the
+// alternate one traffic shifts between. Only resolved values count.
+func blueGreenRules(declared map[string]any) map[string][]any {
+	dc, _ := declared["DeploymentConfiguration"].(map[string]any)
+	if dc == nil || dc["Strategy"] != "BLUE_GREEN" {
+		return nil
+	}
+	lbs, _ := declared["LoadBalancers"].([]any)
+	out := map[string][]any{}
+	for _, e := range lbs {
+		lb, _ := e.(map[string]any)
+		ac, _ := lb["AdvancedConfiguration"].(map[string]any)
+		tg, ok1 := lb["TargetGroupArn"].(string)
+		alt, ok2 := ac["AlternateTargetGroupArn"].(string)
+		if !ok1 || !ok2 {
+			continue
+		}
+		for _, k := range []string{"ProductionListenerRule", "TestListenerRule"} {
+			if rule, ok := ac[k].(string); ok && rule != "" {
+				out[rule] = []any{tg, alt}
+			}
+		}
 	}
 	return out
 }

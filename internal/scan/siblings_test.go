@@ -22,6 +22,17 @@ func TestSiblingFactsReachTheClassifier(t *testing.T) {
 		{LogicalID: "Assoc", Type: "AWS::EC2::EIPAssociation", PhysicalID: "x", Declared: map[string]any{"AllocationId": "eipalloc-1"}},
 		{LogicalID: "Block", Type: "AWS::EC2::SubnetCidrBlock", PhysicalID: "y", Declared: map[string]any{"SubnetId": "subnet-1"}},
 		{LogicalID: "Lost", Type: "AWS::RDS::DBInstance", PhysicalID: "app-lost", Declared: map[string]any{"DBClusterIdentifier": drift.Unknown{}}},
+		{LogicalID: "Prod", Type: "AWS::ElasticLoadBalancingV2::ListenerRule", PhysicalID: "arn:rule/prod"},
+		{LogicalID: "Other", Type: "AWS::ElasticLoadBalancingV2::ListenerRule", PhysicalID: "arn:rule/other"},
+		{LogicalID: "Svc", Type: "AWS::ECS::Service", PhysicalID: "arn:svc", Declared: map[string]any{
+			"DeploymentConfiguration": map[string]any{"Strategy": "BLUE_GREEN"},
+			"LoadBalancers": []any{map[string]any{"TargetGroupArn": "arn:tg/blue", "AdvancedConfiguration": map[string]any{
+				"AlternateTargetGroupArn": "arn:tg/green", "ProductionListenerRule": "arn:rule/prod"}}},
+		}},
+		{LogicalID: "Rolling", Type: "AWS::ECS::Service", PhysicalID: "arn:svc2", Declared: map[string]any{
+			"LoadBalancers": []any{map[string]any{"TargetGroupArn": "arn:tg/x", "AdvancedConfiguration": map[string]any{
+				"AlternateTargetGroupArn": "arn:tg/y", "ProductionListenerRule": "arn:rule/other"}}},
+		}},
 	}}
 	lives := map[string]live.Result{
 		"Cluster": {Status: live.Found, Model: cluster},
@@ -39,10 +50,11 @@ func TestSiblingFactsReachTheClassifier(t *testing.T) {
 		return nil
 	})
 	want := map[string]any{
-		"clusterEchoModel":        map[string]any{"app-writer": cluster},
-		"siblingRdsSourceModels":  map[string]any{"arn:aws:rds:us-east-1:111111111111:db:app-src": source},
-		"siblingEipAssociations":  []any{"3.3.3.3"},
-		"siblingSubnetCidrBlocks": []any{"subnet-1"},
+		"clusterEchoModel":           map[string]any{"app-writer": cluster},
+		"siblingRdsSourceModels":     map[string]any{"arn:aws:rds:us-east-1:111111111111:db:app-src": source},
+		"siblingEipAssociations":     []any{"3.3.3.3"},
+		"siblingSubnetCidrBlocks":    []any{"subnet-1"},
+		"ecsBgGovernedListenerRules": map[string]any{"Prod": []any{"arn:tg/blue", "arn:tg/green"}},
 	}
 	if diff := cmp.Diff(got, want); diff != "" {
 		t.Errorf("sibling facts (-got +want):\n%s", diff)

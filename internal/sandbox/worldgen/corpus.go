@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 
+	"github.com/realdrift/realdrift/internal/classify"
 	"github.com/realdrift/realdrift/internal/corpus"
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/live"
@@ -18,8 +20,9 @@ import (
 // CorpusAccount is the account corpus cases were recorded in (sanitised).
 const CorpusAccount = "111111111111"
 
-// CaseTag is the stack tag naming the corpus case a stack reproduces.
-const CaseTag = "realdrift:corpus-case"
+// CaseMetadata is the template metadata key naming the corpus case a stack
+// resource reproduces.
+const CaseMetadata = "realdrift:corpus-case"
 
 // unresolvable is the template value standing for a declared value the
 // corpus recorded as unresolved: Fn::GetAZs depends on the environment, so
@@ -40,39 +43,103 @@ var corpusGaps = []string{
 // AccessKey is the access key id the corpus world maps to account.
 func AccessKey(account string) string { return "AKIACORPUS" + account }
 
-// FromCorpus builds a world reproducing golden-corpus cases: one stack per
-// case (see the package doc for the layout).
+// overflowAccount is the n-th account of the corpus world: 111111111111,
+// then 111111111112, ...
+func overflowAccount(n int) string {
+	return fmt.Sprintf("1111111%05d", 11111+n)
+}
+
+// Placement says where FromCorpus put a case.
+type Placement struct {
+	Account, Region, Stack, LogicalID string
+}
+
+// FromCorpus builds a world reproducing golden-corpus cases, grouped into
+// their original stacks (see the package doc for the layout).
 func FromCorpus(cases []*corpus.Case) (*sandbox.World, error) {
-	w := &sandbox.World{
-		DefaultAccount: CorpusAccount,
-		CCGaps:         append([]string(nil), corpusGaps...),
-		Schemas:        map[string]*schema.Facts{},
+	b := &builder{
+		w: &sandbox.World{
+			DefaultAccount: CorpusAccount,
+			CCGaps:         append([]string(nil), corpusGaps...),
+			Schemas:        map[string]*schema.Facts{},
+		},
+		worldFacts: map[string]string{},
+		names:      map[string]bool{},
 	}
-	accounts := map[string]*sandbox.Account{}
-	var order []string
-	// used[account] holds the Cloud Control addresses taken in it.
-	used := map[string]map[string]bool{}
-	names := map[string]bool{}
+	// Each type's world facts: its richest recorded version (the most facts
+	// named; the first such case's on a tie), the registry's newest as far
+	// as the corpus tells.
+	named := map[string]int{}
 	for _, c := range cases {
-		if err := addCase(w, c, accounts, &order, used, names); err != nil {
+		typ, n := c.Resource.ResourceType, factCount(c.Schema)
+		if _, ok := b.worldFacts[typ]; !ok || n > named[typ] {
+			b.worldFacts[typ], named[typ] = canonical(c.Schema), n
+			facts := c.Schema
+			b.w.Schemas[typ] = &facts
+		}
+	}
+	for _, c := range cases {
+		if err := b.add(c); err != nil {
 			return nil, err
 		}
 	}
-	for _, id := range order {
-		w.Accounts = append(w.Accounts, accounts[id])
-	}
-	if len(w.Accounts) == 0 {
-		w.Accounts = []*sandbox.Account{{ID: CorpusAccount, Name: "corpus", AccessKeys: []sandbox.AccessKey{{ID: AccessKey(CorpusAccount), UserName: "corpus"}}}}
-	}
-	return w, nil
+	return b.finish()
 }
 
-func addCase(w *sandbox.World, c *corpus.Case, accounts map[string]*sandbox.Account, order *[]string, used map[string]map[string]bool, names map[string]bool) error {
+// builder accumulates the corpus world.
+type builder struct {
+	w *sandbox.World
+	// accounts in creation order.
+	accounts []*accountBuild
+	// worldFacts is the canonical JSON of each type's world-level facts
+	// (its first case's).
+	worldFacts map[string]string
+	// names are the stack names taken by per-case fallback stacks.
+	names map[string]bool
+}
+
+type accountBuild struct {
+	id string
+	// used holds the Cloud Control addresses (scope|type|identifier) taken.
+	used    map[string]bool
+	regions []*regionBuild
+}
+
+type regionBuild struct {
+	name string
+	// facts is the canonical JSON of the facts DescribeType answers here
+	// per type where they are not the world's, set by the first case of the
+	// type placed here when it needs its own.
+	facts   map[string]string
+	factsOf map[string]schema.Facts
+	// placed holds the types with a case here.
+	placed map[string]bool
+	// aliases is the canonical JSON of the KMS alias map, "" while no case
+	// placed here depends on one.
+	aliases    string
+	aliasMap   map[string]string
+	stacks     []*stackBuild
+	stackNamed map[string]*stackBuild
+}
+
+type stackBuild struct {
+	name string
+	tags string // canonical JSON of the stack tags
+	// tagMap is the stack tags.
+	tagMap    map[string]string
+	resources map[string]any // template resources by logical id
+	live      []*sandbox.Resource
+	cases     []*corpus.Case
+}
+
+// want is what a case needs of the place it goes to.
+type want struct {
+	region, stack, tags, addr, typ, facts, aliases string
+	tagMap, aliasMap                               map[string]string
+}
+
+func (b *builder) add(c *corpus.Case) error {
 	r := c.Resource
-	region, _ := c.Opts["region"].(string)
-	if region == "" {
-		region = "us-east-1"
-	}
 	if r.PhysicalID == "" {
 		return fmt.Errorf("case %s: no physical id", c.File)
 	}
@@ -80,92 +147,276 @@ func addCase(w *sandbox.World, c *corpus.Case, accounts map[string]*sandbox.Acco
 	if err != nil || id == "" {
 		id = r.PhysicalID
 	}
-	// A case whose address collides with an earlier case's goes to the next
-	// overflow account (111111111112, ...).
-	scope := region
-	if strings.HasPrefix(r.ResourceType, "AWS::IAM::") || strings.HasPrefix(r.ResourceType, "AWS::Route53::") || strings.HasPrefix(r.ResourceType, "AWS::CloudFront::") {
+	wt := want{region: "us-east-1", typ: r.ResourceType}
+	if reg, _ := c.Opts["region"].(string); reg != "" {
+		wt.region = reg
+	}
+	scope := wt.region
+	if isGlobal(r.ResourceType) {
 		scope = "global"
 	}
-	addr := scope + "|" + r.ResourceType + "|" + id
-	account := CorpusAccount
-	for n := 1; used[account][addr]; n++ {
-		account = fmt.Sprintf("1111111111%02d", 11+n)
+	wt.addr = scope + "|" + r.ResourceType + "|" + id
+	wt.tagMap = stringMap(c.Opts["stackTags"])
+	wt.tags = canonical(wt.tagMap)
+	if usesManagedAlias(r.Declared) {
+		wt.aliasMap = stringMap(c.Opts["kmsAliasTargets"])
+		wt.aliases = canonical(wt.aliasMap)
 	}
-	if used[account] == nil {
-		used[account] = map[string]bool{}
-	}
-	used[account][addr] = true
-	a := accounts[account]
-	if a == nil {
-		a = &sandbox.Account{ID: account, Name: "corpus", AccessKeys: []sandbox.AccessKey{{ID: AccessKey(account), UserName: "corpus"}}}
-		if account != CorpusAccount {
-			a.Name = "corpus-overflow"
-		}
-		accounts[account] = a
-		*order = append(*order, account)
-	}
-	var reg *sandbox.Region
-	for _, x := range a.Regions {
-		if x.Name == region {
-			reg = x
-		}
-	}
-	if reg == nil {
-		reg = &sandbox.Region{Name: region}
-		a.Regions = append(a.Regions, reg)
+	wt.facts = canonical(c.Schema)
+	wt.stack = originalStack(r.ConstructPath)
+	if wt.stack == "" {
+		wt.stack = fallbackStackName(c.File, b.names)
 	}
 
-	name := stackName(c.File, names)
-	res := map[string]any{
-		"Type":       r.ResourceType,
-		"Properties": encodeDeclared(r.Declared),
+	for n := 0; ; n++ {
+		if n == len(b.accounts) {
+			b.accounts = append(b.accounts, &accountBuild{id: overflowAccount(n), used: map[string]bool{}})
+		}
+		a := b.accounts[n]
+		if a.used[wt.addr] {
+			continue
+		}
+		reg := a.region(wt.region)
+		override := false
+		if !b.factsFit(c, reg, wt) {
+			if reg.placed[wt.typ] {
+				continue
+			}
+			override = true // the first case of the type here: the region serves its facts
+		}
+		if wt.aliases != "" && reg.aliases != "" && reg.aliases != wt.aliases {
+			continue
+		}
+		st := reg.stackNamed[wt.stack]
+		if st != nil && (st.tags != wt.tags || st.resources[r.LogicalID] != nil) {
+			continue
+		}
+		a.used[wt.addr] = true
+		reg.placed[wt.typ] = true
+		if override {
+			reg.facts[wt.typ] = wt.facts
+			reg.factsOf[wt.typ] = c.Schema
+		}
+		if wt.aliases != "" && reg.aliases == "" {
+			reg.aliases, reg.aliasMap = wt.aliases, wt.aliasMap
+		}
+		if st == nil {
+			st = &stackBuild{name: wt.stack, tags: wt.tags, tagMap: wt.tagMap, resources: map[string]any{}}
+			reg.stacks = append(reg.stacks, st)
+			reg.stackNamed[wt.stack] = st
+		}
+		st.addCase(c, id)
+		return nil
 	}
-	if r.ConstructPath != "" {
-		res["Metadata"] = map[string]any{"aws:cdk:path": r.ConstructPath}
+}
+
+// factsFit reports whether the facts the region serves for the case's type
+// (its own, else the world's) classify the case as its recorded facts do:
+// the same facts, or facts that differ only where the case does not care.
+func (b *builder) factsFit(c *corpus.Case, reg *regionBuild, wt want) bool {
+	served, ok := reg.facts[wt.typ]
+	var f schema.Facts
+	if ok {
+		f = reg.factsOf[wt.typ]
+	} else {
+		served, f = b.worldFacts[wt.typ], *b.w.Schemas[wt.typ]
 	}
-	resources := map[string]any{r.LogicalID: res}
-	stackRes := []*sandbox.Resource{{
-		LogicalID: r.LogicalID, Type: r.ResourceType, PhysicalID: r.PhysicalID,
-		Properties: append(json.RawMessage(nil), c.RawLive...),
-	}}
-	if id != r.PhysicalID {
-		stackRes[0].Identifier = id
+	if served == wt.facts {
+		return true
 	}
-	if r.ResourceType == "AWS::IAM::Role" {
-		for _, pn := range r.SiblingPolicyNames {
-			tpl, sr := siblingPolicy(name, r.LogicalID, r.PhysicalID, pn, c.LiveRaw)
-			resources[pn] = tpl
-			stackRes = append(stackRes, sr)
+	own := c.Schema
+	return sameFindings(classifyWith(c, &own), classifyWith(c, &f))
+}
+
+// classifyWith replays a case with the given schema facts.
+func classifyWith(c *corpus.Case, f *schema.Facts) []drift.Finding {
+	r := c.Resource
+	subj := classify.Subject{
+		Ref:      drift.ResourceRef{LogicalID: r.LogicalID, Type: r.ResourceType, PhysicalID: r.PhysicalID, ConstructPath: r.ConstructPath},
+		Declared: r.Declared, SiblingPolicyNames: r.SiblingPolicyNames,
+	}
+	return classify.Resource(subj, c.LiveRaw, f.Clone(), classify.OptionsFromMap(c.Opts))
+}
+
+func sameFindings(a, b []drift.Finding) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	canon := func(fs []drift.Finding) []string {
+		out := make([]string, len(fs))
+		for i, f := range fs {
+			out[i] = corpus.Canonical(f)
+		}
+		sort.Strings(out)
+		return out
+	}
+	ca, cb := canon(a), canon(b)
+	for i := range ca {
+		if ca[i] != cb[i] {
+			return false
 		}
 	}
-	tpl := map[string]any{
+	return true
+}
+
+// factCount is how many facts a schema names: entries of every list and map.
+func factCount(f schema.Facts) int {
+	n := len(f.ReadOnly) + len(f.WriteOnly) + len(f.CreateOnly) + len(f.ReadOnlyPaths) + len(f.WriteOnlyPaths) +
+		len(f.CreateOnlyPaths) + len(f.Defaults) + len(f.DefaultPaths) + len(f.UnorderedScalarPaths) +
+		len(f.UnorderedObjectArrayPaths) + len(f.FreeFormMapPaths) + len(f.PrimaryIdentifier) +
+		len(f.AdditionalIdentifiers) + len(f.ConditionalCreateOnlyPaths) + len(f.PropertyTransforms) + len(f.Handlers)
+	return n
+}
+
+func (a *accountBuild) region(name string) *regionBuild {
+	for _, r := range a.regions {
+		if r.name == name {
+			return r
+		}
+	}
+	r := &regionBuild{name: name, facts: map[string]string{}, factsOf: map[string]schema.Facts{}, placed: map[string]bool{}, stackNamed: map[string]*stackBuild{}}
+	a.regions = append(a.regions, r)
+	return r
+}
+
+// addCase puts the case's resource in the stack's template and live set.
+func (st *stackBuild) addCase(c *corpus.Case, id string) {
+	r := c.Resource
+	meta := map[string]any{CaseMetadata: c.File}
+	if r.ConstructPath != "" {
+		meta["aws:cdk:path"] = r.ConstructPath
+	}
+	st.resources[r.LogicalID] = map[string]any{
+		"Type":       r.ResourceType,
+		"Properties": encodeDeclared(r.Declared),
+		"Metadata":   meta,
+	}
+	res := &sandbox.Resource{
+		LogicalID: r.LogicalID, Type: r.ResourceType, PhysicalID: r.PhysicalID,
+		Properties: append(json.RawMessage(nil), c.RawLive...),
+	}
+	if id != r.PhysicalID {
+		res.Identifier = id
+	}
+	st.live = append(st.live, res)
+	st.cases = append(st.cases, c)
+}
+
+// finish adds the role cases' sibling policies and writes the world.
+func (b *builder) finish() (*sandbox.World, error) {
+	for _, a := range b.accounts {
+		acct := &sandbox.Account{ID: a.id, Name: "corpus", AccessKeys: []sandbox.AccessKey{{ID: AccessKey(a.id), UserName: "corpus"}}}
+		if a.id != CorpusAccount {
+			acct.Name = "corpus-overflow"
+		}
+		for _, rb := range a.regions {
+			reg := &sandbox.Region{Name: rb.name}
+			for typ := range rb.facts {
+				if reg.Schemas == nil {
+					reg.Schemas = map[string]*schema.Facts{}
+				}
+				facts := rb.factsOf[typ]
+				reg.Schemas[typ] = &facts
+			}
+			if len(rb.aliasMap) > 0 {
+				reg.KMSAliases = rb.aliasMap
+			}
+			for _, st := range rb.stacks {
+				s, err := st.stack()
+				if err != nil {
+					return nil, err
+				}
+				reg.Stacks = append(reg.Stacks, s)
+			}
+			acct.Regions = append(acct.Regions, reg)
+		}
+		b.w.Accounts = append(b.w.Accounts, acct)
+	}
+	if len(b.w.Accounts) == 0 {
+		b.w.Accounts = []*sandbox.Account{{ID: CorpusAccount, Name: "corpus", AccessKeys: []sandbox.AccessKey{{ID: AccessKey(CorpusAccount), UserName: "corpus"}}}}
+	}
+	return b.w, nil
+}
+
+// stack writes the stack: its template, live resources and tags. A role
+// case's sibling policy names become AWS::IAM::Policy resources unless a
+// policy case of the stack already is that policy.
+func (st *stackBuild) stack() (*sandbox.Stack, error) {
+	for _, c := range st.cases {
+		r := c.Resource
+		if r.ResourceType != "AWS::IAM::Role" {
+			continue
+		}
+		for _, pn := range r.SiblingPolicyNames {
+			if st.hasPolicy(pn, r.PhysicalID) {
+				continue
+			}
+			logical := pn
+			for n := 2; st.resources[logical] != nil; n++ {
+				logical = fmt.Sprintf("%s%d", pn, n)
+			}
+			tpl, res := siblingPolicy(st.name, r.LogicalID, r.PhysicalID, logical, pn, c.LiveRaw)
+			st.resources[logical] = tpl
+			st.live = append(st.live, res)
+		}
+	}
+	var files []string
+	for _, c := range st.cases {
+		files = append(files, c.File)
+	}
+	desc := "realdrift corpus world: " + strings.Join(files, " ")
+	if len(desc) > 1024 {
+		desc = desc[:1021] + "..."
+	}
+	body, err := indentJSON(map[string]any{
 		"AWSTemplateFormatVersion": "2010-09-09",
-		"Description":              "realdrift corpus case " + c.File,
-		"Resources":                resources,
-	}
-	body, err := indentJSON(tpl)
-	if err != nil {
-		return fmt.Errorf("case %s: template: %w", c.File, err)
-	}
-	reg.Stacks = append(reg.Stacks, &sandbox.Stack{
-		Name:         name,
-		Status:       "CREATE_COMPLETE",
-		Description:  "realdrift corpus case " + c.File,
-		Tags:         []sandbox.Tag{{Key: CaseTag, Value: c.File}},
-		TemplateBody: string(body),
-		Resources:    stackRes,
+		"Description":              desc,
+		"Resources":                st.resources,
 	})
-	if _, ok := w.Schemas[r.ResourceType]; !ok {
-		f := c.Schema
-		w.Schemas[r.ResourceType] = &f
+	if err != nil {
+		return nil, fmt.Errorf("stack %s: template: %w", st.name, err)
 	}
-	return nil
+	var tags []sandbox.Tag
+	keys := make([]string, 0, len(st.tagMap))
+	for k := range st.tagMap {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		tags = append(tags, sandbox.Tag{Key: k, Value: st.tagMap[k]})
+	}
+	return &sandbox.Stack{
+		Name:         st.name,
+		Status:       "CREATE_COMPLETE",
+		Description:  desc,
+		Tags:         tags,
+		TemplateBody: string(body),
+		Resources:    st.live,
+	}, nil
+}
+
+// hasPolicy reports whether a case of the stack is an AWS::IAM::Policy
+// named name attached to the role.
+func (st *stackBuild) hasPolicy(name, role string) bool {
+	for _, c := range st.cases {
+		r := c.Resource
+		if r.ResourceType != "AWS::IAM::Policy" || r.Declared["PolicyName"] != name {
+			continue
+		}
+		roles, _ := r.Declared["Roles"].([]any)
+		for _, x := range roles {
+			if x == role {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // siblingPolicy builds the AWS::IAM::Policy a role case's sibling policy
 // name stands for: declared and live documents are the role's live inline
 // policy of that name, so the sibling adds no finding of its own.
-func siblingPolicy(stack, roleLogical, roleName, policyName string, roleLive map[string]any) (map[string]any, *sandbox.Resource) {
+func siblingPolicy(stack, roleLogical, roleName, logical, policyName string, roleLive map[string]any) (map[string]any, *sandbox.Resource) {
 	var doc any = unresolvable
 	if ps, ok := roleLive["Policies"].([]any); ok {
 		for _, p := range ps {
@@ -190,11 +441,51 @@ func siblingPolicy(stack, roleLogical, roleName, policyName string, roleLive map
 	}
 	b, _ := json.Marshal(liveModel)
 	return tpl, &sandbox.Resource{
-		LogicalID:  policyName,
+		LogicalID:  logical,
 		Type:       "AWS::IAM::Policy",
-		PhysicalID: truncate(stack, 20) + "-" + truncate(policyName, 20) + "-" + hash12(stack+"/"+policyName),
+		PhysicalID: truncate(stack, 20) + "-" + truncate(policyName, 20) + "-" + hash12(stack+"/"+roleLogical+"/"+policyName),
 		Properties: b,
 	}
+}
+
+// CorpusCases returns the corpus case each resource of a corpus-world
+// stack reproduces, by logical id (sibling resources FromCorpus added for a
+// case are not listed).
+func CorpusCases(st *sandbox.Stack) (map[string]string, error) {
+	var tpl struct {
+		Resources map[string]struct {
+			Metadata map[string]any
+		}
+	}
+	if err := json.Unmarshal([]byte(st.TemplateBody), &tpl); err != nil {
+		return nil, fmt.Errorf("stack %s: template: %w", st.Name, err)
+	}
+	out := map[string]string{}
+	for id, r := range tpl.Resources {
+		if f, ok := r.Metadata[CaseMetadata].(string); ok {
+			out[id] = f
+		}
+	}
+	return out, nil
+}
+
+// Placements lists where each case of a corpus world is, by case file.
+func Placements(w *sandbox.World) (map[string]Placement, error) {
+	out := map[string]Placement{}
+	for _, a := range w.Accounts {
+		for _, r := range a.Regions {
+			for _, s := range r.Stacks {
+				cs, err := CorpusCases(s)
+				if err != nil {
+					return nil, err
+				}
+				for logical, file := range cs {
+					out[file] = Placement{Account: a.ID, Region: r.Name, Stack: s.Name, LogicalID: logical}
+				}
+			}
+		}
+	}
+	return out, nil
 }
 
 // encodeDeclared turns resolved declared values back into template
@@ -219,10 +510,25 @@ func encodeDeclared(v any) any {
 	return v
 }
 
-var nonName = regexp.MustCompile(`[^A-Za-z0-9-]+`)
+var (
+	nonName     = regexp.MustCompile(`[^A-Za-z0-9-]+`)
+	stackNameRE = regexp.MustCompile(`^[A-Za-z][-A-Za-z0-9]{0,127}$`)
+)
 
-// stackName derives a unique stack name from a case file name.
-func stackName(file string, taken map[string]bool) string {
+// originalStack is the stack a case was recorded in: its construct path's
+// first segment (CDK's stack construct id, which is the stack name unless
+// overridden), "" when there is none or it is no stack name.
+func originalStack(constructPath string) string {
+	first, _, ok := strings.Cut(constructPath, "/")
+	if !ok || !stackNameRE.MatchString(first) {
+		return ""
+	}
+	return first
+}
+
+// fallbackStackName derives a unique stack name from a case file name, for
+// a case whose original stack is unknown.
+func fallbackStackName(file string, taken map[string]bool) string {
 	base := strings.TrimSuffix(file, ".json")
 	base = strings.ReplaceAll(base, "__", "-")
 	base = strings.Trim(nonName.ReplaceAllString(base, "-"), "-")
@@ -233,6 +539,64 @@ func stackName(file string, taken map[string]bool) string {
 	}
 	taken[name] = true
 	return name
+}
+
+// isGlobal reports whether a type's resources are one per account rather
+// than per region.
+func isGlobal(typ string) bool {
+	return strings.HasPrefix(typ, "AWS::IAM::") || strings.HasPrefix(typ, "AWS::Route53::") || strings.HasPrefix(typ, "AWS::CloudFront::")
+}
+
+// usesManagedAlias reports whether a declared value names an AWS managed
+// KMS alias (alias/aws/...), bare or in an alias ARN: only then does a
+// check look the account's aliases up.
+func usesManagedAlias(v any) bool {
+	switch t := v.(type) {
+	case string:
+		return strings.HasPrefix(t, "alias/aws/") || strings.Contains(t, ":alias/aws/")
+	case map[string]any:
+		for _, e := range t {
+			if usesManagedAlias(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range t {
+			if usesManagedAlias(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stringMap reads a corpus option that is a string map (nil otherwise).
+func stringMap(v any) map[string]string {
+	m, ok := v.(map[string]any)
+	if !ok || len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, e := range m {
+		if s, ok := e.(string); ok {
+			out[k] = s
+		}
+	}
+	return out
+}
+
+// canonical is v's JSON with sorted keys ("" never: null for nil).
+func canonical(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%#v", v)
+	}
+	var x any
+	if err := json.Unmarshal(b, &x); err != nil {
+		return string(b)
+	}
+	b, _ = json.Marshal(x) // maps marshal with sorted keys
+	return string(b)
 }
 
 func truncate(s string, n int) string {

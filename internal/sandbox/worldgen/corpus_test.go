@@ -68,14 +68,15 @@ func TestCorpusWorldServesLiveRaw(t *testing.T) {
 	for _, g := range loaded.CCGaps {
 		gaps[g] = true
 	}
-	// Map each case file to its account and region through the stack tag.
+	// Map each case file to its account and region through the template
+	// metadata.
+	places, err := worldgen.Placements(loaded)
+	if err != nil {
+		t.Fatal(err)
+	}
 	where := map[string][2]string{}
-	for _, a := range loaded.Accounts {
-		for _, r := range a.Regions {
-			for _, s := range r.Stacks {
-				where[s.Tags[0].Value] = [2]string{a.ID, r.Name}
-			}
-		}
+	for f, p := range places {
+		where[f] = [2]string{p.Account, p.Region}
 	}
 	ctx := t.Context()
 	clients := map[[2]string]*cloudcontrol.Client{}
@@ -124,7 +125,7 @@ func TestCorpusWorldServesLiveRaw(t *testing.T) {
 
 	// The stack of a case reads back through CloudFormation.
 	cfn := cloudformation.NewFromConfig(aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider(keyFor(worldgen.CorpusAccount), "s", ""), BaseEndpoint: aws.String(hs.URL)})
-	tpl, err := cfn.GetTemplate(ctx, &cloudformation.GetTemplateInput{StackName: aws.String("corpus-AWS-SQS-Queue-InboxA8E05DC3")})
+	tpl, err := cfn.GetTemplate(ctx, &cloudformation.GetTemplateInput{StackName: aws.String("CdkrdIntegHarvest2")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,17 +30,35 @@ func TestDescribeTypeRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]schema.Facts{}
-	for typ, f := range w.Schemas {
-		want[typ] = *f
-	}
 	srv, err := sandbox.New(w, sandbox.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
-	cfn := cloudformation.NewFromConfig(aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider(worldgen.AccessKey(worldgen.CorpusAccount), "s", ""), BaseEndpoint: aws.String(hs.URL)})
+	bad, asked := 0, 0
+	// Every account region answers its own facts over the world's.
+	for _, a := range w.Accounts {
+		for _, reg := range a.Regions {
+			cfn := cloudformation.NewFromConfig(aws.Config{Region: reg.Name, Credentials: credentials.NewStaticCredentialsProvider(worldgen.AccessKey(a.ID), "s", ""), BaseEndpoint: aws.String(hs.URL)})
+			want := map[string]schema.Facts{}
+			for typ, f := range w.Schemas {
+				want[typ] = *f
+			}
+			for typ, f := range reg.Schemas {
+				want[typ] = *f
+			}
+			bad += describeAll(t, cfn, want)
+			asked += len(want)
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d DescribeType answers differ", bad, asked)
+	}
+}
+
+func describeAll(t *testing.T, cfn *cloudformation.Client, want map[string]schema.Facts) int {
+	t.Helper()
 	bad := 0
 	for typ, f := range want {
 		out, err := cfn.DescribeType(t.Context(), &cloudformation.DescribeTypeInput{Type: cfntypes.RegistryTypeResource, TypeName: aws.String(typ)})
@@ -83,7 +101,5 @@ func TestDescribeTypeRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	if bad > 0 {
-		t.Errorf("%d of %d types differ", bad, len(want))
-	}
+	return bad
 }

@@ -33,13 +33,13 @@ func TestCorpusWorldThroughReaders(t *testing.T) {
 	}
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
+	places, err := worldgen.Placements(w)
+	if err != nil {
+		t.Fatal(err)
+	}
 	where := map[string][2]string{}
-	for _, a := range w.Accounts {
-		for _, r := range a.Regions {
-			for _, s := range r.Stacks {
-				where[s.Tags[0].Value] = [2]string{a.ID, r.Name}
-			}
-		}
+	for f, p := range places {
+		where[f] = [2]string{p.Account, p.Region}
 	}
 	clients := map[[2]string]*live.Clients{}
 	bad := 0
