@@ -360,6 +360,9 @@ func (st *stackBuild) stack() (*sandbox.Stack, error) {
 			st.live = append(st.live, res)
 		}
 	}
+	for _, c := range st.cases {
+		st.addRecordedSiblings(c)
+	}
 	var files []string
 	for _, c := range st.cases {
 		files = append(files, c.File)
@@ -393,6 +396,84 @@ func (st *stackBuild) stack() (*sandbox.Stack, error) {
 		TemplateBody: string(body),
 		Resources:    st.live,
 	}, nil
+}
+
+// addRecordedSiblings gives the stack the sibling resources a case's
+// recorded sibling facts stand for, when no resource of the stack is one
+// already, so the pipeline derives the facts as it does on AWS:
+//   - clusterEchoModel: the instance's cluster (its declared
+//     DBClusterIdentifier) with the recorded cluster model as live model;
+//   - siblingEipAssociations: an AWS::EC2::EIPAssociation declaring the EIP;
+//   - siblingSubnetCidrBlocks: an AWS::EC2::SubnetCidrBlock declaring the
+//     subnet.
+//
+// These siblings are no case: their own findings belong to no expectation.
+func (st *stackBuild) addRecordedSiblings(c *corpus.Case) {
+	r := c.Resource
+	if echo, ok := c.Opts["clusterEchoModel"].(map[string]any); ok {
+		id, _ := r.Declared["DBClusterIdentifier"].(string)
+		model, _ := echo[r.PhysicalID].(map[string]any)
+		svc, _, _ := strings.Cut(strings.TrimPrefix(r.ResourceType, "AWS::"), "::")
+		if id != "" && model != nil && !st.hasPhysical("AWS::"+svc+"::DBCluster", id) {
+			st.addSibling(r.LogicalID+"Cluster", "AWS::"+svc+"::DBCluster", id, map[string]any{}, model)
+		}
+	}
+	for _, v := range optStrings(c.Opts["siblingEipAssociations"]) {
+		if !st.declares("AWS::EC2::EIPAssociation", "EIP", v) {
+			id := "eipassoc-" + strings.ToLower(hash12(st.name+"/"+v))
+			st.addSibling(r.LogicalID+"Association", "AWS::EC2::EIPAssociation", id, map[string]any{"EIP": v}, map[string]any{"EIP": v, "Id": id})
+		}
+	}
+	for _, v := range optStrings(c.Opts["siblingSubnetCidrBlocks"]) {
+		if !st.declares("AWS::EC2::SubnetCidrBlock", "SubnetId", v) {
+			id := "subnet-cidr-assoc-" + strings.ToLower(hash12(st.name+"/"+v))
+			st.addSibling(r.LogicalID+"CidrBlock", "AWS::EC2::SubnetCidrBlock", id, map[string]any{"SubnetId": v}, map[string]any{"SubnetId": v, "Id": id})
+		}
+	}
+}
+
+// addSibling adds a resource that is no case, under a free logical id.
+func (st *stackBuild) addSibling(logical, typ, physical string, declared, model map[string]any) {
+	base := logical
+	for n := 2; st.resources[logical] != nil; n++ {
+		logical = fmt.Sprintf("%s%d", base, n)
+	}
+	st.resources[logical] = map[string]any{"Type": typ, "Properties": declared}
+	b, _ := json.Marshal(model)
+	st.live = append(st.live, &sandbox.Resource{LogicalID: logical, Type: typ, PhysicalID: physical, Properties: b})
+}
+
+func (st *stackBuild) hasPhysical(typ, id string) bool {
+	for _, r := range st.live {
+		if r.Type == typ && strings.EqualFold(r.PhysicalID, id) {
+			return true
+		}
+	}
+	return false
+}
+
+// declares reports whether a template resource of typ declares prop = v.
+func (st *stackBuild) declares(typ, prop, v string) bool {
+	for _, res := range st.resources {
+		m, _ := res.(map[string]any)
+		props, _ := m["Properties"].(map[string]any)
+		if m["Type"] == typ && props[prop] == v {
+			return true
+		}
+	}
+	return false
+}
+
+// optStrings reads a corpus option that is a list of strings.
+func optStrings(v any) []string {
+	l, _ := v.([]any)
+	var out []string
+	for _, e := range l {
+		if s, ok := e.(string); ok && s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // hasPolicy reports whether a case of the stack is an AWS::IAM::Policy

@@ -3,33 +3,47 @@
 // data, and a deterministic demo organisation.
 //
 // Corpus world layout (FromCorpus):
-//   - One stack per case, named "corpus-" plus the case file name with "__"
-//     and other non-name characters turned into "-"; the stack carries the
-//     tag realdrift:corpus-case = the case file name, and its description
-//     names the file too.
-//   - All stacks live in account 111111111111 (the corpus's sanitised
-//     account) in the case's opts.region (default us-east-1). A case whose
-//     Cloud Control address (type + identifier, per region or global)
-//     collides with an earlier case's goes to the next overflow account,
-//     111111111112, 111111111113, ... Each account maps the access key
-//     AKIACORPUS<account id> (user "corpus").
+//   - Cases are grouped into their original stacks: the stack name is the
+//     first segment of the case's construct path (CDK's stack id, the
+//     recorded stack name); a case without one gets a stack of its own
+//     named "corpus-" plus its file name ("__" and other non-name
+//     characters turned into "-"). Each template resource carries the
+//     metadata realdrift:corpus-case = its case's file name (CorpusCases
+//     and Placements read it back) and its construct path as aws:cdk:path.
+//   - A stack's tags are its cases' opts.stackTags; a region's KMS aliases
+//     (kmsAliases, served by ListAliases) are opts.kmsAliasTargets of the
+//     cases whose declared values use an AWS managed alias.
+//   - Schema facts: the world serves each type's richest recorded version
+//     (the most facts named; the first on a tie). A case whose own facts
+//     classify it differently from what its region serves needs its own:
+//     the region serves them (region schemas) if it holds no case of the
+//     type yet. DescribeType answers per account region, as the regional
+//     registry does.
+//   - Cases go to account 111111111111 (the corpus's sanitised account) in
+//     the case's opts.region (default us-east-1), unless something there
+//     conflicts: another case's Cloud Control address (type + identifier,
+//     per region or global), a stack of the same name with other tags or
+//     the same logical id, another KMS alias map, or schema facts the case
+//     cannot use. Then the next overflow account, 111111111112, ... Each
+//     account maps the access key AKIACORPUS<account id> (user "corpus").
 //   - The template holds the case's resource with its declared properties
-//     as literal values, and the construct path as aws:cdk:path metadata. A
-//     declared value the corpus recorded as unresolved (drift.Unknown, whole
-//     or partly) is written as {"Fn::GetAZs": ""}: environment-dependent, so
-//     a fail-closed resolver leaves it unresolved.
+//     as literal values. A declared value the corpus recorded as unresolved
+//     (drift.Unknown, whole or partly) is written as {"Fn::GetAZs": ""}:
+//     environment-dependent, so a fail-closed resolver leaves it unresolved.
 //   - The stack resource's physical id is the case's; its Cloud Control
 //     identifier is what live.Identifier derives (the physical id unless the
 //     type needs an adapter); its live model is the case's liveRaw bytes.
-//   - An AWS::IAM::Role case's siblingPolicyNames become AWS::IAM::Policy
-//     resources of the same stack (logical id = policy name) whose declared
-//     and live documents are the role's live inline policy of that name, so
-//     they add no finding; the case's resource is the one whose logical id
-//     is the case's.
+//   - Recorded sibling facts become sibling resources (no case) when the
+//     stack has none already: an AWS::IAM::Role case's siblingPolicyNames
+//     become AWS::IAM::Policy resources whose declared and live documents
+//     are the role's live inline policy of that name; clusterEchoModel the
+//     instance's cluster (its live model the recorded one);
+//     siblingEipAssociations an AWS::EC2::EIPAssociation;
+//     siblingSubnetCidrBlocks an AWS::EC2::SubnetCidrBlock. The pipeline
+//     derives the facts from them as it would on AWS.
 //   - The types the readers serve through service APIs because Cloud
 //     Control cannot read them on AWS (bucket, queue and topic policies, IAM
 //     inline policies, Lambda permissions) are world Cloud Control gaps.
-//   - The world's schemas hold each type's facts from its first case.
 //
 // Rules: output is deterministic for a given input; nothing is fetched.
 package worldgen
