@@ -31,10 +31,22 @@
 //	<dir>/.lock                                       flock for writers
 //
 // Every write goes to a temporary file in the same directory, is synced and
-// renamed over the target, so a crash never leaves a half-written file.
-// Writers hold an exclusive flock on <dir>/.lock across read-check-write;
-// a baseline's or ignore file's version is derived from its content, so an
+// renamed over the target (writeAtomic, the one file writer), so a crash
+// never leaves a half-written file. Writers hold an exclusive flock on
+// <dir>/.lock (lockFile, the one lock) across read-check-write; a
+// baseline's or ignore file's version is derived from its content, so an
 // edit by another tool (or a git checkout) also counts as a newer version.
+//
+// StateDir builds the CLI's File: --state-dir alone, else .realdrift with an
+// existing .cdkrd (cdk-real-drift's directory) as a read-only lower layer.
+// A document (baseline, ignore rules) missing from .realdrift is read from
+// .cdkrd, with the version of that content; the first write puts it in
+// .realdrift. .cdkrd is never written, so its users can bring their files.
+//
+// RetryConflicts is the one retry loop for read-merge-write callers
+// (baseline.UpdateStored, ignore.AppendStored): after a conflict it waits a
+// short randomised, growing time and lets the caller read and merge again;
+// after a bound it returns the conflict.
 //
 // # Table layout (Dynamo)
 //

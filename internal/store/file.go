@@ -22,10 +22,17 @@ import (
 // DefaultDir is the CLI's state directory, relative to the working directory.
 const DefaultDir = ".realdrift"
 
+// LegacyDir is cdk-real-drift's state directory: read when present, never
+// written.
+const LegacyDir = ".cdkrd"
+
 // File is the file-system Store (see the package doc for the layout).
 type File struct {
-	dir  string
-	opts options
+	dir string
+	// fallback is a read-only lower layer for documents (baselines, ignore
+	// rules) that dir lacks; "" for none.
+	fallback string
+	opts     options
 }
 
 var _ Store = (*File)(nil)
@@ -35,20 +42,79 @@ func NewFile(dir string, opts ...Option) *File {
 	return &File{dir: dir, opts: buildOptions(opts)}
 }
 
+// StateDir returns the CLI's store under root. A non-empty flag
+// (--state-dir, relative to root unless absolute) is used alone. Otherwise
+// the store is root/.realdrift, and when root/.cdkrd is a directory it is a
+// read-only lower layer: a baseline or ignore-rules document .realdrift
+// lacks is read from .cdkrd, and the first write of that document puts the
+// merged result in .realdrift (.cdkrd is never written).
+func StateDir(root, flag string, opts ...Option) *File {
+	if flag != "" {
+		if !filepath.IsAbs(flag) {
+			flag = filepath.Join(root, flag)
+		}
+		return NewFile(flag, opts...)
+	}
+	f := NewFile(filepath.Join(root, DefaultDir), opts...)
+	legacy := filepath.Join(root, LegacyDir)
+	if fi, err := os.Stat(legacy); err == nil && fi.IsDir() {
+		f.fallback = legacy
+	}
+	return f
+}
+
 // Dir returns the state directory.
 func (f *File) Dir() string { return f.dir }
 
-// BaselinePath returns the file a stack's baseline lives in.
-func (f *File) BaselinePath(stack drift.StackRef) string {
-	return filepath.Join(f.dir, "baselines", stackFile(stack)+".json")
+// Fallback returns the read-only lower layer ("" when there is none).
+func (f *File) Fallback() string { return f.fallback }
+
+func baselineRel(stack drift.StackRef) string {
+	return filepath.Join("baselines", stackFile(stack)+".json")
 }
 
-// IgnorePath returns the file a scope's ignore rules live in.
-func (f *File) IgnorePath(scope string) string {
+func ignoreRel(scope string) string {
 	if scope == "" {
-		return filepath.Join(f.dir, "ignore.yaml")
+		return "ignore.yaml"
 	}
-	return filepath.Join(f.dir, "ignore."+scope+".yaml")
+	return "ignore." + scope + ".yaml"
+}
+
+// BaselinePath returns the file a stack's baseline is written to.
+func (f *File) BaselinePath(stack drift.StackRef) string {
+	return filepath.Join(f.dir, baselineRel(stack))
+}
+
+// IgnorePath returns the file a scope's ignore rules are written to.
+func (f *File) IgnorePath(scope string) string {
+	return filepath.Join(f.dir, ignoreRel(scope))
+}
+
+// BaselineSource returns the file a stack's baseline is read from now: its
+// own file, else the lower layer's when only that exists. Errors about the
+// document name it.
+func (f *File) BaselineSource(stack drift.StackRef) string {
+	return f.source(baselineRel(stack))
+}
+
+// IgnoreSource is BaselineSource for a scope's ignore rules.
+func (f *File) IgnoreSource(scope string) string {
+	return f.source(ignoreRel(scope))
+}
+
+func (f *File) source(rel string) string {
+	own := filepath.Join(f.dir, rel)
+	if f.fallback == "" {
+		return own
+	}
+	if _, err := os.Stat(own); !errors.Is(err, fs.ErrNotExist) {
+		return own
+	}
+	lower := filepath.Join(f.fallback, rel)
+	if _, err := os.Stat(lower); err == nil {
+		return lower
+	}
+	return own
 }
 
 func (f *File) lock(ctx context.Context) (func(), error) {
@@ -63,7 +129,7 @@ func (f *File) GetBaseline(ctx context.Context, stack drift.StackRef) ([]byte, i
 	if err := validStack(stack); err != nil {
 		return nil, 0, fmt.Errorf("get baseline: %w", err)
 	}
-	doc, v, err := readVersioned(f.BaselinePath(stack))
+	doc, v, err := f.readDoc(baselineRel(stack))
 	if err != nil {
 		return nil, 0, fmt.Errorf("get baseline %s: %w", stack, err)
 	}
@@ -75,7 +141,7 @@ func (f *File) PutBaseline(ctx context.Context, stack drift.StackRef, doc []byte
 	if err := validStack(stack); err != nil {
 		return 0, fmt.Errorf("put baseline: %w", err)
 	}
-	v, err := f.putVersioned(ctx, f.BaselinePath(stack), doc, expectedVersion)
+	v, err := f.putDoc(ctx, baselineRel(stack), doc, expectedVersion)
 	if err != nil {
 		return 0, fmt.Errorf("put baseline %s: %w", stack, err)
 	}
@@ -87,7 +153,7 @@ func (f *File) GetIgnoreRules(ctx context.Context, scope string) ([]byte, int64,
 	if err := validScope(scope); err != nil {
 		return nil, 0, fmt.Errorf("get ignore rules: %w", err)
 	}
-	doc, v, err := readVersioned(f.IgnorePath(scope))
+	doc, v, err := f.readDoc(ignoreRel(scope))
 	if err != nil {
 		return nil, 0, fmt.Errorf("get ignore rules %q: %w", scope, err)
 	}
@@ -99,7 +165,7 @@ func (f *File) PutIgnoreRules(ctx context.Context, scope string, doc []byte, exp
 	if err := validScope(scope); err != nil {
 		return 0, fmt.Errorf("put ignore rules: %w", err)
 	}
-	v, err := f.putVersioned(ctx, f.IgnorePath(scope), doc, expectedVersion)
+	v, err := f.putDoc(ctx, ignoreRel(scope), doc, expectedVersion)
 	if err != nil {
 		return 0, fmt.Errorf("put ignore rules %q: %w", scope, err)
 	}
@@ -129,20 +195,32 @@ func readVersioned(path string) ([]byte, int64, error) {
 	return b, contentVersion(b), nil
 }
 
-func (f *File) putVersioned(ctx context.Context, path string, doc []byte, expected int64) (int64, error) {
+// readDoc reads the document at rel: the store's own file, else the lower
+// layer's.
+func (f *File) readDoc(rel string) ([]byte, int64, error) {
+	doc, v, err := readVersioned(filepath.Join(f.dir, rel))
+	if errors.Is(err, ErrNotFound) && f.fallback != "" {
+		return readVersioned(filepath.Join(f.fallback, rel))
+	}
+	return doc, v, err
+}
+
+// putDoc writes the document at rel into the store's own directory when
+// the version a reader sees now (readDoc, under the lock) is expected.
+func (f *File) putDoc(ctx context.Context, rel string, doc []byte, expected int64) (int64, error) {
 	unlock, err := f.lock(ctx)
 	if err != nil {
 		return 0, err
 	}
 	defer unlock()
-	_, cur, err := readVersioned(path)
+	_, cur, err := f.readDoc(rel)
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return 0, err
 	}
 	if cur != expected {
 		return 0, conflict(cur, expected)
 	}
-	if err := writeAtomic(path, doc); err != nil {
+	if err := writeAtomic(filepath.Join(f.dir, rel), doc); err != nil {
 		return 0, err
 	}
 	return contentVersion(doc), nil
@@ -153,47 +231,6 @@ func conflict(stored, expected int64) error {
 		return fmt.Errorf("%w: expected version %d but nothing is stored", ErrConflict, expected)
 	}
 	return fmt.Errorf("%w: stored version is %d, expected %d", ErrConflict, stored, expected)
-}
-
-// writeAtomic replaces path with data: temp file in the same directory,
-// fsync, rename, fsync of the directory.
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", dir, err)
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	done := false
-	defer func() {
-		if !done {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("sync %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	done = true
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
-	return nil
 }
 
 // historyName is <started unixnano>.<expires unix>.<run id>.json: the
