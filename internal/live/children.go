@@ -48,7 +48,7 @@ type enumerator func(ctx context.Context, c *Clients, parent StackResource, stac
 func enumerators() map[string][]enumerator {
 	return map[string][]enumerator{
 		"AWS::SNS::Topic":       {topicSubscriptions, outOfBandTopicPolicy},
-		"AWS::Lambda::Function": {functionURLs, functionAliases, eventSourceMappings},
+		"AWS::Lambda::Function": {functionURLs, functionAliases, eventSourceMappings, functionVersions, functionPermissions},
 		"AWS::S3::Bucket":       {outOfBandBucketPolicy},
 		"AWS::SQS::Queue":       {outOfBandQueuePolicy},
 	}

@@ -31,6 +31,9 @@ func childrenWorld() *sandbox.World {
 		liveOnly("AWS::Lambda::Function", "Worker", `{"FunctionName":"Worker","Arn":"`+fnArn+`"}`),
 		liveOnly("AWS::Lambda::Alias", oobAlias, `{"FunctionName":"Worker","Name":"canary","FunctionVersion":"2","AliasArn":"`+oobAlias+`"}`),
 		liveOnly("AWS::Lambda::Url", fnArn, `{"TargetFunctionArn":"Worker","AuthType":"NONE","FunctionArn":"`+fnArn+`","FunctionUrl":"https://x.lambda-url.us-east-1.on.aws/"}`),
+		liveOnly("AWS::Lambda::Version", fnArn+":3", `{"FunctionName":"Worker","Version":"3","FunctionArn":"`+fnArn+`:3"}`),
+		liveOnly("AWS::Lambda::Permission", "Console-Sid-7", `{"FunctionName":"Worker","Action":"lambda:InvokeFunction","Principal":"events.amazonaws.com"}`),
+		liveOnly("AWS::Lambda::Permission", "oob-invoke", `{"FunctionName":"Worker","Action":"lambda:InvokeFunction","Principal":"*"}`),
 		liveOnly("AWS::Lambda::EventSourceMapping", "9aed2c55-0000-0000-0000-000000000001", `{"FunctionName":"`+fnArn+`","EventSourceArn":"`+queueArn+`","BatchSize":10,"Id":"9aed2c55-0000-0000-0000-000000000001"}`),
 		liveOnly("AWS::S3::Bucket", bucket, `{"BucketName":"`+bucket+`"}`),
 		liveOnly("AWS::S3::BucketPolicy", bucket, `{"Bucket":"`+bucket+`","PolicyDocument":`+doc+`}`),
@@ -42,8 +45,11 @@ func childrenWorld() *sandbox.World {
 		{Name: "App", TemplateBody: `{"Resources":{}}`, Resources: []*sandbox.Resource{
 			{LogicalID: "Sub", Type: "AWS::SNS::Subscription", PhysicalID: subArn, Properties: json.RawMessage(`{"TopicArn":"` + topicArn + `","Protocol":"sqs","Endpoint":"` + queueArn + `","Arn":"` + subArn + `"}`)},
 			{LogicalID: "Alias", Type: "AWS::Lambda::Alias", PhysicalID: aliasArn, Properties: json.RawMessage(`{"FunctionName":"Worker","Name":"live","FunctionVersion":"1","AliasArn":"` + aliasArn + `"}`)},
+			{LogicalID: "Ver", Type: "AWS::Lambda::Version", PhysicalID: fnArn + ":1", Properties: json.RawMessage(`{"FunctionName":"Worker","Version":"1","FunctionArn":"` + fnArn + `:1"}`)},
+			{LogicalID: "Perm", Type: "AWS::Lambda::Permission", PhysicalID: "App-Perm-1", Properties: json.RawMessage(`{"FunctionName":"` + fnArn + `","Action":"lambda:InvokeFunction","Principal":"sns.amazonaws.com","SourceArn":"` + topicArn + `"}`)},
 		}},
 		{Name: "Sibling", TemplateBody: `{"Resources":{}}`, Resources: []*sandbox.Resource{
+			{LogicalID: "OtherPerm", Type: "AWS::Lambda::Permission", PhysicalID: "Sibling-Perm-1", Properties: json.RawMessage(`{"FunctionName":"Worker","Action":"lambda:InvokeFunction","Principal":"s3.amazonaws.com"}`)},
 			{LogicalID: "QueueSub", Type: "AWS::SNS::Subscription", PhysicalID: otherSub, Properties: json.RawMessage(`{"TopicArn":"` + topicArn + `","Protocol":"sqs","Endpoint":"arn:aws:sqs:us-east-1:111111111111:Other","Arn":"` + otherSub + `"}`)},
 		}},
 	}
@@ -64,6 +70,11 @@ func TestEnumerate(t *testing.T) {
 		{LogicalID: "Alias", Type: "AWS::Lambda::Alias", PhysicalID: aliasArn},
 		{LogicalID: "Bucket", Type: "AWS::S3::Bucket", PhysicalID: bucket},
 		{LogicalID: "Queue", Type: "AWS::SQS::Queue", PhysicalID: queueURL},
+		{LogicalID: "Ver", Type: "AWS::Lambda::Version", PhysicalID: fnArn + ":1"},
+		{LogicalID: "Perm", Type: "AWS::Lambda::Permission", PhysicalID: "App-Perm-1", Declared: map[string]any{"FunctionName": fnArn, "Action": "lambda:InvokeFunction", "Principal": "sns.amazonaws.com"}},
+		// Deployed under another physical id than its statement's Sid: matched
+		// by action and principal.
+		{LogicalID: "Renamed", Type: "AWS::Lambda::Permission", PhysicalID: "Renamed-Sid", Declared: map[string]any{"FunctionName": "Worker", "Action": "lambda:InvokeFunction", "Principal": "events.amazonaws.com"}},
 	}
 	tests := []struct {
 		name   string
@@ -79,10 +90,19 @@ func TestEnumerate(t *testing.T) {
 		{"topic: an unresolved inline subscription stops the listing", live.StackResource{LogicalID: "Topic", Type: "AWS::SNS::Topic", PhysicalID: topicArn,
 			Declared: map[string]any{"Subscription": []any{map[string]any{"Protocol": "sqs", "Endpoint": drift.Unknown{}}}}}, stack, nil},
 		{"topic with only the AWS default policy", live.StackResource{LogicalID: "Quiet", Type: "AWS::SNS::Topic", PhysicalID: "arn:aws:sns:us-east-1:111111111111:Quiet"}, stack, nil},
-		{"function: out-of-band alias, URL and mapping", stack[2], stack, []live.Child{
+		{"function: out-of-band alias, URL, mapping, version and permission; declared and sibling-stack ones folded", stack[2], stack, []live.Child{
+			{Type: "AWS::Lambda::Alias", Identifier: oobAlias, Model: map[string]any{"FunctionName": "Worker", "Name": "canary", "FunctionVersion": "2", "AliasArn": oobAlias}},
+			{Type: "AWS::Lambda::EventSourceMapping", Identifier: "9aed2c55-0000-0000-0000-000000000001", Model: map[string]any{"FunctionName": fnArn, "EventSourceArn": queueArn, "BatchSize": 10.0, "Id": "9aed2c55-0000-0000-0000-000000000001"}},
+			{Type: "AWS::Lambda::Permission", Identifier: "oob-invoke", Model: map[string]any{"FunctionName": "Worker", "Action": "lambda:InvokeFunction", "Principal": "*"}},
+			{Type: "AWS::Lambda::Url", Identifier: fnArn, Model: map[string]any{"TargetFunctionArn": "Worker", "AuthType": "NONE", "FunctionArn": fnArn, "FunctionUrl": "https://x.lambda-url.us-east-1.on.aws/"}},
+			{Type: "AWS::Lambda::Version", Identifier: fnArn + ":3", Model: map[string]any{"FunctionName": "Worker", "Version": "3", "FunctionArn": fnArn + ":3"}},
+		}},
+		{"function: a permission whose statement fields are unresolved may be any statement", stack[2], append(stack[:len(stack):len(stack)],
+			live.StackResource{LogicalID: "Open", Type: "AWS::Lambda::Permission", PhysicalID: "App-Perm-9", Declared: map[string]any{"FunctionName": "Worker", "Action": "lambda:InvokeFunction", "Principal": drift.Unknown{}}}), []live.Child{
 			{Type: "AWS::Lambda::Alias", Identifier: oobAlias, Model: map[string]any{"FunctionName": "Worker", "Name": "canary", "FunctionVersion": "2", "AliasArn": oobAlias}},
 			{Type: "AWS::Lambda::EventSourceMapping", Identifier: "9aed2c55-0000-0000-0000-000000000001", Model: map[string]any{"FunctionName": fnArn, "EventSourceArn": queueArn, "BatchSize": 10.0, "Id": "9aed2c55-0000-0000-0000-000000000001"}},
 			{Type: "AWS::Lambda::Url", Identifier: fnArn, Model: map[string]any{"TargetFunctionArn": "Worker", "AuthType": "NONE", "FunctionArn": fnArn, "FunctionUrl": "https://x.lambda-url.us-east-1.on.aws/"}},
+			{Type: "AWS::Lambda::Version", Identifier: fnArn + ":3", Model: map[string]any{"FunctionName": "Worker", "Version": "3", "FunctionArn": fnArn + ":3"}},
 		}},
 		{"bucket without a declared policy", stack[4], stack, []live.Child{
 			{Type: "AWS::S3::BucketPolicy", Identifier: bucket, Model: map[string]any{"Bucket": bucket, "PolicyDocument": policy}},

@@ -51,6 +51,12 @@ func readPermission(ctx context.Context, c *Clients, r Request) (map[string]any,
 	if st == nil {
 		return nil, fmt.Errorf("permission %s on %s: %w", r.PhysicalID, fn, ErrNotFound)
 	}
+	return permissionModel(st, fn, r.Declared["Principal"]), nil
+}
+
+// permissionModel projects a function policy statement to the
+// AWS::Lambda::Permission shape; fn is the FunctionName to echo.
+func permissionModel(st map[string]any, fn string, declaredPrincipal any) map[string]any {
 	model := map[string]any{"FunctionName": fn}
 	if a, ok := st["Action"]; ok {
 		if l, isList := a.([]any); isList && len(l) == 1 {
@@ -58,7 +64,7 @@ func readPermission(ctx context.Context, c *Clients, r Request) (map[string]any,
 		}
 		model["Action"] = a
 	}
-	if p, ok := principalOf(st["Principal"], r.Declared["Principal"]); ok {
+	if p, ok := principalOf(st["Principal"], declaredPrincipal); ok {
 		model["Principal"] = p
 	}
 	cond, _ := st["Condition"].(map[string]any)
@@ -67,7 +73,7 @@ func readPermission(ctx context.Context, c *Clients, r Request) (map[string]any,
 			model[prop] = v
 		}
 	}
-	return model, nil
+	return model
 }
 
 // statements returns a policy's statements as objects.
