@@ -255,6 +255,12 @@ assert [x['Sid'] for x in st] == [perm['physicalId']], st
 assert st[0]['Principal'] == {'Service': 'apigateway.amazonaws.com'}
 "
 fails "lambda get-policy (missing function)" "ResourceNotFoundException" lambda get-policy --function-name nope
+awsq lambda list-versions-by-function --function-name "$FN" | check "lambda list-versions-by-function" "
+assert [v['Version'] for v in out['Versions']][:1] == ['\$LATEST'], out
+"
+awsq kms list-aliases | check "kms list-aliases" "
+assert out['Aliases'] == [], out
+"
 
 AWS_ACCESS_KEY_ID=AKIADEMO$MGMT awsq organizations list-accounts | check "organizations list-accounts" "
 assert sorted(a['Id'] for a in out['Accounts']) == sorted(a['id'] for a in w['accounts']), out

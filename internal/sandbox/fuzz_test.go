@@ -51,7 +51,7 @@ func FuzzServeHTTP(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Cleanup(srv.Close)
-	services := []string{"cloudformation", "cloudcontrolapi", "sts", "organizations", "s3", "sqs", "sns", "iam", "lambda"}
+	services := []string{"cloudformation", "cloudcontrolapi", "sts", "organizations", "s3", "sqs", "sns", "iam", "lambda", "kms"}
 	f.Add(uint8(0), "POST", "/", "", "Action=DescribeStacks&StackName=Svc")
 	f.Add(uint8(1), "POST", "/", "CloudApiService.GetResource", `{"TypeName":"AWS::SQS::Queue","Identifier":"x"}`)
 	f.Add(uint8(1), "POST", "/", "CloudApiService.UpdateResource", `{"TypeName":"AWS::SQS::Queue","Identifier":"https://sqs.us-east-1.amazonaws.com/111111111111/Svc-Queue-1","PatchDocument":"[{\"op\":\"move\",\"from\":\"/A\",\"path\":\"/B\"}]"}`)
@@ -59,6 +59,8 @@ func FuzzServeHTTP(f *testing.F) {
 	f.Add(uint8(5), "POST", "/", "AmazonSQS.SetQueueAttributes", `{"QueueUrl":"https://sqs.us-east-1.amazonaws.com/111111111111/Svc-Queue-1","Attributes":{"Policy":"{}"}}`)
 	f.Add(uint8(7), "POST", "/", "", "Action=PutRolePolicy&RoleName=Svc-Role-1&PolicyName=p&PolicyDocument=%7B%7D")
 	f.Add(uint8(8), "POST", "/2015-03-31/functions/Svc-Fn-1/policy", "", `{"StatementId":"s","Action":"a","Principal":"p"}`)
+	f.Add(uint8(8), "GET", "/2015-03-31/functions/Svc-Fn-1/versions?MaxItems=x", "", "")
+	f.Add(uint8(9), "POST", "/", "TrentService.ListAliases", `{"Limit":-1,"Marker":"kms-zz"}`)
 	f.Fuzz(func(t *testing.T, svc uint8, method, path, target, body string) {
 		if !strings.HasPrefix(path, "/") || strings.ContainsAny(path, " \r\n#") || strings.HasPrefix(path, "/_sandbox") {
 			return
