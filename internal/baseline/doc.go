@@ -2,11 +2,12 @@
 // per-stack baseline file that `realdrift record` writes and `check`
 // reconciles undeclared findings against (seed 002 §8).
 //
-// File format: cdk-real-drift's schemaVersion 2 JSON, one file per stack,
-// account and region at <state-dir>/baselines/<stack>.<account>.<region>.json.
-// StateDir resolves the state directory: --state-dir when given, else
-// .realdrift, with an existing .cdkrd directory read (never written) after
-// it, so cdk-real-drift users can bring their files.
+// File format: cdk-real-drift's schemaVersion 2 JSON, one document per
+// stack, account and region. This package encodes and decodes it; where it
+// lives is the store's business: store.File keeps it at
+// <state-dir>/baselines/<stack>.<account>.<region>.json (store.StateDir:
+// --state-dir, else .realdrift with an existing .cdkrd read, never written),
+// store.Dynamo in one table item.
 //
 // Rules Apply implements (per entry, never per file):
 //   - An undeclared or added finding with an equal entry is suppressed; with
@@ -38,25 +39,24 @@
 //     ("<parent>/<Type>") is shared by siblings. Its parent is Input.Parents'
 //     entry, else the part of its logical id before the first "/".
 //
-// Values are compared after Options.Canon, the classifier's canonicaliser.
-// It defaults to the identity so this package does not depend on
-// internal/normalize; the caller wires it in. Numbers compare by value.
+// Values are compared after Options.Canon (default normalize.ForCompare,
+// the classifier's order canonicalisation) by normalize.Equal: numbers by
+// value, a Secret only with a Secret, an Unknown with nothing.
 //
 // Record builds the next baseline from a run: completeResources is computed
 // at write time and is monotonic across re-records of a read resource;
 // unread resources carry their entries forward with their old fingerprints;
 // enumeratedParents is not monotonic (a failed scan drops the marker).
 //
-// Writes go through Update, which holds an exclusive lock on the baselines
-// directory while it reads the current file, lets the caller merge into it
-// and writes the result atomically (temp file, fsync, rename). A concurrent
-// writer therefore always merges into the other's result instead of
-// overwriting it. A malformed file is reported with its name and problem and
-// nothing is written. Secret values are written only as drift.Redacted.
-//
-// UpdateStored does the same against a versioned store (store.File,
-// store.Dynamo): a conditional write on the version read, re-reading and
-// re-merging after a conflict, an error wrapping store.ErrConflict after a
-// few. Update and a store.File rooted at the same directory use different
-// locks: one process should write a state directory through one of them.
+// Reads and writes go through a versioned store (store.File for the CLI,
+// store.Dynamo for the service), never through files of this package's
+// own: LoadStored decodes the stored document, UpdateStored reads it, lets
+// the caller merge into it and writes the result conditionally on the
+// version read, re-reading and re-merging after a conflict
+// (store.RetryConflicts), so a concurrent writer always merges into the
+// other's result instead of overwriting it. The store's one lock and one
+// atomic writer make the write itself safe. A malformed document is
+// reported with its name (the file, for store.File) and problem and nothing
+// is written; neither is a result that would not decode again. Secret
+// values are written only as drift.Redacted.
 package baseline

@@ -1,18 +1,16 @@
 package baseline
 
 import (
-	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/store"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -121,22 +119,7 @@ func TestEncodeRedactsSecrets(t *testing.T) {
 	}
 }
 
-func TestStateDir(t *testing.T) {
-	root := t.TempDir()
-	d := ResolveStateDir(root, "")
-	if diff := cmp.Diff(d, StateDir{Write: filepath.Join(root, ".realdrift"), Read: []string{filepath.Join(root, ".realdrift")}}); diff != "" {
-		t.Errorf("no .cdkrd (-got +want):\n%s", diff)
-	}
-	if err := os.MkdirAll(filepath.Join(root, ".cdkrd", "baselines"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	d = ResolveStateDir(root, "")
-	if diff := cmp.Diff(d.Read, []string{filepath.Join(root, ".realdrift"), filepath.Join(root, ".cdkrd")}); diff != "" {
-		t.Errorf("with .cdkrd (-got +want):\n%s", diff)
-	}
-	if got := ResolveStateDir(root, "state"); got.Write != filepath.Join(root, "state") || len(got.Read) != 1 {
-		t.Errorf("flag: %+v", got)
-	}
+func TestFileName(t *testing.T) {
 	if _, err := FileName(drift.StackRef{Name: "../x", Account: "1", Region: "r"}); err == nil {
 		t.Error("FileName accepted a path")
 	}
@@ -157,21 +140,24 @@ func TestLoadLegacyThenUpdate(t *testing.T) {
 	if err := os.WriteFile(legacy, src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	d := ResolveStateDir(root, "")
-	b, err := Load(d, stackS)
+	st := store.StateDir(root, "")
+	b, _, err := LoadStored(t.Context(), st, stackS)
 	if err != nil || b == nil || len(b.Entries) != 3 {
-		t.Fatalf("Load = %v, %v", b, err)
+		t.Fatalf("LoadStored = %v, %v", b, err)
 	}
-	_, err = Update(context.Background(), d, stackS, func(cur *Baseline) (*Baseline, error) {
+	_, err = UpdateStored(t.Context(), st, stackS, func(cur *Baseline) (*Baseline, error) {
 		cur.Entries = append(cur.Entries, Entry{"Q", qType, "New", "n"})
 		return cur, nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err = Load(d, stackS)
+	b, _, err = LoadStored(t.Context(), st, stackS)
 	if err != nil || len(b.Entries) != 4 {
 		t.Fatalf("after update: %v, %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".realdrift", "baselines", "S.111111111111.us-east-1.json")); err != nil {
+		t.Errorf("update did not write .realdrift: %v", err)
 	}
 	if after, _ := os.ReadFile(legacy); string(after) != string(src) {
 		t.Error(".cdkrd file was modified")
@@ -179,9 +165,8 @@ func TestLoadLegacyThenUpdate(t *testing.T) {
 }
 
 func TestUpdateMalformedWritesNothing(t *testing.T) {
-	root := t.TempDir()
-	d := ResolveStateDir(root, "")
-	p, _ := d.BaselinePath(stackS)
+	st := store.NewFile(t.TempDir())
+	p := st.BaselinePath(stackS)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -189,12 +174,12 @@ func TestUpdateMalformedWritesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	called := false
-	_, err := Update(context.Background(), d, stackS, func(cur *Baseline) (*Baseline, error) {
+	_, err := UpdateStored(t.Context(), st, stackS, func(cur *Baseline) (*Baseline, error) {
 		called = true
 		return base(), nil
 	})
 	if err == nil || !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), p) {
-		t.Fatalf("err = %v", err)
+		t.Fatalf("err = %v, want ErrMalformed naming %s", err, p)
 	}
 	if called {
 		t.Error("merge ran on a malformed file")
@@ -205,65 +190,6 @@ func TestUpdateMalformedWritesNothing(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(p); string(got) != `{"schemaVersion": 2, "stackName": ` {
 		t.Error("malformed file was rewritten")
-	}
-}
-
-// Concurrent writers each add their own entries; the lock serialises the
-// read-merge-write so none is lost.
-func TestUpdateConcurrentWritersKeepEachOthersEntries(t *testing.T) {
-	d := ResolveStateDir(t.TempDir(), "")
-	const writers = 12
-	var wg sync.WaitGroup
-	errs := make(chan error, writers)
-	for i := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, err := Update(context.Background(), d, stackS, func(cur *Baseline) (*Baseline, error) {
-				if cur == nil {
-					cur = base()
-				}
-				cur.Entries = append(cur.Entries, Entry{fmt.Sprintf("R%02d", i), qType, "P", float64(i)})
-				return cur, nil
-			})
-			errs <- err
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	b, err := Load(d, stackS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(b.Entries) != writers {
-		t.Errorf("got %d entries, want %d", len(b.Entries), writers)
-	}
-}
-
-func TestUpdateHonoursContextWhileLocked(t *testing.T) {
-	d := ResolveStateDir(t.TempDir(), "")
-	p, _ := d.BaselinePath(stackS)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	unlock, err := lockDir(context.Background(), filepath.Dir(p))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unlock()
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	_, err = Update(ctx, d, stackS, func(cur *Baseline) (*Baseline, error) { return base(), nil })
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("err = %v, want context.Canceled", err)
-	}
-	if _, err := os.Stat(p); !os.IsNotExist(err) {
-		t.Error("file written without the lock")
 	}
 }
 
@@ -289,15 +215,15 @@ func FuzzDecode(f *testing.F) {
 }
 
 func TestUpdateRefusesUnreadableResult(t *testing.T) {
-	d := ResolveStateDir(t.TempDir(), "")
-	_, err := Update(context.Background(), d, stackS, func(*Baseline) (*Baseline, error) {
+	st := store.NewFile(t.TempDir())
+	_, err := UpdateStored(t.Context(), st, stackS, func(*Baseline) (*Baseline, error) {
 		return base(Entry{"", qType, "P", 1.0}), nil
 	})
 	if err == nil || !strings.Contains(err.Error(), "refusing to write") {
 		t.Fatalf("err = %v", err)
 	}
-	if b, err := Load(d, stackS); b != nil || err != nil {
-		t.Errorf("Load = %v, %v; want no baseline", b, err)
+	if b, _, err := LoadStored(t.Context(), st, stackS); b != nil || err != nil {
+		t.Errorf("LoadStored = %v, %v; want no baseline", b, err)
 	}
 	if got := TemplateHash([]byte("{}")); got != "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a" {
 		t.Errorf("TemplateHash = %s", got)

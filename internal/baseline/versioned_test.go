@@ -2,7 +2,6 @@ package baseline
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -11,9 +10,12 @@ import (
 	"github.com/realdrift/realdrift/internal/store"
 )
 
+// Concurrent writers each add their own entry; the conditional write and
+// the retry make each merge into the others' results, so none is lost and,
+// with this few writers, none gives up.
 func TestUpdateStoredConcurrentWriters(t *testing.T) {
 	st := store.NewFile(t.TempDir())
-	const writers = 4
+	const writers = 12
 	var wg sync.WaitGroup
 	errs := make(chan error, writers)
 	for i := range writers {
@@ -24,7 +26,7 @@ func TestUpdateStoredConcurrentWriters(t *testing.T) {
 				if cur == nil {
 					cur = base()
 				}
-				cur.Entries = append(cur.Entries, Entry{fmt.Sprintf("R%d", i), qType, "P", 1.0})
+				cur.Entries = append(cur.Entries, Entry{fmt.Sprintf("R%02d", i), qType, "P", float64(i)})
 				return cur, nil
 			})
 			errs <- err
@@ -32,26 +34,17 @@ func TestUpdateStoredConcurrentWriters(t *testing.T) {
 	}
 	wg.Wait()
 	close(errs)
-	got := 0
 	for err := range errs {
-		switch {
-		case err == nil:
-			got++
-		case errors.Is(err, store.ErrConflict):
-			// gave up after retries: allowed, but never silent
-		default:
-			t.Fatal(err)
+		if err != nil {
+			t.Error(err)
 		}
 	}
 	b, _, err := LoadStored(context.Background(), st, stackS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(b.Entries) != got {
-		t.Errorf("%d entries for %d successful writers: an update was lost", len(b.Entries), got)
-	}
-	if got == 0 {
-		t.Error("no writer succeeded")
+	if len(b.Entries) != writers {
+		t.Errorf("%d entries for %d writers: an update was lost", len(b.Entries), writers)
 	}
 }
 

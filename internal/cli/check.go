@@ -175,7 +175,7 @@ func resolveInline(ctx context.Context, s IO, sess *session, runs []*stackRun, c
 			if !canIgnore {
 				break
 			}
-			if code := ignoreRuns(s, sess, runs, in, ruleScope{}); code != ExitOK {
+			if code := ignoreRuns(ctx, s, sess, runs, in, ruleScope{}); code != ExitOK {
 				return errReported
 			}
 			return nil

@@ -97,7 +97,7 @@ func (sess *session) gather(ctx context.Context, t target, mode gatherMode) *sta
 	case mode.preDeploy:
 		findings = keep(findings, declaredSide)
 	default:
-		b, err := baseline.Load(sess.state, run.ref)
+		b, _, err := baseline.LoadStored(ctx, sess.state, run.ref)
 		if err != nil {
 			run.err = err
 			return run

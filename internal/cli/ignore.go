@@ -9,6 +9,7 @@ import (
 
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/ignore"
+	"github.com/realdrift/realdrift/internal/store"
 )
 
 const ignoreSynopsis = `--path PATTERN [--stack GLOB] [--account GLOB] [--region GLOB] [--state-dir DIR] [STACK]
@@ -42,7 +43,7 @@ func runIgnore(ctx context.Context, s IO, args []string) int {
 		return code
 	}
 	if *path != "" {
-		return ignorePath(s, f, *path, *stackScope, *accountScope, fs.Args(), *allFindings, *scopes)
+		return ignorePath(ctx, s, f, *path, *stackScope, *accountScope, fs.Args(), *allFindings, *scopes)
 	}
 	if *stackScope != "" || *accountScope != "" {
 		return fail(s, "ignore", errors.New("--stack and --account scope a --path rule; without --path use --scope"))
@@ -72,7 +73,7 @@ func runIgnore(ctx context.Context, s IO, args []string) int {
 	if !*allFindings {
 		in = bufio.NewReader(s.Stdin)
 	}
-	return ignoreRuns(s, sess, runs, in, scope)
+	return ignoreRuns(ctx, s, sess, runs, in, scope)
 }
 
 // ignoreCandidates are the findings of runs a rule can silence.
@@ -100,7 +101,7 @@ type candidate struct {
 
 // ignoreRuns appends a rule for each chosen candidate finding of runs:
 // chosen on in, or all of them when in is nil.
-func ignoreRuns(s IO, sess *session, runs []*stackRun, in *bufio.Reader, scope ruleScope) int {
+func ignoreRuns(ctx context.Context, s IO, sess *session, runs []*stackRun, in *bufio.Reader, scope ruleScope) int {
 	cands := ignoreCandidates(runs)
 	if len(cands) == 0 {
 		fmt.Fprintln(s.Stdout, "nothing to ignore: no declared, undeclared or added finding")
@@ -139,11 +140,11 @@ func ignoreRuns(s IO, sess *session, runs []*stackRun, in *bufio.Reader, scope r
 		}
 		rules = append(rules, r)
 	}
-	return appendRules(s, sess.state.IgnorePath(), rules)
+	return appendRules(ctx, s, sess.state, rules)
 }
 
 // ignorePath writes one --path rule.
-func ignorePath(s IO, f stackFlags, path, stack, account string, args []string, allFindings bool, scopes string) int {
+func ignorePath(ctx context.Context, s IO, f stackFlags, path, stack, account string, args []string, allFindings bool, scopes string) int {
 	switch {
 	case allFindings || scopes != "":
 		return fail(s, "ignore", errors.New("--all-findings and --scope choose findings; --path writes a rule directly"))
@@ -157,38 +158,26 @@ func ignorePath(s IO, f stackFlags, path, stack, account string, args []string, 
 	if len(args) == 1 {
 		stack = args[0]
 	}
-	file, err := ignoreFileFor(f)
+	st, err := stateDir(f.stateDir)
 	if err != nil {
 		return fail(s, "ignore", err)
 	}
-	return appendRules(s, file, []ignore.Rule{{Path: path, Stack: stack, Account: account, Region: f.region}})
+	return appendRules(ctx, s, st, []ignore.Rule{{Path: path, Stack: stack, Account: account, Region: f.region}})
 }
 
-// ignoreFileFor returns the ignore file rules are appended to, after
-// checking that every ignore file already there loads.
-func ignoreFileFor(f stackFlags) (string, error) {
-	st, err := stateDir(f.stateDir)
-	if err != nil {
-		return "", err
-	}
-	if _, err := ignore.Load(st.IgnoreFiles()...); err != nil {
-		return "", err
-	}
-	return st.IgnorePath(), nil
-}
-
-// appendRules appends rules to the ignore file and reports what it added.
-// A malformed file is an error naming it; nothing is written then.
-func appendRules(s IO, file string, rules []ignore.Rule) int {
-	added, err := ignore.Append(file, rules)
+// appendRules appends rules to the state directory's ignore rules and
+// reports what it added. A malformed ignore file is an error naming it;
+// nothing is written then.
+func appendRules(ctx context.Context, s IO, st *store.File, rules []ignore.Rule) int {
+	added, err := ignore.AppendStored(ctx, st, "", rules)
 	if err != nil {
 		return fail(s, "ignore", err)
 	}
 	if len(added) == 0 {
-		fmt.Fprintf(s.Stdout, "no new rule: %s already has them\n", file)
+		fmt.Fprintf(s.Stdout, "no new rule: %s already has them\n", st.IgnoreSource(""))
 		return ExitOK
 	}
-	fmt.Fprintf(s.Stdout, "added %d ignore rule(s) to %s:\n", len(added), file)
+	fmt.Fprintf(s.Stdout, "added %d ignore rule(s) to %s:\n", len(added), st.IgnorePath(""))
 	for _, r := range added {
 		fmt.Fprintf(s.Stdout, "  - %s\n", r)
 	}

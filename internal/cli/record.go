@@ -112,13 +112,13 @@ func recordRun(ctx context.Context, s IO, sess *session, run *stackRun, in *bufi
 		},
 	}
 	var written *baseline.Baseline
-	if _, err := baseline.Update(ctx, sess.state, run.ref, func(cur *baseline.Baseline) (*baseline.Baseline, error) {
+	if _, err := baseline.UpdateStored(ctx, sess.state, run.ref, func(cur *baseline.Baseline) (*baseline.Baseline, error) {
 		written = baseline.Record(cur, snap, baseline.Options{})
 		return written, nil
 	}); err != nil {
 		return err
 	}
-	where, _ := sess.state.BaselinePath(run.ref)
+	where := sess.state.BaselinePath(run.ref)
 	fmt.Fprintf(s.Stdout, "recorded %s: %d of %d new or changed values; the baseline holds %d values → %s\n",
 		run.ref, len(chosen), len(delta), len(written.Entries), where)
 	return nil

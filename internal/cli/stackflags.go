@@ -10,9 +10,9 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/config"
 
-	"github.com/realdrift/realdrift/internal/baseline"
 	"github.com/realdrift/realdrift/internal/ignore"
 	"github.com/realdrift/realdrift/internal/scan"
+	"github.com/realdrift/realdrift/internal/store"
 )
 
 // stackFlags are the flags every verb that checks stacks shares: where the
@@ -51,7 +51,7 @@ type target struct {
 type session struct {
 	flags   *stackFlags
 	targets []target
-	state   baseline.StateDir
+	state   *store.File
 	rules   []ignore.Rule
 	// settings is the AWS settings of the default region; clients holds
 	// one client set per region, built on first use.
@@ -88,7 +88,7 @@ func (f *stackFlags) open(ctx context.Context, s IO, patterns []string) (*sessio
 		return nil, err
 	}
 	sess := &session{flags: f, state: state, clients: map[string]*scan.Clients{}}
-	if sess.rules, err = ignore.Load(sess.state.IgnoreFiles()...); err != nil {
+	if sess.rules, err = ignore.LoadStored(ctx, sess.state, ""); err != nil {
 		return nil, err
 	}
 	var app *appAssembly
@@ -175,13 +175,15 @@ func (f *stackFlags) open(ctx context.Context, s IO, patterns []string) (*sessio
 	return sess, nil
 }
 
-// stateDir resolves --state-dir against the working directory.
-func stateDir(flag string) (baseline.StateDir, error) {
+// stateDir opens the state directory (--state-dir, else .realdrift reading
+// .cdkrd too) under the working directory as a file store: every baseline
+// and ignore-rules read and write of the CLI goes through it.
+func stateDir(flag string) (*store.File, error) {
 	root, err := os.Getwd()
 	if err != nil {
-		return baseline.StateDir{}, fmt.Errorf("working directory: %w", err)
+		return nil, fmt.Errorf("working directory: %w", err)
 	}
-	return baseline.ResolveStateDir(root, flag), nil
+	return store.StateDir(root, flag), nil
 }
 
 func (f *stackFlags) profileName(s IO) string {

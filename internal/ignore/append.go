@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -17,28 +15,12 @@ const header = `# realdrift ignore rules — properties realdrift should stop re
 # or <stack>/<constructPath>.<path>) and optional stack / account / region.
 `
 
-// Append adds rules to the ignore file at name, creating it when missing.
-// It keeps the file's comments and order, appends only rules not already
-// present, and writes nothing when there is nothing new or when the
-// existing file is malformed. It returns the rules it added.
-func Append(name string, rules []Rule) ([]Rule, error) {
-	data, err := os.ReadFile(name)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("read ignore rules: %w", err)
-	}
-	out, added, err := AppendBytes(name, data, rules)
-	if err != nil || len(added) == 0 {
-		return nil, err
-	}
-	if err := writeAtomic(name, out); err != nil {
-		return nil, err
-	}
-	return added, nil
-}
-
-// AppendBytes is Append on a document held in memory (a stored ignore
-// document); name is used in errors. It returns the new document and the
-// rules added; with none added the document is returned unchanged.
+// AppendBytes adds rules to an ignore document held in memory, creating it
+// (with a header) when data is empty. It keeps the document's comments and
+// order, appends only rules not already present, and fails when the
+// document is malformed; name is used in errors. It returns the new
+// document and the rules added; with none added the document is returned
+// unchanged. AppendStored writes the result to a store.
 func AppendBytes(name string, data []byte, rules []Rule) ([]byte, []Rule, error) {
 	existing, err := Parse(name, data)
 	if err != nil {
@@ -223,34 +205,3 @@ func verify(name string, out []byte, want []Rule) error {
 
 // quote writes a YAML single-quoted scalar.
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-
-// writeAtomic replaces name with data (temp file, fsync, rename).
-func writeAtomic(name string, data []byte) error {
-	dir := filepath.Dir(name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	tname := tmp.Name()
-	_, werr := tmp.Write(data)
-	if werr == nil {
-		werr = tmp.Chmod(0o644)
-	}
-	if werr == nil {
-		werr = tmp.Sync()
-	}
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tname, name)
-	}
-	if werr != nil {
-		os.Remove(tname)
-		return fmt.Errorf("write %s: %w", name, werr)
-	}
-	return nil
-}

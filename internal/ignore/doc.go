@@ -27,7 +27,13 @@
 //   - Apply re-tags matching declared, undeclared and added findings as
 //     drift.Ignored (Reason names the rule). It never deletes a finding and
 //     never touches deleted or informational findings.
-//   - Append keeps the file's comments and order, appends new rules at the
-//     end, skips rules already present, verifies the result parses to the
-//     old rules plus the new ones, and writes atomically.
+//   - AppendBytes keeps the file's comments and order, appends new rules at
+//     the end, skips rules already present and verifies the result parses
+//     to the old rules plus the new ones.
+//   - Rules are read and written through a versioned store, never through
+//     files of this package's own: LoadStored parses each scope's document
+//     (a store.File names the file in errors), AppendStored writes
+//     AppendBytes' result conditionally on the version read and merges
+//     again after a conflict, so the CLI (store.File: its one lock and one
+//     atomic writer) and the service (store.Dynamo) share one path.
 package ignore

@@ -1,12 +1,14 @@
 package ignore_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/ignore"
+	"github.com/realdrift/realdrift/internal/store"
 )
 
 func ExampleParse() {
@@ -54,17 +56,18 @@ func ExampleApply() {
 	// deleted    Queue1
 }
 
-func ExampleAppend() {
+func ExampleAppendStored() {
 	dir, err := os.MkdirTemp("", "ignore-example")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	defer os.RemoveAll(dir)
+	st := store.NewFile(dir) // the CLI's state directory
 	name := filepath.Join(dir, "ignore.yaml")
 	_ = os.WriteFile(name, []byte("ignore:\n  # scaled by AAS\n  - path: '*.DesiredCount'\n"), 0o644)
 
-	added, err := ignore.Append(name, []ignore.Rule{
+	added, err := ignore.AppendStored(context.Background(), st, "", []ignore.Rule{
 		{Path: "*.DesiredCount"}, // already there: skipped
 		{Path: "Fn.ReservedConcurrentExecutions", Account: "111111111111"},
 	})

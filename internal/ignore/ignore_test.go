@@ -9,10 +9,15 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/store"
 )
 
 func TestParseSpecExample(t *testing.T) {
-	rules, err := Load("testdata/spec.yaml", "testdata/missing.yaml")
+	src, err := os.ReadFile("testdata/spec.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, err := Parse("testdata/spec.yaml", src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +225,8 @@ func TestAppend(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			name := filepath.Join(t.TempDir(), "state", "ignore.yaml")
+			st := store.NewFile(filepath.Join(t.TempDir(), "state"))
+			name := st.IgnorePath("")
 			if tt.before != "-" {
 				if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 					t.Fatal(err)
@@ -229,7 +235,7 @@ func TestAppend(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if _, err := Append(name, tt.rules); err != nil {
+			if _, err := AppendStored(t.Context(), st, "", tt.rules); err != nil {
 				t.Fatal(err)
 			}
 			got, err := os.ReadFile(name)
@@ -240,7 +246,7 @@ func TestAppend(t *testing.T) {
 				t.Errorf("(-got +want):\n%s", diff)
 			}
 			// Appending the same rules again changes nothing.
-			added, err := Append(name, tt.rules)
+			added, err := AppendStored(t.Context(), st, "", tt.rules)
 			if err != nil || len(added) != 0 {
 				t.Errorf("second append = %v, %v", added, err)
 			}
@@ -253,12 +259,13 @@ func TestAppend(t *testing.T) {
 
 func TestAppendMalformedWritesNothing(t *testing.T) {
 	dir := t.TempDir()
-	name := filepath.Join(dir, "ignore.yaml")
+	st := store.NewFile(dir)
+	name := st.IgnorePath("")
 	const bad = "ignroe:\n  - path: a\n"
 	if err := os.WriteFile(name, []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Append(name, []Rule{{Path: "X.Y"}})
+	_, err := AppendStored(t.Context(), st, "", []Rule{{Path: "X.Y"}})
 	if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), name+":1:") {
 		t.Fatalf("err = %v", err)
 	}
@@ -268,7 +275,7 @@ func TestAppendMalformedWritesNothing(t *testing.T) {
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 		t.Errorf("%d files in the directory, want 1", len(ents))
 	}
-	if _, err := Append(name, []Rule{{Path: ""}}); err == nil {
+	if _, err := AppendStored(t.Context(), store.NewFile(t.TempDir()), "", []Rule{{Path: ""}}); err == nil {
 		t.Error("empty path accepted")
 	}
 }
@@ -285,16 +292,16 @@ func FuzzParseAppend(f *testing.F) {
 		if err != nil {
 			return
 		}
-		name := filepath.Join(t.TempDir(), "ignore.yaml")
-		if err := os.WriteFile(name, data, 0o644); err != nil {
+		st := store.NewFile(t.TempDir())
+		if err := os.WriteFile(st.IgnorePath(""), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Append(name, []Rule{{Path: "Fuzz.Added", Region: "r"}}); err != nil {
+		if _, err := AppendStored(t.Context(), st, "", []Rule{{Path: "Fuzz.Added", Region: "r"}}); err != nil {
 			// Append verifies its result; failing loudly is allowed, a
 			// silent loss is not.
 			return
 		}
-		got, err := Load(name)
+		got, err := LoadStored(t.Context(), st, "")
 		if err != nil {
 			t.Fatalf("appended file does not load: %v", err)
 		}

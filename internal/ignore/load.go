@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"strconv"
 
@@ -31,27 +30,6 @@ func (e *FileError) Error() string {
 
 // Is lets errors.Is(err, ErrMalformed) match.
 func (e *FileError) Is(target error) bool { return target == ErrMalformed }
-
-// Load reads and concatenates the rules of files, in order. A missing file
-// has no rules; a malformed one is an error.
-func Load(files ...string) ([]Rule, error) {
-	var out []Rule
-	for _, name := range files {
-		data, err := os.ReadFile(name)
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read ignore rules: %w", err)
-		}
-		rules, err := Parse(name, data)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, rules...)
-	}
-	return out, nil
-}
 
 // Parse reads the rules of one ignore file; name is used in errors and in
 // each rule's Source. An empty or comment-only file has no rules.

@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 
@@ -10,7 +9,6 @@ import (
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/ignore"
 	"github.com/realdrift/realdrift/internal/scan"
-	"github.com/realdrift/realdrift/internal/store"
 	"github.com/realdrift/realdrift/statemachine"
 )
 
@@ -87,26 +85,7 @@ func Reconcile(d *scan.Desired, findings []drift.Finding, b *baseline.Baseline, 
 // ignoreRules reads the default scope's ignore rules and every configured
 // scope's from the store; an absent document has no rules.
 func (s *Service) ignoreRules(ctx context.Context) ([]ignore.Rule, error) {
-	var all []ignore.Rule
-	for _, scope := range append([]string{""}, s.set.IgnoreScopes...) {
-		doc, _, err := s.store.GetIgnoreRules(ctx, scope)
-		if errors.Is(err, store.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("ignore rules: %w", err)
-		}
-		name := "ignore.yaml"
-		if scope != "" {
-			name = "ignore." + scope + ".yaml"
-		}
-		rules, err := ignore.Parse("stored "+name, doc)
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, rules...)
-	}
-	return all, nil
+	return ignore.LoadStored(ctx, s.store, append([]string{""}, s.set.IgnoreScopes...)...)
 }
 
 // Count summarizes findings for the payloads: "drift" (the drift set),
