@@ -39,13 +39,14 @@ func main() {
 	top := flag.Int("top", 40, "print the N highest-ranked triples")
 	crossval := flag.Bool("crossval", false, "estimate generalisation on held-out halves")
 	loo := flag.Bool("loo", false, "estimate generalisation leaving one case out at a time")
+	misses := flag.Bool("misses", false, "with -loo: print the unseen-type misses grouped by path across types")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: mine-defaults [-write FILE] [-top N] [-crossval] DIR...")
 		os.Exit(2)
 	}
 	if *loo {
-		if err := leaveOneOut(flag.Args()); err != nil {
+		if err := leaveOneOut(flag.Args(), *misses); err != nil {
 			fmt.Fprintln(os.Stderr, "mine-defaults:", err)
 			os.Exit(2)
 		}
@@ -162,7 +163,7 @@ func writeTable(path string, rows []classify.KnownValue) error {
 
 // leaveOneOut replays each case with the table mined from all the others,
 // split by whether the case's type appears among the others.
-func leaveOneOut(dirs []string) error {
+func leaveOneOut(dirs []string, printMisses bool) error {
 	cases, err := corpus.LoadDirs(dirs...)
 	if err != nil {
 		return err
@@ -172,6 +173,7 @@ func leaveOneOut(dirs []string) error {
 		types[c.Resource.ResourceType]++
 	}
 	var seen, unseen []corpus.Result
+	var missed []miss
 	for i, c := range cases {
 		rest := make([]*corpus.Case, 0, len(cases)-1)
 		rest = append(rest, cases[:i]...)
@@ -185,6 +187,7 @@ func leaveOneOut(dirs []string) error {
 			seen = append(seen, res)
 		} else {
 			unseen = append(unseen, res)
+			missed = append(missed, missesOf(c.Resource.ResourceType, res)...)
 		}
 		if os.Getenv("MINE_LOO_DIFFS") != "" && !res.Exact {
 			kind := "seen"
@@ -196,5 +199,8 @@ func leaveOneOut(dirs []string) error {
 	}
 	fmt.Printf("loo seen types (%d): %s\n", len(seen), corpus.Summarize(seen).Line())
 	fmt.Printf("loo unseen types (%d): %s\n", len(unseen), corpus.Summarize(unseen).Line())
+	if printMisses {
+		printMissesByPath(os.Stdout, missed)
+	}
 	return nil
 }
