@@ -6,6 +6,7 @@ import (
 
 	"github.com/realdrift/realdrift/internal/classify"
 	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/normalize"
 )
 
 // Triple is one (type, path, value template) of a live value.
@@ -60,6 +61,11 @@ func RankUndeclared(cases []*Case) []Ranked {
 	return out
 }
 
+// minCrossTypes is the number of distinct types that must fold a top-level
+// (path, value) before it holds for every type (cross-validated with
+// mine-defaults -loo).
+const minCrossTypes = 2
+
 // MineKnown derives the known-values table from the cases' labels: every
 // (type, path, value template) the corpus labels atDefault or generated,
 // minus any triple it also labels undeclared anywhere (a value that is real
@@ -70,11 +76,17 @@ func MineKnown(cases []*Case) []classify.KnownValue {
 	empty := &classify.KnownTable{}
 	labels := map[Triple]map[drift.Tier]int{}    // unexplained: per-type rows
 	allLabels := map[Triple]map[drift.Tier]int{} // all: cross-type evidence
-	for _, c := range cases {
+	// reachedBy[i] holds the top-level paths case i reports without a
+	// table: a path it never reports is dropped by a rule that runs
+	// before the table is consulted, so it is no evidence either way.
+	reachedBy := make([]map[string]bool, len(cases))
+	for i, c := range cases {
 		ctx := classify.ContextFor(subject(c), c.LiveRaw, classify.OptionsFromMap(c.Opts))
 		explained := map[string]string{}
+		reachedBy[i] = map[string]bool{}
 		for _, f := range ReplayWith(c, empty) {
 			explained[f.Key()] = Canonical(f)
+			reachedBy[i][topKey(f.Path)] = true
 		}
 		for _, f := range c.Expected {
 			switch f.Tier {
@@ -116,9 +128,11 @@ func MineKnown(cases []*Case) []classify.KnownValue {
 		}
 		crossTypes[k][t.Type] = true
 	}
+	// Evidence per (path, value) across all types: every occurrence the
+	// table would reach must be labelled atDefault.
 	occurrences := map[[2]string]int{}
 	folded := map[[2]string]int{}
-	for _, c := range cases {
+	for i, c := range cases {
 		ctx := classify.ContextFor(subject(c), c.LiveRaw, classify.OptionsFromMap(c.Opts))
 		labelled := map[string]drift.Tier{}
 		for _, f := range c.Expected {
@@ -130,6 +144,11 @@ func MineKnown(cases []*Case) []classify.KnownValue {
 			}
 			key := [2]string{k, classify.Template(v, ctx)}
 			if crossTypes[key] == nil {
+				continue
+			}
+			if _, ok := labelled[k]; !ok && !reachedBy[i][k] && !normalize.TriviallyEmpty(v) {
+				// Silent both with and without a table: another rule
+				// (a sibling's echo, a cluster member's) owns it.
 				continue
 			}
 			occurrences[key]++
@@ -159,7 +178,7 @@ func MineKnown(cases []*Case) []classify.KnownValue {
 		rows = append(rows, classify.KnownValue{Type: t.Type, Path: t.Path, Tier: "silent", Value: t.Value, Cases: 1})
 	}
 	for k, types := range crossTypes {
-		if len(types) >= 2 && folded[k] == occurrences[k] {
+		if len(types) >= minCrossTypes && folded[k] == occurrences[k] {
 			rows = append(rows, classify.KnownValue{Type: "*", Path: k[0], Tier: drift.AtDefault.String(), Value: k[1], Cases: folded[k]})
 		}
 	}
@@ -184,6 +203,14 @@ func MineKnown(cases []*Case) []classify.KnownValue {
 		return a.Value < b.Value
 	})
 	return rows
+}
+
+// topKey returns the top-level property of a report path.
+func topKey(rp string) string {
+	if i := strings.IndexAny(rp, ".["); i >= 0 {
+		return rp[:i]
+	}
+	return rp
 }
 
 func subject(c *Case) classify.Subject {
