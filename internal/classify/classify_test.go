@@ -414,3 +414,40 @@ func FuzzResource(f *testing.F) {
 		}
 	})
 }
+
+func TestServiceRowsHoldForTypesWithoutTheirOwn(t *testing.T) {
+	table, err := NewKnownTable([]KnownValue{
+		{Type: "AWS::Location::*", Path: "PricingPlan", Tier: "atDefault", Value: `"RequestBasedUsage"`},
+		{Type: "AWS::Location::Tracker", Path: "PricingPlan", Tier: "atDefault", Value: `"MobileAssetTracking"`},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Known: table}
+	tests := []struct {
+		name, typ, value string
+		want             []string
+	}{
+		{"service default on a type without its own", "AWS::Location::Map", "RequestBasedUsage", []string{`atDefault PricingPlan "RequestBasedUsage"`}},
+		{"moved away from the service default", "AWS::Location::Map", "MobileAssetTracking", []string{`undeclared PricingPlan "MobileAssetTracking"`}},
+		{"the type's own default wins", "AWS::Location::Tracker", "RequestBasedUsage", []string{`undeclared PricingPlan "RequestBasedUsage"`}},
+		{"another service", "AWS::MediaConvert::Queue", "RequestBasedUsage", []string{`undeclared PricingPlan "RequestBasedUsage"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := Subject{Ref: drift.ResourceRef{Type: tt.typ, PhysicalID: "x"}}
+			got := brief(Resource(s, map[string]any{"PricingPlan": tt.value}, nil, opts))
+			if d := cmp.Diff(got, tt.want); d != "" {
+				t.Errorf("findings (-got +want):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestServiceOf(t *testing.T) {
+	for in, want := range map[string]string{"AWS::RDS::DBInstance": "AWS::RDS::*", "Custom::Thing": "Custom::*", "x": "x"} {
+		if got := ServiceOf(in); got != want {
+			t.Errorf("ServiceOf(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

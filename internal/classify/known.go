@@ -190,14 +190,35 @@ func (r *run) known(rp string, v any) (drift.Tier, bool) {
 			return t, true
 		}
 	}
-	if !strings.Contains(kp, ".") && !strings.Contains(kp, "[") {
-		return r.lookup(table.byType[anyType][kp], v)
+	if strings.ContainsAny(kp, ".[") {
+		return drift.TierUnknown, false
+	}
+	if t, ok := r.lookup(table.byType[anyType][kp], v); ok {
+		return t, true
+	}
+	// A service row holds for a type that has no value of its own at
+	// the path: the type's own evidence, when there is any, wins.
+	if _, own := table.byType[r.s.Ref.Type][kp]; !own {
+		return r.lookup(table.byType[ServiceOf(r.s.Ref.Type)][kp], v)
 	}
 	return drift.TierUnknown, false
 }
 
+// ServiceOf returns the service-row key of a resource type: its
+// "Provider::Service::" prefix and a "*" ("AWS::RDS::*" for
+// AWS::RDS::DBInstance). Known values a service row holds apply to every
+// type of the service that has none of its own at the path.
+func ServiceOf(typ string) string {
+	i := strings.LastIndex(typ, "::")
+	if i <= 0 {
+		return typ
+	}
+	return typ[:i+2] + "*"
+}
+
 // anyType keys the rows that hold for every resource type: a top-level
 // (path, value) the corpus folds on several types and never reports.
+// Service rows are keyed by ServiceOf.
 const anyType = "*"
 
 func (r *run) lookup(e *knownEntry, v any) (drift.Tier, bool) {

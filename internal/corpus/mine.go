@@ -128,16 +128,19 @@ func MineKnown(cases []*Case) []classify.KnownValue {
 		}
 		crossTypes[k][t.Type] = true
 	}
-	// Evidence per (path, value) across all types: every occurrence the
-	// table would reach must be labelled atDefault.
+	// Evidence per (path, value) across all types and per service: every
+	// occurrence the table would reach must be labelled atDefault.
 	occurrences := map[[2]string]int{}
 	folded := map[[2]string]int{}
+	svcOcc := map[[3]string]int{}
+	svcFolded := map[[3]string]int{}
 	for i, c := range cases {
 		ctx := classify.ContextFor(subject(c), c.LiveRaw, classify.OptionsFromMap(c.Opts))
 		labelled := map[string]drift.Tier{}
 		for _, f := range c.Expected {
 			labelled[f.Path] = f.Tier
 		}
+		svc := classify.ServiceOf(c.Resource.ResourceType)
 		for k, v := range c.LiveRaw {
 			if _, declared := c.Resource.Declared[k]; declared {
 				continue
@@ -151,9 +154,12 @@ func MineKnown(cases []*Case) []classify.KnownValue {
 				// (a sibling's echo, a cluster member's) owns it.
 				continue
 			}
+			sk := [3]string{svc, k, key[1]}
 			occurrences[key]++
+			svcOcc[sk]++
 			if labelled[k] == drift.AtDefault {
 				folded[key]++
+				svcFolded[sk]++
 			}
 		}
 	}
@@ -180,6 +186,20 @@ func MineKnown(cases []*Case) []classify.KnownValue {
 	for k, types := range crossTypes {
 		if len(types) >= minCrossTypes && folded[k] == occurrences[k] {
 			rows = append(rows, classify.KnownValue{Type: "*", Path: k[0], Tier: drift.AtDefault.String(), Value: k[1], Cases: folded[k]})
+			continue
+		}
+		// Service rows: a (path, value) one type of a service folds holds
+		// for the service's other types, unless some type of the service
+		// leaves it unfolded.
+		bySvc := map[string]bool{}
+		for t := range types {
+			bySvc[classify.ServiceOf(t)] = true
+		}
+		for svc := range bySvc {
+			sk := [3]string{svc, k[0], k[1]}
+			if svcFolded[sk] > 0 && svcFolded[sk] == svcOcc[sk] {
+				rows = append(rows, classify.KnownValue{Type: svc, Path: k[0], Tier: drift.AtDefault.String(), Value: k[1], Cases: svcFolded[sk]})
+			}
 		}
 	}
 	for t, tiers := range labels {
@@ -200,7 +220,10 @@ func MineKnown(cases []*Case) []classify.KnownValue {
 		if a.Path != b.Path {
 			return a.Path < b.Path
 		}
-		return a.Value < b.Value
+		if a.Value != b.Value {
+			return a.Value < b.Value
+		}
+		return a.Tier < b.Tier
 	})
 	return rows
 }
