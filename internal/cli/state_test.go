@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -17,10 +19,10 @@ import (
 	"github.com/realdrift/realdrift/internal/store"
 )
 
-// runConcurrently runs the verb once per stdin in parallel against the
-// env's sandbox and state directory, each with its own IO, and fails the
-// test on any exit but 0.
-func (e *sandboxEnv) runConcurrently(stdins []string, tty bool, verb string, args func(i int) []string) {
+// runConcurrently runs the verb once per writer in parallel against the
+// env's sandbox and state directory, each with its own IO (stdin(i) and
+// stdout), and fails the test on any exit but 0.
+func (e *sandboxEnv) runConcurrently(writers int, tty bool, stdin func(i int, stdout *lockedBuffer) io.Reader, verb string, args func(i int) []string) {
 	e.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
@@ -28,15 +30,16 @@ func (e *sandboxEnv) runConcurrently(stdins []string, tty bool, verb string, arg
 		code     int
 		out, err string
 	}
-	res := make([]result, len(stdins))
+	res := make([]result, writers)
 	var wg sync.WaitGroup
-	for i, in := range stdins {
+	for i := range writers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var out, errb bytes.Buffer
+			var out lockedBuffer
+			var errb bytes.Buffer
 			full := append([]string{verb, "--endpoint-url", e.url, "--state-dir", e.stateDir}, args(i)...)
-			code := Run(ctx, IO{Stdin: strings.NewReader(in), Stdout: &out, Stderr: &errb, Getenv: e.getenv, StdinTTY: tty}, full)
+			code := Run(ctx, IO{Stdin: stdin(i, &out), Stdout: &out, Stderr: &errb, Getenv: e.getenv, StdinTTY: tty}, full)
 			res[i] = result{code, out.String(), errb.String()}
 		}()
 	}
@@ -48,13 +51,58 @@ func (e *sandboxEnv) runConcurrently(stdins []string, tty bool, verb string, arg
 	}
 }
 
+// lockedBuffer is a bytes.Buffer safe for one writer and other readers.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// chooser answers a record prompt with the number of the item that
+// contains want, whatever position the item has in that writer's list
+// (which depends on what the other writers recorded before it looked).
+type chooser struct {
+	want     string
+	prompt   *lockedBuffer
+	answered bool
+}
+
+var itemLine = regexp.MustCompile(`^\s+(\d+)\s+(.*)$`)
+
+func (c *chooser) Read(p []byte) (int, error) {
+	if c.answered {
+		return 0, io.EOF
+	}
+	c.answered = true
+	for _, line := range strings.Split(c.prompt.String(), "\n") {
+		if m := itemLine.FindStringSubmatch(line); m != nil && strings.Contains(m[2], c.want) {
+			return copy(p, m[1]+"\n"), nil
+		}
+	}
+	return 0, io.EOF // not offered: choose nothing (the test then fails)
+}
+
 // Records run at the same time into one state directory, each choosing a
 // different value of the same stack: every chosen value ends up in the
 // baseline (each write merged into the others'), and check is clean.
 func TestRecordConcurrentWritersLoseNothing(t *testing.T) {
 	env := newAppEnv(t)
-	// The App stack has three new live-only values; writer i records item i.
-	env.runConcurrently([]string{"1\n", "2\n", "3\n"}, true, "record", func(int) []string { return []string{"App"} })
+	// The App stack has three new live-only values; writer i records one.
+	wants := []string{"Fn.CodeSha256", "Orders/Queue.MaximumMessageSize", "Jobs.MaximumMessageSize"}
+	env.runConcurrently(len(wants), true, func(i int, out *lockedBuffer) io.Reader {
+		return &chooser{want: wants[i], prompt: out}
+	}, "record", func(int) []string { return []string{"App"} })
 
 	st := store.NewFile(env.stateDir)
 	ref := drift.StackRef{Name: "App", Account: testAccount, Region: testRegion}
@@ -62,8 +110,8 @@ func TestRecordConcurrentWritersLoseNothing(t *testing.T) {
 	if err != nil || b == nil {
 		t.Fatalf("LoadStored = %v, %v", b, err)
 	}
-	if len(b.Entries) != 3 {
-		t.Errorf("baseline holds %d entries, want the 3 chosen by 3 writers: %v", len(b.Entries), b.Entries)
+	if len(b.Entries) != len(wants) {
+		t.Errorf("baseline holds %d entries, want the %d chosen by %d writers: %v", len(b.Entries), len(wants), len(wants), b.Entries)
 	}
 	rep, _, code := env.checkJSON("App", "--fail")
 	if code != ExitOK || rep.Verdict != "clean" {
@@ -79,7 +127,8 @@ func TestIgnoreConcurrentWritersLoseNothing(t *testing.T) {
 	env := newAppEnv(t)
 	env.writeState("ignore.yaml", "# why: hand-written\nignore:\n  - path: Keep.Me\n")
 	const writers = 8
-	env.runConcurrently(make([]string, writers), false, "ignore", func(i int) []string {
+	none := func(int, *lockedBuffer) io.Reader { return strings.NewReader("") }
+	env.runConcurrently(writers, false, none, "ignore", func(i int) []string {
 		return []string{"--path", fmt.Sprintf("Queue%d.X", i)}
 	})
 	rules, err := ignore.LoadStored(t.Context(), store.NewFile(env.stateDir), "")
