@@ -128,9 +128,9 @@ func writeFinding(b *bytes.Buffer, stack string, f drift.Finding, opt Options) {
 	case f.Tier == drift.Added && f.Desired == nil:
 		what = "live-only resource " + oneLine(f.PhysicalID)
 	case f.Tier == drift.Declared:
-		what = "template " + value(f.Desired, opt) + " → live " + value(f.Actual, opt)
+		what = change("template", f.Desired, f.Actual, opt)
 	case f.Desired != nil:
-		what = "recorded " + value(f.Desired, opt) + " → live " + value(f.Actual, opt)
+		what = change("recorded", f.Desired, f.Actual, opt)
 	default:
 		what = "live " + value(f.Actual, opt)
 	}
