@@ -22,6 +22,15 @@
 //     by --concurrency, so a run never has more calls in flight.
 //   - The environment comes from IO.Getenv (keys, region, endpoint), so
 //     tests and the demo drive the verbs in-process.
+//   - State has one path: the state directory is a store.File
+//     (store.StateDir: --state-dir, else .realdrift with an existing .cdkrd
+//     read as a lower layer, never written). Baselines go through
+//     baseline.LoadStored / UpdateStored and ignore rules through the
+//     store's ignore-rules document (ignore.LoadStored / AppendStored), the
+//     same versioned calls the service makes on its table, so the CLI has
+//     no file lock or file writer of its own: the store's one lock and one
+//     atomic writer cover every write, and concurrent writers merge into
+//     each other's results instead of losing them.
 //   - A malformed baseline or ignore file is an error naming the file; no
 //     verb writes anything then. record writes in CI mode (CI=true) only
 //     with --yes, and prompts only when stdin is a terminal.
