@@ -13,10 +13,12 @@ all: build
 build:
 	$(GO) build -o $(BIN)/realdrift ./cmd/realdrift
 
-# The test command: README's second command and what .ci/run calls. The Go
-# tests start DynamoDB Local and install scripts/sfn's node packages when they
-# are missing (under CI=true, .ci/run starts DynamoDB Local first).
+# The test command: README's second command and what .ci/run calls. It
+# installs missing Debian packages first (scripts/test-deps.sh); the Go tests
+# start DynamoDB Local and install scripts/sfn's node packages when they are
+# missing (under CI=true, .ci/run starts DynamoDB Local first).
 test:
+	scripts/test-deps.sh
 	$(GO) test -count=1 ./...
 	$(MAKE) infra-test
 	scripts/sandbox-awscli-check.sh

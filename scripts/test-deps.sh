@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what `make test` needs and a fresh machine of this project's kind
+# may lack: Java (DynamoDB Local), Node.js and npm (the local Step Functions
+# interpreter, CDK synth) and AWS CLI v2 (the sandbox conformance check), all
+# from Debian's packages. Does nothing when everything is there; without root
+# or apt-get it names what is missing and fails.
+set -euo pipefail
+
+need=()
+command -v java >/dev/null || need+=(openjdk-17-jre-headless)
+command -v node >/dev/null || need+=(nodejs)
+command -v npm >/dev/null || need+=(npm)
+/usr/bin/aws --version 2>/dev/null | grep -q '^aws-cli/2' ||
+	aws --version 2>/dev/null | grep -q '^aws-cli/2' || need+=(awscli)
+[ ${#need[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+	echo "test-deps: missing ${need[*]}; install them (Debian packages) and run again" >&2
+	exit 2
+fi
+echo "test-deps: installing ${need[*]}"
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
