@@ -61,10 +61,10 @@ func RankUndeclared(cases []*Case) []Ranked {
 	return out
 }
 
-// minCrossTypes is the number of distinct types that must fold a top-level
+// MinCrossTypes is the number of distinct types that must fold a top-level
 // (path, value) before it holds for every type (cross-validated with
-// mine-defaults -loo).
-const minCrossTypes = 2
+// mine-defaults -loo -min-types).
+const MinCrossTypes = 2
 
 // MineKnown derives the known-values table from the cases' labels: every
 // (type, path, value template) the corpus labels atDefault or generated,
@@ -73,6 +73,11 @@ const minCrossTypes = 2
 // classifier's general rules already derive for their own resource. Rows
 // are sorted.
 func MineKnown(cases []*Case) []classify.KnownValue {
+	return MineKnownWith(cases, MinCrossTypes)
+}
+
+// MineKnownWith is MineKnown with another cross-type threshold.
+func MineKnownWith(cases []*Case, minCrossTypes int) []classify.KnownValue {
 	empty := &classify.KnownTable{}
 	labels := map[Triple]map[drift.Tier]int{}    // unexplained: per-type rows
 	allLabels := map[Triple]map[drift.Tier]int{} // all: cross-type evidence

@@ -39,6 +39,7 @@ func main() {
 	top := flag.Int("top", 40, "print the N highest-ranked triples")
 	crossval := flag.Bool("crossval", false, "estimate generalisation on held-out halves")
 	loo := flag.Bool("loo", false, "estimate generalisation leaving one case out at a time")
+	minTypes := flag.Int("min-types", corpus.MinCrossTypes, "with -loo: distinct types a cross-type row needs")
 	misses := flag.Bool("misses", false, "with -loo: print the unseen-type misses grouped by path across types")
 	flag.Parse()
 	if flag.NArg() == 0 {
@@ -46,7 +47,7 @@ func main() {
 		os.Exit(2)
 	}
 	if *loo {
-		if err := leaveOneOut(flag.Args(), *misses); err != nil {
+		if err := leaveOneOut(flag.Args(), *minTypes, *misses); err != nil {
 			fmt.Fprintln(os.Stderr, "mine-defaults:", err)
 			os.Exit(2)
 		}
@@ -163,7 +164,7 @@ func writeTable(path string, rows []classify.KnownValue) error {
 
 // leaveOneOut replays each case with the table mined from all the others,
 // split by whether the case's type appears among the others.
-func leaveOneOut(dirs []string, printMisses bool) error {
+func leaveOneOut(dirs []string, minTypes int, printMisses bool) error {
 	cases, err := corpus.LoadDirs(dirs...)
 	if err != nil {
 		return err
@@ -178,7 +179,7 @@ func leaveOneOut(dirs []string, printMisses bool) error {
 		rest := make([]*corpus.Case, 0, len(cases)-1)
 		rest = append(rest, cases[:i]...)
 		rest = append(rest, cases[i+1:]...)
-		table, err := classify.NewKnownTable(corpus.MineKnown(rest))
+		table, err := classify.NewKnownTable(corpus.MineKnownWith(rest, minTypes))
 		if err != nil {
 			return err
 		}
