@@ -57,7 +57,7 @@ type e2e struct {
 func startE2E(t *testing.T) *e2e {
 	t.Helper()
 	l := statemachinetest.Local(t)
-	ddbURL := dynamoEndpoint(t)
+	ddbURL := dynamoLocal.Endpoint(t, "the end-to-end sweep")
 	ctx := t.Context()
 	e := &e2e{local: l, hook: &webhook{}, starts: &starts{}}
 	world, stacks, planted, queues := e2eWorld(t)

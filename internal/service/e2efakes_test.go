@@ -1,95 +1,27 @@
 package service_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/realdrift/realdrift/internal/store/storetest"
 )
 
-// dynamoEndpointEnv names DynamoDB Local's endpoint (.ci/run exports it).
-const dynamoEndpointEnv = "REALDRIFT_DYNAMODB_ENDPOINT"
-
 // dynamoLocal is DynamoDB Local as found or started by this test binary.
-var dynamoLocal struct {
-	once     sync.Once
-	endpoint string
-	err      error
-	stop     func()
-}
+var dynamoLocal storetest.DynamoLocal
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if dynamoLocal.stop != nil {
-		dynamoLocal.stop()
-	}
+	dynamoLocal.Stop()
 	os.Exit(code)
-}
-
-// dynamoEndpoint returns DynamoDB Local's endpoint: the variable, else an
-// instance this binary starts through scripts/dynamodb-local.sh. In CI
-// (CI=true) the variable is required: a missing emulator fails the test.
-func dynamoEndpoint(t *testing.T) string {
-	t.Helper()
-	if ep := os.Getenv(dynamoEndpointEnv); ep != "" {
-		return ep
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s is not set and CI=true: start DynamoDB Local with scripts/dynamodb-local.sh start", dynamoEndpointEnv)
-	}
-	dynamoLocal.once.Do(startDynamoLocal)
-	if dynamoLocal.err != nil {
-		t.Skipf("SKIPPING the end-to-end sweep: %s unset and DynamoDB Local could not be started: %v", dynamoEndpointEnv, dynamoLocal.err)
-	}
-	return dynamoLocal.endpoint
-}
-
-func startDynamoLocal() {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		dynamoLocal.err = err
-		return
-	}
-	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-	l.Close()
-	script, err := filepath.Abs("../../scripts/dynamodb-local.sh")
-	if err != nil {
-		dynamoLocal.err = err
-		return
-	}
-	cmd := exec.Command(script, "start")
-	cmd.Env = append(os.Environ(), "REALDRIFT_DYNAMODB_PORT="+port)
-	out, err := cmd.Output()
-	if err != nil {
-		dynamoLocal.err = fmt.Errorf("%s start: %w", script, err)
-		return
-	}
-	sc := bufio.NewScanner(strings.NewReader(string(out)))
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "export "+dynamoEndpointEnv+"="); ok {
-			dynamoLocal.endpoint = v
-		}
-	}
-	if dynamoLocal.endpoint == "" {
-		dynamoLocal.err = fmt.Errorf("%s start printed no endpoint", script)
-		return
-	}
-	dynamoLocal.stop = func() {
-		stop := exec.Command(script, "stop")
-		stop.Env = append(os.Environ(), "REALDRIFT_DYNAMODB_PORT="+port)
-		_ = stop.Run()
-	}
 }
 
 // denyStack wraps the sandbox so every CloudFormation call naming the stack

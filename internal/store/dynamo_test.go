@@ -1,17 +1,12 @@
 package store_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -26,90 +21,20 @@ import (
 	"github.com/realdrift/realdrift/internal/store/storetest"
 )
 
-// EndpointEnv names DynamoDB Local's endpoint (scripts/dynamodb-local.sh
-// prints it).
-const endpointEnv = "REALDRIFT_DYNAMODB_ENDPOINT"
-
 // local is DynamoDB Local as found or started by this test binary.
-var local struct {
-	once     sync.Once
-	endpoint string
-	err      error
-	// stop is set when this binary started the emulator.
-	stop func()
-}
+var local storetest.DynamoLocal
 
 var tableSeq atomic.Int64
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if local.stop != nil {
-		local.stop()
-	}
+	local.Stop()
 	os.Exit(code)
-}
-
-// dynamoEndpoint returns DynamoDB Local's endpoint. Without the variable it
-// starts the emulator through the script on a free port; in CI (CI=true) the
-// variable is required, so a missing emulator fails instead of skipping.
-func dynamoEndpoint(t *testing.T) string {
-	t.Helper()
-	if ep := os.Getenv(endpointEnv); ep != "" {
-		return ep
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s is not set and CI=true: start DynamoDB Local with scripts/dynamodb-local.sh start", endpointEnv)
-	}
-	local.once.Do(startLocal)
-	if local.err != nil {
-		t.Skipf("SKIPPING DynamoDB store tests: %s unset and DynamoDB Local could not be started: %v", endpointEnv, local.err)
-	}
-	return local.endpoint
-}
-
-func startLocal() {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		local.err = err
-		return
-	}
-	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-	l.Close()
-	script, err := filepath.Abs("../../scripts/dynamodb-local.sh")
-	if err != nil {
-		local.err = err
-		return
-	}
-	env := append(os.Environ(), "REALDRIFT_DYNAMODB_PORT="+port)
-	cmd := exec.Command(script, "start")
-	cmd.Env = env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		local.err = fmt.Errorf("%s start: %w\n%s", script, err, stderr.String())
-		return
-	}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "export "+endpointEnv+"="); ok {
-			local.endpoint = v
-		}
-	}
-	if local.endpoint == "" {
-		local.err = fmt.Errorf("%s start printed no endpoint: %q", script, out)
-		return
-	}
-	local.stop = func() {
-		stop := exec.Command(script, "stop")
-		stop.Env = env
-		_ = stop.Run()
-	}
 }
 
 func localClient(t *testing.T) *dynamodb.Client {
 	return dynamodb.New(dynamodb.Options{
-		BaseEndpoint: aws.String(dynamoEndpoint(t)),
+		BaseEndpoint: aws.String(local.Endpoint(t, "DynamoDB store tests")),
 		Region:       "us-east-1",
 		// DynamoDB Local wants alphanumeric keys.
 		Credentials: credentials.NewStaticCredentialsProvider("local", "local", ""),

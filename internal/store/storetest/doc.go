@@ -6,4 +6,9 @@
 // The suite uses only the Store interface and checks behaviour, never the
 // storage form; implementation tests add checks of their own storage (the
 // TTL attribute, that secrets are never written in plaintext).
+//
+// DynamoLocal finds or starts DynamoDB Local for a test binary (the store's
+// own tests and the service's end-to-end tests share it): the endpoint
+// variable, else scripts/dynamodb-local.sh on a free port; with CI=true a
+// missing emulator fails the test instead of skipping it.
 package storetest
