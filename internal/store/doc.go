@@ -28,14 +28,15 @@
 //	<dir>/history/<stack>.<account>.<region>/<unixnano>-<runid>.json
 //	<dir>/index/<sha256 of physical id>.json          index entries
 //	<dir>/runs/<runid>/<key>                          run state
-//	<dir>/.lock                                       flock for writers
+//	<dir> itself                                      flock for writers
 //
 // Every write goes to a temporary file in the same directory, is synced and
 // renamed over the target (writeAtomic, the one file writer), so a crash
 // never leaves a half-written file. Writers hold an exclusive flock on
-// <dir>/.lock (lockFile, the one lock) across read-check-write; a
-// baseline's or ignore file's version is derived from its content, so an
-// edit by another tool (or a git checkout) also counts as a newer version.
+// <dir> itself (lockFile, the one lock; no lock file users could commit by
+// mistake) across read-check-write; a baseline's or ignore file's version
+// is derived from its content, so an edit by another tool (or a git
+// checkout) also counts as a newer version.
 //
 // StateDir builds the CLI's File: --state-dir alone, else .realdrift with an
 // existing .cdkrd (cdk-real-drift's directory) as a read-only lower layer.

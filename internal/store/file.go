@@ -121,7 +121,7 @@ func (f *File) lock(ctx context.Context) (func(), error) {
 	if err := os.MkdirAll(f.dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create state dir: %w", err)
 	}
-	return lockFile(ctx, filepath.Join(f.dir, ".lock"))
+	return lockFile(ctx, f.dir)
 }
 
 // GetBaseline implements Baselines.

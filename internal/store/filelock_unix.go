@@ -11,11 +11,13 @@ import (
 	"time"
 )
 
-// lockFile takes an exclusive flock on path, polling so ctx can cancel the
-// wait. The returned func releases it. flock locks belong to the open file,
-// so goroutines of one process exclude each other as processes do.
+// lockFile takes an exclusive flock on path (the state directory itself,
+// so no lock file appears among files users commit), polling so ctx can
+// cancel the wait. The returned func releases it. flock locks belong to the
+// open file, so goroutines of one process exclude each other as processes
+// do, and a crashed writer's lock dies with it.
 func lockFile(ctx context.Context, path string) (func(), error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open lock: %w", err)
 	}

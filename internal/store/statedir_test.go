@@ -87,6 +87,9 @@ func TestStateDirLowerLayer(t *testing.T) {
 	if doc, v3, err := f.GetBaseline(ctx, st); err != nil || string(doc) != `{"new":1}` || v3 != v2 {
 		t.Errorf("after write: GetBaseline = %q, %d, %v", doc, v3, err)
 	}
+	if ents, _ := os.ReadDir(f.Dir()); len(ents) != 1 || ents[0].Name() != "baselines" {
+		t.Errorf(".realdrift holds %v, want only baselines/ (no lock or temp file)", ents)
+	}
 	if b, _ := os.ReadFile(legacyBase); string(b) != `{"old":1}` {
 		t.Errorf(".cdkrd baseline changed: %q", b)
 	}
