@@ -25,7 +25,9 @@
 //     replica's source, an option group's engine defaults) is `atDefault`;
 //     a known value (the mined table, see below), a schema default or an
 //     own-account fill-in (own account id / region, AWS-owned keys, the
-//     account's managed keys and aliases) is `atDefault`; this resource's
+//     account's managed keys and aliases) or an echo of the resource's own
+//     identity (its composite "a|b" physical id joined "a_b" or "b_a", the
+//     ARN its qualified physical id qualifies) is `atDefault`; this resource's
 //     own minted identity
 //     (physical-id name segment, CloudFormation auto-name gated on the stack
 //     name or logical id and a random suffix, a segment of a declared

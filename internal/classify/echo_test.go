@@ -1,0 +1,38 @@
+package classify
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/realdrift/realdrift/internal/drift"
+)
+
+func TestOwnIDEcho(t *testing.T) {
+	tests := []struct {
+		name, typ, pid, path, value string
+		want                        []string
+	}{
+		{"composite id joined with _", "AWS::EC2::TransitGatewayRoute", "tgw-rtb-1|10.0.0.0/16", "Id", "tgw-rtb-1_10.0.0.0/16",
+			[]string{`atDefault Id "tgw-rtb-1_10.0.0.0/16"`}},
+		{"composite id joined in reverse", "AWS::EC2::TransitGatewayRouteTableAssociation", "tgw-rtb-1|tgw-attach-2", "Id", "tgw-attach-2_tgw-rtb-1",
+			[]string{`atDefault Id "tgw-attach-2_tgw-rtb-1"`}},
+		{"another pair surfaces", "AWS::EC2::TransitGatewayRouteTableAssociation", "tgw-rtb-1|tgw-attach-2", "Id", "tgw-attach-3_tgw-rtb-1",
+			[]string{`undeclared Id "tgw-attach-3_tgw-rtb-1"`}},
+		{"the ARN a qualified id qualifies", "AWS::StepFunctions::StateMachineAlias", "arn:aws:states:us-east-1:111111111111:stateMachine:Sm:live", "StateMachineArn",
+			"arn:aws:states:us-east-1:111111111111:stateMachine:Sm", []string{`atDefault StateMachineArn "arn:aws:states:us-east-1:111111111111:stateMachine:Sm"`}},
+		{"another state machine surfaces", "AWS::StepFunctions::StateMachineAlias", "arn:aws:states:us-east-1:111111111111:stateMachine:Sm:live", "StateMachineArn",
+			"arn:aws:states:us-east-1:111111111111:stateMachine:Other", []string{`undeclared StateMachineArn "arn:aws:states:us-east-1:111111111111:stateMachine:Other"`}},
+		{"an unqualified ARN has no parent", "AWS::SNS::Topic", "arn:aws:sns:us-east-1:111111111111:topic", "Parent",
+			"arn:aws:sns:us-east-1:111111111111", []string{`undeclared Parent "arn:aws:sns:us-east-1:111111111111"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := Subject{Ref: drift.ResourceRef{Type: tt.typ, PhysicalID: tt.pid}}
+			got := brief(Resource(s, map[string]any{tt.path: tt.value}, nil, Options{Known: &KnownTable{}}))
+			if d := cmp.Diff(got, tt.want); d != "" {
+				t.Errorf("findings (-got +want):\n%s", d)
+			}
+		})
+	}
+}
