@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -119,6 +120,66 @@ func TestRecordConcurrentWritersLoseNothing(t *testing.T) {
 	}
 	if tmp, _ := filepath.Glob(filepath.Join(env.stateDir, "baselines", ".*")); len(tmp) > 0 {
 		t.Errorf("temp files left: %v", tmp)
+	}
+}
+
+// recordChildEnv carries a child process's job: endpoint|state dir|value.
+const recordChildEnv = "REALDRIFT_CLI_RECORD_CHILD"
+
+// Separate processes (copies of this test binary) record into one state
+// directory at the same time, each choosing a different value: the one
+// lock and the version check keep every value.
+func TestRecordCrossProcessWritersLoseNothing(t *testing.T) {
+	env := newAppEnv(t)
+	wants := []string{"Fn.CodeSha256", "Orders/Queue.MaximumMessageSize", "Jobs.MaximumMessageSize"}
+	var cmds []*exec.Cmd
+	var outs []*bytes.Buffer
+	for _, w := range wants {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestRecordProcessChild$", "-test.count=1")
+		cmd.Env = append(os.Environ(), recordChildEnv+"="+env.url+"|"+env.stateDir+"|"+w)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds, outs = append(cmds, cmd), append(outs, &out)
+	}
+	for i, c := range cmds {
+		if err := c.Wait(); err != nil {
+			t.Errorf("child %d (%s): %v\n%s", i, wants[i], err, outs[i])
+		}
+	}
+	b, _, err := baseline.LoadStored(t.Context(), store.NewFile(env.stateDir), drift.StackRef{Name: "App", Account: testAccount, Region: testRegion})
+	if err != nil || b == nil {
+		t.Fatalf("LoadStored = %v, %v", b, err)
+	}
+	if len(b.Entries) != len(wants) {
+		t.Errorf("baseline holds %d entries, want the %d chosen by %d processes: %v", len(b.Entries), len(wants), len(wants), b.Entries)
+	}
+	if rep, _, code := env.checkJSON("App", "--fail"); code != ExitOK || rep.Verdict != "clean" {
+		t.Errorf("after the processes' records: exit %d verdict %s findings %v", code, rep.Verdict, rep.briefs())
+	}
+}
+
+// TestRecordProcessChild is the child side of
+// TestRecordCrossProcessWritersLoseNothing; it does nothing unless started
+// by it.
+func TestRecordProcessChild(t *testing.T) {
+	spec := os.Getenv(recordChildEnv)
+	if spec == "" {
+		return
+	}
+	parts := strings.SplitN(spec, "|", 3)
+	if len(parts) != 3 {
+		t.Fatalf("bad child spec %q", spec)
+	}
+	env := &sandboxEnv{t: t, url: parts[0], key: testKey, region: testRegion, stateDir: parts[1]}
+	var out lockedBuffer
+	var errb bytes.Buffer
+	full := []string{"record", "--endpoint-url", env.url, "--state-dir", env.stateDir, "App"}
+	code := Run(t.Context(), IO{Stdin: &chooser{want: parts[2], prompt: &out}, Stdout: &out, Stderr: &errb, Getenv: env.getenv, StdinTTY: true}, full)
+	if code != ExitOK || !strings.Contains(out.String(), "recorded App") {
+		t.Fatalf("record: exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
 	}
 }
 
