@@ -15,7 +15,8 @@ import (
 //     AWS_OWNED_KEY sentinels, UseAwsOwnedKey: true, alone in their
 //     object);
 //   - one of the account's AWS-managed KMS key aliases (alias/aws/<service>)
-//     or keys, as the alias targets option names them.
+//     or keys, as the alias targets option names them, or, without them,
+//     the managed alias of the resource type's own service.
 //
 // Each is equality-gated on the account and region the options name: the
 // same shape pointing at another account, another region or a customer key
@@ -33,9 +34,14 @@ func (r *run) accountDefault(v any) bool {
 			return true
 		case acct != "" && region != "" && strings.HasPrefix(t, "arn:aws:kms:"+region+":"+acct+":alias/aws/"):
 			// One of the account's managed aliases, as ListAliases named
-			// them (no list: not folded here).
-			_, ok := r.opts.KMSAliasTargets[strings.TrimPrefix(t, "arn:aws:kms:"+region+":"+acct+":")]
-			return ok
+			// them; without them, only the type's own service's alias
+			// (alias/aws/<service> is reserved to the AWS-managed key).
+			alias := strings.TrimPrefix(t, "arn:aws:kms:"+region+":"+acct+":")
+			if _, ok := r.opts.KMSAliasTargets[alias]; ok {
+				return true
+			}
+			svc := ownServiceAlias(r.s.Ref.Type)
+			return svc != "" && alias == svc
 		case r.isManagedKey(t):
 			return true
 		}
@@ -94,4 +100,15 @@ func isAWSOwnedKeyValue(v any) bool {
 
 func isAWSOwnedKey(s string) bool {
 	return s == "AWS_OWNED_KMS_KEY" || s == "AWS_OWNED_KEY"
+}
+
+// ownServiceAlias returns the AWS-managed KMS alias named after a resource
+// type's own service ("alias/aws/kinesisvideo" for
+// AWS::KinesisVideo::Stream), or "" for a non-AWS type.
+func ownServiceAlias(typ string) string {
+	p := strings.Split(typ, "::")
+	if len(p) != 3 || p[0] != "AWS" || p[1] == "" {
+		return ""
+	}
+	return "alias/aws/" + strings.ToLower(p[1])
 }

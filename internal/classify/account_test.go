@@ -1,6 +1,10 @@
 package classify
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/realdrift/realdrift/internal/drift"
+)
 
 func TestAccountDefault(t *testing.T) {
 	r := &run{opts: Options{AccountID: "111111111111", Region: "us-east-1",
@@ -45,5 +49,29 @@ func TestAccountDefault(t *testing.T) {
 	}
 	if (&run{}).accountDefault("111111111111") {
 		t.Error("without a known account nothing folds")
+	}
+}
+
+func TestOwnServiceManagedAlias(t *testing.T) {
+	kvs := &run{s: Subject{Ref: drift.ResourceRef{Type: "AWS::KinesisVideo::Stream"}}, opts: Options{AccountID: "111111111111", Region: "us-east-1"}}
+	tests := []struct {
+		name string
+		v    string
+		want bool
+	}{
+		{"own service's managed alias folds", "arn:aws:kms:us-east-1:111111111111:alias/aws/kinesisvideo", true},
+		{"another service's managed alias surfaces", "arn:aws:kms:us-east-1:111111111111:alias/aws/s3", false},
+		{"own service's alias in another region surfaces", "arn:aws:kms:eu-west-1:111111111111:alias/aws/kinesisvideo", false},
+		{"a customer alias surfaces", "arn:aws:kms:us-east-1:111111111111:alias/kinesisvideo", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := kvs.accountDefault(tt.v); got != tt.want {
+				t.Errorf("accountDefault(%v) = %v, want %v", tt.v, got, tt.want)
+			}
+		})
+	}
+	if got := ownServiceAlias("Custom::Thing"); got != "" {
+		t.Errorf("ownServiceAlias(Custom::Thing) = %q, want none", got)
 	}
 }

@@ -25,7 +25,8 @@
 //     replica's source, an option group's engine defaults) is `atDefault`;
 //     a known value (the mined table, see below), a schema default or an
 //     own-account fill-in (own account id / region, AWS-owned keys, the
-//     account's managed keys and aliases) or an echo of the resource's own
+//     account's managed keys and aliases, or without them the managed
+//     alias of the type's own service) or an echo of the resource's own
 //     identity (its composite "a|b" physical id joined "a_b" or "b_a", the
 //     ARN its qualified physical id qualifies) is `atDefault`; this resource's
 //     own minted identity
