@@ -27,18 +27,18 @@ type fileSource interface {
 
 var _ fileSource = (*store.File)(nil)
 
-// DocName names a scope's ignore document in errors and rule sources: the
+// docName names a scope's ignore document in errors and rule sources: the
 // file it is read from for a file store, else "stored ignore[.scope].yaml".
-func DocName(st docStore, scope string) string {
+func docName(st docStore, scope string) string {
 	if f, ok := st.(fileSource); ok {
 		return f.IgnoreSource(scope)
 	}
 	return "stored " + fileName(scope)
 }
 
-// WriteName names where AppendStored writes a scope's rules: the file for a
+// writeName names where AppendStored writes a scope's rules: the file for a
 // file store, else "stored ignore[.scope].yaml".
-func WriteName(st docStore, scope string) string {
+func writeName(st docStore, scope string) string {
 	if f, ok := st.(fileSource); ok {
 		return f.IgnorePath(scope)
 	}
@@ -57,7 +57,7 @@ func fileName(scope string) string {
 func LoadStored(ctx context.Context, st docStore, scopes ...string) ([]Rule, error) {
 	var out []Rule
 	for _, scope := range scopes {
-		name := DocName(st, scope)
+		name := docName(st, scope)
 		doc, _, err := st.GetIgnoreRules(ctx, scope)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
@@ -83,7 +83,7 @@ func LoadStored(ctx context.Context, st docStore, scopes ...string) ([]Rule, err
 func AppendStored(ctx context.Context, st docStore, scope string, rules []Rule) ([]Rule, error) {
 	var added []Rule
 	err := store.RetryConflicts(ctx, func() error {
-		name := DocName(st, scope)
+		name := docName(st, scope)
 		doc, ver, err := st.GetIgnoreRules(ctx, scope)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return fmt.Errorf("read ignore rules: %w", err)
@@ -94,7 +94,7 @@ func AppendStored(ctx context.Context, st docStore, scope string, rules []Rule) 
 			return err
 		}
 		if _, err := st.PutIgnoreRules(ctx, scope, out, ver); err != nil {
-			return fmt.Errorf("append ignore rules to %s: %w", WriteName(st, scope), err)
+			return fmt.Errorf("append ignore rules to %s: %w", writeName(st, scope), err)
 		}
 		added = add
 		return nil
