@@ -40,7 +40,7 @@ func main() {
 	crossval := flag.Bool("crossval", false, "estimate generalisation on held-out halves")
 	loo := flag.Bool("loo", false, "estimate generalisation leaving one case out at a time")
 	minTypes := flag.Int("min-types", corpus.MinCrossTypes, "with -loo: distinct types a cross-type row needs")
-	misses := flag.Bool("misses", false, "with -loo: print the unseen-type misses grouped by path across types")
+	misses := flag.Bool("misses", false, "with -loo: print the misses (unseen types, then seen types) grouped by path across types")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: mine-defaults [-write FILE] [-top N] [-crossval] DIR...")
@@ -174,7 +174,7 @@ func leaveOneOut(dirs []string, minTypes int, printMisses bool) error {
 		types[c.Resource.ResourceType]++
 	}
 	var seen, unseen []corpus.Result
-	var missed []miss
+	var missed, seenMissed []miss
 	for i, c := range cases {
 		rest := make([]*corpus.Case, 0, len(cases)-1)
 		rest = append(rest, cases[:i]...)
@@ -186,6 +186,7 @@ func leaveOneOut(dirs []string, minTypes int, printMisses bool) error {
 		res := corpus.Compare(c.File, corpus.ReplayWith(c, table), c.Expected)
 		if types[c.Resource.ResourceType] > 1 {
 			seen = append(seen, res)
+			seenMissed = append(seenMissed, missesOf(c.Resource.ResourceType, res)...)
 		} else {
 			unseen = append(unseen, res)
 			missed = append(missed, missesOf(c.Resource.ResourceType, res)...)
@@ -201,7 +202,10 @@ func leaveOneOut(dirs []string, minTypes int, printMisses bool) error {
 	fmt.Printf("loo seen types (%d): %s\n", len(seen), corpus.Summarize(seen).Line())
 	fmt.Printf("loo unseen types (%d): %s\n", len(unseen), corpus.Summarize(unseen).Line())
 	if printMisses {
+		fmt.Println("== unseen types")
 		printMissesByPath(os.Stdout, missed)
+		fmt.Println("== seen types")
+		printMissesByPath(os.Stdout, seenMissed)
 	}
 	return nil
 }

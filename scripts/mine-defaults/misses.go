@@ -92,7 +92,7 @@ func printMissesByPath(w io.Writer, ms []miss) {
 		}
 		return a.path < b.path
 	})
-	fmt.Fprintf(w, "unseen-type misses: %d in %d (kind, path) groups\n", len(ms), len(list))
+	fmt.Fprintf(w, "misses: %d in %d (kind, path) groups\n", len(ms), len(list))
 	for _, g := range list {
 		fmt.Fprintf(w, "%s  %s  (%d types, %d values)\n", g.kind, g.path, len(g.types), len(g.rows))
 		for _, m := range g.rows {
