@@ -5,6 +5,7 @@
 // Usage:
 //
 //	go run ./scripts/mine-defaults [-write internal/classify/known_values.json] [-top N] [-crossval] DIR...
+//	go run ./scripts/mine-defaults -loo [-min-types N] [-misses] DIR...
 //
 // Ranking: every live top-level value the template does not declare is
 // reduced to a value template (the resource's own physical id, stack name,
@@ -16,11 +17,20 @@
 // somewhere is never folded), minus the minted names the general rules
 // already derive; it also records the empty values the corpus leaves silent
 // per (type, path), so a default switched off is told from a legitimate
-// "off". No entry names a case or a logical id.
+// "off". Top-level literals also give cross-type rows (folded on two or
+// more types, never left unfolded anywhere) and service rows (folded on a
+// type of the service, never left unfolded on any of its types). No entry
+// names a case or a logical id.
 //
 // -crossval estimates how the rules generalise to unseen resources: it
 // mines the table from one half of the cases (split by a hash of the file
 // name) and replays the other half with it, both ways.
+//
+// -loo replays each case with the table mined from all the others, split
+// by whether its type appears among them; -min-types sets the cross-type
+// threshold for that run (to cross-validate it) and -misses prints what it
+// got wrong — missed atDefault/generated values and false undeclared
+// findings — grouped by path across types, unseen types first.
 package main
 
 import (
