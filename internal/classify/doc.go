@@ -28,7 +28,8 @@
 //     account's managed keys and aliases, or without them the managed
 //     alias of the type's own service) or an echo of the resource's own
 //     identity (its composite "a|b" physical id joined "a_b" or "b_a", the
-//     ARN its qualified physical id qualifies) is `atDefault`; this resource's
+//     ARN its qualified physical id qualifies, an identifier the template
+//     declares under another property) is `atDefault`; this resource's
 //     own minted identity
 //     (physical-id name segment, CloudFormation auto-name gated on the stack
 //     name or logical id and a random suffix, a segment of a declared

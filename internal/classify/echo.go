@@ -8,7 +8,10 @@ import "strings"
 //   - its composite physical id ("a|b") joined with "_" instead, in either
 //     order ("b_a"): the id the service's own API uses for the same pair;
 //   - the ARN its qualified physical id ("arn:…:name:qualifier", an alias or
-//     a version) qualifies: the unqualified resource it belongs to.
+//     a version) qualifies: the unqualified resource it belongs to;
+//   - an identifier the template itself declares under another property (a
+//     subnet, an address, an ARN written in a nested declared object):
+//     the service echoes it at the top level.
 //
 // Both are exact: every segment must be the resource's own, so a value
 // pointing at another resource, or at a changed pair, surfaces.
@@ -23,7 +26,41 @@ func (r *run) ownIDEcho(v any) bool {
 			return true
 		}
 	}
-	return unqualifiedOf(pid) == s
+	if unqualifiedOf(pid) == s {
+		return true
+	}
+	return idLike(s) && declaresLeaf(r.decl, s)
+}
+
+// idLike reports whether s looks like an identifier rather than a word or
+// a switch: at least 8 characters, no spaces, a digit, and a "-", ".", ":"
+// or "/" separator ("subnet-0f3c…", "10.0.0.10", an ARN).
+func idLike(s string) bool {
+	if len(s) < 8 || strings.ContainsAny(s, " \t\n") || !strings.ContainsAny(s, "-.:/") {
+		return false
+	}
+	return strings.ContainsAny(s, "0123456789")
+}
+
+// declaresLeaf reports whether some scalar leaf of v is the string s.
+func declaresLeaf(v any, s string) bool {
+	switch t := v.(type) {
+	case string:
+		return t == s
+	case map[string]any:
+		for _, e := range t {
+			if declaresLeaf(e, s) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range t {
+			if declaresLeaf(e, s) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // unqualifiedOf returns the ARN a qualified ARN qualifies (its last ":"

@@ -36,3 +36,30 @@ func TestOwnIDEcho(t *testing.T) {
 		})
 	}
 }
+
+func TestDeclaredIdentifierEcho(t *testing.T) {
+	declared := map[string]any{"NetworkInterfaces": []any{map[string]any{"DeviceIndex": "0", "SubnetId": "subnet-0f3c7a3910f1a4f5"}},
+		"Mode": "enabled"}
+	tests := []struct {
+		name string
+		live map[string]any
+		want []string
+	}{
+		{"an identifier declared elsewhere", map[string]any{"SubnetId": "subnet-0f3c7a3910f1a4f5"}, []string{`atDefault SubnetId "subnet-0f3c7a3910f1a4f5"`}},
+		{"another identifier surfaces", map[string]any{"SubnetId": "subnet-0aaaaaaaaaaaaaaa"}, []string{`undeclared SubnetId "subnet-0aaaaaaaaaaaaaaa"`}},
+		{"a word equal to a declared word surfaces", map[string]any{"Other": "enabled"}, []string{`undeclared Other "enabled"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := Subject{Ref: drift.ResourceRef{Type: "AWS::EC2::Instance", PhysicalID: "i-1"}, Declared: declared}
+			live := map[string]any{"NetworkInterfaces": declared["NetworkInterfaces"], "Mode": "enabled"}
+			for k, v := range tt.live {
+				live[k] = v
+			}
+			got := brief(Resource(s, live, nil, Options{Known: &KnownTable{}}))
+			if d := cmp.Diff(got, tt.want); d != "" {
+				t.Errorf("findings (-got +want):\n%s", d)
+			}
+		})
+	}
+}
