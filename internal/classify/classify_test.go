@@ -451,3 +451,29 @@ func TestServiceOf(t *testing.T) {
 		}
 	}
 }
+
+func TestNestedServiceRows(t *testing.T) {
+	table, err := NewKnownTable([]KnownValue{
+		{Type: "AWS::SageMaker::*", Path: "PrimaryContainer.Mode", Tier: "atDefault", Value: `"SingleModel"`},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Subject{Ref: drift.ResourceRef{Type: "AWS::SageMaker::Model", PhysicalID: "m"},
+		Declared: map[string]any{"PrimaryContainer": map[string]any{"Image": "img"}}}
+	for _, tt := range []struct {
+		mode string
+		want []string
+	}{
+		{"SingleModel", []string{`atDefault PrimaryContainer.Mode "SingleModel"`}},
+		{"MultiModel", []string{`undeclared PrimaryContainer.Mode "MultiModel"`}},
+	} {
+		t.Run(tt.mode, func(t *testing.T) {
+			live := map[string]any{"PrimaryContainer": map[string]any{"Image": "img", "Mode": tt.mode}}
+			got := brief(Resource(s, live, nil, Options{Known: table}))
+			if d := cmp.Diff(got, tt.want); d != "" {
+				t.Errorf("findings (-got +want):\n%s", d)
+			}
+		})
+	}
+}

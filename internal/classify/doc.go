@@ -55,10 +55,10 @@
 //     for (type, path, value template) triples mined from the corpus data by
 //     scripts/mine-defaults. Beyond per-type rows the table holds
 //     cross-type rows ("*": a top-level literal folded on two or more types
-//     and never left unfolded) and service rows ("AWS::Svc::*": a top-level
-//     literal a type of the service folds and no type of it leaves
-//     unfolded); a service row holds only for a type with no value of its
-//     own at the path. No rule names a case file or a logical id.
+//     and never left unfolded) and service rows ("AWS::Svc::*": a literal
+//     at a top-level or dotted path that a type of the service folds and no
+//     type of it leaves unfolded); a service row holds only for a type with
+//     no value of its own at the path. No rule names a case file or a logical id.
 //   - Secret-bearing values (drift.Secret, secret drift.Unknown) reach a
 //     finding only as drift.Redacted.
 package classify

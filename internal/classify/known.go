@@ -190,11 +190,13 @@ func (r *run) known(rp string, v any) (drift.Tier, bool) {
 			return t, true
 		}
 	}
-	if strings.ContainsAny(kp, ".[") {
+	if strings.Contains(kp, "[") {
 		return drift.TierUnknown, false
 	}
-	if t, ok := r.lookup(table.byType[anyType][kp], v); ok {
-		return t, true
+	if !strings.Contains(kp, ".") {
+		if t, ok := r.lookup(table.byType[anyType][kp], v); ok {
+			return t, true
+		}
 	}
 	// A service row holds for a type that has no value of its own at
 	// the path: the type's own evidence, when there is any, wins.

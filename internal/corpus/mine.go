@@ -207,6 +207,7 @@ func MineKnownWith(cases []*Case, minCrossTypes int) []classify.KnownValue {
 			}
 		}
 	}
+	rows = append(rows, nestedServiceRows(cases, allLabels)...)
 	for t, tiers := range labels {
 		if tiers[drift.Undeclared] > 0 {
 			continue
@@ -231,6 +232,68 @@ func MineKnownWith(cases []*Case, minCrossTypes int) []classify.KnownValue {
 		return a.Tier < b.Tier
 	})
 	return rows
+}
+
+// nestedServiceRows mines service rows for dotted paths (sub-keys of an
+// object, no identity-keyed element): a literal a type of the service
+// folds there, where no case of the service shows the same value at the
+// same path without an atDefault label.
+func nestedServiceRows(cases []*Case, allLabels map[Triple]map[drift.Tier]int) []classify.KnownValue {
+	folded := map[[3]string]int{}
+	bySvc := map[string][][3]string{}
+	for t, tiers := range allLabels {
+		if tiers[drift.AtDefault] == 0 || !strings.Contains(t.Path, ".") || strings.Contains(t.Path, "[") || strings.Contains(t.Value, "⟨") {
+			continue
+		}
+		k := [3]string{classify.ServiceOf(t.Type), t.Path, t.Value}
+		if folded[k] == 0 {
+			bySvc[k[0]] = append(bySvc[k[0]], k)
+		}
+		folded[k] += tiers[drift.AtDefault]
+	}
+	blocked := map[[3]string]bool{}
+	for _, c := range cases {
+		keys := bySvc[classify.ServiceOf(c.Resource.ResourceType)]
+		if len(keys) == 0 {
+			continue
+		}
+		ctx := classify.ContextFor(subject(c), c.LiveRaw, classify.OptionsFromMap(c.Opts))
+		labelled := map[string]drift.Tier{}
+		for _, f := range c.Expected {
+			labelled[f.Path] = f.Tier
+		}
+		for _, k := range keys {
+			v, ok := atPath(c.LiveRaw, k[1])
+			if !ok || classify.Template(v, ctx) != k[2] {
+				continue
+			}
+			if labelled[k[1]] != drift.AtDefault {
+				blocked[k] = true
+			}
+		}
+	}
+	var rows []classify.KnownValue
+	for k, n := range folded {
+		if !blocked[k] {
+			rows = append(rows, classify.KnownValue{Type: k[0], Path: k[1], Tier: drift.AtDefault.String(), Value: k[2], Cases: n})
+		}
+	}
+	return rows
+}
+
+// atPath returns the value at a dotted path of objects.
+func atPath(m map[string]any, path string) (any, bool) {
+	var cur any = m
+	for _, p := range strings.Split(path, ".") {
+		o, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if cur, ok = o[p]; !ok {
+			return nil, false
+		}
+	}
+	return cur, true
 }
 
 // topKey returns the top-level property of a report path.

@@ -18,8 +18,9 @@
 // already derive; it also records the empty values the corpus leaves silent
 // per (type, path), so a default switched off is told from a legitimate
 // "off". Top-level literals also give cross-type rows (folded on two or
-// more types, never left unfolded anywhere) and service rows (folded on a
-// type of the service, never left unfolded on any of its types). No entry
+// more types, never left unfolded anywhere); top-level and dotted-path
+// literals give service rows (folded on a type of the service, never left
+// unfolded on any of its types). No entry
 // names a case or a logical id.
 //
 // -crossval estimates how the rules generalise to unseen resources: it
