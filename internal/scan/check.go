@@ -104,6 +104,20 @@ type FactsSource interface {
 // reads) and returns them as a FactsFunc. A type src cannot answer has no
 // facts; the classifier then behaves as without them.
 func LookupFacts(ctx context.Context, src FactsSource, d *Desired, limit int) (FactsFunc, error) {
+	byType, err := FactsByType(ctx, src, d, limit)
+	if err != nil {
+		return nil, err
+	}
+	return func(t string) (*schema.Facts, bool) {
+		f, ok := byType[t]
+		return f, ok
+	}, nil
+}
+
+// FactsByType asks src for the facts of every non-custom type of d, at most
+// limit lookups at once, and returns those it answered keyed by type. Only a
+// cancelled ctx is an error.
+func FactsByType(ctx context.Context, src FactsSource, d *Desired, limit int) (map[string]*schema.Facts, error) {
 	var types []string
 	seen := map[string]bool{}
 	for _, r := range d.Resources {
@@ -133,10 +147,7 @@ func LookupFacts(ctx context.Context, src FactsSource, d *Desired, limit int) (F
 			byType[t] = facts[i]
 		}
 	}
-	return func(t string) (*schema.Facts, bool) {
-		f, ok := byType[t]
-		return f, ok
-	}, nil
+	return byType, nil
 }
 
 // readAll reads rs with at most opts.Concurrency reads in flight and stores

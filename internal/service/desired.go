@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"golang.org/x/sync/errgroup"
-
-	"github.com/realdrift/realdrift/internal/live"
 	"github.com/realdrift/realdrift/internal/scan"
 	"github.com/realdrift/realdrift/internal/schema"
 	"github.com/realdrift/realdrift/statemachine"
@@ -47,7 +44,7 @@ func (s *Service) LoadDesired(ctx context.Context, in statemachine.StackTask) (s
 	if err != nil {
 		return statemachine.Desired{}, err
 	}
-	facts, err := s.lookupFacts(ctx, reg, d)
+	facts, err := scan.FactsByType(ctx, reg, d, s.set.Concurrency)
 	if err != nil {
 		return statemachine.Desired{}, stepError(err)
 	}
@@ -56,42 +53,6 @@ func (s *Service) LoadDesired(ctx context.Context, in statemachine.StackTask) (s
 		return statemachine.Desired{}, stepError(err)
 	}
 	return statemachine.Desired{Key: key, Resources: len(d.Resources), Batches: batches(len(d.Resources), s.set.ReadBatch)}, nil
-}
-
-// lookupFacts asks src for the facts of every non-custom type of d, bounded
-// by Settings.Concurrency. A type src cannot answer has no facts (the
-// classifier then works without them), as in scan.Check.
-func (s *Service) lookupFacts(ctx context.Context, src scan.FactsSource, d *scan.Desired) (map[string]*schema.Facts, error) {
-	var types []string
-	seen := map[string]bool{}
-	for _, r := range d.Resources {
-		if !seen[r.Type] && !live.IsCustom(r.Type) {
-			seen[r.Type] = true
-			types = append(types, r.Type)
-		}
-	}
-	found := make([]*schema.Facts, len(types))
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(s.set.Concurrency)
-	for i, t := range types {
-		g.Go(func() error {
-			if f, err := src.Lookup(gctx, t); err == nil {
-				found[i] = f
-			}
-			return nil
-		})
-	}
-	_ = g.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("look up schema facts: %w", err)
-	}
-	out := map[string]*schema.Facts{}
-	for i, t := range types {
-		if found[i] != nil {
-			out[t] = found[i]
-		}
-	}
-	return out, nil
 }
 
 // batches numbers the batches of n items, size per batch: 0..k-1.
