@@ -210,120 +210,116 @@ func (s *Server) listPage(c *call, items []map[string]any) ([]map[string]any, st
 	return items[lo:hi], marker, nil
 }
 
-func listReply(key string, items []map[string]any, marker string) map[string]any {
-	out := map[string]any{key: items}
+// pagedReply answers one page of items under key, with NextMarker when
+// more follow.
+func (s *Server) pagedReply(c *call, key string, items []map[string]any) (any, error) {
+	pg, marker, err := s.listPage(c, items)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{key: pg}
 	if marker != "" {
 		out["NextMarker"] = marker
 	}
-	return out
+	return out, nil
+}
+
+// functionList answers a list of the rows one function owns: 404 when the
+// function named in the path is absent, else a page of rows(f, name), built
+// under the read lock.
+func (s *Server) functionList(c *call, key string, rows func(f *Resource, name string) []map[string]any) (any, error) {
+	name := functionName(c.params["fn"])
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	f := s.findFunction(c, name)
+	if f == nil {
+		return nil, noFunction(c, name)
+	}
+	return s.pagedReply(c, key, rows(f, name))
+}
+
+// fieldOrID is the string property prop, or the resource's identifier
+// when the model leaves it out.
+func fieldOrID(r *Resource, prop string) string {
+	if v := fieldString(r, prop); v != "" {
+		return v
+	}
+	return r.ccID()
 }
 
 func (s *Server) lambdaListFunctionURLConfigs(c *call) (any, error) {
-	name := functionName(c.params["fn"])
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	f := s.findFunction(c, name)
-	if f == nil {
-		return nil, noFunction(c, name)
-	}
-	items := []map[string]any{}
-	for _, u := range s.childrenOf(c, "AWS::Lambda::Url", "TargetFunctionArn", name) {
-		fa := fieldString(u, "FunctionArn")
-		if fa == "" {
-			fa = functionArn(c, f, name)
+	return s.functionList(c, "FunctionUrlConfigs", func(f *Resource, name string) []map[string]any {
+		items := []map[string]any{}
+		for _, u := range s.childrenOf(c, "AWS::Lambda::Url", "TargetFunctionArn", name) {
+			fa := fieldString(u, "FunctionArn")
+			if fa == "" {
+				fa = functionArn(c, f, name)
+			}
+			it := map[string]any{
+				"FunctionArn": fa, "FunctionUrl": fieldString(u, "FunctionUrl"), "AuthType": fieldString(u, "AuthType"),
+				"CreationTime": isoTime(defaultStackTime), "LastModifiedTime": isoTime(defaultStackTime),
+			}
+			if m := fieldString(u, "InvokeMode"); m != "" {
+				it["InvokeMode"] = m
+			}
+			if cors := fieldValue(u, "Cors"); cors != nil {
+				it["Cors"] = cors
+			}
+			items = append(items, it)
 		}
-		it := map[string]any{
-			"FunctionArn": fa, "FunctionUrl": fieldString(u, "FunctionUrl"), "AuthType": fieldString(u, "AuthType"),
-			"CreationTime": isoTime(defaultStackTime), "LastModifiedTime": isoTime(defaultStackTime),
-		}
-		if m := fieldString(u, "InvokeMode"); m != "" {
-			it["InvokeMode"] = m
-		}
-		if cors := fieldValue(u, "Cors"); cors != nil {
-			it["Cors"] = cors
-		}
-		items = append(items, it)
-	}
-	pg, marker, err := s.listPage(c, items)
-	if err != nil {
-		return nil, err
-	}
-	return listReply("FunctionUrlConfigs", pg, marker), nil
+		return items
+	})
 }
 
 func (s *Server) lambdaListAliases(c *call) (any, error) {
-	name := functionName(c.params["fn"])
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	f := s.findFunction(c, name)
-	if f == nil {
-		return nil, noFunction(c, name)
-	}
-	items := []map[string]any{}
-	for _, a := range s.childrenOf(c, "AWS::Lambda::Alias", "FunctionName", name) {
-		arn := fieldString(a, "AliasArn")
-		if arn == "" {
-			arn = a.ccID()
+	return s.functionList(c, "Aliases", func(f *Resource, name string) []map[string]any {
+		items := []map[string]any{}
+		for _, a := range s.childrenOf(c, "AWS::Lambda::Alias", "FunctionName", name) {
+			arn := fieldOrID(a, "AliasArn")
+			it := map[string]any{
+				"AliasArn": arn, "Name": fieldString(a, "Name"), "FunctionVersion": fieldString(a, "FunctionVersion"),
+				"RevisionId": uuidFrom(string(a.Properties)),
+			}
+			if d := fieldString(a, "Description"); d != "" {
+				it["Description"] = d
+			}
+			if rc := fieldValue(a, "RoutingConfig"); rc != nil {
+				it["RoutingConfig"] = rc
+			}
+			items = append(items, it)
 		}
-		it := map[string]any{
-			"AliasArn": arn, "Name": fieldString(a, "Name"), "FunctionVersion": fieldString(a, "FunctionVersion"),
-			"RevisionId": uuidFrom(string(a.Properties)),
-		}
-		if d := fieldString(a, "Description"); d != "" {
-			it["Description"] = d
-		}
-		if rc := fieldValue(a, "RoutingConfig"); rc != nil {
-			it["RoutingConfig"] = rc
-		}
-		items = append(items, it)
-	}
-	pg, marker, err := s.listPage(c, items)
-	if err != nil {
-		return nil, err
-	}
-	return listReply("Aliases", pg, marker), nil
+		return items
+	})
 }
 
 // lambdaListVersionsByFunction lists $LATEST (from the function's model)
 // and then the published versions: the AWS::Lambda::Version resources
 // naming the function, each answered from its own model.
 func (s *Server) lambdaListVersionsByFunction(c *call) (any, error) {
-	name := functionName(c.params["fn"])
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	f := s.findFunction(c, name)
-	if f == nil {
-		return nil, noFunction(c, name)
-	}
-	base := functionArn(c, f, name)
-	config := func(r *Resource, version, arn string) map[string]any {
-		it := map[string]any{"FunctionName": name, "FunctionArn": arn, "Version": version, "LastModified": isoTime(defaultStackTime)}
-		for _, k := range []string{"Description", "CodeSha256", "Runtime", "Handler", "Role", "MemorySize", "Timeout"} {
-			if v := fieldValue(r, k); v != nil {
-				it[k] = v
+	return s.functionList(c, "Versions", func(f *Resource, name string) []map[string]any {
+		base := functionArn(c, f, name)
+		config := func(r *Resource, version, arn string) map[string]any {
+			it := map[string]any{"FunctionName": name, "FunctionArn": arn, "Version": version, "LastModified": isoTime(defaultStackTime)}
+			for _, k := range []string{"Description", "CodeSha256", "Runtime", "Handler", "Role", "MemorySize", "Timeout"} {
+				if v := fieldValue(r, k); v != nil {
+					it[k] = v
+				}
 			}
+			return it
 		}
-		return it
-	}
-	items := []map[string]any{config(f, "$LATEST", base+":$LATEST")}
-	for _, v := range s.childrenOf(c, "AWS::Lambda::Version", "FunctionName", name) {
-		ver := fieldString(v, "Version")
-		arn := fieldString(v, "FunctionArn")
-		if arn == "" {
-			arn = v.ccID()
-		}
-		if ver == "" {
-			if i := strings.LastIndex(arn, ":"); i >= 0 {
-				ver = arn[i+1:]
+		items := []map[string]any{config(f, "$LATEST", base+":$LATEST")}
+		for _, v := range s.childrenOf(c, "AWS::Lambda::Version", "FunctionName", name) {
+			ver := fieldString(v, "Version")
+			arn := fieldOrID(v, "FunctionArn")
+			if ver == "" {
+				if i := strings.LastIndex(arn, ":"); i >= 0 {
+					ver = arn[i+1:]
+				}
 			}
+			items = append(items, config(v, ver, arn))
 		}
-		items = append(items, config(v, ver, arn))
-	}
-	pg, marker, err := s.listPage(c, items)
-	if err != nil {
-		return nil, err
-	}
-	return listReply("Versions", pg, marker), nil
+		return items
+	})
 }
 
 func (s *Server) lambdaListEventSourceMappings(c *call) (any, error) {
@@ -342,10 +338,7 @@ func (s *Server) lambdaListEventSourceMappings(c *call) (any, error) {
 	}
 	items := []map[string]any{}
 	for _, m := range esms {
-		id := fieldString(m, "Id")
-		if id == "" {
-			id = m.ccID()
-		}
+		id := fieldOrID(m, "Id")
 		state := "Enabled"
 		if v, ok := fieldValue(m, "Enabled").(bool); ok && !v {
 			state = "Disabled"
@@ -362,11 +355,7 @@ func (s *Server) lambdaListEventSourceMappings(c *call) (any, error) {
 		}
 		items = append(items, it)
 	}
-	pg, marker, err := s.listPage(c, items)
-	if err != nil {
-		return nil, err
-	}
-	return listReply("EventSourceMappings", pg, marker), nil
+	return s.pagedReply(c, "EventSourceMappings", items)
 }
 
 func (s *Server) lambdaAddPermission(c *call) (any, error) {
