@@ -85,14 +85,9 @@ func (s *Server) inlinePolicies(c *call, k principalKind, name string, ident *Re
 		ref.holders = append(ref.holders, holder)
 	}
 	if ident != nil {
-		var ps []map[string]json.RawMessage
-		if b := field(ident, "Policies"); b != nil && json.Unmarshal(b, &ps) == nil {
-			for _, p := range ps {
-				var pn string
-				_ = json.Unmarshal(p["PolicyName"], &pn)
-				if pn != "" {
-					add(pn, p["PolicyDocument"], ident)
-				}
+		for _, p := range inlineEntries(ident) {
+			if pn := entryName(p); pn != "" {
+				add(pn, p["PolicyDocument"], ident)
 			}
 		}
 	}
@@ -133,9 +128,9 @@ func (s *Server) iamListRolePolicies(c *call) (any, error) {
 	name := c.str("RoleName")
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	role := s.identity(c, roleKind, name)
-	if role == nil {
-		return nil, noEntity("The role with name %s cannot be found.", name)
+	role, err := s.mustIdentity(c, roleKind, name)
+	if err != nil {
+		return nil, err
 	}
 	_, order := s.inlinePolicies(c, roleKind, name, role)
 	var items []*xnode
@@ -154,7 +149,7 @@ func (s *Server) getInline(c *call, k principalKind, nameParam string) (any, err
 	ref := pols[pname]
 	if ref == nil || ref.doc == nil {
 		if ident == nil {
-			return nil, noEntity("The %s with name %s cannot be found.", k.noun, name)
+			return nil, noIdentity(k, name)
 		}
 		return nil, noEntity("The %s policy with name %s cannot be found.", k.noun, pname)
 	}
@@ -178,24 +173,19 @@ func (s *Server) iamPutRolePolicy(c *call) (any, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	role := s.identity(c, roleKind, name)
-	if role == nil {
-		return nil, noEntity("The role with name %s cannot be found.", name)
+	role, err := s.mustIdentity(c, roleKind, name)
+	if err != nil {
+		return nil, err
 	}
 	pols, _ := s.inlinePolicies(c, roleKind, name, role)
 	// The role's own Policies list always carries the policy (Cloud
 	// Control reads every inline policy there); the resource that declared
 	// it, if any, follows.
-	var list []map[string]json.RawMessage
-	if b := field(role, "Policies"); b != nil {
-		_ = json.Unmarshal(b, &list)
-	}
+	list := inlineEntries(role)
 	nameJSON, _ := json.Marshal(pname)
 	found := false
 	for _, p := range list {
-		var pn string
-		_ = json.Unmarshal(p["PolicyName"], &pn)
-		if pn == pname {
+		if entryName(p) == pname {
 			p["PolicyDocument"] = doc
 			found = true
 		}
@@ -216,6 +206,36 @@ func (s *Server) iamPutRolePolicy(c *call) (any, error) {
 		}
 	}
 	return nil, nil
+}
+
+// inlineEntries is an identity's own Policies list ({PolicyName,
+// PolicyDocument} entries); nil when it has none or it does not parse.
+func inlineEntries(ident *Resource) []map[string]json.RawMessage {
+	var list []map[string]json.RawMessage
+	if b := field(ident, "Policies"); b != nil && json.Unmarshal(b, &list) == nil {
+		return list
+	}
+	return nil
+}
+
+// entryName is an inline policy entry's PolicyName ("" when absent).
+func entryName(p map[string]json.RawMessage) string {
+	var pn string
+	_ = json.Unmarshal(p["PolicyName"], &pn)
+	return pn
+}
+
+func noIdentity(k principalKind, name string) error {
+	return noEntity("The %s with name %s cannot be found.", k.noun, name)
+}
+
+// mustIdentity is the role, user or group named name, or NoSuchEntity.
+// The caller holds the lock.
+func (s *Server) mustIdentity(c *call, k principalKind, name string) (*Resource, error) {
+	if ident := s.identity(c, k, name); ident != nil {
+		return ident, nil
+	}
+	return nil, noIdentity(k, name)
 }
 
 // orderedPolicies writes inline policy entries as {PolicyName, PolicyDocument}.
@@ -243,6 +263,19 @@ func (s *Server) managedPolicy(c *call, arn string) (*Resource, error) {
 		}
 	}
 	return nil, noEntity("Policy %s does not exist or is not attachable.", arn)
+}
+
+// readPolicy answers read(p, arn) for the managed policy named by
+// PolicyArn, under the read lock; NoSuchEntity when there is none.
+func (s *Server) readPolicy(c *call, read func(p *Resource, arn string) (any, error)) (any, error) {
+	arn := c.str("PolicyArn")
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	p, err := s.managedPolicy(c, arn)
+	if err != nil {
+		return nil, err
+	}
+	return read(p, arn)
 }
 
 // policyVersions returns a managed policy's versions; a policy the world
@@ -290,35 +323,30 @@ func nextVersion(vs []PolicyVersion) string {
 }
 
 func (s *Server) iamGetPolicy(c *call) (any, error) {
-	arn := c.str("PolicyArn")
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	p, err := s.managedPolicy(c, arn)
-	if err != nil {
-		return nil, err
-	}
-	def := ""
-	for _, v := range policyVersions(p) {
-		if v.Default {
-			def = v.VersionID
+	return s.readPolicy(c, func(p *Resource, arn string) (any, error) {
+		def := ""
+		for _, v := range policyVersions(p) {
+			if v.Default {
+				def = v.VersionID
+			}
 		}
-	}
-	name := fieldString(p, "ManagedPolicyName")
-	if name == "" {
-		name = arnTail(arn, "/")
-	}
-	path := fieldString(p, "Path")
-	if path == "" {
-		path = "/"
-	}
-	attached := len(s.policyEntities(c, p, arn))
-	return el("", el("Policy",
-		tx("PolicyName", name), tx("PolicyId", "ANPA"+shortHash(arn, 17)), tx("Arn", arn), tx("Path", path),
-		tx("DefaultVersionId", def), tx("AttachmentCount", strconv.Itoa(attached)),
-		tx("PermissionsBoundaryUsageCount", "0"), xbool("IsAttachable", true),
-		opt("Description", fieldString(p, "Description")),
-		xtime("CreateDate", defaultStackTime), xtime("UpdateDate", defaultStackTime),
-	)), nil
+		name := fieldString(p, "ManagedPolicyName")
+		if name == "" {
+			name = arnTail(arn, "/")
+		}
+		path := fieldString(p, "Path")
+		if path == "" {
+			path = "/"
+		}
+		attached := len(s.policyEntities(c, p, arn))
+		return el("", el("Policy",
+			tx("PolicyName", name), tx("PolicyId", "ANPA"+shortHash(arn, 17)), tx("Arn", arn), tx("Path", path),
+			tx("DefaultVersionId", def), tx("AttachmentCount", strconv.Itoa(attached)),
+			tx("PermissionsBoundaryUsageCount", "0"), xbool("IsAttachable", true),
+			opt("Description", fieldString(p, "Description")),
+			xtime("CreateDate", defaultStackTime), xtime("UpdateDate", defaultStackTime),
+		)), nil
+	})
 }
 
 func versionNode(v PolicyVersion, withDoc bool) *xnode {
@@ -330,37 +358,28 @@ func versionNode(v PolicyVersion, withDoc bool) *xnode {
 }
 
 func (s *Server) iamGetPolicyVersion(c *call) (any, error) {
-	arn, id := c.str("PolicyArn"), c.str("VersionId")
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	p, err := s.managedPolicy(c, arn)
-	if err != nil {
-		return nil, err
-	}
-	for _, v := range policyVersions(p) {
-		if v.VersionID == id {
-			n := versionNode(v, true)
-			n.name = "PolicyVersion"
-			return el("", n), nil
+	id := c.str("VersionId")
+	return s.readPolicy(c, func(p *Resource, arn string) (any, error) {
+		for _, v := range policyVersions(p) {
+			if v.VersionID == id {
+				n := versionNode(v, true)
+				n.name = "PolicyVersion"
+				return el("", n), nil
+			}
 		}
-	}
-	return nil, noEntity("Policy %s version %s does not exist or is not attachable.", arn, id)
+		return nil, noEntity("Policy %s version %s does not exist or is not attachable.", arn, id)
+	})
 }
 
 func (s *Server) iamListPolicyVersions(c *call) (any, error) {
-	arn := c.str("PolicyArn")
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	p, err := s.managedPolicy(c, arn)
-	if err != nil {
-		return nil, err
-	}
-	vs := policyVersions(p)
-	var items []*xnode
-	for i := len(vs) - 1; i >= 0; i-- {
-		items = append(items, versionNode(vs[i], true))
-	}
-	return el("", members("Versions", items), xbool("IsTruncated", false)), nil
+	return s.readPolicy(c, func(p *Resource, arn string) (any, error) {
+		vs := policyVersions(p)
+		var items []*xnode
+		for i := len(vs) - 1; i >= 0; i-- {
+			items = append(items, versionNode(vs[i], true))
+		}
+		return el("", members("Versions", items), xbool("IsTruncated", false)), nil
+	})
 }
 
 func (s *Server) iamCreatePolicyVersion(c *call) (any, error) {
@@ -431,49 +450,39 @@ type entity struct {
 }
 
 func (s *Server) iamListEntitiesForPolicy(c *call) (any, error) {
-	arn := c.str("PolicyArn")
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	p, err := s.managedPolicy(c, arn)
-	if err != nil {
-		return nil, err
-	}
-	var roles, users, groups []*xnode
-	for _, e := range s.policyEntities(c, p, arn) {
-		switch e.kind.noun {
-		case "role":
-			roles = append(roles, el("", tx("RoleName", e.name), opt("RoleId", e.id)))
-		case "user":
-			users = append(users, el("", tx("UserName", e.name), opt("UserId", e.id)))
-		default:
-			groups = append(groups, el("", tx("GroupName", e.name), opt("GroupId", e.id)))
+	return s.readPolicy(c, func(p *Resource, arn string) (any, error) {
+		var roles, users, groups []*xnode
+		for _, e := range s.policyEntities(c, p, arn) {
+			switch e.kind.noun {
+			case "role":
+				roles = append(roles, el("", tx("RoleName", e.name), opt("RoleId", e.id)))
+			case "user":
+				users = append(users, el("", tx("UserName", e.name), opt("UserId", e.id)))
+			default:
+				groups = append(groups, el("", tx("GroupName", e.name), opt("GroupId", e.id)))
+			}
 		}
-	}
-	return el("", members("PolicyGroups", groups), members("PolicyUsers", users), members("PolicyRoles", roles), xbool("IsTruncated", false)), nil
+		return el("", members("PolicyGroups", groups), members("PolicyUsers", users), members("PolicyRoles", roles), xbool("IsTruncated", false)), nil
+	})
 }
 
 func (s *Server) iamDeleteRolePolicy(c *call) (any, error) {
 	name, pname := c.str("RoleName"), c.str("PolicyName")
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	role := s.identity(c, roleKind, name)
-	if role == nil {
-		return nil, noEntity("The role with name %s cannot be found.", name)
+	role, err := s.mustIdentity(c, roleKind, name)
+	if err != nil {
+		return nil, err
 	}
 	pols, _ := s.inlinePolicies(c, roleKind, name, role)
 	ref := pols[pname]
 	if ref == nil {
 		return nil, noEntity("The role policy with name %s cannot be found.", pname)
 	}
-	var list []map[string]json.RawMessage
-	if b := field(role, "Policies"); b != nil {
-		_ = json.Unmarshal(b, &list)
-	}
+	list := inlineEntries(role)
 	kept := list[:0]
 	for _, p := range list {
-		var pn string
-		_ = json.Unmarshal(p["PolicyName"], &pn)
-		if pn != pname {
+		if entryName(p) != pname {
 			kept = append(kept, p)
 		}
 	}
