@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 
 	"github.com/realdrift/realdrift/internal/live"
 	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/sandbox/sandboxtest"
 )
 
 const (
@@ -24,13 +24,7 @@ const (
 // serve starts the sandbox over loopback HTTP.
 func serve(t *testing.T, w *sandbox.World) (*sandbox.Server, string) {
 	t.Helper()
-	srv, err := sandbox.New(w, sandbox.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(func() { hs.Close(); srv.Close() })
-	return srv, hs.URL
+	return sandboxtest.Serve(t, w, sandbox.Options{})
 }
 
 // config is an SDK config for the sandbox; retries are off so injected
@@ -46,9 +40,7 @@ func config(url string) aws.Config {
 
 func ctx(t *testing.T) context.Context {
 	t.Helper()
-	c, cancel := context.WithTimeout(context.Background(), time.Minute)
-	t.Cleanup(cancel)
-	return c
+	return sandboxtest.Context(t, time.Minute)
 }
 
 // liveOnly is a live-only world resource.

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/sandbox/sandboxtest"
 )
 
 const (
@@ -34,13 +35,7 @@ func start(t *testing.T, path string, opts sandbox.Options) (*sandbox.Server, st
 
 func startWorld(t *testing.T, w *sandbox.World, opts sandbox.Options) (*sandbox.Server, string) {
 	t.Helper()
-	srv, err := sandbox.New(w, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(func() { hs.Close(); srv.Close() })
-	return srv, hs.URL
+	return sandboxtest.Serve(t, w, opts)
 }
 
 // cfg returns an SDK config for the sandbox at url acting with key.
@@ -54,9 +49,7 @@ func cfg(url, key, region string) aws.Config {
 
 func ctx(t *testing.T) context.Context {
 	t.Helper()
-	c, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	t.Cleanup(cancel)
-	return c
+	return sandboxtest.Context(t, 60*time.Second)
 }
 
 // code returns the API error code of err ("" when it is not an API error).

@@ -3,7 +3,6 @@ package scan_test
 import (
 	"context"
 	"encoding/json"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/live"
 	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/sandbox/sandboxtest"
 	"github.com/realdrift/realdrift/internal/scan"
 )
 
@@ -24,13 +24,7 @@ const (
 // startSandbox serves w over loopback HTTP and returns the server and its URL.
 func startSandbox(t *testing.T, w *sandbox.World) (*sandbox.Server, string) {
 	t.Helper()
-	srv, err := sandbox.New(w, sandbox.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(func() { hs.Close(); srv.Close() })
-	return srv, hs.URL
+	return sandboxtest.Serve(t, w, sandbox.Options{})
 }
 
 // clients builds the production clients for the sandbox at url.
@@ -51,9 +45,7 @@ func clientsIn(t *testing.T, url, accessKey, region string) *scan.Clients {
 
 func testCtx(t *testing.T) context.Context {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	t.Cleanup(cancel)
-	return ctx
+	return sandboxtest.Context(t, 3*time.Minute)
 }
 
 func mustJSON(t testing.TB, v any) json.RawMessage {

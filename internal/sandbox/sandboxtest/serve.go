@@ -1,0 +1,33 @@
+package sandboxtest
+
+import (
+	"context"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/realdrift/realdrift/internal/sandbox"
+)
+
+// Serve starts a sandbox answering for w over loopback HTTP and returns it
+// with its base URL. The HTTP server and the sandbox close when the test
+// ends.
+func Serve(t testing.TB, w *sandbox.World, opts sandbox.Options) (*sandbox.Server, string) {
+	t.Helper()
+	srv, err := sandbox.New(w, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(func() { hs.Close(); srv.Close() })
+	return srv, hs.URL
+}
+
+// Context is a context cancelled after timeout or when the test ends,
+// whichever comes first.
+func Context(t testing.TB, timeout time.Duration) context.Context {
+	t.Helper()
+	c, cancel := context.WithTimeout(context.Background(), timeout)
+	t.Cleanup(cancel)
+	return c
+}
