@@ -16,7 +16,11 @@ import (
 //     object);
 //   - one of the account's AWS-managed KMS key aliases (alias/aws/<service>)
 //     or keys, as the alias targets option names them, or, without them,
-//     the managed alias of the resource type's own service.
+//     the managed alias of the resource type's own service;
+//   - the default service-linked role of the resource type's own service in
+//     the stack's account (role/aws-service-role/<service>.amazonaws.com/
+//     AWSServiceRoleFor[Amazon|AWS]<Service>): the role AWS creates and
+//     picks itself when the template names none.
 //
 // Each is equality-gated on the account and region the options name: the
 // same shape pointing at another account, another region or a customer key
@@ -43,6 +47,8 @@ func (r *run) accountDefault(v any) bool {
 			svc := ownServiceAlias(r.s.Ref.Type)
 			return svc != "" && alias == svc
 		case r.isManagedKey(t):
+			return true
+		case acct != "" && isOwnServiceLinkedRole(r.s.Ref.Type, acct, t):
 			return true
 		}
 	case []any:
@@ -111,4 +117,27 @@ func ownServiceAlias(typ string) string {
 		return ""
 	}
 	return "alias/aws/" + strings.ToLower(p[1])
+}
+
+// isOwnServiceLinkedRole reports whether s is the ARN of the default
+// service-linked role of a resource type's own service in account acct:
+// path aws-service-role/<service>.amazonaws.com/ (reserved to roles the
+// service itself creates) and name AWSServiceRoleFor<Service>, optionally
+// with the Amazon or AWS brand prefix, the service compared without case
+// ("AWSServiceRoleForBatch" for AWS::Batch::ComputeEnvironment,
+// "AWSServiceRoleForAmazonSSM" for AWS::SSM::MaintenanceWindowTask). Any
+// other name (a custom "_suffix", a changed letter), another service's
+// role, another account's or an ordinary role does not match.
+func isOwnServiceLinkedRole(typ, acct, s string) bool {
+	p := strings.Split(typ, "::")
+	if len(p) != 3 || p[0] != "AWS" || p[1] == "" {
+		return false
+	}
+	svc := strings.ToLower(p[1])
+	name, ok := strings.CutPrefix(s, "arn:aws:iam::"+acct+":role/aws-service-role/"+svc+".amazonaws.com/AWSServiceRoleFor")
+	if !ok {
+		return false
+	}
+	name = strings.ToLower(name)
+	return name == svc || name == "amazon"+svc || name == "aws"+svc
 }

@@ -75,3 +75,35 @@ func TestOwnServiceManagedAlias(t *testing.T) {
 		t.Errorf("ownServiceAlias(Custom::Thing) = %q, want none", got)
 	}
 }
+
+func TestOwnServiceLinkedRole(t *testing.T) {
+	batch := &run{s: Subject{Ref: drift.ResourceRef{Type: "AWS::Batch::ComputeEnvironment"}}, opts: Options{AccountID: "111111111111", Region: "us-east-1"}}
+	tests := []struct {
+		name string
+		v    string
+		want bool
+	}{
+		{"own service's default service-linked role folds", "arn:aws:iam::111111111111:role/aws-service-role/batch.amazonaws.com/AWSServiceRoleForBatch", true},
+		{"custom-suffixed service-linked role surfaces", "arn:aws:iam::111111111111:role/aws-service-role/batch.amazonaws.com/AWSServiceRoleForBatch_mine", false},
+		{"another service's service-linked role surfaces", "arn:aws:iam::111111111111:role/aws-service-role/ecs.amazonaws.com/AWSServiceRoleForECS", false},
+		{"another account's service-linked role surfaces", "arn:aws:iam::222222222222:role/aws-service-role/batch.amazonaws.com/AWSServiceRoleForBatch", false},
+		{"an ordinary role surfaces", "arn:aws:iam::111111111111:role/AWSServiceRoleForBatch", false},
+		{"a changed letter in the role name surfaces", "arn:aws:iam::111111111111:role/aws-service-role/batch.amazonaws.com/AWSServiceRoleForBatcg", false},
+		{"another role name of the same service surfaces", "arn:aws:iam::111111111111:role/aws-service-role/batch.amazonaws.com/AWSServiceRoleForBatchSpot", false},
+		{"a bare prefix surfaces", "arn:aws:iam::111111111111:role/aws-service-role/batch.amazonaws.com/AWSServiceRoleFor", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := batch.accountDefault(tt.v); got != tt.want {
+				t.Errorf("accountDefault(%v) = %v, want %v", tt.v, got, tt.want)
+			}
+		})
+	}
+	ssm := &run{s: Subject{Ref: drift.ResourceRef{Type: "AWS::SSM::MaintenanceWindowTask"}}, opts: Options{AccountID: "111111111111"}}
+	if !ssm.accountDefault("arn:aws:iam::111111111111:role/aws-service-role/ssm.amazonaws.com/AWSServiceRoleForAmazonSSM") {
+		t.Error("the brand-prefixed default service-linked role should fold")
+	}
+	if (&run{s: Subject{Ref: drift.ResourceRef{Type: "AWS::Batch::ComputeEnvironment"}}}).accountDefault("arn:aws:iam::111111111111:role/aws-service-role/batch.amazonaws.com/AWSServiceRoleForBatch") {
+		t.Error("without a known account the service-linked role must not fold")
+	}
+}

@@ -26,7 +26,8 @@
 //     a known value (the mined table, see below), a schema default or an
 //     own-account fill-in (own account id / region, AWS-owned keys, the
 //     account's managed keys and aliases, or without them the managed
-//     alias of the type's own service) or an echo of the resource's own
+//     alias of the type's own service; the default service-linked role of
+//     the type's own service) or an echo of the resource's own
 //     identity (its composite "a|b" physical id joined "a_b" or "b_a", the
 //     ARN its qualified physical id qualifies, an identifier the template
 //     declares under another property) is `atDefault`; this resource's
