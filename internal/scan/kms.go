@@ -14,21 +14,23 @@ type kmsAPI interface {
 
 var _ kmsAPI = (*kms.Client)(nil)
 
-// usesManagedAlias reports whether a declared value names an AWS managed
-// KMS alias (alias/aws/...), bare or inside an alias ARN.
-func usesManagedAlias(v any) bool {
+// UsesManagedAlias reports whether a declared value names an AWS managed
+// KMS alias (alias/aws/...), bare or inside an alias ARN: only then does a
+// check list the account's aliases (KMSAliasTargets). A world generator
+// that mirrors a check asks the same question.
+func UsesManagedAlias(v any) bool {
 	switch t := v.(type) {
 	case string:
 		return strings.HasPrefix(t, "alias/aws/") || strings.Contains(t, ":alias/aws/")
 	case map[string]any:
 		for _, e := range t {
-			if usesManagedAlias(e) {
+			if UsesManagedAlias(e) {
 				return true
 			}
 		}
 	case []any:
 		for _, e := range t {
-			if usesManagedAlias(e) {
+			if UsesManagedAlias(e) {
 				return true
 			}
 		}
@@ -46,7 +48,7 @@ func (c *Clients) KMSAliasTargets(ctx context.Context, d *Desired) map[string]st
 	}
 	used := false
 	for _, r := range d.Resources {
-		if usesManagedAlias(r.Declared) {
+		if UsesManagedAlias(r.Declared) {
 			used = true
 			break
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/live"
 	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/scan"
 	"github.com/realdrift/realdrift/internal/schema"
 )
 
@@ -158,7 +159,7 @@ func (b *builder) add(c *corpus.Case) error {
 	wt.addr = scope + "|" + r.ResourceType + "|" + id
 	wt.tagMap = stringMap(c.Opts["stackTags"])
 	wt.tags = canonical(wt.tagMap)
-	if usesManagedAlias(r.Declared) {
+	if scan.UsesManagedAlias(r.Declared) {
 		wt.aliasMap = stringMap(c.Opts["kmsAliasTargets"])
 		wt.aliases = canonical(wt.aliasMap)
 	}
@@ -626,29 +627,6 @@ func fallbackStackName(file string, taken map[string]bool) string {
 // than per region.
 func isGlobal(typ string) bool {
 	return strings.HasPrefix(typ, "AWS::IAM::") || strings.HasPrefix(typ, "AWS::Route53::") || strings.HasPrefix(typ, "AWS::CloudFront::")
-}
-
-// usesManagedAlias reports whether a declared value names an AWS managed
-// KMS alias (alias/aws/...), bare or in an alias ARN: only then does a
-// check look the account's aliases up.
-func usesManagedAlias(v any) bool {
-	switch t := v.(type) {
-	case string:
-		return strings.HasPrefix(t, "alias/aws/") || strings.Contains(t, ":alias/aws/")
-	case map[string]any:
-		for _, e := range t {
-			if usesManagedAlias(e) {
-				return true
-			}
-		}
-	case []any:
-		for _, e := range t {
-			if usesManagedAlias(e) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // stringMap reads a corpus option that is a string map (nil otherwise).

@@ -12,7 +12,8 @@
 //     and Placements read it back) and its construct path as aws:cdk:path.
 //   - A stack's tags are its cases' opts.stackTags; a region's KMS aliases
 //     (kmsAliases, served by ListAliases) are opts.kmsAliasTargets of the
-//     cases whose declared values use an AWS managed alias.
+//     cases whose declared values use an AWS managed alias
+//     (scan.UsesManagedAlias: the test a check makes before listing them).
 //   - Schema facts: the world serves each type's richest recorded version
 //     (the most facts named; the first on a tie). A case whose own facts
 //     classify it differently from what its region serves needs its own:
