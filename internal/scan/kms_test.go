@@ -3,8 +3,53 @@ package scan_test
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/scan"
 )
+
+// TestKMSAliasTargetsFromTheRegion: a stack whose declared values use an
+// AWS managed alias gets the region's managed aliases (KMS ListAliases;
+// customer aliases left out); a stack that uses none does not look them up.
+func TestKMSAliasTargetsFromTheRegion(t *testing.T) {
+	const key = "0f0f0f0f-1111-2222-3333-444444444444"
+	tests := []struct {
+		name  string
+		kms   any
+		want  map[string]string
+		drift []string // paths with declared drift
+	}{
+		{"uses alias/aws/sqs", "alias/aws/sqs", map[string]string{"alias/aws/sqs": key, "alias/aws/s3": "5e5e5e5e-1111-2222-3333-444444444444"}, nil},
+		{"uses an alias ARN", "arn:aws:kms:us-east-1:111111111111:alias/aws/sqs", map[string]string{"alias/aws/sqs": key, "alias/aws/s3": "5e5e5e5e-1111-2222-3333-444444444444"}, nil},
+		{"uses a managed alias of another key", "alias/aws/s3", map[string]string{"alias/aws/sqs": key, "alias/aws/s3": "5e5e5e5e-1111-2222-3333-444444444444"}, []string{"KmsMasterKeyId"}},
+		{"uses a key", key, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := world(t, "Kms", []res{{logical: "Q", typ: "AWS::SQS::Queue", physical: "https://sqs.us-east-1.amazonaws.com/111111111111/Kms-Q",
+				props: map[string]any{"KmsMasterKeyId": tt.kms}, live: map[string]any{"KmsMasterKeyId": key}}}, nil)
+			w.Accounts[0].Regions[0].KMSAliases = map[string]string{"alias/aws/sqs": key, "alias/aws/s3": "5e5e5e5e-1111-2222-3333-444444444444", "alias/app": key}
+			_, url := startSandbox(t, w)
+			res, err := scan.Check(testCtx(t), clients(t, url, "AKIATEST000000000001"), drift.StackRef{Account: acct, Region: region, Name: "Kms"}, scan.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(res.Desired.KMSAliasTargets, tt.want); diff != "" {
+				t.Errorf("alias targets (-got +want):\n%s", diff)
+			}
+			var got []string
+			for _, f := range res.Findings {
+				if f.Tier == drift.Declared {
+					got = append(got, f.Path)
+				}
+			}
+			if diff := cmp.Diff(got, tt.drift); diff != "" {
+				t.Errorf("declared drift (-got +want):\n%s", diff)
+			}
+		})
+	}
+}
 
 func TestUsesManagedAlias(t *testing.T) {
 	tests := []struct {
