@@ -28,7 +28,7 @@ func build(doc any) (*Template, error) {
 	if t.Description, err = optString(root, "Description", "Description"); err != nil {
 		return nil, err
 	}
-	if t.Transform, err = transforms(root["Transform"]); err != nil {
+	if t.Transform, err = stringList(root["Transform"], "Transform"); err != nil {
 		return nil, err
 	}
 	if err := sectionMap(root, "Metadata", &t.Metadata); err != nil {
@@ -60,12 +60,8 @@ func buildParameters(root map[string]any, t *Template) error {
 	if err != nil {
 		return err
 	}
-	for name, raw := range sec {
-		path := "Parameters." + name
-		decl, ok := raw.(map[string]any)
-		if !ok {
-			return modelErr(path, "must be a mapping, got %s", kind(raw))
-		}
+	return eachMapping(sec, "Parameters", func(name, path string, decl map[string]any) error {
+		var err error
 		p := &Parameter{Name: name, Raw: decl}
 		if p.Type, err = reqString(decl, "Type", path+".Type"); err != nil {
 			return err
@@ -96,8 +92,8 @@ func buildParameters(root map[string]any, t *Template) error {
 			return err
 		}
 		t.Parameters[name] = p
-	}
-	return nil
+		return nil
+	})
 }
 
 // defaultString reads a parameter Default. CloudFormation defaults are
@@ -130,23 +126,17 @@ func buildMappings(root map[string]any, t *Template) error {
 	if err != nil {
 		return err
 	}
-	for name, raw := range sec {
-		path := "Mappings." + name
-		top, ok := raw.(map[string]any)
-		if !ok {
-			return modelErr(path, "must be a mapping, got %s", kind(raw))
-		}
+	return eachMapping(sec, "Mappings", func(name, path string, top map[string]any) error {
 		m := make(map[string]map[string]any, len(top))
-		for k1, v1 := range top {
-			second, ok := v1.(map[string]any)
-			if !ok {
-				return modelErr(path+"."+k1, "must be a mapping, got %s", kind(v1))
-			}
+		if err := eachMapping(top, path, func(k1, _ string, second map[string]any) error {
 			m[k1] = second
+			return nil
+		}); err != nil {
+			return err
 		}
 		t.Mappings[name] = m
-	}
-	return nil
+		return nil
+	})
 }
 
 func buildResources(root map[string]any, t *Template) error {
@@ -154,32 +144,25 @@ func buildResources(root map[string]any, t *Template) error {
 	if !present {
 		return modelErr("Resources", "section is missing")
 	}
-	sec, ok := raw.(map[string]any)
-	if !ok {
-		return modelErr("Resources", "must be a mapping, got %s", kind(raw))
+	sec, err := asMapping(raw, "Resources")
+	if err != nil {
+		return err
 	}
-	for id, rv := range sec {
-		path := "Resources." + id
-		entry, ok := rv.(map[string]any)
-		if !ok {
-			return modelErr(path, "must be a mapping, got %s", kind(rv))
-		}
+	return eachMapping(sec, "Resources", func(id, path string, entry map[string]any) error {
 		r := &Resource{LogicalID: id, Raw: entry, Properties: map[string]any{}, Metadata: map[string]any{}}
 		var err error
 		if r.Type, err = reqString(entry, "Type", path+".Type"); err != nil {
 			return err
 		}
 		if p, ok := entry["Properties"]; ok && p != nil {
-			props, ok := p.(map[string]any)
-			if !ok {
-				return modelErr(path+".Properties", "must be a mapping, got %s", kind(p))
+			if r.Properties, err = asMapping(p, path+".Properties"); err != nil {
+				return err
 			}
-			r.Properties = props
 		}
 		if r.Condition, err = optString(entry, "Condition", path+".Condition"); err != nil {
 			return err
 		}
-		if r.DependsOn, err = dependsOn(entry["DependsOn"], path+".DependsOn"); err != nil {
+		if r.DependsOn, err = stringList(entry["DependsOn"], path+".DependsOn"); err != nil {
 			return err
 		}
 		if r.DeletionPolicy, err = policy(entry, "DeletionPolicy", path); err != nil {
@@ -189,9 +172,9 @@ func buildResources(root map[string]any, t *Template) error {
 			return err
 		}
 		if md, ok := entry["Metadata"]; ok && md != nil {
-			m, ok := md.(map[string]any)
-			if !ok {
-				return modelErr(path+".Metadata", "must be a mapping, got %s", kind(md))
+			m, err := asMapping(md, path+".Metadata")
+			if err != nil {
+				return err
 			}
 			r.Metadata = m
 			if cp, ok := m[ConstructPathKey].(string); ok {
@@ -199,8 +182,8 @@ func buildResources(root map[string]any, t *Template) error {
 			}
 		}
 		t.Resources[id] = r
-	}
-	return nil
+		return nil
+	})
 }
 
 func buildOutputs(root map[string]any, t *Template) error {
@@ -208,12 +191,7 @@ func buildOutputs(root map[string]any, t *Template) error {
 	if err != nil {
 		return err
 	}
-	for name, raw := range sec {
-		path := "Outputs." + name
-		entry, ok := raw.(map[string]any)
-		if !ok {
-			return modelErr(path, "must be a mapping, got %s", kind(raw))
-		}
+	return eachMapping(sec, "Outputs", func(name, path string, entry map[string]any) error {
 		o := &Output{Name: name, Raw: entry, Description: entry["Description"]}
 		v, ok := entry["Value"]
 		if !ok {
@@ -221,9 +199,9 @@ func buildOutputs(root map[string]any, t *Template) error {
 		}
 		o.Value = v
 		if ex, ok := entry["Export"]; ok {
-			em, ok := ex.(map[string]any)
-			if !ok {
-				return modelErr(path+".Export", "must be a mapping, got %s", kind(ex))
+			em, err := asMapping(ex, path+".Export")
+			if err != nil {
+				return err
 			}
 			n, ok := em["Name"]
 			if !ok || n == nil {
@@ -231,36 +209,18 @@ func buildOutputs(root map[string]any, t *Template) error {
 			}
 			o.ExportName = n
 		}
+		var err error
 		if o.Condition, err = optString(entry, "Condition", path+".Condition"); err != nil {
 			return err
 		}
 		t.Outputs[name] = o
-	}
-	return nil
+		return nil
+	})
 }
 
-// transforms reads the top-level Transform: a macro name or a list of them.
-func transforms(v any) ([]string, error) {
-	switch t := v.(type) {
-	case nil:
-		return nil, nil
-	case string:
-		return []string{t}, nil
-	case []any:
-		out := make([]string, 0, len(t))
-		for i, e := range t {
-			s, ok := e.(string)
-			if !ok {
-				return nil, modelErr(fmt.Sprintf("Transform.%d", i), "must be a string, got %s", kind(e))
-			}
-			out = append(out, s)
-		}
-		return out, nil
-	}
-	return nil, modelErr("Transform", "must be a string or a list of strings, got %s", kind(v))
-}
-
-func dependsOn(v any, path string) ([]string, error) {
+// stringList reads a value CloudFormation takes as one string or a list
+// of strings (Transform, DependsOn).
+func stringList(v any, path string) ([]string, error) {
 	switch t := v.(type) {
 	case nil:
 		return nil, nil
@@ -298,11 +258,32 @@ func section(root map[string]any, name string) (map[string]any, error) {
 	if !ok || v == nil {
 		return map[string]any{}, nil
 	}
+	return asMapping(v, name)
+}
+
+// asMapping is v as a mapping, or an error at path naming what v is.
+func asMapping(v any, path string) (map[string]any, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, modelErr(name, "must be a mapping, got %s", kind(v))
+		return nil, modelErr(path, "must be a mapping, got %s", kind(v))
 	}
 	return m, nil
+}
+
+// eachMapping calls each for every entry of sec, whose path is
+// prefix.name; an entry that is not a mapping is an error.
+func eachMapping(sec map[string]any, prefix string, each func(name, path string, entry map[string]any) error) error {
+	for name, raw := range sec {
+		path := prefix + "." + name
+		entry, err := asMapping(raw, path)
+		if err != nil {
+			return err
+		}
+		if err := each(name, path, entry); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func sectionMap(root map[string]any, name string, dst *map[string]any) error {
