@@ -59,7 +59,12 @@
 //     and never left unfolded) and service rows ("AWS::Svc::*": a literal
 //     at a top-level or dotted path that a type of the service folds and no
 //     type of it leaves unfolded); a service row holds only for a type with
-//     no value of its own at the path. No rule names a case file or a logical id.
+//     no value of its own at the path. A per-type row may stand for a
+//     declared sibling ("⟨decl:Protocol⟩": the live value folds only when
+//     it equals the declared value of that top-level property, a non-empty
+//     string or a number), mined where the corpus folds two or more
+//     distinct values so and never shows the equality unfolded. No rule
+//     names a case file or a logical id.
 //   - Secret-bearing values (drift.Secret, secret drift.Unknown) reach a
 //     finding only as drift.Redacted.
 package classify

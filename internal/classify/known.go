@@ -43,6 +43,10 @@ func NewKnownTable(rows []KnownValue) (*KnownTable, error) {
 type knownEntry struct {
 	exact     map[string]drift.Tier // canonical JSON → tier
 	templated map[string]drift.Tier // template → tier
+	// declared names declared top-level properties whose value this path
+	// takes when the template leaves it unset (a "⟨decl:K⟩" row): the
+	// live value folds only when it equals the declared value of K.
+	declared map[string]drift.Tier
 	// silent are empty values the corpus shows dropped at this path (a
 	// legitimate "off"); on (another) empty value a path with only
 	// non-empty known defaults surfaces it (a switch turned off).
@@ -75,6 +79,13 @@ func buildKnown(rows []KnownValue) (map[string]map[string]*knownEntry, error) {
 			return nil, fmt.Errorf("known values %s %s: %w", row.Type, row.Path, err)
 		}
 		e := entry(out, row.Type, row.Path)
+		if k, ok := DeclaredSiblingKey(row.Value); ok {
+			if e.declared == nil {
+				e.declared = map[string]drift.Tier{}
+			}
+			e.declared[k] = t
+			continue
+		}
 		if isTemplated(row.Value) {
 			e.templated[row.Value] = t
 		} else {
@@ -231,6 +242,11 @@ func (r *run) lookup(e *knownEntry, v any) (drift.Tier, bool) {
 	if t, ok := e.exact[c]; ok {
 		return t, true
 	}
+	for k, t := range e.declared {
+		if d, ok := r.decl[k]; ok && isSiblingScalar(d) && normalize.Canonical(d) == c {
+			return t, true
+		}
+	}
 	if len(e.templated) == 0 {
 		return drift.TierUnknown, false
 	}
@@ -243,4 +259,35 @@ func (r *run) lookup(e *knownEntry, v any) (drift.Tier, bool) {
 
 func (r *run) templateContext() TemplateContext {
 	return TemplateContext{PhysicalID: r.s.Ref.PhysicalID, StackName: r.stackName, AccountID: r.opts.AccountID, Region: r.opts.Region}
+}
+
+// phDeclaredPrefix starts a known value that stands for the value of a
+// declared top-level sibling property: "⟨decl:Protocol⟩".
+const phDeclaredPrefix = "⟨decl:"
+
+// DeclaredSibling returns the known-value template standing for the
+// declared value of top-level property k.
+func DeclaredSibling(k string) string { return phDeclaredPrefix + k + "⟩" }
+
+// DeclaredSiblingKey returns the property a DeclaredSibling template names.
+func DeclaredSiblingKey(v string) (string, bool) {
+	k, ok := strings.CutPrefix(v, phDeclaredPrefix)
+	if !ok {
+		return "", false
+	}
+	k, ok = strings.CutSuffix(k, "⟩")
+	return k, ok && k != ""
+}
+
+// isSiblingScalar reports whether a declared value can stand for a
+// default: a known, non-empty string or a number — never a switch (a
+// boolean), an object, or a value the resolver could not know.
+func isSiblingScalar(v any) bool {
+	switch t := v.(type) {
+	case string:
+		return t != ""
+	case float64, int, int64, json.Number:
+		return true
+	}
+	return false
 }

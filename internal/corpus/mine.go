@@ -208,6 +208,7 @@ func MineKnownWith(cases []*Case, minCrossTypes int) []classify.KnownValue {
 		}
 	}
 	rows = append(rows, nestedServiceRows(cases, allLabels)...)
+	rows = append(rows, declaredSiblingRows(cases)...)
 	for t, tiers := range labels {
 		if tiers[drift.Undeclared] > 0 {
 			continue
