@@ -128,11 +128,10 @@ func (s *Server) iamListRolePolicies(c *call) (any, error) {
 	name := c.str("RoleName")
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	role, err := s.mustIdentity(c, roleKind, name)
+	_, _, order, err := s.roleInline(c, name)
 	if err != nil {
 		return nil, err
 	}
-	_, order := s.inlinePolicies(c, roleKind, name, role)
 	var items []*xnode
 	for _, n := range order {
 		items = append(items, tx("", n))
@@ -173,11 +172,10 @@ func (s *Server) iamPutRolePolicy(c *call) (any, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	role, err := s.mustIdentity(c, roleKind, name)
+	role, pols, _, err := s.roleInline(c, name)
 	if err != nil {
 		return nil, err
 	}
-	pols, _ := s.inlinePolicies(c, roleKind, name, role)
 	// The role's own Policies list always carries the policy (Cloud
 	// Control reads every inline policy there); the resource that declared
 	// it, if any, follows.
@@ -236,6 +234,17 @@ func (s *Server) mustIdentity(c *call, k principalKind, name string) (*Resource,
 		return ident, nil
 	}
 	return nil, noIdentity(k, name)
+}
+
+// roleInline is the role named name with its inline policies (by name
+// and in order), or NoSuchEntity. The caller holds the lock.
+func (s *Server) roleInline(c *call, name string) (*Resource, map[string]*inlineRef, []string, error) {
+	role, err := s.mustIdentity(c, roleKind, name)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	pols, order := s.inlinePolicies(c, roleKind, name, role)
+	return role, pols, order, nil
 }
 
 // orderedPolicies writes inline policy entries as {PolicyName, PolicyDocument}.
@@ -470,11 +479,10 @@ func (s *Server) iamDeleteRolePolicy(c *call) (any, error) {
 	name, pname := c.str("RoleName"), c.str("PolicyName")
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	role, err := s.mustIdentity(c, roleKind, name)
+	role, pols, _, err := s.roleInline(c, name)
 	if err != nil {
 		return nil, err
 	}
-	pols, _ := s.inlinePolicies(c, roleKind, name, role)
 	ref := pols[pname]
 	if ref == nil {
 		return nil, noEntity("The role policy with name %s cannot be found.", pname)
