@@ -220,6 +220,14 @@ func (p *problems) add(where, format string, args ...any) {
 	}
 }
 
+// once records key in seen; a key seen before is a problem at where.
+func (p *problems) once(seen map[string]bool, key, where, format string, args ...any) {
+	if seen[key] {
+		p.add(where, format, args...)
+	}
+	seen[key] = true
+}
+
 // normalize validates the world, fills derivable defaults (stack ids,
 // statuses, the default account) and compacts live models.
 func (w *World) normalize() error {
@@ -238,10 +246,7 @@ func (w *World) normalize() error {
 		if !accountRE.MatchString(a.ID) {
 			p.add(at, "id %q is not a 12-digit account id", a.ID)
 		}
-		if accounts[a.ID] {
-			p.add(at, "account %s appears twice", a.ID)
-		}
-		accounts[a.ID] = true
+		p.once(accounts, a.ID, at, "account %s appears twice", a.ID)
 		for ki, k := range a.AccessKeys {
 			kt := fmt.Sprintf("%s.accessKeys[%d]", at, ki)
 			if !accessKeyRE.MatchString(k.ID) {
@@ -262,10 +267,7 @@ func (w *World) normalize() error {
 			if !regionRE.MatchString(r.Name) {
 				p.add(rt, "%q is not a region name", r.Name)
 			}
-			if regions[r.Name] {
-				p.add(rt, "region %s appears twice", r.Name)
-			}
-			regions[r.Name] = true
+			p.once(regions, r.Name, rt, "region %s appears twice", r.Name)
 			w.normalizeRegion(&p, rt, a.ID, r)
 		}
 	}
@@ -334,10 +336,7 @@ func (w *World) normalizeRegion(p *problems, rt, account string, r *Region) {
 			p.add(st, "status %q is not a stack status", s.Status)
 		}
 		if s.Status != "DELETE_COMPLETE" {
-			if names[s.Name] {
-				p.add(st, "a live stack named %s already exists in %s", s.Name, r.Name)
-			}
-			names[s.Name] = true
+			p.once(names, s.Name, st, "a live stack named %s already exists in %s", s.Name, r.Name)
 		}
 		if s.ID == "" {
 			s.ID = StackID(r.Name, account, s.Name)
@@ -362,10 +361,7 @@ func (w *World) normalizeRegion(p *problems, rt, account string, r *Region) {
 			if res.LogicalID == "" {
 				p.add(at, "logicalId is empty")
 			}
-			if logical[res.LogicalID] {
-				p.add(at, "logical id %s appears twice in stack %s", res.LogicalID, s.Name)
-			}
-			logical[res.LogicalID] = true
+			p.once(logical, res.LogicalID, at, "logical id %s appears twice in stack %s", res.LogicalID, s.Name)
 			if res.Status == "" {
 				res.Status = "CREATE_COMPLETE"
 			}
