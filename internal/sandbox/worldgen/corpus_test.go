@@ -3,7 +3,6 @@ package worldgen_test
 import (
 	"bytes"
 	"encoding/json"
-	"net/http/httptest"
 	"os"
 	"testing"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/realdrift/realdrift/internal/corpus"
 	"github.com/realdrift/realdrift/internal/live"
 	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/sandbox/sandboxtest"
 	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
 )
 
@@ -23,6 +23,27 @@ func corpusDir() string {
 		return d
 	}
 	return "../../../../shared/corpus/dev"
+}
+
+// corpusCasesWorld loads the dev corpus and the world generated from it.
+func corpusCasesWorld(t *testing.T) ([]*corpus.Case, *sandbox.World) {
+	t.Helper()
+	cases, err := corpus.LoadDirs(corpusDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := worldgen.FromCorpus(cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cases, w
+}
+
+// corpusWorld is the world generated from the dev corpus.
+func corpusWorld(t *testing.T) *sandbox.World {
+	t.Helper()
+	_, w := corpusCasesWorld(t)
+	return w
 }
 
 func compact(t *testing.T, b []byte) string {
@@ -39,16 +60,9 @@ func compact(t *testing.T, b []byte) string {
 // liveRaw: through Cloud Control for readable types, through the Go API
 // (and UnsupportedActionException from Cloud Control) for gap types.
 func TestCorpusWorldServesLiveRaw(t *testing.T) {
-	cases, err := corpus.LoadDirs(corpusDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	cases, w := corpusCasesWorld(t)
 	if len(cases) < 500 {
 		t.Fatalf("loaded %d cases, want the dev half", len(cases))
-	}
-	w, err := worldgen.FromCorpus(cases)
-	if err != nil {
-		t.Fatal(err)
 	}
 	data, err := w.Marshal()
 	if err != nil {
@@ -58,12 +72,7 @@ func TestCorpusWorldServesLiveRaw(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := sandbox.New(loaded, sandbox.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	defer hs.Close()
+	srv, url := sandboxtest.Serve(t, loaded, sandbox.Options{})
 	gaps := map[string]bool{}
 	for _, g := range loaded.CCGaps {
 		gaps[g] = true
@@ -104,7 +113,7 @@ func TestCorpusWorldServesLiveRaw(t *testing.T) {
 		if cc == nil {
 			cc = cloudcontrol.NewFromConfig(aws.Config{
 				Region: loc[1], Credentials: credentials.NewStaticCredentialsProvider(keyFor(loc[0]), "s", ""),
-				BaseEndpoint: aws.String(hs.URL),
+				BaseEndpoint: aws.String(url),
 			})
 			clients[loc] = cc
 		}
@@ -124,7 +133,7 @@ func TestCorpusWorldServesLiveRaw(t *testing.T) {
 	}
 
 	// The stack of a case reads back through CloudFormation.
-	cfn := cloudformation.NewFromConfig(aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider(keyFor(worldgen.CorpusAccount), "s", ""), BaseEndpoint: aws.String(hs.URL)})
+	cfn := cloudformation.NewFromConfig(aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider(keyFor(worldgen.CorpusAccount), "s", ""), BaseEndpoint: aws.String(url)})
 	tpl, err := cfn.GetTemplate(ctx, &cloudformation.GetTemplateInput{StackName: aws.String("CdkrdIntegHarvest2")})
 	if err != nil {
 		t.Fatal(err)

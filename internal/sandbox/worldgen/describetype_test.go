@@ -1,7 +1,6 @@
 package worldgen_test
 
 import (
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -12,8 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/realdrift/realdrift/internal/corpus"
 	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/sandbox/sandboxtest"
 	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
 	"github.com/realdrift/realdrift/internal/schema"
 )
@@ -22,25 +21,13 @@ import (
 // for each corpus type parses back (with the project's registry parser) to
 // the same read-only, write-only, create-only facts and defaults.
 func TestDescribeTypeRoundTrip(t *testing.T) {
-	cases, err := corpus.LoadDirs(corpusDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := worldgen.FromCorpus(cases)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := sandbox.New(w, sandbox.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	defer hs.Close()
+	w := corpusWorld(t)
+	_, url := sandboxtest.Serve(t, w, sandbox.Options{})
 	bad, asked := 0, 0
 	// Every account region answers its own facts over the world's.
 	for _, a := range w.Accounts {
 		for _, reg := range a.Regions {
-			cfn := cloudformation.NewFromConfig(aws.Config{Region: reg.Name, Credentials: credentials.NewStaticCredentialsProvider(worldgen.AccessKey(a.ID), "s", ""), BaseEndpoint: aws.String(hs.URL)})
+			cfn := cloudformation.NewFromConfig(aws.Config{Region: reg.Name, Credentials: credentials.NewStaticCredentialsProvider(worldgen.AccessKey(a.ID), "s", ""), BaseEndpoint: aws.String(url)})
 			want := map[string]schema.Facts{}
 			for typ, f := range w.Schemas {
 				want[typ] = *f

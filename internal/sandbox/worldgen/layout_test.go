@@ -8,7 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/realdrift/realdrift/internal/corpus"
 	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
 )
@@ -18,14 +17,7 @@ import (
 // recorded region; a case using an AWS managed KMS alias finds its
 // recorded alias targets in its region; the world is valid.
 func TestCorpusWorldLayout(t *testing.T) {
-	cases, err := corpus.LoadDirs(corpusDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := worldgen.FromCorpus(cases)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cases, w := corpusCasesWorld(t)
 	data, err := w.Marshal()
 	if err != nil {
 		t.Fatal(err)

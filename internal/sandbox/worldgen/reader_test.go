@@ -2,16 +2,15 @@ package worldgen_test
 
 import (
 	"encoding/json"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/realdrift/realdrift/internal/corpus"
 	"github.com/realdrift/realdrift/internal/live"
 	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/sandbox/sandboxtest"
 	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
 )
 
@@ -19,20 +18,8 @@ import (
 // readers (Cloud Control or the SDK override) against the corpus world and
 // compares the model with the case's liveRaw.
 func TestCorpusWorldThroughReaders(t *testing.T) {
-	cases, err := corpus.LoadDirs(corpusDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := worldgen.FromCorpus(cases)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := sandbox.New(w, sandbox.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	defer hs.Close()
+	cases, w := corpusCasesWorld(t)
+	_, url := sandboxtest.Serve(t, w, sandbox.Options{})
 	places, err := worldgen.Placements(w)
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +34,7 @@ func TestCorpusWorldThroughReaders(t *testing.T) {
 		loc := where[c.File]
 		cl := clients[loc]
 		if cl == nil {
-			cl = live.NewClients(aws.Config{Region: loc[1], Credentials: credentials.NewStaticCredentialsProvider(worldgen.AccessKey(loc[0]), "s", ""), BaseEndpoint: aws.String(hs.URL)})
+			cl = live.NewClients(aws.Config{Region: loc[1], Credentials: credentials.NewStaticCredentialsProvider(worldgen.AccessKey(loc[0]), "s", ""), BaseEndpoint: aws.String(url)})
 			clients[loc] = cl
 		}
 		f := c.Schema
