@@ -129,6 +129,9 @@ func ownServiceAlias(typ string) string {
 // other name (a custom "_suffix", a changed letter), another service's
 // role, another account's or an ordinary role does not match.
 func isOwnServiceLinkedRole(typ, acct, s string) bool {
+	if !strings.HasPrefix(s, "arn:aws:iam::") || !strings.Contains(s, ":role/aws-service-role/") {
+		return false
+	}
 	p := strings.Split(typ, "::")
 	if len(p) != 3 || p[0] != "AWS" || p[1] == "" {
 		return false
