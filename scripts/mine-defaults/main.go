@@ -20,8 +20,10 @@
 // "off". Top-level literals also give cross-type rows (folded on two or
 // more types, never left unfolded anywhere); top-level and dotted-path
 // literals give service rows (folded on a type of the service, never left
-// unfolded on any of its types). No entry
-// names a case or a logical id.
+// unfolded on any of its types). A per-type top-level property that the
+// corpus folds whenever it equals a declared sibling's value (two or more
+// distinct values, never unfolded when equal) gives a declared-sibling row
+// ("⟨decl:K⟩"). No entry names a case or a logical id.
 //
 // -crossval estimates how the rules generalise to unseen resources: it
 // mines the table from one half of the cases (split by a hash of the file
