@@ -3,12 +3,12 @@ package scan_test
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/sandbox/sandboxtest"
 	"github.com/realdrift/realdrift/internal/scan"
 )
 
@@ -90,13 +90,8 @@ func TestCheckUnderThrottling(t *testing.T) {
 // BenchmarkCheck200 checks a 200-queue stack against the in-process sandbox
 // (no latency) with the default concurrency.
 func BenchmarkCheck200(b *testing.B) {
-	srv, err := sandbox.New(world(b, "Big", queues(200), nil), sandbox.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	defer func() { hs.Close(); srv.Close() }()
-	cfg, err := scan.Config(context.Background(), scan.Settings{Region: region, EndpointURL: hs.URL, AccessKeyID: key, SecretAccessKey: "secret"})
+	_, url := sandboxtest.Serve(b, world(b, "Big", queues(200), nil), sandbox.Options{})
+	cfg, err := scan.Config(context.Background(), scan.Settings{Region: region, EndpointURL: url, AccessKeyID: key, SecretAccessKey: "secret"})
 	if err != nil {
 		b.Fatal(err)
 	}
