@@ -23,7 +23,9 @@
 //     facts: cluster echoes, EIP associations, subnet CIDR blocks, target
 //     registrars) is dropped; a value inherited from a sibling (a read
 //     replica's source, an option group's engine defaults) is `atDefault`;
-//     a known value (the mined table, see below), a schema default or an
+//     a known value (the mined table, see below), a schema default, a
+//     per-type default derived from the resource's own values (an EBS
+//     volume's baseline IOPS for its type and size) or an
 //     own-account fill-in (own account id / region, AWS-owned keys, the
 //     account's managed keys and aliases, or without them the managed
 //     alias of the type's own service; the default service-linked role of

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/realdrift/realdrift/internal/normalize"
 )
 
 // typeFacts are the hand-kept per-type facts of seed 002 §6 that neither the
@@ -64,6 +66,11 @@ type typeFacts struct {
 	// offMeaningful: KeyPath → predicate saying a trivially-empty
 	// (switched-off) value is a real divergence on this resource.
 	offMeaningful map[string]func(r *run) bool
+	// derivedDefaults: KeyPath → the value AWS gives the property when the
+	// template leaves it unset, derived from the resource's own live
+	// values (false when no default is known for them). The live value
+	// folds only when it equals the derived one.
+	derivedDefaults map[string]func(r *run) (any, bool)
 }
 
 func set(keys ...string) map[string]bool {
@@ -245,6 +252,16 @@ var typeTable = sync.OnceValue(func() map[string]*typeFacts {
 			// it at the default (on).
 			offMeaningful: map[string]func(r *run) bool{"DistributionConfig.IPV6Enabled": always},
 		},
+		"AWS::EC2::Volume": {
+			// EBS CreateVolume: the volume type defaults to gp2; gp3 has a
+			// 3000 IOPS / 125 MiB/s baseline, gp2 3 IOPS per GiB between
+			// 100 and 16000.
+			derivedDefaults: map[string]func(r *run) (any, bool){
+				"VolumeType": func(*run) (any, bool) { return "gp2", true },
+				"Iops":       ebsBaselineIops,
+				"Throughput": func(r *run) (any, bool) { return 125.0, r.live["VolumeType"] == "gp3" },
+			},
+		},
 		"AWS::SQS::Queue": {
 			offMeaningful: map[string]func(r *run) bool{
 				// SSE-SQS switched off on a queue with no KMS key: the queue
@@ -276,4 +293,31 @@ func factsFor(typ string) *typeFacts {
 func (r *run) meaningfulWhenOff(rp string, v any) bool {
 	p, ok := r.tf.offMeaningful[KeyPath(rp)]
 	return ok && p(r)
+}
+
+// derivedDefault reports whether an undeclared value equals the default AWS
+// derives for it from the resource's own values (typeFacts.derivedDefaults).
+func (r *run) derivedDefault(rp string, v any) bool {
+	f, ok := r.tf.derivedDefaults[KeyPath(rp)]
+	if !ok {
+		return false
+	}
+	d, ok := f(r)
+	return ok && normalize.Equal(d, v)
+}
+
+// ebsBaselineIops is the IOPS an EBS volume gets when none is asked for:
+// gp3's 3000 baseline, or gp2's 3 per GiB of its size within [100, 16000].
+func ebsBaselineIops(r *run) (any, bool) {
+	switch r.live["VolumeType"] {
+	case "gp3":
+		return 3000.0, true
+	case "gp2":
+		size, ok := r.live["Size"].(float64)
+		if !ok || size <= 0 {
+			return nil, false
+		}
+		return min(max(3*size, 100), 16000), true
+	}
+	return nil, false
 }

@@ -59,7 +59,7 @@ func (r *run) undeclared(rp string, v any, nested bool) {
 		}
 	}
 
-	if r.schemaDefault(rp, v) || r.accountDefault(v) || (!nested && r.ownIDEcho(v)) {
+	if r.schemaDefault(rp, v) || r.derivedDefault(rp, v) || r.accountDefault(v) || (!nested && r.ownIDEcho(v)) {
 		r.emitValue(drift.AtDefault, rp, v, nested)
 		return
 	}
