@@ -41,3 +41,42 @@ func TestEBSDerivedDefaults(t *testing.T) {
 		})
 	}
 }
+
+func TestDocumentedDerivedDefaults(t *testing.T) {
+	opts := Options{Known: &KnownTable{}}
+	tests := []struct {
+		name string
+		typ  string
+		decl map[string]any
+		live map[string]any
+		want []string
+	}{
+		{"health-check interval and threshold fold", "AWS::Route53::HealthCheck",
+			map[string]any{"HealthCheckConfig": map[string]any{"Type": "TCP"}},
+			map[string]any{"HealthCheckConfig": map[string]any{"Type": "TCP", "RequestInterval": 30.0, "FailureThreshold": 3.0}},
+			[]string{"atDefault HealthCheckConfig.FailureThreshold 3", "atDefault HealthCheckConfig.RequestInterval 30"}},
+		{"a fast health check surfaces", "AWS::Route53::HealthCheck",
+			map[string]any{"HealthCheckConfig": map[string]any{"Type": "TCP"}},
+			map[string]any{"HealthCheckConfig": map[string]any{"Type": "TCP", "RequestInterval": 10.0, "FailureThreshold": 3.0}},
+			[]string{"atDefault HealthCheckConfig.FailureThreshold 3", "undeclared HealthCheckConfig.RequestInterval 10"}},
+		{"an on-demand stream's shards and retention fold", "AWS::Kinesis::Stream",
+			map[string]any{"StreamModeDetails": map[string]any{"StreamMode": "ON_DEMAND"}},
+			map[string]any{"StreamModeDetails": map[string]any{"StreamMode": "ON_DEMAND"}, "ShardCount": 4.0, "RetentionPeriodHours": 24.0},
+			[]string{"atDefault RetentionPeriodHours 24", "atDefault ShardCount 4"}},
+		{"a provisioned stream's shards and longer retention surface", "AWS::Kinesis::Stream",
+			map[string]any{"StreamModeDetails": map[string]any{"StreamMode": "PROVISIONED"}},
+			map[string]any{"StreamModeDetails": map[string]any{"StreamMode": "PROVISIONED"}, "ShardCount": 4.0, "RetentionPeriodHours": 48.0},
+			[]string{"undeclared RetentionPeriodHours 48", "undeclared ShardCount 4"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := Subject{Ref: drift.ResourceRef{Type: tt.typ, PhysicalID: "p-123"}, Declared: tt.decl}
+			got := brief(Resource(s, tt.live, nil, opts))
+			sort.Strings(got)
+			sort.Strings(tt.want)
+			if d := cmp.Diff(got, tt.want); d != "" {
+				t.Errorf("(-got +want)\n%s", d)
+			}
+		})
+	}
+}

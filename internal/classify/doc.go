@@ -24,8 +24,9 @@
 //     registrars) is dropped; a value inherited from a sibling (a read
 //     replica's source, an option group's engine defaults) is `atDefault`;
 //     a known value (the mined table, see below), a schema default, a
-//     per-type default derived from the resource's own values (an EBS
-//     volume's baseline IOPS for its type and size) or an
+//     per-type AWS-documented default, constant or derived from the
+//     resource's own values (an EBS volume's baseline IOPS for its type
+//     and size, an on-demand stream's 4 shards) or an
 //     own-account fill-in (own account id / region, AWS-owned keys, the
 //     account's managed keys and aliases, or without them the managed
 //     alias of the type's own service; the default service-linked role of

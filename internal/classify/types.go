@@ -257,9 +257,26 @@ var typeTable = sync.OnceValue(func() map[string]*typeFacts {
 			// 3000 IOPS / 125 MiB/s baseline, gp2 3 IOPS per GiB between
 			// 100 and 16000.
 			derivedDefaults: map[string]func(r *run) (any, bool){
-				"VolumeType": func(*run) (any, bool) { return "gp2", true },
+				"VolumeType": constant("gp2"),
 				"Iops":       ebsBaselineIops,
 				"Throughput": func(r *run) (any, bool) { return 125.0, r.live["VolumeType"] == "gp3" },
+			},
+		},
+		"AWS::Route53::HealthCheck": {
+			// Route 53 health checks: every 30 s, unhealthy after 3 fails.
+			derivedDefaults: map[string]func(r *run) (any, bool){
+				"HealthCheckConfig.RequestInterval":  constant(30.0),
+				"HealthCheckConfig.FailureThreshold": constant(3.0),
+			},
+		},
+		"AWS::Kinesis::Stream": {
+			// 24 h retention; an on-demand stream starts with 4 shards.
+			derivedDefaults: map[string]func(r *run) (any, bool){
+				"RetentionPeriodHours": constant(24.0),
+				"ShardCount": func(r *run) (any, bool) {
+					m, _ := r.live["StreamModeDetails"].(map[string]any)
+					return 4.0, m["StreamMode"] == "ON_DEMAND"
+				},
 			},
 		},
 		"AWS::SQS::Queue": {
@@ -320,4 +337,9 @@ func ebsBaselineIops(r *run) (any, bool) {
 		return min(max(3*size, 100), 16000), true
 	}
 	return nil, false
+}
+
+// constant is a derived default that does not depend on the resource.
+func constant(v any) func(*run) (any, bool) {
+	return func(*run) (any, bool) { return v, true }
 }
