@@ -1,6 +1,5 @@
-// Command classify is realdrift's classify Lambda function: it reads its
-// settings from the environment, builds its clients from one aws.Config and
-// serves service.Service.Classify (see internal/service).
+// Command classify is realdrift's classify Lambda function: it builds the service
+// from its environment (service.FromEnv) and serves service.Service.Classify.
 package main
 
 import (
@@ -14,20 +13,9 @@ import (
 )
 
 func main() {
-	ctx := context.Background()
-	set, err := service.SettingsFromEnv(os.Getenv)
+	svc, err := service.FromEnv(context.Background(), os.Getenv)
 	if err != nil {
-		slog.Error("classify: settings", "error", err)
-		os.Exit(1)
-	}
-	cfg, err := service.AWSConfig(ctx, set, os.Getenv("AWS_REGION"))
-	if err != nil {
-		slog.Error("classify: AWS config", "error", err)
-		os.Exit(1)
-	}
-	svc, err := service.New(cfg, set)
-	if err != nil {
-		slog.Error("classify: service", "error", err)
+		slog.Error("classify: start", "error", err)
 		os.Exit(1)
 	}
 	lambda.Start(svc.Classify)

@@ -1,6 +1,5 @@
-// Command discover is realdrift's discover Lambda function: it reads its
-// settings from the environment, builds its clients from one aws.Config and
-// serves service.Service.Discover (see internal/service).
+// Command discover is realdrift's discover Lambda function: it builds the service
+// from its environment (service.FromEnv) and serves service.Service.Discover.
 package main
 
 import (
@@ -14,20 +13,9 @@ import (
 )
 
 func main() {
-	ctx := context.Background()
-	set, err := service.SettingsFromEnv(os.Getenv)
+	svc, err := service.FromEnv(context.Background(), os.Getenv)
 	if err != nil {
-		slog.Error("discover: settings", "error", err)
-		os.Exit(1)
-	}
-	cfg, err := service.AWSConfig(ctx, set, os.Getenv("AWS_REGION"))
-	if err != nil {
-		slog.Error("discover: AWS config", "error", err)
-		os.Exit(1)
-	}
-	svc, err := service.New(cfg, set)
-	if err != nil {
-		slog.Error("discover: service", "error", err)
+		slog.Error("discover: start", "error", err)
 		os.Exit(1)
 	}
 	lambda.Start(svc.Discover)

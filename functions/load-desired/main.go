@@ -1,6 +1,5 @@
-// Command load-desired is realdrift's load-desired Lambda function: it reads its
-// settings from the environment, builds its clients from one aws.Config and
-// serves service.Service.LoadDesired (see internal/service).
+// Command load-desired is realdrift's load-desired Lambda function: it builds the service
+// from its environment (service.FromEnv) and serves service.Service.LoadDesired.
 package main
 
 import (
@@ -14,20 +13,9 @@ import (
 )
 
 func main() {
-	ctx := context.Background()
-	set, err := service.SettingsFromEnv(os.Getenv)
+	svc, err := service.FromEnv(context.Background(), os.Getenv)
 	if err != nil {
-		slog.Error("load-desired: settings", "error", err)
-		os.Exit(1)
-	}
-	cfg, err := service.AWSConfig(ctx, set, os.Getenv("AWS_REGION"))
-	if err != nil {
-		slog.Error("load-desired: AWS config", "error", err)
-		os.Exit(1)
-	}
-	svc, err := service.New(cfg, set)
-	if err != nil {
-		slog.Error("load-desired: service", "error", err)
+		slog.Error("load-desired: start", "error", err)
 		os.Exit(1)
 	}
 	lambda.Start(svc.LoadDesired)

@@ -1,6 +1,5 @@
-// Command persist is realdrift's persist Lambda function: it reads its
-// settings from the environment, builds its clients from one aws.Config and
-// serves service.Service.Persist (see internal/service).
+// Command persist is realdrift's persist Lambda function: it builds the service
+// from its environment (service.FromEnv) and serves service.Service.Persist.
 package main
 
 import (
@@ -14,20 +13,9 @@ import (
 )
 
 func main() {
-	ctx := context.Background()
-	set, err := service.SettingsFromEnv(os.Getenv)
+	svc, err := service.FromEnv(context.Background(), os.Getenv)
 	if err != nil {
-		slog.Error("persist: settings", "error", err)
-		os.Exit(1)
-	}
-	cfg, err := service.AWSConfig(ctx, set, os.Getenv("AWS_REGION"))
-	if err != nil {
-		slog.Error("persist: AWS config", "error", err)
-		os.Exit(1)
-	}
-	svc, err := service.New(cfg, set)
-	if err != nil {
-		slog.Error("persist: service", "error", err)
+		slog.Error("persist: start", "error", err)
 		os.Exit(1)
 	}
 	lambda.Start(svc.Persist)

@@ -1,6 +1,5 @@
-// Command read-resources is realdrift's read-resources Lambda function: it reads its
-// settings from the environment, builds its clients from one aws.Config and
-// serves service.Service.ReadResources (see internal/service).
+// Command read-resources is realdrift's read-resources Lambda function: it builds the service
+// from its environment (service.FromEnv) and serves service.Service.ReadResources.
 package main
 
 import (
@@ -14,20 +13,9 @@ import (
 )
 
 func main() {
-	ctx := context.Background()
-	set, err := service.SettingsFromEnv(os.Getenv)
+	svc, err := service.FromEnv(context.Background(), os.Getenv)
 	if err != nil {
-		slog.Error("read-resources: settings", "error", err)
-		os.Exit(1)
-	}
-	cfg, err := service.AWSConfig(ctx, set, os.Getenv("AWS_REGION"))
-	if err != nil {
-		slog.Error("read-resources: AWS config", "error", err)
-		os.Exit(1)
-	}
-	svc, err := service.New(cfg, set)
-	if err != nil {
-		slog.Error("read-resources: service", "error", err)
+		slog.Error("read-resources: start", "error", err)
 		os.Exit(1)
 	}
 	lambda.Start(svc.ReadResources)

@@ -1,6 +1,5 @@
-// Command resolve is realdrift's resolve Lambda function: it reads its
-// settings from the environment, builds its clients from one aws.Config and
-// serves service.Service.Resolve (see internal/service).
+// Command resolve is realdrift's resolve Lambda function: it builds the service
+// from its environment (service.FromEnv) and serves service.Service.Resolve.
 package main
 
 import (
@@ -14,20 +13,9 @@ import (
 )
 
 func main() {
-	ctx := context.Background()
-	set, err := service.SettingsFromEnv(os.Getenv)
+	svc, err := service.FromEnv(context.Background(), os.Getenv)
 	if err != nil {
-		slog.Error("resolve: settings", "error", err)
-		os.Exit(1)
-	}
-	cfg, err := service.AWSConfig(ctx, set, os.Getenv("AWS_REGION"))
-	if err != nil {
-		slog.Error("resolve: AWS config", "error", err)
-		os.Exit(1)
-	}
-	svc, err := service.New(cfg, set)
-	if err != nil {
-		slog.Error("resolve: service", "error", err)
+		slog.Error("resolve: start", "error", err)
 		os.Exit(1)
 	}
 	lambda.Start(svc.Resolve)

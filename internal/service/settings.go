@@ -216,3 +216,22 @@ func duration(getenv func(string) string, env string, unit time.Duration) (time.
 	}
 	return time.Duration(n) * unit, nil
 }
+
+// FromEnv builds the Service a Lambda function serves: settings from the
+// environment, one aws.Config for the function's region (AWS_REGION), and
+// the clients made from it. Each functions/<name>/main.go calls it once.
+func FromEnv(ctx context.Context, getenv func(string) string) (*Service, error) {
+	set, err := SettingsFromEnv(getenv)
+	if err != nil {
+		return nil, fmt.Errorf("settings: %w", err)
+	}
+	cfg, err := AWSConfig(ctx, set, getenv("AWS_REGION"))
+	if err != nil {
+		return nil, fmt.Errorf("AWS config: %w", err)
+	}
+	svc, err := New(cfg, set)
+	if err != nil {
+		return nil, fmt.Errorf("service: %w", err)
+	}
+	return svc, nil
+}
