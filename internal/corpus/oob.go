@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/normalize"
 )
 
 // Mutation is one out-of-band change applied to a case's live model: the
@@ -44,7 +45,7 @@ func OutOfBand(cases []*Case) []Mutation {
 				continue
 			}
 			mc := *c
-			mc.LiveRaw = setDotted(deepCopy(c.LiveRaw).(map[string]any), path, to)
+			mc.LiveRaw = setDotted(normalize.Clone(c.LiveRaw).(map[string]any), path, to)
 			m := Mutation{File: c.File, Path: path, From: from, To: to, Tier: tier}
 			for _, f := range Replay(&mc) {
 				if f.Tier.IsDrift() && related(f.Path, path) {
@@ -179,22 +180,4 @@ func setDotted(m map[string]any, path string, v any) map[string]any {
 		}
 	}
 	return m
-}
-
-func deepCopy(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(t))
-		for k, e := range t {
-			m[k] = deepCopy(e)
-		}
-		return m
-	case []any:
-		s := make([]any, len(t))
-		for i, e := range t {
-			s[i] = deepCopy(e)
-		}
-		return s
-	}
-	return v
 }
