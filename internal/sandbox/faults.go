@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"math/rand/v2"
+	"net/url"
 	"strings"
 	"sync"
 )
@@ -23,6 +24,32 @@ type FaultRule struct {
 	Code    string `json:"code,omitempty"`
 	Status  int    `json:"status,omitempty"`
 	Message string `json:"message,omitempty"`
+	// Match, when set, selects only calls whose request (URL and body)
+	// contains it: a stack name, a queue name, an identifier.
+	Match string `json:"match,omitempty"`
+	// Hang makes a matching call never answer: it is held until the
+	// client gives up (its request context ends) or the server closes.
+	// Rate applies; Code, Status and Role are ignored.
+	Hang bool `json:"hang,omitempty"`
+}
+
+// matches reports whether r selects call c (service, action and Match).
+func (r FaultRule) matches(c *call) bool {
+	if !(ThrottleRule{Service: r.Service, Action: r.Action}).matches(c.svc.name, c.action) {
+		return false
+	}
+	if r.Match == "" {
+		return true
+	}
+	for _, s := range []string{string(c.body), c.r.URL.String()} {
+		if d, err := url.QueryUnescape(s); err == nil {
+			s = d
+		}
+		if strings.Contains(s, r.Match) {
+			return true
+		}
+	}
+	return false
 }
 
 type faults struct {
@@ -43,6 +70,9 @@ func (f *faults) set(rules []FaultRule) error {
 		if r.Status != 0 && (r.Status < 400 || r.Status > 599) {
 			return fmt.Errorf("fault rule %d: status %d is not an error status", i, r.Status)
 		}
+		if r.Hang && r.Role != "" {
+			return fmt.Errorf("fault rule %d: hang and role exclude each other", i)
+		}
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -50,19 +80,31 @@ func (f *faults) set(rules []FaultRule) error {
 	return nil
 }
 
-// check returns the injected error for c, or nil.
+// check returns the injected error for c, or nil. A hang rule holds the
+// call (without the lock) until the client's request context ends.
 func (f *faults) check(c *call) *apiError {
+	e, hang := f.pick(c)
+	if hang {
+		<-c.r.Context().Done()
+		// The client has gone: this reply is never read.
+		e = &apiError{Status: 499, Code: "ClientClosed", Message: "hung by a fault rule until the client gave up"}
+	}
+	return e
+}
+
+// pick finds the first rule that fires for c: its error, or hang.
+func (f *faults) pick(c *call) (*apiError, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, r := range f.rules {
-		if !(ThrottleRule{Service: r.Service, Action: r.Action}).matches(c.svc.name, c.action) {
+		if !r.matches(c) {
 			continue
 		}
 		if r.Role != "" {
 			if c.who.role != "" && (c.who.role == r.Role || strings.HasSuffix(r.Role, ":role/"+c.who.role)) {
 				e := c.svc.deny
 				e.Message = fmt.Sprintf("User: %s is not authorized to perform: %s:%s", c.who.arn, c.svc.name, c.action)
-				return &e
+				return &e, false
 			}
 			continue
 		}
@@ -72,6 +114,9 @@ func (f *faults) check(c *call) *apiError {
 		}
 		if f.rng.Float64() >= rate {
 			continue
+		}
+		if r.Hang {
+			return nil, true
 		}
 		code := r.Code
 		if code == "" {
@@ -88,9 +133,9 @@ func (f *faults) check(c *call) *apiError {
 		if msg == "" {
 			msg = "injected fault"
 		}
-		return &apiError{Status: status, Code: code, Message: msg, Receiver: status >= 500}
+		return &apiError{Status: status, Code: code, Message: msg, Receiver: status >= 500}, false
 	}
-	return nil
+	return nil, false
 }
 
 // SetFaults replaces the fault rules (nil removes them); the first
