@@ -35,11 +35,12 @@ func TestAlertSurvivesDeliveryFailure(t *testing.T) {
 	stack := drift.StackRef{Account: "222222222222", Region: "us-east-1", Name: "api"}
 	ch := &flaky{fail: 1}
 	now := time.Date(2026, 11, 30, 5, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
 	s := &Service{
 		set:      Settings{Table: "t"}.withDefaults(),
-		store:    store.NewFile(t.TempDir()),
+		store:    store.NewFile(t.TempDir(), store.WithClock(clock)),
 		notifier: notify.New(ch),
-		now:      func() time.Time { return now },
+		now:      clock,
 	}
 	drifted := []drift.Finding{{Tier: drift.Declared, LogicalID: "Queue", ResourceType: "AWS::SQS::Queue", PhysicalID: "q", Path: "VisibilityTimeout", Actual: 300.0, Desired: 180.0}}
 	check := func(runID string, findings []drift.Finding) (changed bool, notifyErr error) {

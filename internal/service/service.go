@@ -74,7 +74,6 @@ func New(cfg aws.Config, set Settings, opts ...Option) (*Service, error) {
 	db := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) { endpoint(&o.BaseEndpoint, set.Endpoints.DynamoDB) })
 	s := &Service{
 		set:      set,
-		store:    store.NewDynamo(db, set.Table),
 		accounts: newAccounts(cfg, sts.NewFromConfig(cfg), set.ReadRoleName),
 		org:      organizations.NewFromConfig(cfg),
 		starter:  sfn.NewFromConfig(cfg, func(o *sfn.Options) { endpoint(&o.BaseEndpoint, set.Endpoints.StepFunctions) }),
@@ -98,6 +97,9 @@ func New(cfg aws.Config, set Settings, opts ...Option) (*Service, error) {
 	for _, o := range opts {
 		o(s)
 	}
+	// The store reads the service's one clock, so a moved clock moves
+	// expiry and index stamps with it.
+	s.store = store.NewDynamo(db, set.Table, store.WithClock(s.now))
 	return s, nil
 }
 

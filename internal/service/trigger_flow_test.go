@@ -80,21 +80,22 @@ func TestTriggerFlow(t *testing.T) {
 	api := drift.StackRef{Account: acct, Region: "us-east-1", Name: "api"}
 	other := drift.StackRef{Account: "333333333333", Region: "us-east-1", Name: "shared"}
 	queue := "https://sqs.us-east-1.amazonaws.com/222222222222/api-Queue"
-	st := store.NewFile(t.TempDir())
+	now := time.Date(2026, 11, 30, 5, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	st := store.NewFile(t.TempDir(), store.WithClock(clock))
 	if err := st.PutIndex(t.Context(), []store.IndexEntry{
-		{PhysicalID: queue, Type: "AWS::SQS::Queue", Stack: api, LogicalID: "Queue", IndexedAt: time.Now()},
-		{PhysicalID: queue, Type: "AWS::SQS::Queue", Stack: other, LogicalID: "Queue", IndexedAt: time.Now()},
+		{PhysicalID: queue, Type: "AWS::SQS::Queue", Stack: api, LogicalID: "Queue", IndexedAt: now},
+		{PhysicalID: queue, Type: "AWS::SQS::Queue", Stack: other, LogicalID: "Queue", IndexedAt: now},
 	}); err != nil {
 		t.Fatal(err)
 	}
-	now := time.Date(2026, 11, 30, 5, 0, 0, 0, time.UTC)
 	start := &starter{}
 	s := &Service{
 		set:      Settings{CheckStackARN: "arn:aws:states:us-east-1:1:stateMachine:check", Debounce: time.Minute},
 		store:    st,
 		starter:  start,
 		debounce: &debouncer{db: &windows{until: map[string]int64{}, owner: map[string]string{}}, table: "t"},
-		now:      func() time.Time { return now },
+		now:      clock,
 	}
 	event := func(id, params string) ChangeEvent {
 		return ChangeEvent{Account: acct, Region: "us-east-1", Detail: EventDetail{

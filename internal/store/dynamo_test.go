@@ -88,7 +88,9 @@ func TestDynamoVersions(t *testing.T) {
 func TestDynamoTTLAttribute(t *testing.T) {
 	db := localClient(t)
 	table := newTable(t, db)
-	s := store.NewDynamo(db, table)
+	exp := time.Date(2030, 1, 2, 3, 4, 5, 500, time.UTC)
+	// The store's clock sits a day before exp, whatever today's date is.
+	s := store.NewDynamo(db, table, store.WithClock(func() time.Time { return exp.Add(-24 * time.Hour) }))
 	ctx := t.Context()
 
 	ttl, err := db.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(table)})
@@ -100,7 +102,6 @@ func TestDynamoTTLAttribute(t *testing.T) {
 	}
 
 	st := drift.StackRef{Account: "123456789012", Region: "eu-west-1", Name: "Shop"}
-	exp := time.Date(2030, 1, 2, 3, 4, 5, 500, time.UTC)
 	big := bytes.Repeat([]byte("0123456789"), 100_000) // 1,000,000 bytes
 	if err := s.PutState(ctx, "run-1", "live", big, exp); err != nil {
 		t.Fatal(err)
