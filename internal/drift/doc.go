@@ -11,4 +11,10 @@
 //     means "absent", never JSON null: an absent key and a null are different.
 //   - Secret-bearing values never reach a Finding in plaintext; callers
 //     replace them with Redacted before building one.
+//   - A live model holds a secret's plaintext where the template holds
+//     the secret's reference. Anything that stores or logs live values
+//     first withholds them (Withhold: the values at the declared secret's
+//     places) and scrubs the plaintexts found that way wherever else they
+//     appear (Scrub); read back, a withheld value is a secret Unknown
+//     (WithheldAsUnknown), never compared.
 package drift
