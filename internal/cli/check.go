@@ -79,32 +79,50 @@ func runCheck(ctx context.Context, s IO, args []string) int {
 		return fail(s, "check", err)
 	}
 	defer sess.close()
-	runs := sess.gatherAll(ctx, mode)
-	if ctx.Err() != nil {
-		return ExitInterrupt
-	}
-	stacks := make([]report.Stack, len(runs))
-	for i, r := range runs {
-		stacks[i] = r.report()
+	// Each stack's text report is printed as soon as it is checked, so a
+	// stack that is stuck or interrupted loses nothing already checked; the
+	// JSON report is one document of the stacks checked (also when
+	// interrupted: exit 130 says it is partial).
+	var runs []*stackRun
+	var stacks []report.Stack
+	for _, t := range sess.targets {
+		if ctx.Err() != nil {
+			break
+		}
+		r := sess.gather(ctx, t, mode)
+		if ctx.Err() != nil {
+			break // interrupted mid-stack: its result is not a report
+		}
+		runs = append(runs, r)
+		stacks = append(stacks, r.report())
 		for _, n := range r.notes {
 			fmt.Fprintf(s.Stderr, "note: %s: %s\n", r.ref.Name, n)
 		}
 		if r.err != nil {
 			fmt.Fprintf(s.Stderr, "realdrift check: %s: %v\n", r.ref.Name, r.err)
 		}
-	}
-	if f.json {
-		err = report.JSON(s.Stdout, stacks)
-	} else {
-		err = report.Text(s.Stdout, stacks, report.Options{
+		if f.json {
+			continue
+		}
+		if len(stacks) > 1 {
+			fmt.Fprintln(s.Stdout)
+		}
+		if err := report.Text(s.Stdout, stacks[len(stacks)-1:], report.Options{
 			Color:   s.IsTTY && getenv(s, "NO_COLOR") == "",
 			Verbose: f.verbose || f.showAll,
-		})
+		}); err != nil {
+			return fail(s, "check", err)
+		}
 	}
-	if err != nil {
-		return fail(s, "check", err)
+	if f.json {
+		if err := report.JSON(s.Stdout, stacks); err != nil {
+			return fail(s, "check", err)
+		}
 	}
-	if note := report.ReportOnlyNote(stacks, f.fail); note != "" {
+	if ctx.Err() != nil {
+		return ExitInterrupt
+	}
+	if note := report.ReportOnlyNote(stacks, f.fail, f.strict); note != "" {
 		fmt.Fprintln(s.Stderr, "note: "+note)
 	}
 	code := report.ExitCode(stacks, f.fail, f.strict)

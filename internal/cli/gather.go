@@ -67,13 +67,11 @@ func (sess *session) gather(ctx context.Context, t target, mode gatherMode) *sta
 	}
 	if mode.preDeploy {
 		if t.app == nil {
-			run.err = fmt.Errorf("--pre-deploy needs --app")
-			return run
+			return sess.failed(ctx, run, c, fmt.Errorf("--pre-deploy needs --app"))
 		}
 		body, err := t.app.template()
 		if err != nil {
-			run.err = err
-			return run
+			return sess.failed(ctx, run, c, err)
 		}
 		c = &scan.Clients{
 			CloudFormation: synthTemplate{stackAPI: c.CloudFormation, stack: t.name, body: string(body)},
@@ -83,8 +81,7 @@ func (sess *session) gather(ctx context.Context, t target, mode gatherMode) *sta
 	}
 	res, err := scan.Check(ctx, c, run.ref, scan.Options{Concurrency: sess.flags.concurrency})
 	if err != nil {
-		run.err = err
-		return run
+		return sess.failed(ctx, run, sess.clients[t.region], err)
 	}
 	run.result = res
 	run.ref = res.Desired.Stack
@@ -121,6 +118,19 @@ func (sess *session) gather(ctx context.Context, t target, mode gatherMode) *sta
 		findings = keep(findings, undeclaredSide)
 	}
 	run.findings = ignore.Apply(findings, run.ref, sess.rules)
+	return run
+}
+
+// failed marks run as a stack that could not be checked, naming its
+// account when the clients can tell (a stack that failed before its stack
+// id was read has none otherwise).
+func (sess *session) failed(ctx context.Context, run *stackRun, c *scan.Clients, err error) *stackRun {
+	run.err = err
+	if run.ref.Account == "" && ctx.Err() == nil {
+		if a, err := scan.CallerAccount(ctx, c); err == nil {
+			run.ref.Account = a
+		}
+	}
 	return run
 }
 

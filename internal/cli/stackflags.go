@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/config"
 
@@ -26,6 +27,11 @@ type stackFlags struct {
 	endpointURL string
 	stateDir    string
 	concurrency int
+	// The deadlines and attempts of one AWS call.
+	connectTimeout   time.Duration
+	firstByteTimeout time.Duration
+	callTimeout      time.Duration
+	maxAttempts      int
 }
 
 func (f *stackFlags) register(fs *flag.FlagSet) {
@@ -36,6 +42,10 @@ func (f *stackFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.endpointURL, "endpoint-url", "", "send every AWS call to this endpoint (e.g. a realdrift sandbox; default: AWS_ENDPOINT_URL)")
 	fs.StringVar(&f.stateDir, "state-dir", "", "directory of baselines and ignore.yaml (default .realdrift, reading .cdkrd too)")
 	fs.IntVar(&f.concurrency, "concurrency", scan.DefaultConcurrency, "most AWS calls in flight per stack")
+	fs.DurationVar(&f.connectTimeout, "connect-timeout", scan.DefaultConnectTimeout, "deadline to connect to an AWS endpoint (each attempt)")
+	fs.DurationVar(&f.firstByteTimeout, "first-byte-timeout", scan.DefaultFirstByteTimeout, "deadline for the first byte of an answer once a request is sent (each attempt)")
+	fs.DurationVar(&f.callTimeout, "call-timeout", scan.DefaultCallTimeout, "deadline of one AWS call, all its retries included; a resource read that runs out of time is skipped, a stack-level call is a stack error")
+	fs.IntVar(&f.maxAttempts, "max-attempts", scan.DefaultMaxAttempts, "most attempts of one AWS call (retries on throttling, 5xx and timeouts)")
 }
 
 // target is one stack to check.
@@ -72,6 +82,17 @@ func (sess *session) close() {
 func (f *stackFlags) validate() error {
 	if f.concurrency < 1 {
 		return fmt.Errorf("--concurrency must be at least 1 (got %d)", f.concurrency)
+	}
+	if f.maxAttempts < 1 {
+		return fmt.Errorf("--max-attempts must be at least 1 (got %d)", f.maxAttempts)
+	}
+	for _, d := range []struct {
+		flag string
+		v    time.Duration
+	}{{"--connect-timeout", f.connectTimeout}, {"--first-byte-timeout", f.firstByteTimeout}, {"--call-timeout", f.callTimeout}} {
+		if d.v <= 0 {
+			return fmt.Errorf("%s must be positive (got %s)", d.flag, d.v)
+		}
 	}
 	return nil
 }
@@ -112,6 +133,11 @@ func (f *stackFlags) open(ctx context.Context, s IO, patterns []string) (*sessio
 		Region:      region,
 		Profile:     f.profileName(s),
 		EndpointURL: f.endpointURL,
+
+		MaxAttempts:      f.maxAttempts,
+		ConnectTimeout:   f.connectTimeout,
+		FirstByteTimeout: f.firstByteTimeout,
+		CallTimeout:      f.callTimeout,
 	}
 	if sess.settings.EndpointURL == "" {
 		sess.settings.EndpointURL = getenv(s, "AWS_ENDPOINT_URL")

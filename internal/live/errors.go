@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"time"
 
 	"github.com/aws/smithy-go"
 )
@@ -11,6 +13,33 @@ import (
 // ErrNotFound reports that a resource (or the policy, statement or
 // attachment that stands for it) does not exist.
 var ErrNotFound = errors.New("not found")
+
+// TimeoutError is one AWS call that got no (complete) answer within its
+// deadline (--call-timeout): every attempt and backoff of the call counts.
+type TimeoutError struct {
+	// After is the call deadline.
+	After time.Duration
+	Err   error
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("no answer within %s: %v", e.After, e.Err)
+}
+
+// Unwrap returns the underlying error (a context deadline).
+func (e *TimeoutError) Unwrap() error { return e.Err }
+
+// IsTimeout reports whether err is a call that timed out: its call
+// deadline passed, or its attempts ran out on connect or first-byte
+// timeouts. A cancelled or expired run context is not a timeout.
+func IsTimeout(err error) bool {
+	var te *TimeoutError
+	if errors.As(err, &te) {
+		return true
+	}
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout() && !errors.Is(err, context.DeadlineExceeded)
+}
 
 // skipError stops a read for a reason that is not an API error.
 type skipError struct{ reason string }
@@ -70,6 +99,18 @@ func describe(err error) string {
 	var se *skipError
 	if errors.As(err, &se) {
 		return se.reason
+	}
+	if IsTimeout(err) {
+		what := "call"
+		var oe *smithy.OperationError
+		if errors.As(err, &oe) {
+			what = oe.Service() + " " + oe.Operation()
+		}
+		var te *TimeoutError
+		if errors.As(err, &te) {
+			return fmt.Sprintf("timeout: %s got no answer within %s", what, te.After)
+		}
+		return fmt.Sprintf("timeout: %s: %v", what, err)
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return "interrupted: " + err.Error()

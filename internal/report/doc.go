@@ -7,7 +7,8 @@
 // Verdicts (Verdict, worst first): error (the stack could not be checked),
 // drift (a deleted, declared, undeclared or added finding that is not
 // Unrecorded), potentialDrift (only Unrecorded live-only values), clean.
-// Coverage is complete when no finding is skipped.
+// Coverage is complete when no finding is skipped and the stack did not
+// fail (a stack that could not be checked covers nothing).
 //
 // Text layout (seed 002 §9):
 //   - A header line per stack; drift sections follow it directly, later
@@ -34,7 +35,7 @@
 //	  "verdict": "clean" | "potentialDrift" | "drift" | "error",   // worst stack
 //	  "drifted": <confirmed drift findings, all stacks>,
 //	  "potentialDrift": <unrecorded findings, all stacks>,
-//	  "coverageComplete": <no stack has a skipped finding>,
+//	  "coverageComplete": <no stack failed or has a skipped finding>,
 //	  "stacks": [{
 //	    "stack": "<name>", "account": "<id>", "region": "<region>",
 //	    "verdict": ..., "drifted": n, "potentialDrift": n,

@@ -24,9 +24,11 @@ func ExitCode(stacks []Stack, fail, strict bool) int {
 	return code
 }
 
-// ReportOnlyNote is the stderr note for drift found without --fail, or "".
-func ReportOnlyNote(stacks []Stack, fail bool) string {
-	if fail {
+// ReportOnlyNote is the stderr note for drift found without --fail, or ""
+// (also when the run does not exit 0: a failed stack, or --strict on
+// incomplete coverage).
+func ReportOnlyNote(stacks []Stack, fail, strict bool) string {
+	if fail || ExitCode(stacks, fail, strict) != ExitOK {
 		return ""
 	}
 	for _, s := range stacks {

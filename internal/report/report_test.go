@@ -171,8 +171,54 @@ func TestExitCode(t *testing.T) {
 			}
 		})
 	}
-	if ReportOnlyNote([]Stack{driftS}, false) == "" || ReportOnlyNote([]Stack{driftS}, true) != "" || ReportOnlyNote([]Stack{potentialS}, false) != "" {
-		t.Error("ReportOnlyNote")
+	notes := []struct {
+		name         string
+		stacks       []Stack
+		fail, strict bool
+		want         bool
+	}{
+		{"drift without --fail", []Stack{driftS}, false, false, true},
+		{"drift with --fail", []Stack{driftS}, true, false, false},
+		{"potential drift only", []Stack{potentialS}, false, false, false},
+		// The note says "exiting 0": never on a run that exits otherwise.
+		{"drift beside a failed stack", []Stack{driftS, failed}, false, false, false},
+		{"drift with --strict on incomplete coverage", []Stack{driftS, skipped}, false, true, false},
+		{"drift with --strict, full coverage", []Stack{driftS}, false, true, true},
+	}
+	for _, tt := range notes {
+		t.Run("note/"+tt.name, func(t *testing.T) {
+			if got := ReportOnlyNote(tt.stacks, tt.fail, tt.strict) != ""; got != tt.want {
+				t.Errorf("ReportOnlyNote gives a note: %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// A stack that could not be checked covers nothing: coverage is
+// incomplete in its summary and in the JSON report, also when every stack
+// failed.
+func TestFailedStackCoverage(t *testing.T) {
+	failed := Stack{Ref: dev, Err: errors.New("describe stack: no answer")}
+	if Summarize(failed).CoverageComplete() {
+		t.Error("a failed stack has complete coverage")
+	}
+	var buf bytes.Buffer
+	if err := JSON(&buf, []Stack{failed, failed}); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Verdict          string `json:"verdict"`
+		CoverageComplete bool   `json:"coverageComplete"`
+		Stacks           []struct {
+			CoverageComplete bool   `json:"coverageComplete"`
+			Error            string `json:"error"`
+		} `json:"stacks"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Verdict != "error" || got.CoverageComplete || len(got.Stacks) != 2 || got.Stacks[0].CoverageComplete || got.Stacks[0].Error == "" {
+		t.Errorf("every stack failed:\n%s", buf.String())
 	}
 }
 

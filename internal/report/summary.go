@@ -55,8 +55,9 @@ type Summary struct {
 	Unread int
 }
 
-// CoverageComplete reports whether every resource was read.
-func (s Summary) CoverageComplete() bool { return s.Unread == 0 }
+// CoverageComplete reports whether every resource was read: never for a
+// stack that could not be checked at all.
+func (s Summary) CoverageComplete() bool { return s.Unread == 0 && s.Verdict != Error }
 
 // Summarize adds up a stack's findings.
 func Summarize(s Stack) Summary {

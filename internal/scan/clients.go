@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
 	"github.com/aws/aws-sdk-go-v2/service/kms"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
 
 	"github.com/realdrift/realdrift/internal/live"
 	"github.com/realdrift/realdrift/internal/schema"
@@ -30,6 +31,8 @@ type Clients struct {
 	Live           *live.Clients
 	// KMS resolves managed alias targets; nil skips that fact.
 	KMS kmsAPI
+	// Identity names the caller's account (CallerAccount); may be nil.
+	Identity identityAPI
 
 	// exports caches ListExports for the account and region.
 	exports exportCache
@@ -64,6 +67,7 @@ func NewClients(cfg aws.Config) *Clients {
 		CloudFormation: cloudformation.NewFromConfig(cfg),
 		Live:           live.NewClients(cfg),
 		KMS:            kms.NewFromConfig(cfg),
+		Identity:       sts.NewFromConfig(cfg),
 	}
 }
 

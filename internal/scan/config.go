@@ -3,13 +3,18 @@ package scan
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/smithy-go/middleware"
 )
+
+// DefaultMaxAttempts is the default bound on the attempts of one call.
+const DefaultMaxAttempts = 10
 
 // Settings choose where and as whom the pipeline calls AWS.
 type Settings struct {
@@ -23,23 +28,33 @@ type Settings struct {
 	// credentials (the sandbox maps access keys to accounts).
 	AccessKeyID     string
 	SecretAccessKey string
-	// MaxAttempts bounds the retries of one call (default 10).
+	// MaxAttempts bounds the attempts of one call (DefaultMaxAttempts when ≤ 0).
 	MaxAttempts int
+	// ConnectTimeout, FirstByteTimeout and CallTimeout are the deadlines of
+	// one call (timeout.go; the defaults where zero): dialing, the wait for
+	// the response headers of one attempt, and the whole call with its
+	// retries. A call that runs out of time fails with *live.TimeoutError.
+	ConnectTimeout   time.Duration
+	FirstByteTimeout time.Duration
+	CallTimeout      time.Duration
 }
 
 // Config loads one aws.Config for s with the SDK's adaptive retry mode:
 // throttled calls are retried with client-side rate limiting, and the retry
-// quota is lifted so a long throttled run is slowed, not failed.
+// quota is lifted so a long throttled run is slowed, not failed. Every call
+// has the deadlines of s, so the retries of one call stay bounded too.
 func Config(ctx context.Context, s Settings) (aws.Config, error) {
 	if s.Region == "" {
 		return aws.Config{}, fmt.Errorf("no region: set --region or AWS_REGION")
 	}
 	attempts := s.MaxAttempts
 	if attempts <= 0 {
-		attempts = 10
+		attempts = DefaultMaxAttempts
 	}
 	opts := []func(*config.LoadOptions) error{
 		config.WithRegion(s.Region),
+		config.WithHTTPClient(httpClient(s)),
+		config.WithAPIOptions([]func(*middleware.Stack) error{callDeadline(orDefault(s.CallTimeout, DefaultCallTimeout))}),
 		config.WithRetryer(func() aws.Retryer {
 			return retry.NewAdaptiveMode(func(o *retry.AdaptiveModeOptions) {
 				o.StandardOptions = append(o.StandardOptions, func(so *retry.StandardOptions) {
