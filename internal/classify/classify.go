@@ -192,6 +192,15 @@ func (r *run) declaredTop(k string, d any) {
 		return
 	}
 	if drift.ContainsUnknown(d) {
+		dm, dok := d.(map[string]any)
+		lm, lok := l.(map[string]any)
+		if present && dok && lok && drift.ContainsSecret(d) {
+			// An object holding a secret is compared key by key: each
+			// unknowable part is unresolved at its own path, every other
+			// key is compared, so a changed sibling is still drift.
+			r.compareMap(k, dm, lm, false)
+			return
+		}
 		r.emit(drift.Finding{Tier: drift.Unresolved, Path: k})
 		if present {
 			// The declared value cannot be compared, but live sub-keys the
@@ -253,6 +262,14 @@ func isCollection(v any) bool {
 // With quiet set, only live-only sub-keys are reported (the declared side is
 // unresolved somewhere inside).
 func (r *run) compare(rp string, d, l any, quiet bool) {
+	if drift.IsUnknown(l) {
+		// A live value withheld from storage (a secret's plaintext) is
+		// never compared.
+		if !quiet {
+			r.emit(drift.Finding{Tier: drift.Unresolved, Path: rp})
+		}
+		return
+	}
 	if r.same(rp, d, l) {
 		// Equal as values; live may still carry sub-keys the template
 		// never set (a declared object is a subset of its live object).
@@ -307,7 +324,13 @@ func (r *run) compareMap(rp string, d, l map[string]any, quiet bool) {
 				r.compare(sub, d[k], l[alt], quiet)
 				continue
 			}
-			if quiet || drift.ContainsUnknown(d[k]) {
+			if quiet {
+				continue
+			}
+			if drift.ContainsUnknown(d[k]) {
+				// Inside an object compared key by key (it holds a
+				// secret): the unknowable part stays unresolved.
+				r.emit(drift.Finding{Tier: drift.Unresolved, Path: sub})
 				continue
 			}
 			if isCollection(d[k]) && !normalize.TriviallyEmptyCollection(d[k]) {
@@ -316,7 +339,7 @@ func (r *run) compareMap(rp string, d, l map[string]any, quiet bool) {
 			continue
 		}
 		if drift.ContainsUnknown(d[k]) {
-			r.compare(sub, d[k], lv, true)
+			r.unknownPart(sub, d[k], lv, quiet)
 			continue
 		}
 		r.compare(sub, d[k], lv, quiet)
@@ -332,6 +355,23 @@ func (r *run) compareMap(rp string, d, l map[string]any, quiet bool) {
 		}
 		r.undeclared(rp+"."+k, l[k], true)
 	}
+}
+
+// unknownPart compares a declared value holding an Unknown. Quiet (the
+// whole property is unresolved) it reports only live-only sub-keys. Loud
+// (inside an object holding a secret, compared key by key) an object is
+// compared key by key in turn; anything else is unresolved at its own path.
+func (r *run) unknownPart(rp string, d, l any, quiet bool) {
+	dm, dok := d.(map[string]any)
+	lm, lok := l.(map[string]any)
+	if !quiet && dok && lok {
+		r.compareMap(rp, dm, lm, false)
+		return
+	}
+	if !quiet {
+		r.emit(drift.Finding{Tier: drift.Unresolved, Path: rp})
+	}
+	r.compare(rp, d, l, true)
 }
 
 func (r *run) compareArray(rp string, d, l []any, quiet bool) {
@@ -579,7 +619,8 @@ func (r *run) compareKeyed(rp string, d, l []any, id *identity, quiet bool) {
 				continue
 			}
 			if !quiet {
-				r.emit(drift.Finding{Tier: drift.Declared, Path: rp, AttributeKey: k, Desired: redact(dv), Actual: lv})
+				actual, _ := drift.WithholdValue(dv, lv)
+				r.emit(drift.Finding{Tier: drift.Declared, Path: rp, AttributeKey: k, Desired: redact(dv), Actual: actual})
 			}
 			continue
 		}
@@ -680,7 +721,12 @@ func (r *run) declared(rp string, d, l any, quiet bool) {
 	if quiet {
 		return
 	}
-	r.emit(drift.Finding{Tier: drift.Declared, Path: rp, Desired: redact(d), Actual: redact(l)})
+	actual := redact(l)
+	if drift.ContainsSecret(d) {
+		// The live value at a secret's place is the secret's plaintext.
+		actual, _ = drift.WithholdValue(d, actual)
+	}
+	r.emit(drift.Finding{Tier: drift.Declared, Path: rp, Desired: redact(d), Actual: actual})
 }
 
 func (r *run) emit(f drift.Finding) {
@@ -703,7 +749,7 @@ func (r *run) isFreeForm(rp string) bool {
 
 // redact replaces secret-bearing values before they reach a finding.
 func redact(v any) any {
-	if !hasSecret(v) {
+	if !drift.ContainsSecret(v) {
 		return v
 	}
 	switch t := v.(type) {
@@ -721,26 +767,4 @@ func redact(v any) any {
 		return out
 	}
 	return drift.Redacted
-}
-
-func hasSecret(v any) bool {
-	switch t := v.(type) {
-	case drift.Secret:
-		return true
-	case drift.Unknown:
-		return t.Secret
-	case map[string]any:
-		for _, e := range t {
-			if hasSecret(e) {
-				return true
-			}
-		}
-	case []any:
-		for _, e := range t {
-			if hasSecret(e) {
-				return true
-			}
-		}
-	}
-	return false
 }

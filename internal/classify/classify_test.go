@@ -477,3 +477,79 @@ func TestNestedServiceRows(t *testing.T) {
 		})
 	}
 }
+
+// TestSecretInMap holds the pair for an object holding a secret: the
+// secret stays unresolved (never drift, never plaintext), and a changed
+// sibling key surfaces as declared drift.
+func TestSecretInMap(t *testing.T) {
+	token := drift.Unknown{Reason: "secret-bearing dynamic reference is resolved only at deploy time", Secret: true}
+	withheld := drift.Unknown{Reason: "withheld from storage", Secret: true}
+	env := func(vars map[string]any) map[string]any {
+		return map[string]any{"Environment": map[string]any{"Variables": vars}, "MemorySize": 128.0}
+	}
+	const plaintext = "tok-PLANTED-0123456789"
+	tests := []struct {
+		name     string
+		declared map[string]any
+		live     map[string]any
+		want     []string
+	}{{
+		name:     "the secret stays quiet",
+		declared: env(map[string]any{"TOKEN": token, "LEVEL": "info"}),
+		live:     env(map[string]any{"TOKEN": plaintext, "LEVEL": "info"}),
+		want:     []string{"unresolved Environment.Variables.TOKEN"},
+	}, {
+		name:     "a changed sibling surfaces",
+		declared: env(map[string]any{"TOKEN": token, "LEVEL": "info"}),
+		live:     env(map[string]any{"TOKEN": plaintext, "LEVEL": "debug"}),
+		want:     []string{`declared Environment.Variables.LEVEL "debug" want "info"`, "unresolved Environment.Variables.TOKEN"},
+	}, {
+		name:     "a changed sibling surfaces against a withheld live secret",
+		declared: env(map[string]any{"TOKEN": token, "LEVEL": "info"}),
+		live:     env(map[string]any{"TOKEN": withheld, "LEVEL": "debug"}),
+		want:     []string{`declared Environment.Variables.LEVEL "debug" want "info"`, "unresolved Environment.Variables.TOKEN"},
+	}, {
+		name:     "a live-only sibling is inventory",
+		declared: env(map[string]any{"TOKEN": token}),
+		live:     env(map[string]any{"TOKEN": plaintext, "EXTRA": "x"}),
+		want:     []string{"undeclared Environment.Variables.EXTRA \"x\"", "unresolved Environment.Variables.TOKEN"},
+	}, {
+		name:     "a secret absent from live stays unresolved",
+		declared: env(map[string]any{"TOKEN": token, "LEVEL": "info"}),
+		live:     env(map[string]any{"LEVEL": "info"}),
+		want:     []string{"unresolved Environment.Variables.TOKEN"},
+	}, {
+		name: "a non-secret unknown beside the secret is unresolved at its own path",
+		declared: env(map[string]any{"TOKEN": token, "AZ": drift.Unknown{Reason: "Fn::GetAZs is environment-dependent"},
+			"LEVEL": "info"}),
+		live: env(map[string]any{"TOKEN": plaintext, "AZ": "us-east-1a", "LEVEL": "debug"}),
+		want: []string{`declared Environment.Variables.LEVEL "debug" want "info"`,
+			"unresolved Environment.Variables.AZ", "unresolved Environment.Variables.TOKEN"},
+	}, {
+		name:     "a supplied NoEcho value that differs is drift, both sides redacted",
+		declared: env(map[string]any{"TOKEN": drift.Secret{Value: "old-" + plaintext}, "LEVEL": "info"}),
+		live:     env(map[string]any{"TOKEN": plaintext, "LEVEL": "info"}),
+		want:     []string{`declared Environment.Variables.TOKEN "****REDACTED****" want "****REDACTED****"`},
+	}, {
+		name:     "a map without a secret is still unresolved as a whole",
+		declared: env(map[string]any{"AZ": drift.Unknown{Reason: "Fn::GetAZs is environment-dependent"}, "LEVEL": "info"}),
+		live:     env(map[string]any{"AZ": "us-east-1a", "LEVEL": "debug"}),
+		want:     []string{"unresolved Environment"},
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := Subject{Ref: drift.ResourceRef{LogicalID: "Fn", Type: "AWS::Lambda::Function", PhysicalID: "fn"}, Declared: tc.declared}
+			fs := Resource(s, tc.live, &schema.Facts{}, Options{Known: &KnownTable{}})
+			if diff := cmp.Diff(brief(fs), tc.want); diff != "" {
+				t.Errorf("findings (-got +want):\n%s", diff)
+			}
+			b, err := json.Marshal(fs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(b), plaintext) {
+				t.Errorf("plaintext in findings: %s", b)
+			}
+		})
+	}
+}

@@ -69,5 +69,11 @@
 //     distinct values so and never shows the equality unfolded. No rule
 //     names a case file or a logical id.
 //   - Secret-bearing values (drift.Secret, secret drift.Unknown) reach a
-//     finding only as drift.Redacted.
+//     finding only as drift.Redacted, and so does the live value at a
+//     secret's place (its plaintext). A declared object holding a secret
+//     is compared key by key: each unknowable part is `unresolved` at its
+//     own path, every other key is compared as usual, so a changed sibling
+//     is still drift (an object holding only non-secret Unknowns stays
+//     `unresolved` as a whole). A live value that is a drift.Unknown (one
+//     withheld from storage) is never compared: it is `unresolved`.
 package classify

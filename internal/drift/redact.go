@@ -71,13 +71,19 @@ func ContainsSecret(v any) bool {
 // cannot tell which live value a secret stands for, it withholds every
 // candidate. live is not modified; unchanged subtrees are shared.
 func Withhold(declared, live map[string]any) (map[string]any, []string) {
-	var found []string
-	learn := func(v any) { found = appendStrings(found, v) }
-	out, _ := withhold(declared, live, learn).(map[string]any)
+	v, found := WithholdValue(declared, live)
+	out, _ := v.(map[string]any)
 	if out == nil && live != nil {
 		out = map[string]any{}
 	}
 	return out, found
+}
+
+// WithholdValue is Withhold for one declared value and its live value.
+func WithholdValue(declared, live any) (any, []string) {
+	var found []string
+	learn := func(v any) { found = appendStrings(found, v) }
+	return withhold(declared, live, learn), found
 }
 
 func withhold(d, l any, learn func(any)) any {
