@@ -185,7 +185,7 @@ func contentVersion(b []byte) int64 {
 }
 
 func readVersioned(path string) ([]byte, int64, error) {
-	b, err := os.ReadFile(path)
+	b, err := ReadStateFile(path, MaxStateFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, 0, ErrNotFound
 	}
@@ -318,7 +318,7 @@ func (f *File) PutRun(ctx context.Context, rec RunRecord, findings []drift.Findi
 	}
 
 	latest := f.latestPath(rec.Stack)
-	if b, err := os.ReadFile(latest); err == nil {
+	if b, err := ReadStateFile(latest, MaxStateFile); err == nil {
 		var cur struct {
 			Run runSrc `json:"run"`
 		}
@@ -353,7 +353,7 @@ func (f *File) LatestFindings(ctx context.Context, stack drift.StackRef) (RunRec
 	if err := validStack(stack); err != nil {
 		return RunRecord{}, nil, fmt.Errorf("latest findings: %w", err)
 	}
-	b, err := os.ReadFile(f.latestPath(stack))
+	b, err := ReadStateFile(f.latestPath(stack), MaxStateFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return RunRecord{}, nil, fmt.Errorf("latest findings %s: %w", stack, ErrNotFound)
 	}
@@ -392,7 +392,7 @@ func (f *File) ListRuns(ctx context.Context, stack drift.StackRef, limit int) ([
 }
 
 func readRunRecord(path string) (RunRecord, error) {
-	b, err := os.ReadFile(path)
+	b, err := ReadStateFile(path, MaxStateFile)
 	if err != nil {
 		return RunRecord{}, err
 	}
@@ -422,7 +422,7 @@ func (f *File) RunFindings(ctx context.Context, stack drift.StackRef, runID stri
 		if h.runID != runID {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(dir, h.name))
+		b, err := ReadStateFile(filepath.Join(dir, h.name), MaxStateFile)
 		if err != nil {
 			return RunRecord{}, nil, fmt.Errorf("run findings %s %s: %w", stack, runID, err)
 		}
@@ -585,7 +585,7 @@ func (f *File) PutIndex(ctx context.Context, entries []IndexEntry) error {
 }
 
 func (f *File) readIndex(physicalID string) ([]IndexEntry, error) {
-	b, err := os.ReadFile(f.indexPath(physicalID))
+	b, err := ReadStateFile(f.indexPath(physicalID), MaxStateFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -667,7 +667,7 @@ func (f *File) GetState(ctx context.Context, runID, key string) ([]byte, error) 
 	if err := validName("state key", key); err != nil {
 		return nil, fmt.Errorf("get state: %w", err)
 	}
-	b, err := os.ReadFile(f.statePath(runID, key))
+	b, err := ReadStateFile(f.statePath(runID, key), MaxStateFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("get state %s/%s: %w", runID, key, ErrNotFound)
 	}
