@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/realdrift/realdrift/internal/sandbox"
 )
 
 // A tiny case: one declared drift, one default, an extra top-level key.
@@ -81,5 +83,77 @@ func TestCorpusVerbBadInput(t *testing.T) {
 	}
 	if _, _, code := runArgs(t, "corpus", t.TempDir()); code != ExitError {
 		t.Errorf("empty dir: code %d", code)
+	}
+}
+
+// badCases writes the tiny good case and two bad ones (accountId a number;
+// no liveRaw, declared a list) into one directory.
+func badCases(t *testing.T) string {
+	t.Helper()
+	dir := writeCase(t, corpusCase)
+	bad := map[string]string{
+		"AWS__SQS__Queue.Account.json": strings.Replace(corpusCase, `"accountId": "111111111111"`, `"accountId": 111111111111`, 1),
+		"AWS__SQS__Queue.Shape.json": strings.Replace(strings.Replace(corpusCase,
+			`"liveRaw": {"DelaySeconds": 9, "Path": "/"},`, ``, 1),
+			`"declared": {"DelaySeconds": 5}`, `"declared": [5]`, 1),
+	}
+	for name, body := range bad {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// A bad case is reported with its path and every problem, the run goes on
+// with the other cases, and the exit status is 2 at the end.
+func TestCorpusVerbGoesOnPastBadCases(t *testing.T) {
+	dir := badCases(t)
+	out, errs, code := runArgs(t, "corpus", dir)
+	if code != ExitError {
+		t.Errorf("exit %d, want 2", code)
+	}
+	for _, want := range []string{
+		filepath.Join(dir, "AWS__SQS__Queue.Account.json") + ": opts.accountId: got a number, want a string\n",
+		filepath.Join(dir, "AWS__SQS__Queue.Shape.json") + ": resource.declared: got an array, want an object\n",
+		filepath.Join(dir, "AWS__SQS__Queue.Shape.json") + ": liveRaw: missing\n",
+	} {
+		if !strings.Contains(errs, "realdrift corpus: "+want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "corpus: 1/3 cases exact") || !strings.HasSuffix(last, "; unreadable cases: 2") {
+		t.Errorf("summary line %q", last)
+	}
+}
+
+// sandbox world --from-corpus leaves bad cases out of the world it writes
+// and exits 2.
+func TestSandboxWorldGoesOnPastBadCases(t *testing.T) {
+	dir := badCases(t)
+	out := filepath.Join(t.TempDir(), "world.json")
+	_, errs, code := runArgs(t, "sandbox", "world", "--from-corpus", dir, "-o", out)
+	if code != ExitError {
+		t.Errorf("exit %d, want 2", code)
+	}
+	if !strings.Contains(errs, "realdrift sandbox world: "+filepath.Join(dir, "AWS__SQS__Queue.Account.json")+": opts.accountId:") ||
+		!strings.Contains(errs, filepath.Join(dir, "AWS__SQS__Queue.Shape.json")+": liveRaw: missing") {
+		t.Errorf("stderr:\n%s", errs)
+	}
+	w, err := sandbox.LoadWorld(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, a := range w.Accounts {
+		for _, r := range a.Regions {
+			for _, s := range r.Stacks {
+				n += len(s.Resources)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("world has %d resources, want the good case's 1", n)
 	}
 }

@@ -111,6 +111,7 @@ func runSandboxWorld(s IO, args []string) int {
 		return fail(s, "sandbox world", errors.New("-o FILE is required"))
 	}
 	var w *sandbox.World
+	code := ExitOK
 	if *demo {
 		dir := *corpusDir
 		if dir == "" && s.Getenv != nil {
@@ -132,15 +133,21 @@ func runSandboxWorld(s IO, args []string) int {
 			}
 		}
 	} else {
-		cases, err := corpus.LoadDirs(*from)
-		if err != nil {
-			return fail(s, "sandbox world", err)
-		}
-		if len(cases) == 0 {
+		// A bad case is reported and left out of the world; the world is
+		// still written, and the exit status is 2 at the end.
+		cases, loadErr := corpus.LoadDirs(*from)
+		if bad := reportBadCases(s, "sandbox world", loadErr); len(cases) == 0 {
+			if bad > 0 || loadErr != nil {
+				return ExitError
+			}
 			return fail(s, "sandbox world", fmt.Errorf("no corpus case in %s", *from))
 		}
+		var err error
 		if w, err = worldgen.FromCorpus(cases); err != nil {
 			return fail(s, "sandbox world", err)
+		}
+		if loadErr != nil {
+			code = ExitError
 		}
 	}
 	data, err := w.Marshal()
@@ -159,7 +166,7 @@ func runSandboxWorld(s IO, args []string) int {
 	if err != nil {
 		return fail(s, "sandbox world", err)
 	}
-	return ExitOK
+	return code
 }
 
 // plantDemoDrift applies the demo's out-of-band changes to the dev

@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -53,15 +54,43 @@ var knownKeys = map[string]bool{
 	"schema": true, "opts": true, "expected": true,
 }
 
-// Parse decodes one case from its JSON text.
+// findingJSON is an expected finding as stored: the corpus writes
+// freeFormKey as a boolean, drift.Finding holds it as a string ("true").
+type findingJSON struct {
+	drift.Finding
+	FreeFormKey *bool `json:"freeFormKey,omitempty"`
+}
+
+// Parse decodes one case from its JSON text; name (the file's path) is
+// used in errors. A case that does not have the format's shape is a
+// *CaseError listing every problem found.
 func Parse(name string, data []byte) (*Case, error) {
-	var c Case
-	if err := json.Unmarshal(data, &c); err != nil {
-		return nil, fmt.Errorf("case %s: %w", name, err)
+	if probs := check(data); len(probs) > 0 {
+		return nil, &CaseError{Path: name, Problems: probs}
+	}
+	var st struct {
+		Case
+		Expected []findingJSON `json:"expected"`
+	}
+	if err := json.Unmarshal(data, &st); err != nil {
+		p := Problem{Msg: err.Error()}
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			p = Problem{Field: te.Field, Msg: fmt.Sprintf("got JSON %s, want %s", te.Value, te.Type)}
+		}
+		return nil, &CaseError{Path: name, Problems: []Problem{p}}
+	}
+	c := st.Case
+	c.Expected = make([]drift.Finding, 0, len(st.Expected))
+	for _, f := range st.Expected {
+		if f.FreeFormKey != nil && *f.FreeFormKey {
+			f.Finding.FreeFormKey = "true"
+		}
+		c.Expected = append(c.Expected, f.Finding)
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
-		return nil, fmt.Errorf("case %s: %w", name, err)
+		return nil, &CaseError{Path: name, Problems: []Problem{{Msg: err.Error()}}}
 	}
 	for k, v := range top {
 		if !knownKeys[k] {
@@ -71,17 +100,8 @@ func Parse(name string, data []byte) (*Case, error) {
 			c.Extra[k] = v
 		}
 	}
-	c.File = name
+	c.File = filepath.Base(name)
 	c.RawLive = top["liveRaw"]
-	if c.Resource.ResourceType == "" {
-		return nil, fmt.Errorf("case %s: resource.resourceType is missing", name)
-	}
-	if c.Resource.Declared == nil {
-		c.Resource.Declared = map[string]any{}
-	}
-	if c.LiveRaw == nil {
-		c.LiveRaw = map[string]any{}
-	}
 	c.Resource.Declared = markUnknown(c.Resource.Declared).(map[string]any)
 	return &c, nil
 }
@@ -90,19 +110,24 @@ func Parse(name string, data []byte) (*Case, error) {
 func Load(path string) (*Case, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("read case: %w", err)
+		return nil, &CaseError{Path: path, Problems: []Problem{{Msg: err.Error()}}}
 	}
-	return Parse(filepath.Base(path), data)
+	return Parse(path, data)
 }
 
 // LoadDirs reads every *.json case under the given directories (or files),
-// sorted by file name.
+// sorted by file name. It never stops at a bad case: it returns every case
+// it could read, and an error joining one *CaseError per case it could not
+// (and one error per path it could not list), so a caller may report the
+// error and go on with the cases.
 func LoadDirs(paths ...string) ([]*Case, error) {
 	var files []string
+	var errs []error
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
-			return nil, fmt.Errorf("corpus: %w", err)
+			errs = append(errs, fmt.Errorf("corpus: %w", err))
+			continue
 		}
 		if !st.IsDir() {
 			files = append(files, p)
@@ -110,20 +135,22 @@ func LoadDirs(paths ...string) ([]*Case, error) {
 		}
 		m, err := filepath.Glob(filepath.Join(p, "*.json"))
 		if err != nil {
-			return nil, fmt.Errorf("corpus: %w", err)
+			errs = append(errs, fmt.Errorf("corpus: %w", err))
+			continue
 		}
 		files = append(files, m...)
 	}
-	sort.Slice(files, func(i, j int) bool { return filepath.Base(files[i]) < filepath.Base(files[j]) })
+	sort.SliceStable(files, func(i, j int) bool { return filepath.Base(files[i]) < filepath.Base(files[j]) })
 	cases := make([]*Case, 0, len(files))
 	for _, f := range files {
 		c, err := Load(f)
 		if err != nil {
-			return nil, err
+			errs = append(errs, err)
+			continue
 		}
 		cases = append(cases, c)
 	}
-	return cases, nil
+	return cases, errors.Join(errs...)
 }
 
 func markUnknown(v any) any {

@@ -40,7 +40,7 @@ func TestLoadDevCorpus(t *testing.T) {
 }
 
 func TestParseExtraKeysAndErrors(t *testing.T) {
-	c, err := Parse("x.json", []byte(`{"corpusVersion":1,"resource":{"logicalId":"A","resourceType":"AWS::SQS::Queue","physicalId":"p","declared":{"X":["__cdkrd_corpus_unresolved__"]}},"liveRaw":{},"schema":{},"opts":{},"expected":[],"newKey":5}`))
+	c, err := Parse("x.json", []byte(`{"corpusVersion":1,"resource":{"logicalId":"A","resourceType":"AWS::SQS::Queue","physicalId":"p","declared":{"X":["__cdkrd_corpus_unresolved__"]}},"liveRaw":{},"schema":{"readOnly":[],"writeOnly":[],"createOnly":[],"readOnlyPaths":[],"writeOnlyPaths":[],"createOnlyPaths":[],"defaults":{}},"opts":{},"expected":[],"newKey":5}`))
 	if err != nil {
 		t.Fatal(err)
 	}

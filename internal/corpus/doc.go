@@ -5,8 +5,17 @@
 // Rules:
 //   - The corpus's unresolved marker string is turned into drift.Unknown at
 //     any depth of the declared properties, so no caller ever sees it.
-//   - Unknown top-level keys are kept in Extra and otherwise ignored, so cases
-//     with extra keys still load.
+//   - Every case is checked against the format (check.go's caseShape) before
+//     it is decoded: a listed field of the wrong type, an unknown
+//     corpusVersion, a missing required field (resource, liveRaw, schema,
+//     opts, expected and their required keys) makes the case bad, a
+//     *CaseError naming its path and each problem ("path: field: problem").
+//     Keys the format does not list are tolerated at every level (newer
+//     recordings add fields); unknown top-level keys are kept in Extra.
+//   - LoadDirs never stops at a bad case: it returns the good ones and an
+//     error joining every bad one, so a run reports them all and goes on.
+//   - freeFormKey is a boolean in the corpus; drift.Finding carries it as
+//     the string "true".
 //   - Numbers decode as float64, as encoding/json does by default.
 //   - Replay runs a case through classify.Resource, exactly as the CLI and
 //     the Lambdas do; Compare and Summarize implement the README's

@@ -106,6 +106,9 @@ type Summary struct {
 	Tiers                       map[drift.Tier]*TierCount
 	FalseDeclared, FalseUndecl  int
 	MissedDeclared, MissedUndec int
+	// Unreadable counts the case files that could not be read (set by the
+	// caller): each counts as a case, never exact.
+	Unreadable int
 }
 
 // Summarize aggregates results.
@@ -177,15 +180,21 @@ func pct(a, b int) float64 {
 	return 100 * float64(a) / float64(b)
 }
 
-// Line renders the one-line summary.
+// Line renders the one-line summary; unreadable cases count in the cases
+// total and are named at the end.
 func (s Summary) Line() string {
 	tc := func(t drift.Tier) string {
 		c := s.Tiers[t]
 		return fmt.Sprintf("%s %d/%d/%d", t, c.Expected, c.Produced, c.Matched)
 	}
-	return fmt.Sprintf("corpus: %d/%d cases exact (%.1f%%), %d/%d with findings; findings %d/%d by (tier,path), %d/%d in full; expected/produced/matched: %s, %s, %s; false drift: declared %d, undeclared %d",
-		s.Exact, s.Cases, pct(s.Exact, s.Cases), s.ExactWithFindings, s.CasesWithFindings,
+	cases := s.Cases + s.Unreadable
+	line := fmt.Sprintf("corpus: %d/%d cases exact (%.1f%%), %d/%d with findings; findings %d/%d by (tier,path), %d/%d in full; expected/produced/matched: %s, %s, %s; false drift: declared %d, undeclared %d",
+		s.Exact, cases, pct(s.Exact, cases), s.ExactWithFindings, s.CasesWithFindings,
 		s.KeyMatch, s.Findings, s.Full, s.Findings,
 		tc(drift.Declared), tc(drift.Undeclared), tc(drift.AtDefault),
 		s.FalseDeclared, s.FalseUndecl)
+	if s.Unreadable > 0 {
+		line += fmt.Sprintf("; unreadable cases: %d", s.Unreadable)
+	}
+	return line
 }
