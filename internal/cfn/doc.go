@@ -21,7 +21,8 @@
 //     a JSON syntax error names line, column and byte offset; a YAML error
 //     names line:column; a model error names the template path, e.g.
 //     "Resources.Bucket.Type: must be a string". Duplicate keys are errors in
-//     both formats, as are NaN/Inf numbers, nesting deeper than maxDepth, a
+//     both formats, as are bytes that are not UTF-8 (JSON names the first
+//     one's place too), NaN/Inf numbers, nesting deeper than maxDepth, a
 //     second YAML document, YAML merge keys (<<), and YAML alias expansion
 //     beyond a budget proportional to the input's size.
 //   - Sections the model does not know are kept in Template.Raw, untouched.

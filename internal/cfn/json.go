@@ -8,12 +8,18 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // parseJSON decodes a JSON document into JSON-shaped Go values, token by
 // token, so that duplicate keys and bad numbers are reported with their
 // position.
 func parseJSON(data []byte) (any, error) {
+	if off := invalidUTF8(data); off >= 0 {
+		// encoding/json would turn the bytes into U+FFFD silently: a
+		// template that is not UTF-8 is rejected, as YAML ones are.
+		return nil, (&jsonParser{data: data}).errAt(int64(off), "invalid UTF-8")
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	p := &jsonParser{dec: dec, data: data}
@@ -28,6 +34,23 @@ func parseJSON(data []byte) (any, error) {
 		return nil, p.errAt(dec.InputOffset(), "unexpected data after the top-level value")
 	}
 	return v, nil
+}
+
+// invalidUTF8 returns the offset of the first byte of data that is not
+// valid UTF-8, or -1.
+func invalidUTF8(data []byte) int {
+	for i := 0; i < len(data); {
+		if data[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
 }
 
 type jsonParser struct {

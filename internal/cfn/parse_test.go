@@ -70,6 +70,7 @@ func TestParseErrorsNameTheLocation(t *testing.T) {
 		{"json truncated", `{"Resources": {`, "json: line 1, column 16 (byte 15): unexpected end of input"},
 		{"json duplicate key", "{\"Resources\": {}, \"Resources\": {}}", "json: line 1, column 30 (byte 29): duplicate key \"Resources\""},
 		{"json trailing", `{"Resources": {}} {}`, "json: line 1, column 20 (byte 19): unexpected data after the top-level value"},
+		{"json invalid UTF-8", "{\"Resources\": {\"A\": {\"Type\": \"T\",\n \"Properties\": {\"N\": \"a\xffb\"}}}}", "json: line 2, column 24 (byte 57): invalid UTF-8"},
 		{"json huge number", `{"Resources": {"A": {"Type": "T", "Properties": {"N": 1e999}}}}`, "number 1e999 is out of range"},
 		{"yaml syntax", "Resources:\n  A: [\n", "yaml: line 2: did not find expected node content"},
 		{"yaml syntax without a library line", "Resources:\n  A: {Type: T}\nx: y: z\nmore: 1\n", "yaml: line 3: mapping values are not allowed in this context"},
