@@ -46,7 +46,10 @@
 // Record builds the next baseline from a run: completeResources is computed
 // at write time and is monotonic across re-records of a read resource;
 // unread resources carry their entries forward with their old fingerprints;
-// enumeratedParents is not monotonic (a failed scan drops the marker).
+// enumeratedParents is not monotonic (a declined child drops the marker),
+// but a run that could not complete a parent's enumeration (the parent or
+// one of its children not read) carries the marker and the recorded
+// children forward, as it carries an unread resource's completeness.
 //
 // Reads and writes go through a versioned store (store.File for the CLI,
 // store.Dynamo for the service), never through files of this package's

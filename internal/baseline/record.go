@@ -51,8 +51,13 @@ func recordable(f drift.Finding) bool {
 //     unselected value keeps its previous entry (a declined change stays
 //     drift); a previous entry whose value is gone is dropped when selected.
 //   - A resource that was not read (skipped, deleted) carries its entries,
-//     fingerprints, physical id and observed defaults forward unchanged and
-//     is not complete.
+//     fingerprints, physical id, observed defaults and completeness forward
+//     unchanged.
+//   - A parent whose enumeration did not complete (the parent not read, a
+//     listing failed: both a skipped parent) or one of whose added
+//     children could not be read carries its enumeratedParents marker and
+//     its recorded added children forward unchanged; so does an added
+//     child whose read failed.
 //   - A replaced or re-typed resource starts afresh.
 //   - completeResources: every recordable value of the resource is recorded
 //     as it is now (zero values: trivially complete), or it was complete
@@ -99,17 +104,22 @@ func Record(prev *Baseline, s Snapshot, opt Options) *Baseline {
 	}
 
 	// Entries of the previous baseline that this run does not speak about:
-	// resources not read, and added resources not seen.
+	// resources not read, added resources not seen, and added resources
+	// whose parent's enumeration did not complete or whose read failed.
 	seenLid := map[string]bool{}
 	for lid := range byLid {
 		seenLid[lid] = true
 	}
+	unreadChild, unreadChildOf := unreadChildren(s)
+	notEnumerated := func(parent string) bool { return r.unread[parent] || unreadChildOf[parent] }
 	for _, e := range r.sortedActive() {
 		_, inTemplate := r.res[e.LogicalID]
+		parent, hasParent := parentOf(e.LogicalID, s.Parents)
 		switch {
 		case inTemplate && r.unread[e.LogicalID]:
 			keep(e)
-		case !inTemplate && e.Path == "" && !seenLid[e.LogicalID] && !sel(e.LogicalID, ""):
+		case !inTemplate && e.Path == "" && !seenLid[e.LogicalID] &&
+			(unreadChild[e.LogicalID] || (hasParent && notEnumerated(parent)) || !sel(e.LogicalID, "")):
 			keep(e)
 		}
 	}
@@ -173,6 +183,13 @@ func Record(prev *Baseline, s Snapshot, opt Options) *Baseline {
 		}
 	}
 
+	// A resource not read this run keeps the completeness it had.
+	for lid := range r.res {
+		if r.unread[lid] && r.complete(lid) {
+			next.Complete[lid] = true
+		}
+	}
+
 	// Physical ids of resources with entries or complete; observed defaults
 	// of unread resources carry forward.
 	hasEntry := map[string]bool{}
@@ -204,6 +221,9 @@ func Record(prev *Baseline, s Snapshot, opt Options) *Baseline {
 		recorded[entryKey{e.LogicalID, e.Path}] = e.Value
 	}
 	for _, p := range s.Scanned {
+		if unreadChildOf[p.LogicalID] {
+			continue // a child could not be read: the marker stands as it was
+		}
 		ok := true
 		for _, f := range s.Findings {
 			if f.Tier != drift.Added {
@@ -222,9 +242,38 @@ func Record(prev *Baseline, s Snapshot, opt Options) *Baseline {
 			next.EnumeratedParents = append(next.EnumeratedParents, p)
 		}
 	}
+	// Parents whose enumeration did not complete this run (not read, a
+	// listing failed, a child not read) keep their marker.
+	if prev != nil {
+		for _, p := range prev.EnumeratedParents {
+			x, inTemplate := r.res[p.LogicalID]
+			if !inTemplate || r.void[p.LogicalID] != "" || (p.ResourceType != "" && p.ResourceType != x.Type) {
+				continue
+			}
+			if notEnumerated(p.LogicalID) {
+				next.EnumeratedParents = append(next.EnumeratedParents, p)
+			}
+		}
+	}
 	next.sortAll()
 	next.Entries = dedupe(next.Entries)
 	return next
+}
+
+// unreadChildren lists the added children of s whose full read failed (no
+// live model) by entry id, and their parents.
+func unreadChildren(s Snapshot) (children, parents map[string]bool) {
+	children, parents = map[string]bool{}, map[string]bool{}
+	for _, f := range s.Findings {
+		if f.Tier != drift.Added || recordable(f) {
+			continue
+		}
+		children[EntryID(f)] = true
+		if p, ok := parentOf(f.LogicalID, s.Parents); ok {
+			parents[p] = true
+		}
+	}
+	return children, parents
 }
 
 // dedupe keeps the first entry of each (logical id, path) of sorted entries.

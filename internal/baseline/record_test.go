@@ -29,6 +29,13 @@ func only(keys ...string) func(string, string) bool {
 	}
 }
 
+// unreadAdded is an added child whose full read failed: no live value.
+func unreadAdded(lid, phys string) drift.Finding {
+	f := added(lid, phys, nil)
+	f.Actual = nil
+	return f
+}
+
 func TestRecord(t *testing.T) {
 	qRes := res("Q", qType, nil)
 	fnRes := res("Fn", fnType, map[string]any{"Code": map[string]any{"S3Key": "v1.zip"}})
@@ -93,7 +100,7 @@ func TestRecord(t *testing.T) {
 			want: want{Complete: []string{"Q"}, Phys: map[string]string{"Q": "p-Q"}},
 		},
 		{
-			name: "unread resource carries entries, physical id, fingerprint and observed default; never complete",
+			name: "unread resource carries entries, physical id, fingerprint, observed default and completeness",
 			prev: func(t *testing.T) *Baseline {
 				b := base(Entry{"Fn", fnType, "CodeSha256", "old"}, Entry{"B", s3Type, "X", "y"})
 				b.SourceFingerprints["Fn::CodeSha256"] = "oldfp"
@@ -108,6 +115,7 @@ func TestRecord(t *testing.T) {
 			}, fnRes, res("B", s3Type, nil)),
 			want: want{
 				Entries:   []Entry{{"B", s3Type, "X", "y"}, {"Fn", fnType, "CodeSha256", "old"}},
+				Complete:  []string{"Fn"},
 				Phys:      map[string]string{"Fn": "p-Fn"},
 				CarriedFP: map[string]string{"Fn::CodeSha256": "oldfp"},
 				Observed:  []PathRef{{"B", s3Type, "PublicAccessBlockConfiguration"}},
@@ -178,6 +186,54 @@ func TestRecord(t *testing.T) {
 				Phys:     map[string]string{"E": "p-E", "T": "p-T", "W": "p-W"},
 				Parents:  []Parent{{"E", "AWS::SNS::Topic"}, {"T", "AWS::SNS::Topic"}},
 			},
+		},
+		{
+			name: "parent not enumerated (skipped) keeps its marker and recorded children",
+			prev: func(*testing.T) *Baseline {
+				b := base(Entry{"T/Subscription#arn:1", "AWS::SNS::Subscription", "", map[string]any{"a": 1.0}})
+				b.Complete["T"] = true
+				b.PhysicalIDs["T"] = "p-T"
+				b.EnumeratedParents = []Parent{{"T", "AWS::SNS::Topic"}}
+				return b
+			},
+			s: snap([]drift.Finding{
+				{Tier: drift.Skipped, LogicalID: "T", ResourceType: "AWS::SNS::Topic", Reason: "enumerate children: SNS ListSubscriptionsByTopic: AuthorizationError"},
+			}, res("T", "AWS::SNS::Topic", nil)),
+			want: want{
+				Entries:  []Entry{{"T/Subscription#arn:1", "AWS::SNS::Subscription", "", map[string]any{"a": 1.0}}},
+				Complete: []string{"T"},
+				Phys:     map[string]string{"T": "p-T"},
+				Parents:  []Parent{{"T", "AWS::SNS::Topic"}},
+			},
+		},
+		{
+			name: "an added child whose read failed keeps its entry and its parent's marker",
+			prev: func(*testing.T) *Baseline {
+				b := base(Entry{"T/Subscription#arn:1", "AWS::SNS::Subscription", "", map[string]any{"a": 1.0}})
+				b.EnumeratedParents = []Parent{{"T", "AWS::SNS::Topic"}}
+				return b
+			},
+			s: func() Snapshot {
+				s := snap([]drift.Finding{unreadAdded("T/Subscription", "arn:1"), unreadAdded("T/Subscription", "arn:2")}, res("T", "AWS::SNS::Topic", nil))
+				s.Scanned = []Parent{{"T", "AWS::SNS::Topic"}}
+				return s
+			}(),
+			want: want{
+				Entries:  []Entry{{"T/Subscription#arn:1", "AWS::SNS::Subscription", "", map[string]any{"a": 1.0}}},
+				Complete: []string{"T"},
+				Phys:     map[string]string{"T": "p-T"},
+				Parents:  []Parent{{"T", "AWS::SNS::Topic"}},
+			},
+		},
+		{
+			name: "a new child that could not be read marks no parent that was not marked",
+			prev: func(*testing.T) *Baseline { return nil },
+			s: func() Snapshot {
+				s := snap([]drift.Finding{unreadAdded("T/Subscription", "arn:2")}, res("T", "AWS::SNS::Topic", nil))
+				s.Scanned = []Parent{{"T", "AWS::SNS::Topic"}}
+				return s
+			}(),
+			want: want{Complete: []string{"T"}, Phys: map[string]string{"T": "p-T"}},
 		},
 	}
 	for _, tt := range tests {

@@ -21,15 +21,20 @@ resources) as their baseline: check then stays quiet about it, and reports
 any later change to it as drift. On a terminal it lists what is new or
 changed since the last record and asks which to record; with --yes, or when
 stdin is not a terminal, it records everything. In CI (CI=true) it records
-only with --yes.`
+only with --yes. What could not be read (a resource, a child listing, an
+added child) keeps its recorded entries unchanged and is named on stderr;
+--strict then exits 1.
+Exit status: 0 recorded, 1 recorded with incomplete coverage under --strict,
+2 error, 130 interrupted.`
 
 func runRecord(ctx context.Context, s IO, args []string) int {
 	fs := newFlags(s, "record", recordSynopsis)
 	var f stackFlags
 	f.register(fs)
-	var yes bool
+	var yes, strict bool
 	fs.BoolVar(&yes, "yes", false, "record everything without asking")
 	fs.BoolVar(&yes, "y", false, "shorthand for --yes")
+	fs.BoolVar(&strict, "strict", false, "exit 1 when coverage is incomplete (something was not read; its recorded entries are kept)")
 	if done, code := parse(s, fs, args); done {
 		return code
 	}
@@ -66,9 +71,35 @@ func runRecord(ctx context.Context, s IO, args []string) int {
 			}
 			fmt.Fprintf(s.Stderr, "realdrift record: %s: %v\n", run.ref.Name, err)
 			code = ExitError
+			continue
+		}
+		if gaps := coverageGaps(run.ref.Name, run.raw); len(gaps) > 0 {
+			fmt.Fprintf(s.Stderr, "warning: %s: coverage incomplete — %d not read, their recorded entries kept unchanged:\n", run.ref.Name, len(gaps))
+			for _, g := range gaps {
+				fmt.Fprintf(s.Stderr, "  %s\n", g)
+			}
+			if strict && code == ExitOK {
+				code = ExitDrift
+			}
 		}
 	}
 	return code
+}
+
+// coverageGaps lists what a run could not read, one line each: skipped
+// resources (a failed read or child listing) and added children whose full
+// read failed.
+func coverageGaps(stack string, fs []drift.Finding) []string {
+	var out []string
+	for _, f := range fs {
+		switch {
+		case f.Tier == drift.Skipped:
+			out = append(out, fmt.Sprintf("%s (%s): %s", ignore.DisplayPath(stack, f), f.ResourceType, f.Reason))
+		case f.Tier == drift.Added && f.Actual == nil:
+			out = append(out, fmt.Sprintf("%s (%s) %s: %s", ignore.DisplayPath(stack, f), f.ResourceType, f.PhysicalID, f.Note))
+		}
+	}
+	return out
 }
 
 // recordRun records one checked stack: the delta (live-only values new or
