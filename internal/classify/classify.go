@@ -31,6 +31,7 @@ func Resource(s Subject, live map[string]any, facts *schema.Facts, opts Options)
 	}
 	r := newRun(s, live, facts, opts)
 	r.classify()
+	r.withholdSecrets(live)
 	sort.Slice(r.out, func(i, j int) bool {
 		if r.out[i].Tier != r.out[j].Tier {
 			return r.out[i].Tier < r.out[j].Tier
@@ -745,6 +746,27 @@ func (r *run) isFreeForm(rp string) bool {
 		}
 	}
 	return false
+}
+
+// withholdSecrets scrubs from every finding the plaintexts the live model
+// holds at the declared secrets' places (drift.Withhold), wherever they
+// appear, and writes a live value withheld from storage (a secret Unknown)
+// as drift.Redacted, the string a report shows: the CLI, which reads the
+// plaintext, and the service, which stores it withheld, agree.
+func (r *run) withholdSecrets(live map[string]any) {
+	var found []string
+	if drift.ContainsSecret(r.s.Declared) {
+		_, found = drift.Withhold(r.s.Declared, live)
+	}
+	for i := range r.out {
+		f := &r.out[i]
+		f.Actual, _ = drift.Scrub(redact(f.Actual), found)
+		f.Desired, _ = drift.Scrub(redact(f.Desired), found)
+		if w := f.WholeArrayRevert; w != nil {
+			v, _ := drift.Scrub(redact(w.Value), found)
+			f.WholeArrayRevert = &drift.WholeArrayRevert{Path: w.Path, Value: v}
+		}
+	}
 }
 
 // redact replaces secret-bearing values before they reach a finding.

@@ -553,3 +553,48 @@ func TestSecretInMap(t *testing.T) {
 		})
 	}
 }
+
+// TestSecretPlaintextScrubbed holds that the plaintext a live model holds at
+// a secret's place never reaches a finding from another path of the
+// resource, and that a withheld live value reads as the report's string.
+func TestSecretPlaintextScrubbed(t *testing.T) {
+	const plaintext = "nOeChO-PLANTED-424242"
+	s := Subject{
+		Ref: drift.ResourceRef{LogicalID: "Fn", Type: "AWS::Lambda::Function", PhysicalID: "fn"},
+		Declared: map[string]any{"Environment": map[string]any{"Variables": map[string]any{
+			"DB_PASSWORD": drift.Unknown{Reason: "NoEcho parameter DbPassword has no supplied value", Secret: true}}}},
+	}
+	tests := []struct {
+		name string
+		live map[string]any
+		want []string
+	}{{
+		name: "an undeclared copy of the plaintext",
+		live: map[string]any{"Environment": map[string]any{"Variables": map[string]any{"DB_PASSWORD": plaintext}},
+			"Description": "rotated from " + plaintext},
+		want: []string{`undeclared Description "****REDACTED****"`, "unresolved Environment.Variables.DB_PASSWORD"},
+	}, {
+		name: "a withheld live value",
+		live: map[string]any{"Environment": map[string]any{"Variables": map[string]any{
+			"DB_PASSWORD": drift.Unknown{Reason: "withheld from storage", Secret: true}}},
+			"Description": drift.Unknown{Reason: "withheld from storage", Secret: true}},
+		want: []string{`undeclared Description "****REDACTED****"`, "unresolved Environment.Variables.DB_PASSWORD"},
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := Resource(s, tc.live, &schema.Facts{}, Options{Known: &KnownTable{}})
+			if diff := cmp.Diff(brief(fs), tc.want); diff != "" {
+				t.Errorf("findings (-got +want):\n%s", diff)
+			}
+			for _, f := range fs {
+				if _, ok := f.Actual.(drift.Unknown); ok {
+					t.Errorf("%s: actual is an Unknown, want the Redacted string", f.Path)
+				}
+			}
+			b, _ := json.Marshal(fs)
+			if strings.Contains(string(b), plaintext) {
+				t.Errorf("plaintext in findings: %s", b)
+			}
+		})
+	}
+}

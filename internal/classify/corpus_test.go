@@ -8,27 +8,12 @@ import (
 	"testing"
 
 	"github.com/realdrift/realdrift/internal/corpus"
+	"github.com/realdrift/realdrift/internal/corpus/corpustest"
 )
-
-// corpusDir returns the dev corpus: $REALDRIFT_CORPUS_DIR, else
-// ../shared/corpus/dev from the repository root.
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	if d := os.Getenv("REALDRIFT_CORPUS_DIR"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "..", "shared", "corpus", "dev")
-}
 
 func loadCorpus(t testing.TB) []*corpus.Case {
 	t.Helper()
-	dir := corpusDir(t)
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("golden corpus not found at %s (set REALDRIFT_CORPUS_DIR): %v", dir, err)
-		}
-		t.Skipf("golden corpus not found at %s (set REALDRIFT_CORPUS_DIR); CI=true makes this a failure", dir)
-	}
+	dir := corpustest.Dir(t)
 	cases, err := corpus.LoadDirs(dir)
 	if err != nil {
 		t.Fatal(err)

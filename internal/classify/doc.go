@@ -70,7 +70,9 @@
 //     names a case file or a logical id.
 //   - Secret-bearing values (drift.Secret, secret drift.Unknown) reach a
 //     finding only as drift.Redacted, and so does the live value at a
-//     secret's place (its plaintext). A declared object holding a secret
+//     secret's place (its plaintext), wherever else in the resource's
+//     findings it appears; a live drift.Unknown (withheld from storage)
+//     is written as the Redacted string too. A declared object holding a secret
 //     is compared key by key: each unknowable part is `unresolved` at its
 //     own path, every other key is compared as usual, so a changed sibling
 //     is still drift (an object holding only non-secret Unknowns stays
