@@ -9,9 +9,12 @@
 //     FunctionName may be a bare name, a partial ARN (account:function:name)
 //     or a full function ARN, with or without a version or alias qualifier;
 //     all of them resolve to the registered name.
-//   - Handlers are wrapped with aws-lambda-go's lambda.NewHandler, so the
-//     payload is decoded and the result encoded exactly as the Go runtime on
-//     Lambda does.
+//   - Handlers take the signatures lambda.Start takes; the payload is
+//     decoded and the result encoded as the Go runtime on Lambda does. Each
+//     invocation encodes into a buffer of its own (aws-lambda-go's
+//     lambda.NewHandler hands back a pooled buffer it has already released,
+//     a data race under concurrent invocations), so the router is safe for
+//     any number of concurrent calls.
 //   - A handler error is answered the way Lambda answers it: status 200,
 //     header X-Amz-Function-Error: Unhandled and a body
 //     {"errorType", "errorMessage"}. The errorType is computed like the Go

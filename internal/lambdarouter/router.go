@@ -15,7 +15,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/aws/aws-lambda-go/lambda/messages"
 	"github.com/aws/aws-lambda-go/lambdacontext"
 )
@@ -45,14 +44,14 @@ var validName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 // It is safe for concurrent use; register handlers before serving.
 type Router struct {
 	mu       sync.RWMutex
-	handlers map[string]lambda.Handler
+	handlers map[string]*handler
 }
 
 var _ http.Handler = (*Router)(nil)
 
 // New returns a router with no handlers.
 func New() *Router {
-	return &Router{handlers: map[string]lambda.Handler{}}
+	return &Router{handlers: map[string]*handler{}}
 }
 
 // Handle registers handler under the function name. handler is any function
@@ -63,15 +62,16 @@ func (r *Router) Handle(name string, handler any) error {
 	if !validName.MatchString(name) {
 		return fmt.Errorf("register lambda handler: invalid function name %q", name)
 	}
-	if handler == nil || reflect.TypeOf(handler).Kind() != reflect.Func {
-		return fmt.Errorf("register lambda handler %s: handler is %T, not a function", name, handler)
+	h, err := newHandler(handler)
+	if err != nil {
+		return fmt.Errorf("register lambda handler %s: %w", name, err)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, dup := r.handlers[name]; dup {
 		return fmt.Errorf("register lambda handler %s: already registered", name)
 	}
-	r.handlers[name] = lambda.NewHandler(handler)
+	r.handlers[name] = h
 	return nil
 }
 
@@ -87,7 +87,7 @@ func (r *Router) Names() []string {
 	return names
 }
 
-func (r *Router) lookup(name string) (lambda.Handler, bool) {
+func (r *Router) lookup(name string) (*handler, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	h, ok := r.handlers[name]
@@ -184,7 +184,7 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 
 // invoke runs the handler and turns any failure, panics included, into the
 // error document Lambda would return.
-func invoke(ctx context.Context, h lambda.Handler, fn function, payload []byte) (out []byte, fnErr *messages.InvokeResponse_Error) {
+func invoke(ctx context.Context, h *handler, fn function, payload []byte) (out []byte, fnErr *messages.InvokeResponse_Error) {
 	defer func() {
 		if p := recover(); p != nil {
 			out, fnErr = nil, &messages.InvokeResponse_Error{Type: typeName(p), Message: fmt.Sprint(p)}
