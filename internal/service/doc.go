@@ -41,4 +41,11 @@
 //     stack per debounce window (a conditional write).
 //   - Secrets never leave the classifier in plaintext: run state and
 //     findings go through their JSON forms, which withhold or redact them.
+//     Live models are stored with the values at the declared secrets'
+//     places withheld, and the plaintexts found there scrubbed wherever
+//     else they appear in the read batch (withholdLives, by the rules the
+//     reports use: drift.Withhold, drift.Scrub); read back, a withheld
+//     value is a secret Unknown, never compared.
+//   - Each handler logs one line per invocation (WithLogger): the
+//     function and its outcome, never a payload, a result or run state.
 package service

@@ -18,8 +18,9 @@ type liveState map[string]live.Result
 
 // ReadResources is the read-resources function: pass 1 for one batch of
 // the stored desired model's resources, read through the account's read
-// role; the results are stored per batch. A resource that cannot be read
-// is a skipped result, never an error.
+// role; the results are stored per batch, with the secrets' live values
+// withheld (withholdLives). A resource that cannot be read is a skipped
+// result, never an error.
 func (s *Service) ReadResources(ctx context.Context, in statemachine.ReadBatch) (struct{}, error) {
 	var ds desiredState
 	if err := s.mustJSON(ctx, in.RunID, in.DesiredKey, &ds); err != nil {
@@ -35,6 +36,7 @@ func (s *Service) ReadResources(ctx context.Context, in statemachine.ReadBatch) 
 	if err != nil {
 		return struct{}{}, stepError(err)
 	}
+	withholdLives(rs[lo:hi], lives)
 	if err := s.putJSON(ctx, in.RunID, batchKey(keyLive, in.Stack, in.Batch), lives); err != nil {
 		return struct{}{}, stepError(err)
 	}
@@ -75,5 +77,6 @@ func (s *Service) loadLives(ctx context.Context, runID string, stack drift.Stack
 			lives[id] = r
 		}
 	}
+	readBack(lives)
 	return lives, nil
 }

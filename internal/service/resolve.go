@@ -49,6 +49,7 @@ func (s *Service) Resolve(ctx context.Context, in statemachine.ResolveTask) (sta
 		if rs.Reread, err = s.readAll(ctx, c, again, ds.factsFunc()); err != nil {
 			return statemachine.Resolved{}, stepError(err)
 		}
+		withholdLives(again, rs.Reread)
 		for id, r := range rs.Reread {
 			lives[id] = r
 		}
@@ -82,6 +83,7 @@ func (s *Service) allLives(ctx context.Context, runID string, stack drift.StackR
 	if err != nil {
 		return nil, err
 	}
+	readBack(rs.Reread)
 	for id, r := range rs.Reread {
 		lives[id] = r
 	}

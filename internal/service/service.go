@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -54,6 +55,7 @@ type Service struct {
 	debounce *debouncer
 	notifier *notify.Notifier
 	now      func() time.Time
+	log      *slog.Logger
 }
 
 // Option configures a Service.
@@ -123,15 +125,15 @@ func (s *Service) Register(r *lambdarouter.Router) error {
 // Handlers maps each function name to its handler.
 func (s *Service) Handlers() map[string]any {
 	return map[string]any{
-		statemachine.FunctionDiscover:          s.Discover,
-		statemachine.FunctionLoadDesired:       s.LoadDesired,
-		statemachine.FunctionReadResources:     s.ReadResources,
-		statemachine.FunctionResolve:           s.Resolve,
-		statemachine.FunctionEnumerateChildren: s.EnumerateChildren,
-		statemachine.FunctionClassify:          s.Classify,
-		statemachine.FunctionPersist:           s.Persist,
-		statemachine.FunctionNotify:            s.Notify,
-		statemachine.FunctionTrigger:           s.Trigger,
+		statemachine.FunctionDiscover:          logged(s, statemachine.FunctionDiscover, s.Discover),
+		statemachine.FunctionLoadDesired:       logged(s, statemachine.FunctionLoadDesired, s.LoadDesired),
+		statemachine.FunctionReadResources:     logged(s, statemachine.FunctionReadResources, s.ReadResources),
+		statemachine.FunctionResolve:           logged(s, statemachine.FunctionResolve, s.Resolve),
+		statemachine.FunctionEnumerateChildren: logged(s, statemachine.FunctionEnumerateChildren, s.EnumerateChildren),
+		statemachine.FunctionClassify:          logged(s, statemachine.FunctionClassify, s.Classify),
+		statemachine.FunctionPersist:           logged(s, statemachine.FunctionPersist, s.Persist),
+		statemachine.FunctionNotify:            logged(s, statemachine.FunctionNotify, s.Notify),
+		statemachine.FunctionTrigger:           logged(s, statemachine.FunctionTrigger, s.Trigger),
 	}
 }
 
