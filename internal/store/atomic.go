@@ -4,12 +4,40 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 )
+
+// writeLocked is writeAtomic for a caller holding the state directory's
+// lock: every locked writer of path's directory holds it too, so a temp
+// file found there now was left by a writer that died (SIGKILL, power
+// loss) and is removed first.
+func writeLocked(path string, data []byte) error {
+	removeStaleTemps(filepath.Dir(path))
+	return writeAtomic(path, data)
+}
+
+// tempName matches the names writeAtomic gives its temp files.
+var tempName = regexp.MustCompile(`^\..+\.tmp[0-9]+$`)
+
+// removeStaleTemps removes writeAtomic's temp files from dir, best effort:
+// a file it cannot remove is left for the next locked write.
+func removeStaleTemps(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if e.Type().IsRegular() && tempName.MatchString(e.Name()) {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
 
 // writeAtomic replaces path with data: temp file in the same directory,
 // fsync, rename, fsync of the directory. A reader sees the old file or the
 // new one, never a mix; a crash leaves at most a dot-named temp file, which
-// no reader opens. It is the only file writer of the package (and of the
+// no reader opens and the next locked write of that directory removes
+// (writeLocked). It is the only file writer of the package (and of the
 // CLI's state directory).
 func writeAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)

@@ -32,7 +32,9 @@
 //
 // Every write goes to a temporary file in the same directory, is synced and
 // renamed over the target (writeAtomic, the one file writer), so a crash
-// never leaves a half-written file. Writers hold an exclusive flock on
+// never leaves a half-written file; the temp file a killed writer leaves
+// behind is removed by the next locked write of its directory
+// (writeLocked). Writers hold an exclusive flock on
 // <dir> itself (lockFile, the one lock; no lock file users could commit by
 // mistake) across read-check-write; a baseline's or ignore file's version
 // is derived from its content, so an edit by another tool (or a git

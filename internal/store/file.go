@@ -220,7 +220,7 @@ func (f *File) putDoc(ctx context.Context, rel string, doc []byte, expected int6
 	if cur != expected {
 		return 0, conflict(cur, expected)
 	}
-	if err := writeAtomic(filepath.Join(f.dir, rel), doc); err != nil {
+	if err := writeLocked(filepath.Join(f.dir, rel), doc); err != nil {
 		return 0, err
 	}
 	return contentVersion(doc), nil
@@ -309,7 +309,7 @@ func (f *File) PutRun(ctx context.Context, rec RunRecord, findings []drift.Findi
 	defer unlock()
 
 	dir := f.historyDir(rec.Stack)
-	if err := writeAtomic(filepath.Join(dir, historyName(rec.StartedAt, rec.expiry(), rec.RunID)), doc); err != nil {
+	if err := writeLocked(filepath.Join(dir, historyName(rec.StartedAt, rec.expiry(), rec.RunID)), doc); err != nil {
 		return fmt.Errorf("put run %s: %w", rec.RunID, err)
 	}
 	f.pruneHistory(dir)
@@ -328,7 +328,7 @@ func (f *File) PutRun(ctx context.Context, rec RunRecord, findings []drift.Findi
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("put run %s: %w", rec.RunID, err)
 	}
-	if err := writeAtomic(latest, doc); err != nil {
+	if err := writeLocked(latest, doc); err != nil {
 		return fmt.Errorf("put run %s: %w", rec.RunID, err)
 	}
 	return nil
@@ -577,7 +577,7 @@ func (f *File) PutIndex(ctx context.Context, entries []IndexEntry) error {
 		if err != nil {
 			return fmt.Errorf("put index %s: %w", id, err)
 		}
-		if err := writeAtomic(f.indexPath(id), b); err != nil {
+		if err := writeLocked(f.indexPath(id), b); err != nil {
 			return fmt.Errorf("put index %s: %w", id, err)
 		}
 	}

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"bytes"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -145,5 +146,52 @@ func TestFileIgnoresLeftoverTempFiles(t *testing.T) {
 	runs, err := s.ListRuns(t.Context(), st, 0)
 	if err != nil || len(runs) != 1 || runs[0].RunID != "r1" {
 		t.Errorf("runs after crash debris: %v, %v", runs, err)
+	}
+}
+
+// A writer killed between create and rename leaves its temp file; the next
+// locked write of that directory removes it and nothing else.
+func TestFileLockedWriteRemovesStaleTemps(t *testing.T) {
+	dir := t.TempDir()
+	s := store.NewFile(dir)
+	st := drift.StackRef{Account: "123456789012", Region: "eu-west-1", Name: "Shop"}
+	if _, err := s.PutBaseline(t.Context(), st, []byte(`{"a":1}`), 0); err != nil {
+		t.Fatal(err)
+	}
+	baselines := filepath.Join(dir, "baselines")
+	stale := []string{
+		filepath.Join(baselines, ".Shop.123456789012.eu-west-1.json.tmp123456"),
+		filepath.Join(baselines, ".Other.123456789012.eu-west-1.json.tmp98765"),
+		filepath.Join(dir, ".ignore.yaml.tmp4242"),
+	}
+	kept := []string{
+		filepath.Join(baselines, "notes.tmp1"),          // not a dot name
+		filepath.Join(baselines, ".gitkeep"),            // no temp suffix
+		filepath.Join(baselines, ".Shop.json.tmpdraft"), // suffix not ours
+	}
+	for _, p := range append(append([]string{}, stale...), kept...) {
+		if err := os.WriteFile(p, []byte("half-written"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, v, err := s.GetBaseline(t.Context(), st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.PutBaseline(t.Context(), st, []byte(`{"a":2}`), v); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.PutIgnoreRules(t.Context(), "", []byte("rules: []\n"), 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range stale {
+		if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s: still there after a locked write (%v)", p, err)
+		}
+	}
+	for _, p := range kept {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s: removed, but it is not a temp file of the store (%v)", p, err)
+		}
 	}
 }
