@@ -306,6 +306,13 @@ func Apply(b *Baseline, in Input, opt Options) Result {
 			matched[at] = true
 		}
 		ok := res == found
+		if ok && f.Tier == drift.Added && f.Actual == nil {
+			// A recorded child whose read failed: present, its value
+			// unknown. A coverage gap, never "changed since record".
+			f.Tier, f.Reason, f.Unrecorded = drift.Skipped, "added child not read: "+f.Note, false
+			out.Findings = append(out.Findings, f)
+			continue
+		}
 		folded := f.Tier == drift.AtDefault || f.Tier == drift.Generated
 		switch {
 		case ok && opt.Equal(rec, f.Actual):

@@ -16,6 +16,8 @@
 //     resource is in completeResources (an added child: when its parent is in
 //     enumeratedParents), noted "appeared since record"; otherwise it is
 //     Unrecorded (Potential Drift, never failing a check).
+//   - An added finding without a live value (its full read failed) with an
+//     entry becomes skipped: present, not comparable, never drift.
 //   - An atDefault or generated finding with an equal entry stays folded; with
 //     a different entry it becomes undeclared drift (a recorded value reset
 //     out of band).

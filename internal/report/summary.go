@@ -51,7 +51,8 @@ type Summary struct {
 	Potential int
 	// All counts every finding by tier.
 	All map[drift.Tier]int
-	// Unread is the number of resources with a skipped finding.
+	// Unread is the number of resources with a skipped finding, added
+	// children whose read failed included.
 	Unread int
 }
 
@@ -72,7 +73,10 @@ func Summarize(s Stack) Summary {
 			sum.Confirmed[f.Tier]++
 			sum.Drifted++
 		case f.Tier == drift.Skipped:
-			unread[f.LogicalID] = true
+			unread[f.LogicalID+"#"+f.PhysicalID] = true
+		}
+		if f.Tier == drift.Added && f.Actual == nil {
+			unread[f.LogicalID+"#"+f.PhysicalID] = true // its full read failed
 		}
 	}
 	sum.Unread = len(unread)
