@@ -9,6 +9,14 @@
 // --state-dir, else .realdrift with an existing .cdkrd read, never written),
 // store.Dynamo in one table item.
 //
+// The reader is strict, with one rule for every field (format.go's
+// formats table): a document with a byte that is not UTF-8, a duplicate key
+// at any depth, a field its schemaVersion does not define (version 2 adds
+// completeResources to version 1; the additive optional fields are read in
+// both), or a null where the format expects a value (a recorded value may
+// hold nulls inside it but is never null itself) is malformed, and the
+// error names the file, line:column and JSON path.
+//
 // Rules Apply implements (per entry, never per file):
 //   - An undeclared or added finding with an equal entry is suppressed; with
 //     an entry whose value differs it is drift ("changed since record", the

@@ -18,10 +18,14 @@ var ErrMalformed = errors.New("malformed baseline")
 type MalformedError struct {
 	File    string
 	Line    int // 0 when the problem has no single line
+	Column  int // 0 when not known
 	Problem string
 }
 
 func (e *MalformedError) Error() string {
+	if e.Line > 0 && e.Column > 0 {
+		return fmt.Sprintf("baseline %s:%d:%d: %s", e.File, e.Line, e.Column, e.Problem)
+	}
 	if e.Line > 0 {
 		return fmt.Sprintf("baseline %s:%d: %s", e.File, e.Line, e.Problem)
 	}
@@ -104,6 +108,14 @@ func Decode(name string, data []byte, want drift.StackRef) (*Baseline, error) {
 		return nil, bad(0, "missing stackName")
 	case f.Region == "":
 		return nil, bad(0, "missing region")
+	}
+	if p := checkFormat(data, f.SchemaVersion); p != nil {
+		line, col := lineCol(data, p.off)
+		problem := p.msg
+		if p.path != "" {
+			problem = p.path + ": " + p.msg
+		}
+		return nil, &MalformedError{File: name, Line: line, Column: col, Problem: problem}
 	}
 	if want.Name != "" && f.StackName != want.Name {
 		return nil, bad(0, "stackName %q does not match stack %q", f.StackName, want.Name)

@@ -91,6 +91,21 @@ func TestDecodeMalformed(t *testing.T) {
 		{"duplicate entry", "{" + ok + `,"recorded":[{"logicalId":"Q","resourceType":"T","path":"P","value":1},{"logicalId":"Q","resourceType":"T","path":"P","value":2}]}`, "duplicate entry"},
 		{"bad fingerprint key", "{" + ok + `,"recordedSourceFingerprints":{"Q.P":"h"}}`, "not <logicalId>::<path>"},
 		{"observed default without path", "{" + ok + `,"observedDefaults":[{"logicalId":"B"}]}`, "observedDefaults[0]"},
+		// One rule for every field of the format: no duplicate key, no
+		// field the version does not define, no null where a value is
+		// expected, nothing that is not UTF-8; each names its place.
+		{"duplicate top-level key", "{" + ok + ",\n\"region\":\"us-east-1\"}", `f.json:2:1: region: duplicate key "region"`},
+		{"duplicate key inside a value", "{" + ok + `,"recorded":[{"logicalId":"Q","resourceType":"T","path":"P","value":{"a":1,"a":2}}]}`, `f.json:1:158: recorded[0].value.a: duplicate key "a"`},
+		{"unknown top-level field", "{" + ok + `,"someFutureField":{}}`, `someFutureField: unknown field "someFutureField" (not in the schemaVersion 2 format)`},
+		{"misspelt field", "{" + ok + `,"recordedPhysicalIDs":{}}`, `unknown field "recordedPhysicalIDs"`},
+		{"unknown entry field", "{" + ok + `,"recorded":[{"logicalId":"Q","resourceType":"T","path":"P","value":1,"note":"x"}]}`, `recorded[0].note: unknown field "note"`},
+		{"completeResources in v1", `{"schemaVersion":1,"stackName":"S","region":"us-east-1","completeResources":[]}`, `completeResources: unknown field "completeResources" (not in the schemaVersion 1 format)`},
+		{"null accountId", "{" + `"schemaVersion":2,"stackName":"S","region":"us-east-1","accountId":null}`, "f.json:1:69: accountId: null where a string is expected"},
+		{"null recorded", "{" + ok + `,"recorded":null}`, "recorded: null where an array is expected"},
+		{"null value", "{" + ok + `,"recorded":[{"logicalId":"Q","resourceType":"T","path":"P","value":null}]}`, "recorded[0].value: null where a value is expected"},
+		{"null fingerprint", "{" + ok + `,"recordedSourceFingerprints":{"Q::P":null}}`, "recordedSourceFingerprints.Q::P: null where a string is expected"},
+		{"null entry", "{" + ok + `,"recorded":[null]}`, "recorded[0]: null where an object is expected"},
+		{"invalid UTF-8", "{" + ok + ",\n\"capturedAt\":\"20\xff\"}", "f.json:2:17: invalid UTF-8"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
