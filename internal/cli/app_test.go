@@ -9,15 +9,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/realdrift/realdrift/internal/cfn/cfntest"
 	"github.com/realdrift/realdrift/internal/drift"
 )
-
-func templatesDir() string {
-	if d := os.Getenv("REALDRIFT_TEMPLATES_DIR"); d != "" {
-		return d
-	}
-	return "../../../shared/templates"
-}
 
 // TestReadAssemblyRealCDK reads the real cloud assemblies: stack names,
 // template files and construct paths from the metadata files.
@@ -34,7 +28,7 @@ func TestReadAssemblyRealCDK(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.dir, func(t *testing.T) {
-			a, err := readAssembly(filepath.Join(templatesDir(), c.dir))
+			a, err := readAssembly(filepath.Join(cfntest.Require(t), c.dir))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,12 +3,12 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/realdrift/realdrift/internal/corpus"
+	"github.com/realdrift/realdrift/internal/corpus/corpustest"
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
 )
@@ -22,13 +22,6 @@ import (
 // package's own floor. Raise it when the pipeline improves; never lower it
 // to make a change pass. The test logs every differing case with its cause.
 const corpusE2EFloor = 512
-
-func corpusDir() string {
-	if d := os.Getenv("REALDRIFT_CORPUS_DIR"); d != "" {
-		return d
-	}
-	return "../../../shared/corpus/dev"
-}
 
 // jsonReport is the part of the JSON report the tests read.
 type jsonReport struct {
@@ -53,12 +46,13 @@ func TestCorpusWorldCheck(t *testing.T) {
 	if testing.Short() {
 		t.Skip("corpus world check takes a while; skipped only with -short")
 	}
-	cases, err := corpus.LoadDirs(corpusDir())
+	dir := corpustest.Dir(t)
+	cases, err := corpus.LoadDirs(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(cases) == 0 {
-		t.Fatalf("no corpus cases in %s", corpusDir())
+		t.Fatalf("no corpus cases in %s", dir)
 	}
 	w, err := worldgen.FromCorpus(cases)
 	if err != nil {

@@ -4,13 +4,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/realdrift/realdrift/internal/corpus/corpustest"
 )
 
 // TestDemo runs the demo as `make demo` does and checks every section, the
 // exit statuses it shows, its own exit code and its duration.
 func TestDemo(t *testing.T) {
-	for _, dir := range []string{corpusDir(), t.TempDir() + "/no-corpus"} {
-		t.Run(dir, func(t *testing.T) {
+	for name, dir := range map[string]string{"recordings": corpustest.Subset(t), "no-corpus": t.TempDir() + "/no-corpus"} {
+		t.Run(name, func(t *testing.T) {
 			start := time.Now()
 			out, errs, code := runArgs(t, "demo", "--corpus", dir)
 			if code != ExitOK {

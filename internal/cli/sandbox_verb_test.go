@@ -14,15 +14,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 
+	"github.com/realdrift/realdrift/internal/corpus/corpustest"
 	"github.com/realdrift/realdrift/internal/sandbox"
 )
-
-func sandboxCorpusDir() string {
-	if d := os.Getenv("REALDRIFT_CORPUS_DIR"); d != "" {
-		return d
-	}
-	return "../../../shared/corpus/dev"
-}
 
 func TestSandboxVerbErrors(t *testing.T) {
 	dir := t.TempDir()
@@ -60,15 +54,16 @@ func TestSandboxVerbErrors(t *testing.T) {
 }
 
 func TestSandboxWorldAndServe(t *testing.T) {
+	recordings := corpustest.Subset(t)
 	out := filepath.Join(t.TempDir(), "world.json")
-	if _, errs, code := runArgs(t, "sandbox", "world", "--from-corpus", sandboxCorpusDir(), "-o", out); code != ExitOK {
+	if _, errs, code := runArgs(t, "sandbox", "world", "--from-corpus", recordings, "-o", out); code != ExitOK {
 		t.Fatalf("world: %d %s", code, errs)
 	}
 	if _, err := sandbox.LoadWorld(out); err != nil {
 		t.Fatal(err)
 	}
 	demo := filepath.Join(t.TempDir(), "demo.json")
-	if _, errs, code := runArgs(t, "sandbox", "world", "--demo", "--drift", "--corpus", sandboxCorpusDir(), "-o", demo); code != ExitOK {
+	if _, errs, code := runArgs(t, "sandbox", "world", "--demo", "--drift", "--corpus", recordings, "-o", demo); code != ExitOK {
 		t.Fatalf("demo world: %d %s", code, errs)
 	}
 

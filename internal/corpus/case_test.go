@@ -1,24 +1,14 @@
 package corpus
 
 import (
-	"os"
 	"testing"
 
+	"github.com/realdrift/realdrift/internal/corpus/corpustest"
 	"github.com/realdrift/realdrift/internal/drift"
 )
 
-// Dir returns the dev corpus directory for tests: $REALDRIFT_CORPUS_DIR, else
-// ../shared/corpus/dev from the repository root.
-func testDir(t *testing.T) string {
-	t.Helper()
-	if d := os.Getenv("REALDRIFT_CORPUS_DIR"); d != "" {
-		return d
-	}
-	return "../../../shared/corpus/dev"
-}
-
 func TestLoadDevCorpus(t *testing.T) {
-	cases, err := LoadDirs(testDir(t))
+	cases, err := LoadDirs(corpustest.Dir(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/realdrift/realdrift/internal/corpus/corpustest"
 	"github.com/realdrift/realdrift/internal/drift"
 )
 
@@ -22,7 +23,7 @@ func TestMutateKeepsShape(t *testing.T) {
 // value of every dev case and counts how many surface as drift. The rate is
 // logged; the floor only guards against regressions.
 func TestOutOfBandRecall(t *testing.T) {
-	cases, err := LoadDirs(testDir(t))
+	cases, err := LoadDirs(corpustest.Dir(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,29 +14,12 @@ import (
 
 	"github.com/realdrift/realdrift/internal/classify"
 	"github.com/realdrift/realdrift/internal/corpus"
+	"github.com/realdrift/realdrift/internal/corpus/corpustest"
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
 	"github.com/realdrift/realdrift/internal/scan"
 	"github.com/realdrift/realdrift/internal/schema"
 )
-
-// corpusDir returns the dev corpus: $REALDRIFT_CORPUS_DIR, else
-// ../shared/corpus/dev beside the repository. Missing, the test fails when
-// CI=true and is skipped otherwise.
-func corpusDir(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("REALDRIFT_CORPUS_DIR")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "corpus", "dev")
-	}
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("golden corpus not found at %s (set REALDRIFT_CORPUS_DIR): %v", dir, err)
-		}
-		t.Skipf("golden corpus not found at %s (set REALDRIFT_CORPUS_DIR); CI=true makes this a failure", dir)
-	}
-	return dir
-}
 
 // floor is the agreement the corpus end-to-end test must keep.
 type floor struct {
@@ -75,7 +58,7 @@ func canon(t *testing.T, fs []drift.Finding) []any {
 // (faithful: differences there are the pipeline's own).
 // Each case that differs from expected is logged with its cause and diff.
 func TestCorpusWorld(t *testing.T) {
-	cases, err := corpus.LoadDirs(corpusDir(t))
+	cases, err := corpus.LoadDirs(corpustest.Dir(t))
 	if err != nil {
 		t.Fatal(err)
 	}

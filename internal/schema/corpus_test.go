@@ -12,13 +12,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/realdrift/realdrift/internal/corpus/corpustest"
 	"github.com/realdrift/realdrift/internal/schema"
 )
 
 var showDisagreements = flag.Bool("disagreements", false, "log every corpus field that disagrees with the snapshot")
-
-// corpusDir is the golden corpus, shared read-only beside the project.
-const corpusDir = "../../../shared/corpus/dev"
 
 // corpusFloor is the agreement (fields agreeing / fields compared) the
 // snapshot must keep with the corpus's schema objects, overall and per
@@ -124,6 +122,7 @@ type corpusCase struct {
 }
 
 func TestCorpusAgreement(t *testing.T) {
+	corpusDir := corpustest.Dir(t)
 	files, err := filepath.Glob(filepath.Join(corpusDir, "*.json"))
 	if err != nil {
 		t.Fatal(err)

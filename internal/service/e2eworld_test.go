@@ -2,11 +2,11 @@ package service_test
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/realdrift/realdrift/internal/corpus"
+	"github.com/realdrift/realdrift/internal/corpus/corpustest"
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
@@ -23,14 +23,6 @@ const (
 func demoAccount(i int) string { return worldgen.DemoAccounts()[i].ID }
 
 func demoRegions() []string { return worldgen.DemoAccounts()[0].Regions }
-
-// corpusDir is the golden corpus the demo's live models come from.
-func corpusDir() string {
-	if d := os.Getenv("REALDRIFT_CORPUS_DIR"); d != "" {
-		return d
-	}
-	return "../../../shared/corpus/dev"
-}
 
 // ignoreYAML is the ignore rule set both the CLI (file) and the service
 // (store) apply: the topic display name of account 2's service stacks.
@@ -54,9 +46,10 @@ type plantedChange struct {
 // queue whose VisibilityTimeout the template declares).
 func e2eWorld(t *testing.T) (w *sandbox.World, stacks []drift.StackRef, planted []plantedChange, queues map[string]string) {
 	t.Helper()
-	cases, err := corpus.LoadDirs(corpusDir())
+	// The demo's live models come from the committed corpus recordings.
+	cases, err := corpus.LoadDirs(corpustest.Subset(t))
 	if err != nil {
-		t.Fatalf("golden corpus (set REALDRIFT_CORPUS_DIR): %v", err)
+		t.Fatal(err)
 	}
 	if w, err = worldgen.Demo(cases); err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@ package worldgen_test
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -12,23 +11,17 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
 
 	"github.com/realdrift/realdrift/internal/corpus"
+	"github.com/realdrift/realdrift/internal/corpus/corpustest"
 	"github.com/realdrift/realdrift/internal/live"
 	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/sandbox/sandboxtest"
 	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
 )
 
-func corpusDir() string {
-	if d := os.Getenv("REALDRIFT_CORPUS_DIR"); d != "" {
-		return d
-	}
-	return "../../../../shared/corpus/dev"
-}
-
 // corpusCasesWorld loads the dev corpus and the world generated from it.
 func corpusCasesWorld(t *testing.T) ([]*corpus.Case, *sandbox.World) {
 	t.Helper()
-	cases, err := corpus.LoadDirs(corpusDir())
+	cases, err := corpus.LoadDirs(corpustest.Dir(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/organizations"
 
 	"github.com/realdrift/realdrift/internal/corpus"
+	"github.com/realdrift/realdrift/internal/corpus/corpustest"
 	"github.com/realdrift/realdrift/internal/live"
 	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
@@ -23,7 +24,7 @@ import (
 
 func demoWorld(t *testing.T) (*sandbox.World, []byte) {
 	t.Helper()
-	cases, err := corpus.LoadDirs(corpusDir())
+	cases, err := corpus.LoadDirs(corpustest.Subset(t))
 	if err != nil {
 		t.Fatal(err)
 	}
