@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -52,15 +53,25 @@ type e2e struct {
 	starts     *starts
 	stateDir   string
 	checkARN   string
+	// db and table are the DynamoDB Local client and table the store uses.
+	db    *dynamodb.Client
+	table string
+	// logs holds every line the handlers logged.
+	logs *logBuffer
 }
 
-func startE2E(t *testing.T) *e2e {
+// startE2E starts the local deployment over the demo world; each extra adds
+// a stack to the world and returns it.
+func startE2E(t *testing.T, extra ...func(*sandbox.World) drift.StackRef) *e2e {
 	t.Helper()
 	l := statemachinetest.Local(t)
 	ddbURL := dynamoLocal.Endpoint(t, "the end-to-end sweep")
 	ctx := t.Context()
-	e := &e2e{local: l, hook: &webhook{}, starts: &starts{}}
+	e := &e2e{local: l, hook: &webhook{}, starts: &starts{}, logs: &logBuffer{}}
 	world, stacks, planted, queues := e2eWorld(t)
+	for _, add := range extra {
+		stacks = append(stacks, add(world))
+	}
 	e.stacks, e.planted, e.queues = stacks, planted, queues
 	opts := sandbox.Options{OperationDelay: time.Millisecond}
 	if snap, err := schema.Embedded(); err == nil {
@@ -117,6 +128,7 @@ func startE2E(t *testing.T) *e2e {
 	if err := store.CreateTable(ctx, db, table); err != nil {
 		t.Fatal(err)
 	}
+	e.db, e.table = db, table
 	e.store = store.NewDynamo(db, table)
 	if _, err := e.store.PutIgnoreRules(ctx, "", []byte(ignoreYAML()), 0); err != nil {
 		t.Fatal(err)
@@ -126,7 +138,7 @@ func startE2E(t *testing.T) *e2e {
 		t.Fatal(err)
 	}
 	e.clock = &clock{}
-	if e.svc, err = service.New(cfg, set, service.WithClock(e.clock.now)); err != nil {
+	if e.svc, err = service.New(cfg, set, service.WithClock(e.clock.now), service.WithLogger(slog.New(slog.NewJSONHandler(e.logs, nil)))); err != nil {
 		t.Fatal(err)
 	}
 	e.lambdaURL = statemachinetest.Serve(t, e.svc.Register)
