@@ -19,7 +19,15 @@
 // the --declared-only / --undeclared-only scope, then ignore.Apply.
 // Invariants:
 //   - Stacks are checked one after another; each stack's calls are bounded
-//     by --concurrency, so a run never has more calls in flight.
+//     by --concurrency, so a run never has more calls in flight. check
+//     prints each stack's text report as soon as that stack is done.
+//   - Every AWS call has deadlines (--connect-timeout, --first-byte-timeout
+//     per attempt, --call-timeout for the whole call with its retries,
+//     --max-attempts): a resource read that times out is skipped, a stack
+//     call that does is that stack's error. Nothing waits forever.
+//   - What a run cannot read is skipped with its reason, never drift, and
+//     record keeps its recorded entries; record names the gaps on stderr
+//     and --strict (check and record) exits 1 on them.
 //   - The environment comes from IO.Getenv (keys, region, endpoint), so
 //     tests and the demo drive the verbs in-process.
 //   - State has one path: the state directory is a store.File
@@ -32,7 +40,8 @@
 //     atomic writer cover every write, and concurrent writers merge into
 //     each other's results instead of losing them.
 //   - A malformed baseline or ignore file is an error naming the file; no
-//     verb writes anything then. record writes in CI mode (CI=true) only
+//     verb writes anything then. State files are read only when regular
+//     and within store.MaxStateFile (store.ReadStateFile). record writes in CI mode (CI=true) only
 //     with --yes, and prompts only when stdin is a terminal.
 //   - check prompts (nothing / record / ignore) only when stdin and stdout
 //     are terminals and no automation flag is set; record and ignore from
