@@ -166,12 +166,34 @@ func ParseWorld(data []byte) (*World, error) {
 	dec.DisallowUnknownFields()
 	var w World
 	if err := dec.Decode(&w); err != nil {
-		return nil, fmt.Errorf("decode: %w", err)
+		return nil, fmt.Errorf("decode%s: %w", where(data, err), err)
 	}
 	if err := w.normalize(); err != nil {
 		return nil, err
 	}
 	return &w, nil
+}
+
+// where names the place of a decode error: " at 3:14" (line:column) for a
+// syntax error, " at line 3" for a wrong type (whose offset is the end of
+// the value); "" when the error has no offset.
+func where(data []byte, err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	lineOf := func(off int64) (int, int) {
+		off = max(0, min(off, int64(len(data))))
+		before := data[:off]
+		return bytes.Count(before, []byte("\n")) + 1, int(off) - bytes.LastIndexByte(before, '\n')
+	}
+	switch {
+	case errors.As(err, &se):
+		line, col := lineOf(se.Offset - 1)
+		return fmt.Sprintf(" at %d:%d", line, col)
+	case errors.As(err, &te):
+		line, _ := lineOf(te.Offset)
+		return fmt.Sprintf(" at line %d", line)
+	}
+	return ""
 }
 
 // Marshal writes the world as indented JSON without HTML escaping, so live

@@ -15,6 +15,8 @@ func TestParseWorldNamesProblems(t *testing.T) {
 	}{
 		{"not json", `{`, []string{"decode"}},
 		{"unknown key", `{"acounts":[]}`, []string{`unknown field "acounts"`}},
+		{"wrong type names the place", "{\"accounts\":[\n {\"id\":111111111111}]}", []string{"decode at line 2", "accounts.id"}},
+		{"syntax error names the place", "{\"accounts\":[\n {\"id\" \"x\"}]}", []string{"decode at 2:8"}},
 		{"no account", `{"accounts":[]}`, []string{"no account"}},
 		{"bad account id", `{"accounts":[{"id":"12","regions":[]}]}`, []string{`accounts[0]: id "12"`}},
 		{"duplicate account", `{"accounts":[` + ok + `,` + ok + `]}`, []string{"appears twice"}},
