@@ -131,8 +131,9 @@
 // (set or remove a property path, add a live-only resource, delete a
 // resource), snapshot and restore, latency, throttling (token bucket per
 // account and API, first matching rule), fault injection (an error code at
-// a rate, AccessDenied for a role's sessions or for assuming it) and the
-// call log (counts per API, errors per code, maximum calls in flight).
+// a rate, AccessDenied for a role's sessions or for assuming it, a hang that
+// never answers until the client gives up; a rule's match string narrows it
+// to calls naming one resource) and the call log (counts per API, errors per code, maximum calls in flight).
 // Admin requests are not logged, throttled or faulted.
 //
 // # Invariants
