@@ -17,9 +17,11 @@ build:
 # installs missing Debian packages first (scripts/test-deps.sh); the Go tests
 # start DynamoDB Local and install scripts/sfn's node packages when they are
 # missing (under CI=true, .ci/run starts DynamoDB Local first).
+# scripts/go-test.sh runs the concurrent packages under -race, the rest
+# plainly, then the whole suite with the clock a year ahead.
 test:
 	scripts/test-deps.sh
-	$(GO) test -count=1 ./...
+	GO=$(GO) scripts/go-test.sh
 	$(MAKE) infra-test
 	scripts/sandbox-awscli-check.sh
 

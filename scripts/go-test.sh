@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The Go half of `make test`: every package once, the ones that run
+# concurrent code (goroutines, servers, locks shared across callers) under
+# the race detector, then the whole suite again with the wall clock moved a
+# year ahead (scripts/future-clock.sh), so no test depends on today's date.
+#
+#   scripts/go-test.sh            all three
+#   scripts/go-test.sh race       only the race-detector half
+set -euo pipefail
+cd "$(dirname "$0")/.."
+GO=${GO:-go}
+
+# Packages with concurrent code: run with -race.
+race_pkgs=(
+	./internal/cli/...
+	./internal/lambdarouter/...
+	./internal/live/...
+	./internal/notify/...
+	./internal/sandbox/...
+	./internal/scan/...
+	./internal/service/...
+	./internal/store/...
+	./statemachine/...
+)
+
+mapfile -t racing < <($GO list "${race_pkgs[@]}")
+mapfile -t rest < <($GO list ./... | grep -vxF -f <(printf '%s\n' "${racing[@]}"))
+
+echo "go-test: ${#racing[@]} packages with -race, ${#rest[@]} without" >&2
+$GO test -count=1 -race "${racing[@]}"
+[ "${1:-}" = race ] && exit 0
+$GO test -count=1 "${rest[@]}"
+scripts/future-clock.sh $GO test -count=1 ./...
