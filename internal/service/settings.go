@@ -183,15 +183,22 @@ func (s Settings) withDefaults() Settings {
 	return s
 }
 
+// callTimeout bounds one AWS call of a function, retries included. It is
+// below the shortest function timeout (30 s, infra/functions.go), so a call
+// that never answers costs one resource (skipped, reason timeout) or one
+// retried task, never the whole invocation.
+const callTimeout = 20 * time.Second
+
 // AWSConfig loads the central aws.Config for s in region (a function's
-// AWS_REGION): the pipeline's adaptive retry mode, the default endpoint
-// override and the static keys when set.
+// AWS_REGION): the pipeline's adaptive retry mode and call deadlines, the
+// default endpoint override and the static keys when set.
 func AWSConfig(ctx context.Context, s Settings, region string) (aws.Config, error) {
 	return scan.Config(ctx, scan.Settings{
 		Region:          region,
 		EndpointURL:     s.Endpoints.Default,
 		AccessKeyID:     s.AccessKeyID,
 		SecretAccessKey: s.SecretAccessKey,
+		CallTimeout:     callTimeout,
 	})
 }
 
