@@ -18,7 +18,28 @@
 //     write action on "*" resources, the member role reads only, and no
 //     revert (Cloud Control or SDK write) permission exists in this stack.
 //     The tests parse the synthesized policies and hold these rules.
-//   - Table key names mirror internal/store's layout constants.
+//   - Table access is per function and per key prefix (functions.go,
+//     table.go): each function's role gets exactly the DynamoDB actions its
+//     handlers call, on the table only (no function queries gsi1), each
+//     statement under a ForAllValues:StringLike dynamodb:LeadingKeys
+//     condition on the partition-key prefixes it touches. No role may
+//     Scan (a Scan has no leading keys, so no condition could scope it).
+//   - Table key names and key prefixes mirror internal/store's layout
+//     constants (and the service's debounce prefix); a test reads those
+//     files to keep them in step.
+//   - Durability: the table has deletion protection and point-in-time
+//     recovery and is retained. Every asynchronous delivery (EventBridge
+//     rule targets, the Scheduler schedule, the trigger's asynchronous
+//     invocations) has a bounded retry policy and an encrypted SQS
+//     dead-letter queue or on-failure destination (delivery.go).
+//   - Encryption: customer-managed keys with rotation encrypt the log
+//     groups (LogsKey) and the alert topic and dead-letter queues
+//     (MessagesKey). Key policies, not identity policies, say who may use
+//     a key (encryption.go).
+//   - Both state machines log ALL events with execution data, into
+//     encrypted log groups that mask credentials: their payloads are
+//     references (logging.go gives the reasoning; a test holds the fields
+//     the definitions pass to a list of references).
 //   - Configuration comes from Config (main reads it from the environment);
 //     deploy-time choices (organisation id, member OUs and regions) are
 //     CloudFormation parameters so synth needs no AWS account.

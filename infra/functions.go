@@ -12,8 +12,12 @@ type Function struct {
 	Name string
 	// Reader functions assume the member accounts' read role.
 	Reader bool
-	// TableWrite grants read-write table access; otherwise read only.
-	TableWrite bool
+	// Table lists the function's table access: the actions it calls on
+	// the items of each key prefix (table.go), nothing more.
+	Table []tableGrant
+	// Async functions are invoked asynchronously (by EventBridge): they
+	// get a retry policy and an on-failure destination.
+	Async bool
 	// TimeoutSeconds bounds one invocation.
 	TimeoutSeconds float64
 	// Description is the function's description.
@@ -28,15 +32,30 @@ const ReadRoleName = "realdrift-read"
 // are fixed: functions/<name>/main.go, statemachine's ${XFunctionArn}).
 func functions() []Function {
 	return []Function{
-		{Name: "discover", Reader: true, TableWrite: true, TimeoutSeconds: 120, Description: "List organisation accounts and each account's stacks; open the run."},
-		{Name: "load-desired", Reader: true, TableWrite: true, TimeoutSeconds: 60, Description: "Load a stack's deployed template into the desired model."},
-		{Name: "read-resources", Reader: true, TableWrite: true, TimeoutSeconds: 120, Description: "Read one batch of live resources."},
-		{Name: "resolve", Reader: true, TableWrite: true, TimeoutSeconds: 60, Description: "Resolve declared properties with live attributes."},
-		{Name: "enumerate-children", Reader: true, TableWrite: true, TimeoutSeconds: 120, Description: "Enumerate live children of declared parents."},
-		{Name: "classify", TableWrite: true, TimeoutSeconds: 60, Description: "Classify findings; apply baseline and ignore rules."},
-		{Name: "persist", TableWrite: true, TimeoutSeconds: 30, Description: "Record a stack's findings, failures and run summaries."},
-		{Name: "notify", TimeoutSeconds: 30, Description: "Send alerts to SNS, Slack and EventBridge."},
-		{Name: "trigger", TableWrite: true, TimeoutSeconds: 30, Description: "Map a CloudTrail change to its stack and start check-stack."},
+		{Name: "discover", Reader: true, TimeoutSeconds: 120, Description: "List organisation accounts and each account's stacks; open the run.",
+			Table: []tableGrant{runState()}},
+		{Name: "load-desired", Reader: true, TimeoutSeconds: 60, Description: "Load a stack's deployed template into the desired model.",
+			Table: []tableGrant{runState()}},
+		{Name: "read-resources", Reader: true, TimeoutSeconds: 120, Description: "Read one batch of live resources.",
+			Table: []tableGrant{runState()}},
+		{Name: "resolve", Reader: true, TimeoutSeconds: 60, Description: "Resolve declared properties with live attributes.",
+			Table: []tableGrant{runState()}},
+		{Name: "enumerate-children", Reader: true, TimeoutSeconds: 120, Description: "Enumerate live children of declared parents.",
+			Table: []tableGrant{runState()}},
+		// Reads the stack's baseline and the ignore rules.
+		{Name: "classify", TimeoutSeconds: 60, Description: "Classify findings; apply baseline and ignore rules.",
+			Table: []tableGrant{runState(), {Prefixes: []string{pkIgnore, pkStack}, Actions: valueRead()}}},
+		// Reads the latest findings, writes run history and latest findings
+		// (PutRun) and the resource index (PutIndex); reads the last alerted
+		// fingerprint (run state of the alerts run).
+		{Name: "persist", TimeoutSeconds: 30, Description: "Record a stack's findings, failures and run summaries.",
+			Table: []tableGrant{{Prefixes: []string{pkRun, pkStack}, Actions: valueReadWrite()}, {Prefixes: []string{pkResource}, Actions: []string{"dynamodb:BatchWriteItem"}}}},
+		// Writes what it sent (run state) and the last alerted fingerprint.
+		{Name: "notify", TimeoutSeconds: 30, Description: "Send alerts to SNS, Slack and EventBridge.",
+			Table: []tableGrant{runState()}},
+		// Looks up the resource index; opens and closes debounce windows.
+		{Name: "trigger", Async: true, TimeoutSeconds: 30, Description: "Map a CloudTrail change to its stack and start check-stack.",
+			Table: []tableGrant{{Prefixes: []string{pkResource}, Actions: []string{"dynamodb:Query"}}, {Prefixes: []string{pkTrigger}, Actions: []string{"dynamodb:DeleteItem", "dynamodb:PutItem"}}}},
 	}
 }
 

@@ -153,6 +153,7 @@ func TestTable(t *testing.T) {
 			"BillingMode":                      "PAY_PER_REQUEST",
 			"TimeToLiveSpecification":          map[string]any{"AttributeName": "ttl", "Enabled": true},
 			"PointInTimeRecoverySpecification": map[string]any{"PointInTimeRecoveryEnabled": true},
+			"DeletionProtectionEnabled":        true,
 			"GlobalSecondaryIndexes": []any{map[string]any{
 				"IndexName": "gsi1",
 				"KeySchema": []any{
@@ -410,9 +411,11 @@ func TestMemberForwarding(t *testing.T) {
 type statement struct {
 	where     string
 	role      string
+	sid       string
 	effect    string
 	actions   []string
 	resources []string
+	condition map[string]any
 }
 
 func strs(v any) []string {
@@ -446,7 +449,9 @@ func statements(t *testing.T, tpl map[string]any) []statement {
 	add := func(where, role string, doc any) {
 		for _, s := range doc.(map[string]any)["Statement"].([]any) {
 			s := s.(map[string]any)
-			out = append(out, statement{where: where, role: role, effect: s["Effect"].(string), actions: strs(s["Action"]), resources: strs(s["Resource"])})
+			cond, _ := s["Condition"].(map[string]any)
+			sid, _ := s["Sid"].(string)
+			out = append(out, statement{where: where, role: role, sid: sid, effect: s["Effect"].(string), actions: strs(s["Action"]), resources: strs(s["Resource"]), condition: cond})
 		}
 	}
 	for _, r := range resourcesOf(tpl, "AWS::IAM::Role") {
@@ -490,6 +495,7 @@ func allowedWrites() map[string]bool {
 		"sns:Publish": true, "events:PutEvents": true,
 		"states:StartExecution": true, "states:StopExecution": true,
 		"lambda:InvokeFunction": true, "sts:AssumeRole": true,
+		"sqs:SendMessage": true,
 	}
 }
 

@@ -90,7 +90,7 @@ func NewMember(scope constructs.Construct, id string) awscdk.Stack {
 						"cloudformation:ListStacks", "cloudformation:ListStackResources",
 						"cloudformation:GetTemplate", "cloudformation:GetTemplateSummary",
 						"cloudformation:DescribeType", "cloudformation:ListExports",
-						"cloudcontrol:GetResource", "cloudcontrol:ListResources",
+						"cloudformation:GetResource", "cloudformation:ListResources", // Cloud Control API
 						"tag:GetResources",
 					),
 					Resources: jsii.Strings("*"),
@@ -114,7 +114,14 @@ func NewMember(scope constructs.Construct, id string) awscdk.Stack {
 	awsevents.NewRule(stack, jsii.String("ForwardChanges"), &awsevents.RuleProps{
 		Description:  jsii.String("Forward CloudTrail management events that change resources to the realdrift central bus."),
 		EventPattern: cloudTrailChange(),
-		Targets:      &[]awsevents.IRuleTarget{awseventstargets.NewEventBus(bus, &awseventstargets.EventBusProps{Role: forwardRole})},
+		// EventBridge retries delivery to another account's bus with its
+		// default policy (24 hours; bus targets take no RetryPolicy), then
+		// leaves the event here. The member account has no key of ours: the
+		// queue uses SQS-managed encryption.
+		Targets: &[]awsevents.IRuleTarget{awseventstargets.NewEventBus(bus, &awseventstargets.EventBusProps{
+			Role:            forwardRole,
+			DeadLetterQueue: newDeadLetters(stack, "ForwardDeadLetters", nil),
+		})},
 	})
 	return stack
 }

@@ -27,6 +27,10 @@ const (
 	CheckStackStateMachineName = "realdrift-check-stack"
 	EventBusName               = "realdrift"
 	MemberStackSetName         = "realdrift-member"
+	// The rules starting the trigger, on the default bus (this account's
+	// changes) and on the realdrift bus (forwarded member changes).
+	LocalTriggerRuleName  = "realdrift-trigger-local"
+	MemberTriggerRuleName = "realdrift-trigger-member"
 
 	// Table layout, mirroring internal/store/layout.go.
 	attrPK     = "pk"
@@ -106,8 +110,9 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 		PointInTimeRecoverySpecification: &awsdynamodb.PointInTimeRecoverySpecification{
 			PointInTimeRecoveryEnabled: jsii.Bool(true),
 		},
-		Encryption:    awsdynamodb.TableEncryption_AWS_MANAGED,
-		RemovalPolicy: awscdk.RemovalPolicy_RETAIN,
+		Encryption:         awsdynamodb.TableEncryption_AWS_MANAGED,
+		DeletionProtection: jsii.Bool(true),
+		RemovalPolicy:      awscdk.RemovalPolicy_RETAIN,
 	})
 	table.AddGlobalSecondaryIndex(&awsdynamodb.GlobalSecondaryIndexProps{
 		IndexName:        jsii.String(gsi1),
@@ -117,10 +122,15 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 		NonKeyAttributes: gsi1NonKey(),
 	})
 
+	// Keys: log groups; alert topic and dead-letter queues.
+	logsKey := newLogsKey(stack)
+	messagesKey := newKey(stack, "MessagesKey", "realdrift alert topic and dead-letter queues")
+
 	// Alerts.
 	topic := awssns.NewTopic(stack, jsii.String("Alerts"), &awssns.TopicProps{
 		DisplayName: jsii.String("realdrift alerts"),
 		EnforceSSL:  jsii.Bool(true),
+		MasterKey:   messagesKey,
 	})
 	slack := awssecretsmanager.NewSecret(stack, jsii.String("SlackWebhook"), &awssecretsmanager.SecretProps{
 		Description: jsii.String("Slack incoming-webhook URL for realdrift alerts. Set its value after deploying."),
@@ -148,6 +158,7 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 		logs := awslogs.NewLogGroup(stack, jsii.String("Logs"+pascal(f.Name)), &awslogs.LogGroupProps{
 			Retention:     awslogs.RetentionDays_ONE_MONTH,
 			RemovalPolicy: awscdk.RemovalPolicy_DESTROY,
+			EncryptionKey: logsKey,
 		})
 		role := awsiam.NewRole(stack, jsii.String("Role"+pascal(f.Name)), &awsiam.RoleProps{
 			RoleName:    jsii.String("realdrift-" + f.Name),
@@ -180,10 +191,8 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 				"REALDRIFT_REGIONS":        awscdk.Fn_Join(jsii.String(","), memberRegions.ValueAsList()),
 			},
 		})
-		if f.TableWrite {
-			table.GrantReadWriteData(role)
-		} else {
-			table.GrantReadData(role)
+		for _, st := range tableStatements(table.TableArn(), f.Table) {
+			role.AddToPrincipalPolicy(st)
 		}
 		if f.Reader {
 			role.AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
@@ -204,7 +213,14 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 	notify.AddEnvironment(jsii.String("REALDRIFT_TOPIC_ARN"), topic.TopicArn(), nil)
 	notify.AddEnvironment(jsii.String("REALDRIFT_SLACK_SECRET_ARN"), slack.SecretArn(), nil)
 	notify.AddEnvironment(jsii.String("REALDRIFT_EVENT_BUS"), bus.EventBusArn(), nil)
-	topic.GrantPublish(notify)
+	// Not topic.GrantPublish: it grants KMS actions by wildcard; the key
+	// policy lets notify use the key through SNS instead.
+	notify.Role().AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+		Sid:       jsii.String("PublishAlerts"),
+		Actions:   jsii.Strings("sns:Publish"),
+		Resources: jsii.Strings(*topic.TopicArn()),
+	}))
+	allowVia(stack, messagesKey, "AlertPublishers", "sns", notify.Role())
 	slack.GrantRead(notify, nil)
 	bus.GrantPutEventsTo(notify, nil)
 	trigger := fns["trigger"]
@@ -220,22 +236,19 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 	for name, fn := range fns {
 		substitutions[substitutionName(name)] = fn.FunctionArn()
 	}
-	checkLogs := awslogs.NewLogGroup(stack, jsii.String("CheckStackLogs"), &awslogs.LogGroupProps{
-		Retention:     awslogs.RetentionDays_ONE_MONTH,
-		RemovalPolicy: awscdk.RemovalPolicy_DESTROY,
-	})
 	checkStack := awsstepfunctions.NewStateMachine(stack, jsii.String("CheckStack"), &awsstepfunctions.StateMachineProps{
 		StateMachineName:        jsii.String(CheckStackStateMachineName),
 		StateMachineType:        awsstepfunctions.StateMachineType_EXPRESS,
 		DefinitionBody:          awsstepfunctions.DefinitionBody_FromString(jsii.String(definitions["check-stack"])),
 		DefinitionSubstitutions: &substitutions,
-		Logs:                    &awsstepfunctions.LogOptions{Destination: checkLogs, Level: awsstepfunctions.LogLevel_ERROR},
+		Logs:                    stateMachineLogs(stack, "CheckStackLogs", logsKey),
 	})
 	sweep := awsstepfunctions.NewStateMachine(stack, jsii.String("Sweep"), &awsstepfunctions.StateMachineProps{
 		StateMachineName:        jsii.String(SweepStateMachineName),
 		StateMachineType:        awsstepfunctions.StateMachineType_STANDARD,
 		DefinitionBody:          awsstepfunctions.DefinitionBody_FromString(jsii.String(definitions["sweep"])),
 		DefinitionSubstitutions: &substitutions,
+		Logs:                    stateMachineLogs(stack, "SweepLogs", logsKey),
 	})
 	for _, name := range []string{"load-desired", "read-resources", "resolve", "enumerate-children", "classify", "persist", "notify"} {
 		fns[name].GrantInvoke(checkStack)
@@ -276,6 +289,9 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 		Description: jsii.String("EventBridge Scheduler starts realdrift sweeps"),
 	})
 	sweep.GrantStartExecution(schedulerRole)
+	scheduleDLQ := newDeadLetters(stack, "ScheduleDeadLetters", messagesKey)
+	sendDeadLetters(schedulerRole, scheduleDLQ)
+	allowVia(stack, messagesKey, "ScheduleDeadLetterWriters", "sqs", schedulerRole)
 	awsscheduler.NewCfnSchedule(stack, jsii.String("SweepSchedule"), &awsscheduler.CfnScheduleProps{
 		Description:        jsii.String("Start an organisation-wide realdrift sweep."),
 		ScheduleExpression: jsii.String(cfg.SweepSchedule),
@@ -286,30 +302,48 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 			RoleArn: schedulerRole.RoleArn(),
 			Input:   jsii.String("{}"),
 			RetryPolicy: &awsscheduler.CfnSchedule_RetryPolicyProperty{
-				MaximumRetryAttempts: jsii.Number(3),
+				MaximumRetryAttempts:     jsii.Number(ScheduleRetryAttempts),
+				MaximumEventAgeInSeconds: jsii.Number(ScheduleMaxEventAge),
 			},
+			DeadLetterConfig: &awsscheduler.CfnSchedule_DeadLetterConfigProperty{Arn: scheduleDLQ.QueueArn()},
 		},
 	})
 
 	// CloudTrail changes → trigger, from this account (default bus) and
-	// from member accounts (forwarded to the realdrift bus).
+	// from member accounts (forwarded to the realdrift bus). What neither
+	// EventBridge nor the trigger's asynchronous invocation delivers after
+	// their retries lands in one dead-letter queue.
+	triggerDLQ := newDeadLetters(stack, "TriggerDeadLetters", messagesKey)
+	asyncInvoke(stack, trigger, triggerDLQ)
+	allowVia(stack, messagesKey, "TriggerDeadLetterWriters", "sqs", trigger.Role())
+	var ruleArns []*string
 	for _, r := range []struct {
-		id  string
-		bus awsevents.IEventBus
+		id, name string
+		bus      awsevents.IEventBus
 	}{
-		{"TriggerOnLocalChange", nil},
-		{"TriggerOnMemberChange", bus},
+		{"TriggerOnLocalChange", LocalTriggerRuleName, nil},
+		{"TriggerOnMemberChange", MemberTriggerRuleName, bus},
 	} {
 		awsevents.NewRule(stack, jsii.String(r.id), &awsevents.RuleProps{
+			RuleName:     jsii.String(r.name),
 			Description:  jsii.String("CloudTrail management events that change resources start the realdrift trigger."),
 			EventBus:     r.bus,
 			EventPattern: cloudTrailChange(),
 			Targets: &[]awsevents.IRuleTarget{awseventstargets.NewLambdaFunction(trigger, &awseventstargets.LambdaFunctionProps{
-				RetryAttempts: jsii.Number(2),
-				MaxEventAge:   awscdk.Duration_Hours(jsii.Number(1)),
+				RetryAttempts:   jsii.Number(TargetRetryAttempts),
+				MaxEventAge:     awscdk.Duration_Seconds(jsii.Number(TargetMaxEventAge)),
+				DeadLetterQueue: triggerDLQ,
 			})},
 		})
+		name := r.name
+		if r.bus != nil {
+			name = EventBusName + "/" + r.name
+		}
+		ruleArns = append(ruleArns, stack.FormatArn(&awscdk.ArnComponents{
+			Service: jsii.String("events"), Resource: jsii.String("rule"), ResourceName: jsii.String(name),
+		}))
 	}
+	allowEventBridge(stack, messagesKey, ruleArns...)
 
 	// Member accounts: read role and event forwarding, as a StackSet.
 	awscloudformation.NewCfnStackSet(stack, jsii.String("Member"), &awscloudformation.CfnStackSetProps{
