@@ -339,3 +339,22 @@ func WithheldAsUnknown(v any) any {
 	}
 	return v
 }
+
+// ScrubFindings scrubs secrets from every value and text of fs in place:
+// the actual, desired and whole-array values, the note and the reason.
+func ScrubFindings(fs []Finding, secrets []string) {
+	if len(secrets) == 0 {
+		return
+	}
+	for i := range fs {
+		f := &fs[i]
+		f.Actual, _ = Scrub(f.Actual, secrets)
+		f.Desired, _ = Scrub(f.Desired, secrets)
+		if w := f.WholeArrayRevert; w != nil {
+			v, _ := Scrub(w.Value, secrets)
+			f.WholeArrayRevert = &WholeArrayRevert{Path: w.Path, Value: v}
+		}
+		f.Note = ScrubString(f.Note, secrets)
+		f.Reason = ScrubString(f.Reason, secrets)
+	}
+}

@@ -44,12 +44,32 @@ func (d *Desired) Facts() StackFacts {
 	return StackFacts{AccountID: d.Stack.Account, Region: d.Stack.Region, StackName: d.Stack.Name, StackTags: d.StackTags, KMSAliasTargets: d.KMSAliasTargets}
 }
 
+// stackSecrets are the plaintexts the live models hold at the places the
+// template declares a secret (drift.Withhold), across the stack: the
+// classifier scrubs them from a resource's own findings, ClassifyStack from
+// every other resource's and child's too (a secret copied into a sibling's
+// description, an added child's policy).
+func stackSecrets(d *Desired, lives map[string]live.Result) []string {
+	var out []string
+	for _, r := range d.Resources {
+		res, ok := lives[r.LogicalID]
+		if !ok || res.Status != live.Found || !drift.ContainsSecret(r.Declared) {
+			continue
+		}
+		_, found := drift.Withhold(r.Declared, res.Model)
+		out = append(out, found...)
+	}
+	return out
+}
+
 // ClassifyStack turns the gathered state of one stack into findings:
 // deleted for a resource that is gone, skipped (with the reason) for one
 // that could not be read or whose children could not be enumerated, added
 // for each out-of-band child, and whatever classify returns for each read
 // resource. lives is keyed by logical id; a resource missing from it is
-// skipped as unread. The result is sorted by logical id, tier and path.
+// skipped as unread. Every secret plaintext found in the stack is scrubbed
+// from every finding (stackSecrets). The result is sorted by logical id,
+// tier and path.
 func ClassifyStack(d *Desired, lives map[string]live.Result, children []Children, facts FactsFunc, classify ClassifyFunc) []drift.Finding {
 	var out []drift.Finding
 	sf := d.Facts()
@@ -100,6 +120,7 @@ func ClassifyStack(d *Desired, lives map[string]live.Result, children []Children
 			out = append(out, addedFinding(parent, c))
 		}
 	}
+	drift.ScrubFindings(out, stackSecrets(d, lives))
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.LogicalID != b.LogicalID {

@@ -1,6 +1,8 @@
 package scan
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -59,6 +61,41 @@ func TestClassifyStackTiersReadOutcomes(t *testing.T) {
 			if diff := cmp.Diff(s.SiblingPolicyNames, []string{"Inline"}); diff != "" {
 				t.Errorf("sibling policy names (-got +want):\n%s", diff)
 			}
+		}
+	}
+}
+
+// A secret's plaintext read at its declared place on one resource is
+// scrubbed from every other resource's findings and from added children.
+func TestClassifyStackScrubsSecretsAcrossResources(t *testing.T) {
+	const plain = "s3cr3t-Pa55word-value"
+	d := &Desired{
+		Stack: drift.StackRef{Account: "111111111111", Region: "us-east-1", Name: "App"},
+		Resources: []Resource{
+			{LogicalID: "Fn", Type: "AWS::Lambda::Function", PhysicalID: "fn-1", Declared: map[string]any{
+				"Environment": map[string]any{"Variables": map[string]any{"TOKEN": drift.Unknown{Secret: true, Reason: "dynamic reference {{resolve:secretsmanager:…}}"}}},
+			}},
+			{LogicalID: "Queue", Type: "AWS::SQS::Queue", PhysicalID: "https://q"},
+			{LogicalID: "Topic", Type: "AWS::SNS::Topic", PhysicalID: "arn:aws:sns:us-east-1:111111111111:t"},
+		},
+	}
+	lives := map[string]live.Result{
+		"Fn":    {Status: live.Found, Model: map[string]any{"Environment": map[string]any{"Variables": map[string]any{"TOKEN": plain}}}},
+		"Queue": {Status: live.Found, Model: map[string]any{"Tags": []any{map[string]any{"Key": "copied", "Value": "token=" + plain}}}},
+		"Topic": {Status: live.Found, Model: map[string]any{}},
+	}
+	children := []Children{{Parent: "Topic", Added: []live.Child{{Type: "AWS::SNS::Subscription", Identifier: "arn:sub", Model: map[string]any{"Endpoint": plain}}}}}
+	got := ClassifyStack(d, lives, children, nil, Classifier())
+	if len(got) == 0 {
+		t.Fatal("no findings: the test would prove nothing")
+	}
+	for _, f := range got {
+		b, err := json.Marshal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), plain) {
+			t.Errorf("finding holds the secret: %s", b)
 		}
 	}
 }
