@@ -15,9 +15,6 @@ type Function struct {
 	// Table lists the function's table access: the actions it calls on
 	// the items of each key prefix (table.go), nothing more.
 	Table []tableGrant
-	// Async functions are invoked asynchronously (by EventBridge): they
-	// get a retry policy and an on-failure destination.
-	Async bool
 	// TimeoutSeconds bounds one invocation.
 	TimeoutSeconds float64
 	// Description is the function's description.
@@ -54,7 +51,7 @@ func functions() []Function {
 		{Name: "notify", TimeoutSeconds: 30, Description: "Send alerts to SNS, Slack and EventBridge.",
 			Table: []tableGrant{runState()}},
 		// Looks up the resource index; opens and closes debounce windows.
-		{Name: "trigger", Async: true, TimeoutSeconds: 30, Description: "Map a CloudTrail change to its stack and start check-stack.",
+		{Name: "trigger", TimeoutSeconds: 30, Description: "Map a CloudTrail change to its stack and start check-stack.",
 			Table: []tableGrant{{Prefixes: []string{pkResource}, Actions: []string{"dynamodb:Query"}}, {Prefixes: []string{pkTrigger}, Actions: []string{"dynamodb:DeleteItem", "dynamodb:PutItem"}}}},
 	}
 }
