@@ -123,4 +123,3 @@ func (w *Writers) await(ctx context.Context, ev *cctypes.ProgressEvent) error {
 		ev = out.ProgressEvent
 	}
 }
-

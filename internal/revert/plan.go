@@ -176,7 +176,9 @@ func Build(in Input, opt Options) (*Plan, error) {
 			p.Items = append(p.Items, *it)
 		}
 	}
-	sort.SliceStable(p.Items, func(i, j int) bool { return less(p.Items[i].LogicalID, p.Items[i].PhysicalID, p.Items[i].Path, p.Items[j].LogicalID, p.Items[j].PhysicalID, p.Items[j].Path) })
+	sort.SliceStable(p.Items, func(i, j int) bool {
+		return less(p.Items[i].LogicalID, p.Items[i].PhysicalID, p.Items[i].Path, p.Items[j].LogicalID, p.Items[j].PhysicalID, p.Items[j].Path)
+	})
 	sort.SliceStable(p.NotRevertable, func(i, j int) bool {
 		a, b := p.NotRevertable[i], p.NotRevertable[j]
 		return less(a.LogicalID, a.PhysicalID, a.Path, b.LogicalID, b.PhysicalID, b.Path)
