@@ -34,7 +34,9 @@
 //	                            Unsubscribe
 //	iam (query/XML)             ListRolePolicies GetRolePolicy PutRolePolicy DeleteRolePolicy
 //	                            GetUserPolicy GetGroupPolicy GetPolicy GetPolicyVersion
-//	                            ListPolicyVersions CreatePolicyVersion ListEntitiesForPolicy
+//	                            ListPolicyVersions CreatePolicyVersion DeletePolicyVersion
+//	                            ListEntitiesForPolicy PutUserPolicy DeleteUserPolicy
+//	                            PutGroupPolicy DeleteGroupPolicy
 //	lambda (REST-JSON)          GetPolicy AddPermission RemovePermission ListFunctionUrlConfigs
 //	                            ListAliases ListEventSourceMappings ListVersionsByFunction
 //	kms (JSON 1.1)              ListAliases

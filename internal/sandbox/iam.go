@@ -28,6 +28,11 @@ func iamService() *service {
 			"ListPolicyVersions":    (*Server).iamListPolicyVersions,
 			"CreatePolicyVersion":   (*Server).iamCreatePolicyVersion,
 			"ListEntitiesForPolicy": (*Server).iamListEntitiesForPolicy,
+			"PutUserPolicy":         (*Server).iamPutUserPolicy,
+			"DeleteUserPolicy":      (*Server).iamDeleteUserPolicy,
+			"PutGroupPolicy":        (*Server).iamPutGroupPolicy,
+			"DeleteGroupPolicy":     (*Server).iamDeleteGroupPolicy,
+			"DeletePolicyVersion":   (*Server).iamDeletePolicyVersion,
 		},
 	}
 }

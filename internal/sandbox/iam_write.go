@@ -1,0 +1,155 @@
+package sandbox
+
+import (
+	"encoding/json"
+)
+
+// putInline is Put{User,Group}Policy: the identity's own Policies list
+// carries the policy when the world has the identity; the resources that
+// declared a policy of that name on it follow.
+func (s *Server) putInline(c *call, k principalKind, nameParam string) (any, error) {
+	name, pname := c.str(nameParam), c.str("PolicyName")
+	doc, err := decodePolicy(c.str("PolicyDocument"))
+	if err != nil {
+		return nil, err
+	}
+	if pname == "" {
+		return nil, validation("1 validation error detected: Value null at 'policyName' failed to satisfy constraint: Member must not be null")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ident := s.identity(c, k, name)
+	pols, _ := s.inlinePolicies(c, k, name, ident)
+	if ident == nil && pols[pname] == nil {
+		return nil, noIdentity(k, name)
+	}
+	if ident != nil {
+		list := inlineEntries(ident)
+		found := false
+		for _, p := range list {
+			if entryName(p) == pname {
+				p["PolicyDocument"] = doc
+				found = true
+			}
+		}
+		if !found {
+			nameJSON, _ := json.Marshal(pname)
+			list = append(list, map[string]json.RawMessage{"PolicyName": nameJSON, "PolicyDocument": doc})
+		}
+		if err := setField(ident, "Policies", orderedPolicies(list)); err != nil {
+			return nil, err
+		}
+	}
+	if ref := pols[pname]; ref != nil {
+		for _, h := range ref.holders {
+			if h != ident {
+				if err := setField(h, "PolicyDocument", doc); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+// deleteInline is Delete{User,Group}Policy: the policy leaves the
+// identity's list and every resource that attached it; an AWS::IAM::Policy
+// attached to nothing any more is gone.
+func (s *Server) deleteInline(c *call, k principalKind, nameParam string) (any, error) {
+	name, pname := c.str(nameParam), c.str("PolicyName")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ident := s.identity(c, k, name)
+	pols, _ := s.inlinePolicies(c, k, name, ident)
+	ref := pols[pname]
+	if ref == nil {
+		if ident == nil {
+			return nil, noIdentity(k, name)
+		}
+		return nil, noEntity("The %s policy with name %s cannot be found.", k.noun, pname)
+	}
+	if ident != nil {
+		list := inlineEntries(ident)
+		kept := list[:0]
+		for _, p := range list {
+			if entryName(p) != pname {
+				kept = append(kept, p)
+			}
+		}
+		var err error
+		if len(kept) == 0 {
+			err = removeField(ident, "Policies")
+		} else {
+			err = setField(ident, "Policies", orderedPolicies(kept))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, h := range ref.holders {
+		if h == ident {
+			continue
+		}
+		if h.Type == k.policyType {
+			s.st.remove(c.account, "", h)
+			continue
+		}
+		var left []string
+		for _, m := range fieldStrings(h, k.listProp) {
+			if m != name {
+				left = append(left, m)
+			}
+		}
+		total := len(left)
+		for _, other := range []principalKind{roleKind, userKind, groupKind} {
+			if other.listProp != k.listProp {
+				total += len(fieldStrings(h, other.listProp))
+			}
+		}
+		if total == 0 {
+			s.st.remove(c.account, "", h)
+		} else if err := setField(h, k.listProp, left); err != nil {
+			return nil, err
+		}
+	}
+	return nil, nil
+}
+
+func (s *Server) iamPutUserPolicy(c *call) (any, error) { return s.putInline(c, userKind, "UserName") }
+func (s *Server) iamPutGroupPolicy(c *call) (any, error) {
+	return s.putInline(c, groupKind, "GroupName")
+}
+func (s *Server) iamDeleteUserPolicy(c *call) (any, error) {
+	return s.deleteInline(c, userKind, "UserName")
+}
+func (s *Server) iamDeleteGroupPolicy(c *call) (any, error) {
+	return s.deleteInline(c, groupKind, "GroupName")
+}
+
+// iamDeletePolicyVersion deletes a non-default version of a managed policy
+// (DeleteConflict for the default one, NoSuchEntity for an unknown one).
+func (s *Server) iamDeletePolicyVersion(c *call) (any, error) {
+	arn, id := c.str("PolicyArn"), c.str("VersionId")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p, err := s.managedPolicy(c, arn)
+	if err != nil {
+		return nil, err
+	}
+	vs := policyVersions(p)
+	var kept []PolicyVersion
+	for _, v := range vs {
+		if v.VersionID != id {
+			kept = append(kept, v)
+			continue
+		}
+		if v.Default {
+			return nil, errf(409, "DeleteConflict", "Cannot delete the default version of a policy.")
+		}
+	}
+	if len(kept) == len(vs) {
+		return nil, noEntity("Policy %s version %s does not exist or is not attachable.", arn, id)
+	}
+	p.PolicyVersions = kept
+	return nil, nil
+}
