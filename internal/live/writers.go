@@ -389,3 +389,8 @@ func (w *Writers) sleep(ctx context.Context, d time.Duration) error {
 		return nil
 	}
 }
+
+// CloudControlID returns the Cloud Control identifier of r: its physical
+// id, or what the type's identifier adapter builds from it (the identifier
+// the read path uses, which an UpdateResource must address too).
+func CloudControlID(r Request) (string, error) { return identifier(r) }

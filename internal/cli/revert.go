@@ -1,0 +1,416 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/live"
+	"github.com/realdrift/realdrift/internal/revert"
+	"github.com/realdrift/realdrift/internal/scan"
+	"github.com/realdrift/realdrift/internal/schema"
+)
+
+const revertSynopsis = `[flags] [STACK|GLOB ...]
+
+Writes the drift of deployed stacks back: declared drift to the deployed
+template's value, undeclared drift to the recorded baseline value, and
+deletes children added out of band since a record. Values nobody recorded
+are never written (record them, or change them yourself). The plan is
+printed first; on a terminal you choose the items to write, --yes writes
+them all, and without a terminal and --yes nothing is written (--dry-run).
+After writing, the touched stacks are checked again and each item is
+reported reverted, still drifted (with the live value) or failed (with
+the AWS error).
+Exit status: 0 every chosen item converged and nothing else drifts (or a
+dry run), 1 drift remains (still drifted, not revertable, or nothing
+chosen), 2 a write failed or a stack could not be checked, 130 interrupted.`
+
+// revertFlags are revert's own flags.
+type revertFlags struct {
+	stackFlags
+	dryRun         bool
+	yes            bool
+	json           bool
+	declaredOnly   bool
+	undeclaredOnly bool
+	only           globList
+	wait           time.Duration
+}
+
+// globList is a repeatable flag.
+type globList []string
+
+func (g *globList) String() string     { return strings.Join(*g, ",") }
+func (g *globList) Set(v string) error { *g = append(*g, v); return nil }
+
+// revertStack is one stack's revert as the JSON report writes it.
+type revertStack struct {
+	Stack    drift.StackRef   `json:"stack"`
+	Plan     *revert.Plan     `json:"plan,omitempty"`
+	Outcomes []revert.Outcome `json:"outcomes"`
+	Error    string           `json:"error,omitempty"`
+}
+
+// revertSummary counts a run's outcomes.
+type revertSummary struct {
+	DryRun        bool           `json:"dryRun"`
+	Planned       int            `json:"planned"`
+	Reverted      int            `json:"reverted"`
+	StillDrifted  int            `json:"stillDrifted"`
+	Failed        int            `json:"failed"`
+	NotChosen     int            `json:"notChosen"`
+	NotRevertable map[string]int `json:"notRevertable"`
+	StackErrors   int            `json:"stackErrors"`
+}
+
+func runRevert(ctx context.Context, s IO, args []string) int {
+	fs := newFlags(s, "revert", revertSynopsis)
+	var f revertFlags
+	f.register(fs)
+	fs.BoolVar(&f.dryRun, "dry-run", false, "print the plan and write nothing (the default without a terminal and --yes)")
+	fs.BoolVar(&f.yes, "yes", false, "write every item of the plan without asking")
+	fs.BoolVar(&f.json, "json", false, "write the plan and the outcome as JSON to stdout")
+	fs.BoolVar(&f.declaredOnly, "declared-only", false, "revert only the declared side (declared drift)")
+	fs.BoolVar(&f.undeclaredOnly, "undeclared-only", false, "revert only live-only state (undeclared values, added children)")
+	fs.Var(&f.only, "only", "revert only findings whose LOGICALID.PATH matches this glob (repeatable)")
+	fs.DurationVar(&f.wait, "wait", 0, "retry transient write failures until this long after the run started (e.g. 2m; default: 3 attempts)")
+	if done, code := parse(s, fs, args); done {
+		return code
+	}
+	switch {
+	case f.declaredOnly && f.undeclaredOnly:
+		return fail(s, "revert", errors.New("--declared-only and --undeclared-only exclude each other"))
+	case f.dryRun && f.yes:
+		return fail(s, "revert", errors.New("--dry-run and --yes exclude each other"))
+	case f.wait < 0:
+		return fail(s, "revert", fmt.Errorf("--wait must not be negative (got %s)", f.wait))
+	}
+	interactive := !f.yes && !f.dryRun && s.StdinTTY && s.Stdin != nil && !f.json
+	dry := f.dryRun || (!f.yes && !interactive)
+	if dry && !f.dryRun {
+		fmt.Fprintln(s.Stderr, "note: no terminal and no --yes: dry run, nothing is written")
+	}
+	sess, err := f.open(ctx, s, fs.Args())
+	if err != nil {
+		return fail(s, "revert", err)
+	}
+	defer sess.close()
+	opt := revert.Options{DeclaredOnly: f.declaredOnly, UndeclaredOnly: f.undeclaredOnly, Only: f.only}
+	sum := revertSummary{DryRun: dry, NotRevertable: map[string]int{}}
+	var out []revertStack
+	var in *bufio.Reader
+	if interactive {
+		in = bufio.NewReader(s.Stdin)
+	}
+	start := time.Now()
+	for _, t := range sess.targets {
+		if ctx.Err() != nil {
+			break
+		}
+		rs := sess.revertOne(ctx, s, t, opt, &f, dry, in, start)
+		out = append(out, rs)
+		sum.add(rs)
+		if !f.json {
+			printRevert(s.Stdout, rs, dry)
+		}
+	}
+	if f.json {
+		b, err := json.MarshalIndent(map[string]any{"stacks": out, "summary": sum}, "", "  ")
+		if err != nil {
+			return fail(s, "revert", err)
+		}
+		fmt.Fprintln(s.Stdout, string(b))
+	} else {
+		fmt.Fprintln(s.Stdout, sum.line())
+	}
+	if ctx.Err() != nil {
+		return ExitInterrupt
+	}
+	return sum.exit()
+}
+
+// revertOne plans, writes and re-checks one stack.
+func (sess *session) revertOne(ctx context.Context, s IO, t target, opt revert.Options, f *revertFlags, dry bool, in *bufio.Reader, start time.Time) revertStack {
+	run := sess.gather(ctx, t, gatherMode{})
+	rs := revertStack{Stack: run.ref, Outcomes: []revert.Outcome{}}
+	if run.err != nil {
+		rs.Error = run.err.Error()
+		return rs
+	}
+	c := sess.clients[t.region]
+	p, err := revert.Build(planInput(ctx, c, run), opt)
+	if err != nil {
+		rs.Error = err.Error()
+		return rs
+	}
+	rs.Plan = p
+	if dry || len(p.Items) == 0 {
+		rs.Outcomes = revert.PlannedOutcomes(p)
+		return rs
+	}
+	if in != nil {
+		printPlan(s.Stdout, p)
+		labels := make([]string, len(p.Items))
+		for i, it := range p.Items {
+			labels[i] = revertLine(it)
+		}
+		picked, err := chooseItems(s.Stdout, in, "Items to write for "+p.Stack.Name+":", labels)
+		if err != nil {
+			rs.Error = err.Error()
+			return rs
+		}
+		chosen := make([]revert.Item, 0, len(picked))
+		for _, i := range picked {
+			chosen = append(chosen, p.Items[i])
+		}
+		if len(chosen) == 0 {
+			fmt.Fprintln(s.Stdout, "nothing chosen: nothing written")
+			rs.Outcomes = revert.PlannedOutcomes(p)
+			return rs
+		}
+		p = &revert.Plan{Stack: p.Stack, Items: chosen, NotRevertable: p.NotRevertable}
+		rs.Plan = p
+	}
+	st := sess.settings
+	st.Region = t.region
+	cfg, err := scan.Config(ctx, st)
+	if err != nil {
+		rs.Error = err.Error()
+		return rs
+	}
+	w := live.NewWriters(cfg, c.Live)
+	writes := revert.Apply(ctx, w, p, revert.ApplyOptions{
+		Wait:      f.wait - time.Since(start),
+		Now:       time.Now,
+		Sleep:     sleepCtx,
+		Resources: planResources(run.result.Desired),
+		Progress:  func(line string) { fmt.Fprintln(s.Stderr, line) },
+	})
+	fmt.Fprintf(s.Stderr, "verifying convergence (re-reading %s)…\n", p.Stack.Name)
+	after := sess.gather(ctx, t, gatherMode{})
+	rs.Outcomes = revert.Converge(p, writes, after.findings, after.err)
+	return rs
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// planInput is a gathered stack as revert.Build takes it.
+func planInput(ctx context.Context, c *scan.Clients, run *stackRun) revert.Input {
+	d := run.result.Desired
+	facts := map[string]*schema.Facts{}
+	if reg, err := c.Schema(); err == nil {
+		for _, r := range d.Resources {
+			if _, ok := facts[r.Type]; ok || live.IsCustom(r.Type) {
+				continue
+			}
+			if f, err := reg.Lookup(ctx, r.Type); err == nil {
+				facts[r.Type] = f
+			} else {
+				facts[r.Type] = nil
+			}
+		}
+	}
+	return revert.Input{
+		Stack: run.ref, Findings: run.findings, Baseline: run.base, Resources: planResources(d),
+		Facts: func(t string) (*schema.Facts, bool) { f := facts[t]; return f, f != nil },
+	}
+}
+
+func planResources(d *scan.Desired) []revert.Resource {
+	out := make([]revert.Resource, 0, len(d.Resources))
+	for _, r := range d.Resources {
+		id, err := live.CloudControlID(live.Request{Type: r.Type, LogicalID: r.LogicalID, PhysicalID: r.PhysicalID, Declared: r.Declared})
+		if err != nil {
+			id = ""
+		}
+		out = append(out, revert.Resource{LogicalID: r.LogicalID, Type: r.Type, PhysicalID: r.PhysicalID, Identifier: id, Declared: r.Declared})
+	}
+	return out
+}
+
+// revertLine renders one item: path, current → target, and the call.
+func revertLine(it revert.Item) string {
+	name := it.LogicalID
+	if it.Path != "" {
+		name += "." + it.Path
+	}
+	switch {
+	case it.Kind == revert.Delete:
+		return fmt.Sprintf("%s %s (DELETE via %s)", name, it.PhysicalID, it.Call)
+	case it.Remove:
+		return fmt.Sprintf("%s: %s → (REMOVE) via %s", name, shortValue(it.Current), it.Call)
+	}
+	return fmt.Sprintf("%s: %s → %s via %s", name, shortValue(it.Current), shortValue(it.Target), it.Call)
+}
+
+func shortValue(v any) string {
+	if v == nil {
+		return "(absent)"
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	s := string(b)
+	if len(s) > 80 {
+		s = s[:77] + "…"
+	}
+	return s
+}
+
+// printPlan writes the items in full and the not-revertable findings
+// folded to one line per reason.
+func printPlan(w io.Writer, p *revert.Plan) {
+	fmt.Fprintf(w, "%s: %d to revert, %d not revertable\n", p.Stack, len(p.Items), len(p.NotRevertable))
+	for _, it := range p.Items {
+		fmt.Fprintf(w, "  %s\n", revertLine(it))
+	}
+	byReason := map[revert.Reason][]string{}
+	var reasons []revert.Reason
+	for _, n := range p.NotRevertable {
+		if _, ok := byReason[n.Reason]; !ok {
+			reasons = append(reasons, n.Reason)
+		}
+		name := n.LogicalID
+		if n.Path != "" {
+			name += "." + n.Path
+		}
+		byReason[n.Reason] = append(byReason[n.Reason], name)
+	}
+	sort.Slice(reasons, func(i, j int) bool { return reasons[i] < reasons[j] })
+	for _, r := range reasons {
+		names := byReason[r]
+		list := strings.Join(names, ", ")
+		if len(names) > 4 {
+			list = strings.Join(names[:4], ", ") + fmt.Sprintf(", … (%d more)", len(names)-4)
+		}
+		fmt.Fprintf(w, "  not revertable (%d): %s: %s\n", len(names), r.Text(), list)
+	}
+}
+
+// printRevert writes one stack's plan (unless already shown) and outcome.
+func printRevert(w io.Writer, rs revertStack, dry bool) {
+	if rs.Error != "" {
+		fmt.Fprintf(w, "%s: error: %s\n", rs.Stack, rs.Error)
+		return
+	}
+	if rs.Plan == nil {
+		return
+	}
+	if len(rs.Plan.Items) == 0 && len(rs.Plan.NotRevertable) == 0 {
+		fmt.Fprintf(w, "%s: no drift to revert\n", rs.Stack)
+		return
+	}
+	if dry || !written(rs) {
+		printPlan(w, rs.Plan)
+		return
+	}
+	byID := map[string]revert.Item{}
+	for _, it := range rs.Plan.Items {
+		byID[it.ID] = it
+	}
+	fmt.Fprintf(w, "%s:\n", rs.Stack)
+	for _, o := range rs.Outcomes {
+		it := byID[o.ID]
+		switch o.Status {
+		case revert.Reverted:
+			fmt.Fprintf(w, "  reverted: %s\n", revertLine(it))
+		case revert.StillDrifted:
+			fmt.Fprintf(w, "  still drifted: %s (live: %s)\n", revertLine(it), shortValue(o.Live))
+		case revert.Failed:
+			fmt.Fprintf(w, "  FAILED: %s: %s\n", revertLine(it), o.Error)
+		}
+	}
+	if n := len(rs.Plan.NotRevertable); n > 0 {
+		fmt.Fprintf(w, "  %d not revertable (run with --dry-run to list them)\n", n)
+	}
+}
+
+func written(rs revertStack) bool {
+	for _, o := range rs.Outcomes {
+		if o.Status != revert.Planned {
+			return true
+		}
+	}
+	return false
+}
+
+func (sum *revertSummary) add(rs revertStack) {
+	if rs.Error != "" {
+		sum.StackErrors++
+	}
+	if rs.Plan != nil {
+		for _, n := range rs.Plan.NotRevertable {
+			sum.NotRevertable[n.Reason.String()]++
+		}
+	}
+	for _, o := range rs.Outcomes {
+		switch o.Status {
+		case revert.Planned:
+			if sum.DryRun {
+				sum.Planned++
+			} else {
+				sum.NotChosen++
+			}
+		case revert.Reverted:
+			sum.Reverted++
+		case revert.StillDrifted:
+			sum.StillDrifted++
+		case revert.Failed:
+			sum.Failed++
+		}
+	}
+}
+
+func (sum *revertSummary) notRevertable() int {
+	n := 0
+	for _, v := range sum.NotRevertable {
+		n += v
+	}
+	return n
+}
+
+func (sum *revertSummary) line() string {
+	var reasons []string
+	for r, n := range sum.NotRevertable {
+		reasons = append(reasons, fmt.Sprintf("%s %d", r, n))
+	}
+	sort.Strings(reasons)
+	nr := fmt.Sprintf("%d not revertable", sum.notRevertable())
+	if len(reasons) > 0 {
+		nr += " (" + strings.Join(reasons, ", ") + ")"
+	}
+	if sum.DryRun {
+		return fmt.Sprintf("dry run: %d to revert, %s; nothing written", sum.Planned, nr)
+	}
+	return fmt.Sprintf("revert: %d reverted, %d still drifted, %d failed, %s", sum.Reverted, sum.StillDrifted, sum.Failed, nr)
+}
+
+func (sum *revertSummary) exit() int {
+	switch {
+	case sum.Failed > 0 || sum.StackErrors > 0:
+		return ExitError
+	case sum.DryRun:
+		return ExitOK
+	case sum.StillDrifted > 0 || sum.NotChosen > 0 || sum.notRevertable() > 0:
+		return ExitDrift
+	}
+	return ExitOK
+}
