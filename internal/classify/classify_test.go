@@ -416,9 +416,10 @@ func FuzzResource(f *testing.F) {
 }
 
 func TestServiceRowsHoldForTypesWithoutTheirOwn(t *testing.T) {
+	// A service the imported facts do not cover, so only this table speaks.
 	table, err := NewKnownTable([]KnownValue{
-		{Type: "AWS::Location::*", Path: "PricingPlan", Tier: "atDefault", Value: `"RequestBasedUsage"`},
-		{Type: "AWS::Location::Tracker", Path: "PricingPlan", Tier: "atDefault", Value: `"MobileAssetTracking"`},
+		{Type: "AWS::Example::*", Path: "PricingPlan", Tier: "atDefault", Value: `"RequestBasedUsage"`},
+		{Type: "AWS::Example::Tracker", Path: "PricingPlan", Tier: "atDefault", Value: `"MobileAssetTracking"`},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -428,9 +429,9 @@ func TestServiceRowsHoldForTypesWithoutTheirOwn(t *testing.T) {
 		name, typ, value string
 		want             []string
 	}{
-		{"service default on a type without its own", "AWS::Location::Map", "RequestBasedUsage", []string{`atDefault PricingPlan "RequestBasedUsage"`}},
-		{"moved away from the service default", "AWS::Location::Map", "MobileAssetTracking", []string{`undeclared PricingPlan "MobileAssetTracking"`}},
-		{"the type's own default wins", "AWS::Location::Tracker", "RequestBasedUsage", []string{`undeclared PricingPlan "RequestBasedUsage"`}},
+		{"service default on a type without its own", "AWS::Example::Map", "RequestBasedUsage", []string{`atDefault PricingPlan "RequestBasedUsage"`}},
+		{"moved away from the service default", "AWS::Example::Map", "MobileAssetTracking", []string{`undeclared PricingPlan "MobileAssetTracking"`}},
+		{"the type's own default wins", "AWS::Example::Tracker", "RequestBasedUsage", []string{`undeclared PricingPlan "RequestBasedUsage"`}},
 		{"another service", "AWS::MediaConvert::Queue", "RequestBasedUsage", []string{`undeclared PricingPlan "RequestBasedUsage"`}},
 	}
 	for _, tt := range tests {

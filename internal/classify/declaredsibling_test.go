@@ -25,7 +25,7 @@ func TestDeclaredSiblingKnownValue(t *testing.T) {
 		{"equal to the declared sibling folds", map[string]any{"Protocol": "HTTPS"},
 			map[string]any{"Protocol": "HTTPS", "HealthCheckProtocol": "HTTPS"}, []string{`atDefault HealthCheckProtocol "HTTPS"`}},
 		{"moved away from the declared sibling surfaces", map[string]any{"Protocol": "HTTPS"},
-			map[string]any{"Protocol": "HTTPS", "HealthCheckProtocol": "HTTP"}, []string{`undeclared HealthCheckProtocol "HTTP"`}},
+			map[string]any{"Protocol": "HTTPS", "HealthCheckProtocol": "TCP"}, []string{`undeclared HealthCheckProtocol "TCP"`}},
 		{"without the sibling declared it surfaces", map[string]any{},
 			map[string]any{"Protocol": "HTTPS", "HealthCheckProtocol": "HTTPS"}, []string{`undeclared HealthCheckProtocol "HTTPS"`, `undeclared Protocol "HTTPS"`}},
 		{"an unresolved sibling never folds", map[string]any{"Protocol": drift.Unknown{}},

@@ -196,6 +196,9 @@ func (r *run) known(rp string, v any) (drift.Tier, bool) {
 	if t, ok := r.lookup(table.byType[r.s.Ref.Type][kp], v); ok {
 		return t, true
 	}
+	if t, ok := r.imported(rp, v); ok {
+		return t, true
+	}
 	if alias := r.tf.knownAlias; alias.typ != "" && strings.HasPrefix(kp, alias.prefix) {
 		if t, ok := r.lookup(table.byType[alias.typ][kp], v); ok {
 			return t, true

@@ -102,7 +102,7 @@ var rdsVersion = set("EngineVersion")
 // typeTable is the one registration point of per-type facts. It is built
 // once and only read after.
 var typeTable = sync.OnceValue(func() map[string]*typeFacts {
-	return map[string]*typeFacts{
+	m := map[string]*typeFacts{
 		"AWS::IAM::Role": {siblingPolicies: true},
 		"AWS::IAM::ManagedPolicy": {
 			scalarSets: set("Roles", "Users", "Groups"),
@@ -291,6 +291,8 @@ var typeTable = sync.OnceValue(func() map[string]*typeFacts {
 			},
 		},
 	}
+	mergeImported(m)
+	return m
 })
 
 var emptyFacts = &typeFacts{}

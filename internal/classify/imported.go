@@ -1,0 +1,374 @@
+package classify
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/normalize"
+)
+
+//go:generate go run ../../scripts/import-knowledge -out imported.json
+
+// Imported is the table scripts/import-knowledge writes from the per-type
+// facts cdk-real-drift observed on AWS (NOTICE credits the source). It is
+// data only: the rules that apply it are this package's own mechanisms.
+type Imported struct {
+	Source map[string]string         `json:"source"`
+	Values []ImportedValue           `json:"values"`
+	Types  map[string]*ImportedFacts `json:"types"`
+}
+
+// ImportedValue is one equality-gated fold: on resources of Type, the live
+// value at Path (KeyPath form) whose value template is Value is in Tier.
+type ImportedValue struct {
+	Type  string `json:"type"`
+	Path  string `json:"path"`
+	Tier  string `json:"tier"`
+	Value string `json:"value"`
+	// Subset: an object default compared subset-tolerantly — every listed
+	// leaf equal, every other live leaf empty.
+	Subset bool `json:"subset,omitempty"`
+	// Field, when set, compares that field of the live element (an option
+	// setting's Value) instead of the whole element.
+	Field string `json:"field,omitempty"`
+	// When: the row holds only when every condition holds; Unless: only
+	// when none does.
+	When   []ImportedCond `json:"when,omitempty"`
+	Unless []ImportedCond `json:"unless,omitempty"`
+}
+
+// ImportedCond holds when the resource's top-level property Prop (live, or
+// declared when the read does not return it) is one of Values.
+type ImportedCond struct {
+	Prop   string   `json:"prop"`
+	Values []string `json:"values"`
+}
+
+// ImportedFacts are per-type path facts for the classifier's existing
+// mechanisms (typeFacts); paths are schema paths ("*" for array items).
+type ImportedFacts struct {
+	UnorderedScalar     []string          `json:"unorderedScalar,omitempty"`
+	UnorderedObject     []string          `json:"unorderedObject,omitempty"`
+	Identities          map[string]string `json:"identities,omitempty"`
+	Ordered             []string          `json:"ordered,omitempty"`
+	CaseInsensitive     []string          `json:"caseInsensitive,omitempty"`
+	CaseInsensitiveKeys []string          `json:"caseInsensitiveKeys,omitempty"`
+	LatestSentinel      []string          `json:"latestSentinel,omitempty"`
+	VersionPrefix       []string          `json:"versionPrefix,omitempty"`
+	ReadGapCollections  []string          `json:"readGapCollections,omitempty"`
+	ACLString           []string          `json:"aclString,omitempty"`
+	EpochHour           []string          `json:"epochHour,omitempty"`
+	// Descend are undeclared objects reported per key, not whole.
+	Descend []string `json:"descend,omitempty"`
+	// Watched are paths whose value AWS picks per resource; Minted are
+	// paths whose value AWS or CloudFormation mints. No fold applies to
+	// them by value: they are quiet only where a baseline watches them.
+	Watched []string `json:"watched,omitempty"`
+	Minted  []string `json:"minted,omitempty"`
+}
+
+// Sort orders and de-duplicates every list, so the generated file is
+// stable.
+func (f *ImportedFacts) Sort() {
+	for _, p := range []*[]string{&f.UnorderedScalar, &f.UnorderedObject, &f.Ordered, &f.CaseInsensitive, &f.CaseInsensitiveKeys,
+		&f.LatestSentinel, &f.VersionPrefix, &f.ReadGapCollections, &f.ACLString, &f.EpochHour, &f.Descend, &f.Watched, &f.Minted} {
+		s := *p
+		sort.Strings(s)
+		out := s[:0]
+		for i, x := range s {
+			if i == 0 || x != s[i-1] {
+				out = append(out, x)
+			}
+		}
+		*p = out
+	}
+}
+
+func (t *Imported) facts(typ string) *ImportedFacts {
+	f := t.Types[typ]
+	if f == nil {
+		f = &ImportedFacts{}
+		t.Types[typ] = f
+	}
+	return f
+}
+
+// Facts returns (creating) the path facts of a type; for the generator.
+func (t *Imported) Facts(typ string) *ImportedFacts { return t.facts(typ) }
+
+//go:embed imported.json
+var importedJSON []byte
+
+// importedRow is an ImportedValue ready for lookups.
+type importedRow struct {
+	tier      drift.Tier
+	value     string // canonical JSON or value template
+	templated bool
+	parsed    any // the default, for subset and stringly comparison
+	subset    bool
+	field     string
+	when      []ImportedCond
+	unless    []ImportedCond
+}
+
+type importedTable struct {
+	rows  map[string]map[string][]*importedRow // type → KeyPath → rows
+	facts map[string]*ImportedFacts
+}
+
+var embeddedImported = sync.OnceValues(func() (*importedTable, error) {
+	var t Imported
+	if err := json.Unmarshal(importedJSON, &t); err != nil {
+		return nil, fmt.Errorf("imported facts: %w", err)
+	}
+	return buildImported(&t)
+})
+
+func buildImported(t *Imported) (*importedTable, error) {
+	out := &importedTable{rows: map[string]map[string][]*importedRow{}, facts: t.Types}
+	put := func(typ, path string, row *importedRow) {
+		byPath := out.rows[typ]
+		if byPath == nil {
+			byPath = map[string][]*importedRow{}
+			out.rows[typ] = byPath
+		}
+		byPath[path] = append(byPath[path], row)
+	}
+	for _, v := range t.Values {
+		tier, err := drift.ParseTier(v.Tier)
+		if err != nil {
+			return nil, fmt.Errorf("imported facts %s %s: %w", v.Type, v.Path, err)
+		}
+		var parsed any
+		if !isTemplated(v.Value) {
+			if err := json.Unmarshal([]byte(v.Value), &parsed); err != nil {
+				return nil, fmt.Errorf("imported facts %s %s: %w", v.Type, v.Path, err)
+			}
+		}
+		row := &importedRow{tier: tier, value: v.Value, templated: isTemplated(v.Value), parsed: parsed,
+			subset: v.Subset, field: v.Field, when: v.When, unless: v.Unless}
+		put(v.Type, v.Path, row)
+		// A default object's fields are each their own default, so a
+		// template that sets part of the object still folds the rest.
+		if m, ok := parsed.(map[string]any); ok && v.Field == "" {
+			addImportedFields(put, v.Type, v.Path, m, row)
+		}
+	}
+	return out, nil
+}
+
+func addImportedFields(put func(string, string, *importedRow), typ, path string, obj map[string]any, parent *importedRow) {
+	for f, v := range obj {
+		_, isObj := v.(map[string]any)
+		row := &importedRow{tier: parent.tier, value: normalize.Canonical(v), parsed: v, subset: isObj, when: parent.when, unless: parent.unless}
+		put(typ, path+"."+f, row)
+		if m, ok := v.(map[string]any); ok {
+			addImportedFields(put, typ, path+"."+f, m, row)
+		}
+	}
+}
+
+// imported looks an undeclared value up in the imported table.
+func (r *run) imported(rp string, v any) (drift.Tier, bool) {
+	t, err := embeddedImported()
+	if err != nil {
+		return drift.TierUnknown, false
+	}
+	rows := t.rows[r.s.Ref.Type][KeyPath(rp)]
+	for _, row := range rows {
+		if r.importedMatch(row, v) {
+			return row.tier, true
+		}
+	}
+	return drift.TierUnknown, false
+}
+
+func (r *run) importedMatch(row *importedRow, v any) bool {
+	for _, c := range row.when {
+		if !r.condHolds(c) {
+			return false
+		}
+	}
+	for _, c := range row.unless {
+		if r.condHolds(c) {
+			return false
+		}
+	}
+	x := v
+	if row.field != "" {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return false
+		}
+		if x, ok = m[row.field]; !ok {
+			return false
+		}
+	}
+	if row.templated {
+		return Template(x, r.templateContext()) == row.value
+	}
+	if normalize.Canonical(x) == row.value || normalize.SameScalarOrEqual(row.parsed, x) {
+		return true
+	}
+	return row.subset && subsetDefault(row.parsed, x)
+}
+
+// condHolds reports whether the resource's top-level property is one of
+// the condition's values.
+func (r *run) condHolds(c ImportedCond) bool {
+	v, ok := r.live[c.Prop]
+	if !ok {
+		v, ok = r.decl[c.Prop]
+	}
+	if !ok {
+		return false
+	}
+	s, ok := v.(string)
+	if !ok {
+		return false
+	}
+	for _, w := range c.Values {
+		if strings.EqualFold(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// subsetDefault reports whether a live object holds every leaf of a
+// default object with an equal value and nothing else but empty values.
+func subsetDefault(d, v any) bool {
+	dm, ok1 := d.(map[string]any)
+	vm, ok2 := v.(map[string]any)
+	if !ok1 || !ok2 {
+		return normalize.SameScalarOrEqual(d, v)
+	}
+	for k, dv := range dm {
+		lv, ok := vm[k]
+		if !ok {
+			return false
+		}
+		if !subsetDefault(dv, lv) {
+			return false
+		}
+	}
+	for k, lv := range vm {
+		if _, ok := dm[k]; !ok && !normalize.TriviallyEmpty(lv) {
+			return false
+		}
+	}
+	return true
+}
+
+// mergeImported adds the imported path facts to the hand-kept per-type
+// facts; the hand-kept entries win where both name a path. Every map is
+// copied, so no table is shared between types.
+func mergeImported(table map[string]*typeFacts) {
+	t, err := embeddedImported()
+	if err != nil {
+		return
+	}
+	for typ, f := range t.facts {
+		tf := table[typ]
+		if tf == nil {
+			tf = &typeFacts{}
+			table[typ] = tf
+		} else {
+			c := *tf
+			tf = &c
+			table[typ] = tf
+		}
+		tf.unorderedScalar = appendNew(tf.unorderedScalar, f.UnorderedScalar)
+		tf.unorderedObject = appendNew(tf.unorderedObject, f.UnorderedObject)
+		tf.ordered = withKeys(tf.ordered, f.Ordered)
+		tf.caseInsensitive = withKeys(tf.caseInsensitive, f.CaseInsensitive)
+		tf.caseInsensitiveKeys = withKeys(tf.caseInsensitiveKeys, f.CaseInsensitiveKeys)
+		tf.latestSentinel = withKeys(tf.latestSentinel, f.LatestSentinel)
+		tf.versionPrefix = withKeys(tf.versionPrefix, f.VersionPrefix)
+		tf.readGapCollections = withKeys(tf.readGapCollections, f.ReadGapCollections)
+		tf.aclString = withKeys(tf.aclString, f.ACLString)
+		if len(f.EpochHour) > 0 {
+			rd := make(map[string]float64, len(tf.roundedDown)+len(f.EpochHour))
+			for k, v := range tf.roundedDown {
+				rd[k] = v
+			}
+			for _, p := range f.EpochHour {
+				if _, ok := rd[p]; !ok {
+					rd[p] = 3600
+				}
+			}
+			tf.roundedDown = rd
+		}
+		if len(f.Identities) > 0 {
+			ids := make(map[string]*identity, len(tf.identities)+len(f.Identities))
+			for k, v := range tf.identities {
+				ids[k] = v
+			}
+			for p, field := range f.Identities {
+				for _, sp := range starVariants(p) {
+					if _, ok := ids[sp]; !ok {
+						ids[sp] = &identity{fields: []string{field}}
+					}
+				}
+			}
+			tf.identities = ids
+		}
+	}
+}
+
+func appendNew(have, add []string) []string {
+	if len(add) == 0 {
+		return have
+	}
+	seen := make(map[string]bool, len(have))
+	out := make([]string, 0, len(have)+len(add))
+	for _, p := range have {
+		seen[p] = true
+		out = append(out, p)
+	}
+	for _, p := range add {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func withKeys(have map[string]bool, add []string) map[string]bool {
+	if len(add) == 0 {
+		return have
+	}
+	out := make(map[string]bool, len(have)+len(add))
+	for k, v := range have {
+		out[k] = v
+	}
+	for _, p := range add {
+		out[p] = true
+	}
+	return out
+}
+
+// starVariants renders a dotted path whose array segments are not marked
+// in every schema-path form: each boundary between two names may hide an
+// array ("A.B" → "A.B", "A.*.B").
+func starVariants(p string) []string {
+	if strings.Contains(p, "*") {
+		return []string{p}
+	}
+	segs := strings.Split(p, ".")
+	out := []string{segs[0]}
+	for _, s := range segs[1:] {
+		var next []string
+		for _, o := range out {
+			next = append(next, o+"."+s, o+".*."+s)
+		}
+		out = next
+	}
+	return out
+}

@@ -1,0 +1,90 @@
+package classify
+
+import (
+	"sort"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/realdrift/realdrift/internal/drift"
+)
+
+// The imported facts fold a value only when it equals the fact; a value
+// moved away from it surfaces.
+func TestImportedFolds(t *testing.T) {
+	opts := Options{Known: &KnownTable{}, AccountID: "111111111111", Region: "eu-west-1"}
+	tests := []struct {
+		name string
+		typ  string
+		decl map[string]any
+		live map[string]any
+		want []string
+	}{
+		{"a plain default folds", "AWS::AmazonMQ::Broker", nil,
+			map[string]any{"AuthenticationStrategy": "SIMPLE"},
+			[]string{`atDefault AuthenticationStrategy "SIMPLE"`}},
+		{"a changed plain default surfaces", "AWS::AmazonMQ::Broker", nil,
+			map[string]any{"AuthenticationStrategy": "LDAP"},
+			[]string{`undeclared AuthenticationStrategy "LDAP"`}},
+		{"an object default folds with empty extras", "AWS::CodeBuild::Project", nil,
+			map[string]any{"Cache": map[string]any{"Type": "NO_CACHE", "Modes": []any{}}},
+			[]string{`atDefault Cache {"Modes":[],"Type":"NO_CACHE"}`}},
+		{"an object default with a set extra leaf surfaces", "AWS::CodeBuild::Project", nil,
+			map[string]any{"Cache": map[string]any{"Type": "NO_CACHE", "Location": "bucket/x"}},
+			[]string{`undeclared Cache {"Location":"bucket/x","Type":"NO_CACHE"}`}},
+		{"the own region's managed key folds", "AWS::CodeBuild::Project", nil,
+			map[string]any{"EncryptionKey": "arn:aws:kms:eu-west-1:111111111111:alias/aws/s3"},
+			[]string{`atDefault EncryptionKey "arn:aws:kms:eu-west-1:111111111111:alias/aws/s3"`}},
+		{"another account's key surfaces", "AWS::CodeBuild::Project", nil,
+			map[string]any{"EncryptionKey": "arn:aws:kms:eu-west-1:222222222222:alias/aws/s3"},
+			[]string{`undeclared EncryptionKey "arn:aws:kms:eu-west-1:222222222222:alias/aws/s3"`}},
+		{"a protocol-dependent attribute default folds under its protocol", "AWS::ElasticLoadBalancingV2::TargetGroup",
+			map[string]any{"Protocol": "TCP", "Port": 80.0},
+			map[string]any{"Protocol": "TCP", "Port": 80.0, "TargetGroupAttributes": []any{map[string]any{"Key": "stickiness.type", "Value": "source_ip"}}},
+			[]string{`atDefault TargetGroupAttributes[stickiness.type] "source_ip"`}},
+		{"the HTTP default is not the TCP default", "AWS::ElasticLoadBalancingV2::TargetGroup",
+			map[string]any{"Protocol": "TCP", "Port": 80.0},
+			map[string]any{"Protocol": "TCP", "Port": 80.0, "TargetGroupAttributes": []any{map[string]any{"Key": "stickiness.type", "Value": "lb_cookie"}}},
+			[]string{`undeclared TargetGroupAttributes[stickiness.type] "lb_cookie"`}},
+		{"an option setting's default value folds", "AWS::ElasticBeanstalk::Environment", nil,
+			map[string]any{"OptionSettings": []any{map[string]any{"Namespace": "aws:autoscaling:asg", "OptionName": "Cooldown", "ResourceName": "AWSEBAutoScalingGroup", "Value": "360"}}},
+			[]string{`atDefault OptionSettings[aws:autoscaling:asg|Cooldown] {"Namespace":"aws:autoscaling:asg","OptionName":"Cooldown","ResourceName":"AWSEBAutoScalingGroup","Value":"360"}`}},
+		{"a changed option setting surfaces", "AWS::ElasticBeanstalk::Environment", nil,
+			map[string]any{"OptionSettings": []any{map[string]any{"Namespace": "aws:autoscaling:asg", "OptionName": "Cooldown", "ResourceName": "AWSEBAutoScalingGroup", "Value": "60"}}},
+			[]string{`undeclared OptionSettings[aws:autoscaling:asg|Cooldown] {"Namespace":"aws:autoscaling:asg","OptionName":"Cooldown","ResourceName":"AWSEBAutoScalingGroup","Value":"60"}`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := Subject{Ref: drift.ResourceRef{Type: tt.typ, PhysicalID: "res-0123456789"}, Declared: tt.decl}
+			got := brief(Resource(s, tt.live, nil, opts))
+			sort.Strings(got)
+			sort.Strings(tt.want)
+			if d := cmp.Diff(got, tt.want); d != "" {
+				t.Errorf("(-got +want)\n%s", d)
+			}
+		})
+	}
+}
+
+// Every imported value row is equality-gated: it names one value (or one
+// value template), never a shape.
+func TestImportedRowsAreValues(t *testing.T) {
+	tab, err := embeddedImported()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for typ, byPath := range tab.rows {
+		for p, rows := range byPath {
+			for _, r := range rows {
+				n++
+				if r.value == "" || (!r.templated && r.parsed == nil && r.value != "null") {
+					t.Errorf("%s %s: row without a value", typ, p)
+				}
+			}
+		}
+	}
+	if n < 1000 {
+		t.Errorf("only %d imported rows", n)
+	}
+}
