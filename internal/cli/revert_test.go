@@ -112,3 +112,80 @@ func TestRevertDemo(t *testing.T) {
 		t.Errorf("check after revert: exit %d, findings %v", code, c.briefs())
 	}
 }
+
+// writeActions are the write APIs the writers call, per service.
+func writeActions() map[string][]string {
+	return map[string][]string{
+		"cloudcontrolapi": {"UpdateResource", "DeleteResource"},
+		"s3":              {"PutBucketPolicy", "DeleteBucketPolicy"},
+		"sqs":             {"SetQueueAttributes"},
+		"sns":             {"SetTopicAttributes"},
+		"iam":             {"PutRolePolicy", "DeleteRolePolicy", "PutUserPolicy", "DeleteUserPolicy", "PutGroupPolicy", "DeleteGroupPolicy", "CreatePolicyVersion", "DeletePolicyVersion"},
+		"lambda":          {"AddPermission", "RemovePermission"},
+	}
+}
+
+// TestRevertFaults: with 20 % of the writes failing transiently (and no
+// SDK retries), revert --wait converges; with a permanent AccessDenied on
+// one resource's writes the others converge and that one fails.
+func TestRevertFaults(t *testing.T) {
+	t.Run("transient", func(t *testing.T) {
+		env := demoEnv(t)
+		var rules []sandbox.FaultRule
+		for svc, actions := range writeActions() {
+			for _, a := range actions {
+				rules = append(rules, sandbox.FaultRule{Service: svc, Action: a, Rate: 0.2, Code: "InternalFailure"})
+			}
+		}
+		if err := env.srv.SetFaults(rules); err != nil {
+			t.Fatal(err)
+		}
+		rep, errs, code := env.revertJSON("--all", "--yes", "--wait", "2m", "--max-attempts", "1")
+		t.Logf("20%% transient write faults: %+v; injected: %v", rep.Summary, env.srv.Calls().Errors)
+		if code != ExitOK {
+			t.Fatalf("revert --wait 2m: exit %d\n%s", code, errs)
+		}
+		if err := env.srv.SetFaults(nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, code := env.checkJSON("--all", "--fail"); code != ExitOK {
+			t.Errorf("check after revert: exit %d", code)
+		}
+	})
+	t.Run("access denied on one resource", func(t *testing.T) {
+		env := demoEnv(t)
+		// The queue whose visibility timeout was changed: every write that
+		// names it is denied.
+		var target string
+		snap, _ := env.srv.Snapshot()
+		w, _ := sandbox.ParseWorld(snap)
+		dev := worldgen.DemoAccounts()[1].ID
+		planted, err := worldgen.DemoDrift(w, dev, "us-east-1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ch := range planted {
+			if ch.Type == "AWS::SQS::Queue" && ch.Op == sandbox.OpSet {
+				target = ch.Identifier
+			}
+		}
+		if target == "" {
+			t.Fatal("no planted queue change")
+		}
+		if err := env.srv.SetFaults([]sandbox.FaultRule{{Service: "cloudcontrolapi", Action: "UpdateResource", Match: target, Code: "AccessDeniedException", Status: 403}}); err != nil {
+			t.Fatal(err)
+		}
+		rep, _, code := env.revertJSON("--all", "--yes")
+		t.Logf("AccessDenied on %s: %+v", target, rep.Summary)
+		if code != ExitError || rep.Summary.Failed != 1 || rep.Summary.StillDrifted != 0 || rep.Summary.Reverted == 0 {
+			t.Fatalf("exit %d summary %+v, want 2 with one failed and the rest reverted", code, rep.Summary)
+		}
+		for _, s := range rep.Stacks {
+			for _, o := range s.Outcomes {
+				if o.Status == "failed" && !strings.Contains(o.Error, "AccessDenied") {
+					t.Errorf("%s failed with %q, want the AWS error", o.ID, o.Error)
+				}
+			}
+		}
+	})
+}
