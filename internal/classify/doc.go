@@ -78,6 +78,11 @@
 //     facts merged into typeTable (the hand-kept entry wins). Its paths
 //     AWS picks or mints per resource (watched, minted) fold nothing by
 //     value.
+//   - documented.json, in the same form, holds the defaults AWS documents
+//     (scripts/mine-documented: registry-schema default keywords and
+//     descriptions, botocore's Create* input documentation matched by
+//     name), one agreed non-empty value per property; a documented row
+//     applies only where imported.json names nothing at its path.
 //   - Secret-bearing values (drift.Secret, secret drift.Unknown) reach a
 //     finding only as drift.Redacted, and so does the live value at a
 //     secret's place (its plaintext), wherever else in the resource's

@@ -13,6 +13,7 @@ import (
 )
 
 //go:generate go run ../../scripts/import-knowledge -out imported.json
+//go:generate sh -c "test -z \"$CFN_SCHEMAS\" || go run ../../scripts/mine-documented -schemas \"$CFN_SCHEMAS\" -out documented.json"
 
 // Imported is the table scripts/import-knowledge writes from the per-type
 // facts cdk-real-drift observed on AWS (NOTICE credits the source). It is
@@ -104,6 +105,13 @@ func (t *Imported) Facts(typ string) *ImportedFacts { return t.facts(typ) }
 //go:embed imported.json
 var importedJSON []byte
 
+// documentedJSON holds the defaults AWS documents in the registry schemas
+// (scripts/mine-documented), in the same form; a documented row applies
+// only where the imported facts name nothing at its path.
+//
+//go:embed documented.json
+var documentedJSON []byte
+
 // importedRow is an ImportedValue ready for lookups.
 type importedRow struct {
 	tier      drift.Tier
@@ -122,9 +130,21 @@ type importedTable struct {
 }
 
 var embeddedImported = sync.OnceValues(func() (*importedTable, error) {
-	var t Imported
+	var t, doc Imported
 	if err := json.Unmarshal(importedJSON, &t); err != nil {
 		return nil, fmt.Errorf("imported facts: %w", err)
+	}
+	if err := json.Unmarshal(documentedJSON, &doc); err != nil {
+		return nil, fmt.Errorf("documented defaults: %w", err)
+	}
+	named := map[[2]string]bool{}
+	for _, v := range t.Values {
+		named[[2]string{v.Type, v.Path}] = true
+	}
+	for _, v := range doc.Values {
+		if !named[[2]string{v.Type, v.Path}] {
+			t.Values = append(t.Values, v)
+		}
 	}
 	return buildImported(&t)
 })
