@@ -188,11 +188,12 @@ func (sess *session) revertOne(ctx context.Context, s IO, t target, opt revert.O
 	}
 	w := live.NewWriters(cfg, c.Live)
 	writes := revert.Apply(ctx, w, p, revert.ApplyOptions{
-		Wait:      f.wait - time.Since(start),
-		Now:       time.Now,
-		Sleep:     sleepCtx,
-		Resources: planResources(run.result.Desired),
-		Progress:  func(line string) { fmt.Fprintln(s.Stderr, line) },
+		Wait:        f.wait - time.Since(start),
+		Now:         time.Now,
+		Sleep:       sleepCtx,
+		Resources:   planResources(run.result.Desired),
+		Progress:    func(line string) { fmt.Fprintln(s.Stderr, line) },
+		Concurrency: sess.flags.concurrency,
 	})
 	fmt.Fprintf(s.Stderr, "verifying convergence (re-reading %s)…\n", p.Stack.Name)
 	after := sess.gather(ctx, t, gatherMode{})

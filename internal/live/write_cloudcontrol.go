@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/cloudcontrol"
 	cctypes "github.com/aws/aws-sdk-go-v2/service/cloudcontrol/types"
@@ -96,10 +97,13 @@ func asRequestError(err error, re **RequestError) bool {
 
 // await polls a request until it is no longer pending or in progress.
 func (w *Writers) await(ctx context.Context, ev *cctypes.ProgressEvent) error {
-	poll := w.Poll
-	if poll <= 0 {
-		poll = DefaultPoll
+	maxPoll := w.Poll
+	if maxPoll <= 0 {
+		maxPoll = DefaultPoll
 	}
+	// Short requests finish fast: the first waits are short, doubling up
+	// to the poll interval.
+	poll := min(100*time.Millisecond, maxPoll)
 	for {
 		if ev == nil {
 			return fmt.Errorf("cloud control returned no progress event")
@@ -116,6 +120,7 @@ func (w *Writers) await(ctx context.Context, ev *cctypes.ProgressEvent) error {
 		if err := w.sleep(ctx, poll); err != nil {
 			return err
 		}
+		poll = min(2*poll, maxPoll)
 		out, err := w.CloudControl.GetResourceRequestStatus(ctx, &cloudcontrol.GetResourceRequestStatusInput{RequestToken: ev.RequestToken})
 		if err != nil {
 			return fmt.Errorf("status of request %s: %w", deref(ev.RequestToken), err)

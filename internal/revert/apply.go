@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aws/smithy-go"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/realdrift/realdrift/internal/live"
 )
@@ -44,8 +46,11 @@ type ApplyOptions struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Resources give the writers the declared properties they need.
 	Resources []Resource
-	// Progress, when set, gets one line per retry.
+	// Progress, when set, gets one line per retry (called from several
+	// goroutines, one at a time).
 	Progress func(line string)
+	// Concurrency bounds the resources written at once (1 when ≤ 0).
+	Concurrency int
 }
 
 // Write is the outcome of writing one item.
@@ -108,14 +113,26 @@ func Apply(ctx context.Context, w writer, p *Plan, opt ApplyOptions) []Write {
 		declared[r.LogicalID] = r.Declared
 	}
 	byID := map[string]Write{}
-	for _, g := range groups(p) {
-		attempts, err := retry(ctx, opt, now, sleep, deadline, g, func(attempt int) error {
-			return writeGroup(ctx, w, p, g, declared, attempt)
-		})
-		for _, it := range g.items {
-			byID[it.ID] = Write{ID: it.ID, Attempts: attempts, Err: err}
-		}
+	var mu sync.Mutex
+	if progress := opt.Progress; progress != nil {
+		opt.Progress = func(line string) { mu.Lock(); defer mu.Unlock(); progress(line) }
 	}
+	g := new(errgroup.Group)
+	g.SetLimit(max(opt.Concurrency, 1))
+	for _, grp := range groups(p) {
+		g.Go(func() error {
+			attempts, err := retry(ctx, opt, now, sleep, deadline, grp, func(attempt int) error {
+				return writeGroup(ctx, w, p, grp, declared, attempt)
+			})
+			mu.Lock()
+			defer mu.Unlock()
+			for _, it := range grp.items {
+				byID[it.ID] = Write{ID: it.ID, Attempts: attempts, Err: err}
+			}
+			return nil
+		})
+	}
+	_ = g.Wait()
 	out := make([]Write, 0, len(p.Items))
 	for _, it := range p.Items {
 		out = append(out, byID[it.ID])
