@@ -73,7 +73,7 @@ func (r *run) sameScalar(rp string, d, l any) bool {
 	ds, ok1 := d.(string)
 	ls, ok2 := l.(string)
 	if ok1 && ok2 {
-		if normalize.AccountPrincipalEqual(ds, ls) || normalize.ServiceCaseEqual(ds, ls) || normalize.TrailingDotEqual(ds, ls) || normalize.RateExpressionEqual(ds, ls) {
+		if normalize.AccountPrincipalEqual(ds, ls) || normalize.ServiceCaseEqual(ds, ls) || normalize.TrailingDotEqual(ds, ls) || normalize.RateExpressionEqual(ds, ls) || normalize.SSHPublicKeyEqual(ds, ls) {
 			return true
 		}
 		if normalize.PEMEqual(ds, ls) {

@@ -241,6 +241,22 @@ func TrailingDotEqual(a, b string) bool {
 	return a+"." == b || b+"." == a
 }
 
+// SSHPublicKeyEqual folds an OpenSSH public key written with and without
+// its trailing comment: the key type and the key material must be equal.
+func SSHPublicKeyEqual(a, b string) bool {
+	if a == b {
+		return false
+	}
+	fa, fb := strings.Fields(a), strings.Fields(b)
+	if len(fa) < 2 || len(fb) < 2 || (len(fa) > 2 && len(fb) > 2) {
+		return false
+	}
+	if !strings.HasPrefix(fa[0], "ssh-") && !strings.HasPrefix(fa[0], "ecdsa-") {
+		return false
+	}
+	return fa[0] == fb[0] && fa[1] == fb[1] && len(fa[1]) >= 64
+}
+
 // RateExpressionEqual folds two schedule rate expressions of the same
 // period ("rate(60 minutes)" vs "rate(1 hour)").
 func RateExpressionEqual(a, b string) bool {

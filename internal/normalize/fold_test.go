@@ -76,6 +76,9 @@ func TestStringFolds(t *testing.T) {
 		{"rate change surfaces", RateExpressionEqual, "rate(30 minutes)", "rate(1 hour)", false},
 		{"ACL reset folds", ACLResetEqual, "on ~* &* +@read", "on ~* &* -@all +@read", true},
 		{"ACL grant change surfaces", ACLResetEqual, "on ~* &* +@read", "on ~* &* -@all +@write", false},
+		{"public key comment folds", SSHPublicKeyEqual, "ssh-ed25519 " + sshKey + " me@host", "ssh-ed25519 " + sshKey, true},
+		{"another public key surfaces", SSHPublicKeyEqual, "ssh-ed25519 " + sshKey + " me@host", "ssh-ed25519 " + sshKey[1:] + "A", false},
+		{"a changed comment on both sides surfaces", SSHPublicKeyEqual, "ssh-ed25519 " + sshKey + " a", "ssh-ed25519 " + sshKey + " b", false},
 		{"account root principal folds", AccountPrincipalEqual, "111111111111", "arn:aws:iam::111111111111:root", true},
 		{"another account surfaces", AccountPrincipalEqual, "111111111111", "arn:aws:iam::222222222222:root", false},
 	}
@@ -116,3 +119,5 @@ func TestRoundedDownMatch(t *testing.T) {
 		t.Error("an expiry an hour earlier must surface")
 	}
 }
+
+const sshKey = "AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl0123456789"
