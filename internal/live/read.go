@@ -126,6 +126,9 @@ func Read(ctx context.Context, c *Clients, r Request) Result {
 		return result(RouteCloudControl, nil, err)
 	}
 	model, err := getResource(ctx, c, r.Type, id)
+	if err == nil {
+		model = supplement(ctx, c, r, model)
+	}
 	return result(RouteCloudControl, model, err)
 }
 
