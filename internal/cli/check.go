@@ -2,12 +2,17 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"runtime"
 	"strings"
 
 	"github.com/realdrift/realdrift/internal/report"
+	"github.com/realdrift/realdrift/internal/scan"
 )
 
 const checkSynopsis = `[flags] [STACK|GLOB ...]
@@ -79,20 +84,16 @@ func runCheck(ctx context.Context, s IO, args []string) int {
 		return fail(s, "check", err)
 	}
 	defer sess.close()
-	// Each stack's text report is printed as soon as it is checked, so a
+	// Stacks are checked side by side (every call through the session's
+	// one scheduler); each stack's text report is printed as soon as it
+	// and every stack before it are checked, so the order is stable and a
 	// stack that is stuck or interrupted loses nothing already checked; the
 	// JSON report is one document of the stacks checked (also when
 	// interrupted: exit 130 says it is partial).
 	var runs []*stackRun
 	var stacks []report.Stack
-	for _, t := range sess.targets {
-		if ctx.Err() != nil {
-			break
-		}
-		r := sess.gather(ctx, t, mode)
-		if ctx.Err() != nil {
-			break // interrupted mid-stack: its result is not a report
-		}
+	var printErr error
+	sess.gatherEach(ctx, mode, func(r *stackRun) {
 		runs = append(runs, r)
 		stacks = append(stacks, r.report())
 		for _, n := range r.notes {
@@ -101,21 +102,26 @@ func runCheck(ctx context.Context, s IO, args []string) int {
 		if r.err != nil {
 			fmt.Fprintf(s.Stderr, "realdrift check: %s: %v\n", r.ref.Name, r.err)
 		}
-		if f.json {
-			continue
+		if f.json || printErr != nil {
+			return
 		}
 		if len(stacks) > 1 {
 			fmt.Fprintln(s.Stdout)
 		}
-		if err := report.Text(s.Stdout, stacks[len(stacks)-1:], report.Options{
+		printErr = report.Text(s.Stdout, stacks[len(stacks)-1:], report.Options{
 			Color:   s.IsTTY && getenv(s, "NO_COLOR") == "",
 			Verbose: f.verbose || f.showAll,
-		}); err != nil {
-			return fail(s, "check", err)
-		}
+		})
+	})
+	if printErr != nil {
+		return fail(s, "check", printErr)
+	}
+	st := sess.sched.Stats()
+	if f.verbose {
+		printCallStats(s.Stderr, st)
 	}
 	if f.json {
-		if err := report.JSON(s.Stdout, stacks); err != nil {
+		if err := jsonWithStats(s.Stdout, stacks, st); err != nil {
 			return fail(s, "check", err)
 		}
 	}
@@ -203,16 +209,97 @@ func resolveInline(ctx context.Context, s IO, sess *session, runs []*stackRun, c
 	return fmt.Errorf("no valid answer after %d tries", maxChoices)
 }
 
-// gatherAll checks every target in turn (each stack's own calls are
-// bounded by --concurrency, so the whole run never has more in flight). It
-// stops early when ctx ends.
+// gatherAll checks every target (side by side, see gatherEach) and returns
+// the runs in target order. It stops early when ctx ends.
 func (sess *session) gatherAll(ctx context.Context, mode gatherMode) []*stackRun {
 	var runs []*stackRun
-	for _, t := range sess.targets {
-		if ctx.Err() != nil {
-			break
-		}
-		runs = append(runs, sess.gather(ctx, t, mode))
-	}
+	sess.gatherEach(ctx, mode, func(r *stackRun) { runs = append(runs, r) })
 	return runs
+}
+
+// gatherEach checks the targets side by side, at most as many stacks at
+// once as --concurrency allows calls (the session's scheduler bounds the
+// calls themselves), and hands each run to emit in target order, as soon
+// as it and every run before it are done. emit runs on the caller's
+// goroutine. Once ctx ends no stack is started; a stack the end
+// interrupted is not emitted (its result is not a report), the ones that
+// finished are.
+func (sess *session) gatherEach(ctx context.Context, mode gatherMode, emit func(*stackRun)) {
+	n := len(sess.targets)
+	done := make([]chan *stackRun, n)
+	for i := range done {
+		done[i] = make(chan *stackRun, 1)
+	}
+	workers := make(chan struct{}, max(1, sess.flags.concurrency))
+	go func() {
+		for i, t := range sess.targets {
+			select {
+			case workers <- struct{}{}:
+			case <-ctx.Done():
+			}
+			if ctx.Err() != nil {
+				for _, ch := range done[i:] {
+					ch <- nil
+				}
+				return
+			}
+			go func() {
+				r := sess.gather(ctx, t, mode)
+				<-workers
+				done[i] <- r
+			}()
+		}
+	}()
+	for _, ch := range done {
+		r := <-ch
+		if r == nil || (r.err != nil && ctx.Err() != nil) {
+			continue // not started, or interrupted mid-stack
+		}
+		emit(r)
+	}
+}
+
+// printCallStats writes the run's call figures (--verbose): calls per API, the
+// most in flight, throttles absorbed, and the Go runtime's memory figure.
+func printCallStats(w io.Writer, st scan.Stats) {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	fmt.Fprintf(w, "calls: %d, at most %d in flight (--concurrency %d), %d throttled and retried; peak memory %.1f MB\n",
+		st.Calls, st.MaxInFlight, st.Concurrency, st.Throttled, float64(ms.Sys)/(1<<20))
+	for _, api := range st.SortedAPIs() {
+		a := st.APIs[api]
+		line := fmt.Sprintf("  %6d %s", a.Calls, api)
+		if a.Throttled > 0 {
+			line += fmt.Sprintf(" (%d throttled, rate now %.1f/s)", a.Throttled, a.Rate)
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
+// jsonWithStats writes the JSON report with the run's call figures added
+// under "stats" (an additive key: the report package's contract is
+// otherwise unchanged).
+func jsonWithStats(w io.Writer, stacks []report.Stack, st scan.Stats) error {
+	var buf bytes.Buffer
+	if err := report.JSON(&buf, stacks); err != nil {
+		return err
+	}
+	stats, err := json.MarshalIndent(st, "  ", "  ")
+	if err != nil {
+		return fmt.Errorf("write JSON report: %w", err)
+	}
+	doc := bytes.TrimRight(buf.Bytes(), "\n")
+	if !bytes.HasSuffix(doc, []byte("}")) {
+		return fmt.Errorf("write JSON report: not an object")
+	}
+	doc = doc[:len(doc)-1]
+	doc = bytes.TrimRight(doc, "\n ")
+	out := append([]byte(nil), doc...)
+	out = append(out, ",\n  \"stats\": "...)
+	out = append(out, stats...)
+	out = append(out, "\n}\n"...)
+	if _, err := w.Write(out); err != nil {
+		return fmt.Errorf("write JSON report: %w", err)
+	}
+	return nil
 }

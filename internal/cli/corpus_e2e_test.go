@@ -38,7 +38,8 @@ type jsonReport struct {
 }
 
 // TestCorpusWorldCheck runs `check --all --json` against a sandbox world
-// generated from the dev corpus, once per account and region, and compares
+// generated from the dev corpus, once per account and region (at two
+// concurrencies, which must find the same), and compares
 // each case's stack findings (the case's resource only) with the case's
 // expected findings. It logs the agreement beside the pure replay figure
 // and every differing case.
@@ -86,38 +87,57 @@ func TestCorpusWorldCheck(t *testing.T) {
 		}
 	}
 	env := startSandbox(t, w, "", "")
-	got := map[string][]drift.Finding{}
+	// The corpus world's DescribeType serves the schema facts each case
+	// recorded (per region), so the check asks it for every type
+	// (--schema live). The findings must not depend on the scheduling: the
+	// run at a high concurrency must find exactly what the first found.
+	var got map[string][]drift.Finding
 	stackErr := map[string]string{}
-	for _, l := range locs {
-		env.key, env.region = worldgen.AccessKey(l.account), l.region
-		out, errs, code := env.run("check", "--all", "--json", "--concurrency", "16")
-		if code != ExitOK && code != ExitError {
-			t.Fatalf("check in %s/%s: exit %d\n%s", l.account, l.region, code, errs)
-		}
-		var rep jsonReport
-		if err := json.Unmarshal([]byte(out), &rep); err != nil {
-			t.Fatalf("check in %s/%s: bad JSON (%v); stderr:\n%s", l.account, l.region, err, errs)
-		}
-		for _, s := range rep.Stacks {
-			cs := caseOfStack[s.Account+"/"+s.Region+"/"+s.Stack]
-			if len(cs) == 0 {
-				t.Errorf("stack %s/%s/%s has no corpus case", s.Account, s.Region, s.Stack)
-				continue
+	for _, concurrency := range []string{"16", "128"} {
+		run := map[string][]drift.Finding{}
+		for _, l := range locs {
+			env.key, env.region = worldgen.AccessKey(l.account), l.region
+			out, errs, code := env.run("check", "--all", "--json", "--schema", "live", "--concurrency", concurrency)
+			if code != ExitOK && code != ExitError {
+				t.Fatalf("check in %s/%s: exit %d\n%s", l.account, l.region, code, errs)
 			}
-			for logical, c := range cs {
-				if s.Error != "" {
-					stackErr[c.File] = s.Error
+			var rep jsonReport
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatalf("check in %s/%s: bad JSON (%v); stderr:\n%s", l.account, l.region, err, errs)
+			}
+			for _, s := range rep.Stacks {
+				cs := caseOfStack[s.Account+"/"+s.Region+"/"+s.Stack]
+				if len(cs) == 0 {
+					t.Errorf("stack %s/%s/%s has no corpus case", s.Account, s.Region, s.Stack)
+					continue
 				}
-				var fs []drift.Finding
-				for _, f := range s.Findings {
-					if f.LogicalID != logical {
-						continue
+				for logical, c := range cs {
+					if s.Error != "" {
+						stackErr[c.File] = s.Error
 					}
-					f.Unrecorded = false // the corpus has no baseline
-					fs = append(fs, f)
+					var fs []drift.Finding
+					for _, f := range s.Findings {
+						if f.LogicalID != logical {
+							continue
+						}
+						f.Unrecorded = false // the corpus has no baseline
+						fs = append(fs, f)
+					}
+					run[c.File] = fs
 				}
-				got[c.File] = fs
 			}
+		}
+		if got == nil {
+			got = run
+			continue
+		}
+		for file, fs := range got {
+			if !sameJSON(t, fs, run[file]) {
+				t.Errorf("%s: findings at --concurrency %s differ from the first run's", file, concurrency)
+			}
+		}
+		if len(run) != len(got) {
+			t.Errorf("--concurrency %s: %d cases reported, the first run %d", concurrency, len(run), len(got))
 		}
 	}
 

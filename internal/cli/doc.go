@@ -18,9 +18,11 @@
 // and one pipeline per stack in gather.go: scan.Check, then baseline.Apply,
 // the --declared-only / --undeclared-only scope, then ignore.Apply.
 // Invariants:
-//   - Stacks are checked one after another; each stack's calls are bounded
-//     by --concurrency, so a run never has more calls in flight. check
-//     prints each stack's text report as soon as that stack is done.
+//   - Stacks are checked side by side through the session's one
+//     scan.Scheduler: --concurrency bounds the calls in flight of the whole
+//     run (every stack, region and API together) and each API's rate adapts
+//     to throttling. check prints each stack's text report, in the stacks'
+//     sorted order, as soon as it and the stacks before it are done.
 //   - Every AWS call has deadlines (--connect-timeout, --first-byte-timeout
 //     per attempt, --call-timeout for the whole call with its retries,
 //     --max-attempts): a resource read that times out is skipped, a stack

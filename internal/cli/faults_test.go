@@ -105,7 +105,9 @@ func TestFaultsNeverLoseCoverage(t *testing.T) {
 		stackErr bool
 	}{
 		{"stack template AccessDenied", denied(cfn, "GetTemplate", "StackName=App&", "AccessDenied"), nil, "AccessDenied", true},
-		{"stack metadata 5xx", failing(cfn, "DescribeStacks", "StackName=App&"), nil, "InternalFailure", true},
+		// A listed stack is not described again (the listing's description
+		// serves), so its own stack-level 5xx is the resource list's.
+		{"stack resource list 5xx", failing(cfn, "ListStackResources", "StackName=App&"), nil, "InternalFailure", true},
 		{"stack resources throttled", throttled(cfn, "ListStackResources", "StackName=App&", "Throttling"), nil, "Throttling", true},
 		{"stack template hangs", hung(cfn, "GetTemplate", "StackName=App&"), nil, "no answer within 2s", true},
 		{"Cloud Control AccessDenied", denied(cc, "GetResource", "App-Orders-1", "AccessDeniedException"), []string{"Orders"}, "CloudControl GetResource: AccessDeniedException", false},

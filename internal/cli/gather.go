@@ -65,7 +65,16 @@ func (sess *session) gather(ctx context.Context, t target, mode gatherMode) *sta
 		run.err = err
 		return run
 	}
+	base := c
+	opts := scan.Options{Concurrency: sess.flags.concurrency, LiveSchema: sess.flags.schemaSource == "live"}
 	if mode.preDeploy {
+		// The synthesized template's clients share the region's schema
+		// facts source, so each type is still asked once per run.
+		src, err := base.FactsSource(opts.LiveSchema)
+		if err != nil {
+			return sess.failed(ctx, run, c, err)
+		}
+		opts.Schema = src
 		if t.app == nil {
 			return sess.failed(ctx, run, c, fmt.Errorf("--pre-deploy needs --app"))
 		}
@@ -79,9 +88,9 @@ func (sess *session) gather(ctx context.Context, t target, mode gatherMode) *sta
 			KMS:            c.KMS,
 		}
 	}
-	res, err := scan.Check(ctx, c, run.ref, scan.Options{Concurrency: sess.flags.concurrency})
+	res, err := scan.Check(ctx, c, run.ref, opts)
 	if err != nil {
-		return sess.failed(ctx, run, sess.clients[t.region], err)
+		return sess.failed(ctx, run, base, err)
 	}
 	run.result = res
 	run.ref = res.Desired.Stack

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -19,17 +20,41 @@ func bigStack(n int) map[string][]appResource {
 	return map[string][]appResource{"Big": rs}
 }
 
-// TestCheckConcurrencyBound checks a 200-resource stack with a slow
-// sandbox: the call log never shows more calls in flight than
-// --concurrency, and the bound is actually reached (the check is
-// concurrent, not serial).
+// manyStacks is k stacks of n queues each, named Big0, Big1, ...
+func manyStacks(k, n int) map[string][]appResource {
+	out := map[string][]appResource{}
+	for s := range k {
+		name := fmt.Sprintf("Big%d", s)
+		rs := make([]appResource, n)
+		for i := range rs {
+			rs[i] = queue(fmt.Sprintf("Queue%03d", i), fmt.Sprintf("%s-Queue%03d", name, i), map[string]any{"VisibilityTimeout": 30}, nil)
+		}
+		out[name] = rs
+	}
+	return out
+}
+
+// TestCheckConcurrencyBound checks 200-resource stacks with a slow
+// sandbox, one stack and then six side by side (--all: the run's one
+// scheduler bounds the calls of every stack together): the call log never
+// shows more calls in flight than --concurrency, the bound is actually
+// reached (the check is concurrent, not serial), and the stacks are
+// reported in their stable order.
 func TestCheckConcurrencyBound(t *testing.T) {
-	env := startSandbox(t, appWorld(t, bigStack(200)), testKey, testRegion)
+	world := bigStack(200)
+	for name, rs := range manyStacks(6, 40) {
+		world[name] = rs
+	}
+	env := startSandbox(t, appWorld(t, world), testKey, testRegion)
 	env.srv.SetLatency(5 * time.Millisecond)
-	for _, limit := range []int{1, 4, 16} {
-		t.Run(fmt.Sprint(limit), func(t *testing.T) {
+	for _, tc := range []struct {
+		limit int
+		args  []string
+	}{{1, []string{"Big"}}, {4, []string{"Big"}}, {16, []string{"Big"}}, {3, []string{"Big?"}}, {32, []string{"--all"}}} {
+		limit := tc.limit
+		t.Run(fmt.Sprint(limit, tc.args), func(t *testing.T) {
 			env.srv.ResetCalls()
-			rep, errs, code := env.checkJSON("Big", "--concurrency", fmt.Sprint(limit))
+			rep, errs, code := env.checkJSON(append(tc.args, "--concurrency", fmt.Sprint(limit))...)
 			if code != ExitOK {
 				t.Fatalf("exit %d\n%s", code, errs)
 			}
@@ -43,7 +68,14 @@ func TestCheckConcurrencyBound(t *testing.T) {
 			if n := countTier(rep, drift.Skipped); n != 0 {
 				t.Errorf("%d resources skipped", n)
 			}
-			t.Logf("--concurrency %d: %d calls, max in flight %d", limit, st.Total, st.MaxInFlight)
+			var names []string
+			for _, s := range rep.Stacks {
+				names = append(names, s.Stack)
+			}
+			if !sort.StringsAreSorted(names) || len(names) == 0 {
+				t.Errorf("stacks reported in the order %v, want sorted", names)
+			}
+			t.Logf("--concurrency %d %v: %d stacks, %d calls, max in flight %d", limit, tc.args, len(names), st.Total, st.MaxInFlight)
 		})
 	}
 }

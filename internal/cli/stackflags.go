@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/config"
@@ -27,6 +28,9 @@ type stackFlags struct {
 	endpointURL string
 	stateDir    string
 	concurrency int
+	// schemaSource is "snapshot" (DescribeType only for types the
+	// embedded snapshot lacks) or "live" (DescribeType for every type).
+	schemaSource string
 	// The deadlines and attempts of one AWS call.
 	connectTimeout   time.Duration
 	firstByteTimeout time.Duration
@@ -41,7 +45,8 @@ func (f *stackFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.app, "app", "", "a CDK cloud assembly directory (cdk.out), or an app command run with CDK_OUTDIR set; it decides which stacks are in scope and their construct paths")
 	fs.StringVar(&f.endpointURL, "endpoint-url", "", "send every AWS call to this endpoint (e.g. a realdrift sandbox; default: AWS_ENDPOINT_URL)")
 	fs.StringVar(&f.stateDir, "state-dir", "", "directory of baselines and ignore.yaml (default .realdrift, reading .cdkrd too)")
-	fs.IntVar(&f.concurrency, "concurrency", scan.DefaultConcurrency, "most AWS calls in flight per stack")
+	fs.IntVar(&f.concurrency, "concurrency", scan.DefaultConcurrency, "most AWS calls in flight over the whole run (stacks are checked side by side; each API's rate adapts to throttling)")
+	fs.StringVar(&f.schemaSource, "schema", "snapshot", "where schema facts come from: snapshot (the embedded registry snapshot; DescribeType only for types it lacks) or live (DescribeType for every type, once per type)")
 	fs.DurationVar(&f.connectTimeout, "connect-timeout", scan.DefaultConnectTimeout, "deadline to connect to an AWS endpoint (each attempt)")
 	fs.DurationVar(&f.firstByteTimeout, "first-byte-timeout", scan.DefaultFirstByteTimeout, "deadline for the first byte of an answer once a request is sent (each attempt)")
 	fs.DurationVar(&f.callTimeout, "call-timeout", scan.DefaultCallTimeout, "deadline of one AWS call, all its retries included; a resource read that runs out of time is skipped, a stack-level call is a stack error")
@@ -66,7 +71,10 @@ type session struct {
 	// settings is the AWS settings of the default region; clients holds
 	// one client set per region, built on first use.
 	settings scan.Settings
-	clients  map[string]*scan.Clients
+	// sched bounds and paces every AWS call of the session (all regions).
+	sched   *scan.Scheduler
+	mu      sync.Mutex // guards clients
+	clients map[string]*scan.Clients
 	// app is the --app assembly (nil without --app).
 	app *appAssembly
 }
@@ -82,6 +90,9 @@ func (sess *session) close() {
 func (f *stackFlags) validate() error {
 	if f.concurrency < 1 {
 		return fmt.Errorf("--concurrency must be at least 1 (got %d)", f.concurrency)
+	}
+	if f.schemaSource != "snapshot" && f.schemaSource != "live" {
+		return fmt.Errorf("--schema must be snapshot or live (got %q)", f.schemaSource)
 	}
 	if f.maxAttempts < 1 {
 		return fmt.Errorf("--max-attempts must be at least 1 (got %d)", f.maxAttempts)
@@ -108,7 +119,7 @@ func (f *stackFlags) open(ctx context.Context, s IO, patterns []string) (*sessio
 	if err != nil {
 		return nil, err
 	}
-	sess := &session{flags: f, state: state, clients: map[string]*scan.Clients{}}
+	sess := &session{flags: f, state: state, clients: map[string]*scan.Clients{}, sched: scan.NewScheduler(scan.SchedulerOptions{Concurrency: f.concurrency})}
 	if sess.rules, err = ignore.LoadStored(ctx, sess.state, ""); err != nil {
 		return nil, err
 	}
@@ -138,6 +149,7 @@ func (f *stackFlags) open(ctx context.Context, s IO, patterns []string) (*sessio
 		ConnectTimeout:   f.connectTimeout,
 		FirstByteTimeout: f.firstByteTimeout,
 		CallTimeout:      f.callTimeout,
+		Scheduler:        sess.sched,
 	}
 	if sess.settings.EndpointURL == "" {
 		sess.settings.EndpointURL = getenv(s, "AWS_ENDPOINT_URL")
@@ -266,8 +278,11 @@ func profileRegion(ctx context.Context, s IO, profile string) string {
 	return ""
 }
 
-// clientsFor returns the clients of region, building them once.
+// clientsFor returns the clients of region, building them once. It is
+// safe for concurrent use.
 func (sess *session) clientsFor(ctx context.Context, region string) (*scan.Clients, error) {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
 	if c, ok := sess.clients[region]; ok {
 		return c, nil
 	}

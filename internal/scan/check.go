@@ -3,6 +3,7 @@ package scan
 import (
 	"context"
 	"fmt"
+	"sort"
 	"sync"
 
 	"golang.org/x/sync/errgroup"
@@ -12,21 +13,26 @@ import (
 	"github.com/realdrift/realdrift/internal/schema"
 )
 
-// DefaultConcurrency is the default bound on calls in flight per stack.
-const DefaultConcurrency = 8
-
 // Options tune Check.
 type Options struct {
-	// Concurrency bounds the reads and enumerations in flight
-	// (DefaultConcurrency when ≤ 0).
+	// Concurrency bounds the stack's work in flight, every phase together:
+	// load calls, reads, enumerations, lookups (DefaultConcurrency when
+	// ≤ 0), so no more of the stack's calls are in flight than that. The
+	// calls of the whole run are bounded by the clients' Scheduler, when
+	// they have one.
 	Concurrency int
 	// Facts returns schema facts per type. When nil, Schema is asked for
-	// every type of the stack before the reads; when both are nil,
-	// Clients.Schema (DescribeType over the embedded snapshot) is.
+	// every type of the stack before the reads; when both are nil, the
+	// clients' facts source is (Clients.FactsSource: the embedded snapshot,
+	// DescribeType only for the types it lacks, or for every type with
+	// LiveSchema).
 	Facts FactsFunc
 	// Schema looks facts up per type (a *schema.Registry: DescribeType over
 	// the embedded snapshot).
 	Schema FactsSource
+	// LiveSchema asks DescribeType for every type (when Facts and Schema
+	// are nil) instead of the snapshot first.
+	LiveSchema bool
 	// Classify is the classifier; nil means Classifier().
 	Classify ClassifyFunc
 }
@@ -39,11 +45,14 @@ type StackResult struct {
 	Findings []drift.Finding        `json:"findings"`
 }
 
-// Check runs the whole pipeline for one stack in-process: load desired,
-// read every resource (pass 1), resolve with live attributes, re-read the
-// resources that waited on a GetAtt target (pass 1.5), enumerate children
-// (pass 1.6), classify. An error means the stack could not be loaded or the
-// context ended; a resource's failure is a skipped finding instead.
+// Check runs the whole pipeline for one stack in-process: load desired
+// (the template and the resource list fetched side by side), read every
+// resource (pass 1; the managed KMS alias lookup overlaps the reads),
+// resolve with live attributes, re-read the resources that waited on a
+// GetAtt target (pass 1.5) while the other parents' children are
+// enumerated (pass 1.6; a re-read parent's after its re-read), classify. An
+// error means the stack could not be loaded or the context ended; a
+// resource's failure is a skipped finding instead.
 func Check(ctx context.Context, c *Clients, stack drift.StackRef, opts Options) (*StackResult, error) {
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = DefaultConcurrency
@@ -51,18 +60,17 @@ func Check(ctx context.Context, c *Clients, stack drift.StackRef, opts Options) 
 	if opts.Classify == nil {
 		opts.Classify = Classifier()
 	}
-	d, err := LoadDesired(ctx, c, stack)
+	w := newWork(opts.Concurrency)
+	d, err := loadDesired(ctx, c, stack, w)
 	if err != nil {
 		return nil, err
 	}
 	if opts.Facts == nil {
 		src := opts.Schema
 		if src == nil {
-			reg, err := c.Schema()
-			if err != nil {
+			if src, err = c.FactsSource(opts.LiveSchema); err != nil {
 				return nil, err
 			}
-			src = reg
 		}
 		if opts.Facts, err = LookupFacts(ctx, src, d, opts.Concurrency); err != nil {
 			return nil, err
@@ -71,28 +79,58 @@ func Check(ctx context.Context, c *Clients, stack drift.StackRef, opts Options) 
 	lives := make(map[string]live.Result, len(d.Resources))
 	all := make([]Resource, 0, len(d.Resources))
 	all = append(all, d.Resources...)
-	if err := readAll(ctx, c, all, opts, lives); err != nil {
+	aliases := make(chan map[string]string, 1)
+	go func() {
+		var t map[string]string
+		w.do(ctx, func() { t = c.KMSAliasTargets(ctx, d) })
+		aliases <- t
+	}()
+	err = readAll(ctx, c, all, opts.Facts, w, lives)
+	d.KMSAliasTargets = <-aliases
+	if err != nil {
 		return nil, err
 	}
 	reread, err := Resolve(d, lives)
 	if err != nil {
 		return nil, err
 	}
-	var again []Resource
+	again := map[string]bool{}
+	var rs []Resource
 	for _, id := range reread {
 		if r, ok := d.resource(id); ok {
-			again = append(again, r)
+			rs = append(rs, r)
+			again[id] = true
 		}
 	}
-	if err := readAll(ctx, c, again, opts, lives); err != nil {
+	// Parents not re-read are enumerated while the re-reads run; the
+	// re-read ones after, with their new read.
+	var first []Children
+	var g errgroup.Group
+	g.Go(func() (err error) {
+		first, err = enumerateAll(ctx, c, d, lives, w, func(r Resource) bool { return !again[r.LogicalID] })
+		return err
+	})
+	g.Go(func() error { return readAll(ctx, c, rs, opts.Facts, w, lives) })
+	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	children, err := enumerateAll(ctx, c, d, lives, opts)
+	second, err := enumerateAll(ctx, c, d, lives, w, func(r Resource) bool { return again[r.LogicalID] })
 	if err != nil {
 		return nil, err
 	}
+	children := inStackOrder(d, append(first, second...))
 	findings := ClassifyStack(d, lives, children, opts.Facts, opts.Classify)
 	return &StackResult{Desired: d, Lives: lives, Children: children, Findings: findings}, nil
+}
+
+// inStackOrder orders children by their parent's place in d.
+func inStackOrder(d *Desired, cs []Children) []Children {
+	at := make(map[string]int, len(d.Resources))
+	for i, r := range d.Resources {
+		at[r.LogicalID] = i
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return at[cs[i].Parent] < at[cs[j].Parent] })
+	return cs
 }
 
 // FactsSource looks up a type's schema facts, possibly with I/O.
@@ -150,47 +188,72 @@ func FactsByType(ctx context.Context, src FactsSource, d *Desired, limit int) (m
 	return byType, nil
 }
 
-// readAll reads rs with at most opts.Concurrency reads in flight and stores
-// each result in lives.
-func readAll(ctx context.Context, c *Clients, rs []Resource, opts Options, lives map[string]live.Result) error {
-	var mu sync.Mutex
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(opts.Concurrency)
-	for _, r := range rs {
-		g.Go(func() error {
-			res := ReadResource(gctx, c, r, opts.Facts)
-			mu.Lock()
-			lives[r.LogicalID] = res
-			mu.Unlock()
-			return nil
-		})
+// work bounds one stack's work items (a read, an enumeration, a load
+// call, the alias lookup) in flight, all phases together, and guards the
+// lives they share.
+type work struct {
+	slots chan struct{}
+	mu    sync.Mutex
+}
+
+func newWork(limit int) *work { return &work{slots: make(chan struct{}, max(1, limit))} }
+
+// do runs f in a slot; false when ctx ended first.
+func (w *work) do(ctx context.Context, f func()) bool {
+	select {
+	case w.slots <- struct{}{}:
+	case <-ctx.Done():
+		return false
 	}
-	_ = g.Wait()
+	defer func() { <-w.slots }()
+	f()
+	return true
+}
+
+// readAll reads rs, each in a slot of w, and stores each result in lives
+// (under w.mu: others read lives meanwhile).
+func readAll(ctx context.Context, c *Clients, rs []Resource, facts FactsFunc, w *work, lives map[string]live.Result) error {
+	var wg sync.WaitGroup
+	for _, r := range rs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.do(ctx, func() {
+				res := ReadResource(ctx, c, r, facts)
+				w.mu.Lock()
+				lives[r.LogicalID] = res
+				w.mu.Unlock()
+			})
+		}()
+	}
+	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("read resources: %w", err)
 	}
 	return nil
 }
 
-// enumerateAll enumerates the children of every read parent, bounded like
-// the reads. The result is in the stack's resource order.
-func enumerateAll(ctx context.Context, c *Clients, d *Desired, lives map[string]live.Result, opts Options) ([]Children, error) {
+// enumerateAll enumerates the children of every read parent pick keeps,
+// each in a slot of w. The result is in the stack's resource order.
+func enumerateAll(ctx context.Context, c *Clients, d *Desired, lives map[string]live.Result, w *work, pick func(Resource) bool) ([]Children, error) {
 	var parents []Resource
+	w.mu.Lock()
 	for _, r := range d.Resources {
-		if HasChildren(r) && lives[r.LogicalID].Status == live.Found {
+		if pick(r) && HasChildren(r) && lives[r.LogicalID].Status == live.Found {
 			parents = append(parents, r)
 		}
 	}
+	w.mu.Unlock()
 	out := make([]Children, len(parents))
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(opts.Concurrency)
+	var wg sync.WaitGroup
 	for i, p := range parents {
-		g.Go(func() error {
-			out[i] = EnumerateChildren(gctx, c, p, d)
-			return nil
-		})
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.do(ctx, func() { out[i] = EnumerateChildren(ctx, c, p, d) })
+		}()
 	}
-	_ = g.Wait()
+	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("enumerate children: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
+	cfntypes "github.com/aws/aws-sdk-go-v2/service/cloudformation/types"
 	"github.com/aws/aws-sdk-go-v2/service/kms"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 
@@ -34,6 +35,9 @@ type Clients struct {
 	// Identity names the caller's account (CallerAccount); may be nil.
 	Identity identityAPI
 
+	// listed holds the descriptions ListStacks listed, until each stack's
+	// load takes its own.
+	listed listedStacks
 	// exports caches ListExports for the account and region.
 	exports exportCache
 	// aliases caches the managed KMS alias targets.
@@ -59,6 +63,69 @@ func (c *Clients) Schema() (*schema.Registry, error) {
 		c.registry.reg = schema.NewRegistry(c.CloudFormation, snap)
 	})
 	return c.registry.reg, c.registry.err
+}
+
+// FactsSource returns the run's schema facts source: the embedded snapshot,
+// DescribeType (once per type, Schema) only for the types it lacks; with
+// live, Schema itself (DescribeType for every type, the snapshot behind).
+func (c *Clients) FactsSource(live bool) (FactsSource, error) {
+	reg, err := c.Schema()
+	if err != nil || live {
+		return reg, err
+	}
+	snap, err := schema.Embedded()
+	if err != nil {
+		return nil, fmt.Errorf("schema facts: %w", err)
+	}
+	return snapshotFirst{snap: snap, reg: reg}, nil
+}
+
+// snapshotFirst answers from the snapshot, asking reg only for the types
+// the snapshot lacks.
+type snapshotFirst struct {
+	snap *schema.Snapshot
+	reg  FactsSource
+}
+
+func (s snapshotFirst) Lookup(ctx context.Context, typeName string) (*schema.Facts, error) {
+	if f, ok := s.snap.Lookup(typeName); ok {
+		return f, nil
+	}
+	return s.reg.Lookup(ctx, typeName)
+}
+
+var _ FactsSource = snapshotFirst{}
+
+// listedStacks are stack descriptions by name.
+type listedStacks struct {
+	mu     sync.Mutex
+	stacks map[string]cfntypes.Stack
+}
+
+func (l *listedStacks) put(st cfntypes.Stack) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.stacks == nil {
+		l.stacks = map[string]cfntypes.Stack{}
+	}
+	l.stacks[deref(st.StackName)] = st
+}
+
+// take returns and forgets name's description.
+func (l *listedStacks) take(name string) (cfntypes.Stack, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	st, ok := l.stacks[name]
+	delete(l.stacks, name)
+	return st, ok
+}
+
+// peek returns name's description, keeping it.
+func (l *listedStacks) peek(name string) (cfntypes.Stack, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	st, ok := l.stacks[name]
+	return st, ok
 }
 
 // NewClients builds every client from cfg (one account, one region).

@@ -37,10 +37,18 @@ type Settings struct {
 	ConnectTimeout   time.Duration
 	FirstByteTimeout time.Duration
 	CallTimeout      time.Duration
+	// Scheduler, when set, bounds and paces every attempt of the clients
+	// (scheduler.go) under Account (a label: one per set of credentials,
+	// "" for the default) and Region. It replaces the SDK's adaptive
+	// client-side rate limiting; share one Scheduler over a run.
+	Scheduler *Scheduler
+	Account   string
 }
 
-// Config loads one aws.Config for s with the SDK's adaptive retry mode:
-// throttled calls are retried with client-side rate limiting, and the retry
+// Config loads one aws.Config for s. With s.Scheduler, every attempt goes
+// through it (a global bound on attempts in flight, an adaptive rate per
+// API) and the SDK's standard retryer retries; without, the SDK's adaptive
+// retry mode rate-limits throttled calls client-side. Either way the retry
 // quota is lifted so a long throttled run is slowed, not failed. Every call
 // has the deadlines of s, so the retries of one call stay bounded too.
 func Config(ctx context.Context, s Settings) (aws.Config, error) {
@@ -51,18 +59,30 @@ func Config(ctx context.Context, s Settings) (aws.Config, error) {
 	if attempts <= 0 {
 		attempts = DefaultMaxAttempts
 	}
+	apiOptions := []func(*middleware.Stack) error{callDeadline(orDefault(s.CallTimeout, DefaultCallTimeout))}
+	retryer := func() aws.Retryer {
+		return retry.NewAdaptiveMode(func(o *retry.AdaptiveModeOptions) {
+			o.StandardOptions = append(o.StandardOptions, func(so *retry.StandardOptions) {
+				so.MaxAttempts = attempts
+				so.RateLimiter = ratelimit.None
+			})
+		})
+	}
+	if s.Scheduler != nil {
+		apiOptions = append(apiOptions, s.Scheduler.middleware(s.Account, s.Region))
+		retryer = func() aws.Retryer {
+			return retry.NewStandard(func(so *retry.StandardOptions) {
+				so.MaxAttempts = attempts
+				so.RateLimiter = ratelimit.None
+				so.Backoff = throttleBackoff{other: retry.NewExponentialJitterBackoff(retry.DefaultMaxBackoff)}
+			})
+		}
+	}
 	opts := []func(*config.LoadOptions) error{
 		config.WithRegion(s.Region),
 		config.WithHTTPClient(httpClient(s)),
-		config.WithAPIOptions([]func(*middleware.Stack) error{callDeadline(orDefault(s.CallTimeout, DefaultCallTimeout))}),
-		config.WithRetryer(func() aws.Retryer {
-			return retry.NewAdaptiveMode(func(o *retry.AdaptiveModeOptions) {
-				o.StandardOptions = append(o.StandardOptions, func(so *retry.StandardOptions) {
-					so.MaxAttempts = attempts
-					so.RateLimiter = ratelimit.None
-				})
-			})
-		}),
+		config.WithAPIOptions(apiOptions),
+		config.WithRetryer(retryer),
 	}
 	if s.Profile != "" {
 		opts = append(opts, config.WithSharedConfigProfile(s.Profile))

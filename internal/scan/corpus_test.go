@@ -87,7 +87,9 @@ func TestCorpusWorld(t *testing.T) {
 				if len(files) == 0 {
 					t.Fatalf("stack %s names no corpus case", st.Name)
 				}
-				res, err := scan.Check(ctx, c, drift.StackRef{Account: a.ID, Region: reg.Name, Name: st.Name}, scan.Options{})
+				// The corpus world's DescribeType serves the schema facts
+				// each case recorded (per region): ask it for every type.
+				res, err := scan.Check(ctx, c, drift.StackRef{Account: a.ID, Region: reg.Name, Name: st.Name}, scan.Options{LiveSchema: true})
 				if err != nil {
 					t.Fatalf("check %s: %v", st.Name, err)
 				}

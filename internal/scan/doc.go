@@ -11,9 +11,26 @@
 //	ClassifyStack      deleted / skipped / added findings plus everything
 //	                   the classifier returns for each read resource
 //
-// Check composes them in-process for the CLI, with the reads and the
-// enumerations bounded by Options.Concurrency (errgroup.SetLimit) so no more
-// calls are in flight than that.
+// Check composes them in-process for the CLI, pipelined (the template and
+// the resource list side by side, the alias lookup beside the reads, the
+// enumerations beside the pass-1.5 re-reads), with the stack's work bounded
+// by Options.Concurrency so no more of its calls are in flight than that.
+//
+// One scheduler, one place for limits (scheduler.go): clients built with a
+// Settings.Scheduler send every attempt of every call through it: a global
+// bound on attempts in flight over a whole run, and an adaptive
+// client-side rate per account, region and API. The rate control is AIMD
+// (not a fixed token bucket: AWS's per-API rates are not published per
+// account, so the API's throttling is the signal): unlimited until a
+// throttle, then cut to 0.9 × the last second's successful rate once per
+// round of calls, and raised by about one call per second each second of
+// successes. A throttled attempt is retried at once, spaced by the paced
+// rate; the scheduler's clock and sleep are parameters.
+//
+// Fewer calls: a stack ListStacks listed is not described again; schema
+// facts come from the embedded snapshot, DescribeType (once per type per
+// clients) only for the types it lacks, or for every type with
+// Options.LiveSchema.
 //
 // Findings the pipeline itself makes (the classifier makes the rest):
 //
@@ -31,8 +48,9 @@
 // The classifier gets the stack's facts: account, region, stack name,
 // stack tags, managed KMS alias targets (only looked up when a declared
 // value uses alias/aws/*), the sibling facts derived from the stack's other
-// resources (siblings.go), and each type's schema facts (DescribeType over
-// the embedded snapshot unless the caller supplies them).
+// resources (siblings.go), and each type's schema facts (the embedded
+// snapshot, DescribeType for the types it lacks, unless the caller
+// supplies them).
 //
 // Rules and invariants:
 //   - One resource's failure is a finding (skipped, with the reason), never a

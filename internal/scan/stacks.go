@@ -11,7 +11,9 @@ import (
 )
 
 // ListStacks returns the names of the account-region's live stacks (every
-// stack DescribeStacks lists: deleted stacks are not listed), sorted.
+// stack DescribeStacks lists: deleted stacks are not listed), sorted. The
+// descriptions are kept in c, so loading a listed stack does not describe
+// it again.
 func ListStacks(ctx context.Context, c *Clients) ([]string, error) {
 	var names []string
 	p := cloudformation.NewDescribeStacksPaginator(c.CloudFormation, &cloudformation.DescribeStacksInput{})
@@ -23,6 +25,7 @@ func ListStacks(ctx context.Context, c *Clients) ([]string, error) {
 		for _, s := range page.Stacks {
 			if n := deref(s.StackName); n != "" && !strings.HasPrefix(string(s.StackStatus), "DELETE_COMPLETE") {
 				names = append(names, n)
+				c.listed.put(s)
 			}
 		}
 	}

@@ -45,6 +45,10 @@ const (
 	DefaultIndexTTL    = 7 * 24 * time.Hour
 	DefaultReadBatch   = 20
 	DefaultParentBatch = 10
+	// DefaultConcurrency bounds the calls in flight inside one invocation
+	// (one stack's batch: the CLI's run-wide scan.DefaultConcurrency is
+	// sized for many stacks at once).
+	DefaultConcurrency = 8
 )
 
 // Settings configure the service. SettingsFromEnv reads them from the
@@ -178,7 +182,7 @@ func (s Settings) withDefaults() Settings {
 		s.ParentBatch = DefaultParentBatch
 	}
 	if s.Concurrency <= 0 {
-		s.Concurrency = scan.DefaultConcurrency
+		s.Concurrency = DefaultConcurrency
 	}
 	return s
 }
