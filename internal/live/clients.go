@@ -2,6 +2,8 @@ package live
 
 import (
 	"context"
+	"strings"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudcontrol"
@@ -11,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
 )
 
 // The interfaces below are shaped like the SDK client methods, so the real
@@ -65,7 +68,13 @@ type lambdaAPI interface {
 	ListVersionsByFunction(ctx context.Context, in *lambda.ListVersionsByFunctionInput, optFns ...func(*lambda.Options)) (*lambda.ListVersionsByFunctionOutput, error)
 }
 
+// identityAPI names the caller's account, for identifiers that are ARNs.
+type identityAPI interface {
+	GetCallerIdentity(ctx context.Context, in *sts.GetCallerIdentityInput, optFns ...func(*sts.Options)) (*sts.GetCallerIdentityOutput, error)
+}
+
 var (
+	_ identityAPI       = (*sts.Client)(nil)
 	_ cloudControlAPI   = (*cloudcontrol.Client)(nil)
 	_ stackResourcesAPI = (*cloudformation.Client)(nil)
 	_ s3API             = (*s3.Client)(nil)
@@ -87,6 +96,70 @@ type Clients struct {
 	SNS            snsAPI
 	IAM            iamAPI
 	Lambda         lambdaAPI
+
+	// Region and Account are the scope of the clients, for identifiers
+	// that are ARNs. An empty Account is asked of Identity once, on first
+	// need.
+	Region   string
+	Account  string
+	Identity identityAPI
+	account  *accountOnce
+}
+
+type accountOnce struct {
+	once sync.Once
+	id   string
+	err  error
+}
+
+// scope returns the clients' partition, region and account, asking STS for
+// the account at most once per Clients built by NewClients.
+func (c *Clients) scope(ctx context.Context) scopeFunc {
+	return func() (Scope, error) {
+		s := Scope{Partition: partition(c.Region), Region: c.Region, Account: c.Account}
+		if s.Region == "" {
+			return Scope{}, skip("the identifier is an ARN, and the region is unknown")
+		}
+		if s.Account != "" {
+			return s, nil
+		}
+		if c.Identity == nil {
+			return Scope{}, skip("the identifier is an ARN, and no STS client names the account")
+		}
+		ask := func() (string, error) {
+			out, err := c.Identity.GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
+			if err != nil {
+				return "", err
+			}
+			return deref(out.Account), nil
+		}
+		var err error
+		if c.account != nil {
+			c.account.once.Do(func() { c.account.id, c.account.err = ask() })
+			s.Account, err = c.account.id, c.account.err
+		} else {
+			s.Account, err = ask()
+		}
+		if err != nil {
+			return Scope{}, err
+		}
+		return s, nil
+	}
+}
+
+// partition is the ARN partition of a region.
+func partition(region string) string {
+	switch {
+	case strings.HasPrefix(region, "cn-"):
+		return "aws-cn"
+	case strings.HasPrefix(region, "us-gov-"):
+		return "aws-us-gov"
+	case strings.HasPrefix(region, "us-iso-"):
+		return "aws-iso"
+	case strings.HasPrefix(region, "us-isob-"):
+		return "aws-iso-b"
+	}
+	return "aws"
 }
 
 // NewClients builds every client from cfg. When cfg carries a custom base
@@ -102,9 +175,12 @@ func NewClients(cfg aws.Config) *Clients {
 				o.UsePathStyle = true
 			}
 		}),
-		SQS:    sqs.NewFromConfig(cfg),
-		SNS:    sns.NewFromConfig(cfg),
-		IAM:    iam.NewFromConfig(cfg),
-		Lambda: lambda.NewFromConfig(cfg),
+		SQS:      sqs.NewFromConfig(cfg),
+		SNS:      sns.NewFromConfig(cfg),
+		IAM:      iam.NewFromConfig(cfg),
+		Lambda:   lambda.NewFromConfig(cfg),
+		Region:   cfg.Region,
+		Identity: sts.NewFromConfig(cfg),
+		account:  &accountOnce{},
 	}
 }

@@ -1,11 +1,13 @@
 package live
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/schema"
 )
 
 func TestIdentifier(t *testing.T) {
@@ -100,5 +102,55 @@ func TestIsDefaultTopicPolicy(t *testing.T) {
 	wider["Statement"].([]any)[0].(map[string]any)["Condition"] = nil
 	if isDefaultTopicPolicy(wider, arn) {
 		t.Error("an ungated public policy was folded as the default")
+	}
+}
+
+// TestCompoundIdentifiersFollowSchema holds every compound identifier to
+// the pinned schema's primaryIdentifier: same parts, same order.
+func TestCompoundIdentifiersFollowSchema(t *testing.T) {
+	snap, err := schema.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for typ, k := range compoundIdentifiers() {
+		f, ok := snap.Lookup(typ)
+		if !ok {
+			t.Errorf("%s: not in the pinned schema", typ)
+			continue
+		}
+		if diff := cmp.Diff(k.parts, f.PrimaryIdentifier); diff != "" {
+			t.Errorf("%s: parts differ from primaryIdentifier (-got +want):\n%s", typ, diff)
+		}
+		if k.physical != "" && !slices.Contains(k.parts, k.physical) {
+			t.Errorf("%s: physical part %s is not a part", typ, k.physical)
+		}
+	}
+}
+
+func TestEventsRuleArn(t *testing.T) {
+	s := Scope{Partition: "aws", Region: "eu-west-1", Account: "123456789012"}
+	tests := []struct {
+		name, pid string
+		declared  map[string]any
+		want      string
+	}{
+		{"default bus", "r1", nil, "arn:aws:events:eu-west-1:123456789012:rule/r1"},
+		{"declared default bus", "r1", map[string]any{"EventBusName": "default"}, "arn:aws:events:eu-west-1:123456789012:rule/r1"},
+		{"custom bus physical id", "bus1|r1", nil, "arn:aws:events:eu-west-1:123456789012:rule/bus1/r1"},
+		{"custom bus arn declared", "r1", map[string]any{"EventBusName": "arn:aws:events:eu-west-1:123456789012:event-bus/bus1"}, "arn:aws:events:eu-west-1:123456789012:rule/bus1/r1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := IdentifierIn(s, "AWS::Events::Rule", tt.pid, tt.declared)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+	if _, err := Identifier("AWS::Events::Rule", "r1", nil); err == nil {
+		t.Error("Identifier without a scope built a rule ARN")
 	}
 }

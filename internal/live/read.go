@@ -121,7 +121,7 @@ func Read(ctx context.Context, c *Clients, r Request) Result {
 	if r.Facts != nil && len(r.Facts.Handlers) > 0 && !r.Facts.Readable() {
 		return Result{Status: Skipped, Route: RouteNone, Reason: "Cloud Control cannot read " + r.Type + " (no read handler) and no SDK reader is registered"}
 	}
-	id, err := identifier(r)
+	id, err := identifier(r, c.scope(ctx))
 	if err != nil {
 		return result(RouteCloudControl, nil, err)
 	}

@@ -393,4 +393,4 @@ func (w *Writers) sleep(ctx context.Context, d time.Duration) error {
 // CloudControlID returns the Cloud Control identifier of r: its physical
 // id, or what the type's identifier adapter builds from it (the identifier
 // the read path uses, which an UpdateResource must address too).
-func CloudControlID(r Request) (string, error) { return identifier(r) }
+func CloudControlID(r Request) (string, error) { return identifier(r, noScope) }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/realdrift/realdrift/internal/classify"
@@ -144,10 +145,6 @@ func (b *builder) add(c *corpus.Case) error {
 	if r.PhysicalID == "" {
 		return fmt.Errorf("case %s: no physical id", c.File)
 	}
-	id, err := live.Identifier(r.ResourceType, r.PhysicalID, r.Declared)
-	if err != nil || id == "" {
-		id = r.PhysicalID
-	}
 	wt := want{region: "us-east-1", typ: r.ResourceType}
 	if reg, _ := c.Opts["region"].(string); reg != "" {
 		wt.region = reg
@@ -156,7 +153,7 @@ func (b *builder) add(c *corpus.Case) error {
 	if isGlobal(r.ResourceType) {
 		scope = "global"
 	}
-	wt.addr = scope + "|" + r.ResourceType + "|" + id
+	base := ccIdentifier(c, wt.region)
 	wt.tagMap = stringMap(c.Opts["stackTags"])
 	wt.tags = canonical(wt.tagMap)
 	if scan.UsesManagedAlias(r.Declared) {
@@ -174,6 +171,11 @@ func (b *builder) add(c *corpus.Case) error {
 			b.accounts = append(b.accounts, &accountBuild{id: overflowAccount(n), used: map[string]bool{}})
 		}
 		a := b.accounts[n]
+		id := base
+		if base != r.PhysicalID {
+			id = inAccount(base, a.id)
+		}
+		wt.addr = scope + "|" + r.ResourceType + "|" + id
 		if a.used[wt.addr] {
 			continue
 		}
@@ -209,6 +211,53 @@ func (b *builder) add(c *corpus.Case) error {
 		st.addCase(c, id)
 		return nil
 	}
+}
+
+// ccIdentifier is the identifier AWS Cloud Control knows the case's
+// resource by: for a type whose pinned schema names a compound
+// primaryIdentifier, or whose identifier is not its physical id (a type
+// with an identifier adapter), the primaryIdentifier values of the
+// recorded live model joined with "|" in schema order; else (or when the
+// model lacks a part) what live derives, else the physical id.
+func ccIdentifier(c *corpus.Case, region string) string {
+	r := c.Resource
+	if f, ok := pinnedFacts(r.ResourceType); ok && (len(f.PrimaryIdentifier) > 1 || live.HasIdentifierAdapter(r.ResourceType)) {
+		parts := make([]string, 0, len(f.PrimaryIdentifier))
+		for _, p := range f.PrimaryIdentifier {
+			switch v := c.LiveRaw[p].(type) {
+			case string:
+				parts = append(parts, v)
+			case float64:
+				parts = append(parts, strconv.FormatFloat(v, 'f', -1, 64))
+			}
+		}
+		if len(parts) == len(f.PrimaryIdentifier) {
+			return strings.Join(parts, "|")
+		}
+	}
+	id, err := live.IdentifierIn(live.Scope{Partition: "aws", Region: region, Account: CorpusAccount}, r.ResourceType, r.PhysicalID, r.Declared)
+	if err != nil || id == "" {
+		return r.PhysicalID
+	}
+	return id
+}
+
+// inAccount moves a derived ARN identifier of the corpus account to
+// account (the physical id, an ARN too, stays as recorded).
+func inAccount(id, account string) string {
+	if account == CorpusAccount {
+		return id
+	}
+	return strings.ReplaceAll(id, ":"+CorpusAccount+":", ":"+account+":")
+}
+
+// pinnedFacts are the pinned registry schema's facts of a type.
+func pinnedFacts(typ string) (*schema.Facts, bool) {
+	snap, err := schema.Embedded()
+	if err != nil {
+		return nil, false
+	}
+	return snap.Lookup(typ)
 }
 
 // factsFit reports whether the facts the region serves for the case's type

@@ -3,11 +3,13 @@ package worldgen_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/cloudcontrol"
+	cctypes "github.com/aws/aws-sdk-go-v2/service/cloudcontrol/types"
 	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
 
 	"github.com/realdrift/realdrift/internal/corpus"
@@ -82,14 +84,15 @@ func TestCorpusWorldServesLiveRaw(t *testing.T) {
 	}
 	ctx := t.Context()
 	clients := map[[2]string]*cloudcontrol.Client{}
-	served, viaGap := 0, 0
+	served, viaGap, bare := 0, 0, 0
 	for _, c := range cases {
 		loc, ok := where[c.File]
 		if !ok {
 			t.Errorf("%s: no stack", c.File)
 			continue
 		}
-		id, err := live.Identifier(c.Resource.ResourceType, c.Resource.PhysicalID, c.Resource.Declared)
+		scope := live.Scope{Partition: "aws", Region: loc[1], Account: loc[0]}
+		id, err := live.IdentifierIn(scope, c.Resource.ResourceType, c.Resource.PhysicalID, c.Resource.Declared)
 		if err != nil {
 			id = c.Resource.PhysicalID
 		}
@@ -119,8 +122,18 @@ func TestCorpusWorldServesLiveRaw(t *testing.T) {
 			t.Errorf("%s: Properties\n got %s\nwant %s", c.File, got, want)
 		}
 		served++
+		// As on AWS, a compound (or ARN) identifier type asked by its bare
+		// physical id is not found.
+		if pid := c.Resource.PhysicalID; pid != id {
+			_, err := cc.GetResource(ctx, &cloudcontrol.GetResourceInput{TypeName: aws.String(c.Resource.ResourceType), Identifier: aws.String(pid)})
+			var nf *cctypes.ResourceNotFoundException
+			if !errors.As(err, &nf) {
+				t.Errorf("%s: GetResource by the bare physical id %s: %v, want ResourceNotFoundException", c.File, pid, err)
+			}
+			bare++
+		}
 	}
-	t.Logf("%d cases served through Cloud Control, %d through the gap path", served, viaGap)
+	t.Logf("%d cases served through Cloud Control (%d of them also asked by their bare physical id: not found), %d through the gap path", served, bare, viaGap)
 	if served < 450 || viaGap == 0 {
 		t.Errorf("served %d, gaps %d: the corpus world lost cases", served, viaGap)
 	}
