@@ -126,14 +126,24 @@ func identifierAdapters() map[string]adapter {
 
 		"AWS::ApiGateway::BasePathMapping":           basePathMapping,
 		"AWS::ApplicationAutoScaling::ScalingPolicy": scalingPolicy,
-		// The identifier is the rule ARN; the physical id is the rule name,
-		// or "<bus>|<rule>" for a rule on a custom bus.
-		"AWS::Events::Rule": eventsRuleArn,
 	}
 	for typ, k := range compoundIdentifiers() {
 		m[typ] = k.adapt
 	}
+	for typ, a := range arnIdentifiers() {
+		m[typ] = a
+	}
 	return m
+}
+
+// arnIdentifiers are the adapters whose identifier is an ARN built from the
+// scope (partition, region, account).
+func arnIdentifiers() map[string]adapter {
+	return map[string]adapter{
+		// The physical id is the rule name, or "<bus>|<rule>" for a rule
+		// on a custom bus.
+		"AWS::Events::Rule": eventsRuleArn,
+	}
 }
 
 // HasIdentifierAdapter reports whether t's Cloud Control identifier is

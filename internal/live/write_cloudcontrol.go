@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/cloudcontrol"
@@ -38,6 +39,7 @@ func (w *Writers) UpdateCloudControl(ctx context.Context, typ, id string, ops []
 	if w.CloudControl == nil {
 		return skip("no Cloud Control client")
 	}
+	id = w.arnIdentifier(ctx, typ, id)
 	model, err := getResource(ctx, &Clients{CloudControl: w.CloudControl}, typ, id)
 	if err != nil {
 		return fmt.Errorf("read before update: %w", err)
@@ -68,6 +70,7 @@ func (w *Writers) DeleteCloudControl(ctx context.Context, typ, id, token string)
 	if w.CloudControl == nil {
 		return skip("no Cloud Control client")
 	}
+	id = w.arnIdentifier(ctx, typ, id)
 	in := &cloudcontrol.DeleteResourceInput{TypeName: &typ, Identifier: &id}
 	if token != "" {
 		in.ClientToken = &token
@@ -127,4 +130,19 @@ func (w *Writers) await(ctx context.Context, ev *cctypes.ProgressEvent) error {
 		}
 		ev = out.ProgressEvent
 	}
+}
+
+// arnIdentifier completes the identifier of a type whose Cloud Control
+// identifier is an ARN (arnIdentifiers) when the caller, knowing no
+// account or region, passed its physical id: the read clients' scope
+// builds it. Every other identifier is returned as is.
+func (w *Writers) arnIdentifier(ctx context.Context, typ, id string) string {
+	build, ok := arnIdentifiers()[typ]
+	if !ok || strings.HasPrefix(id, "arn:") || w.Read == nil {
+		return id
+	}
+	if arn, err := build(id, nil, w.Read.scope(ctx)); err == nil {
+		return arn
+	}
+	return id
 }
