@@ -438,17 +438,10 @@ func (sess *session) diffChild(ctx context.Context, sd *stackDiff, parent target
 		}
 	}
 	// The child's own nested stacks come from the same assembly.
-	childTarget.app = &appStack{name: sd.Stack, templateFile: parentTemplateDir(parent)}
-	sess.diffWith(ctx, sd, childTarget, dep, newTmpl, params, recursive, depth)
-}
-
-// parentTemplateDir is a path in the parent's assembly directory: a
-// child's own nested templates sit beside the parent's.
-func parentTemplateDir(parent target) string {
-	if parent.app == nil {
-		return ""
+	if parent.app != nil {
+		childTarget.app = &appStack{name: sd.Stack, templateFile: parent.app.templateFile}
 	}
-	return filepath.Join(filepath.Dir(parent.app.templateFile), "nested")
+	sess.diffWith(ctx, sd, childTarget, dep, newTmpl, params, recursive, depth)
 }
 
 // childParameters resolves the Parameters the new parent template passes
