@@ -103,11 +103,15 @@ echo "  throttles        $throttled absorbed (retried)"
 echo "  skipped          $skipped findings; stacks in error: $stackerr"
 echo "  peak memory      $peak"
 if [ -n "${THROTTLE:-}" ]; then
-	# The busiest API sets the least time the throttle allows: its calls
-	# beyond the first burst, at THROTTLE per second.
+	# The busiest API sets the least time the throttle allows: its
+	# successful calls (a throttled one takes no token) beyond the first
+	# burst, at THROTTLE per second.
 	jq -r --argjson rate "$THROTTLE" --argjson wall "$wall" '
-		[.counts | to_entries[] | {api: .key, n: .value}] | max_by(.n) as $b
-		| (($b.n - $rate) / $rate) as $least
-		| "  rate used        \($b.api): \($b.n) calls in \($wall) s = \(($b.n / $wall * 100 | round) / 100)/s of \($rate)/s allowed; least time \(($least * 100 | round) / 100) s, used \(($least / $wall * 1000 | round) / 10) %"' "$tmp/calls.json"
+		.errors as $e
+		| [.counts | to_entries[] | .key as $k
+			| {api: $k, n: .value, ok: (.value - ([$e | to_entries[] | select(.key | startswith($k + ":")) | .value] | add // 0))}]
+		| max_by(.ok) as $b
+		| (($b.ok - $rate) / $rate) as $least
+		| "  rate used        \($b.api): \($b.ok) successful calls (\($b.n) sent) in \($wall) s = \(($b.ok / $wall * 100 | round) / 100)/s of \($rate)/s allowed; least time \(($least * 100 | round) / 100) s, used \(($least / $wall * 1000 | round) / 10) %"' "$tmp/calls.json"
 fi
 echo "  load average     $load ($(nproc) cores)"

@@ -142,10 +142,10 @@ func (s *Scheduler) Do(ctx context.Context, account, region, api string, attempt
 	s.mu.Unlock()
 	sent := s.now()
 	err := attempt()
-	<-s.slots
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.inFlight--
+	<-s.slots // after the count: a slot is never counted twice
 	r := s.rate(k)
 	r.calls++
 	switch {
@@ -168,25 +168,37 @@ func (s *Scheduler) rate(k apiKey) *apiRate {
 	return r
 }
 
-// pace waits until k's rate lets the next attempt start.
+// pace waits until k's rate lets the next attempt start. A waiter
+// re-reads the rate each time it wakes, so a cut or a raise applies at
+// once to every attempt not yet started (nothing is booked ahead at an
+// old rate).
 func (s *Scheduler) pace(ctx context.Context, k apiKey) error {
-	s.mu.Lock()
-	r := s.rate(k)
-	if r.limit <= 0 {
+	for {
+		s.mu.Lock()
+		r := s.rate(k)
+		if r.limit <= 0 {
+			s.mu.Unlock()
+			return nil
+		}
+		now := s.now()
+		interval := time.Duration(float64(time.Second) / r.limit)
+		if !now.Before(r.next) {
+			// Keep the cadence when the turn is taken late by less than a
+			// turn (a waiter's wake-up), restart it after an idle spell.
+			base := r.next
+			if now.Sub(base) >= interval {
+				base = now
+			}
+			r.next = base.Add(interval)
+			s.mu.Unlock()
+			return nil
+		}
+		d := r.next.Sub(now)
 		s.mu.Unlock()
-		return nil
+		if err := s.sleep(ctx, d); err != nil {
+			return err
+		}
 	}
-	now := s.now()
-	start := r.next
-	if start.Before(now) {
-		start = now
-	}
-	r.next = start.Add(time.Duration(float64(time.Second) / r.limit))
-	s.mu.Unlock()
-	if d := start.Sub(now); d > 0 {
-		return s.sleep(ctx, d)
-	}
-	return nil
 }
 
 // throttled cuts r's rate once per round (multiplicative decrease of the
