@@ -81,14 +81,18 @@ func (c *Clients) FactsSource(live bool) (FactsSource, error) {
 }
 
 // snapshotFirst answers from the snapshot, asking reg only for the types
-// the snapshot lacks.
+// the snapshot lacks or says Cloud Control cannot read: a snapshot older
+// than the account may miss a read handler AWS has since added (the
+// corpus's AWS::EC2::NetworkAclEntry), and a stale "unreadable" would skip
+// a resource AWS can read. The registry keeps the snapshot behind it, so a
+// failed DescribeType still answers.
 type snapshotFirst struct {
 	snap *schema.Snapshot
 	reg  FactsSource
 }
 
 func (s snapshotFirst) Lookup(ctx context.Context, typeName string) (*schema.Facts, error) {
-	if f, ok := s.snap.Lookup(typeName); ok {
+	if f, ok := s.snap.Lookup(typeName); ok && f.Readable() {
 		return f, nil
 	}
 	return s.reg.Lookup(ctx, typeName)
