@@ -51,6 +51,8 @@ func enumerators() map[string][]enumerator {
 		"AWS::Lambda::Function": {functionURLs, functionAliases, eventSourceMappings, functionVersions, functionPermissions},
 		"AWS::S3::Bucket":       {outOfBandBucketPolicy},
 		"AWS::SQS::Queue":       {outOfBandQueuePolicy},
+		"AWS::EC2::NetworkAcl":  {networkAclEntries},
+		"AWS::EC2::VPC":         {vpcChildren},
 	}
 }
 

@@ -68,6 +68,11 @@ var notFoundCodes = map[string]bool{
 	"NoSuchBucketPolicy":                      true,
 	"AWS.SimpleQueueService.NonExistentQueue": true,
 	"QueueDoesNotExist":                       true,
+	"InvalidNetworkAclID.NotFound":            true,
+	"InvalidVpcID.NotFound":                   true,
+	"InvalidSubnetID.NotFound":                true,
+	"InvalidGroup.NotFound":                   true,
+	"InvalidRouteTableID.NotFound":            true,
 }
 
 // isNotFound reports whether err means the thing asked for does not exist.

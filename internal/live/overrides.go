@@ -22,6 +22,8 @@ func overrides() map[string]overrideReader {
 		"AWS::IAM::Policy":        readInlinePolicy,
 		"AWS::IAM::ManagedPolicy": readManagedPolicy,
 		"AWS::Lambda::Permission": readPermission,
+
+		"AWS::EC2::NetworkAclEntry": readNetworkAclEntry,
 	}
 }
 

@@ -134,6 +134,7 @@ func services() map[string]*service {
 	for _, s := range []*service{
 		cloudFormationService(), cloudControlService(), stsService(), organizationsService(),
 		s3Service(), sqsService(), snsService(), iamService(), lambdaService(), kmsService(),
+		ec2Service(),
 	} {
 		out[s.name] = s
 	}
@@ -146,7 +147,7 @@ const maxBody = 16 << 20
 // operation names the operation of r for svc.
 func (svc *service) operation(r *http.Request, body []byte) (action string, form url.Values, params map[string]string, err error) {
 	switch svc.protocol {
-	case protoQuery:
+	case protoQuery, protoEC2:
 		form = r.URL.Query()
 		if r.Method == http.MethodPost {
 			bf, perr := url.ParseQuery(string(body))
@@ -263,9 +264,15 @@ func (s *Server) dispatch(w http.ResponseWriter, c *call) (int, string) {
 		_, _ = w.Write(v.body)
 		return v.status, ""
 	case *xnode:
+		if c.svc.protocol == protoEC2 {
+			writeEC2(w, c.svc, c.action, c.reqID, v)
+			break
+		}
 		writeQuery(w, c.svc, c.action, c.reqID, v)
 	case nil:
-		if c.svc.protocol == protoQuery {
+		if c.svc.protocol == protoEC2 {
+			writeEC2(w, c.svc, c.action, c.reqID, nil)
+		} else if c.svc.protocol == protoQuery {
 			writeQuery(w, c.svc, c.action, c.reqID, nil)
 		} else {
 			writeJSON(w, c.svc, c.reqID, struct{}{})

@@ -21,6 +21,7 @@ const (
 	protoJSON                     // JSON 1.0 / 1.1 with X-Amz-Target
 	protoRESTXML                  // S3
 	protoRESTJSON                 // Lambda
+	protoEC2                      // form POST, EC2's own XML replies and errors
 )
 
 // apiError is an error answered to the client in its protocol's shape.
@@ -167,6 +168,8 @@ func writeError(w http.ResponseWriter, svc *service, reqID string, e *apiError) 
 		proto = svc.protocol
 	}
 	switch proto {
+	case protoEC2:
+		writeEC2Error(w, reqID, status, e)
 	case protoJSON:
 		ns := "com.amazonaws.sandbox#"
 		if svc != nil {

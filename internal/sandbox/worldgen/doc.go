@@ -44,7 +44,12 @@
 //     derives the facts from them as it would on AWS.
 //   - The types the readers serve through service APIs because Cloud
 //     Control cannot read them on AWS (bucket, queue and topic policies, IAM
-//     inline policies, Lambda permissions) are world Cloud Control gaps.
+//     inline policies, Lambda permissions, network ACL entries) are world
+//     Cloud Control gaps.
+//   - A compound-identifier type (or one with an identifier adapter) is
+//     stored under the identifier AWS knows it by: its recorded model's
+//     primaryIdentifier values (pinned schema) joined with "|"; asked by
+//     its bare physical id it is not found, as on AWS.
 //
 // Rules: output is deterministic for a given input; nothing is fetched.
 package worldgen

@@ -1,0 +1,342 @@
+package sandbox
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/xml"
+	"fmt"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// ec2Service serves the EC2 query protocol: form-encoded requests (lists as
+// Name.N, filters as Filter.N.Name / Filter.N.Value.M), replies without a
+// Result wrapper and with lists as <item> elements, errors as
+// <Response><Errors><Error>.
+//
+// The world's EC2 resources answer the Describe calls from their Cloud
+// Control models: AWS::EC2::VPC, Subnet, SecurityGroup, RouteTable,
+// NetworkAcl, and NetworkAclEntry (the entries of the ACL their
+// NetworkAclId names; an ACL only entries name exists too). Each VPC has
+// the resources AWS creates with it: its default security group, default
+// network ACL and main route table, with ids derived from the VPC id.
+func ec2Service() *service {
+	return &service{
+		name:     "ec2",
+		protocol: protoEC2,
+		xmlns:    "http://ec2.amazonaws.com/doc/2016-11-15/",
+		throttle: apiError{Status: 503, Code: "RequestLimitExceeded"},
+		deny:     apiError{Status: 403, Code: "UnauthorizedOperation"},
+		ops: map[string]handler{
+			"DescribeNetworkAcls":    (*Server).ec2DescribeNetworkAcls,
+			"DescribeSubnets":        (*Server).ec2DescribeSubnets,
+			"DescribeSecurityGroups": (*Server).ec2DescribeSecurityGroups,
+			"DescribeRouteTables":    (*Server).ec2DescribeRouteTables,
+		},
+	}
+}
+
+// writeEC2 writes an EC2-protocol success reply: the result's children
+// directly under <ActionResponse>, after the requestId.
+func writeEC2(w http.ResponseWriter, svc *service, action, reqID string, result *xnode) {
+	var b bytes.Buffer
+	b.WriteString(xml.Header)
+	fmt.Fprintf(&b, `<%sResponse xmlns="%s">`, action, svc.xmlns)
+	tx("requestId", reqID).write(&b)
+	if result != nil {
+		for _, k := range result.kids {
+			k.write(&b)
+		}
+	}
+	fmt.Fprintf(&b, `</%sResponse>`, action)
+	w.Header().Set("Content-Type", "text/xml;charset=UTF-8")
+	w.Header().Set("x-amzn-RequestId", reqID)
+	w.WriteHeader(200)
+	_, _ = w.Write(b.Bytes())
+}
+
+// writeEC2Error writes an EC2-protocol error.
+func writeEC2Error(w http.ResponseWriter, reqID string, status int, e *apiError) {
+	var b bytes.Buffer
+	b.WriteString(xml.Header)
+	b.WriteString("<Response><Errors>")
+	el("Error", tx("Code", e.Code), tx("Message", e.Message)).write(&b)
+	b.WriteString("</Errors>")
+	tx("RequestID", reqID).write(&b)
+	b.WriteString("</Response>")
+	w.Header().Set("Content-Type", "text/xml;charset=UTF-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(b.Bytes())
+}
+
+// items is an EC2 list: <name><item>...</item></name>.
+func items(name string, its []*xnode) *xnode {
+	n := &xnode{name: name}
+	for _, it := range its {
+		it.name = "item"
+		n.kids = append(n.kids, it)
+	}
+	return n
+}
+
+// ec2List reads an EC2 list parameter: Name.1, Name.2, ...
+func (c *call) ec2List(name string) []string {
+	var out []string
+	for i := 1; ; i++ {
+		v, ok := c.form[name+"."+strconv.Itoa(i)]
+		if !ok {
+			return out
+		}
+		out = append(out, v[0])
+	}
+}
+
+// ec2Filters reads Filter.N.Name / Filter.N.Value.M.
+func (c *call) ec2Filters() map[string][]string {
+	out := map[string][]string{}
+	for i := 1; ; i++ {
+		name, ok := c.form["Filter."+strconv.Itoa(i)+".Name"]
+		if !ok {
+			return out
+		}
+		out[name[0]] = append(out[name[0]], c.ec2List("Filter."+strconv.Itoa(i)+".Value")...)
+	}
+}
+
+// ec2Object is one EC2 object the Describe calls list.
+type ec2Object struct {
+	id     string
+	values map[string][]string // filter name → values it matches
+	node   *xnode
+}
+
+// ec2Describe filters objects by ids and filters and pages them.
+func (c *call) ec2Describe(setName, idParam, notFound, kind string, allowed map[string]bool, objs []ec2Object) (any, error) {
+	ids := c.ec2List(idParam)
+	filters := c.ec2Filters()
+	for name := range filters {
+		if !allowed[name] {
+			return nil, errf(400, "InvalidParameterValue", "The filter '%s' is invalid", name)
+		}
+	}
+	size := 1000
+	if m := c.str("MaxResults"); m != "" {
+		n, err := strconv.Atoi(m)
+		if err != nil || n < 5 || n > 1000 {
+			return nil, errf(400, "InvalidParameterValue", "Value ( %s ) for parameter maxResults is invalid. Expecting a value between 5 and 1000.", m)
+		}
+		if len(ids) > 0 {
+			return nil, errf(400, "InvalidParameterCombination", "The parameter %ss cannot be used with the parameter maxResults", idParam)
+		}
+		size = n
+	}
+	off, ok := pageOffset("ec2", c.str("NextToken"))
+	if !ok {
+		return nil, errf(400, "InvalidPaginationToken", "Invalid pagination token")
+	}
+	sort.Slice(objs, func(i, j int) bool { return objs[i].id < objs[j].id })
+	byID := map[string]bool{}
+	for _, o := range objs {
+		byID[o.id] = true
+	}
+	for _, id := range ids {
+		if !byID[id] {
+			return nil, errf(400, notFound, "The %s ID '%s' does not exist", kind, id)
+		}
+	}
+	var kept []*xnode
+	for _, o := range objs {
+		if len(ids) > 0 && !contains(ids, o.id) {
+			continue
+		}
+		match := true
+		for name, want := range filters {
+			hit := false
+			for _, v := range o.values[name] {
+				hit = hit || contains(want, v)
+			}
+			match = match && hit
+		}
+		if match {
+			kept = append(kept, o.node)
+		}
+	}
+	lo, hi, next := page(len(kept), off, size)
+	out := el("", items(setName, kept[lo:hi]))
+	if next >= 0 {
+		out.kids = append(out.kids, tx("nextToken", pageToken("ec2", next)))
+	}
+	return out, nil
+}
+
+// derivedID is the id AWS would give a resource created with parent.
+func derivedID(prefix, parent string) string {
+	h := sha256.Sum256([]byte(prefix + parent))
+	return prefix + "-" + hex.EncodeToString(h[:])[:17]
+}
+
+// vpcs returns the ids of the VPCs of the account region.
+func (s *Server) vpcs(c *call) []string {
+	var out []string
+	for _, v := range s.st.ofType(c.account, c.region, "AWS::EC2::VPC") {
+		id := fieldString(v, "VpcId")
+		if id == "" {
+			id = v.ccID()
+		}
+		out = append(out, id)
+	}
+	return out
+}
+
+func tagSet(res *Resource) *xnode {
+	var its []*xnode
+	if tags, ok := fieldValue(res, "Tags").([]any); ok {
+		for _, t := range tags {
+			m, _ := t.(map[string]any)
+			k, _ := m["Key"].(string)
+			v, _ := m["Value"].(string)
+			its = append(its, el("", tx("key", k), tx("value", v)))
+		}
+	}
+	return items("tagSet", its)
+}
+
+func (s *Server) ec2DescribeNetworkAcls(c *call) (any, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	type acl struct {
+		id, vpc string
+		dflt    bool
+		res     *Resource
+		entries []*xnode
+	}
+	acls := map[string]*acl{}
+	get := func(id string) *acl {
+		if acls[id] == nil {
+			acls[id] = &acl{id: id}
+		}
+		return acls[id]
+	}
+	for _, vpc := range s.vpcs(c) {
+		a := get(derivedID("acl", vpc))
+		a.vpc, a.dflt = vpc, true
+	}
+	for _, r := range s.st.ofType(c.account, c.region, "AWS::EC2::NetworkAcl") {
+		id := fieldString(r, "Id")
+		if id == "" {
+			id = r.ccID()
+		}
+		a := get(id)
+		a.vpc, a.res = fieldString(r, "VpcId"), r
+	}
+	for _, e := range s.st.ofType(c.account, c.region, "AWS::EC2::NetworkAclEntry") {
+		id := fieldString(e, "NetworkAclId")
+		if id == "" {
+			continue
+		}
+		a := get(id)
+		a.entries = append(a.entries, aclEntry(e))
+	}
+	var objs []ec2Object
+	for _, a := range acls {
+		// Every ACL ends in AWS's own deny-all rules, ingress and egress.
+		for _, egress := range []bool{false, true} {
+			a.entries = append(a.entries, el("", tx("cidrBlock", "0.0.0.0/0"), xbool("egress", egress), tx("protocol", "-1"), tx("ruleAction", "deny"), tx("ruleNumber", "32767")))
+		}
+		node := el("", tx("networkAclId", a.id), tx("vpcId", a.vpc), xbool("default", a.dflt), items("entrySet", a.entries), items("associationSet", nil), tagSet(a.res), tx("ownerId", c.account))
+		objs = append(objs, ec2Object{id: a.id, node: node, values: map[string][]string{
+			"network-acl-id": {a.id}, "vpc-id": {a.vpc}, "default": {strconv.FormatBool(a.dflt)},
+		}})
+	}
+	return c.ec2Describe("networkAclSet", "NetworkAclId", "InvalidNetworkAclID.NotFound", "networkAcl", map[string]bool{"network-acl-id": true, "vpc-id": true, "default": true}, objs)
+}
+
+// aclEntry renders an AWS::EC2::NetworkAclEntry model as an entrySet item.
+func aclEntry(e *Resource) *xnode {
+	num := func(v any) string {
+		switch t := v.(type) {
+		case float64:
+			return strconv.FormatFloat(t, 'f', -1, 64)
+		case string:
+			return t
+		}
+		return ""
+	}
+	egress, _ := fieldValue(e, "Egress").(bool)
+	n := el("", tx("ruleNumber", num(fieldValue(e, "RuleNumber"))), tx("protocol", num(fieldValue(e, "Protocol"))),
+		tx("ruleAction", strings.ToLower(fieldString(e, "RuleAction"))), xbool("egress", egress),
+		opt("cidrBlock", fieldString(e, "CidrBlock")), opt("ipv6CidrBlock", fieldString(e, "Ipv6CidrBlock")))
+	if m, ok := fieldValue(e, "Icmp").(map[string]any); ok {
+		n.kids = append(n.kids, el("icmpTypeCode", opt("code", num(m["Code"])), opt("type", num(m["Type"]))))
+	}
+	if m, ok := fieldValue(e, "PortRange").(map[string]any); ok {
+		n.kids = append(n.kids, el("portRange", opt("from", num(m["From"])), opt("to", num(m["To"]))))
+	}
+	return n
+}
+
+func (s *Server) ec2DescribeSubnets(c *call) (any, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var objs []ec2Object
+	for _, r := range s.st.ofType(c.account, c.region, "AWS::EC2::Subnet") {
+		id := fieldString(r, "SubnetId")
+		if id == "" {
+			id = r.ccID()
+		}
+		vpc := fieldString(r, "VpcId")
+		node := el("", tx("subnetId", id), tx("vpcId", vpc), tx("state", "available"), opt("cidrBlock", fieldString(r, "CidrBlock")),
+			opt("availabilityZone", fieldString(r, "AvailabilityZone")), tagSet(r), tx("ownerId", c.account))
+		objs = append(objs, ec2Object{id: id, node: node, values: map[string][]string{"subnet-id": {id}, "vpc-id": {vpc}}})
+	}
+	return c.ec2Describe("subnetSet", "SubnetId", "InvalidSubnetID.NotFound", "subnet", map[string]bool{"subnet-id": true, "vpc-id": true}, objs)
+}
+
+func (s *Server) ec2DescribeSecurityGroups(c *call) (any, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var objs []ec2Object
+	add := func(id, name, vpc, desc string, res *Resource) {
+		node := el("", tx("groupId", id), tx("groupName", name), opt("vpcId", vpc), tx("groupDescription", desc), tagSet(res), tx("ownerId", c.account))
+		objs = append(objs, ec2Object{id: id, node: node, values: map[string][]string{"group-id": {id}, "group-name": {name}, "vpc-id": {vpc}}})
+	}
+	for _, vpc := range s.vpcs(c) {
+		add(derivedID("sg", vpc), "default", vpc, "default VPC security group", nil)
+	}
+	for _, r := range s.st.ofType(c.account, c.region, "AWS::EC2::SecurityGroup") {
+		id := fieldString(r, "GroupId")
+		if id == "" {
+			id = r.ccID()
+		}
+		add(id, fieldString(r, "GroupName"), fieldString(r, "VpcId"), fieldString(r, "GroupDescription"), r)
+	}
+	return c.ec2Describe("securityGroupInfo", "GroupId", "InvalidGroup.NotFound", "security group", map[string]bool{"group-id": true, "group-name": true, "vpc-id": true}, objs)
+}
+
+func (s *Server) ec2DescribeRouteTables(c *call) (any, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var objs []ec2Object
+	add := func(id, vpc string, main bool, res *Resource) {
+		var assoc []*xnode
+		if main {
+			assoc = append(assoc, el("", tx("routeTableAssociationId", derivedID("rtbassoc", id)), tx("routeTableId", id), xbool("main", true)))
+		}
+		node := el("", tx("routeTableId", id), tx("vpcId", vpc), items("associationSet", assoc), items("routeSet", nil), tagSet(res), tx("ownerId", c.account))
+		objs = append(objs, ec2Object{id: id, node: node, values: map[string][]string{"route-table-id": {id}, "vpc-id": {vpc}, "association.main": {strconv.FormatBool(main)}}})
+	}
+	for _, vpc := range s.vpcs(c) {
+		add(derivedID("rtb", vpc), vpc, true, nil)
+	}
+	for _, r := range s.st.ofType(c.account, c.region, "AWS::EC2::RouteTable") {
+		id := fieldString(r, "RouteTableId")
+		if id == "" {
+			id = r.ccID()
+		}
+		add(id, fieldString(r, "VpcId"), false, r)
+	}
+	return c.ec2Describe("routeTableSet", "RouteTableId", "InvalidRouteTableID.NotFound", "route table", map[string]bool{"route-table-id": true, "vpc-id": true, "association.main": true}, objs)
+}
