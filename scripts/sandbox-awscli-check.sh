@@ -4,7 +4,7 @@
 # the real wire protocols, and every parsed answer is checked against the
 # world file. Exits non-zero on the first mismatch.
 #
-# Needs: go, python3, the AWS CLI, and the golden corpus the demo world's
+# Needs: go, python3, curl, the AWS CLI, and the golden corpus the demo world's
 # live models come from ($REALDRIFT_CORPUS_DIR, else ../shared/corpus/dev).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -260,6 +260,47 @@ assert [v['Version'] for v in out['Versions']][:1] == ['\$LATEST'], out
 "
 awsq kms list-aliases | check "kms list-aliases" "
 assert out['Aliases'] == [], out
+"
+
+# EC2 (its own query protocol: Name.N lists, Filter.N, <item> sets, EC2
+# errors): out-of-band network resources added through the admin API.
+add() { # add TYPE ID PROPERTIES
+	python3 -c 'import json,sys; print(json.dumps({"op":"add","account":sys.argv[1],"region":"us-east-1","type":sys.argv[2],"identifier":sys.argv[3],"properties":json.loads(sys.argv[4])}))' "$DEV" "$1" "$2" "$3" |
+		curl -sf -X POST --data-binary @- "$url/_sandbox/change" >/dev/null
+}
+VPC=vpc-0a787ce59de137b49
+ACL=acl-0b09fb918deeb6d6b
+add AWS::EC2::VPC $VPC '{"VpcId":"'$VPC'","CidrBlock":"10.0.0.0/16"}'
+add AWS::EC2::NetworkAcl $ACL '{"Id":"'$ACL'","VpcId":"'$VPC'"}'
+add AWS::EC2::NetworkAclEntry cli-https '{"NetworkAclId":"'$ACL'","RuleNumber":100,"Egress":false,"RuleAction":"allow","Protocol":6,"CidrBlock":"0.0.0.0/0","PortRange":{"From":443,"To":443}}'
+add AWS::EC2::NetworkAclEntry cli-icmp '{"NetworkAclId":"'$ACL'","RuleNumber":120,"Egress":false,"RuleAction":"allow","Protocol":1,"CidrBlock":"0.0.0.0/0","Icmp":{"Code":-1,"Type":8}}'
+for i in 1 2 3 4 5 6 7; do
+	add AWS::EC2::Subnet subnet-000000000000000$i '{"SubnetId":"subnet-000000000000000'$i'","VpcId":"'$VPC'","CidrBlock":"10.0.'$i'.0/24"}'
+done
+add AWS::EC2::SecurityGroup sg-0000000000000000c '{"GroupId":"sg-0000000000000000c","GroupName":"console-made","GroupDescription":"x","VpcId":"'$VPC'"}'
+add AWS::EC2::RouteTable rtb-0000000000000000d '{"RouteTableId":"rtb-0000000000000000d","VpcId":"'$VPC'"}'
+awsq ec2 describe-network-acls --network-acl-ids $ACL | check "ec2 describe-network-acls" "
+acl, = out['NetworkAcls']
+assert acl['NetworkAclId'] == '$ACL' and acl['VpcId'] == '$VPC' and acl['IsDefault'] is False, acl
+es = {(e['RuleNumber'], e['Egress']): e for e in acl['Entries']}
+assert es[(100, False)]['PortRange'] == {'From': 443, 'To': 443} and es[(100, False)]['Protocol'] == '6', es
+assert es[(120, False)]['IcmpTypeCode'] == {'Code': -1, 'Type': 8}, es
+assert es[(32767, False)]['RuleAction'] == 'deny' and es[(32767, True)]['Protocol'] == '-1', es
+"
+awsq ec2 describe-network-acls --filters Name=vpc-id,Values=$VPC Name=default,Values=true | check "ec2 describe-network-acls (filters: the VPC's default ACL)" "
+assert [a['IsDefault'] for a in out['NetworkAcls']] == [True], out
+"
+fails "ec2 describe-network-acls (missing ACL)" "InvalidNetworkAclID.NotFound" ec2 describe-network-acls --network-acl-ids acl-00000000000000000
+fails "ec2 describe-network-acls (unknown filter)" "InvalidParameterValue" ec2 describe-network-acls --filters Name=nope,Values=x
+awsq ec2 describe-subnets --filters Name=vpc-id,Values=$VPC --page-size 5 | check "ec2 describe-subnets (paginated by MaxResults)" "
+assert sorted(s['SubnetId'] for s in out['Subnets']) == ['subnet-000000000000000%d' % i for i in range(1, 8)], out
+"
+awsq ec2 describe-security-groups --filters Name=vpc-id,Values=$VPC | check "ec2 describe-security-groups" "
+assert sorted(g['GroupName'] for g in out['SecurityGroups']) == ['console-made', 'default'], out
+"
+awsq ec2 describe-route-tables --filters Name=vpc-id,Values=$VPC | check "ec2 describe-route-tables" "
+main = {t['RouteTableId']: any(a.get('Main') for a in t['Associations']) for t in out['RouteTables']}
+assert sorted(main.values()) == [False, True] and main['rtb-0000000000000000d'] is False, out
 "
 
 AWS_ACCESS_KEY_ID=AKIADEMO$MGMT awsq organizations list-accounts | check "organizations list-accounts" "
