@@ -127,6 +127,27 @@
 // that are not JSON objects, two live resources sharing a type and
 // identifier in one account scope.
 //
+// # IAM
+//
+// An account may declare identity policies for its roles and users
+// (accounts[].policies: {role or user, documents}). A principal with
+// declared policies may make only the calls they allow, evaluated as AWS
+// does for every call served (iamauth.go): an explicit Deny wins, else an
+// Allow is needed; Action/NotAction and Resource/NotResource with * and ?
+// wildcards; String*, Arn* and Bool conditions (IfExists too) on the global
+// keys aws:PrincipalAccount, aws:PrincipalArn, aws:PrincipalOrgID,
+// aws:PrincipalType, aws:RequestedRegion, aws:SecureTransport, aws:userid
+// (a key the request lacks fails a positive operator). Each operation is
+// authorized as its real IAM action (iamactions.go: Cloud Control's
+// GetResource is cloudformation:GetResource) against the stack, queue,
+// topic or role it names, else "*". A denial is the service's AccessDenied
+// in its own shape with AWS's message ("... because no identity-based policy
+// allows ..." / "... with an explicit deny in an identity-based policy").
+// A principal without declared policies, and every account root, may do
+// anything. Not evaluated: SCPs, resource policies, permission boundaries,
+// session policies, trust policies; DynamoDB is not served here (DynamoDB
+// Local ignores IAM), so dynamodb:LeadingKeys is never evaluated locally.
+//
 // # Admin
 //
 // The Go API and HTTP under /_sandbox/ (see serveAdmin): out-of-band changes

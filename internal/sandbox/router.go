@@ -237,6 +237,10 @@ func (s *Server) dispatch(w http.ResponseWriter, c *call) (int, string) {
 		writeError(w, c.svc, c.reqID, e)
 		return e.Status, e.Code
 	}
+	if e := s.authorize(c); e != nil {
+		writeError(w, c.svc, c.reqID, e)
+		return e.Status, e.Code
+	}
 	if !s.throttles.allow(c.account, c.svc.name, c.action) {
 		e := c.svc.throttle
 		e.Message = "Rate exceeded"

@@ -44,6 +44,10 @@ type Account struct {
 	Email      string      `json:"email,omitempty"`
 	AccessKeys []AccessKey `json:"accessKeys,omitempty"`
 	Regions    []*Region   `json:"regions"`
+	// Policies are the identity policies of the account's roles and users
+	// the sandbox enforces (iampolicy.go); a principal without any may do
+	// anything.
+	Policies []*Policies `json:"policies,omitempty"`
 }
 
 // AccessKey maps an access key id to the account and an IAM user name.
@@ -279,6 +283,7 @@ func (w *World) normalize() error {
 			}
 			keys[k.ID] = a.ID
 		}
+		normalizePolicies(&p, at, a)
 		regions := map[string]bool{}
 		for ri, r := range a.Regions {
 			rt := fmt.Sprintf("%s.regions[%d]", at, ri)

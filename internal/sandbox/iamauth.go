@@ -1,0 +1,88 @@
+package sandbox
+
+import (
+	"fmt"
+	"strings"
+)
+
+// authorize evaluates the identity policies of the call's principal, when
+// its account declares any for it, and returns AccessDenied in the
+// service's shape (its deny error) with AWS's message, or nil.
+//
+// Only identity policies are evaluated: no SCPs, resource policies,
+// permission boundaries or session policies, and no role trust policies
+// (any role of a world account can still be assumed). DynamoDB is not
+// served here (DynamoDB Local ignores IAM), so dynamodb:LeadingKeys and the
+// other table conditions are never evaluated locally.
+func (s *Server) authorize(c *call) *apiError {
+	action := IAMAction(c.svc.name, c.action)
+	if unauthenticated[action] {
+		return nil
+	}
+	stmts, ok := s.policiesOf(c.who)
+	if !ok {
+		return nil
+	}
+	q := request{action: action, resource: s.iamResource(c), keys: s.conditionKeys(c)}
+	d := evaluate(stmts, q)
+	if d == allowed {
+		return nil
+	}
+	why := "because no identity-based policy allows the " + action + " action"
+	if d == explicitDeny {
+		why = "with an explicit deny in an identity-based policy"
+	}
+	e := c.svc.deny
+	e.Message = fmt.Sprintf("User: %s is not authorized to perform: %s on resource: %s %s", c.who.arn, action, q.resource, why)
+	if c.svc.protocol == protoEC2 {
+		e.Message = "You are not authorized to perform this operation. " + e.Message
+	}
+	return &e
+}
+
+// policiesOf returns the compiled statements of a principal and whether
+// its account declares policies for it.
+func (s *Server) policiesOf(p principal) ([]statement, bool) {
+	role, user := p.role, ""
+	if role == "" {
+		_, user, _ = strings.Cut(p.arn, ":user/")
+		if user == "" {
+			return nil, false // the account root
+		}
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	a := s.st.account(p.account)
+	if a == nil {
+		return nil, false
+	}
+	for _, pol := range a.Policies {
+		if pol != nil && pol.Role == role && pol.User == user {
+			return pol.stmts, true
+		}
+	}
+	return nil, false
+}
+
+// conditionKeys are the global condition keys of a call's request context.
+func (s *Server) conditionKeys(c *call) map[string]string {
+	keys := map[string]string{
+		"aws:principalaccount": c.who.account,
+		"aws:requestedregion":  c.region,
+		"aws:userid":           c.who.userID,
+		"aws:securetransport":  fmt.Sprint(c.r.TLS != nil),
+	}
+	if c.who.role != "" {
+		keys["aws:principalarn"] = "arn:aws:iam::" + c.who.account + ":role/" + c.who.role
+		keys["aws:principaltype"] = "AssumedRole"
+	} else {
+		keys["aws:principalarn"] = c.who.arn
+		keys["aws:principaltype"] = "User"
+	}
+	s.mu.RLock()
+	if o := s.st.world.Organization; o != nil {
+		keys["aws:principalorgid"] = o.ID
+	}
+	s.mu.RUnlock()
+	return keys
+}
