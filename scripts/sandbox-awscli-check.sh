@@ -4,8 +4,9 @@
 # the real wire protocols, and every parsed answer is checked against the
 # world file. Exits non-zero on the first mismatch.
 #
-# Needs: go, python3, curl, the AWS CLI, and the golden corpus the demo world's
-# live models come from ($REALDRIFT_CORPUS_DIR, else ../shared/corpus/dev).
+# Needs: go, python3, curl and the AWS CLI. The demo world's live models
+# come from the recordings committed under testdata/corpus
+# ($REALDRIFT_CORPUS_DIR overrides), so a clone with no ../shared runs it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,7 +29,7 @@ cleanup() {
 trap cleanup EXIT
 
 go build -o "$tmp/realdrift" ./cmd/realdrift
-"$tmp/realdrift" sandbox world --demo -o "$tmp/world.json"
+"$tmp/realdrift" sandbox world --demo --corpus "${REALDRIFT_CORPUS_DIR:-testdata/corpus}" -o "$tmp/world.json"
 # A small page size makes the CLI follow NextToken for stack resources.
 "$tmp/realdrift" sandbox serve --world "$tmp/world.json" --addr 127.0.0.1:0 --page-size 4 >"$tmp/serve.log" 2>&1 &
 server_pid=$!
