@@ -304,6 +304,14 @@ main = {t['RouteTableId']: any(a.get('Main') for a in t['Associations']) for t i
 assert sorted(main.values()) == [False, True] and main['rtb-0000000000000000d'] is False, out
 "
 
+add AWS::EC2::EIP 203.0.113.10 '{"Domain":"vpc","NetworkBorderGroup":"us-east-1","PublicIp":"203.0.113.10","Tags":[{"Key":"Name","Value":"cli"}]}'
+awsq ec2 describe-addresses --public-ips 203.0.113.10 | check "ec2 describe-addresses" "
+a, = out['Addresses']
+assert a['PublicIp'] == '203.0.113.10' and a['Domain'] == 'vpc' and a['AllocationId'].startswith('eipalloc-'), a
+assert a['Tags'] == [{'Key': 'Name', 'Value': 'cli'}], a
+"
+fails "ec2 describe-addresses (released address)" "InvalidAddress.NotFound" ec2 describe-addresses --public-ips 203.0.113.11
+
 AWS_ACCESS_KEY_ID=AKIADEMO$MGMT awsq organizations list-accounts | check "organizations list-accounts" "
 assert sorted(a['Id'] for a in out['Accounts']) == sorted(a['id'] for a in w['accounts']), out
 "

@@ -11,7 +11,8 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 )
 
-// The EC2 family: AWS::EC2::NetworkAclEntry (Cloud Control has no read
+// The EC2 family: AWS::EC2::EIP read through DescribeAddresses;
+// AWS::EC2::NetworkAclEntry (Cloud Control has no read
 // handler) read through DescribeNetworkAcls; the out-of-band entries of a
 // declared AWS::EC2::NetworkAcl; the out-of-band subnets, security groups,
 // route tables and network ACLs of a declared AWS::EC2::VPC.
@@ -21,6 +22,7 @@ type ec2API interface {
 	ec2.DescribeSubnetsAPIClient
 	ec2.DescribeSecurityGroupsAPIClient
 	ec2.DescribeRouteTablesAPIClient
+	DescribeAddresses(ctx context.Context, in *ec2.DescribeAddressesInput, optFns ...func(*ec2.Options)) (*ec2.DescribeAddressesOutput, error)
 }
 
 var _ ec2API = (*ec2.Client)(nil)
@@ -291,4 +293,45 @@ func declaredBool(d map[string]any, prop string) (bool, error) {
 func isWaiting(err error) bool {
 	_, ok := err.(*waitingError)
 	return ok
+}
+
+// readEIP reads AWS::EC2::EIP through DescribeAddresses by its public IP
+// (the physical id): {Domain, NetworkBorderGroup, PublicIp, InstanceId,
+// NetworkInterfaceId, Tags}. The allocation id is read-only and not part
+// of the model.
+func readEIP(ctx context.Context, c *Clients, r Request) (map[string]any, error) {
+	if c.EC2 == nil {
+		return nil, skip("no EC2 client")
+	}
+	out, err := c.EC2.DescribeAddresses(ctx, &ec2.DescribeAddressesInput{PublicIps: []string{r.PhysicalID}})
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range out.Addresses {
+		if aws.ToString(a.PublicIp) != r.PhysicalID {
+			continue
+		}
+		m := map[string]any{"PublicIp": r.PhysicalID}
+		if a.Domain != "" {
+			m["Domain"] = string(a.Domain)
+		}
+		for k, v := range map[string]*string{"NetworkBorderGroup": a.NetworkBorderGroup, "InstanceId": a.InstanceId, "NetworkInterfaceId": a.NetworkInterfaceId} {
+			if aws.ToString(v) != "" {
+				m[k] = *v
+			}
+		}
+		if len(a.Tags) > 0 {
+			m["Tags"] = ec2Tags(a.Tags)
+		}
+		return m, nil
+	}
+	return nil, fmt.Errorf("address %s: %w", r.PhysicalID, ErrNotFound)
+}
+
+func ec2Tags(tags []ec2types.Tag) []any {
+	out := make([]any, len(tags))
+	for i, t := range tags {
+		out[i] = map[string]any{"Key": aws.ToString(t.Key), "Value": aws.ToString(t.Value)}
+	}
+	return out
 }

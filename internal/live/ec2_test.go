@@ -10,6 +10,7 @@ import (
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/live"
 	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/schema"
 )
 
 const (
@@ -63,7 +64,7 @@ func TestNetworkAclEntryRoundTrip(t *testing.T) {
 	if diff := cmp.Diff(got.Model, declared); diff != "" {
 		t.Errorf("model (-got +want):\n%s", diff)
 	}
-	if fs := classifyEntry(req, got.Model); len(fs) != 0 {
+	if fs := classifyEntry(t, req, got.Model); len(fs) != 0 {
 		t.Errorf("clean read classified as %+v", fs)
 	}
 
@@ -72,7 +73,7 @@ func TestNetworkAclEntryRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = live.Read(ctx(t), c, req)
-	fs := classifyEntry(req, got.Model)
+	fs := classifyEntry(t, req, got.Model)
 	if len(fs) == 0 {
 		t.Fatalf("out-of-band port change not surfaced; model %v", got.Model)
 	}
@@ -97,9 +98,15 @@ func TestNetworkAclEntryRoundTrip(t *testing.T) {
 	}
 }
 
-func classifyEntry(r live.Request, model map[string]any) []drift.Finding {
+func classifyEntry(t *testing.T, r live.Request, model map[string]any) []drift.Finding {
 	subj := classify.Subject{Ref: drift.ResourceRef{LogicalID: r.LogicalID, Type: r.Type, PhysicalID: r.PhysicalID}, Declared: r.Declared}
-	fs := classify.Resource(subj, model, nil, classify.Options{AccountID: acct, Region: region})
+	t.Helper()
+	snap, err := schema.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts, _ := snap.Lookup(r.Type)
+	fs := classify.Resource(subj, model, facts, classify.Options{AccountID: acct, Region: region})
 	var out []drift.Finding
 	for _, f := range fs {
 		if f.Tier == drift.Declared || f.Tier == drift.Undeclared {
@@ -167,5 +174,33 @@ func TestEnumerateEC2(t *testing.T) {
 				t.Errorf("children (-got +want):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestEIPRoundTrip(t *testing.T) {
+	const ip = "35.171.223.35"
+	srv, url := serve(t, ec2World(liveOnly("AWS::EC2::EIP", ip, `{"Domain":"vpc","NetworkBorderGroup":"us-east-1","PublicIp":"`+ip+`","Tags":[{"Key":"Name","Value":"Public2"}]}`)))
+	c := live.NewClients(config(url))
+	declared := map[string]any{"Domain": "vpc", "Tags": []any{map[string]any{"Key": "Name", "Value": "Public2"}}}
+	req := live.Request{Type: "AWS::EC2::EIP", LogicalID: "Eip", PhysicalID: ip, Declared: declared}
+	got := live.Read(ctx(t), c, req)
+	want := map[string]any{"Domain": "vpc", "NetworkBorderGroup": "us-east-1", "PublicIp": ip, "Tags": []any{map[string]any{"Key": "Name", "Value": "Public2"}}}
+	if got.Status != live.Found || got.Route != live.RouteOverride {
+		t.Fatalf("read: %+v", got)
+	}
+	if diff := cmp.Diff(got.Model, want); diff != "" {
+		t.Errorf("model (-got +want):\n%s", diff)
+	}
+	if fs := classifyEntry(t, req, got.Model); len(fs) != 0 {
+		t.Errorf("clean read classified as %+v", fs)
+	}
+	if err := srv.Apply(sandbox.Change{Op: sandbox.OpSet, Region: region, Type: "AWS::EC2::EIP", Identifier: ip, Path: "Tags", Value: json.RawMessage(`[{"Key":"Name","Value":"renamed"}]`)}); err != nil {
+		t.Fatal(err)
+	}
+	if fs := classifyEntry(t, req, live.Read(ctx(t), c, req).Model); len(fs) == 0 {
+		t.Error("out-of-band tag change not surfaced")
+	}
+	if gone := live.Read(ctx(t), c, live.Request{Type: "AWS::EC2::EIP", PhysicalID: "203.0.113.9"}); gone.Status != live.NotFound {
+		t.Errorf("released address: %+v, want notFound", gone)
 	}
 }

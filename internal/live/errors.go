@@ -73,6 +73,8 @@ var notFoundCodes = map[string]bool{
 	"InvalidSubnetID.NotFound":                true,
 	"InvalidGroup.NotFound":                   true,
 	"InvalidRouteTableID.NotFound":            true,
+	"InvalidAddress.NotFound":                 true,
+	"InvalidAllocationID.NotFound":            true,
 }
 
 // isNotFound reports whether err means the thing asked for does not exist.

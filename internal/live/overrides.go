@@ -23,6 +23,7 @@ func overrides() map[string]overrideReader {
 		"AWS::IAM::ManagedPolicy": readManagedPolicy,
 		"AWS::Lambda::Permission": readPermission,
 
+		"AWS::EC2::EIP":             readEIP,
 		"AWS::EC2::NetworkAclEntry": readNetworkAclEntry,
 	}
 }

@@ -18,7 +18,7 @@ import (
 // <Response><Errors><Error>.
 //
 // The world's EC2 resources answer the Describe calls from their Cloud
-// Control models: AWS::EC2::VPC, Subnet, SecurityGroup, RouteTable,
+// Control models: AWS::EC2::EIP, VPC, Subnet, SecurityGroup, RouteTable,
 // NetworkAcl, and NetworkAclEntry (the entries of the ACL their
 // NetworkAclId names; an ACL only entries name exists too). Each VPC has
 // the resources AWS creates with it: its default security group, default
@@ -35,6 +35,7 @@ func ec2Service() *service {
 			"DescribeSubnets":        (*Server).ec2DescribeSubnets,
 			"DescribeSecurityGroups": (*Server).ec2DescribeSecurityGroups,
 			"DescribeRouteTables":    (*Server).ec2DescribeRouteTables,
+			"DescribeAddresses":      (*Server).ec2DescribeAddresses,
 		},
 	}
 }
@@ -339,4 +340,61 @@ func (s *Server) ec2DescribeRouteTables(c *call) (any, error) {
 		add(id, fieldString(r, "VpcId"), false, r)
 	}
 	return c.ec2Describe("routeTableSet", "RouteTableId", "InvalidRouteTableID.NotFound", "route table", map[string]bool{"route-table-id": true, "vpc-id": true, "association.main": true}, objs)
+}
+
+// ec2DescribeAddresses lists the Elastic IPs (AWS::EC2::EIP models; an
+// allocation id the model lacks is derived from the address). Addresses
+// are not paged; an unknown public IP or allocation id is an error.
+func (s *Server) ec2DescribeAddresses(c *call) (any, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	ips, allocs := c.ec2List("PublicIp"), c.ec2List("AllocationId")
+	filters := c.ec2Filters()
+	for name := range filters {
+		if name != "public-ip" && name != "allocation-id" && name != "domain" {
+			return nil, errf(400, "InvalidParameterValue", "The filter '%s' is invalid", name)
+		}
+	}
+	found := map[string]bool{}
+	var kept []*xnode
+	for _, r := range s.st.ofType(c.account, c.region, "AWS::EC2::EIP") {
+		ip := fieldString(r, "PublicIp")
+		if ip == "" {
+			ip = r.PhysicalID
+		}
+		alloc := fieldString(r, "AllocationId")
+		if alloc == "" {
+			alloc = derivedID("eipalloc", ip)
+		}
+		domain := fieldString(r, "Domain")
+		if domain == "" {
+			domain = "vpc"
+		}
+		if (len(ips) > 0 && !contains(ips, ip)) || (len(allocs) > 0 && !contains(allocs, alloc)) {
+			continue
+		}
+		match := true
+		for name, want := range filters {
+			v := map[string]string{"public-ip": ip, "allocation-id": alloc, "domain": domain}[name]
+			match = match && contains(want, v)
+		}
+		if !match {
+			continue
+		}
+		found[ip], found[alloc] = true, true
+		kept = append(kept, el("", tx("publicIp", ip), tx("allocationId", alloc), tx("domain", domain),
+			opt("networkBorderGroup", fieldString(r, "NetworkBorderGroup")), tx("publicIpv4Pool", "amazon"),
+			opt("instanceId", fieldString(r, "InstanceId")), opt("networkInterfaceId", fieldString(r, "NetworkInterfaceId")), tagSet(r)))
+	}
+	for _, ip := range ips {
+		if !found[ip] {
+			return nil, errf(400, "InvalidAddress.NotFound", "Address '%s' not found.", ip)
+		}
+	}
+	for _, a := range allocs {
+		if !found[a] {
+			return nil, errf(400, "InvalidAllocationID.NotFound", "The allocation ID '%s' does not exist", a)
+		}
+	}
+	return el("", items("addressesSet", kept)), nil
 }
