@@ -37,6 +37,10 @@ type candidate struct {
 	typ   string
 	id    string
 	model map[string]any
+	// physical is the child's CloudFormation physical id where it is not
+	// its Cloud Control identifier id (compound-identifier children): what
+	// the ownership check asks for.
+	physical string
 }
 
 // enumerator lists one kind of live child of parent, leaving out the ones
@@ -53,6 +57,7 @@ func enumerators() map[string][]enumerator {
 		"AWS::SQS::Queue":       {outOfBandQueuePolicy},
 		"AWS::EC2::NetworkAcl":  {networkAclEntries},
 		"AWS::EC2::VPC":         {vpcChildren},
+		"AWS::Logs::LogGroup":   {subscriptionFilters, metricFilters},
 	}
 }
 
@@ -77,7 +82,11 @@ func Enumerate(ctx context.Context, c *Clients, parent StackResource, stack []St
 			return nil, &EnumerateError{Parent: parent.LogicalID, Reason: "enumerate children: " + describe(err), Err: err}
 		}
 		for _, cand := range cands {
-			owned, err := ownedByStack(ctx, c, cand.typ, cand.id)
+			owner := cand.id
+			if cand.physical != "" {
+				owner = cand.physical
+			}
+			owned, err := ownedByStack(ctx, c, cand.typ, owner)
 			if err != nil {
 				return nil, &EnumerateError{Parent: parent.LogicalID, Reason: "check the owner of " + cand.typ + " " + cand.id + ": " + describe(err), Err: err}
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudcontrol"
 	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
@@ -98,6 +99,7 @@ type Clients struct {
 	IAM            iamAPI
 	Lambda         lambdaAPI
 	EC2            ec2API
+	Logs           logsAPI
 
 	// Region and Account are the scope of the clients, for identifiers
 	// that are ARNs. An empty Account is asked of Identity once, on first
@@ -182,6 +184,7 @@ func NewClients(cfg aws.Config) *Clients {
 		IAM:      iam.NewFromConfig(cfg),
 		Lambda:   lambda.NewFromConfig(cfg),
 		EC2:      ec2.NewFromConfig(cfg),
+		Logs:     cloudwatchlogs.NewFromConfig(cfg),
 		Region:   cfg.Region,
 		Identity: sts.NewFromConfig(cfg),
 		account:  &accountOnce{},

@@ -25,6 +25,7 @@ func overrides() map[string]overrideReader {
 
 		"AWS::EC2::EIP":             readEIP,
 		"AWS::EC2::NetworkAclEntry": readNetworkAclEntry,
+		"AWS::Logs::MetricFilter":   readMetricFilter,
 	}
 }
 

@@ -38,6 +38,7 @@ var corpusGaps = []string{
 	"AWS::EC2::NetworkAclEntry",
 	"AWS::IAM::Policy",
 	"AWS::Lambda::Permission",
+	"AWS::Logs::MetricFilter",
 	"AWS::S3::BucketPolicy",
 	"AWS::SNS::TopicPolicy",
 	"AWS::SQS::QueuePolicy",

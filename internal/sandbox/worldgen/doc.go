@@ -44,7 +44,8 @@
 //     derives the facts from them as it would on AWS.
 //   - The types the readers serve through service APIs because Cloud
 //     Control cannot read them on AWS (bucket, queue and topic policies, IAM
-//     inline policies, Lambda permissions, network ACL entries) are world
+//     inline policies, Lambda permissions, network ACL entries, log metric
+//     filters) are world
 //     Cloud Control gaps.
 //   - A compound-identifier type (or one with an identifier adapter) is
 //     stored under the identifier AWS knows it by: its recorded model's

@@ -1,0 +1,177 @@
+package sandbox
+
+import (
+	"sort"
+	"strings"
+)
+
+// logsService serves CloudWatch Logs (JSON 1.1): the metric and
+// subscription filters of a log group, from the world's
+// AWS::Logs::MetricFilter and AWS::Logs::SubscriptionFilter models. A log
+// group exists when an AWS::Logs::LogGroup model names it or a filter is on
+// it; asking for the filters of another answers ResourceNotFoundException.
+func logsService() *service {
+	return &service{
+		name:          "logs",
+		protocol:      protoJSON,
+		jsonNamespace: "com.amazonaws.logs#",
+		jsonVersion:   "1.1",
+		targetPrefix:  "Logs_20140328.",
+		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
+		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
+		ops: map[string]handler{
+			"DescribeMetricFilters":       (*Server).logsDescribeMetricFilters,
+			"DescribeSubscriptionFilters": (*Server).logsDescribeSubscriptionFilters,
+		},
+	}
+}
+
+type logsFilterQuery struct {
+	LogGroupName     string `json:"logGroupName"`
+	FilterNamePrefix string `json:"filterNamePrefix"`
+	Limit            int    `json:"limit"`
+	NextToken        string `json:"nextToken"`
+}
+
+// logGroupExists reports whether the account region has the log group.
+func (s *Server) logGroupExists(c *call, name string) bool {
+	for _, g := range s.st.ofType(c.account, c.region, "AWS::Logs::LogGroup") {
+		if fieldString(g, "LogGroupName") == name || g.PhysicalID == name {
+			return true
+		}
+	}
+	for _, typ := range []string{"AWS::Logs::MetricFilter", "AWS::Logs::SubscriptionFilter"} {
+		for _, f := range s.st.ofType(c.account, c.region, typ) {
+			if fieldString(f, "LogGroupName") == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// logsFilters selects the filters of typ on the query's log group, by
+// name, and pages them (limit 1..50, default 50).
+func (s *Server) logsFilters(c *call, typ, tokenPrefix string, render func(*Resource, string) map[string]any) (items []map[string]any, next string, err error) {
+	var in logsFilterQuery
+	if err := c.decode(&in); err != nil {
+		return nil, "", err
+	}
+	if in.LogGroupName == "" && typ == "AWS::Logs::SubscriptionFilter" {
+		return nil, "", errf(400, "InvalidParameterException", "1 validation error detected: Value null at 'logGroupName' failed to satisfy constraint: Member must not be null")
+	}
+	if in.Limit < 0 || in.Limit > 50 {
+		return nil, "", errf(400, "InvalidParameterException", "1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 50", in.Limit)
+	}
+	size := 50
+	if in.Limit > 0 {
+		size = in.Limit
+	}
+	off, ok := pageOffset(tokenPrefix, in.NextToken)
+	if !ok {
+		return nil, "", errf(400, "InvalidParameterException", "The specified nextToken is not valid.")
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if in.LogGroupName != "" && !s.logGroupExists(c, in.LogGroupName) {
+		return nil, "", errf(400, "ResourceNotFoundException", "The specified log group does not exist.")
+	}
+	type named struct {
+		name string
+		res  *Resource
+	}
+	var all []named
+	for _, f := range s.st.ofType(c.account, c.region, typ) {
+		name := fieldString(f, "FilterName")
+		if name == "" {
+			name = f.PhysicalID
+		}
+		if in.LogGroupName != "" && fieldString(f, "LogGroupName") != in.LogGroupName {
+			continue
+		}
+		if !strings.HasPrefix(name, in.FilterNamePrefix) {
+			continue
+		}
+		all = append(all, named{name, f})
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].name < all[j].name })
+	lo, hi, nxt := page(len(all), off, size)
+	items = []map[string]any{}
+	for _, n := range all[lo:hi] {
+		items = append(items, render(n.res, n.name))
+	}
+	if nxt >= 0 {
+		next = pageToken(tokenPrefix, nxt)
+	}
+	return items, next, nil
+}
+
+func (s *Server) logsDescribeMetricFilters(c *call) (any, error) {
+	items, next, err := s.logsFilters(c, "AWS::Logs::MetricFilter", "mf", func(f *Resource, name string) map[string]any {
+		m := map[string]any{
+			"filterName": name, "logGroupName": fieldString(f, "LogGroupName"),
+			"filterPattern": fieldString(f, "FilterPattern"), "creationTime": defaultStackTime.UnixMilli(),
+		}
+		if b, ok := fieldValue(f, "ApplyOnTransformedLogs").(bool); ok {
+			m["applyOnTransformedLogs"] = b
+		}
+		var ts []map[string]any
+		list, _ := fieldValue(f, "MetricTransformations").([]any)
+		for _, t := range list {
+			mt, _ := t.(map[string]any)
+			out := map[string]any{"metricName": mt["MetricName"], "metricNamespace": mt["MetricNamespace"], "metricValue": mt["MetricValue"]}
+			if v, ok := mt["DefaultValue"]; ok {
+				out["defaultValue"] = v
+			}
+			if v, ok := mt["Unit"]; ok {
+				out["unit"] = v
+			}
+			if ds, ok := mt["Dimensions"].([]any); ok {
+				dims := map[string]any{}
+				for _, d := range ds {
+					kv, _ := d.(map[string]any)
+					if k, ok := kv["Key"].(string); ok {
+						dims[k] = kv["Value"]
+					}
+				}
+				out["dimensions"] = dims
+			}
+			ts = append(ts, out)
+		}
+		m["metricTransformations"] = ts
+		return m
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"metricFilters": items}
+	if next != "" {
+		out["nextToken"] = next
+	}
+	return out, nil
+}
+
+func (s *Server) logsDescribeSubscriptionFilters(c *call) (any, error) {
+	items, next, err := s.logsFilters(c, "AWS::Logs::SubscriptionFilter", "sf", func(f *Resource, name string) map[string]any {
+		m := map[string]any{
+			"filterName": name, "logGroupName": fieldString(f, "LogGroupName"),
+			"filterPattern": fieldString(f, "FilterPattern"), "destinationArn": fieldString(f, "DestinationArn"),
+			"creationTime": defaultStackTime.UnixMilli(),
+		}
+		if v := fieldString(f, "RoleArn"); v != "" {
+			m["roleArn"] = v
+		}
+		if v := fieldString(f, "Distribution"); v != "" {
+			m["distribution"] = v
+		}
+		return m
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"subscriptionFilters": items}
+	if next != "" {
+		out["nextToken"] = next
+	}
+	return out, nil
+}
