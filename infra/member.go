@@ -84,15 +84,25 @@ func NewMember(scope constructs.Construct, id string) awscdk.Stack {
 		InlinePolicies: &map[string]awsiam.PolicyDocument{
 			"read": awsiam.NewPolicyDocument(&awsiam.PolicyDocumentProps{Statements: &[]awsiam.PolicyStatement{
 				awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
-					Sid: jsii.String("ReadStacksAndResources"),
+					Sid: jsii.String("ReadStacks"),
 					Actions: jsii.Strings(
 						"cloudformation:DescribeStacks", "cloudformation:DescribeStackResources",
 						"cloudformation:ListStacks", "cloudformation:ListStackResources",
 						"cloudformation:GetTemplate", "cloudformation:GetTemplateSummary",
 						"cloudformation:DescribeType", "cloudformation:ListExports",
-						"cloudformation:GetResource", "cloudformation:ListResources", // Cloud Control API
-						"tag:GetResources",
 					),
+					Resources: jsii.Strings("*"),
+				}),
+				// Cloud Control's IAM actions are CloudFormation's
+				// (cloudcontrol:* names no action).
+				awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+					Sid:       jsii.String("ReadResources"),
+					Actions:   jsii.Strings("cloudformation:GetResource", "cloudformation:ListResources"),
+					Resources: jsii.Strings("*"),
+				}),
+				awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+					Sid:       jsii.String("ReadTags"),
+					Actions:   jsii.Strings("tag:GetResources"),
 					Resources: jsii.Strings("*"),
 				}),
 				awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{

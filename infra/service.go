@@ -366,7 +366,7 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 			&awscloudformation.CfnStackSet_ParameterProperty{ParameterKey: jsii.String("CentralAccountId"), ParameterValue: stack.Account()},
 			&awscloudformation.CfnStackSet_ParameterProperty{ParameterKey: jsii.String("CentralEventBusArn"), ParameterValue: bus.EventBusArn()},
 			&awscloudformation.CfnStackSet_ParameterProperty{ParameterKey: jsii.String("OrganizationId"), ParameterValue: orgID.ValueAsString()},
-			&awscloudformation.CfnStackSet_ParameterProperty{ParameterKey: jsii.String("RoleRegion"), ParameterValue: stack.Region()},
+			&awscloudformation.CfnStackSet_ParameterProperty{ParameterKey: jsii.String("RoleRegion"), ParameterValue: awscdk.Fn_Select(jsii.Number(0), memberRegions.ValueAsList())},
 		},
 		StackInstancesGroup: &[]any{&awscloudformation.CfnStackSet_StackInstancesProperty{
 			DeploymentTargets: &awscloudformation.CfnStackSet_DeploymentTargetsProperty{OrganizationalUnitIds: memberOUs.ValueAsList()},

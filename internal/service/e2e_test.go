@@ -60,9 +60,17 @@ type e2e struct {
 	logs *logBuffer
 }
 
-// startE2E starts the local deployment over the demo world; each extra adds
-// a stack to the world and returns it.
+// startE2E starts the local deployment over the demo world, the member read
+// role's policies enforced as infra deploys them; each extra adds a stack
+// to the world and returns it.
 func startE2E(t *testing.T, extra ...func(*sandbox.World) drift.StackRef) *e2e {
+	t.Helper()
+	return startE2EWith(t, readRoleDocuments(t), extra...)
+}
+
+// startE2EWith starts the local deployment with the read role's policy
+// documents.
+func startE2EWith(t *testing.T, readPolicies []json.RawMessage, extra ...func(*sandbox.World) drift.StackRef) *e2e {
 	t.Helper()
 	l := statemachinetest.Local(t)
 	ddbURL := dynamoLocal.Endpoint(t, "the end-to-end sweep")
@@ -73,6 +81,7 @@ func startE2E(t *testing.T, extra ...func(*sandbox.World) drift.StackRef) *e2e {
 		stacks = append(stacks, add(world))
 	}
 	e.stacks, e.planted, e.queues = stacks, planted, queues
+	seedReadRole(world, readPolicies)
 	opts := sandbox.Options{OperationDelay: time.Millisecond}
 	if snap, err := schema.Embedded(); err == nil {
 		opts.Facts = snap.Lookup
@@ -87,7 +96,7 @@ func startE2E(t *testing.T, extra ...func(*sandbox.World) drift.StackRef) *e2e {
 			t.Fatalf("plant %+v: %v", p.change, err)
 		}
 	}
-	sbSrv := httptest.NewServer(denyStack(sb, lockedName))
+	sbSrv := httptest.NewServer(sb)
 	t.Cleanup(func() { sbSrv.Close(); sb.Close() })
 	e.sandboxURL = sbSrv.URL
 

@@ -2,10 +2,8 @@ package service_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -22,30 +20,6 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	dynamoLocal.Stop()
 	os.Exit(code)
-}
-
-// denyStack wraps the sandbox so every CloudFormation call naming the stack
-// answers AccessDenied, as a stack-scoped deny in a member account's policy
-// would (listing the account's stacks still works).
-func denyStack(next http.Handler, stack string) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost && strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
-			body, err := io.ReadAll(r.Body)
-			if err != nil {
-				http.Error(w, err.Error(), http.StatusBadRequest)
-				return
-			}
-			r.Body = io.NopCloser(strings.NewReader(string(body)))
-			q, _ := url.ParseQuery(string(body))
-			if q.Get("StackName") == stack && strings.Contains(r.Header.Get("Authorization"), "/cloudformation/aws4_request") {
-				w.Header().Set("Content-Type", "text/xml")
-				w.WriteHeader(http.StatusForbidden)
-				fmt.Fprintf(w, `<ErrorResponse xmlns="http://cloudformation.amazonaws.com/doc/2010-05-15/"><Error><Type>Sender</Type><Code>AccessDenied</Code><Message>User is not authorized to perform: cloudformation:%s on resource: %s with an explicit deny</Message></Error><RequestId>e2e-deny</RequestId></ErrorResponse>`, q.Get("Action"), stack)
-				return
-			}
-		}
-		next.ServeHTTP(w, r)
-	})
 }
 
 // webhook is the Slack incoming webhook: it records every post.

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/iam/member-read-role.json from the synthesized member template")
+
+// readRoleCopy is the committed copy of the member read role's policies
+// the end-to-end sweep seeds the sandbox with (internal/service), so the
+// e2e enforces exactly what infra deploys without a synth step.
+var readRoleCopy = filepath.Join("..", "testdata", "iam", "member-read-role.json")
+
+// readRolePolicies is the storage shape of readRoleCopy.
+type readRolePolicies struct {
+	Comment string `json:"comment"`
+	Role    string `json:"role"`
+	// Inline are the role's inline policies as synthesized (Policies).
+	Inline any `json:"inline"`
+	// Managed are the managed policy ARNs attached (ManagedPolicyArns).
+	Managed any `json:"managed"`
+}
+
+// TestReadRolePolicyCopy holds the committed copy equal to the synthesized
+// read role (go test -run TestReadRolePolicyCopy -update rewrites it).
+func TestReadRolePolicyCopy(t *testing.T) {
+	var role *resource
+	for _, r := range resourcesOf(member, "AWS::IAM::Role") {
+		if r.props["RoleName"] == ReadRoleName {
+			role = &r
+		}
+	}
+	if role == nil {
+		t.Fatal("no member read role")
+	}
+	want := readRolePolicies{
+		Comment: "The member read role's policies as infra synthesizes them (infra TestReadRolePolicyCopy keeps this equal; -update rewrites it). The e2e sweep seeds the sandbox with them.",
+		Role:    ReadRoleName, Inline: role.props["Policies"], Managed: role.props["ManagedPolicyArns"],
+	}
+	if *update {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(want); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(readRoleCopy, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(readRoleCopy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got readRolePolicies
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatalf("%s: %v", readRoleCopy, err)
+	}
+	// Compare as generic JSON, the form both sides decode to.
+	wb, _ := json.Marshal(want)
+	var wantGeneric, gotGeneric any
+	_ = json.Unmarshal(wb, &wantGeneric)
+	_ = json.Unmarshal(b, &gotGeneric)
+	if diff := cmp.Diff(gotGeneric, wantGeneric); diff != "" {
+		t.Errorf("%s differs from the synthesized read role (-committed +synthesized; rerun with -update):\n%s", readRoleCopy, diff)
+	}
+}
+
+// TestReadRoleRegion: the StackSet creates the (global) read role in one
+// region of every member account, the first member region, whatever the
+// central region.
+func TestReadRoleRegion(t *testing.T) {
+	for _, r := range resourcesOf(central, "AWS::CloudFormation::StackSet") {
+		for _, p := range r.props["Parameters"].([]any) {
+			pm := p.(map[string]any)
+			if pm["ParameterKey"] != "RoleRegion" {
+				continue
+			}
+			want := map[string]any{"Fn::Select": []any{0.0, map[string]any{"Ref": "MemberRegions"}}}
+			if diff := cmp.Diff(pm["ParameterValue"], any(want)); diff != "" {
+				t.Errorf("RoleRegion (-got +want: the first member region, not the central region):\n%s", diff)
+			}
+			return
+		}
+	}
+	t.Error("no RoleRegion parameter on the member StackSet")
+}
