@@ -312,6 +312,35 @@ assert a['Tags'] == [{'Key': 'Name', 'Value': 'cli'}], a
 "
 fails "ec2 describe-addresses (released address)" "InvalidAddress.NotFound" ec2 describe-addresses --public-ips 203.0.113.11
 
+# CloudWatch Logs (JSON 1.1).
+add AWS::Logs::LogGroup cli-logs '{"LogGroupName":"cli-logs"}'
+for n in a b c; do
+	add AWS::Logs::MetricFilter mf-$n '{"FilterName":"mf-'$n'","LogGroupName":"cli-logs","FilterPattern":"ERROR","MetricTransformations":[{"MetricName":"E","MetricNamespace":"App","MetricValue":"1","Dimensions":[{"Key":"Svc","Value":"$.svc"}]}]}'
+done
+add AWS::Logs::SubscriptionFilter "sf-a|cli-logs" '{"FilterName":"sf-a","LogGroupName":"cli-logs","FilterPattern":"","DestinationArn":"arn:aws:lambda:us-east-1:'$DEV':function:ship"}'
+awsq logs describe-metric-filters --log-group-name cli-logs --page-size 2 | check "logs describe-metric-filters (paginated)" "
+fs = out['metricFilters']
+assert [f['filterName'] for f in fs] == ['mf-a', 'mf-b', 'mf-c'], fs
+assert fs[0]['metricTransformations'][0]['dimensions'] == {'Svc': '\$.svc'}, fs[0]
+"
+awsq logs describe-subscription-filters --log-group-name cli-logs | check "logs describe-subscription-filters" "
+f, = out['subscriptionFilters']
+assert f['filterName'] == 'sf-a' and f['destinationArn'].endswith(':function:ship'), f
+"
+fails "logs describe-subscription-filters (missing group)" "ResourceNotFoundException" logs describe-subscription-filters --log-group-name nope
+
+# EventBridge (JSON 1.1).
+add AWS::Events::EventBus cli-bus '{"Name":"cli-bus"}'
+for n in r1 r2 r3; do
+	add AWS::Events::Rule "arn:aws:events:us-east-1:$DEV:rule/cli-bus/$n" '{"Name":"'$n'","EventBusName":"cli-bus","State":"ENABLED","EventPattern":{"source":["cli"]}}'
+done
+awsq events list-rules --event-bus-name cli-bus --limit 2 | check "events list-rules (one page of two)" "
+assert [r['Name'] for r in out['Rules']] == ['r1', 'r2'] and out['NextToken'], out
+assert json.loads(out['Rules'][0]['EventPattern']) == {'source': ['cli']}
+assert out['Rules'][0]['Arn'] == 'arn:aws:events:us-east-1:$DEV:rule/cli-bus/r1', out
+"
+fails "events list-rules (missing bus)" "ResourceNotFoundException" events list-rules --event-bus-name nope
+
 AWS_ACCESS_KEY_ID=AKIADEMO$MGMT awsq organizations list-accounts | check "organizations list-accounts" "
 assert sorted(a['Id'] for a in out['Accounts']) == sorted(a['id'] for a in w['accounts']), out
 "

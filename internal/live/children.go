@@ -58,6 +58,7 @@ func enumerators() map[string][]enumerator {
 		"AWS::EC2::NetworkAcl":  {networkAclEntries},
 		"AWS::EC2::VPC":         {vpcChildren},
 		"AWS::Logs::LogGroup":   {subscriptionFilters, metricFilters},
+		"AWS::Events::EventBus": {busRules},
 	}
 }
 

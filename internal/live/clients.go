@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -100,6 +101,7 @@ type Clients struct {
 	Lambda         lambdaAPI
 	EC2            ec2API
 	Logs           logsAPI
+	Events         eventsAPI
 
 	// Region and Account are the scope of the clients, for identifiers
 	// that are ARNs. An empty Account is asked of Identity once, on first
@@ -185,6 +187,7 @@ func NewClients(cfg aws.Config) *Clients {
 		Lambda:   lambda.NewFromConfig(cfg),
 		EC2:      ec2.NewFromConfig(cfg),
 		Logs:     cloudwatchlogs.NewFromConfig(cfg),
+		Events:   eventbridge.NewFromConfig(cfg),
 		Region:   cfg.Region,
 		Identity: sts.NewFromConfig(cfg),
 		account:  &accountOnce{},

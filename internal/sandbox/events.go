@@ -1,0 +1,117 @@
+package sandbox
+
+import (
+	"sort"
+	"strings"
+)
+
+// eventsService serves EventBridge (JSON 1.1): the rules of an event bus,
+// from the world's AWS::Events::Rule models (EventBusName absent is the
+// default bus). A bus exists when it is "default", an AWS::Events::EventBus
+// model names it, or a rule is on it.
+func eventsService() *service {
+	return &service{
+		name:          "events",
+		protocol:      protoJSON,
+		jsonNamespace: "com.amazonaws.events#",
+		jsonVersion:   "1.1",
+		targetPrefix:  "AWSEvents.",
+		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
+		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
+		ops: map[string]handler{
+			"ListRules": (*Server).eventsListRules,
+		},
+	}
+}
+
+// ruleBus is the name of the bus a rule model is on.
+func ruleBus(r *Resource) string {
+	b := fieldString(r, "EventBusName")
+	if i := strings.LastIndex(b, "event-bus/"); i >= 0 {
+		b = b[i+len("event-bus/"):]
+	}
+	if b == "" {
+		return "default"
+	}
+	return b
+}
+
+func (s *Server) eventsListRules(c *call) (any, error) {
+	var in struct {
+		EventBusName, NamePrefix, NextToken string
+		Limit                               int
+	}
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	if in.Limit < 0 || in.Limit > 100 {
+		return nil, errf(400, "ValidationException", "1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 100", in.Limit)
+	}
+	size := 100
+	if in.Limit > 0 {
+		size = in.Limit
+	}
+	off, ok := pageOffset("rules", in.NextToken)
+	if !ok {
+		return nil, errf(400, "ValidationException", "The nextToken is not valid.")
+	}
+	bus := in.EventBusName
+	if i := strings.LastIndex(bus, "event-bus/"); i >= 0 {
+		bus = bus[i+len("event-bus/"):]
+	}
+	if bus == "" {
+		bus = "default"
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	exists := bus == "default"
+	for _, b := range s.st.ofType(c.account, c.region, "AWS::Events::EventBus") {
+		exists = exists || fieldString(b, "Name") == bus || b.PhysicalID == bus
+	}
+	var rules []*Resource
+	for _, r := range s.st.ofType(c.account, c.region, "AWS::Events::Rule") {
+		if ruleBus(r) != bus {
+			continue
+		}
+		exists = true
+		if strings.HasPrefix(fieldString(r, "Name"), in.NamePrefix) {
+			rules = append(rules, r)
+		}
+	}
+	if !exists {
+		return nil, errf(400, "ResourceNotFoundException", "Event bus %s does not exist.", bus)
+	}
+	sort.Slice(rules, func(i, j int) bool { return fieldString(rules[i], "Name") < fieldString(rules[j], "Name") })
+	lo, hi, next := page(len(rules), off, size)
+	items := []map[string]any{}
+	for _, r := range rules[lo:hi] {
+		name := fieldString(r, "Name")
+		arn := fieldString(r, "Arn")
+		if arn == "" {
+			path := name
+			if bus != "default" {
+				path = bus + "/" + name
+			}
+			arn = "arn:aws:events:" + c.region + ":" + c.account + ":rule/" + path
+		}
+		it := map[string]any{"Name": name, "Arn": arn, "EventBusName": bus, "State": fieldString(r, "State")}
+		for _, k := range []string{"Description", "ScheduleExpression", "RoleArn", "ManagedBy"} {
+			if v := fieldString(r, k); v != "" {
+				it[k] = v
+			}
+		}
+		if p := field(r, "EventPattern"); p != nil {
+			if v := fieldString(r, "EventPattern"); v != "" {
+				it["EventPattern"] = v
+			} else {
+				it["EventPattern"] = compactJSON(p)
+			}
+		}
+		items = append(items, it)
+	}
+	out := map[string]any{"Rules": items}
+	if next >= 0 {
+		out["NextToken"] = pageToken("rules", next)
+	}
+	return out, nil
+}
