@@ -18,15 +18,10 @@ func main() {
 		Stdout: os.Stdout,
 		Stderr: os.Stderr,
 		Getenv: os.Getenv,
-		IsTTY:  isTerminal(os.Stdout),
+		IsTTY:  cli.IsTerminal(os.Stdout),
 		// A prompt needs a terminal on both ends.
-		StdinTTY: isTerminal(os.Stdin),
+		StdinTTY: cli.IsTerminal(os.Stdin),
 	}, os.Args[1:])
 	stop()
 	os.Exit(code)
-}
-
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
