@@ -59,6 +59,7 @@ func enumerators() map[string][]enumerator {
 		"AWS::EC2::VPC":         {vpcChildren},
 		"AWS::Logs::LogGroup":   {subscriptionFilters, metricFilters},
 		"AWS::Events::EventBus": {busRules},
+		"AWS::KMS::Key":         {keyAliases},
 	}
 }
 

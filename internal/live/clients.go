@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
+	"github.com/aws/aws-sdk-go-v2/service/kms"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
@@ -102,6 +103,7 @@ type Clients struct {
 	EC2            ec2API
 	Logs           logsAPI
 	Events         eventsAPI
+	KMS            kmsAPI
 
 	// Region and Account are the scope of the clients, for identifiers
 	// that are ARNs. An empty Account is asked of Identity once, on first
@@ -188,6 +190,7 @@ func NewClients(cfg aws.Config) *Clients {
 		EC2:      ec2.NewFromConfig(cfg),
 		Logs:     cloudwatchlogs.NewFromConfig(cfg),
 		Events:   eventbridge.NewFromConfig(cfg),
+		KMS:      kms.NewFromConfig(cfg),
 		Region:   cfg.Region,
 		Identity: sts.NewFromConfig(cfg),
 		account:  &accountOnce{},

@@ -12,7 +12,9 @@ import (
 
 const busName = "orders"
 
-func ruleArn(name string) string { return "arn:aws:events:us-east-1:111111111111:rule/" + busName + "/" + name }
+func ruleArn(name string) string {
+	return "arn:aws:events:us-east-1:111111111111:rule/" + busName + "/" + name
+}
 
 // eventsWorld: a custom bus with a declared rule, an out-of-band rule, a
 // rule another stack owns and one an AWS service manages.

@@ -19,9 +19,11 @@ func kmsService() *service {
 	}
 }
 
-// kmsListAliases lists the account region's aliases (Region.KMSAliases),
-// by name, optionally only those targeting one key (KeyId: a key id or key
-// ARN). Limit and Marker page the list as KMS does (Truncated, NextMarker).
+// kmsListAliases lists the account region's aliases (Region.KMSAliases and
+// the AWS::KMS::Alias models), by name, optionally only those targeting one
+// key (KeyId: a key id or key ARN; a key that does not exist is a
+// NotFoundException). Limit and Marker page the list as KMS does
+// (Truncated, NextMarker).
 func (s *Server) kmsListAliases(c *call) (any, error) {
 	var in struct {
 		KeyID  string `json:"KeyId"`
@@ -48,9 +50,25 @@ func (s *Server) kmsListAliases(c *call) (any, error) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var aliases map[string]string
+	aliases := map[string]string{}
 	if r := s.st.region(c.account, c.region); r != nil {
-		aliases = r.KMSAliases
+		for k, v := range r.KMSAliases {
+			aliases[k] = v
+		}
+	}
+	// The world's AWS::KMS::Alias models are aliases too.
+	for _, a := range s.st.ofType(c.account, c.region, "AWS::KMS::Alias") {
+		name, target := fieldString(a, "AliasName"), fieldString(a, "TargetKeyId")
+		if name == "" {
+			name = a.ccID()
+		}
+		if i := strings.LastIndex(target, ":key/"); i >= 0 {
+			target = target[i+len(":key/"):]
+		}
+		aliases[name] = target
+	}
+	if want != "" && !s.kmsKeyExists(c, want, aliases) {
+		return nil, errf(400, "NotFoundException", "Key 'arn:aws:kms:%s:%s:key/%s' does not exist", c.region, c.account, want)
 	}
 	items := []map[string]any{}
 	for _, name := range sortedKeys(aliases) {
@@ -72,4 +90,20 @@ func (s *Server) kmsListAliases(c *call) (any, error) {
 		out["NextMarker"] = pageToken("kms", next)
 	}
 	return out, nil
+}
+
+// kmsKeyExists reports whether a key id is an AWS::KMS::Key model of the
+// account region or the target of an alias.
+func (s *Server) kmsKeyExists(c *call, id string, aliases map[string]string) bool {
+	for _, k := range s.st.ofType(c.account, c.region, "AWS::KMS::Key") {
+		if k.ccID() == id || fieldString(k, "KeyId") == id {
+			return true
+		}
+	}
+	for _, t := range aliases {
+		if t == id {
+			return true
+		}
+	}
+	return false
 }
