@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"runtime"
 	"strings"
 
@@ -35,10 +37,11 @@ type checkFlags struct {
 	declaredOnly   bool
 	undeclaredOnly bool
 	preDeploy      bool
+	noBaseline     bool
 }
 
 func (f *checkFlags) mode() (gatherMode, error) {
-	m := gatherMode{preDeploy: f.preDeploy, showAll: f.showAll}
+	m := gatherMode{preDeploy: f.preDeploy, showAll: f.showAll, noBaseline: f.noBaseline}
 	switch {
 	case f.declaredOnly && f.undeclaredOnly:
 		return m, errors.New("--declared-only and --undeclared-only exclude each other")
@@ -71,6 +74,7 @@ func runCheck(ctx context.Context, s IO, args []string) int {
 	fs.BoolVar(&f.verbose, "verbose", false, "list the informational findings and values in full")
 	fs.BoolVar(&f.declaredOnly, "declared-only", false, "report only the declared side (deleted, declared drift)")
 	fs.BoolVar(&f.undeclaredOnly, "undeclared-only", false, "report only live-only state (undeclared, added)")
+	fs.BoolVar(&f.noBaseline, "no-baseline", false, "check without a recorded baseline (every live-only value is reported); a state directory that does not exist is then no error")
 	fs.BoolVar(&f.preDeploy, "pre-deploy", false, "compare against the app's synthesized templates instead of the deployed ones (declared side only; needs --app)")
 	if done, code := parse(s, fs, args); done {
 		return code
@@ -78,6 +82,15 @@ func runCheck(ctx context.Context, s IO, args []string) int {
 	mode, err := f.mode()
 	if err != nil {
 		return fail(s, "check", err)
+	}
+	if !f.noBaseline && !f.preDeploy && !f.showAll {
+		state, err := stateDir(f.stateDir)
+		if err == nil {
+			err = requireStateDir(state.Dir(), state.Fallback(), f.stateDir != "")
+		}
+		if err != nil {
+			return fail(s, "check", err)
+		}
 	}
 	sess, err := f.open(ctx, s, fs.Args())
 	if err != nil {
@@ -146,6 +159,27 @@ func runCheck(ctx context.Context, s IO, args []string) int {
 		}
 	}
 	return code
+}
+
+// requireStateDir fails when the state directory does not exist (and no
+// legacy .cdkrd stands in for it): a mistyped --state-dir must not check
+// against no baseline in silence. record creates the directory; check
+// --no-baseline says no baseline is meant.
+func requireStateDir(dir, fallback string, explicit bool) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case err == nil && fi.IsDir():
+		return nil
+	case err == nil:
+		return fmt.Errorf("state directory %s is not a directory", dir)
+	case !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("state directory: %w", err)
+	case fallback != "":
+		return nil
+	case explicit:
+		return fmt.Errorf("state directory %s does not exist: check the --state-dir spelling, run 'realdrift record' to take a first baseline there, or pass --no-baseline to check without one", dir)
+	}
+	return fmt.Errorf("no state directory (%s does not exist): run 'realdrift record' to take a first baseline, pass --state-dir DIR, or --no-baseline to check without one", dir)
 }
 
 // errReported is an error already printed to stderr.

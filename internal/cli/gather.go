@@ -21,6 +21,8 @@ type gatherMode struct {
 	preDeploy bool
 	// showAll ignores the baseline (inventory: every live-only value).
 	showAll bool
+	// noBaseline checks without a recorded baseline (check --no-baseline).
+	noBaseline bool
 	// scope keeps only one side (scopeAll: both).
 	scope scope
 }
@@ -110,7 +112,7 @@ func (sess *session) gather(ctx context.Context, t target, mode gatherMode) *sta
 		}
 		run.base = b
 		use := b
-		if mode.showAll {
+		if mode.showAll || mode.noBaseline {
 			use = nil
 		}
 		applied := baseline.Apply(use, baseline.Input{
