@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -145,14 +146,37 @@ func recordRun(ctx context.Context, s IO, sess *session, run *stackRun, in *bufi
 	var written *baseline.Baseline
 	if _, err := baseline.UpdateStored(ctx, sess.state, run.ref, func(cur *baseline.Baseline) (*baseline.Baseline, error) {
 		written = baseline.Record(cur, snap, baseline.Options{})
+		if sameRecord(cur, written) {
+			return nil, errUnchanged
+		}
 		return written, nil
-	}); err != nil {
+	}); errors.Is(err, errUnchanged) {
+		fmt.Fprintf(s.Stdout, "unchanged %s: nothing new to record; the baseline holds %d values, left untouched → %s\n",
+			run.ref, len(written.Entries), sess.state.BaselinePath(run.ref))
+		return nil
+	} else if err != nil {
 		return err
 	}
 	where := sess.state.BaselinePath(run.ref)
 	fmt.Fprintf(s.Stdout, "recorded %s: %d of %d new or changed values; the baseline holds %d values → %s\n",
 		run.ref, len(chosen), len(delta), len(written.Entries), where)
 	return nil
+}
+
+// errUnchanged stops a baseline update that would only move capturedAt.
+var errUnchanged = errors.New("baseline unchanged")
+
+// sameRecord reports whether next records what cur does, capturedAt
+// aside: record then leaves the file untouched (no churn in git).
+func sameRecord(cur, next *baseline.Baseline) bool {
+	if cur == nil || next == nil {
+		return false
+	}
+	n := *next
+	n.CapturedAt = cur.CapturedAt
+	a, errA := baseline.Encode(cur)
+	b, errB := baseline.Encode(&n)
+	return errA == nil && errB == nil && bytes.Equal(a, b)
 }
 
 // isCI reports CI mode: CI set to anything but false/0.
