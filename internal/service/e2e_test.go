@@ -65,12 +65,20 @@ type e2e struct {
 // to the world and returns it.
 func startE2E(t *testing.T, extra ...func(*sandbox.World) drift.StackRef) *e2e {
 	t.Helper()
-	return startE2EWith(t, readRoleDocuments(t), extra...)
+	return startE2EWith(t, e2eConfig{readPolicies: readRoleDocuments(t)}, extra...)
 }
 
-// startE2EWith starts the local deployment with the read role's policy
-// documents.
-func startE2EWith(t *testing.T, readPolicies []json.RawMessage, extra ...func(*sandbox.World) drift.StackRef) *e2e {
+// e2eConfig varies the local deployment.
+type e2eConfig struct {
+	// readPolicies are the member read role's policy documents.
+	readPolicies []json.RawMessage
+	// slackSecret, when set, is the Slack secret's value instead of the
+	// local webhook's URL.
+	slackSecret string
+}
+
+// startE2EWith starts the local deployment as configured.
+func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) drift.StackRef) *e2e {
 	t.Helper()
 	l := statemachinetest.Local(t)
 	ddbURL := dynamoLocal.Endpoint(t, "the end-to-end sweep")
@@ -81,7 +89,7 @@ func startE2EWith(t *testing.T, readPolicies []json.RawMessage, extra ...func(*s
 		stacks = append(stacks, add(world))
 	}
 	e.stacks, e.planted, e.queues = stacks, planted, queues
-	seedReadRole(world, readPolicies)
+	seedReadRole(world, conf.readPolicies)
 	opts := sandbox.Options{OperationDelay: time.Millisecond}
 	if snap, err := schema.Embedded(); err == nil {
 		opts.Facts = snap.Lookup
@@ -103,7 +111,11 @@ func startE2EWith(t *testing.T, readPolicies []json.RawMessage, extra ...func(*s
 	hookSrv := httptest.NewServer(e.hook)
 	t.Cleanup(hookSrv.Close)
 	const slackSecret = "realdrift/slack-webhook"
-	secSrv := httptest.NewServer(secrets{id: slackSecret, value: `{"url":"` + hookSrv.URL + `/services/T000/B000/e2e"}`})
+	slackValue := `{"url":"` + hookSrv.URL + `/services/T000/B000/e2e"}`
+	if conf.slackSecret != "" {
+		slackValue = conf.slackSecret
+	}
+	secSrv := httptest.NewServer(secrets{id: slackSecret, value: slackValue})
 	t.Cleanup(secSrv.Close)
 	sfnSrv := httptest.NewServer(e.starts)
 	t.Cleanup(sfnSrv.Close)

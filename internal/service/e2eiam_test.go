@@ -111,7 +111,7 @@ func seedReadRole(w *sandbox.World, docs []json.RawMessage) {
 // resource the sweep reads through Cloud Control is reported skipped with
 // AccessDenied, never silently clean.
 func TestSweepEndToEndIAMDenied(t *testing.T) {
-	e := startE2EWith(t, readRoleDocuments(t, "ReadResources"))
+	e := startE2EWith(t, e2eConfig{readPolicies: readRoleDocuments(t, "ReadResources")})
 	sum := e.sweep(t, "sweep-denied")
 	t.Logf("sweep-denied: %+v", sum)
 	if sum.Counts["skipped"] == 0 {

@@ -18,19 +18,25 @@ import (
 // SweepDetailType is the EventBridge detail-type of a sweep's summary.
 const SweepDetailType = "Drift Sweep Completed"
 
-// notifiedState records what notify sent for a stack in a run.
+// notifiedState records what notify delivered for a stack: in a run (for
+// retries) and across runs (the stack's alert memory). Channels maps each
+// channel to the fingerprint it last delivered (or skipped as unset).
 type notifiedState struct {
-	Fingerprint string `json:"fingerprint"`
-	Event       string `json:"event"`
+	Fingerprint string            `json:"fingerprint"`
+	Event       string            `json:"event"`
+	Channels    map[string]string `json:"channels,omitempty"`
 }
 
 // Notify is the notify function. For a stack whose drift set changed it
-// sends the alert on every configured channel (SNS, Slack, EventBridge),
-// once: a retry after a successful send finds the run's record and sends
-// nothing. A delivered alert's fingerprint is remembered for the stack
-// (persist compares the next check with it), so an alert that failed is
-// sent again by the next check. For a sweep it puts the run summary on the event bus, when one
-// is configured.
+// sends the alert on every configured channel (SNS, Slack, EventBridge)
+// that has not delivered this drift set yet: a retry, or the next check
+// after a partial failure, re-sends only to the channels that failed. A
+// channel that is not configured (an unset Slack secret) is skipped with
+// one warning. A delivery failure is logged and never fails the check:
+// the stack's alert memory keeps the last fully delivered drift set, so
+// the next check finds it changed and sends again to the channels that
+// missed it. For a sweep it puts the run summary on the event bus, when
+// one is configured.
 func (s *Service) Notify(ctx context.Context, in statemachine.NotifyTask) (struct{}, error) {
 	switch in.Kind {
 	case statemachine.KindStack:
@@ -58,27 +64,57 @@ func (s *Service) notifyStack(ctx context.Context, in statemachine.NotifyTask) e
 	if sum.Event == notify.EventNone {
 		return nil
 	}
-	var sent notifiedState
-	ok, err := s.getJSON(ctx, in.RunID, stateKey(keyNotified, stack), &sent)
-	if err != nil {
+	// What each channel already delivered: this run's record (a retry),
+	// then the stack's memory (the check after a partial failure).
+	delivered := map[string]string{}
+	var memory, sent notifiedState
+	if _, err := s.getJSON(ctx, alertsRun, stateKey(keyAlerted, stack), &memory); err != nil {
 		return err
 	}
-	if ok && sent.Fingerprint == sum.Fingerprint {
-		return nil // a retry: already sent
+	if _, err := s.getJSON(ctx, in.RunID, stateKey(keyNotified, stack), &sent); err != nil {
+		return err
 	}
-	if _, err := s.notifier.Notify(ctx, sum); err != nil {
-		// Keep the last delivered drift set as the stack's, so the next
-		// check still finds the drift set changed and alerts again.
-		if rerr := s.rememberAlert(ctx, stack, notifiedState{Fingerprint: ps.Previous}); rerr != nil {
-			err = errors.Join(err, rerr)
+	for _, st := range []notifiedState{memory, sent} {
+		for ch, fp := range st.Channels {
+			delivered[ch] = fp
 		}
-		return fmt.Errorf("notify %s: %w", stack, err)
 	}
-	sent = notifiedState{Fingerprint: sum.Fingerprint, Event: sum.Event.String()}
+	var failed []string
+	for _, ch := range s.channels {
+		if fp, ok := delivered[ch.name]; ok && fp == sum.Fingerprint {
+			continue
+		}
+		err := ch.send.Send(ctx, sum)
+		switch {
+		case errors.Is(err, errUnset):
+			s.warnOnce(ctx, ch.name, err)
+			delivered[ch.name] = sum.Fingerprint
+		case err != nil:
+			failed = append(failed, ch.name)
+			s.logger().WarnContext(ctx, "realdrift alert not delivered; the next check sends it again",
+				"channel", ch.name, "stack", stack.String(), "error", err.Error())
+		default:
+			delivered[ch.name] = sum.Fingerprint
+		}
+	}
+	sent = notifiedState{Fingerprint: sum.Fingerprint, Event: sum.Event.String(), Channels: delivered}
+	remembered := sent
+	if len(failed) > 0 {
+		// Keep the last fully delivered drift set as the stack's, so the
+		// next check still finds it changed and sends to the rest.
+		sent.Fingerprint, remembered.Fingerprint = "", ps.Previous
+	}
 	if err := s.putJSON(ctx, in.RunID, stateKey(keyNotified, stack), sent); err != nil {
 		return err
 	}
-	return s.rememberAlert(ctx, stack, sent)
+	return s.rememberAlert(ctx, stack, remembered)
+}
+
+// warnOnce logs an unset channel once per process.
+func (s *Service) warnOnce(ctx context.Context, name string, err error) {
+	if _, seen := s.warned.LoadOrStore(name, true); !seen {
+		s.logger().WarnContext(ctx, "realdrift alert channel skipped", "channel", name, "reason", err.Error())
+	}
 }
 
 // rememberAlert records the drift set the stack's alerts last reported.

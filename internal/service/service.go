@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -53,9 +54,11 @@ type Service struct {
 	starter  executionStarter
 	events   eventPutter
 	debounce *debouncer
-	notifier *notify.Notifier
-	now      func() time.Time
-	log      *slog.Logger
+	channels []channel
+	// warned holds the channels whose being unset was logged.
+	warned sync.Map
+	now    func() time.Time
+	log    *slog.Logger
 }
 
 // Option configures a Service.
@@ -82,22 +85,22 @@ func New(cfg aws.Config, set Settings, opts ...Option) (*Service, error) {
 		debounce: &debouncer{db: db, table: set.Table},
 		now:      time.Now,
 	}
-	var senders []notify.Sender
+	for _, o := range opts {
+		o(s)
+	}
 	if set.TopicARN != "" {
-		senders = append(senders, notify.NewSNS(sns.NewFromConfig(cfg), set.TopicARN))
+		s.channels = append(s.channels, channel{"sns", notify.NewSNS(sns.NewFromConfig(cfg), set.TopicARN)})
 	}
 	if set.SlackSecretID != "" {
 		sm := secretsmanager.NewFromConfig(cfg, func(o *secretsmanager.Options) { endpoint(&o.BaseEndpoint, set.Endpoints.SecretsManager) })
-		senders = append(senders, notify.NewSlack(sm, set.SlackSecretID, nil))
+		s.channels = append(s.channels, channel{"slack", &slackChannel{
+			secrets: sm, id: set.SlackSecretID, slack: notify.NewSlack(sm, set.SlackSecretID, nil), now: s.now,
+		}})
 	}
 	if set.EventBus != "" {
 		eb := eventbridge.NewFromConfig(cfg, func(o *eventbridge.Options) { endpoint(&o.BaseEndpoint, set.Endpoints.EventBridge) })
-		senders = append(senders, notify.NewEventBridge(eb, set.EventBus))
+		s.channels = append(s.channels, channel{"eventbridge", notify.NewEventBridge(eb, set.EventBus)})
 		s.events = eb
-	}
-	s.notifier = notify.New(senders...)
-	for _, o := range opts {
-		o(s)
 	}
 	// The store reads the service's one clock, so a moved clock moves
 	// expiry and index stamps with it.
