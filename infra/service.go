@@ -133,7 +133,7 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 		MasterKey:   messagesKey,
 	})
 	slack := awssecretsmanager.NewSecret(stack, jsii.String("SlackWebhook"), &awssecretsmanager.SecretProps{
-		Description: jsii.String("Slack incoming-webhook URL for realdrift alerts. Set its value after deploying."),
+		Description: jsii.String("Slack incoming-webhook URL for realdrift alerts (the URL, or {\"url\": \"...\"}). Until it holds one, Slack alerts are off: the notify function logs one warning and the other channels still alert."),
 	})
 	bus := awsevents.NewEventBus(stack, jsii.String("Bus"), &awsevents.EventBusProps{EventBusName: jsii.String(EventBusName)})
 	bus.AddToResourcePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
