@@ -66,11 +66,13 @@ type run struct {
 	void     map[string]string // lid -> reason
 	staleSrc map[entryKey]bool // entries voided by a changed declared source
 	active   map[entryKey]Entry
+	watched  map[string][]Entry // lid -> watched leaves (not void)
 }
 
 func newRun(b *Baseline, findings []drift.Finding, resources []Resource, opt Options) *run {
 	r := &run{b: b, opt: opt, res: map[string]Resource{}, unread: map[string]bool{}, readGaps: map[string][]string{},
-		void: map[string]string{}, staleSrc: map[entryKey]bool{}, active: map[entryKey]Entry{}}
+		void: map[string]string{}, staleSrc: map[entryKey]bool{}, active: map[entryKey]Entry{},
+		watched: map[string][]Entry{}}
 	for _, x := range resources {
 		r.res[x.LogicalID] = x
 	}
@@ -90,9 +92,16 @@ func newRun(b *Baseline, findings []drift.Finding, resources []Resource, opt Opt
 			r.void[lid] = fmt.Sprintf("physical id %s → %s", was, x.PhysicalID)
 		}
 	}
-	for _, e := range b.Entries {
-		if x, ok := r.res[e.LogicalID]; ok && x.Type != e.ResourceType && r.void[e.LogicalID] == "" {
-			r.void[e.LogicalID] = fmt.Sprintf("type %s → %s", e.ResourceType, x.Type)
+	for _, es := range [][]Entry{b.Entries, b.Watched} {
+		for _, e := range es {
+			if x, ok := r.res[e.LogicalID]; ok && x.Type != e.ResourceType && r.void[e.LogicalID] == "" {
+				r.void[e.LogicalID] = fmt.Sprintf("type %s → %s", e.ResourceType, x.Type)
+			}
+		}
+	}
+	for _, e := range b.Watched {
+		if r.void[e.LogicalID] == "" {
+			r.watched[e.LogicalID] = append(r.watched[e.LogicalID], e)
 		}
 	}
 	for _, e := range b.Entries {
@@ -283,6 +292,7 @@ func Apply(b *Baseline, in Input, opt Options) Result {
 		out.Notes = append(out.Notes, b.Warnings...)
 	}
 	matched := map[entryKey]bool{}
+	watchMatched := map[entryKey]bool{}
 	undeclaredSide := map[string][]string{}
 	for _, f := range in.Findings {
 		switch f.Tier {
@@ -330,7 +340,18 @@ func Apply(b *Baseline, in Input, opt Options) Result {
 			}
 			out.Findings = append(out.Findings, f)
 		case folded:
+			if res == noEntry && f.Actual != nil {
+				if _, changed, desired := r.watchCompare(id, f.Path, f.Actual, watchMatched); changed {
+					f = watchedChanged(f, desired)
+				}
+			}
 			out.Findings = append(out.Findings, f)
+		case f.Tier == drift.Undeclared && res == noEntry && f.Actual != nil && r.watchedAt(id, f.Path):
+			// A watched value now reported undeclared: equal stays quiet,
+			// different is "changed since record".
+			if _, changed, desired := r.watchCompare(id, f.Path, f.Actual, watchMatched); changed {
+				out.Findings = append(out.Findings, watchedChanged(f, desired))
+			}
 		case f.Tier == drift.Undeclared && res == absentBelow,
 			f.Tier == drift.Undeclared && r.complete(f.LogicalID),
 			f.Tier == drift.Added && r.parentEnumerated(f.LogicalID, in.Parents):
@@ -347,6 +368,7 @@ func Apply(b *Baseline, in Input, opt Options) Result {
 	}
 	out.Findings = append(out.Findings, r.removals(matched, &out.Notes)...)
 	out.Findings = append(out.Findings, r.deletedDefaults(undeclaredSide)...)
+	out.Findings = append(out.Findings, r.watchedGone(in.Findings, watchMatched)...)
 	out.Notes = append(out.Notes, r.foldNotes()...)
 	if in.TemplateHash != "" && b.TemplateHash != "" && in.TemplateHash != b.TemplateHash {
 		out.Notes = append(out.Notes, "the deployed template changed since record — the recorded set may be stale; consider re-running realdrift record")

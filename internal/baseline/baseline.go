@@ -51,6 +51,9 @@ type Baseline struct {
 	SourceFingerprints map[string]string
 	ObservedDefaults   []PathRef
 	EnumeratedParents  []Parent
+	// Watched are the leaves of the atDefault and generated values the
+	// record saw (watched.go): a later change to one is drift.
+	Watched []Entry
 
 	// Version is the schemaVersion the file was read with (0 when new).
 	Version int
@@ -71,6 +74,7 @@ func (b *Baseline) sortAll() {
 		}
 		return a.Path < c.Path
 	})
+	sortEntries(b.Watched)
 	sort.Slice(b.ObservedDefaults, func(i, j int) bool {
 		a, c := b.ObservedDefaults[i], b.ObservedDefaults[j]
 		if a.LogicalID != c.LogicalID {

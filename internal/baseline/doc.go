@@ -12,8 +12,8 @@
 // The reader is strict, with one rule for every field (format.go's
 // formats table): a document with a byte that is not UTF-8, a duplicate key
 // at any depth, a field its schemaVersion does not define (version 2 adds
-// completeResources to version 1; the additive optional fields are read in
-// both), or a null where the format expects a value (a recorded value may
+// completeResources to version 1; the additive optional fields, watched
+// among them, are read in both), or a null where the format expects a value (a recorded value may
 // hold nulls inside it but is never null itself) is malformed, and the
 // error names the file, line:column and JSON path.
 //
@@ -29,6 +29,19 @@
 //   - An atDefault or generated finding with an equal entry stays folded; with
 //     a different entry it becomes undeclared drift (a recorded value reset
 //     out of band).
+//   - Watched values (watched.go: the leaves of every atDefault and
+//     non-recorded generated value the record saw, in the additive
+//     "watched" field cdk-real-drift ignores; never a secret, an Unknown
+//     or a Redacted text): a folded finding with no entry is compared with
+//     them, equal stays folded, different becomes undeclared drift noted
+//     "changed since record" with the watched value as Desired; an
+//     undeclared finding with no entry at a watched path is suppressed when
+//     equal, "changed since record" when not; a watched leaf no finding
+//     speaks about on a read resource (the value was emptied or left its
+//     fold) is "changed since record" with no live value, unless the path
+//     is read-gapped or the template now declares it. A value the run could
+//     not read (readGap, unresolved) is never watched: fail closed. Without
+//     a baseline nothing changes: a first check reports them atDefault.
 //   - An entry with no finding is "baseline value removed since record",
 //     except when its resource was not read (skipped, deleted), its path is
 //     read-gapped, its top-level key is now declared (promotion: a note
@@ -56,6 +69,8 @@
 // Record builds the next baseline from a run: completeResources is computed
 // at write time and is monotonic across re-records of a read resource;
 // unread resources carry their entries forward with their old fingerprints;
+// watched values are re-taken for every read resource (a declined
+// "changed since record" keeps its old value) and carried for unread ones;
 // enumeratedParents is not monotonic (a declined child drops the marker),
 // but a run that could not complete a parent's enumeration (the parent or
 // one of its children not read) carries the marker and the recorded

@@ -49,6 +49,8 @@ type fileJSON struct {
 	RecordedSourceFingerprints map[string]string `json:"recordedSourceFingerprints,omitempty"`
 	ObservedDefaults           []pathRefJSON     `json:"observedDefaults,omitempty"`
 	EnumeratedParents          []parentJSON      `json:"enumeratedParents,omitempty"`
+	// Watched is realdrift's additive field (cdk-real-drift ignores it).
+	Watched []entryJSON `json:"watched,omitempty"`
 }
 
 type entryJSON struct {
@@ -188,6 +190,27 @@ func Decode(name string, data []byte, want drift.StackRef) (*Baseline, error) {
 		}
 		b.ObservedDefaults = append(b.ObservedDefaults, PathRef(o))
 	}
+	seenW := map[entryKey]bool{}
+	for i, e := range f.Watched {
+		switch {
+		case e.LogicalID == "" || e.Path == "":
+			return nil, bad(0, "watched[%d]: logicalId and path are required", i)
+		case e.ResourceType == "":
+			return nil, bad(0, "watched[%d] (%s): missing resourceType", i, e.LogicalID)
+		case len(e.Value) == 0:
+			return nil, bad(0, "watched[%d] (%s.%s): missing value", i, e.LogicalID, e.Path)
+		}
+		k := entryKey{e.LogicalID, e.Path}
+		if seenW[k] {
+			return nil, bad(0, "watched[%d]: duplicate entry for %s %q", i, e.LogicalID, e.Path)
+		}
+		seenW[k] = true
+		var v any
+		if err := json.Unmarshal(e.Value, &v); err != nil {
+			return nil, bad(0, "watched[%d] (%s.%s): value: %v", i, e.LogicalID, e.Path, err)
+		}
+		b.Watched = append(b.Watched, Entry{LogicalID: e.LogicalID, ResourceType: e.ResourceType, Path: e.Path, Value: v})
+	}
 	for i, p := range f.EnumeratedParents {
 		if p.LogicalID == "" {
 			return nil, bad(0, "enumeratedParents[%d]: missing logicalId", i)
@@ -202,6 +225,7 @@ func Decode(name string, data []byte, want drift.StackRef) (*Baseline, error) {
 func Encode(b *Baseline) ([]byte, error) {
 	c := *b
 	c.Entries = append([]Entry(nil), b.Entries...)
+	c.Watched = append([]Entry(nil), b.Watched...)
 	c.ObservedDefaults = append([]PathRef(nil), b.ObservedDefaults...)
 	c.EnumeratedParents = append([]Parent(nil), b.EnumeratedParents...)
 	c.sortAll()
@@ -233,6 +257,16 @@ func Encode(b *Baseline) ([]byte, error) {
 	f.CompleteResources = &complete
 	for _, o := range c.ObservedDefaults {
 		f.ObservedDefaults = append(f.ObservedDefaults, pathRefJSON(o))
+	}
+	for _, e := range c.Watched {
+		if drift.ContainsSecret(e.Value) || containsRedacted(e.Value) {
+			continue // a secret is never watched
+		}
+		v, err := marshal(e.Value)
+		if err != nil {
+			return nil, fmt.Errorf("encode watched %s.%s: %w", e.LogicalID, e.Path, err)
+		}
+		f.Watched = append(f.Watched, entryJSON{LogicalID: e.LogicalID, ResourceType: e.ResourceType, Path: e.Path, Value: v})
 	}
 	for _, p := range c.EnumeratedParents {
 		f.EnumeratedParents = append(f.EnumeratedParents, parentJSON(p))

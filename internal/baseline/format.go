@@ -40,8 +40,8 @@ func mapSpec(item *spec) *spec                 { return &spec{kind: kMap, item: 
 // formats are the fields each schemaVersion defines (cdk-real-drift's
 // baseline-file format, seed 002 §8). Version 2 added completeResources;
 // the additive optional fields (recordedPhysicalIds,
-// recordedSourceFingerprints, observedDefaults, enumeratedParents) are read
-// in either version. A field not listed for the file's version is an error.
+// recordedSourceFingerprints, observedDefaults, enumeratedParents, watched)
+// are read in either version. A field not listed for the file's version is an error.
 var formats = func() map[int]*spec {
 	v2 := map[string]*spec{
 		"schemaVersion": numSpec,
@@ -61,6 +61,9 @@ var formats = func() map[int]*spec {
 		})),
 		"enumeratedParents": arraySpec(objectSpec(map[string]*spec{
 			"logicalId": strSpec, "resourceType": strSpec,
+		})),
+		"watched": arraySpec(objectSpec(map[string]*spec{
+			"logicalId": strSpec, "resourceType": strSpec, "path": strSpec, "value": {kind: kValue},
 		})),
 	}
 	v1 := map[string]*spec{}

@@ -255,6 +255,7 @@ func Record(prev *Baseline, s Snapshot, opt Options) *Baseline {
 			}
 		}
 	}
+	next.Watched = r.recordWatched(s, sel)
 	next.sortAll()
 	next.Entries = dedupe(next.Entries)
 	return next
