@@ -60,6 +60,9 @@ func enumerators() map[string][]enumerator {
 		"AWS::Logs::LogGroup":   {subscriptionFilters, metricFilters},
 		"AWS::Events::EventBus": {busRules},
 		"AWS::KMS::Key":         {keyAliases},
+		"AWS::EC2::RouteTable":  {tableRoutes},
+
+		"AWS::SecretsManager::Secret": {outOfBandSecretPolicy},
 	}
 }
 

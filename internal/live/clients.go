@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/kms"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
@@ -104,6 +105,7 @@ type Clients struct {
 	Logs           logsAPI
 	Events         eventsAPI
 	KMS            kmsAPI
+	Secrets        secretsAPI
 
 	// Region and Account are the scope of the clients, for identifiers
 	// that are ARNs. An empty Account is asked of Identity once, on first
@@ -191,6 +193,7 @@ func NewClients(cfg aws.Config) *Clients {
 		Logs:     cloudwatchlogs.NewFromConfig(cfg),
 		Events:   eventbridge.NewFromConfig(cfg),
 		KMS:      kms.NewFromConfig(cfg),
+		Secrets:  secretsmanager.NewFromConfig(cfg),
 		Region:   cfg.Region,
 		Identity: sts.NewFromConfig(cfg),
 		account:  &accountOnce{},

@@ -335,3 +335,98 @@ func ec2Tags(tags []ec2types.Tag) []any {
 	}
 	return out
 }
+
+// routeTargets are the route target properties, in the API's and the
+// template's names alike.
+var routeTargets = []struct {
+	prop string
+	get  func(ec2types.Route) *string
+}{
+	{"GatewayId", func(r ec2types.Route) *string { return r.GatewayId }},
+	{"NatGatewayId", func(r ec2types.Route) *string { return r.NatGatewayId }},
+	{"InstanceId", func(r ec2types.Route) *string { return r.InstanceId }},
+	{"NetworkInterfaceId", func(r ec2types.Route) *string { return r.NetworkInterfaceId }},
+	{"VpcPeeringConnectionId", func(r ec2types.Route) *string { return r.VpcPeeringConnectionId }},
+	{"TransitGatewayId", func(r ec2types.Route) *string { return r.TransitGatewayId }},
+	{"EgressOnlyInternetGatewayId", func(r ec2types.Route) *string { return r.EgressOnlyInternetGatewayId }},
+	{"CarrierGatewayId", func(r ec2types.Route) *string { return r.CarrierGatewayId }},
+	{"LocalGatewayId", func(r ec2types.Route) *string { return r.LocalGatewayId }},
+	{"CoreNetworkArn", func(r ec2types.Route) *string { return r.CoreNetworkArn }},
+}
+
+// routeDestination is a route's destination: its IPv4 or IPv6 CIDR block
+// or prefix list, and the template property that names it.
+func routeDestination(r ec2types.Route) (prop, dest string) {
+	switch {
+	case r.DestinationCidrBlock != nil:
+		return "DestinationCidrBlock", *r.DestinationCidrBlock
+	case r.DestinationIpv6CidrBlock != nil:
+		return "DestinationIpv6CidrBlock", *r.DestinationIpv6CidrBlock
+	case r.DestinationPrefixListId != nil:
+		return "DestinationPrefixListId", *r.DestinationPrefixListId
+	}
+	return "", ""
+}
+
+// tableRoutes lists the routes of a declared route table that no
+// AWS::EC2::Route of the stack declares, leaving out the local route AWS
+// creates with the table and routes propagated from a gateway. Identity:
+// the route's Cloud Control identifier "<route table id>|<destination>";
+// the model is the route in the template's shape. A declared route whose
+// table or destination is not resolved may be any route.
+func tableRoutes(ctx context.Context, c *Clients, parent StackResource, stack []StackResource) ([]candidate, error) {
+	if c.EC2 == nil {
+		return nil, skip("no EC2 client")
+	}
+	declared := map[string]bool{}
+	for _, r := range stack {
+		if r.Type != "AWS::EC2::Route" {
+			continue
+		}
+		table, err := declaredString(r.Declared, "RouteTableId")
+		if err != nil {
+			return nil, nil
+		}
+		for _, p := range []string{"DestinationCidrBlock", "DestinationIpv6CidrBlock", "DestinationPrefixListId"} {
+			if _, ok := r.Declared[p]; !ok {
+				continue
+			}
+			dest, err := declaredString(r.Declared, p)
+			if err != nil {
+				return nil, nil
+			}
+			declared[table+"|"+dest] = true
+		}
+	}
+	out, err := c.EC2.DescribeRouteTables(ctx, &ec2.DescribeRouteTablesInput{RouteTableIds: []string{parent.PhysicalID}})
+	if isNotFound(err) {
+		return nil, nil // the table itself is reported deleted
+	}
+	if err != nil {
+		return nil, err
+	}
+	var cands []candidate
+	for _, t := range out.RouteTables {
+		if aws.ToString(t.RouteTableId) != parent.PhysicalID {
+			continue
+		}
+		for _, r := range t.Routes {
+			if r.Origin == ec2types.RouteOriginCreateRouteTable || r.Origin == ec2types.RouteOriginEnableVgwRoutePropagation || aws.ToString(r.GatewayId) == "local" {
+				continue
+			}
+			prop, dest := routeDestination(r)
+			id := parent.PhysicalID + "|" + dest
+			if dest == "" || declared[id] {
+				continue
+			}
+			m := map[string]any{"RouteTableId": parent.PhysicalID, prop: dest, "CidrBlock": dest}
+			for _, tg := range routeTargets {
+				if v := aws.ToString(tg.get(r)); v != "" {
+					m[tg.prop] = v
+				}
+			}
+			cands = append(cands, candidate{typ: "AWS::EC2::Route", id: id, model: m})
+		}
+	}
+	return cands, nil
+}

@@ -204,3 +204,32 @@ func TestEIPRoundTrip(t *testing.T) {
 		t.Errorf("released address: %+v, want notFound", gone)
 	}
 }
+
+func TestEnumerateRouteTable(t *testing.T) {
+	const rtb = "rtb-0000000000000000d"
+	route := func(dest, target string) *sandbox.Resource {
+		return liveOnly("AWS::EC2::Route", rtb+"|"+dest, `{"RouteTableId":"`+rtb+`","DestinationCidrBlock":"`+dest+`","CidrBlock":"`+dest+`",`+target+`}`)
+	}
+	_, url := serve(t, ec2World(
+		route("0.0.0.0/0", `"GatewayId":"igw-0000000000000000a"`),
+		route("192.168.0.0/16", `"VpcPeeringConnectionId":"pcx-0000000000000000b"`),
+	))
+	c := live.NewClients(config(url))
+	parent := live.StackResource{LogicalID: "Rt", Type: "AWS::EC2::RouteTable", PhysicalID: rtb}
+	stack := []live.StackResource{parent,
+		{LogicalID: "Default", Type: "AWS::EC2::Route", PhysicalID: "Stack-Default-1", Declared: map[string]any{"RouteTableId": rtb, "DestinationCidrBlock": "0.0.0.0/0", "GatewayId": "igw-0000000000000000a"}},
+	}
+	got, err := live.Enumerate(ctx(t), c, parent, stack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []live.Child{{Type: "AWS::EC2::Route", Identifier: rtb + "|192.168.0.0/16", Model: map[string]any{
+		"RouteTableId": rtb, "DestinationCidrBlock": "192.168.0.0/16", "CidrBlock": "192.168.0.0/16", "VpcPeeringConnectionId": "pcx-0000000000000000b"}}}
+	if diff := cmp.Diff(got, want); diff != "" {
+		t.Errorf("children (-got +want):\n%s", diff)
+	}
+	open := append(stack[:len(stack):len(stack)], live.StackResource{LogicalID: "Any", Type: "AWS::EC2::Route", PhysicalID: "x", Declared: map[string]any{"RouteTableId": rtb, "DestinationCidrBlock": drift.Unknown{}}})
+	if got, err := live.Enumerate(ctx(t), c, parent, open); err != nil || got != nil {
+		t.Errorf("an unresolved declared route: %v, %v; want nothing added", got, err)
+	}
+}

@@ -18,7 +18,7 @@ import (
 // <Response><Errors><Error>.
 //
 // The world's EC2 resources answer the Describe calls from their Cloud
-// Control models: AWS::EC2::EIP, VPC, Subnet, SecurityGroup, RouteTable,
+// Control models: AWS::EC2::EIP, VPC, Route (the routes of its table), Subnet, SecurityGroup, RouteTable,
 // NetworkAcl, and NetworkAclEntry (the entries of the ACL their
 // NetworkAclId names; an ACL only entries name exists too). Each VPC has
 // the resources AWS creates with it: its default security group, default
@@ -317,6 +317,40 @@ func (s *Server) ec2DescribeSecurityGroups(c *call) (any, error) {
 	return c.ec2Describe("securityGroupInfo", "GroupId", "InvalidGroup.NotFound", "security group", map[string]bool{"group-id": true, "group-name": true, "vpc-id": true}, objs)
 }
 
+// routeTargets are the route target fields: model property, EC2 name.
+var routeTargets = [][2]string{
+	{"GatewayId", "gatewayId"}, {"NatGatewayId", "natGatewayId"}, {"InstanceId", "instanceId"},
+	{"NetworkInterfaceId", "networkInterfaceId"}, {"VpcPeeringConnectionId", "vpcPeeringConnectionId"},
+	{"TransitGatewayId", "transitGatewayId"}, {"EgressOnlyInternetGatewayId", "egressOnlyInternetGatewayId"},
+	{"CarrierGatewayId", "carrierGatewayId"}, {"LocalGatewayId", "localGatewayId"}, {"CoreNetworkArn", "coreNetworkArn"},
+}
+
+// routeSet renders a route table's routes: the local route of its VPC's
+// CIDR block, then the AWS::EC2::Route models on the table.
+func (s *Server) routeSet(c *call, table, vpc string) *xnode {
+	var its []*xnode
+	for _, v := range s.st.ofType(c.account, c.region, "AWS::EC2::VPC") {
+		if (fieldString(v, "VpcId") == vpc || v.ccID() == vpc) && fieldString(v, "CidrBlock") != "" {
+			its = append(its, el("", tx("destinationCidrBlock", fieldString(v, "CidrBlock")), tx("gatewayId", "local"), tx("state", "active"), tx("origin", "CreateRouteTable")))
+		}
+	}
+	for _, r := range s.st.ofType(c.account, c.region, "AWS::EC2::Route") {
+		if fieldString(r, "RouteTableId") != table {
+			continue
+		}
+		n := el("", opt("destinationCidrBlock", fieldString(r, "DestinationCidrBlock")), opt("destinationIpv6CidrBlock", fieldString(r, "DestinationIpv6CidrBlock")),
+			opt("destinationPrefixListId", fieldString(r, "DestinationPrefixListId")))
+		for _, t := range routeTargets {
+			if v := fieldString(r, t[0]); v != "" {
+				n.kids = append(n.kids, tx(t[1], v))
+			}
+		}
+		n.kids = append(n.kids, tx("state", "active"), tx("origin", "CreateRoute"))
+		its = append(its, n)
+	}
+	return items("routeSet", its)
+}
+
 func (s *Server) ec2DescribeRouteTables(c *call) (any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -326,7 +360,7 @@ func (s *Server) ec2DescribeRouteTables(c *call) (any, error) {
 		if main {
 			assoc = append(assoc, el("", tx("routeTableAssociationId", derivedID("rtbassoc", id)), tx("routeTableId", id), xbool("main", true)))
 		}
-		node := el("", tx("routeTableId", id), tx("vpcId", vpc), items("associationSet", assoc), items("routeSet", nil), tagSet(res), tx("ownerId", c.account))
+		node := el("", tx("routeTableId", id), tx("vpcId", vpc), items("associationSet", assoc), s.routeSet(c, id, vpc), tagSet(res), tx("ownerId", c.account))
 		objs = append(objs, ec2Object{id: id, node: node, values: map[string][]string{"route-table-id": {id}, "vpc-id": {vpc}, "association.main": {strconv.FormatBool(main)}}})
 	}
 	for _, vpc := range s.vpcs(c) {

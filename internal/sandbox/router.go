@@ -134,7 +134,7 @@ func services() map[string]*service {
 	for _, s := range []*service{
 		cloudFormationService(), cloudControlService(), stsService(), organizationsService(),
 		s3Service(), sqsService(), snsService(), iamService(), lambdaService(), kmsService(),
-		ec2Service(), logsService(), eventsService(),
+		ec2Service(), logsService(), eventsService(), secretsManagerService(),
 	} {
 		out[s.name] = s
 	}

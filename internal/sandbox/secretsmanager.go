@@ -1,0 +1,63 @@
+package sandbox
+
+// secretsManagerService serves Secrets Manager (JSON 1.1): a secret's
+// resource policy, from the world's AWS::SecretsManager::Secret models and
+// the AWS::SecretsManager::ResourcePolicy models whose SecretId names one
+// (by ARN or name).
+func secretsManagerService() *service {
+	return &service{
+		name:          "secretsmanager",
+		protocol:      protoJSON,
+		jsonNamespace: "com.amazonaws.secretsmanager#",
+		jsonVersion:   "1.1",
+		targetPrefix:  "secretsmanager.",
+		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
+		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
+		ops: map[string]handler{
+			"GetResourcePolicy": (*Server).smGetResourcePolicy,
+		},
+	}
+}
+
+// secretArn is a secret model's ARN (Id, else its identifier).
+func secretArn(r *Resource) string {
+	if id := fieldString(r, "Id"); id != "" {
+		return id
+	}
+	return r.ccID()
+}
+
+func (s *Server) smGetResourcePolicy(c *call) (any, error) {
+	var in struct{ SecretId string }
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	if in.SecretId == "" {
+		return nil, errf(400, "InvalidParameterException", "You must provide a SecretId.")
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var secret *Resource
+	for _, r := range s.st.ofType(c.account, c.region, "AWS::SecretsManager::Secret") {
+		if secretArn(r) == in.SecretId || fieldString(r, "Name") == in.SecretId {
+			secret = r
+		}
+	}
+	if secret == nil {
+		return nil, errf(400, "ResourceNotFoundException", "Secrets Manager can't find the specified secret.")
+	}
+	arn, name := secretArn(secret), fieldString(secret, "Name")
+	out := map[string]any{"ARN": arn, "Name": name}
+	for _, p := range s.st.ofType(c.account, c.region, "AWS::SecretsManager::ResourcePolicy") {
+		if id := fieldString(p, "SecretId"); id == arn || (name != "" && id == name) {
+			if doc := field(p, "ResourcePolicy"); doc != nil {
+				if str := fieldString(p, "ResourcePolicy"); str != "" {
+					out["ResourcePolicy"] = str
+				} else {
+					out["ResourcePolicy"] = compactJSON(doc)
+				}
+			}
+		}
+	}
+	return out, nil
+}
