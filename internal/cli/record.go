@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 	"unicode/utf8"
 
@@ -143,21 +144,21 @@ func recordRun(ctx context.Context, s IO, sess *session, run *stackRun, in *bufi
 			return !inDelta[k] || chosen[k]
 		},
 	}
+	where := sess.state.BaselinePath(run.ref)
 	var written *baseline.Baseline
 	if _, err := baseline.UpdateStored(ctx, sess.state, run.ref, func(cur *baseline.Baseline) (*baseline.Baseline, error) {
 		written = baseline.Record(cur, snap, baseline.Options{})
-		if sameRecord(cur, written) {
+		if sameRecord(cur, written) && fileExists(where) {
 			return nil, errUnchanged
 		}
 		return written, nil
 	}); errors.Is(err, errUnchanged) {
-		fmt.Fprintf(s.Stdout, "unchanged %s: nothing new to record; the baseline holds %d values, left untouched → %s\n",
-			run.ref, len(written.Entries), sess.state.BaselinePath(run.ref))
+		fmt.Fprintf(s.Stdout, "unchanged %s: %d of %d new or changed values; the baseline holds %d values, left untouched → %s\n",
+			run.ref, len(chosen), len(delta), len(written.Entries), where)
 		return nil
 	} else if err != nil {
 		return err
 	}
-	where := sess.state.BaselinePath(run.ref)
 	fmt.Fprintf(s.Stdout, "recorded %s: %d of %d new or changed values; the baseline holds %d values → %s\n",
 		run.ref, len(chosen), len(delta), len(written.Entries), where)
 	return nil
@@ -177,6 +178,13 @@ func sameRecord(cur, next *baseline.Baseline) bool {
 	a, errA := baseline.Encode(cur)
 	b, errB := baseline.Encode(&n)
 	return errA == nil && errB == nil && bytes.Equal(a, b)
+}
+
+// fileExists reports whether path is there (a baseline read from the
+// legacy .cdkrd layer is still written to .realdrift).
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // isCI reports CI mode: CI set to anything but false/0.
