@@ -136,7 +136,7 @@ func (sess *session) gather(ctx context.Context, t target, mode gatherMode) *sta
 // account when the clients can tell (a stack that failed before its stack
 // id was read has none otherwise).
 func (sess *session) failed(ctx context.Context, run *stackRun, c *scan.Clients, err error) *stackRun {
-	run.err = err
+	run.err = explain(err)
 	if run.ref.Account == "" && ctx.Err() == nil {
 		if a, err := scan.CallerAccount(ctx, c); err == nil {
 			run.ref.Account = a

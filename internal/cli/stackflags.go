@@ -77,6 +77,10 @@ type session struct {
 	clients map[string]*scan.Clients
 	// app is the --app assembly (nil without --app).
 	app *appAssembly
+	// io is the verb's streams and environment.
+	io IO
+	// checked is set once preflight passed (guarded by mu).
+	checked bool
 }
 
 // close releases what open made: an app command's temporary assembly.
@@ -119,7 +123,7 @@ func (f *stackFlags) open(ctx context.Context, s IO, patterns []string) (*sessio
 	if err != nil {
 		return nil, err
 	}
-	sess := &session{flags: f, state: state, clients: map[string]*scan.Clients{}, sched: scan.NewScheduler(scan.SchedulerOptions{Concurrency: f.concurrency})}
+	sess := &session{flags: f, io: s, state: state, clients: map[string]*scan.Clients{}, sched: scan.NewScheduler(scan.SchedulerOptions{Concurrency: f.concurrency})}
 	if sess.rules, err = ignore.LoadStored(ctx, sess.state, ""); err != nil {
 		return nil, err
 	}
@@ -197,7 +201,7 @@ func (f *stackFlags) open(ctx context.Context, s IO, patterns []string) (*sessio
 	}
 	names, err := scan.ListStacks(ctx, c)
 	if err != nil {
-		return nil, err
+		return nil, explain(err)
 	}
 	picked, err := scan.MatchStacks(names, patterns)
 	if err != nil {
@@ -288,9 +292,17 @@ func (sess *session) clientsFor(ctx context.Context, region string) (*scan.Clien
 	}
 	st := sess.settings
 	st.Region = region
-	cfg, err := scan.Config(ctx, st)
+	cfg, err := sdkConfig(ctx, st)
 	if err != nil {
 		return nil, err
+	}
+	if !sess.checked {
+		// Once per run, before the first call: an endpoint nothing
+		// listens on and missing credentials fail fast, saying what to do.
+		if err := preflight(ctx, st, cfg, sess.flags.profileName(sess.io)); err != nil {
+			return nil, err
+		}
+		sess.checked = true
 	}
 	c := scan.NewClients(cfg)
 	sess.clients[region] = c

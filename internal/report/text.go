@@ -20,6 +20,9 @@ type Options struct {
 	Color bool
 	// Verbose lists informational findings and shows values in full.
 	Verbose bool
+	// Quiet leaves out the info: footer (drift, coverage and the verdict
+	// only).
+	Quiet bool
 }
 
 // maxValue is the longest value shown without Verbose, in runes.
@@ -34,7 +37,7 @@ type section struct {
 
 func sections() []section {
 	return []section{
-		{"Deleted", "in the template, gone from AWS — recreate it with a deploy", style.red,
+		{"Deleted", "in the template, gone from AWS — a deploy of the unchanged template does not recreate it: remove it from the template and deploy, then add it back and deploy (or import a replacement)", style.red,
 			func(f drift.Finding) bool { return f.Tier == drift.Deleted }},
 		{"CFn-Declared Drift", "the live value differs from the deployed template", style.red,
 			func(f drift.Finding) bool { return f.Tier == drift.Declared }},
@@ -103,10 +106,12 @@ func writeStack(b *bytes.Buffer, s Stack, opt Options, st style) {
 			writeFinding(b, s.Ref.Name, f, opt)
 		}
 	}
-	if printed > 0 && (sum.Unread > 0 || hasInfo(findings)) {
+	if printed > 0 && (sum.Unread > 0 || (!opt.Quiet && hasInfo(findings))) {
 		b.WriteByte('\n')
 	}
-	writeInfo(b, s.Ref.Name, findings, opt)
+	if !opt.Quiet {
+		writeInfo(b, s.Ref.Name, findings, opt)
+	}
 	if sum.Unread > 0 {
 		fmt.Fprintf(b, "coverage: incomplete — %d %s not read (--strict fails on this)\n", sum.Unread, plural(sum.Unread, "resource", "resources"))
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/smithy-go/logging"
 	"github.com/aws/smithy-go/middleware"
 )
 
@@ -43,6 +44,9 @@ type Settings struct {
 	// client-side rate limiting; share one Scheduler over a run.
 	Scheduler *Scheduler
 	Account   string
+	// Logger receives the SDK's own log lines (nil: the SDK's default,
+	// stderr); the CLI passes a no-op logger and reports errors itself.
+	Logger logging.Logger
 }
 
 // Config loads one aws.Config for s. With s.Scheduler, every attempt goes
@@ -83,6 +87,9 @@ func Config(ctx context.Context, s Settings) (aws.Config, error) {
 		config.WithHTTPClient(httpClient(s)),
 		config.WithAPIOptions(apiOptions),
 		config.WithRetryer(retryer),
+	}
+	if s.Logger != nil {
+		opts = append(opts, config.WithLogger(s.Logger))
 	}
 	if s.Profile != "" {
 		opts = append(opts, config.WithSharedConfigProfile(s.Profile))
