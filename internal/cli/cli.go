@@ -44,6 +44,7 @@ func commands() []command {
 		{"check", "find drift in deployed stacks", runCheck},
 		{"record", "record the current undeclared state as the baseline", runRecord},
 		{"ignore", "stop reporting chosen findings", runIgnore},
+		{"baseline", "move baselines and ignore rules to and from the service's table (push | pull)", runBaseline},
 		{"diff", "what the next deploy of the app changes, resolved against the live stack (nested stacks with --recursive)", runDiff},
 		{"revert", "write drift back: template values, recorded values, removal of added children", runRevert},
 		{"demo", "walk through realdrift against the built-in sandbox", runDemo},

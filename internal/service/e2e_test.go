@@ -54,8 +54,9 @@ type e2e struct {
 	stateDir   string
 	checkARN   string
 	// db and table are the DynamoDB Local client and table the store uses.
-	db    *dynamodb.Client
-	table string
+	db     *dynamodb.Client
+	table  string
+	ddbURL string
 	// logs holds every line the handlers logged.
 	logs *logBuffer
 }
@@ -149,7 +150,7 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 	if err := store.CreateTable(ctx, db, table); err != nil {
 		t.Fatal(err)
 	}
-	e.db, e.table = db, table
+	e.db, e.table, e.ddbURL = db, table, ddbURL
 	e.store = store.NewDynamo(db, table)
 	if _, err := e.store.PutIgnoreRules(ctx, "", []byte(ignoreYAML()), 0); err != nil {
 		t.Fatal(err)
@@ -382,12 +383,21 @@ func (e *e2e) recordBaseline(t *testing.T, drifted []string) {
 		[]string{"record", "--yes", "--region", ref.Region, "--endpoint-url", e.sandboxURL, "--state-dir", e.stateDir, ref.Name}); code != 0 {
 		t.Fatalf("realdrift record %s: exit %d\n%s", ref, code, stderr.String())
 	}
+	// The team's baseline goes to the table the service reads with
+	// `realdrift baseline push`.
+	stdout.Reset()
+	stderr.Reset()
+	if code := cli.Run(t.Context(), cli.IO{Stdout: &stdout, Stderr: &stderr, Getenv: e.cliEnv(t, ref)},
+		[]string{"baseline", "push", "--store", "dynamodb://" + e.table + "?region=us-east-1", "--endpoint-url", e.ddbURL, "--state-dir", e.stateDir,
+			ref.Name + "." + ref.Account + "." + ref.Region}); code != 0 {
+		t.Fatalf("realdrift baseline push %s: exit %d\n%s%s", ref, code, stdout.String(), stderr.String())
+	}
 	doc, err := os.ReadFile(filepath.Join(e.stateDir, "baselines", ref.Name+"."+ref.Account+"."+ref.Region+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.store.PutBaseline(t.Context(), ref, doc, 0); err != nil {
-		t.Fatal(err)
+	if stored, _, err := e.store.GetBaseline(t.Context(), ref); err != nil || !bytes.Equal(stored, doc) {
+		t.Fatalf("the table's baseline of %s after push: %v (equal to the file: %v)", ref, err, bytes.Equal(stored, doc))
 	}
 	alerts := e.hook.total()
 	sum := e.sweep(t, "sweep-3")
