@@ -51,18 +51,28 @@ func commands() []command {
 		{"corpus", "replay golden-corpus cases through the classifier", runCorpus},
 		{"schema", "show registry schema facts (show TYPE | stats)", runSchema},
 		{"sandbox", "run or build the emulated AWS organisation", runSandbox},
+		{"version", "print the version and the commit it was built from", runVersion},
+		{"completion", "print a shell completion script (bash | zsh | fish)", runCompletion},
 	}
 }
 
 // Run executes realdrift with args (without the program name) and returns the
 // exit status.
 func Run(ctx context.Context, s IO, args []string) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || (args[0] == "help" && len(args) == 1) {
 		usage(s.Stdout)
 		if len(args) == 0 {
 			return ExitError
 		}
 		return ExitOK
+	}
+	switch args[0] {
+	case "--version", "-version", "-V":
+		fmt.Fprintln(s.Stdout, versionLine())
+		return ExitOK
+	case "help":
+		// help VERB is VERB --help.
+		args = []string{args[1], "--help"}
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
@@ -73,8 +83,17 @@ func Run(ctx context.Context, s IO, args []string) int {
 			return code
 		}
 	}
-	fmt.Fprintf(s.Stderr, "realdrift: unknown command %q (see realdrift --help)\n", args[0])
+	fmt.Fprintf(s.Stderr, "realdrift: unknown command %q%s (see realdrift --help)\n", args[0], didYouMean(args[0], verbNames()))
 	return ExitError
+}
+
+// verbNames lists the verbs.
+func verbNames() []string {
+	var out []string
+	for _, c := range commands() {
+		out = append(out, c.name)
+	}
+	return out
 }
 
 func usage(w io.Writer) {
@@ -85,10 +104,10 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Commands:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Run 'realdrift <command> --help' for a command's flags.")
+	fmt.Fprintln(w, "Run 'realdrift help <command>' (or 'realdrift <command> --help') for a command's flags; 'realdrift --version' for the version.")
 	fmt.Fprintln(w, "Exit status: 0 clean or report-only, 1 drift with --fail, 2 error, 130 interrupted.")
 }
 
@@ -99,7 +118,7 @@ func newFlags(s IO, name, synopsis string) *flag.FlagSet {
 	fs.SetOutput(s.Stderr)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: realdrift %s %s\n\nFlags:\n", name, synopsis)
-		fs.PrintDefaults()
+		printDefaults(fs)
 	}
 	return fs
 }
@@ -122,6 +141,9 @@ func parse(s IO, fs *flag.FlagSet, args []string) (done bool, code int) {
 				usage()
 				return true, ExitOK
 			}
+			if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: "); ok {
+				fmt.Fprintf(s.Stderr, "unknown flag %s%s\n", name, didYouMean("--"+strings.TrimLeft(name, "-"), flagNames(fs)))
+			}
 			fmt.Fprintf(s.Stderr, "(see %s --help)\n", fs.Name())
 			return true, ExitError
 		}
@@ -139,6 +161,39 @@ func parse(s IO, fs *flag.FlagSet, args []string) (done bool, code int) {
 	// Re-parse with no args so fs.Args() returns the positional list.
 	_ = fs.Parse(append([]string{"--"}, positional...))
 	return false, ExitOK
+}
+
+// printDefaults is flag.PrintDefaults with long flags spelled as the
+// README spells them: --all, not -all (the flag package takes both).
+func printDefaults(fs *flag.FlagSet) {
+	w := fs.Output()
+	fs.VisitAll(func(f *flag.Flag) {
+		name, usage := flag.UnquoteUsage(f)
+		dash := "--"
+		if len(f.Name) == 1 {
+			dash = "-"
+		}
+		line := "  " + dash + f.Name
+		if name != "" {
+			line += " " + name
+		}
+		line += "\n    \t" + strings.ReplaceAll(usage, "\n", "\n    \t")
+		if d := f.DefValue; d != "" && d != "false" && d != "0" && d != "[]" {
+			if _, isString := f.Value.(interface{ IsBoolFlag() bool }); !isString && name == "string" {
+				line += fmt.Sprintf(" (default %q)", d)
+			} else {
+				line += fmt.Sprintf(" (default %v)", d)
+			}
+		}
+		fmt.Fprintln(w, line)
+	})
+}
+
+// flagNames lists a flag set's flags as --name.
+func flagNames(fs *flag.FlagSet) []string {
+	var out []string
+	fs.VisitAll(func(f *flag.Flag) { out = append(out, "--"+f.Name) })
+	return out
 }
 
 // fail prints an error for a verb and returns ExitError.
