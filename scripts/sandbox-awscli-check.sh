@@ -341,6 +341,23 @@ assert out['Rules'][0]['Arn'] == 'arn:aws:events:us-east-1:$DEV:rule/cli-bus/r1'
 "
 fails "events list-rules (missing bus)" "ResourceNotFoundException" events list-rules --event-bus-name nope
 
+add AWS::EC2::Route "rtb-0000000000000000d|0.0.0.0/0" '{"RouteTableId":"rtb-0000000000000000d","DestinationCidrBlock":"0.0.0.0/0","CidrBlock":"0.0.0.0/0","GatewayId":"igw-0000000000000000a"}'
+awsq ec2 describe-route-tables --route-table-ids rtb-0000000000000000d | check "ec2 describe-route-tables (routes)" "
+rs = {r['DestinationCidrBlock']: r for r in out['RouteTables'][0]['Routes']}
+assert rs['10.0.0.0/16']['GatewayId'] == 'local' and rs['10.0.0.0/16']['Origin'] == 'CreateRouteTable', rs
+assert rs['0.0.0.0/0']['GatewayId'] == 'igw-0000000000000000a' and rs['0.0.0.0/0']['Origin'] == 'CreateRoute', rs
+"
+
+# Secrets Manager (JSON 1.1).
+SECRET=arn:aws:secretsmanager:us-east-1:$DEV:secret:cli-AbCdEf
+add AWS::SecretsManager::Secret "$SECRET" '{"Id":"'$SECRET'","Name":"cli"}'
+add AWS::SecretsManager::ResourcePolicy "$SECRET" '{"SecretId":"'$SECRET'","ResourcePolicy":{"Version":"2012-10-17","Statement":[{"Effect":"Deny","Principal":"*","Action":"secretsmanager:DeleteSecret","Resource":"*"}]}}'
+awsq secretsmanager get-resource-policy --secret-id cli | check "secretsmanager get-resource-policy" "
+assert out['ARN'] == '$SECRET' and out['Name'] == 'cli', out
+assert json.loads(out['ResourcePolicy'])['Statement'][0]['Effect'] == 'Deny', out
+"
+fails "secretsmanager get-resource-policy (missing secret)" "ResourceNotFoundException" secretsmanager get-resource-policy --secret-id nope
+
 AWS_ACCESS_KEY_ID=AKIADEMO$MGMT awsq organizations list-accounts | check "organizations list-accounts" "
 assert sorted(a['Id'] for a in out['Accounts']) == sorted(a['id'] for a in w['accounts']), out
 "

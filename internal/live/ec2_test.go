@@ -233,3 +233,23 @@ func TestEnumerateRouteTable(t *testing.T) {
 		t.Errorf("an unresolved declared route: %v, %v; want nothing added", got, err)
 	}
 }
+
+// TestNetworkAclEntryRevert: an out-of-band change reverted through
+// ReplaceNetworkAclEntry reads back as declared.
+func TestNetworkAclEntryRevert(t *testing.T) {
+	srv, url := serve(t, ec2World())
+	c := live.NewClients(config(url))
+	w := live.NewWriters(config(url), c)
+	declared := entryDeclared(t, httpsIn)
+	if err := srv.Apply(sandbox.Change{Op: sandbox.OpSet, Region: region, Type: "AWS::EC2::NetworkAclEntry", Identifier: "Stack-InHttps-1", Path: "CidrBlock", Value: json.RawMessage(`"10.9.0.0/16"`)}); err != nil {
+		t.Fatal(err)
+	}
+	target := live.Target{Type: "AWS::EC2::NetworkAclEntry", LogicalID: "InHttps", PhysicalID: "Stack-InHttps-1", Declared: declared}
+	if err := w.WriteSDK(ctx(t), target, []byte(`[{"op":"replace","path":"/CidrBlock","value":"0.0.0.0/0"}]`), "10.9.0.0/16"); err != nil {
+		t.Fatal(err)
+	}
+	got := live.Read(ctx(t), c, live.Request{Type: target.Type, PhysicalID: target.PhysicalID, Declared: declared})
+	if diff := cmp.Diff(got.Model, declared); diff != "" {
+		t.Errorf("after the revert (-got +want):\n%s", diff)
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudcontrol"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -79,6 +80,7 @@ type Writers struct {
 	SNS          snsWriteAPI
 	IAM          iamWriteAPI
 	Lambda       lambdaWriteAPI
+	EC2          ec2WriteAPI
 	// Poll is the wait between two GetResourceRequestStatus calls
 	// (DefaultPoll when 0); Sleep waits (a timer when nil).
 	Poll  time.Duration
@@ -103,6 +105,7 @@ func NewWriters(cfg aws.Config, read *Clients) *Writers {
 		SNS:    sns.NewFromConfig(cfg),
 		IAM:    iam.NewFromConfig(cfg),
 		Lambda: lambda.NewFromConfig(cfg),
+		EC2:    ec2.NewFromConfig(cfg),
 	}
 }
 
@@ -151,6 +154,8 @@ func writers() map[string]writerEntry {
 		"AWS::IAM::Policy":        {"iam:PutRolePolicy", []string{"PolicyDocument", "Roles", "Users", "Groups"}, writeInlinePolicy},
 		"AWS::IAM::ManagedPolicy": {"iam:CreatePolicyVersion", []string{"PolicyDocument"}, writeManagedPolicy},
 		"AWS::Lambda::Permission": {"lambda:AddPermission", []string{"Action", "Principal", "SourceArn", "SourceAccount", "PrincipalOrgID", "FunctionUrlAuthType", "EventSourceToken"}, writePermission},
+
+		"AWS::EC2::NetworkAclEntry": {"ec2:ReplaceNetworkAclEntry", []string{"Protocol", "RuleAction", "CidrBlock", "Ipv6CidrBlock", "PortRange", "Icmp"}, writeNetworkAclEntry},
 	}
 }
 

@@ -36,6 +36,7 @@ func ec2Service() *service {
 			"DescribeSecurityGroups": (*Server).ec2DescribeSecurityGroups,
 			"DescribeRouteTables":    (*Server).ec2DescribeRouteTables,
 			"DescribeAddresses":      (*Server).ec2DescribeAddresses,
+			"ReplaceNetworkAclEntry": (*Server).ec2ReplaceNetworkAclEntry,
 		},
 	}
 }
@@ -431,4 +432,60 @@ func (s *Server) ec2DescribeAddresses(c *call) (any, error) {
 		}
 	}
 	return el("", items("addressesSet", kept)), nil
+}
+
+// ec2ReplaceNetworkAclEntry rewrites the AWS::EC2::NetworkAclEntry model
+// of an ACL's rule (number and direction) with the request's protocol,
+// action, CIDR block, ports and ICMP code.
+func (s *Server) ec2ReplaceNetworkAclEntry(c *call) (any, error) {
+	acl, rule := c.str("NetworkAclId"), c.str("RuleNumber")
+	egress := c.str("Egress") == "true"
+	n, err := strconv.Atoi(rule)
+	if err != nil {
+		return nil, errf(400, "InvalidParameterValue", "Invalid value '%s' for ruleNumber", rule)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var entry *Resource
+	for _, e := range s.st.ofType(c.account, c.region, "AWS::EC2::NetworkAclEntry") {
+		num, _ := fieldValue(e, "RuleNumber").(float64)
+		eg, _ := fieldValue(e, "Egress").(bool)
+		if fieldString(e, "NetworkAclId") == acl && int(num) == n && eg == egress {
+			entry = e
+		}
+	}
+	if entry == nil {
+		return nil, errf(400, "InvalidNetworkAclEntry.NotFound", "The network ACL entry identified by %s cannot be found", rule)
+	}
+	num := func(name string) any {
+		v := c.str(name)
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			return f
+		}
+		return v
+	}
+	set := map[string]any{"Protocol": num("Protocol"), "RuleAction": c.str("RuleAction")}
+	for _, k := range []string{"CidrBlock", "Ipv6CidrBlock"} {
+		if v := c.str(k); v != "" {
+			set[k] = v
+		} else if err := removeField(entry, k); err != nil {
+			return nil, err
+		}
+	}
+	if c.str("PortRange.From") != "" || c.str("PortRange.To") != "" {
+		set["PortRange"] = map[string]any{"From": num("PortRange.From"), "To": num("PortRange.To")}
+	} else if err := removeField(entry, "PortRange"); err != nil {
+		return nil, err
+	}
+	if c.str("Icmp.Code") != "" || c.str("Icmp.Type") != "" {
+		set["Icmp"] = map[string]any{"Code": num("Icmp.Code"), "Type": num("Icmp.Type")}
+	} else if err := removeField(entry, "Icmp"); err != nil {
+		return nil, err
+	}
+	for _, k := range sortedKeys(set) {
+		if err := setField(entry, k, set[k]); err != nil {
+			return nil, err
+		}
+	}
+	return el("", xbool("return", true)), nil
 }
