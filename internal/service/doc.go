@@ -22,7 +22,11 @@
 //   - Alerts follow changes of the drift set: persist compares a check's
 //     fingerprint with the one the stack's alerts last reported (kept
 //     across runs under a fixed run id, AlertMemory long), so an alert that
-//     could not be delivered is sent again by the next check.
+//     could not be delivered is sent again by the next check. Delivery is
+//     remembered per channel (only the channels that missed a drift set
+//     send it again); a delivery failure is logged, never a failed check;
+//     a channel not configured (an unset Slack secret) is skipped with one
+//     warning per process (channels.go).
 //   - Findings are the same as `realdrift check` reports for the stack: the
 //     handlers run the same scan steps, with the same schema facts (looked
 //     up once per stack by load-desired and kept in the run state), then the
