@@ -63,6 +63,8 @@ func enumerators() map[string][]enumerator {
 		"AWS::EC2::RouteTable":  {tableRoutes},
 
 		"AWS::SecretsManager::Secret": {outOfBandSecretPolicy},
+		"AWS::ECS::Cluster":           {clusterServices},
+		"AWS::Cognito::UserPool":      {poolClients, poolGroups},
 	}
 }
 

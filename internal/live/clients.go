@@ -9,7 +9,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudcontrol"
 	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
+	cognito "github.com/aws/aws-sdk-go-v2/service/cognitoidentityprovider"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/ecs"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/kms"
@@ -106,6 +108,8 @@ type Clients struct {
 	Events         eventsAPI
 	KMS            kmsAPI
 	Secrets        secretsAPI
+	ECS            ecsAPI
+	Cognito        cognitoAPI
 
 	// Region and Account are the scope of the clients, for identifiers
 	// that are ARNs. An empty Account is asked of Identity once, on first
@@ -194,6 +198,8 @@ func NewClients(cfg aws.Config) *Clients {
 		Events:   eventbridge.NewFromConfig(cfg),
 		KMS:      kms.NewFromConfig(cfg),
 		Secrets:  secretsmanager.NewFromConfig(cfg),
+		ECS:      ecs.NewFromConfig(cfg),
+		Cognito:  cognito.NewFromConfig(cfg),
 		Region:   cfg.Region,
 		Identity: sts.NewFromConfig(cfg),
 		account:  &accountOnce{},

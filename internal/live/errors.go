@@ -75,6 +75,7 @@ var notFoundCodes = map[string]bool{
 	"InvalidRouteTableID.NotFound":            true,
 	"InvalidAddress.NotFound":                 true,
 	"InvalidAllocationID.NotFound":            true,
+	"ClusterNotFoundException":                true,
 }
 
 // isNotFound reports whether err means the thing asked for does not exist.

@@ -1,0 +1,139 @@
+package sandbox
+
+import "sort"
+
+// cognitoService serves Cognito user pools (JSON 1.1): a pool's app
+// clients and groups, from the world's AWS::Cognito::UserPoolClient and
+// AWS::Cognito::UserPoolGroup models (UserPoolId). A pool exists when an
+// AWS::Cognito::UserPool model names it or a client or group is in it.
+func cognitoService() *service {
+	return &service{
+		name:          "cognito-idp",
+		protocol:      protoJSON,
+		jsonNamespace: "com.amazonaws.cognitoidentityprovider#",
+		jsonVersion:   "1.1",
+		targetPrefix:  "AWSCognitoIdentityProviderService.",
+		throttle:      apiError{Status: 400, Code: "TooManyRequestsException"},
+		deny:          apiError{Status: 400, Code: "NotAuthorizedException"},
+		ops: map[string]handler{
+			"ListUserPoolClients": (*Server).cognitoListUserPoolClients,
+			"ListGroups":          (*Server).cognitoListGroups,
+		},
+	}
+}
+
+// poolChildren returns the models of typ in pool, sorted by key, or a
+// ResourceNotFoundException when the pool does not exist.
+func (s *Server) poolChildren(c *call, pool, typ, key string) ([]*Resource, error) {
+	exists := false
+	for _, p := range s.st.ofType(c.account, c.region, "AWS::Cognito::UserPool") {
+		exists = exists || fieldString(p, "UserPoolId") == pool || p.ccID() == pool
+	}
+	var out []*Resource
+	for _, typ2 := range []string{"AWS::Cognito::UserPoolClient", "AWS::Cognito::UserPoolGroup"} {
+		for _, r := range s.st.ofType(c.account, c.region, typ2) {
+			if fieldString(r, "UserPoolId") != pool {
+				continue
+			}
+			exists = true
+			if typ2 == typ {
+				out = append(out, r)
+			}
+		}
+	}
+	if !exists {
+		return nil, errf(400, "ResourceNotFoundException", "User pool %s does not exist.", pool)
+	}
+	sort.Slice(out, func(i, j int) bool { return fieldString(out[i], key) < fieldString(out[j], key) })
+	return out, nil
+}
+
+func (s *Server) cognitoListUserPoolClients(c *call) (any, error) {
+	var in struct {
+		UserPoolID string `json:"UserPoolId"`
+		MaxResults int
+		NextToken  string
+	}
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	if in.MaxResults < 0 || in.MaxResults > 60 {
+		return nil, errf(400, "InvalidParameterException", "1 validation error detected: Value '%d' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 60", in.MaxResults)
+	}
+	size := 60
+	if in.MaxResults > 0 {
+		size = in.MaxResults
+	}
+	off, ok := pageOffset("clients", in.NextToken)
+	if !ok {
+		return nil, errf(400, "InvalidParameterException", "Invalid pagination token")
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	rs, err := s.poolChildren(c, in.UserPoolID, "AWS::Cognito::UserPoolClient", "ClientId")
+	if err != nil {
+		return nil, err
+	}
+	lo, hi, next := page(len(rs), off, size)
+	items := []map[string]any{}
+	for _, r := range rs[lo:hi] {
+		id := fieldString(r, "ClientId")
+		if id == "" {
+			id = r.PhysicalID
+		}
+		items = append(items, map[string]any{"ClientId": id, "ClientName": fieldString(r, "ClientName"), "UserPoolId": in.UserPoolID})
+	}
+	out := map[string]any{"UserPoolClients": items}
+	if next >= 0 {
+		out["NextToken"] = pageToken("clients", next)
+	}
+	return out, nil
+}
+
+func (s *Server) cognitoListGroups(c *call) (any, error) {
+	var in struct {
+		UserPoolID string `json:"UserPoolId"`
+		Limit      int
+		NextToken  string
+	}
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	if in.Limit < 0 || in.Limit > 60 {
+		return nil, errf(400, "InvalidParameterException", "1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 60", in.Limit)
+	}
+	size := 60
+	if in.Limit > 0 {
+		size = in.Limit
+	}
+	off, ok := pageOffset("groups", in.NextToken)
+	if !ok {
+		return nil, errf(400, "InvalidParameterException", "Invalid pagination token")
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	rs, err := s.poolChildren(c, in.UserPoolID, "AWS::Cognito::UserPoolGroup", "GroupName")
+	if err != nil {
+		return nil, err
+	}
+	lo, hi, next := page(len(rs), off, size)
+	items := []map[string]any{}
+	for _, r := range rs[lo:hi] {
+		g := map[string]any{"GroupName": fieldString(r, "GroupName"), "UserPoolId": in.UserPoolID,
+			"CreationDate": epoch(defaultStackTime), "LastModifiedDate": epoch(defaultStackTime)}
+		for _, k := range []string{"Description", "RoleArn"} {
+			if v := fieldString(r, k); v != "" {
+				g[k] = v
+			}
+		}
+		if p, ok := fieldValue(r, "Precedence").(float64); ok {
+			g["Precedence"] = p
+		}
+		items = append(items, g)
+	}
+	out := map[string]any{"Groups": items}
+	if next >= 0 {
+		out["NextToken"] = pageToken("groups", next)
+	}
+	return out, nil
+}

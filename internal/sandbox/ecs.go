@@ -1,0 +1,85 @@
+package sandbox
+
+import (
+	"sort"
+	"strings"
+)
+
+// ecsService serves ECS (JSON 1.1): the services of a cluster, from the
+// world's AWS::ECS::Service models (Cluster: a name or ARN). A cluster
+// exists when an AWS::ECS::Cluster model names it or a service is in it.
+func ecsService() *service {
+	return &service{
+		name:          "ecs",
+		protocol:      protoJSON,
+		jsonNamespace: "com.amazonaws.ecs#",
+		jsonVersion:   "1.1",
+		targetPrefix:  "AmazonEC2ContainerServiceV20141113.",
+		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
+		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
+		ops: map[string]handler{
+			"ListServices": (*Server).ecsListServices,
+		},
+	}
+}
+
+func clusterName(s string) string {
+	if i := strings.LastIndex(s, ":cluster/"); i >= 0 {
+		return s[i+len(":cluster/"):]
+	}
+	return s
+}
+
+func (s *Server) ecsListServices(c *call) (any, error) {
+	var in struct {
+		Cluster    string `json:"cluster"`
+		NextToken  string `json:"nextToken"`
+		MaxResults int    `json:"maxResults"`
+	}
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	if in.MaxResults < 0 || in.MaxResults > 100 {
+		return nil, errf(400, "InvalidParameterException", "maxResults must be between 1 and 100.")
+	}
+	size := 10
+	if in.MaxResults > 0 {
+		size = in.MaxResults
+	}
+	off, ok := pageOffset("ecs", in.NextToken)
+	if !ok {
+		return nil, errf(400, "InvalidParameterException", "Invalid token")
+	}
+	cluster := clusterName(in.Cluster)
+	if cluster == "" {
+		cluster = "default"
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	exists := false
+	for _, cl := range s.st.ofType(c.account, c.region, "AWS::ECS::Cluster") {
+		exists = exists || fieldString(cl, "ClusterName") == cluster || clusterName(cl.PhysicalID) == cluster
+	}
+	var arns []string
+	for _, sv := range s.st.ofType(c.account, c.region, "AWS::ECS::Service") {
+		if clusterName(fieldString(sv, "Cluster")) != cluster {
+			continue
+		}
+		exists = true
+		arn := fieldString(sv, "ServiceArn")
+		if arn == "" {
+			arn = sv.PhysicalID
+		}
+		arns = append(arns, arn)
+	}
+	if !exists {
+		return nil, errf(400, "ClusterNotFoundException", "Cluster not found.")
+	}
+	sort.Strings(arns)
+	lo, hi, next := page(len(arns), off, size)
+	out := map[string]any{"serviceArns": append([]string{}, arns[lo:hi]...)}
+	if next >= 0 {
+		out["nextToken"] = pageToken("ecs", next)
+	}
+	return out, nil
+}
