@@ -224,7 +224,7 @@ func (r *run) declaredTop(k string, d any) {
 		r.undeclared(k, l, false)
 		return
 	}
-	if k == "Actions" && r.bgGoverned(k, l) {
+	if k == "Actions" && r.bgGoverned(k, d, l) {
 		return
 	}
 	r.compare(k, d, l, false)

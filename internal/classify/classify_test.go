@@ -599,3 +599,24 @@ func TestSecretPlaintextScrubbed(t *testing.T) {
 		})
 	}
 }
+
+// A listener rule an ECS blue/green deployment governs: weights moved
+// between its target groups stay quiet; any other change to an action (its
+// type here) surfaces.
+func TestBlueGreenGovernedActions(t *testing.T) {
+	const blue, green = "arn:aws:elasticloadbalancing:us-east-1:111111111111:targetgroup/blue/1", "arn:aws:elasticloadbalancing:us-east-1:111111111111:targetgroup/green/2"
+	s := Subject{Ref: drift.ResourceRef{LogicalID: "Rule", Type: "AWS::ElasticLoadBalancingV2::ListenerRule", PhysicalID: "rule-1"},
+		Declared: map[string]any{"Actions": []any{map[string]any{"Type": "forward", "TargetGroupArn": blue}}}}
+	shifted := func(typ string) map[string]any {
+		return map[string]any{"Actions": []any{map[string]any{"Type": typ, "ForwardConfig": map[string]any{"TargetGroups": []any{
+			map[string]any{"TargetGroupArn": green, "Weight": 100.0}, map[string]any{"TargetGroupArn": blue, "Weight": 0.0}}}}}}
+	}
+	opts := OptionsFromMap(map[string]any{"ecsBgGovernedListenerRules": map[string]any{"Rule": []any{blue, green}}})
+	opts.Known = &KnownTable{}
+	if got := brief(Resource(s, shifted("forward"), nil, opts)); len(got) != 0 {
+		t.Errorf("weights the deployment moved surfaced: %v", got)
+	}
+	if got := brief(Resource(s, shifted("forwarded"), nil, opts)); len(got) == 0 {
+		t.Error("a changed action type on a governed rule must surface")
+	}
+}

@@ -113,7 +113,13 @@ func (r *run) sourceEchoEmpty(rp string, v any) bool {
 // an ECS blue/green deployment (opts ecsBgGovernedListenerRules, keyed by
 // logical id, listing the target groups the deployment shifts between):
 // weights move between those target groups without any template change.
-func (r *run) bgGoverned(rp string, l any) bool {
+// Only the target groups are the deployment's: every other field of each
+// action (its type, order, configs) must still equal the declared one, so
+// a changed action surfaces.
+func (r *run) bgGoverned(rp string, d, l any) bool {
+	if !sameBesideTargets(d, l) {
+		return false
+	}
 	rules, ok := r.opts.Sibling["ecsBgGovernedListenerRules"].(map[string]any)
 	if !ok {
 		return false
@@ -153,6 +159,36 @@ func (r *run) bgGoverned(rp string, l any) bool {
 	}
 	walk(l)
 	return ok && found
+}
+
+// sameBesideTargets reports whether the declared and live action lists are
+// equal once each action's target groups (TargetGroupArn, ForwardConfig:
+// what a blue/green deployment moves) are set aside.
+func sameBesideTargets(d, l any) bool {
+	da, ok1 := d.([]any)
+	la, ok2 := l.([]any)
+	if !ok1 || !ok2 || len(da) != len(la) {
+		return false
+	}
+	strip := func(v any) any {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return v
+		}
+		out := make(map[string]any, len(m))
+		for k, e := range m {
+			if k != "TargetGroupArn" && k != "ForwardConfig" {
+				out[k] = e
+			}
+		}
+		return out
+	}
+	for i := range da {
+		if !normalize.Equal(strip(da[i]), strip(la[i])) {
+			return false
+		}
+	}
+	return true
 }
 
 // rdsOptionDefault reports whether a live-only option setting of an RDS
