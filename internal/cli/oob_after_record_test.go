@@ -130,7 +130,10 @@ func TestOOBAfterRecord(t *testing.T) {
 						continue
 					}
 					n++
-					to := oobMutate(tg.from)
+					to, ok := corpus.Mutate(tg.from)
+					if !ok {
+						continue
+					}
 					b, _ := json.Marshal(to)
 					id := res.Identifier
 					if id == "" {
@@ -262,7 +265,7 @@ func oobTargets(typ string, live, declared map[string]any, first []drift.Finding
 	var out []oobTarget
 	seen := map[string]bool{}
 	add := func(kind, path string) {
-		v, ok := oobLookup(live, path)
+		v, ok := corpus.LookupDotted(live, path)
 		if !ok {
 			return
 		}
@@ -291,7 +294,7 @@ func oobTargets(typ string, live, declared map[string]any, first []drift.Finding
 		if kind != oobUndeclared && oobAssigned(assigned[typ], f.Path) {
 			kind = oobAWSAssigned
 		}
-		if v, ok := oobLookup(live, f.Path); !ok || !normalize.Equal(v, f.Actual) {
+		if v, ok := corpus.LookupDotted(live, f.Path); !ok || !normalize.Equal(v, f.Actual) {
 			continue // the stored model is not the read model here
 		}
 		add(kind, f.Path)
@@ -313,7 +316,7 @@ func oobTargets(typ string, live, declared map[string]any, first []drift.Finding
 				walk(joinDotted(prefix, strconv.Itoa(i)), e)
 			}
 		case string, float64, bool:
-			if lv, ok := oobLookup(live, prefix); ok && lv == v {
+			if lv, ok := corpus.LookupDotted(live, prefix); ok && lv == v {
 				add(oobDeclared, prefix)
 			}
 		}
@@ -408,62 +411,6 @@ func joinDotted(prefix, k string) string {
 		return k
 	}
 	return prefix + "." + k
-}
-
-func oobLookup(m map[string]any, path string) (any, bool) {
-	var cur any = m
-	for _, seg := range strings.Split(path, ".") {
-		switch t := cur.(type) {
-		case map[string]any:
-			v, ok := t[seg]
-			if !ok {
-				return nil, false
-			}
-			cur = v
-		case []any:
-			i, err := strconv.Atoi(seg)
-			if err != nil || i < 0 || i >= len(t) {
-				return nil, false
-			}
-			cur = t[i]
-		default:
-			return nil, false
-		}
-	}
-	return cur, true
-}
-
-// oobMutate changes a scalar keeping its shape, as internal/corpus/oob.go
-// does: a boolean flips, a number grows, a string's last letter or digit
-// moves to another of its class.
-func oobMutate(v any) any {
-	switch t := v.(type) {
-	case bool:
-		return !t
-	case float64:
-		if t == float64(int64(t)) {
-			return t*2 + 1
-		}
-		return t * 1.5
-	case string:
-		b := []byte(t)
-		for i := len(b) - 1; i >= 0; i-- {
-			c := b[i]
-			switch {
-			case c >= '0' && c <= '8', c >= 'a' && c <= 'e', c >= 'A' && c <= 'Y', c >= 'g' && c <= 'y':
-				b[i] = c + 1
-				return string(b)
-			case c == '9':
-				b[i] = '0'
-				return string(b)
-			case c == 'f', c == 'z', c == 'Z':
-				b[i] = c - 1
-				return string(b)
-			}
-		}
-		return t + "x"
-	}
-	return v
 }
 
 // oobRelated reports whether a finding at p covers a change at q (dotted):

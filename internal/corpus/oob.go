@@ -36,11 +36,11 @@ func OutOfBand(cases []*Case) []Mutation {
 	for _, c := range cases {
 		for _, target := range mutationTargets(c) {
 			path, tier := target.path, target.tier
-			from, ok := lookupDotted(c.LiveRaw, path)
+			from, ok := LookupDotted(c.LiveRaw, path)
 			if !ok {
 				continue
 			}
-			to, ok := mutate(from)
+			to, ok := Mutate(from)
 			if !ok {
 				continue
 			}
@@ -99,7 +99,10 @@ func related(p, q string) bool {
 	return p == q || strings.HasPrefix(q, p+".") || strings.HasPrefix(p, q+".") || strings.HasPrefix(p, q+"[")
 }
 
-func mutate(v any) (any, bool) {
+// Mutate changes a scalar keeping its shape: a boolean flips, a number
+// grows, a string's last letter or digit moves to another of its class
+// (mutateString). It reports false for anything else.
+func Mutate(v any) (any, bool) {
 	switch t := v.(type) {
 	case bool:
 		return !t, true
@@ -135,7 +138,9 @@ func mutateString(s string) string {
 	return s + "x"
 }
 
-func lookupDotted(m map[string]any, path string) (any, bool) {
+// LookupDotted returns the value at a dotted path (index segments for
+// arrays) in m.
+func LookupDotted(m map[string]any, path string) (any, bool) {
 	var cur any = m
 	for _, seg := range strings.Split(path, ".") {
 		switch t := cur.(type) {
