@@ -65,6 +65,7 @@ func enumerators() map[string][]enumerator {
 		"AWS::SecretsManager::Secret": {outOfBandSecretPolicy},
 		"AWS::ECS::Cluster":           {clusterServices},
 		"AWS::Cognito::UserPool":      {poolClients, poolGroups},
+		"AWS::SSM::MaintenanceWindow": {windowTargets, windowTasks},
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/ssm"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 )
 
@@ -110,6 +111,7 @@ type Clients struct {
 	Secrets        secretsAPI
 	ECS            ecsAPI
 	Cognito        cognitoAPI
+	SSM            ssmAPI
 
 	// Region and Account are the scope of the clients, for identifiers
 	// that are ARNs. An empty Account is asked of Identity once, on first
@@ -200,6 +202,7 @@ func NewClients(cfg aws.Config) *Clients {
 		Secrets:  secretsmanager.NewFromConfig(cfg),
 		ECS:      ecs.NewFromConfig(cfg),
 		Cognito:  cognito.NewFromConfig(cfg),
+		SSM:      ssm.NewFromConfig(cfg),
 		Region:   cfg.Region,
 		Identity: sts.NewFromConfig(cfg),
 		account:  &accountOnce{},

@@ -76,6 +76,7 @@ var notFoundCodes = map[string]bool{
 	"InvalidAddress.NotFound":                 true,
 	"InvalidAllocationID.NotFound":            true,
 	"ClusterNotFoundException":                true,
+	"DoesNotExistException":                   true,
 }
 
 // isNotFound reports whether err means the thing asked for does not exist.

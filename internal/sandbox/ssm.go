@@ -1,0 +1,108 @@
+package sandbox
+
+import "sort"
+
+// ssmService serves Systems Manager (JSON 1.1): a maintenance window's
+// targets and tasks, from the world's AWS::SSM::MaintenanceWindowTarget and
+// AWS::SSM::MaintenanceWindowTask models (WindowId). A window exists when
+// an AWS::SSM::MaintenanceWindow model names it or a target or task is in
+// it; another is a DoesNotExistException.
+func ssmService() *service {
+	return &service{
+		name:          "ssm",
+		protocol:      protoJSON,
+		jsonNamespace: "com.amazonaws.ssm#",
+		jsonVersion:   "1.1",
+		targetPrefix:  "AmazonSSM.",
+		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
+		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
+		ops: map[string]handler{
+			"DescribeMaintenanceWindowTargets": (*Server).ssmDescribeWindowTargets,
+			"DescribeMaintenanceWindowTasks":   (*Server).ssmDescribeWindowTasks,
+		},
+	}
+}
+
+// windowChildren pages the models of typ in the request's window, by idKey.
+func (s *Server) windowChildren(c *call, typ, idKey, listKey string, render func(*Resource, string) map[string]any) (any, error) {
+	var in struct {
+		WindowID   string `json:"WindowId"`
+		MaxResults int
+		NextToken  string
+	}
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	if in.MaxResults != 0 && (in.MaxResults < 10 || in.MaxResults > 100) {
+		return nil, errf(400, "ValidationException", "1 validation error detected: Value '%d' at 'maxResults' failed to satisfy constraint: Member must have value between 10 and 100", in.MaxResults)
+	}
+	size := 10
+	if in.MaxResults > 0 {
+		size = in.MaxResults
+	}
+	off, ok := pageOffset(listKey, in.NextToken)
+	if !ok {
+		return nil, errf(400, "ValidationException", "The token is not valid.")
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	exists := false
+	for _, w := range s.st.ofType(c.account, c.region, "AWS::SSM::MaintenanceWindow") {
+		exists = exists || fieldString(w, "WindowId") == in.WindowID || w.ccID() == in.WindowID
+	}
+	var rs []*Resource
+	for _, t := range []string{"AWS::SSM::MaintenanceWindowTarget", "AWS::SSM::MaintenanceWindowTask"} {
+		for _, r := range s.st.ofType(c.account, c.region, t) {
+			if fieldString(r, "WindowId") != in.WindowID {
+				continue
+			}
+			exists = true
+			if t == typ {
+				rs = append(rs, r)
+			}
+		}
+	}
+	if !exists {
+		return nil, errf(400, "DoesNotExistException", "Maintenance window %s does not exist", in.WindowID)
+	}
+	id := func(r *Resource) string {
+		if v := fieldString(r, idKey); v != "" {
+			return v
+		}
+		return r.PhysicalID
+	}
+	sort.Slice(rs, func(i, j int) bool { return id(rs[i]) < id(rs[j]) })
+	lo, hi, next := page(len(rs), off, size)
+	items := []map[string]any{}
+	for _, r := range rs[lo:hi] {
+		items = append(items, render(r, id(r)))
+	}
+	out := map[string]any{listKey: items}
+	if next >= 0 {
+		out["NextToken"] = pageToken(listKey, next)
+	}
+	return out, nil
+}
+
+func (s *Server) ssmDescribeWindowTargets(c *call) (any, error) {
+	return s.windowChildren(c, "AWS::SSM::MaintenanceWindowTarget", "WindowTargetId", "Targets", func(r *Resource, id string) map[string]any {
+		m := map[string]any{"WindowId": fieldString(r, "WindowId"), "WindowTargetId": id, "ResourceType": fieldString(r, "ResourceType")}
+		if v := fieldValue(r, "Targets"); v != nil {
+			m["Targets"] = v
+		}
+		if v := fieldString(r, "Name"); v != "" {
+			m["Name"] = v
+		}
+		return m
+	})
+}
+
+func (s *Server) ssmDescribeWindowTasks(c *call) (any, error) {
+	return s.windowChildren(c, "AWS::SSM::MaintenanceWindowTask", "WindowTaskId", "Tasks", func(r *Resource, id string) map[string]any {
+		m := map[string]any{"WindowId": fieldString(r, "WindowId"), "WindowTaskId": id, "TaskArn": fieldString(r, "TaskArn"), "Type": fieldString(r, "TaskType")}
+		if p, ok := fieldValue(r, "Priority").(float64); ok {
+			m["Priority"] = p
+		}
+		return m
+	})
+}
