@@ -1,0 +1,125 @@
+package report
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/realdrift/realdrift/internal/drift"
+)
+
+// JUnit XML, as CI dashboards read it: one testsuite per stack, one
+// testcase per resource with drift (a failure listing its findings),
+// one "stack" testcase per stack (an error when it could not be checked),
+// potential drift as a passing testcase's system-out.
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Errors   int         `xml:"errors,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	ClassName string        `xml:"classname,attr"`
+	Failure   *junitProblem `xml:"failure,omitempty"`
+	Error     *junitProblem `xml:"error,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitProblem struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+// JUnit writes stacks as a JUnit XML report.
+func JUnit(w io.Writer, stacks []Stack) error {
+	doc := junitSuites{Name: "realdrift"}
+	for _, s := range stacks {
+		suite := junitSuite{Name: s.Ref.String()}
+		class := "realdrift." + s.Ref.Name
+		overall := junitCase{Name: "stack", ClassName: class}
+		if s.Err != nil {
+			overall.Error = &junitProblem{Message: "stack not checked", Type: "error", Text: oneLine(s.Err.Error())}
+		}
+		suite.Cases = append(suite.Cases, overall)
+		if s.Err == nil {
+			var order []string
+			byRes := map[string][]drift.Finding{}
+			pending := map[string][]drift.Finding{}
+			for _, f := range sorted(s.Ref.Name, s.Findings) {
+				switch {
+				case potential(f):
+					if _, ok := byRes[f.LogicalID]; !ok {
+						if _, ok := pending[f.LogicalID]; !ok {
+							order = append(order, f.LogicalID)
+						}
+					}
+					pending[f.LogicalID] = append(pending[f.LogicalID], f)
+				case f.Tier.IsDrift():
+					if _, ok := byRes[f.LogicalID]; !ok {
+						if _, ok := pending[f.LogicalID]; !ok {
+							order = append(order, f.LogicalID)
+						}
+					}
+					byRes[f.LogicalID] = append(byRes[f.LogicalID], f)
+				}
+			}
+			for _, id := range order {
+				c := junitCase{Name: id, ClassName: class}
+				if fs := byRes[id]; len(fs) > 0 {
+					c.Failure = &junitProblem{
+						Message: fmt.Sprintf("%d %s", len(fs), plural(len(fs), "drift", "drifts")),
+						Type:    fs[0].Tier.String(),
+						Text:    junitLines(s, fs),
+					}
+				}
+				if fs := pending[id]; len(fs) > 0 {
+					c.SystemOut = "potential drift (not yet recorded):\n" + junitLines(s, fs)
+				}
+				suite.Cases = append(suite.Cases, c)
+			}
+		}
+		for _, c := range suite.Cases {
+			suite.Tests++
+			if c.Failure != nil {
+				suite.Failures++
+			}
+			if c.Error != nil {
+				suite.Errors++
+			}
+		}
+		doc.Tests += suite.Tests
+		doc.Failures += suite.Failures
+		doc.Errors += suite.Errors
+		doc.Suites = append(doc.Suites, suite)
+	}
+	b, err := xml.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return fmt.Errorf("write JUnit report: %w", err)
+	}
+	if _, err := io.WriteString(w, xml.Header+string(b)+"\n"); err != nil {
+		return fmt.Errorf("write JUnit report: %w", err)
+	}
+	return nil
+}
+
+func junitLines(s Stack, fs []drift.Finding) string {
+	var b strings.Builder
+	for _, f := range fs {
+		fmt.Fprintf(&b, "[%s] %s\n", f.Tier, sarifMessage(s, f))
+	}
+	return b.String()
+}
