@@ -161,7 +161,7 @@ func deniedText(err error, api smithy.APIError) string {
 	if action == "" {
 		action = "an action (" + api.ErrorMessage() + ")"
 	}
-	msg := fmt.Sprintf("access denied: %s is not allowed %s", who, action)
+	msg := fmt.Sprintf("access denied (%s): %s is not allowed %s", api.ErrorCode(), who, action)
 	if resource != "" {
 		msg += " on " + resource
 	}

@@ -10,9 +10,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 
+	"github.com/realdrift/realdrift/internal/cfn"
+	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/report"
 	"github.com/realdrift/realdrift/internal/scan"
 )
@@ -38,6 +41,12 @@ type checkFlags struct {
 	undeclaredOnly bool
 	preDeploy      bool
 	noBaseline     bool
+	// format is text, json, sarif or junit (--json is --format json).
+	format    string
+	output    string
+	quiet     bool
+	hideClean bool
+	noColor   bool
 }
 
 func (f *checkFlags) mode() (gatherMode, error) {
@@ -63,11 +72,16 @@ func (f *checkFlags) mode() (gatherMode, error) {
 	return m, nil
 }
 
-func runCheck(ctx context.Context, s IO, args []string) int {
+func runCheck(ctx context.Context, s IO, args []string) (code int) {
 	fs := newFlags(s, "check", checkSynopsis)
 	var f checkFlags
 	f.register(fs)
-	fs.BoolVar(&f.json, "json", false, "write the JSON report (every finding) to stdout")
+	fs.BoolVar(&f.json, "json", false, "write the JSON report (every finding) to stdout; the same as --format json")
+	fs.StringVar(&f.format, "format", "text", "report format: text, json, sarif (SARIF 2.1.0 for code scanning, on the template lines that declare the resources) or junit (JUnit XML for CI dashboards)")
+	fs.StringVar(&f.output, "o", "", "write the report to FILE (atomically: the file appears whole, or not at all) instead of stdout")
+	fs.BoolVar(&f.quiet, "quiet", false, "text: only stacks with drift or errors, without the info: footer and notes, then the total")
+	fs.BoolVar(&f.hideClean, "hide-clean", false, "text: leave out the stacks that are clean")
+	fs.BoolVar(&f.noColor, "no-color", false, "no colour in the text report (also NO_COLOR, TERM=dumb)")
 	fs.BoolVar(&f.fail, "fail", false, "exit 1 when there is drift (automation mode)")
 	fs.BoolVar(&f.strict, "strict", false, "exit 1 when coverage is incomplete (a resource was not read)")
 	fs.BoolVar(&f.showAll, "show-all", false, "inventory mode: ignore the baseline and list every live-only value and informational finding")
@@ -83,6 +97,19 @@ func runCheck(ctx context.Context, s IO, args []string) int {
 	if err != nil {
 		return fail(s, "check", err)
 	}
+	if f.json {
+		if f.format != "text" && f.format != "json" {
+			return fail(s, "check", fmt.Errorf("--json and --format %s exclude each other", f.format))
+		}
+		f.format = "json"
+	}
+	switch f.format {
+	case "text", "json", "sarif", "junit":
+	default:
+		return fail(s, "check", fmt.Errorf("--format must be text, json, sarif or junit (got %q)%s", f.format, didYouMean(f.format, []string{"text", "json", "sarif", "junit"})))
+	}
+	f.json = f.format == "json"
+	text := f.format == "text"
 	if !f.noBaseline && !f.preDeploy && !f.showAll {
 		state, err := stateDir(f.stateDir)
 		if err == nil {
@@ -97,6 +124,27 @@ func runCheck(ctx context.Context, s IO, args []string) int {
 		return fail(s, "check", err)
 	}
 	defer sess.close()
+	stdout := s.Stdout
+	if f.output != "" {
+		out, err := createOutput(f.output)
+		if err != nil {
+			return fail(s, "check", err)
+		}
+		// The report file appears whole once the run is over (partial
+		// when interrupted, as stdout would be), never half-written.
+		defer func() {
+			if err := out.commit(); err != nil {
+				code = fail(s, "check", err)
+			}
+		}()
+		stdout = out
+	}
+	opts := report.Options{
+		Color:   f.output == "" && colorOn(s, f.noColor),
+		Verbose: f.verbose || f.showAll,
+		Quiet:   f.quiet,
+	}
+	shown := 0
 	// Stacks are checked side by side (every call through the session's
 	// one scheduler); each stack's text report is printed as soon as it
 	// and every stack before it are checked, so the order is stable and a
@@ -109,23 +157,32 @@ func runCheck(ctx context.Context, s IO, args []string) int {
 	sess.gatherEach(ctx, mode, func(r *stackRun) {
 		runs = append(runs, r)
 		stacks = append(stacks, r.report())
-		for _, n := range r.notes {
-			fmt.Fprintf(s.Stderr, "note: %s: %s\n", r.ref.Name, n)
+		if !f.quiet {
+			for _, n := range r.notes {
+				fmt.Fprintf(s.Stderr, "note: %s: %s\n", r.ref.Name, n)
+			}
 		}
 		if r.err != nil {
 			fmt.Fprintf(s.Stderr, "realdrift check: %s: %v\n", r.ref.Name, r.err)
 		}
-		if f.json || printErr != nil {
+		if !text || printErr != nil {
 			return
 		}
-		if len(stacks) > 1 {
-			fmt.Fprintln(s.Stdout)
+		if (f.quiet || f.hideClean) && report.Summarize(stacks[len(stacks)-1]).Verdict == report.Clean {
+			return
 		}
-		printErr = report.Text(s.Stdout, stacks[len(stacks)-1:], report.Options{
-			Color:   s.IsTTY && getenv(s, "NO_COLOR") == "",
-			Verbose: f.verbose || f.showAll,
-		})
+		if shown > 0 {
+			fmt.Fprintln(stdout)
+		}
+		shown++
+		printErr = report.Text(stdout, stacks[len(stacks)-1:], opts)
 	})
+	if printErr == nil && text && (len(stacks) > 1 || f.quiet || f.hideClean) {
+		if shown > 0 {
+			fmt.Fprintln(stdout)
+		}
+		printErr = report.WriteTotal(stdout, stacks)
+	}
 	if printErr != nil {
 		return fail(s, "check", printErr)
 	}
@@ -133,10 +190,16 @@ func runCheck(ctx context.Context, s IO, args []string) int {
 	if f.verbose {
 		printCallStats(s.Stderr, st)
 	}
-	if f.json {
-		if err := jsonWithStats(s.Stdout, stacks, st); err != nil {
-			return fail(s, "check", err)
-		}
+	switch f.format {
+	case "json":
+		err = jsonWithStats(stdout, stacks, st)
+	case "sarif":
+		err = report.SARIF(stdout, stacks, templatesOf(runs))
+	case "junit":
+		err = report.JUnit(stdout, stacks)
+	}
+	if err != nil {
+		return fail(s, "check", err)
 	}
 	if ctx.Err() != nil {
 		return ExitInterrupt
@@ -144,10 +207,10 @@ func runCheck(ctx context.Context, s IO, args []string) int {
 	if note := report.ReportOnlyNote(stacks, f.fail, f.strict); note != "" {
 		fmt.Fprintln(s.Stderr, "note: "+note)
 	}
-	code := report.ExitCode(stacks, f.fail, f.strict)
+	code = report.ExitCode(stacks, f.fail, f.strict)
 	// On a terminal, offer to resolve what was found (never in automation:
 	// --fail, --json; nor for an inventory or a pre-deploy view).
-	if s.StdinTTY && s.IsTTY && s.Stdin != nil && !f.json && !f.fail && !f.showAll && !f.preDeploy {
+	if s.StdinTTY && s.IsTTY && s.Stdin != nil && text && f.output == "" && !f.quiet && !f.fail && !f.showAll && !f.preDeploy {
 		if err := resolveInline(ctx, s, sess, runs, mode.scope == scopeAll); err != nil {
 			switch {
 			case ctx.Err() != nil:
@@ -159,6 +222,33 @@ func runCheck(ctx context.Context, s IO, args []string) int {
 		}
 	}
 	return code
+}
+
+// templatesOf locates each checked stack's template for SARIF: the app's
+// synthesized template file (relative to the working directory when under
+// it, as code scanning wants), else the deployed template as
+// STACK.template; lines from the template the stack was checked against.
+func templatesOf(runs []*stackRun) func(report.Stack) report.Template {
+	byRef := map[drift.StackRef]report.Template{}
+	wd, _ := os.Getwd()
+	for _, r := range runs {
+		if r.result == nil || r.result.Desired == nil {
+			continue
+		}
+		tpl := report.Template{URI: r.ref.Name + ".template"}
+		body := []byte(r.result.Desired.TemplateBody)
+		if r.target.app != nil {
+			if rel, err := filepath.Rel(wd, r.target.app.templateFile); err == nil && !strings.HasPrefix(rel, "..") {
+				tpl.URI = filepath.ToSlash(rel)
+				if data, err := r.target.app.template(); err == nil {
+					body = data
+				}
+			}
+		}
+		tpl.Lines, _ = cfn.ResourceLines(body)
+		byRef[r.ref] = tpl
+	}
+	return func(s report.Stack) report.Template { return byRef[s.Ref] }
 }
 
 // requireStateDir fails when the state directory does not exist (and no

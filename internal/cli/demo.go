@@ -90,7 +90,7 @@ type demoResource struct {
 }
 
 func newDemo(s IO, corpusDir string) (*demo, error) {
-	d := &demo{out: s.Stdout, color: s.IsTTY && getenv(s, "NO_COLOR") == "", start: time.Now()}
+	d := &demo{out: s.Stdout, color: colorOn(s, false), start: time.Now()}
 	var cases []*corpus.Case
 	if fi, err := os.Stat(corpusDir); err == nil && fi.IsDir() {
 		if cases, err = corpus.LoadDirs(corpusDir); err != nil {

@@ -66,7 +66,7 @@ func runDiff(ctx context.Context, s IO, args []string) int {
 		sd := sess.diffStack(ctx, t, f.recursive, 0)
 		out = append(out, sd)
 	}
-	color := s.IsTTY && getenv(s, "NO_COLOR") == ""
+	color := colorOn(s, false)
 	failed := false
 	for _, sd := range out {
 		sd.walk(func(d *stackDiff) {

@@ -177,7 +177,7 @@ func (f *stackFlags) open(ctx context.Context, s IO, patterns []string) (*sessio
 			byName[st.name] = st
 		}
 		sort.Strings(names)
-		picked, err := scan.MatchStacks(names, patterns)
+		picked, err := matchStacks(names, patterns)
 		if err != nil {
 			return nil, fmt.Errorf("--app %s: %w", f.app, err)
 		}
@@ -203,7 +203,7 @@ func (f *stackFlags) open(ctx context.Context, s IO, patterns []string) (*sessio
 	if err != nil {
 		return nil, explain(err)
 	}
-	picked, err := scan.MatchStacks(names, patterns)
+	picked, err := matchStacks(names, patterns)
 	if err != nil {
 		return nil, err
 	}
@@ -215,6 +215,23 @@ func (f *stackFlags) open(ctx context.Context, s IO, patterns []string) (*sessio
 	}
 	ok = true
 	return sess, nil
+}
+
+// matchStacks is scan.MatchStacks with "did you mean" for a name that
+// matches no stack.
+func matchStacks(names, patterns []string) ([]string, error) {
+	picked, err := scan.MatchStacks(names, patterns)
+	if err == nil {
+		return picked, nil
+	}
+	for _, p := range patterns {
+		if m, _ := scan.MatchStacks(names, []string{p}); len(m) == 0 {
+			if hint := didYouMean(p, names); hint != "" {
+				return nil, fmt.Errorf("%w%s", err, hint)
+			}
+		}
+	}
+	return nil, err
 }
 
 // stateDir opens the state directory (--state-dir, else .realdrift reading

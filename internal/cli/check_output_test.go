@@ -1,0 +1,154 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/realdrift/realdrift/internal/sandbox"
+)
+
+// twoStackEnv: stacks App and Other recorded, then App's queue changed out
+// of band (App drifts, Other is clean).
+func twoStackEnv(t *testing.T) *sandboxEnv {
+	t.Helper()
+	w := appWorld(t, map[string][]appResource{
+		"App":   {queue("Q", "q", map[string]any{"VisibilityTimeout": 30}, map[string]any{"DelaySeconds": 5})},
+		"Other": {queue("Q", "other-q", map[string]any{"VisibilityTimeout": 30}, nil)},
+	})
+	e := startSandbox(t, w, testKey, testRegion)
+	if _, stderr, code := e.run("record", "--yes", "--all"); code != ExitOK {
+		t.Fatalf("record: exit %d %s", code, stderr)
+	}
+	e.change(sandbox.Change{Op: sandbox.OpSet, Type: "AWS::SQS::Queue", Identifier: queueURL("q"), Path: "DelaySeconds", Value: json.RawMessage(`9`)})
+	return e
+}
+
+// TestCheckTotalQuietHideClean: a run of several stacks ends with a grand
+// total; --hide-clean and --quiet leave the clean stack out (--quiet the
+// info footer too) and keep the total.
+func TestCheckTotalQuietHideClean(t *testing.T) {
+	e := twoStackEnv(t)
+	const total = "total: 2 stacks — 1 with drift (1 finding), 0 with potential drift (0), 1 clean, 0 errors"
+	out, _, _ := e.run("check", "--all")
+	if !strings.Contains(out, "Stack Other") || !strings.HasSuffix(out, total+"\n") {
+		t.Errorf("check --all: want both stacks and the total last:\n%s", out)
+	}
+	for _, flag := range []string{"--hide-clean", "--quiet"} {
+		out, _, _ := e.run("check", "--all", flag)
+		if strings.Contains(out, "Stack Other") || !strings.Contains(out, "Stack App") || !strings.HasSuffix(out, total+"\n") {
+			t.Errorf("check %s: want App only and the total:\n%s", flag, out)
+		}
+		if flag == "--quiet" && strings.Contains(out, "info:") {
+			t.Errorf("check --quiet prints the info footer:\n%s", out)
+		}
+	}
+}
+
+// TestCheckOutputFile: -o writes the report to the file (atomically, no
+// temporary left), stdout stays empty.
+func TestCheckOutputFile(t *testing.T) {
+	e := twoStackEnv(t)
+	dir := t.TempDir()
+	p := filepath.Join(dir, "report.json")
+	stdout, stderr, code := e.run("check", "--all", "--format", "json", "-o", p)
+	if code != ExitOK || stdout != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %s", code, stdout, stderr)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil || doc["stacks"] == nil {
+		t.Errorf("report file is not the JSON report: %v\n%s", err, data)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("files left beside the report: %v", ents)
+	}
+	if _, stderr, code := e.run("check", "--all", "-o", filepath.Join(dir, "no", "such", "r.txt")); code != ExitError || !strings.Contains(stderr, "does not exist") {
+		t.Errorf("-o into a missing directory: exit %d %q", code, stderr)
+	}
+	if _, stderr, code := e.run("check", "--all", "--format", "yaml"); code != ExitError || !strings.Contains(stderr, "--format") {
+		t.Errorf("--format yaml: exit %d %q", code, stderr)
+	}
+}
+
+// TestStackNameDidYouMean: a stack name that matches nothing suggests the
+// closest deployed one.
+func TestStackNameDidYouMean(t *testing.T) {
+	e := twoStackEnv(t)
+	_, stderr, code := e.run("check", "Otehr")
+	if code != ExitError || !strings.Contains(stderr, "did you mean Other?") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestColorOn(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	for _, tc := range []struct {
+		name    string
+		s       IO
+		noColor bool
+		want    bool
+	}{
+		{"terminal", IO{IsTTY: true, Getenv: env("TERM", "xterm-256color")}, false, true},
+		{"pipe", IO{IsTTY: false, Getenv: env()}, false, false},
+		{"--no-color", IO{IsTTY: true, Getenv: env()}, true, false},
+		{"NO_COLOR", IO{IsTTY: true, Getenv: env("NO_COLOR", "1")}, false, false},
+		{"TERM=dumb", IO{IsTTY: true, Getenv: env("TERM", "dumb")}, false, false},
+	} {
+		if got := colorOn(tc.s, tc.noColor); got != tc.want {
+			t.Errorf("%s: colorOn = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestCheckFormatSARIFJUnit: check --format sarif puts App's drift on the
+// line of the deployed template that declares the queue; junit parses.
+func TestCheckFormatSARIFJUnit(t *testing.T) {
+	e := twoStackEnv(t)
+	out, stderr, code := e.run("check", "--all", "--format", "sarif")
+	if code != ExitOK {
+		t.Fatalf("exit %d %s", code, stderr)
+	}
+	var log struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }    `json:"artifactLocation"`
+						Region           struct{ StartLine int } `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if log.Version != "2.1.0" || len(log.Runs) != 1 || len(log.Runs[0].Results) != 1 {
+		t.Fatalf("want one result:\n%s", out)
+	}
+	loc := log.Runs[0].Results[0].Locations[0].PhysicalLocation
+	if loc.ArtifactLocation.URI != "App.template" || loc.Region.StartLine != 1 || log.Runs[0].Results[0].RuleID != "RD003" {
+		t.Errorf("result at %s:%d rule %s, want App.template:1 RD003 (one-line JSON template)", loc.ArtifactLocation.URI, loc.Region.StartLine, log.Runs[0].Results[0].RuleID)
+	}
+	out, _, code = e.run("check", "--all", "--format", "junit")
+	if code != ExitOK || !strings.HasPrefix(out, "<?xml") || !strings.Contains(out, `<testsuites name="realdrift" tests="3" failures="1" errors="0">`) {
+		t.Errorf("junit: exit %d\n%s", code, out)
+	}
+}
