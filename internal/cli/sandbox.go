@@ -17,7 +17,8 @@ import (
 
 const sandboxSynopsis = `serve --world FILE [--addr 127.0.0.1:PORT]
        realdrift sandbox world --from-corpus DIR -o FILE
-       realdrift sandbox world --demo [--corpus DIR] [--drift] -o FILE`
+       realdrift sandbox world --demo [--corpus DIR] [--drift] -o FILE
+       realdrift sandbox change|delete|add|calls [flags]   (see realdrift sandbox change --help)`
 
 func runSandbox(ctx context.Context, s IO, args []string) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
@@ -32,8 +33,10 @@ func runSandbox(ctx context.Context, s IO, args []string) int {
 		return runSandboxServe(ctx, s, args[1:])
 	case "world":
 		return runSandboxWorld(s, args[1:])
+	case "change", "delete", "add", "calls":
+		return runSandboxAdmin(ctx, s, args[0], args[1:])
 	}
-	return fail(s, "sandbox", fmt.Errorf("unknown subcommand %q (serve or world)", args[0]))
+	return fail(s, "sandbox", fmt.Errorf("unknown subcommand %q (serve, world, change, delete, add or calls)%s", args[0], didYouMean(args[0], []string{"serve", "world", "change", "delete", "add", "calls"})))
 }
 
 func runSandboxServe(ctx context.Context, s IO, args []string) int {

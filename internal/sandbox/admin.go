@@ -33,10 +33,16 @@ const (
 // Change is an out-of-band change to the world, as a console edit or a
 // script would make it.
 type Change struct {
-	Op      ChangeOp `json:"op"`
-	Account string   `json:"account,omitempty"` // default: the world's default account
-	Region  string   `json:"region"`
-	Type    string   `json:"type"`
+	Op ChangeOp `json:"op"`
+	// Account is the account changed; when empty, the account AccessKey
+	// acts as, else the world's default account.
+	Account string `json:"account,omitempty"`
+	// AccessKey names the account by a world access key: a change lands
+	// where the API calls of that key read (realdrift sandbox passes
+	// AWS_ACCESS_KEY_ID).
+	AccessKey string `json:"accessKey,omitempty"`
+	Region    string `json:"region"`
+	Type      string `json:"type"`
 	// Identifier is the Cloud Control identifier (default: physical id).
 	Identifier string `json:"identifier"`
 	// Path is a JSON pointer ("/A/B/0") or a dotted path ("A.B.0").
@@ -53,6 +59,13 @@ var ErrNotFound = errors.New("resource not found")
 func (s *Server) Apply(ch Change) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if ch.Account == "" && ch.AccessKey != "" {
+		p, ok := s.st.keys[ch.AccessKey]
+		if !ok {
+			return fmt.Errorf("change: access key %s is not in the world", ch.AccessKey)
+		}
+		ch.Account = p.account
+	}
 	if ch.Account == "" {
 		ch.Account = s.st.world.DefaultAccount
 	}
