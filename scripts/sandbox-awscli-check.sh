@@ -358,6 +358,37 @@ assert json.loads(out['ResourcePolicy'])['Statement'][0]['Effect'] == 'Deny', ou
 "
 fails "secretsmanager get-resource-policy (missing secret)" "ResourceNotFoundException" secretsmanager get-resource-policy --secret-id nope
 
+# ECS and Cognito user pools (JSON 1.1).
+add AWS::ECS::Cluster cli-cluster '{"ClusterName":"cli-cluster"}'
+for n in a b c; do
+	add AWS::ECS::Service "arn:aws:ecs:us-east-1:$DEV:service/cli-cluster/$n|cli-cluster" '{"ServiceArn":"arn:aws:ecs:us-east-1:'$DEV':service/cli-cluster/'$n'","ServiceName":"'$n'","Cluster":"cli-cluster"}'
+done
+awsq ecs list-services --cluster cli-cluster --page-size 2 | check "ecs list-services (paginated)" "
+assert [a.rsplit('/', 1)[1] for a in out['serviceArns']] == ['a', 'b', 'c'], out
+"
+fails "ecs list-services (missing cluster)" "ClusterNotFoundException" ecs list-services --cluster nope
+POOL=us-east-1_CliPool01
+add AWS::Cognito::UserPool $POOL '{"UserPoolId":"'$POOL'"}'
+add AWS::Cognito::UserPoolClient "$POOL|cliclient" '{"UserPoolId":"'$POOL'","ClientId":"cliclient","ClientName":"cli"}'
+add AWS::Cognito::UserPoolGroup "$POOL|admins" '{"UserPoolId":"'$POOL'","GroupName":"admins","Precedence":1}'
+awsq cognito-idp list-user-pool-clients --user-pool-id $POOL | check "cognito-idp list-user-pool-clients" "
+assert [(c['ClientId'], c['ClientName']) for c in out['UserPoolClients']] == [('cliclient', 'cli')], out
+"
+awsq cognito-idp list-groups --user-pool-id $POOL | check "cognito-idp list-groups" "
+assert [(g['GroupName'], g['Precedence']) for g in out['Groups']] == [('admins', 1)], out
+"
+fails "cognito-idp list-groups (missing pool)" "ResourceNotFoundException" cognito-idp list-groups --user-pool-id us-east-1_Nope
+
+# Systems Manager (JSON 1.1).
+WIN=mw-0123456789abcdef0
+add AWS::SSM::MaintenanceWindow $WIN '{"WindowId":"'$WIN'","Name":"cli"}'
+add AWS::SSM::MaintenanceWindowTask "$WIN|22222222-0000-0000-0000-000000000001" '{"WindowId":"'$WIN'","WindowTaskId":"22222222-0000-0000-0000-000000000001","TaskArn":"AWS-RunPatchBaseline","TaskType":"RUN_COMMAND","Priority":1}'
+awsq ssm describe-maintenance-window-tasks --window-id $WIN | check "ssm describe-maintenance-window-tasks" "
+t, = out['Tasks']
+assert t['WindowTaskId'] == '22222222-0000-0000-0000-000000000001' and t['Type'] == 'RUN_COMMAND' and t['Priority'] == 1, t
+"
+fails "ssm describe-maintenance-window-targets (missing window)" "DoesNotExistException" ssm describe-maintenance-window-targets --window-id mw-00000000000000000
+
 AWS_ACCESS_KEY_ID=AKIADEMO$MGMT awsq organizations list-accounts | check "organizations list-accounts" "
 assert sorted(a['Id'] for a in out['Accounts']) == sorted(a['id'] for a in w['accounts']), out
 "
