@@ -66,6 +66,9 @@ func enumerators() map[string][]enumerator {
 		"AWS::ECS::Cluster":           {clusterServices},
 		"AWS::Cognito::UserPool":      {poolClients, poolGroups},
 		"AWS::SSM::MaintenanceWindow": {windowTargets, windowTasks},
+
+		"AWS::AutoScaling::AutoScalingGroup": {groupHooks, groupScheduledActions},
+		"AWS::CodeDeploy::Application":       {appDeploymentGroups},
 	}
 }
 

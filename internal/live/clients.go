@@ -6,9 +6,11 @@ import (
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/autoscaling"
 	"github.com/aws/aws-sdk-go-v2/service/cloudcontrol"
 	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
+	"github.com/aws/aws-sdk-go-v2/service/codedeploy"
 	cognito "github.com/aws/aws-sdk-go-v2/service/cognitoidentityprovider"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ecs"
@@ -112,6 +114,8 @@ type Clients struct {
 	ECS            ecsAPI
 	Cognito        cognitoAPI
 	SSM            ssmAPI
+	AutoScaling    autoScalingAPI
+	CodeDeploy     codeDeployAPI
 
 	// Region and Account are the scope of the clients, for identifiers
 	// that are ARNs. An empty Account is asked of Identity once, on first
@@ -191,20 +195,22 @@ func NewClients(cfg aws.Config) *Clients {
 				o.UsePathStyle = true
 			}
 		}),
-		SQS:      sqs.NewFromConfig(cfg),
-		SNS:      sns.NewFromConfig(cfg),
-		IAM:      iam.NewFromConfig(cfg),
-		Lambda:   lambda.NewFromConfig(cfg),
-		EC2:      ec2.NewFromConfig(cfg),
-		Logs:     cloudwatchlogs.NewFromConfig(cfg),
-		Events:   eventbridge.NewFromConfig(cfg),
-		KMS:      kms.NewFromConfig(cfg),
-		Secrets:  secretsmanager.NewFromConfig(cfg),
-		ECS:      ecs.NewFromConfig(cfg),
-		Cognito:  cognito.NewFromConfig(cfg),
-		SSM:      ssm.NewFromConfig(cfg),
-		Region:   cfg.Region,
-		Identity: sts.NewFromConfig(cfg),
-		account:  &accountOnce{},
+		SQS:         sqs.NewFromConfig(cfg),
+		SNS:         sns.NewFromConfig(cfg),
+		IAM:         iam.NewFromConfig(cfg),
+		Lambda:      lambda.NewFromConfig(cfg),
+		EC2:         ec2.NewFromConfig(cfg),
+		Logs:        cloudwatchlogs.NewFromConfig(cfg),
+		Events:      eventbridge.NewFromConfig(cfg),
+		KMS:         kms.NewFromConfig(cfg),
+		Secrets:     secretsmanager.NewFromConfig(cfg),
+		ECS:         ecs.NewFromConfig(cfg),
+		Cognito:     cognito.NewFromConfig(cfg),
+		SSM:         ssm.NewFromConfig(cfg),
+		AutoScaling: autoscaling.NewFromConfig(cfg),
+		CodeDeploy:  codedeploy.NewFromConfig(cfg),
+		Region:      cfg.Region,
+		Identity:    sts.NewFromConfig(cfg),
+		account:     &accountOnce{},
 	}
 }

@@ -77,6 +77,7 @@ var notFoundCodes = map[string]bool{
 	"InvalidAllocationID.NotFound":            true,
 	"ClusterNotFoundException":                true,
 	"DoesNotExistException":                   true,
+	"ApplicationDoesNotExistException":        true,
 }
 
 // isNotFound reports whether err means the thing asked for does not exist.

@@ -135,7 +135,7 @@ func services() map[string]*service {
 		cloudFormationService(), cloudControlService(), stsService(), organizationsService(),
 		s3Service(), sqsService(), snsService(), iamService(), lambdaService(), kmsService(),
 		ec2Service(), logsService(), eventsService(), secretsManagerService(),
-		ecsService(), cognitoService(), ssmService(),
+		ecsService(), cognitoService(), ssmService(), autoScalingService(), codeDeployService(),
 	} {
 		out[s.name] = s
 	}

@@ -1,0 +1,106 @@
+package sandbox
+
+import (
+	"sort"
+	"strconv"
+)
+
+// autoScalingService serves Auto Scaling (query protocol): a group's
+// lifecycle hooks and scheduled actions, from the world's
+// AWS::AutoScaling::LifecycleHook and AWS::AutoScaling::ScheduledAction
+// models (AutoScalingGroupName). A group exists when an
+// AWS::AutoScaling::AutoScalingGroup model names it or a hook or action is
+// on it; another is the ValidationError "Group ... not found" AWS answers.
+func autoScalingService() *service {
+	return &service{
+		name:     "autoscaling",
+		protocol: protoQuery,
+		xmlns:    "http://autoscaling.amazonaws.com/doc/2011-01-01/",
+		throttle: apiError{Status: 400, Code: "Throttling"},
+		deny:     apiError{Status: 403, Code: "AccessDenied"},
+		ops: map[string]handler{
+			"DescribeLifecycleHooks":   (*Server).asDescribeLifecycleHooks,
+			"DescribeScheduledActions": (*Server).asDescribeScheduledActions,
+		},
+	}
+}
+
+// groupChildren returns the models of typ on group, by name key, or the
+// not-found ValidationError.
+func (s *Server) groupChildren(c *call, group, typ, key string) ([]*Resource, error) {
+	exists := false
+	for _, g := range s.st.ofType(c.account, c.region, "AWS::AutoScaling::AutoScalingGroup") {
+		exists = exists || fieldString(g, "AutoScalingGroupName") == group || g.ccID() == group
+	}
+	var out []*Resource
+	for _, t := range []string{"AWS::AutoScaling::LifecycleHook", "AWS::AutoScaling::ScheduledAction"} {
+		for _, r := range s.st.ofType(c.account, c.region, t) {
+			if fieldString(r, "AutoScalingGroupName") != group {
+				continue
+			}
+			exists = true
+			if t == typ {
+				out = append(out, r)
+			}
+		}
+	}
+	if !exists {
+		return nil, validation("Group %s not found", group)
+	}
+	sort.Slice(out, func(i, j int) bool { return fieldString(out[i], key) < fieldString(out[j], key) })
+	return out, nil
+}
+
+func (s *Server) asDescribeLifecycleHooks(c *call) (any, error) {
+	group := c.str("AutoScalingGroupName")
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	rs, err := s.groupChildren(c, group, "AWS::AutoScaling::LifecycleHook", "LifecycleHookName")
+	if err != nil {
+		return nil, err
+	}
+	var items []*xnode
+	for _, r := range rs {
+		items = append(items, el("", tx("LifecycleHookName", fieldString(r, "LifecycleHookName")), tx("AutoScalingGroupName", group),
+			opt("LifecycleTransition", fieldString(r, "LifecycleTransition")), opt("DefaultResult", fieldString(r, "DefaultResult")),
+			opt("NotificationTargetARN", fieldString(r, "NotificationTargetARN")), opt("RoleARN", fieldString(r, "RoleARN"))))
+	}
+	return el("", members("LifecycleHooks", items)), nil
+}
+
+func (s *Server) asDescribeScheduledActions(c *call) (any, error) {
+	group := c.str("AutoScalingGroupName")
+	size := 50
+	if m := c.str("MaxRecords"); m != "" {
+		n, err := strconv.Atoi(m)
+		if err != nil || n < 1 || n > 100 {
+			return nil, validation("1 validation error detected: Value '%s' at 'maxRecords' failed to satisfy constraint: Member must have value less than or equal to 100", m)
+		}
+		size = n
+	}
+	off, ok := pageOffset("asa", c.str("NextToken"))
+	if !ok {
+		return nil, errf(400, "InvalidNextToken", "The token is not valid.")
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	rs, err := s.groupChildren(c, group, "AWS::AutoScaling::ScheduledAction", "ScheduledActionName")
+	if err != nil {
+		return nil, err
+	}
+	lo, hi, next := page(len(rs), off, size)
+	var items []*xnode
+	for _, r := range rs[lo:hi] {
+		name := fieldString(r, "ScheduledActionName")
+		if name == "" {
+			name = r.PhysicalID
+		}
+		items = append(items, el("", tx("ScheduledActionName", name), tx("AutoScalingGroupName", group),
+			opt("Recurrence", fieldString(r, "Recurrence")), opt("TimeZone", fieldString(r, "TimeZone"))))
+	}
+	out := el("", members("ScheduledUpdateGroupActions", items))
+	if next >= 0 {
+		out.kids = append(out.kids, tx("NextToken", pageToken("asa", next)))
+	}
+	return out, nil
+}
