@@ -620,3 +620,23 @@ func TestBlueGreenGovernedActions(t *testing.T) {
 		t.Error("a changed action type on a governed rule must surface")
 	}
 }
+
+// A value AWS assigns per resource (a maintenance window) is atDefault
+// whatever it is while undeclared; declared, it is compared as ever.
+func TestAssignedValuesFoldOnlyUndeclared(t *testing.T) {
+	const typ = "AWS::DAX::Cluster"
+	if !Assigned(typ, "PreferredMaintenanceWindow") {
+		t.Fatalf("%s PreferredMaintenanceWindow is not an assigned path; pick another", typ)
+	}
+	opts := Options{Known: &KnownTable{}}
+	for _, w := range []string{"sun:04:00-sun:05:00", "wed:11:30-wed:12:30"} {
+		s := Subject{Ref: drift.ResourceRef{Type: typ, PhysicalID: "c1"}}
+		if got := brief(Resource(s, map[string]any{"PreferredMaintenanceWindow": w}, nil, opts)); len(got) != 1 || !strings.HasPrefix(got[0], "atDefault PreferredMaintenanceWindow") {
+			t.Errorf("undeclared window %s: %v, want atDefault", w, got)
+		}
+	}
+	s := Subject{Ref: drift.ResourceRef{Type: typ, PhysicalID: "c1"}, Declared: map[string]any{"PreferredMaintenanceWindow": "sun:04:00-sun:05:00"}}
+	if got := brief(Resource(s, map[string]any{"PreferredMaintenanceWindow": "wed:11:30-wed:12:30"}, nil, opts)); len(got) != 1 || !strings.HasPrefix(got[0], "declared PreferredMaintenanceWindow") {
+		t.Errorf("a declared window changed out of band: %v, want declared drift", got)
+	}
+}

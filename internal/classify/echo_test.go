@@ -19,10 +19,12 @@ func TestOwnIDEcho(t *testing.T) {
 			[]string{`atDefault Id "tgw-attach-2_tgw-rtb-1"`}},
 		{"another pair surfaces", "AWS::EC2::TransitGatewayRouteTableAssociation", "tgw-rtb-1|tgw-attach-2", "Id", "tgw-attach-3_tgw-rtb-1",
 			[]string{`undeclared Id "tgw-attach-3_tgw-rtb-1"`}},
-		{"the ARN a qualified id qualifies", "AWS::StepFunctions::StateMachineAlias", "arn:aws:states:us-east-1:111111111111:stateMachine:Sm:live", "StateMachineArn",
-			"arn:aws:states:us-east-1:111111111111:stateMachine:Sm", []string{`atDefault StateMachineArn "arn:aws:states:us-east-1:111111111111:stateMachine:Sm"`}},
-		{"another state machine surfaces", "AWS::StepFunctions::StateMachineAlias", "arn:aws:states:us-east-1:111111111111:stateMachine:Sm:live", "StateMachineArn",
-			"arn:aws:states:us-east-1:111111111111:stateMachine:Other", []string{`undeclared StateMachineArn "arn:aws:states:us-east-1:111111111111:stateMachine:Other"`}},
+		// (A Lambda alias: StepFunctions::StateMachineAlias's StateMachineArn
+		// is a path AWS assigns, folded whatever its value.)
+		{"the ARN a qualified id qualifies", "AWS::Lambda::Alias", "arn:aws:lambda:us-east-1:111111111111:function:Fn:live", "FunctionArn",
+			"arn:aws:lambda:us-east-1:111111111111:function:Fn", []string{`atDefault FunctionArn "arn:aws:lambda:us-east-1:111111111111:function:Fn"`}},
+		{"another function surfaces", "AWS::Lambda::Alias", "arn:aws:lambda:us-east-1:111111111111:function:Fn:live", "FunctionArn",
+			"arn:aws:lambda:us-east-1:111111111111:function:Other", []string{`undeclared FunctionArn "arn:aws:lambda:us-east-1:111111111111:function:Other"`}},
 		{"an unqualified ARN has no parent", "AWS::SNS::Topic", "arn:aws:sns:us-east-1:111111111111:topic", "Parent",
 			"arn:aws:sns:us-east-1:111111111111", []string{`undeclared Parent "arn:aws:sns:us-east-1:111111111111"`}},
 	}
@@ -51,7 +53,8 @@ func TestDeclaredIdentifierEcho(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := Subject{Ref: drift.ResourceRef{Type: "AWS::EC2::Instance", PhysicalID: "i-1"}, Declared: declared}
+			// A launch template: an instance's SubnetId is a path AWS assigns.
+			s := Subject{Ref: drift.ResourceRef{Type: "AWS::EC2::LaunchTemplate", PhysicalID: "lt-1"}, Declared: declared}
 			live := map[string]any{"NetworkInterfaces": declared["NetworkInterfaces"], "Mode": "enabled"}
 			for k, v := range tt.live {
 				live[k] = v

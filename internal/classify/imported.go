@@ -312,6 +312,8 @@ func mergeImported(table map[string]*typeFacts) {
 		tf.versionPrefix = withKeys(tf.versionPrefix, f.VersionPrefix)
 		tf.readGapCollections = withKeys(tf.readGapCollections, f.ReadGapCollections)
 		tf.aclString = withKeys(tf.aclString, f.ACLString)
+		tf.watched = withKeys(tf.watched, f.Watched)
+		tf.minted = withKeys(tf.minted, f.Minted)
 		if len(f.EpochHour) > 0 {
 			rd := make(map[string]float64, len(tf.roundedDown)+len(f.EpochHour))
 			for k, v := range tf.roundedDown {

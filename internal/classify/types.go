@@ -32,6 +32,13 @@ type typeFacts struct {
 	roundedDown map[string]float64
 	// aclString: Redis ACL access-string paths.
 	aclString map[string]bool
+	// watched are schema paths whose value AWS picks per resource (zones,
+	// windows, addresses, patch versions): atDefault on a first check
+	// whatever the value, and watched by the baseline from the first
+	// record on (any later change is confirmed drift). minted are paths
+	// whose value AWS or CloudFormation mints: generated, likewise watched.
+	watched map[string]bool
+	minted  map[string]bool
 	// ordered are arrays (schema path) whose order is significant.
 	ordered map[string]bool
 	// readGapCollections are declared collections AWS never returns.

@@ -44,6 +44,10 @@ func (r *run) undeclared(rp string, v any, nested bool) {
 		r.emitValue(tier, rp, v, nested)
 		return
 	}
+	if tier, ok := r.assigned(rp); ok {
+		r.emitValue(tier, rp, v, nested)
+		return
+	}
 	// An attribute bag or a per-type identity-keyed set is inventory per
 	// element, even when undeclared as a whole.
 	if arr, ok := v.([]any); ok && len(arr) > 0 {
@@ -204,4 +208,34 @@ func lastKey(rp string) string {
 		return rp[i+1:]
 	}
 	return rp
+}
+
+// assigned reports the tier of a path whose value AWS picks (atDefault)
+// or mints (generated) per resource, whatever the value: the one fold that
+// is not equality-gated. It is safe because record watches every such
+// value it saw (baseline watched entries), so any later change is
+// confirmed drift; on a first check the value is shown in its tier, never
+// hidden.
+func (r *run) assigned(rp string) (drift.Tier, bool) {
+	return assignedTier(r.tf, rp)
+}
+
+func assignedTier(tf *typeFacts, rp string) (drift.Tier, bool) {
+	sp := schemaPath(rp)
+	switch {
+	case tf.watched[sp]:
+		return drift.AtDefault, true
+	case tf.minted[sp]:
+		return drift.Generated, true
+	}
+	return 0, false
+}
+
+// Assigned reports whether the value at report path rp of a resource of
+// type typ is one AWS picks or mints per resource, folded whatever its
+// value (assigned) and watched by the baseline instead. Recall harnesses
+// measure such paths after a record, not on a first check.
+func Assigned(typ, rp string) bool {
+	_, ok := assignedTier(factsFor(typ), rp)
+	return ok
 }
