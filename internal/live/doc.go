@@ -13,12 +13,24 @@
 //     compares like with like.
 //  3. Cloud Control GetResource, with the identifier built by the type's
 //     entry in identifierAdapters (identifier.go) when the CloudFormation
-//     physical id is not the Cloud Control primary identifier.
+//     physical id is not the Cloud Control primary identifier: compound
+//     identifiers are data (compoundIdentifiers: the schema's
+//     primaryIdentifier parts in order, joined with "|"), ARN identifiers
+//     take the clients' region and account (STS, asked once). A type with
+//     an SDK supplement (supplement.go) then gets the properties its Cloud
+//     Control model lacks; a failed supplement leaves them unread.
+//
+// Readers and enumerators live in one file per service family (ec2.go,
+// logs.go, events.go, kms.go, ecs.go, cognito.go, ssm.go, autoscaling.go,
+// codedeploy.go, secretsmanager.go, ...), registered in the tables above.
+// Tables() exports the tables' coverage (scripts/coverage.sh prints it).
 //
 // Child enumerators (children.go) list, per declared parent type, the live
 // children a template could have declared (subscriptions, function URLs,
 // out-of-band policies). A child the stack does not declare and no other
 // CloudFormation stack owns is returned for the added tier, read in full.
+// A child whose Cloud Control identifier is compound carries its physical
+// id apart: the ownership check (DescribeStackResources) asks for that.
 //
 // Rules and invariants:
 //   - One registration table each for override readers, identifier adapters

@@ -40,10 +40,22 @@
 //	lambda (REST-JSON)          GetPolicy AddPermission RemovePermission ListFunctionUrlConfigs
 //	                            ListAliases ListEventSourceMappings ListVersionsByFunction
 //	kms (JSON 1.1)              ListAliases
+//	ec2 (EC2 query)             DescribeNetworkAcls DescribeSubnets DescribeSecurityGroups
+//	                            DescribeRouteTables DescribeAddresses ReplaceNetworkAclEntry
+//	logs (JSON 1.1)             DescribeMetricFilters DescribeSubscriptionFilters
+//	events (JSON 1.1)           ListRules
+//	secretsmanager (JSON 1.1)   GetResourcePolicy
+//	ecs (JSON 1.1)              ListServices
+//	cognito-idp (JSON 1.1)      ListUserPoolClients ListGroups
+//	ssm (JSON 1.1)              DescribeMaintenanceWindowTargets DescribeMaintenanceWindowTasks
+//	autoscaling (query)         DescribeLifecycleHooks DescribeScheduledActions
+//	codedeploy (JSON 1.1)       ListDeploymentGroups
 //
 // Errors carry AWS's codes in each protocol's shape (query ErrorResponse,
-// JSON __type + X-Amzn-ErrorType, S3 <Error>, Lambda X-Amzn-ErrorType), so
-// the SDKs map them to their typed errors.
+// JSON __type + X-Amzn-ErrorType, S3 <Error>, Lambda X-Amzn-ErrorType, EC2
+// <Response><Errors>), so the SDKs map them to their typed errors. The
+// per-family files (ec2.go, logs.go, ...) say which world models each
+// family's answers are built from: the same models Cloud Control serves.
 //
 // # One resource model
 //
@@ -66,7 +78,13 @@
 // are the AWS::Lambda::Url, Alias and EventSourceMapping resources naming
 // the function, and its versions $LATEST (from the function's model) plus
 // the AWS::Lambda::Version resources naming it. KMS aliases are the
-// region's kmsAliases map. A write through one API shows through the other.
+// region's kmsAliases map plus the AWS::KMS::Alias models. A write through
+// one API shows through the other.
+//
+// Identifiers are as strict as AWS: a resource is found by its Cloud Control
+// identifier only (for a compound type the primaryIdentifier values joined
+// with "|"), so a compound type asked by its bare physical id answers
+// ResourceNotFoundException.
 //
 // Cloud Control: a type is unreadable (UnsupportedActionException) when the
 // world lists it in ccGaps, when its schema facts list handlers without
