@@ -389,6 +389,27 @@ assert t['WindowTaskId'] == '22222222-0000-0000-0000-000000000001' and t['Type']
 "
 fails "ssm describe-maintenance-window-targets (missing window)" "DoesNotExistException" ssm describe-maintenance-window-targets --window-id mw-00000000000000000
 
+# Auto Scaling (query protocol) and CodeDeploy (JSON 1.1).
+add AWS::AutoScaling::AutoScalingGroup cli-asg '{"AutoScalingGroupName":"cli-asg","MinSize":"1","MaxSize":"2"}'
+add AWS::AutoScaling::LifecycleHook "cli-asg|cli-hook" '{"AutoScalingGroupName":"cli-asg","LifecycleHookName":"cli-hook","LifecycleTransition":"autoscaling:EC2_INSTANCE_LAUNCHING"}'
+for n in a1 a2 a3; do
+	add AWS::AutoScaling::ScheduledAction "$n|cli-asg" '{"AutoScalingGroupName":"cli-asg","ScheduledActionName":"'$n'","Recurrence":"0 8 * * *"}'
+done
+awsq autoscaling describe-lifecycle-hooks --auto-scaling-group-name cli-asg | check "autoscaling describe-lifecycle-hooks" "
+h, = out['LifecycleHooks']
+assert h['LifecycleHookName'] == 'cli-hook' and h['LifecycleTransition'] == 'autoscaling:EC2_INSTANCE_LAUNCHING', h
+"
+awsq autoscaling describe-scheduled-actions --auto-scaling-group-name cli-asg --page-size 2 | check "autoscaling describe-scheduled-actions (paginated)" "
+assert [a['ScheduledActionName'] for a in out['ScheduledUpdateGroupActions']] == ['a1', 'a2', 'a3'], out
+"
+fails "autoscaling describe-lifecycle-hooks (missing group)" "ValidationError" autoscaling describe-lifecycle-hooks --auto-scaling-group-name nope
+add AWS::CodeDeploy::Application cli-app '{"ApplicationName":"cli-app"}'
+add AWS::CodeDeploy::DeploymentGroup "cli-app|cli-dg" '{"ApplicationName":"cli-app","DeploymentGroupName":"cli-dg"}'
+awsq deploy list-deployment-groups --application-name cli-app | check "deploy list-deployment-groups" "
+assert out['deploymentGroups'] == ['cli-dg'], out
+"
+fails "deploy list-deployment-groups (missing application)" "ApplicationDoesNotExistException" deploy list-deployment-groups --application-name nope
+
 AWS_ACCESS_KEY_ID=AKIADEMO$MGMT awsq organizations list-accounts | check "organizations list-accounts" "
 assert sorted(a['Id'] for a in out['Accounts']) == sorted(a['id'] for a in w['accounts']), out
 "

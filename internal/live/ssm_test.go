@@ -17,7 +17,9 @@ func TestEnumerateMaintenanceWindow(t *testing.T) {
 		return &sandbox.Resource{Type: typ, PhysicalID: id, Identifier: windowID + "|" + id,
 			Properties: json.RawMessage(`{"WindowId":"` + windowID + `","` + key + `":"` + id + `"}`)}
 	}
-	tgt := func(id string) *sandbox.Resource { return child("AWS::SSM::MaintenanceWindowTarget", "WindowTargetId", id) }
+	tgt := func(id string) *sandbox.Resource {
+		return child("AWS::SSM::MaintenanceWindowTarget", "WindowTargetId", id)
+	}
 	task := func(id string) *sandbox.Resource { return child("AWS::SSM::MaintenanceWindowTask", "WindowTaskId", id) }
 	w := worldOf(
 		liveOnly("AWS::SSM::MaintenanceWindow", windowID, `{"WindowId":"`+windowID+`","Name":"patch"}`),
