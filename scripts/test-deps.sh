@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
 # Installs what `make test` needs and a fresh machine of this project's kind
 # may lack: Java (DynamoDB Local), Node.js and npm (the local Step Functions
-# interpreter, CDK synth) and AWS CLI v2 (the sandbox conformance check), all
-# from Debian's packages. Does nothing when everything is there; without root
-# or apt-get it names what is missing and fails.
+# interpreter, CDK synth), AWS CLI v2 and curl (the sandbox conformance
+# check) from Debian's packages, and moto (the second emulator) with pip.
+# Does nothing when everything is there; without root or apt-get it names
+# what is missing and fails.
 set -euo pipefail
 
+# moto, the second emulator the reader tests run against (pinned; pip).
+if ! python3 -c 'import moto.server' 2>/dev/null; then
+	echo "test-deps: installing moto[server]==5.2.1 (pip)"
+	python3 -m pip install -q 'moto[server]==5.2.1' 2>/dev/null ||
+		python3 -m pip install -q --break-system-packages 'moto[server]==5.2.1'
+fi
+
 need=()
+command -v curl >/dev/null || need+=(curl)
 command -v java >/dev/null || need+=(openjdk-17-jre-headless)
 command -v node >/dev/null || need+=(nodejs)
 command -v npm >/dev/null || need+=(npm)
