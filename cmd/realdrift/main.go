@@ -20,7 +20,8 @@ func main() {
 		Getenv: os.Getenv,
 		IsTTY:  cli.IsTerminal(os.Stdout),
 		// A prompt needs a terminal on both ends.
-		StdinTTY: cli.IsTerminal(os.Stdin),
+		StdinTTY:  cli.IsTerminal(os.Stdin),
+		StderrTTY: cli.IsTerminal(os.Stderr),
 	}, os.Args[1:])
 	stop()
 	os.Exit(code)

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/realdrift/realdrift/internal/cfn"
 	"github.com/realdrift/realdrift/internal/drift"
@@ -154,7 +155,7 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 	var runs []*stackRun
 	var stacks []report.Stack
 	var printErr error
-	sess.gatherEach(ctx, mode, func(r *stackRun) {
+	emit := func(r *stackRun) {
 		runs = append(runs, r)
 		stacks = append(stacks, r.report())
 		if !f.quiet {
@@ -176,7 +177,13 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 		}
 		shown++
 		printErr = report.Text(stdout, stacks[len(stacks)-1:], opts)
-	})
+	}
+	var prog *progress
+	if s.StderrTTY && !f.quiet {
+		prog = startProgress(s.Stderr, len(sess.targets), sess.sched.Stats, time.Now, progressTick)
+	}
+	sess.gatherEach(ctx, mode, func(r *stackRun) { prog.emitted(func() { emit(r) }) })
+	prog.end()
 	if printErr == nil && text && (len(stacks) > 1 || f.quiet || f.hideClean) {
 		if shown > 0 {
 			fmt.Fprintln(stdout)
@@ -202,6 +209,7 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 		return fail(s, "check", err)
 	}
 	if ctx.Err() != nil {
+		fmt.Fprintln(s.Stderr, interruptedLine(sess.targets, runs, f.output))
 		return ExitInterrupt
 	}
 	if note := report.ReportOnlyNote(stacks, f.fail, f.strict); note != "" {
@@ -222,6 +230,37 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 		}
 	}
 	return code
+}
+
+// progressTick is how often the progress line is redrawn.
+const progressTick = 200 * time.Millisecond
+
+// interruptedLine says what an interrupted check reported and what it
+// did not: check writes nothing but its report.
+func interruptedLine(targets []target, runs []*stackRun, output string) string {
+	done := map[string]bool{}
+	for _, r := range runs {
+		done[r.target.name+"\x00"+r.target.region] = true
+	}
+	var missing []string
+	for _, t := range targets {
+		if !done[t.name+"\x00"+t.region] {
+			missing = append(missing, t.name)
+		}
+	}
+	line := fmt.Sprintf("realdrift check: interrupted — %d of %d stacks checked and reported", len(runs), len(targets))
+	if len(missing) > 0 {
+		const most = 10
+		shown := missing[:min(len(missing), most)]
+		line += "; not checked: " + strings.Join(shown, ", ")
+		if len(missing) > most {
+			line += fmt.Sprintf(" and %d more", len(missing)-most)
+		}
+	}
+	if output != "" {
+		line += "; " + output + " holds the partial report"
+	}
+	return line + " (no baseline or ignore file is written by check)"
 }
 
 // templatesOf locates each checked stack's template for SARIF: the app's

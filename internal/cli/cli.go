@@ -29,6 +29,9 @@ type IO struct {
 	// StdinTTY reports whether stdin is a terminal (prompts are offered
 	// only then).
 	StdinTTY bool
+	// StderrTTY reports whether stderr is a terminal (check's live
+	// progress line is drawn only then).
+	StderrTTY bool
 }
 
 // command is one verb.

@@ -50,6 +50,18 @@
 //     that prompt run the same per-stack code as the verbs.
 //   - --pre-deploy compares the synthesized template, reports the declared
 //     side only, and neither reads nor writes the baseline.
+//   - Terminals are what the terminal driver says (IsTerminal: the
+//     terminal-attributes ioctl), never a character device such as
+//     /dev/null. check draws its progress line on stderr only on a
+//     terminal, cleared before each report.
+//   - check needs an existing state directory unless --no-baseline (or
+//     --show-all / --pre-deploy, which use no baseline): a mistyped
+//     --state-dir is an error. record leaves a baseline file untouched when
+//     only capturedAt would change.
+//   - Reports are text, json, sarif or junit (--format), to stdout or to
+//     -o FILE written atomically. Errors a person must act on (no
+//     credentials, an unreachable endpoint, AccessDenied) say what to do
+//     (awserr.go); the SDK's own logger is off.
 //   - demo runs the same verbs against an in-process sandbox with a
 //     temporary state directory; it needs no network and no AWS account.
 package cli

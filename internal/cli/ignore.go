@@ -62,6 +62,7 @@ func runIgnore(ctx context.Context, s IO, args []string) int {
 	defer sess.close()
 	runs := sess.gatherAll(ctx, gatherMode{})
 	if ctx.Err() != nil {
+		fmt.Fprintf(s.Stderr, "realdrift ignore: interrupted while checking (%d of %d stacks checked); nothing written to ignore.yaml\n", len(runs), len(sess.targets))
 		return ExitInterrupt
 	}
 	for _, r := range runs {

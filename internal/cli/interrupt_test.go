@@ -1,0 +1,34 @@
+package cli
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/realdrift/realdrift/internal/sandbox"
+)
+
+// TestCheckInterruptSaysWhat: an interrupted check (Other hangs) reports
+// App, exits 130 and names what was checked and what was not.
+func TestCheckInterruptSaysWhat(t *testing.T) {
+	e := twoStackEnv(t)
+	if err := e.srv.SetFaults([]sandbox.FaultRule{{Service: "cloudformation", Action: "GetTemplate", Match: "StackName=Other&", Hang: true}}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	out, stderr, code := e.runCtx(ctx, "check", "--all")
+	if code != ExitInterrupt || !strings.Contains(out, "Stack App") {
+		t.Fatalf("exit %d, want 130 with App reported\nstdout:\n%s\nstderr:\n%s", code, out, stderr)
+	}
+	if !strings.Contains(stderr, "interrupted — 1 of 2 stacks checked and reported; not checked: Other") {
+		t.Errorf("stderr does not say what was and was not checked:\n%s", stderr)
+	}
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel2()
+	_, stderr, code = e.runCtx(ctx2, "ignore", "--all", "--all-findings")
+	if code != ExitInterrupt || !strings.Contains(stderr, "nothing written") {
+		t.Errorf("ignore interrupted: exit %d\n%s", code, stderr)
+	}
+}
