@@ -16,7 +16,12 @@ func TestProgressLine(t *testing.T) {
 	var w lockedBuffer
 	clock := time.Unix(1000, 0)
 	var mu sync.Mutex
-	now := func() time.Time { mu.Lock(); defer mu.Unlock(); clock = clock.Add(500 * time.Millisecond); return clock }
+	now := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		clock = clock.Add(500 * time.Millisecond)
+		return clock
+	}
 	stats := func() scan.Stats { return scan.Stats{Calls: 42, Throttled: 3} }
 	p := startProgress(&w, 2, stats, now, time.Millisecond)
 	deadline := time.Now().Add(5 * time.Second)
