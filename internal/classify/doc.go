@@ -76,9 +76,8 @@
 //     hold only under a condition on a top-level property, or compare an
 //     object default subset-tolerantly with only empty extras), and path
 //     facts merged into typeTable (the hand-kept entry wins). Its paths
-//     AWS picks or mints per resource (watched, minted: zones, windows,
-//     addresses, patch versions) are atDefault / generated while
-//     undeclared, whatever the value, as cdk-real-drift reports them: the
+//     AWS picks per resource (watched: zones, windows, addresses, patch
+//     versions) are atDefault while undeclared, whatever the value, as cdk-real-drift reports them: the
 //     one fold that is not equality-gated (assigned). It is safe because
 //     record stores every such value it saw (the baseline's watched
 //     entries) and any later change is confirmed drift; the recall

@@ -36,7 +36,7 @@ type typeFacts struct {
 	// windows, addresses, patch versions): atDefault on a first check
 	// whatever the value, and watched by the baseline from the first
 	// record on (any later change is confirmed drift). minted are paths
-	// whose value AWS or CloudFormation mints: generated, likewise watched.
+	// whose value AWS or CloudFormation mints (imported, not yet folded).
 	watched map[string]bool
 	minted  map[string]bool
 	// ordered are arrays (schema path) whose order is significant.

@@ -210,8 +210,8 @@ func lastKey(rp string) string {
 	return rp
 }
 
-// assigned reports the tier of a path whose value AWS picks (atDefault)
-// or mints (generated) per resource, whatever the value: the one fold that
+// assigned reports the tier of a path whose value AWS picks per resource
+// (atDefault), whatever the value: the one fold that
 // is not equality-gated. It is safe because record watches every such
 // value it saw (baseline watched entries), so any later change is
 // confirmed drift; on a first check the value is shown in its tier, never
@@ -221,12 +221,11 @@ func (r *run) assigned(rp string) (drift.Tier, bool) {
 }
 
 func assignedTier(tf *typeFacts, rp string) (drift.Tier, bool) {
-	sp := schemaPath(rp)
-	switch {
-	case tf.watched[sp]:
+	// Minted paths (a content hash AWS computes) keep their own rules: the
+	// baseline fingerprints their declared source (sourceRules), so they are
+	// not folded here.
+	if tf.watched[schemaPath(rp)] {
 		return drift.AtDefault, true
-	case tf.minted[sp]:
-		return drift.Generated, true
 	}
 	return 0, false
 }
