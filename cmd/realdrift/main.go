@@ -13,16 +13,7 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := cli.Run(ctx, cli.IO{
-		Stdin:  os.Stdin,
-		Stdout: os.Stdout,
-		Stderr: os.Stderr,
-		Getenv: os.Getenv,
-		IsTTY:  cli.IsTerminal(os.Stdout),
-		// A prompt needs a terminal on both ends.
-		StdinTTY:  cli.IsTerminal(os.Stdin),
-		StderrTTY: cli.IsTerminal(os.Stderr),
-	}, os.Args[1:])
+	code := cli.Run(ctx, cli.StdIO(os.Stdin, os.Stdout, os.Stderr, os.Getenv), os.Args[1:])
 	stop()
 	os.Exit(code)
 }
