@@ -78,7 +78,7 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 	var f checkFlags
 	f.register(fs)
 	fs.BoolVar(&f.json, "json", false, "write the JSON report (every finding) to stdout; the same as --format json")
-	fs.StringVar(&f.format, "format", "text", "report format: text, json, sarif (SARIF 2.1.0 for code scanning, on the template lines that declare the resources) or junit (JUnit XML for CI dashboards)")
+	fs.StringVar(&f.format, "format", "text", "report format: text, json, sarif (SARIF 2.1.0 for code scanning, on the template lines that declare the resources) junit (JUnit XML for CI dashboards) or asff (AWS Security Finding Format, the Findings of a Security Hub BatchImportFindings call)")
 	fs.StringVar(&f.output, "o", "", "write the report to FILE (atomically: the file appears whole, or not at all) instead of stdout")
 	fs.BoolVar(&f.quiet, "quiet", false, "text: only stacks with drift or errors, without the info: footer and notes, then the total")
 	fs.BoolVar(&f.hideClean, "hide-clean", false, "text: leave out the stacks that are clean")
@@ -105,9 +105,9 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 		f.format = "json"
 	}
 	switch f.format {
-	case "text", "json", "sarif", "junit":
+	case "text", "json", "sarif", "junit", "asff":
 	default:
-		return fail(s, "check", fmt.Errorf("--format must be text, json, sarif or junit (got %q)%s", f.format, didYouMean(f.format, []string{"text", "json", "sarif", "junit"})))
+		return fail(s, "check", fmt.Errorf("--format must be text, json, sarif, junit or asff (got %q)%s", f.format, didYouMean(f.format, []string{"text", "json", "sarif", "junit", "asff"})))
 	}
 	f.json = f.format == "json"
 	text := f.format == "text"
@@ -204,6 +204,8 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 		err = report.SARIF(stdout, stacks, templatesOf(runs))
 	case "junit":
 		err = report.JUnit(stdout, stacks)
+	case "asff":
+		err = report.ASFF(stdout, stacks, time.Now())
 	}
 	if err != nil {
 		return fail(s, "check", err)

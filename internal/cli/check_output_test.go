@@ -152,3 +152,24 @@ func TestCheckFormatSARIFJUnit(t *testing.T) {
 		t.Errorf("junit: exit %d\n%s", code, out)
 	}
 }
+
+// TestCheckFormatASFF: --format asff writes App's one drift as a Security
+// Hub finding of App's account and region.
+func TestCheckFormatASFF(t *testing.T) {
+	e := twoStackEnv(t)
+	out, stderr, code := e.run("check", "--all", "--format", "asff")
+	if code != ExitOK {
+		t.Fatalf("exit %d %s", code, stderr)
+	}
+	var fs []struct {
+		AwsAccountID string `json:"AwsAccountId"`
+		Region       string
+		Severity     struct{ Label string }
+	}
+	if err := json.Unmarshal([]byte(out), &fs); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(fs) != 1 || fs[0].AwsAccountID != testAccount || fs[0].Region != testRegion || fs[0].Severity.Label != "MEDIUM" {
+		t.Errorf("findings: %+v\n%s", fs, out)
+	}
+}

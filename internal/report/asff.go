@@ -1,0 +1,95 @@
+package report
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/realdrift/realdrift/internal/drift"
+)
+
+// asffSchema is the AWS Security Finding Format version written.
+const asffSchema = "2018-10-08"
+
+// ASFF writes the drift findings of stacks as AWS Security Finding Format
+// findings (a JSON array, the Findings of a BatchImportFindings call):
+// confirmed drift HIGH (deleted, declared) or MEDIUM (undeclared, added),
+// potential drift LOW; informational tiers and failed stacks are left out.
+// Ids are stable per stack, resource and path, so a re-import updates a
+// finding instead of adding one. now is the finding time (the caller's
+// clock).
+func ASFF(w io.Writer, stacks []Stack, now time.Time) error {
+	ts := now.UTC().Format(time.RFC3339)
+	out := []map[string]any{}
+	for _, s := range stacks {
+		if s.Err != nil {
+			continue
+		}
+		for _, f := range sorted(s.Ref.Name, s.Findings) {
+			label := ""
+			switch {
+			case potential(f):
+				label = "LOW"
+			case f.Tier == drift.Deleted || f.Tier == drift.Declared:
+				label = "HIGH"
+			case f.Tier == drift.Undeclared || f.Tier == drift.Added:
+				label = "MEDIUM"
+			default:
+				continue
+			}
+			key := strings.Join([]string{s.Ref.Account, s.Ref.Region, s.Ref.Name, f.LogicalID, f.PhysicalID, f.Path}, "\x00")
+			sum := sha256.Sum256([]byte(key))
+			resID := f.PhysicalID
+			if resID == "" {
+				resID = s.Ref.Name + "/" + f.LogicalID
+			}
+			title := fmt.Sprintf("%s drift: %s %s", f.Tier, f.LogicalID, f.Path)
+			if potential(f) {
+				title = fmt.Sprintf("potential drift: %s %s", f.LogicalID, f.Path)
+			}
+			out = append(out, map[string]any{
+				"SchemaVersion": asffSchema,
+				"Id":            "realdrift/" + hex.EncodeToString(sum[:16]),
+				"ProductArn":    fmt.Sprintf("arn:aws:securityhub:%s:%s:product/%s/default", s.Ref.Region, s.Ref.Account, s.Ref.Account),
+				"GeneratorId":   "realdrift/" + f.Tier.String(),
+				"AwsAccountId":  s.Ref.Account,
+				"Region":        s.Ref.Region,
+				"Types":         []string{"Software and Configuration Checks/AWS Config Analysis"},
+				"CreatedAt":     ts,
+				"UpdatedAt":     ts,
+				"Severity":      map[string]any{"Label": label},
+				"Title":         truncate(strings.TrimSpace(title), 256),
+				"Description":   truncate(sarifMessage(s, f), 1024),
+				"Resources": []any{map[string]any{
+					"Type": "Other", "Id": resID, "Partition": "aws", "Region": s.Ref.Region,
+					"Details": map[string]any{"Other": map[string]any{
+						"stack": s.Ref.Name, "logicalId": f.LogicalID, "resourceType": f.ResourceType, "path": f.Path,
+					}},
+				}},
+				"Workflow":    map[string]any{"Status": "NEW"},
+				"RecordState": "ACTIVE",
+			})
+		}
+	}
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return fmt.Errorf("write ASFF report: %w", err)
+	}
+	if _, err := w.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("write ASFF report: %w", err)
+	}
+	return nil
+}
+
+// truncate cuts s to at most n runes (ASFF field limits).
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
