@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -91,7 +92,7 @@ func Decode(name string, data []byte, want drift.StackRef) (*Baseline, error) {
 		case errors.As(err, &se):
 			return nil, bad(lineAt(data, se.Offset), "invalid JSON: %v", err)
 		case errors.As(err, &te):
-			return nil, bad(lineAt(data, te.Offset), "field %q: got JSON %s, want %s", te.Field, te.Value, te.Type)
+			return nil, bad(lineAt(data, te.Offset), "field %q: got JSON %s, want %s", te.Field, te.Value, jsonKind(te.Type))
 		default:
 			return nil, bad(0, "invalid JSON: %v", err)
 		}
@@ -297,4 +298,29 @@ func lineAt(data []byte, off int64) int {
 		off = int64(len(data))
 	}
 	return bytes.Count(data[:off], []byte("\n")) + 1
+}
+
+// jsonKind names the JSON kind a Go type decodes from, so an error never
+// shows an internal type name.
+func jsonKind(t reflect.Type) string {
+	if t == nil {
+		return "a value"
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return "a value"
 }

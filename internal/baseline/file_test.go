@@ -75,7 +75,7 @@ func TestDecodeMalformed(t *testing.T) {
 	tests := []struct{ name, data, want string }{
 		{"empty", "", "f.json: empty file"},
 		{"bad JSON names the line", "{\n" + ok + ",\n\"recorded\": [ }", "f.json:3: invalid JSON"},
-		{"wrong type", "{\n" + ok + ",\n\"recorded\": {}}", `f.json:3: field "recorded": got JSON object`},
+		{"wrong type", "{\n" + ok + ",\n\"recorded\": {}}", `f.json:3: field "recorded": got JSON object, want an array`},
 		{"wrong nested type", "{" + ok + `,"completeResources":[1]}`, `field "completeResources"`},
 		{"not an object", "[]", "f.json:1: field \"\": got JSON array"},
 		{"trailing data", "{" + ok + "} {}", "trailing data"},
