@@ -196,3 +196,29 @@ func declaresPolicyOn(stack []StackResource, id string, targets map[string]strin
 	}
 	return false
 }
+
+// pagedChildren pages a parent's child listing (more and next: a
+// paginator's HasMorePages and NextPage) and turns every child id the stack
+// does not declare as typ into a candidate Cloud Control reads by
+// "<parent>|<id>" (physical id: the child id). A parent that is gone lists
+// nothing: it is reported deleted itself.
+func pagedChildren[P any](ctx context.Context, typ, parent string, stack []StackResource,
+	more func() bool, next func(context.Context) (P, error), ids func(P) []string) ([]candidate, error) {
+	declared := declaredIDs(stack, typ)
+	var out []candidate
+	for more() {
+		page, err := next(ctx)
+		if isNotFound(err) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range ids(page) {
+			if !declared[id] {
+				out = append(out, candidate{typ: typ, id: parent + "|" + id, physical: id})
+			}
+		}
+	}
+	return out, nil
+}

@@ -26,25 +26,16 @@ func poolClients(ctx context.Context, c *Clients, parent StackResource, stack []
 		return nil, skip("no Cognito user pools client")
 	}
 	pool := parent.PhysicalID
-	declared := declaredIDs(stack, "AWS::Cognito::UserPoolClient")
-	var out []candidate
 	p := cognito.NewListUserPoolClientsPaginator(c.Cognito, &cognito.ListUserPoolClientsInput{UserPoolId: &pool, MaxResults: aws.Int32(60)})
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if isNotFound(err) {
-			return nil, nil // the pool itself is reported deleted
-		}
-		if err != nil {
-			return nil, err
-		}
-		for _, cl := range page.UserPoolClients {
-			id := aws.ToString(cl.ClientId)
-			if !declared[id] {
-				out = append(out, candidate{typ: "AWS::Cognito::UserPoolClient", id: pool + "|" + id, physical: id})
+	return pagedChildren(ctx, "AWS::Cognito::UserPoolClient", pool, stack, p.HasMorePages,
+		func(ctx context.Context) (*cognito.ListUserPoolClientsOutput, error) { return p.NextPage(ctx) },
+		func(page *cognito.ListUserPoolClientsOutput) []string {
+			ids := make([]string, len(page.UserPoolClients))
+			for i, cl := range page.UserPoolClients {
+				ids[i] = aws.ToString(cl.ClientId)
 			}
-		}
-	}
-	return out, nil
+			return ids
+		})
 }
 
 // poolGroups lists the groups of a declared user pool the stack does not
@@ -55,23 +46,14 @@ func poolGroups(ctx context.Context, c *Clients, parent StackResource, stack []S
 		return nil, skip("no Cognito user pools client")
 	}
 	pool := parent.PhysicalID
-	declared := declaredIDs(stack, "AWS::Cognito::UserPoolGroup")
-	var out []candidate
 	p := cognito.NewListGroupsPaginator(c.Cognito, &cognito.ListGroupsInput{UserPoolId: &pool})
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if isNotFound(err) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		for _, g := range page.Groups {
-			name := aws.ToString(g.GroupName)
-			if !declared[name] {
-				out = append(out, candidate{typ: "AWS::Cognito::UserPoolGroup", id: pool + "|" + name, physical: name})
+	return pagedChildren(ctx, "AWS::Cognito::UserPoolGroup", pool, stack, p.HasMorePages,
+		func(ctx context.Context) (*cognito.ListGroupsOutput, error) { return p.NextPage(ctx) },
+		func(page *cognito.ListGroupsOutput) []string {
+			ids := make([]string, len(page.Groups))
+			for i, g := range page.Groups {
+				ids[i] = aws.ToString(g.GroupName)
 			}
-		}
-	}
-	return out, nil
+			return ids
+		})
 }

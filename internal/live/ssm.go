@@ -25,25 +25,16 @@ func windowTargets(ctx context.Context, c *Clients, parent StackResource, stack 
 		return nil, skip("no SSM client")
 	}
 	window := parent.PhysicalID
-	declared := declaredIDs(stack, "AWS::SSM::MaintenanceWindowTarget")
-	var out []candidate
 	p := ssm.NewDescribeMaintenanceWindowTargetsPaginator(c.SSM, &ssm.DescribeMaintenanceWindowTargetsInput{WindowId: &window})
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if isNotFound(err) {
-			return nil, nil // the window itself is reported deleted
-		}
-		if err != nil {
-			return nil, err
-		}
-		for _, t := range page.Targets {
-			id := aws.ToString(t.WindowTargetId)
-			if !declared[id] {
-				out = append(out, candidate{typ: "AWS::SSM::MaintenanceWindowTarget", id: window + "|" + id, physical: id})
+	return pagedChildren(ctx, "AWS::SSM::MaintenanceWindowTarget", window, stack, p.HasMorePages,
+		func(ctx context.Context) (*ssm.DescribeMaintenanceWindowTargetsOutput, error) { return p.NextPage(ctx) },
+		func(page *ssm.DescribeMaintenanceWindowTargetsOutput) []string {
+			ids := make([]string, len(page.Targets))
+			for i, t := range page.Targets {
+				ids[i] = aws.ToString(t.WindowTargetId)
 			}
-		}
-	}
-	return out, nil
+			return ids
+		})
 }
 
 // windowTasks lists the tasks of a declared maintenance window the stack
@@ -54,23 +45,14 @@ func windowTasks(ctx context.Context, c *Clients, parent StackResource, stack []
 		return nil, skip("no SSM client")
 	}
 	window := parent.PhysicalID
-	declared := declaredIDs(stack, "AWS::SSM::MaintenanceWindowTask")
-	var out []candidate
 	p := ssm.NewDescribeMaintenanceWindowTasksPaginator(c.SSM, &ssm.DescribeMaintenanceWindowTasksInput{WindowId: &window})
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if isNotFound(err) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		for _, t := range page.Tasks {
-			id := aws.ToString(t.WindowTaskId)
-			if !declared[id] {
-				out = append(out, candidate{typ: "AWS::SSM::MaintenanceWindowTask", id: window + "|" + id, physical: id})
+	return pagedChildren(ctx, "AWS::SSM::MaintenanceWindowTask", window, stack, p.HasMorePages,
+		func(ctx context.Context) (*ssm.DescribeMaintenanceWindowTasksOutput, error) { return p.NextPage(ctx) },
+		func(page *ssm.DescribeMaintenanceWindowTasksOutput) []string {
+			ids := make([]string, len(page.Tasks))
+			for i, t := range page.Tasks {
+				ids[i] = aws.ToString(t.WindowTaskId)
 			}
-		}
-	}
-	return out, nil
+			return ids
+		})
 }
