@@ -313,6 +313,7 @@ func mergeImported(table map[string]*typeFacts) {
 		tf.readGapCollections = withKeys(tf.readGapCollections, f.ReadGapCollections)
 		tf.aclString = withKeys(tf.aclString, f.ACLString)
 		tf.watched = withKeys(tf.watched, f.Watched)
+		tf.descendUndeclared = withKeys(tf.descendUndeclared, f.Descend)
 		tf.minted = withKeys(tf.minted, f.Minted)
 		if len(f.EpochHour) > 0 {
 			rd := make(map[string]float64, len(tf.roundedDown)+len(f.EpochHour))

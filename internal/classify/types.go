@@ -25,6 +25,9 @@ type typeFacts struct {
 	// descend are identity-less object arrays (schema path) walked element
 	// by element, so live-only keys inside an element surface.
 	descend map[string]bool
+	// descendUndeclared are fully undeclared top-level objects reported per
+	// sub-key rather than as one finding at their own path.
+	descendUndeclared map[string]bool
 	// emptyMeans: declared-empty top-level collection → canonical JSON of
 	// what the service materialises for it (not drift).
 	emptyMeans map[string]string

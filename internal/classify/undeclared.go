@@ -87,10 +87,17 @@ func (r *run) undeclared(rp string, v any, nested bool) {
 		return
 	}
 	// An object AWS materialised whole: when every sub-key is explained
-	// (a default, a minted value, or empty), report the sub-keys; one
-	// unexplained sub-key surfaces the whole object.
+	// (a default, a minted value, or empty), it is one atDefault at its own
+	// path when every sub-key is a default, and its sub-keys otherwise or
+	// where the type's table says to descend it (seed 002 §6
+	// DESCEND_UNDECLARED_OBJECT_PATHS); one unexplained sub-key surfaces
+	// the whole object.
 	if m, ok := v.(map[string]any); ok {
 		if fs, ok := r.explain(rp, m); ok && len(fs) > 0 {
+			if !nested && !r.tf.descendUndeclared[rp] && allTier(fs, drift.AtDefault) {
+				r.emitValue(drift.AtDefault, rp, v, nested)
+				return
+			}
 			r.out = append(r.out, fs...)
 			return
 		}
@@ -237,4 +244,14 @@ func assignedTier(tf *typeFacts, rp string) (drift.Tier, bool) {
 func Assigned(typ, rp string) bool {
 	_, ok := assignedTier(factsFor(typ), rp)
 	return ok
+}
+
+// allTier reports whether every finding is in tier t.
+func allTier(fs []drift.Finding, t drift.Tier) bool {
+	for _, f := range fs {
+		if f.Tier != t {
+			return false
+		}
+	}
+	return true
 }
