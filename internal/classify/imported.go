@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -31,6 +32,11 @@ type ImportedValue struct {
 	Path  string `json:"path"`
 	Tier  string `json:"tier"`
 	Value string `json:"value"`
+	// Pattern, when set, replaces Value: a string live value matching this
+	// regular expression (RE2) is in Tier — AWS's managed default names
+	// (`default.<family>` parameter groups). It is still value-gated: a
+	// name the user chose does not match.
+	Pattern string `json:"pattern,omitempty"`
 	// Subset: an object default compared subset-tolerantly — every listed
 	// leaf equal, every other live leaf empty.
 	Subset bool `json:"subset,omitempty"`
@@ -44,10 +50,14 @@ type ImportedValue struct {
 }
 
 // ImportedCond holds when the resource's top-level property Prop (live, or
-// declared when the read does not return it) is one of Values.
+// declared when the read does not return it) is one of Values (compared
+// case-insensitively), matches the regular expression Match, or — with
+// Present — is there at all with a non-empty value.
 type ImportedCond struct {
-	Prop   string   `json:"prop"`
-	Values []string `json:"values"`
+	Prop    string   `json:"prop"`
+	Values  []string `json:"values,omitempty"`
+	Match   string   `json:"match,omitempty"`
+	Present bool     `json:"present,omitempty"`
 }
 
 // ImportedFacts are per-type path facts for the classifier's existing
@@ -120,8 +130,11 @@ type importedRow struct {
 	parsed    any // the default, for subset and stringly comparison
 	subset    bool
 	field     string
+	pattern   *regexp.Regexp
 	when      []ImportedCond
 	unless    []ImportedCond
+	// matches holds the compiled Match of each condition, by expression.
+	matches map[string]*regexp.Regexp
 }
 
 type importedTable struct {
@@ -165,13 +178,24 @@ func buildImported(t *Imported) (*importedTable, error) {
 			return nil, fmt.Errorf("imported facts %s %s: %w", v.Type, v.Path, err)
 		}
 		var parsed any
-		if !isTemplated(v.Value) {
+		var pattern *regexp.Regexp
+		if v.Pattern != "" {
+			re, err := regexp.Compile(v.Pattern)
+			if err != nil {
+				return nil, fmt.Errorf("imported facts %s %s: pattern: %w", v.Type, v.Path, err)
+			}
+			pattern = re
+		} else if !isTemplated(v.Value) {
 			if err := json.Unmarshal([]byte(v.Value), &parsed); err != nil {
 				return nil, fmt.Errorf("imported facts %s %s: %w", v.Type, v.Path, err)
 			}
 		}
-		row := &importedRow{tier: tier, value: v.Value, templated: isTemplated(v.Value), parsed: parsed,
-			subset: v.Subset, field: v.Field, when: v.When, unless: v.Unless}
+		matches, err := compileConds(v.When, v.Unless)
+		if err != nil {
+			return nil, fmt.Errorf("imported facts %s %s: %w", v.Type, v.Path, err)
+		}
+		row := &importedRow{tier: tier, value: v.Value, templated: isTemplated(v.Value) && pattern == nil, parsed: parsed,
+			subset: v.Subset, field: v.Field, pattern: pattern, when: v.When, unless: v.Unless, matches: matches}
 		put(v.Type, v.Path, row)
 		// A default object's fields are each their own default, so a
 		// template that sets part of the object still folds the rest.
@@ -185,7 +209,7 @@ func buildImported(t *Imported) (*importedTable, error) {
 func addImportedFields(put func(string, string, *importedRow), typ, path string, obj map[string]any, parent *importedRow) {
 	for f, v := range obj {
 		_, isObj := v.(map[string]any)
-		row := &importedRow{tier: parent.tier, value: normalize.Canonical(v), parsed: v, subset: isObj, when: parent.when, unless: parent.unless}
+		row := &importedRow{tier: parent.tier, value: normalize.Canonical(v), parsed: v, subset: isObj, when: parent.when, unless: parent.unless, matches: parent.matches}
 		put(typ, path+"."+f, row)
 		if m, ok := v.(map[string]any); ok {
 			addImportedFields(put, typ, path+"."+f, m, row)
@@ -199,23 +223,58 @@ func (r *run) imported(rp string, v any) (drift.Tier, bool) {
 	if err != nil {
 		return drift.TierUnknown, false
 	}
-	rows := t.rows[r.s.Ref.Type][KeyPath(rp)]
-	for _, row := range rows {
+	byPath := t.rows[r.s.Ref.Type]
+	if byPath == nil {
+		return drift.TierUnknown, false
+	}
+	kp := KeyPath(rp)
+	for _, row := range byPath[kp] {
 		if r.importedMatch(row, v) {
 			return row.tier, true
+		}
+	}
+	// A row for every element of a keyed list ("OptionSettings[*]").
+	if strings.HasSuffix(kp, "]") {
+		if i := strings.LastIndexByte(kp, '['); i > 0 {
+			for _, row := range byPath[kp[:i]+"[*]"] {
+				if r.importedMatch(row, v) {
+					return row.tier, true
+				}
+			}
 		}
 	}
 	return drift.TierUnknown, false
 }
 
+// compileConds compiles the Match expression of each condition.
+func compileConds(sets ...[]ImportedCond) (map[string]*regexp.Regexp, error) {
+	var out map[string]*regexp.Regexp
+	for _, cs := range sets {
+		for _, c := range cs {
+			if c.Match == "" {
+				continue
+			}
+			re, err := regexp.Compile(c.Match)
+			if err != nil {
+				return nil, fmt.Errorf("condition on %s: %w", c.Prop, err)
+			}
+			if out == nil {
+				out = map[string]*regexp.Regexp{}
+			}
+			out[c.Match] = re
+		}
+	}
+	return out, nil
+}
+
 func (r *run) importedMatch(row *importedRow, v any) bool {
 	for _, c := range row.when {
-		if !r.condHolds(c) {
+		if !r.condHolds(c, row.matches) {
 			return false
 		}
 	}
 	for _, c := range row.unless {
-		if r.condHolds(c) {
+		if r.condHolds(c, row.matches) {
 			return false
 		}
 	}
@@ -225,9 +284,15 @@ func (r *run) importedMatch(row *importedRow, v any) bool {
 		if !ok {
 			return false
 		}
+		// An element without the field is the service's unset entry: it
+		// compares as the empty string.
 		if x, ok = m[row.field]; !ok {
-			return false
+			x = ""
 		}
+	}
+	if row.pattern != nil {
+		s, ok := x.(string)
+		return ok && row.pattern.MatchString(s)
 	}
 	if row.templated {
 		return Template(x, r.templateContext()) == row.value
@@ -240,17 +305,25 @@ func (r *run) importedMatch(row *importedRow, v any) bool {
 
 // condHolds reports whether the resource's top-level property is one of
 // the condition's values.
-func (r *run) condHolds(c ImportedCond) bool {
+func (r *run) condHolds(c ImportedCond, matches map[string]*regexp.Regexp) bool {
 	v, ok := r.live[c.Prop]
-	if !ok {
-		v, ok = r.decl[c.Prop]
+	if !ok || normalize.TriviallyEmpty(v) {
+		if d, dok := r.decl[c.Prop]; dok {
+			v, ok = d, true
+		}
 	}
 	if !ok {
 		return false
+	}
+	if c.Present {
+		return !normalize.TriviallyEmpty(v)
 	}
 	s, ok := v.(string)
 	if !ok {
 		return false
+	}
+	if c.Match != "" {
+		return matches[c.Match].MatchString(s)
 	}
 	for _, w := range c.Values {
 		if strings.EqualFold(s, w) {

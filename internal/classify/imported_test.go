@@ -2,6 +2,7 @@ package classify
 
 import (
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -84,6 +85,14 @@ func TestImportedRowsAreValues(t *testing.T) {
 		for p, rows := range byPath {
 			for _, r := range rows {
 				n++
+				if r.pattern != nil {
+					// A managed-name pattern is anchored, so it names
+					// one family of values, never any string.
+					if !strings.HasPrefix(r.pattern.String(), "^") {
+						t.Errorf("%s %s: pattern %q is not anchored", typ, p, r.pattern)
+					}
+					continue
+				}
 				if r.value == "" || (!r.templated && r.parsed == nil && r.value != "null") {
 					t.Errorf("%s %s: row without a value", typ, p)
 				}

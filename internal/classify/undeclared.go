@@ -231,7 +231,7 @@ func assignedTier(tf *typeFacts, rp string) (drift.Tier, bool) {
 	// Minted paths (a content hash AWS computes) keep their own rules: the
 	// baseline fingerprints their declared source (sourceRules), so they are
 	// not folded here.
-	if tf.watched[schemaPath(rp)] {
+	if tf.watched[schemaPath(rp)] || (strings.HasSuffix(rp, "]") && tf.watched[KeyPath(rp)]) {
 		return drift.AtDefault, true
 	}
 	return 0, false

@@ -15,7 +15,9 @@
 //     segment written both as an index "A.*.B" and as an identity-keyed
 //     element "A[*].B"), own-account / own-region / own-partition
 //     defaults as value templates, the minted defaults (generated), the
-//     ELB attribute-bag and Elastic Beanstalk option defaults per key.
+//     ELB attribute-bag and Elastic Beanstalk option defaults per key (an
+//     option with no value is the platform's unset entry), and AWS's
+//     managed default names as anchored patterns (pattern rows).
 //     A row may carry a condition on a top-level property of the resource
 //     (the ELB defaults that depend on the load balancer's type or the
 //     target group's protocol / target type) and may compare one field of
@@ -26,9 +28,10 @@
 //     (unordered scalar and object sets, identity fields, order-significant
 //     arrays, case-insensitive strings and keys, version-prefix and LATEST
 //     tracks, collections the read never returns, Redis ACL strings,
-//     epoch-hour rounding), plus the paths AWS picks per resource
-//     (watched) and the paths it mints (minted), which no fold may hide
-//     without a baseline.
+//     epoch-hour rounding, the undeclared objects reported per sub-key),
+//     plus the paths AWS picks per resource (watched, including the
+//     Elastic Beanstalk options AWS moves by itself) and the paths it
+//     mints (minted), which no fold may hide without a baseline.
 //
 // The output depends only on the input file: two runs give the same bytes.
 package main
@@ -281,6 +284,45 @@ func build(f facts) (*classify.Imported, error) {
 		}
 	}
 
+	// An option setting with no value (or an empty one) is the platform's
+	// unset entry, whatever the option.
+	for _, typ := range ebTypes {
+		add(classify.ImportedValue{Type: typ, Path: "OptionSettings[*]", Tier: "atDefault", Value: `""`, Field: "Value"})
+	}
+	// Options AWS moves by itself (the platform's current AMI, asset URLs):
+	// watched, not folded by value.
+	var ebMoving []string
+	if err := get("EB_OPTION_VALUE_INDEPENDENT", &ebMoving); err != nil {
+		return nil, err
+	}
+	for _, typ := range ebTypes {
+		for _, k := range ebMoving {
+			f := t.Facts(typ)
+			f.Watched = append(f.Watched, "OptionSettings["+k+"]")
+		}
+	}
+
+	// AWS-managed default names (default.<family> parameter groups,
+	// default:<engine>-<major>-<minor> option groups): pattern rows.
+	var managed map[string]map[string]struct {
+		Regex string `json:"$regex"`
+		Flags string `json:"flags"`
+	}
+	if err := get("DEFAULT_MANAGED_NAME_PATHS", &managed); err != nil {
+		return nil, err
+	}
+	for typ, props := range managed {
+		for p, re := range props {
+			if re.Flags != "" {
+				return nil, fmt.Errorf("DEFAULT_MANAGED_NAME_PATHS %s %s: flags %q not supported", typ, p, re.Flags)
+			}
+			if !strings.HasPrefix(re.Regex, "^") {
+				return nil, fmt.Errorf("DEFAULT_MANAGED_NAME_PATHS %s %s: pattern %q is not anchored", typ, p, re.Regex)
+			}
+			add(classify.ImportedValue{Type: typ, Path: p, Tier: "atDefault", Pattern: re.Regex})
+		}
+	}
+
 	// Path facts.
 	paths := func(name string, set func(*classify.ImportedFacts, []string)) error {
 		var m map[string][]string
@@ -359,6 +401,9 @@ func build(f facts) (*classify.Imported, error) {
 		if a.Value != b.Value {
 			return a.Value < b.Value
 		}
+		if a.Pattern != b.Pattern {
+			return a.Pattern < b.Pattern
+		}
 		return condKey(a) < condKey(b)
 	})
 	t.Values = dedupe(rows)
@@ -376,7 +421,7 @@ func condKey(r classify.ImportedValue) string {
 func dedupe(rows []classify.ImportedValue) []classify.ImportedValue {
 	var out []classify.ImportedValue
 	for i, r := range rows {
-		if i > 0 && r.Type == rows[i-1].Type && r.Path == rows[i-1].Path && r.Value == rows[i-1].Value && condKey(r) == condKey(rows[i-1]) {
+		if i > 0 && r.Type == rows[i-1].Type && r.Path == rows[i-1].Path && r.Value == rows[i-1].Value && r.Pattern == rows[i-1].Pattern && condKey(r) == condKey(rows[i-1]) {
 			continue
 		}
 		out = append(out, r)
