@@ -4,8 +4,8 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 

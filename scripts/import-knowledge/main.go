@@ -316,10 +316,14 @@ func build(f facts) (*classify.Imported, error) {
 			if re.Flags != "" {
 				return nil, fmt.Errorf("DEFAULT_MANAGED_NAME_PATHS %s %s: flags %q not supported", typ, p, re.Flags)
 			}
-			if !strings.HasPrefix(re.Regex, "^") {
-				return nil, fmt.Errorf("DEFAULT_MANAGED_NAME_PATHS %s %s: pattern %q is not anchored", typ, p, re.Regex)
+			pat := re.Regex
+			if full, ok := managedNameShapes[pat]; ok {
+				pat = full
 			}
-			add(classify.ImportedValue{Type: typ, Path: p, Tier: "atDefault", Pattern: re.Regex})
+			if !strings.HasPrefix(pat, "^") || !strings.HasSuffix(pat, "$") {
+				return nil, fmt.Errorf("DEFAULT_MANAGED_NAME_PATHS %s %s: pattern %q is not anchored at both ends and no managed-name shape completes it", typ, p, re.Regex)
+			}
+			add(classify.ImportedValue{Type: typ, Path: p, Tier: "atDefault", Pattern: pat})
 		}
 	}
 
@@ -447,6 +451,16 @@ var elbBags = map[string]string{
 	"AWS::ElasticLoadBalancingV2::LoadBalancer": "LoadBalancerAttributes",
 	"AWS::ElasticLoadBalancingV2::TargetGroup":  "TargetGroupAttributes",
 	"AWS::ElasticLoadBalancingV2::Listener":     "ListenerAttributes",
+}
+
+// managedNameShapes completes a managed-name prefix with the whole shape
+// AWS gives its default groups, so a pattern names that family of values
+// and nothing else: parameter groups are default.<engine><version>
+// (default.aurora-postgresql17, default.redshift-2.0, default.redis7.cluster.on),
+// option groups default:<engine>-<major>[-<minor>] (default:sqlserver-ex-15-00).
+var managedNameShapes = map[string]string{
+	`^default\.`: `^default\.[a-z][a-z0-9-]*[0-9]+(\.[0-9]+)*(\.cluster\.on)?$`,
+	`^default:`:  `^default:[a-z][a-z0-9-]*-[0-9]+(-[0-9]+)*$`,
 }
 
 // ebTypes carry the Elastic Beanstalk option-settings model.
