@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/realdrift/realdrift/internal/normalize"
@@ -143,4 +144,40 @@ func isOwnServiceLinkedRole(typ, acct, s string) bool {
 	}
 	name = strings.ToLower(name)
 	return name == svc || name == "amazon"+svc || name == "aws"+svc
+}
+
+// securityGroupProps are the top-level properties, on any type, that hold
+// the security groups of a resource placed in a VPC.
+var securityGroupProps = map[string]bool{"SecurityGroupIds": true, "SecurityGroups": true, "GroupSet": true, "VpcSecurityGroupIds": true}
+
+var securityGroupID = regexp.MustCompile(`^sg-[0-9a-f]{8,17}$`)
+
+// defaultSecurityGroup reports whether an undeclared top-level
+// security-group list is the one AWS attaches when the template names
+// none: the VPC's default group. With the account's default groups known
+// (Options.DefaultSecurityGroups) the one id must be one of them; without
+// them, one well-formed group id is taken for it on its shape — shown
+// atDefault, never hidden, and watched by the baseline from the first
+// record. Two groups, or any other value, are never a default.
+func (r *run) defaultSecurityGroup(rp string, v any) bool {
+	if !securityGroupProps[rp] {
+		return false
+	}
+	a, ok := v.([]any)
+	if !ok || len(a) != 1 {
+		return false
+	}
+	id, ok := a[0].(string)
+	if !ok || !securityGroupID.MatchString(id) {
+		return false
+	}
+	if r.opts.DefaultSecurityGroups == nil {
+		return true
+	}
+	for _, d := range r.opts.DefaultSecurityGroups {
+		if d == id {
+			return true
+		}
+	}
+	return false
 }

@@ -107,3 +107,30 @@ func TestOwnServiceLinkedRole(t *testing.T) {
 		t.Error("without a known account the service-linked role must not fold")
 	}
 }
+
+// The one security group AWS attaches when a template names none folds;
+// with the account's default groups known, only one of them does.
+func TestDefaultSecurityGroup(t *testing.T) {
+	tests := []struct {
+		name     string
+		defaults []string
+		live     any
+		want     string
+	}{
+		{"one group, defaults not asked", nil, []any{"sg-0123456789abcdef0"}, `atDefault SecurityGroupIds ["sg-0123456789abcdef0"]`},
+		{"two groups", nil, []any{"sg-0123456789abcdef0", "sg-0fedcba9876543210"}, `undeclared SecurityGroupIds ["sg-0123456789abcdef0","sg-0fedcba9876543210"]`},
+		{"not a group id", nil, []any{"sg-oob"}, `undeclared SecurityGroupIds ["sg-oob"]`},
+		{"the account's default group", []string{"sg-0123456789abcdef0"}, []any{"sg-0123456789abcdef0"}, `atDefault SecurityGroupIds ["sg-0123456789abcdef0"]`},
+		{"a group that is not the default", []string{"sg-0fedcba9876543210"}, []any{"sg-0123456789abcdef0"}, `undeclared SecurityGroupIds ["sg-0123456789abcdef0"]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := Options{Known: &KnownTable{}, AccountID: "111111111111", Region: "eu-west-1", DefaultSecurityGroups: tt.defaults}
+			s := Subject{Ref: drift.ResourceRef{Type: "AWS::DAX::Cluster", PhysicalID: "cluster-abc"}}
+			got := brief(Resource(s, map[string]any{"SecurityGroupIds": tt.live}, nil, opts))
+			if len(got) != 1 || got[0] != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -122,6 +122,15 @@ var importedJSON []byte
 //go:embed documented.json
 var documentedJSON []byte
 
+// awsFactsJSON holds, in the same form, the defaults AWS documents as
+// depending on another property of the resource (an engine's port, a
+// target type's health check, a source's batch size) and the shapes of IDs
+// AWS assigns, kept by hand from the service API documentation. Every row
+// is equality- or pattern-gated and holds only under its condition.
+//
+//go:embed awsfacts.json
+var awsFactsJSON []byte
+
 // importedRow is an ImportedValue ready for lookups.
 type importedRow struct {
 	tier      drift.Tier
@@ -143,13 +152,17 @@ type importedTable struct {
 }
 
 var embeddedImported = sync.OnceValues(func() (*importedTable, error) {
-	var t, doc Imported
+	var t, doc, aws Imported
 	if err := json.Unmarshal(importedJSON, &t); err != nil {
 		return nil, fmt.Errorf("imported facts: %w", err)
 	}
 	if err := json.Unmarshal(documentedJSON, &doc); err != nil {
 		return nil, fmt.Errorf("documented defaults: %w", err)
 	}
+	if err := json.Unmarshal(awsFactsJSON, &aws); err != nil {
+		return nil, fmt.Errorf("AWS facts: %w", err)
+	}
+	t.Values = append(t.Values, aws.Values...)
 	named := map[[2]string]bool{}
 	for _, v := range t.Values {
 		named[[2]string{v.Type, v.Path}] = true

@@ -64,9 +64,11 @@ func oobChanges(c *corpus.Case) []oobResult {
 	sort.Strings(keys)
 	var out []oobResult
 	for _, k := range keys {
-		// An AWS-assigned path folds whatever its value on a first check and
-		// is watched by the baseline (measured by TestOOBAfterRecord).
-		if ro[k] || k == "Tags" || classify.Assigned(c.Resource.ResourceType, k) {
+		// A value AWS assigns folds on a first check (within its family)
+		// and is watched by the baseline (measured by TestOOBAfterRecord).
+		_, declared := c.Resource.Declared[k]
+		if ro[k] || k == "Tags" || classify.Assigned(c.Resource.ResourceType, k) ||
+			(!declared && classify.AssignedValue(c.Resource.ResourceType, k, c.LiveRaw[k])) {
 			continue
 		}
 		nv, ok := mutate(c.LiveRaw[k])

@@ -17,6 +17,12 @@ type Options struct {
 	// KMSAliasTargets maps a managed alias (alias/aws/...) to its key id.
 	// When the map names the alias, the alias ↔ key fold is strict.
 	KMSAliasTargets map[string]string
+	// DefaultSecurityGroups are the ids of the account's default VPC
+	// security groups in the region (the group AWS attaches when a template
+	// names none). Non-nil, a security-group list folds only when it is
+	// one of them; nil (not asked), a list of exactly one group id folds on
+	// its shape alone, atDefault and watched by the baseline.
+	DefaultSecurityGroups []string
 	// OAICanonicalIDs maps an origin access identity id to its S3 canonical
 	// user id.
 	OAICanonicalIDs map[string]string
@@ -46,6 +52,8 @@ func OptionsFromMap(m map[string]any) Options {
 			o.StackName, _ = v.(string)
 		case "kmsAliasTargets":
 			o.KMSAliasTargets = stringMap(v)
+		case "defaultSecurityGroups":
+			o.DefaultSecurityGroups = stringList(v)
 		case "oaiCanonicalIds":
 			o.OAICanonicalIDs = stringMap(v)
 		case "stackTags":
@@ -81,4 +89,19 @@ func sortedKeys[M ~map[string]V, V any](m M) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// stringList returns the strings of a JSON array (nil when v is not one).
+func stringList(v any) []string {
+	a, ok := v.([]any)
+	if !ok {
+		return nil
+	}
+	out := make([]string, 0, len(a))
+	for _, e := range a {
+		if s, ok := e.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
 }

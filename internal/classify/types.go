@@ -127,6 +127,13 @@ var typeTable = sync.OnceValue(func() map[string]*typeFacts {
 			identities: map[string]*identity{"VpnTunnelOptionsSpecifications": subsetIDs("TunnelInsideCidr")},
 		},
 		"AWS::Cognito::UserPool": {
+			// Cognito keeps the deprecated UnusedAccountValidityDays equal
+			// to the password policy's TemporaryPasswordValidityDays.
+			derivedDefaults: map[string]func(r *run) (any, bool){
+				"AdminCreateUserConfig.UnusedAccountValidityDays": func(r *run) (any, bool) {
+					return liveAt(r, "Policies", "PasswordPolicy", "TemporaryPasswordValidityDays")
+				},
+			},
 			identities: map[string]*identity{"Schema": {
 				fields: []string{"Name"}, perElement: true, subset: true,
 				// Custom attributes are declared bare and read back
@@ -289,6 +296,12 @@ var typeTable = sync.OnceValue(func() map[string]*typeFacts {
 				},
 			},
 		},
+		"AWS::Config::ConfigurationRecorder": {
+			derivedDefaults: map[string]func(r *run) (any, bool){"RecordingGroup.RecordingStrategy": recordingStrategy},
+		},
+		"AWS::EC2::NetworkInterface": {
+			derivedDefaults: map[string]func(r *run) (any, bool){"SecondaryPrivateIpAddressCount": secondaryIPCount},
+		},
 		"AWS::SQS::Queue": {
 			offMeaningful: map[string]func(r *run) bool{
 				// SSE-SQS switched off on a queue with no KMS key: the queue
@@ -349,6 +362,58 @@ func ebsBaselineIops(r *run) (any, bool) {
 		return min(max(3*size, 100), 16000), true
 	}
 	return nil, false
+}
+
+// liveAt returns the resource's live value at a path of object keys.
+func liveAt(r *run, keys ...string) (any, bool) {
+	var v any = r.live
+	for _, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if v, ok = m[k]; !ok {
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// recordingStrategy is the strategy AWS Config derives from a recording
+// group: every supported type, an exclusion list, or the listed types.
+func recordingStrategy(r *run) (any, bool) {
+	g, ok := r.live["RecordingGroup"].(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	use := ""
+	switch {
+	case g["AllSupported"] == true:
+		use = "ALL_SUPPORTED_RESOURCE_TYPES"
+	case !normalize.TriviallyEmpty(g["ExclusionByResourceTypes"]):
+		use = "EXCLUSION_BY_RESOURCE_TYPES"
+	case !normalize.TriviallyEmpty(g["ResourceTypes"]):
+		use = "INCLUSION_BY_RESOURCE_TYPES"
+	default:
+		return nil, false
+	}
+	return map[string]any{"UseOnly": use}, true
+}
+
+// secondaryIPCount is the number of non-primary private addresses an
+// interface holds.
+func secondaryIPCount(r *run) (any, bool) {
+	ips, ok := r.live["PrivateIpAddresses"].([]any)
+	if !ok || len(ips) == 0 {
+		return nil, false
+	}
+	n := 0.0
+	for _, e := range ips {
+		if m, ok := e.(map[string]any); ok && m["Primary"] == false {
+			n++
+		}
+	}
+	return n, true
 }
 
 // constant is a derived default that does not depend on the resource.

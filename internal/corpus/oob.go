@@ -31,10 +31,12 @@ type Mutation struct {
 // live value it can reach by a plain dotted path — each expected atDefault
 // and generated finding, and each declared top-level scalar the live model
 // echoes equal — and replays the mutated case. It measures whether a fold
-// ever hides a real change: every mutation should surface as drift. Paths
-// whose value AWS assigns per resource (classify.Assigned) fold whatever
-// the value on a first check by design and are watched by the baseline:
-// they are left to the after-record measure (TestOOBAfterRecord).
+// ever hides a real change: every mutation should surface as drift. Values
+// AWS assigns per resource (classify.AssignedValue: a path it assigns
+// whatever the value, a managed default name, an assigned id, a VPC's
+// default security group) fold on a first check by design and are watched
+// by the baseline: they are left to the after-record measure
+// (TestOOBAfterRecord).
 func OutOfBand(cases []*Case) []Mutation {
 	var out []Mutation
 	for _, c := range cases {
@@ -75,7 +77,7 @@ func mutationTargets(c *Case) []target {
 		if f.Tier != drift.AtDefault && f.Tier != drift.Generated {
 			continue
 		}
-		if strings.ContainsAny(f.Path, "[]") || seen[f.Path] || classify.Assigned(c.Resource.ResourceType, f.Path) {
+		if strings.ContainsAny(f.Path, "[]") || seen[f.Path] || classify.AssignedValue(c.Resource.ResourceType, f.Path, f.Actual) {
 			continue
 		}
 		seen[f.Path] = true
