@@ -79,6 +79,7 @@ func stackNode(st *Stack) *xnode {
 	n := el("",
 		tx("StackId", st.ID), tx("StackName", st.Name), opt("Description", st.Description),
 		members("Parameters", params), xtime("CreationTime", stackCreated(st)),
+		opt("ParentId", st.ParentID), opt("RootId", st.RootID),
 		tx("StackStatus", st.Status), xbool("DisableRollback", false),
 		members("NotificationARNs", nil), members("Capabilities", caps),
 		members("Outputs", outputs), members("Tags", tags),
@@ -145,6 +146,7 @@ func (s *Server) cfnListStacks(c *call) (any, error) {
 	for _, st := range sel[lo:hi] {
 		n := el("", tx("StackId", st.ID), tx("StackName", st.Name), opt("TemplateDescription", st.Description),
 			xtime("CreationTime", stackCreated(st)), tx("StackStatus", st.Status),
+			opt("ParentId", st.ParentID), opt("RootId", st.RootID),
 			el("DriftInformation", tx("StackDriftStatus", "NOT_CHECKED")))
 		if st.LastUpdatedTime != nil {
 			n.kids = append(n.kids, xtime("LastUpdatedTime", *st.LastUpdatedTime))

@@ -57,6 +57,14 @@
 // per-family files (ec2.go, logs.go, ...) say which world models each
 // family's answers are built from: the same models Cloud Control serves.
 //
+// Nested stacks are stacks of their region like any other (DescribeStacks
+// and ListStacks list them, with ParentId and RootId): a parent's
+// AWS::CloudFormation::Stack resource has the child stack's ARN as its
+// physical id, which DescribeStacks, GetTemplate and ListStackResources
+// accept as a stack name, and its live model is NestedStackModel of the
+// child (StackId, Outputs, Parameters). A world links them by that
+// physical id alone; parentId and rootId are derived (nested.go).
+//
 // # One resource model
 //
 // A live resource is a type, a Cloud Control identifier and a live model

@@ -1,6 +1,9 @@
 package sandbox
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // NestedStackType is the resource type of a nested stack. Its stack
 // resource's physical id is the child stack's ARN (Stack.ID), which
@@ -41,4 +44,72 @@ func NestedStackModel(child *Stack, templateURL string) json.RawMessage {
 	}
 	b, _ := json.Marshal(m)
 	return b
+}
+
+// linkNested ties a region's nested stacks to their parents, as
+// CloudFormation keeps them: a stack named by the physical id of another
+// stack's AWS::CloudFormation::Stack resource is that stack's child
+// (ParentID), and RootID is the top of its tree. A parent's nested-stack
+// resource without a live model gets NestedStackModel(child). A world's
+// own parentId must agree with the resources, name a stack of the region
+// and form no cycle.
+func linkNested(p *problems, rt string, r *Region) {
+	byID := map[string]*Stack{}
+	for _, s := range r.Stacks {
+		if s != nil && s.Status != "DELETE_COMPLETE" {
+			byID[s.ID] = s
+		}
+	}
+	for si, s := range r.Stacks {
+		if s == nil || s.Status == "DELETE_COMPLETE" {
+			continue
+		}
+		for _, res := range s.Resources {
+			if res == nil || res.Type != NestedStackType || res.PhysicalID == "" {
+				continue
+			}
+			child := byID[res.PhysicalID]
+			if child == nil {
+				continue // a nested stack gone from the region: reads answer not found
+			}
+			switch {
+			case child == s:
+				p.add(fmt.Sprintf("%s.stacks[%d]", rt, si), "resource %s nests the stack in itself", res.LogicalID)
+				continue
+			case child.ParentID == "":
+				child.ParentID = s.ID
+			case child.ParentID != s.ID:
+				p.add(fmt.Sprintf("%s.stacks[%d]", rt, si), "resource %s nests %s, whose parentId is %s", res.LogicalID, child.Name, child.ParentID)
+				continue
+			}
+			if len(res.Properties) == 0 {
+				res.Properties = NestedStackModel(child, "")
+			}
+		}
+	}
+	for si, s := range r.Stacks {
+		if s == nil || s.ParentID == "" || s.Status == "DELETE_COMPLETE" {
+			continue
+		}
+		at := fmt.Sprintf("%s.stacks[%d]", rt, si)
+		root, seen := s, map[*Stack]bool{}
+		for root.ParentID != "" {
+			seen[root] = true
+			up := byID[root.ParentID]
+			if up == nil {
+				p.add(at, "parentId %s is not a live stack of the region", root.ParentID)
+				break
+			}
+			if seen[up] {
+				p.add(at, "the nested stacks form a cycle")
+				break
+			}
+			root = up
+		}
+		if s.RootID == "" {
+			s.RootID = root.ID
+		} else if s.RootID != root.ID {
+			p.add(at, "rootId %s is not the top of its tree (%s)", s.RootID, root.ID)
+		}
+	}
 }

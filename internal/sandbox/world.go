@@ -88,6 +88,13 @@ type Stack struct {
 	Resources             []*Resource `json:"resources,omitempty"`
 	Capabilities          []string    `json:"capabilities,omitempty"`
 	TerminationProtection bool        `json:"terminationProtection,omitempty"`
+	// ParentID and RootID are the ARNs of a nested stack's parent and of
+	// the top of its tree, as DescribeStacks and ListStacks show them. The
+	// world may leave them out: they are derived from the
+	// AWS::CloudFormation::Stack resources whose physical id is the stack's
+	// ARN (nested.go).
+	ParentID string `json:"parentId,omitempty"`
+	RootID   string `json:"rootId,omitempty"`
 }
 
 // Parameter is a stack parameter as DescribeStacks shows it.
@@ -400,6 +407,7 @@ func (w *World) normalizeRegion(p *problems, rt, account string, r *Region) {
 			}
 		}
 	}
+	linkNested(p, rt, r)
 	for i, res := range r.Resources {
 		at := fmt.Sprintf("%s.resources[%d]", rt, i)
 		if res == nil {
