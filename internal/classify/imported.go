@@ -74,6 +74,10 @@ type ImportedFacts struct {
 	ReadGapCollections  []string          `json:"readGapCollections,omitempty"`
 	ACLString           []string          `json:"aclString,omitempty"`
 	EpochHour           []string          `json:"epochHour,omitempty"`
+	// Equivalences name per-path representational folds (schema path →
+	// kinds: trailingSlash, intelligentTiering, booleanString,
+	// propertiesText); a map path's kind holds for its values too.
+	Equivalences map[string][]string `json:"equivalences,omitempty"`
 	// Descend are undeclared objects reported per key, not whole.
 	Descend []string `json:"descend,omitempty"`
 	// Watched are paths whose value AWS picks per resource; Minted are
@@ -400,6 +404,16 @@ func mergeImported(table map[string]*typeFacts) {
 		tf.aclString = withKeys(tf.aclString, f.ACLString)
 		tf.watched = withKeys(tf.watched, f.Watched)
 		tf.descendUndeclared = withKeys(tf.descendUndeclared, f.Descend)
+		if len(f.Equivalences) > 0 {
+			eq := make(map[string][]string, len(tf.equivalences)+len(f.Equivalences))
+			for k, v := range tf.equivalences {
+				eq[k] = v
+			}
+			for k, v := range f.Equivalences {
+				eq[k] = appendNew(eq[k], v)
+			}
+			tf.equivalences = eq
+		}
 		tf.minted = withKeys(tf.minted, f.Minted)
 		if len(f.EpochHour) > 0 {
 			rd := make(map[string]float64, len(tf.roundedDown)+len(f.EpochHour))

@@ -70,6 +70,11 @@ func (r *run) sameScalar(rp string, d, l any) bool {
 	if normalize.KMSAliasMatch(d, l, r.opts.KMSAliasTargets) {
 		return true
 	}
+	if dm, ok := d.(map[string]any); ok && len(r.tf.equivalences[sp]) > 0 {
+		if lm, ok := l.(map[string]any); ok && r.equivalentMap(sp, dm, lm) {
+			return true
+		}
+	}
 	ds, ok1 := d.(string)
 	ls, ok2 := l.(string)
 	if ok1 && ok2 {
@@ -77,6 +82,9 @@ func (r *run) sameScalar(rp string, d, l any) bool {
 			return true
 		}
 		if normalize.PEMEqual(ds, ls) {
+			return true
+		}
+		if len(r.tf.equivalences) > 0 && r.equivalentAt(sp, ds, ls) {
 			return true
 		}
 		if normalize.JSONStringEqual(mustParse(ds), ls) {
@@ -108,4 +116,63 @@ func mustParse(s string) any {
 		return nil
 	}
 	return v
+}
+
+// equivalentAt applies the per-path representational folds the type's
+// facts name at schema path sp or at a map holding it (a map key may itself
+// hold dots: rds.force_ssl).
+func (r *run) equivalentAt(sp, d, l string) bool {
+	kinds := r.tf.equivalences[sp]
+	for i := strings.IndexByte(sp, '.'); i > 0; {
+		kinds = append(kinds[:len(kinds):len(kinds)], r.tf.equivalences[sp[:i]]...)
+		j := strings.IndexByte(sp[i+1:], '.')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	for _, k := range kinds {
+		switch k {
+		case "trailingSlash":
+			if normalize.TrailingSlashEqual(d, l) {
+				return true
+			}
+		case "intelligentTiering":
+			if normalize.IntelligentTieringMatch(d, l) {
+				return true
+			}
+		case "booleanString":
+			if normalize.BooleanStringEqual(d, l) {
+				return true
+			}
+		case "propertiesText":
+			if normalize.PropertiesEqual(d, l) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// equivalentMap reports whether two maps at a path with per-path folds
+// hold the same keys, each value equal or equal under those folds.
+func (r *run) equivalentMap(sp string, d, l map[string]any) bool {
+	if len(d) != len(l) {
+		return false
+	}
+	for k, dv := range d {
+		lv, ok := l[k]
+		if !ok {
+			return false
+		}
+		if normalize.SameScalarOrEqual(dv, lv) {
+			continue
+		}
+		ds, ok1 := dv.(string)
+		ls, ok2 := lv.(string)
+		if !ok1 || !ok2 || !r.equivalentAt(sp, ds, ls) {
+			return false
+		}
+	}
+	return true
 }

@@ -28,6 +28,10 @@ type typeFacts struct {
 	// descendUndeclared are fully undeclared top-level objects reported per
 	// sub-key rather than as one finding at their own path.
 	descendUndeclared map[string]bool
+	// equivalences: schema path → the representational folds that hold
+	// there (imported: trailingSlash, intelligentTiering, booleanString,
+	// propertiesText); a map path's folds hold for its values.
+	equivalences map[string][]string
 	// emptyMeans: declared-empty top-level collection → canonical JSON of
 	// what the service materialises for it (not drift).
 	emptyMeans map[string]string

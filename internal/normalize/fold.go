@@ -308,3 +308,72 @@ func ACLResetEqual(declared, live string) bool {
 	}
 	return strings.Join(strings.Fields(strings.Replace(live, "-@all", "", 1)), " ") == strings.Join(strings.Fields(declared), " ")
 }
+
+// TrailingSlashEqual folds a prefix written with and without its final
+// slash ("team/" vs "team").
+func TrailingSlashEqual(a, b string) bool {
+	if a == b || a == "" || b == "" {
+		return false
+	}
+	return a+"/" == b || b+"/" == a
+}
+
+// IntelligentTieringMatch folds a declared "Intelligent-Tiering" tier with
+// the concrete tier AWS chose for the value (Standard or Advanced).
+func IntelligentTieringMatch(declared, live string) bool {
+	return declared == "Intelligent-Tiering" && (live == "Standard" || live == "Advanced")
+}
+
+// BooleanStringEqual folds two spellings of one boolean parameter value
+// ("1" vs "true", "ON" vs "1", "0" vs "false"); other strings never fold.
+func BooleanStringEqual(a, b string) bool {
+	x, ok1 := boolWord(a)
+	y, ok2 := boolWord(b)
+	return a != b && ok1 && ok2 && x == y
+}
+
+func boolWord(s string) (bool, bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "1", "true", "on", "yes":
+		return true, true
+	case "0", "false", "off", "no":
+		return false, true
+	}
+	return false, false
+}
+
+// PropertiesEqual folds two Java properties texts that set the same keys
+// to the same values, whatever their order, blank lines, comments and the
+// spaces around "=".
+func PropertiesEqual(a, b string) bool {
+	if a == b {
+		return false
+	}
+	pa, ok1 := properties(a)
+	pb, ok2 := properties(b)
+	if !ok1 || !ok2 || len(pa) != len(pb) {
+		return false
+	}
+	for k, v := range pa {
+		if w, ok := pb[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+func properties(s string) (map[string]string, bool) {
+	out := map[string]string{}
+	for _, line := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' || line[0] == '!' {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok {
+			return nil, false
+		}
+		out[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	}
+	return out, len(out) > 0
+}

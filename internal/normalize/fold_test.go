@@ -121,3 +121,27 @@ func TestRoundedDownMatch(t *testing.T) {
 }
 
 const sshKey = "AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl0123456789"
+
+func TestPerPathEquivalences(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		f    func(a, b string) bool
+		a, b string
+		want bool
+	}{
+		{"slash", TrailingSlashEqual, "team/", "team", true},
+		{"slash other", TrailingSlashEqual, "team/", "teams", false},
+		{"tiering", IntelligentTieringMatch, "Intelligent-Tiering", "Standard", true},
+		{"tiering not declared", IntelligentTieringMatch, "Standard", "Advanced", false},
+		{"bool", BooleanStringEqual, "1", "true", true},
+		{"bool flipped", BooleanStringEqual, "1", "false", false},
+		{"bool word", BooleanStringEqual, "fast", "true", false},
+		{"properties", PropertiesEqual, "a=1\nb = 2\n", "# c\nb=2\na=1", true},
+		{"properties changed", PropertiesEqual, "a=1\nb=2", "a=1\nb=3", false},
+		{"properties extra", PropertiesEqual, "a=1", "a=1\nb=2", false},
+	} {
+		if got := tt.f(tt.a, tt.b); got != tt.want {
+			t.Errorf("%s: (%q, %q) = %v, want %v", tt.name, tt.a, tt.b, got, tt.want)
+		}
+	}
+}

@@ -132,7 +132,9 @@ func encode(buf *bytes.Buffer, v any) error {
 
 func build(f facts) (*classify.Imported, error) {
 	t := &classify.Imported{Source: f.Source, Types: map[string]*classify.ImportedFacts{}}
+	consumed := map[string]bool{}
 	get := func(name string, v any) error {
+		consumed[name] = true
 		raw, ok := f.Tables[name]
 		if !ok {
 			return fmt.Errorf("table %s missing", name)
@@ -394,6 +396,65 @@ func build(f facts) (*classify.Imported, error) {
 		}
 	}
 
+	// Per-path representational equivalences.
+	for _, e := range []struct{ table, kind string }{
+		{"TRAILING_SLASH_PATHS", "trailingSlash"},
+		{"INTELLIGENT_TIERING_PATHS", "intelligentTiering"},
+		{"BOOLEAN_PARAM_MAP_PATHS", "booleanString"},
+		{"PROPERTIES_FILE_PATHS", "propertiesText"},
+	} {
+		var m map[string][]string
+		if err := get(e.table, &m); err != nil {
+			return nil, err
+		}
+		for typ, ps := range m {
+			f := t.Facts(typ)
+			if f.Equivalences == nil {
+				f.Equivalences = map[string][]string{}
+			}
+			for _, p := range ps {
+				p = strings.ReplaceAll(p, "[]", ".*")
+				f.Equivalences[p] = append(f.Equivalences[p], e.kind)
+			}
+		}
+	}
+	// Elements AWS adds to an identity-keyed array by itself (Cognito's
+	// standard attributes): one row per element, compared subset-tolerantly.
+	var keyedDefaults map[string]map[string]map[string]any
+	if err := get("IDENTITY_KEYED_DEFAULT_ELEMENTS", &keyedDefaults); err != nil {
+		return nil, err
+	}
+	for typ, byPath := range keyedDefaults {
+		for p, byKey := range byPath {
+			for k, el := range byKey {
+				add(classify.ImportedValue{Type: typ, Path: p + "[" + k + "]", Tier: "atDefault", Value: normalize.Canonical(el), Subset: true})
+			}
+		}
+	}
+	// Paths an SDK reader cannot return: a declared value there is a read
+	// gap, never drift.
+	var readerGaps map[string][]string
+	if err := get("SDK_READER_GAP_PATHS", &readerGaps); err != nil {
+		return nil, err
+	}
+	for typ, ps := range readerGaps {
+		f := t.Facts(typ)
+		f.ReadGapCollections = append(f.ReadGapCollections, ps...)
+	}
+
+	// Every table is consumed above or applied by a rule of the classifier
+	// (or reader) that holds beyond the table's own paths; a table this
+	// generator does not account for stops it, so a new fact is never
+	// silently left out.
+	for name := range f.Tables {
+		if consumed[name] {
+			continue
+		}
+		if _, ok := appliedElsewhere[name]; !ok {
+			return nil, fmt.Errorf("table %s: not imported and not applied by any rule (add it to the generator or to appliedElsewhere)", name)
+		}
+	}
+
 	sort.Slice(rows, func(i, j int) bool {
 		a, b := rows[i], rows[j]
 		if a.Type != b.Type {
@@ -451,6 +512,29 @@ var elbBags = map[string]string{
 	"AWS::ElasticLoadBalancingV2::LoadBalancer": "LoadBalancerAttributes",
 	"AWS::ElasticLoadBalancingV2::TargetGroup":  "TargetGroupAttributes",
 	"AWS::ElasticLoadBalancingV2::Listener":     "ListenerAttributes",
+}
+
+// appliedElsewhere names the tables a classifier (or reader) rule applies
+// on every type, so they need no per-type rows, and the tables left for
+// later with the reason. The generator fails on a table in neither list.
+var appliedElsewhere = map[string]string{
+	"TRAILING_DOT_PATHS":               "normalize.TrailingDotEqual, on every string path",
+	"NUMERIC_STRING_EQUAL_PATHS":       "normalize.SameScalarOrEqual: a number and its decimal text compare equal everywhere",
+	"RATE_EXPRESSION_PATHS":            "normalize.RateExpressionEqual, on every string path",
+	"SSH_PUBLIC_KEY_PATHS":             "normalize.SSHPublicKeyEqual, on every string path",
+	"JSON_STRING_PROPS":                "normalize.JSONStringEqual: JSON text compares parsed on every path",
+	"JSON_STRING_DEFAULT_FILLS":        "not applied yet: keys a service injects into JSON text (one type)",
+	"FREE_FORM_MAP_PARENTS":            "the registry schema's free-form map paths (normalize.Pass FreeForm)",
+	"TAG_PROPERTY_NAMES":               "the schema facts' tag property (classify tagPaths)",
+	"NAME_VALUE_SUBSET_PATHS":          "classify nameValueIdentities: every name/value pair list is keyed by its name field",
+	"READ_NORMALIZED_DECLARED_PATHS":   "classify typeTable altRepresentation (SSM Document DocumentFormat)",
+	"SCALAR_RETURNED_WHEN_SET":         "a declared scalar the read leaves out is a readGap, never drift (classify declared compare)",
+	"GENERATED_LOGICALID_PREFIX_PATHS": "classify generated: CloudFormation's <stack>-<logicalId>-<random> and logical-id-prefixed names, on every type",
+	"UNORDERED_OBJECT_ARRAY_IDENTITY":  "ordering only: its arrays are in the unordered lists, compared as sets",
+	"OVERRIDE_READABLE_WRITEONLY":      "reader side: the SDK override readers return these writeOnly properties (internal/live)",
+	"SCHEMA_READONLY_SUPPLEMENTS":      "reader side: readOnly properties an SDK reader adds (internal/live)",
+	"ORDER_SIGNIFICANT_ARRAY_KEYS":     "not applied yet: CodePipeline Stages/Actions are identity-keyed by Name today; as ordered arrays their leaves would not fold (a declared false vs the read's \"false\")",
+	"EB_OPTION_DERIVED":                "not applied yet: defaults conditioned on another option setting (the environment type), which a top-level condition cannot express",
 }
 
 // managedNameShapes completes a managed-name prefix with the whole shape
