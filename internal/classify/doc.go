@@ -82,6 +82,22 @@
 //     record stores every such value it saw (the baseline's watched
 //     entries) and any later change is confirmed drift; the recall
 //     harnesses measure these paths after a record (Assigned).
+//     Its pattern rows (AWS's managed default names, default.<engine><version>
+//     parameter groups and default:<engine>-<major>-<minor> option groups)
+//     fold a string only when it has the whole shape of that family.
+//     Every table of the facts file is imported or named, with the rule
+//     that applies it, in the generator (appliedElsewhere).
+//   - awsfacts.json, in the same form, is kept by hand: defaults AWS
+//     documents as depending on another property (an engine's port,
+//     license model and character sets, a target type's health check, a
+//     source's batch size, an instance family's credits) under a condition
+//     on that property, and the shapes of values AWS assigns (route-table
+//     ids, Cognito's sub, EKS access-entry usernames) as pattern rows.
+//   - The one security group AWS attaches to a VPC resource when the
+//     template names none is atDefault: one of the account's default
+//     groups when the read asked for them (Options.DefaultSecurityGroups),
+//     else one well-formed group id on its shape; two groups never fold.
+//     AssignedValue names these values for the recall harnesses.
 //   - documented.json, in the same form, holds the defaults AWS documents
 //     (scripts/mine-documented: registry-schema default keywords and
 //     descriptions, botocore's Create* input documentation matched by
