@@ -116,6 +116,9 @@ func (r *run) prepare() {
 	normalize.OAIPrincipals(r.live, r.opts.OAICanonicalIDs)
 	normalize.OAIPrincipals(r.decl, r.opts.OAICanonicalIDs)
 
+	// Security-group rules in EC2's read-back form on both sides (protocol
+	// names for numbers, no port range on an all-protocols rule).
+	r.normalizeSGRules()
 	// Security-group rules owned by sibling rule resources.
 	r.dropSiblingSgRules()
 

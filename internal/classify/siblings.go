@@ -272,6 +272,38 @@ func (r *run) siblingFact(name string) (any, bool) {
 var sgRuleKeys = []string{"IpProtocol", "FromPort", "ToPort", "CidrIp", "CidrIpv6", "SourceSecurityGroupId",
 	"DestinationSecurityGroupId", "SourcePrefixListId", "DestinationPrefixListId"}
 
+// sgRuleLists are the rule-list properties of a security group.
+var sgRuleLists = []string{"SecurityGroupIngress", "SecurityGroupEgress"}
+
+// normalizeSGRules puts the security-group rules of both sides in the form
+// EC2 reads them back (normalize.SGRule): a group's rule lists, or a
+// standalone ingress or egress rule's own top level.
+func (r *run) normalizeSGRules() {
+	switch r.s.Ref.Type {
+	case "AWS::EC2::SecurityGroup":
+		for _, side := range []map[string]any{r.live, r.decl} {
+			for _, prop := range sgRuleLists {
+				if v, ok := side[prop]; ok {
+					side[prop] = normalize.SGRules(v)
+				}
+			}
+		}
+	case "AWS::EC2::SecurityGroupIngress", "AWS::EC2::SecurityGroupEgress":
+		for _, side := range []map[string]any{r.live, r.decl} {
+			if n, changed := normalize.SGRule(side); changed {
+				for k := range side {
+					if _, ok := n[k]; !ok {
+						delete(side, k)
+					}
+				}
+				for k, v := range n {
+					side[k] = v
+				}
+			}
+		}
+	}
+}
+
 // dropSiblingSgRules removes from a security group's live ingress and
 // egress the rules sibling AWS::EC2::SecurityGroupIngress / Egress
 // resources own (opts siblingSgRules: this group's id → rule objects);
@@ -285,7 +317,7 @@ func (r *run) dropSiblingSgRules() {
 	if len(rules) == 0 {
 		return
 	}
-	for _, prop := range []string{"SecurityGroupIngress", "SecurityGroupEgress"} {
+	for _, prop := range sgRuleLists {
 		live, ok := r.live[prop].([]any)
 		if !ok {
 			continue
@@ -312,6 +344,7 @@ func matchesAnyRule(live any, rules []any) bool {
 		if !ok {
 			continue
 		}
+		rm, _ = normalize.SGRule(rm)
 		same := true
 		for _, k := range sgRuleKeys {
 			a, b := lm[k], rm[k]
