@@ -84,7 +84,7 @@ func Parse(name string, data []byte) (*Case, error) {
 	c.Expected = make([]drift.Finding, 0, len(st.Expected))
 	for _, f := range st.Expected {
 		if f.FreeFormKey != nil && *f.FreeFormKey {
-			f.Finding.FreeFormKey = "true"
+			f.Finding.FreeFormKey = true
 		}
 		c.Expected = append(c.Expected, f.Finding)
 	}

@@ -86,8 +86,8 @@ func TestParseLenient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Expected[0].FreeFormKey != "true" {
-		t.Errorf("freeFormKey = %q, want \"true\"", c.Expected[0].FreeFormKey)
+	if !c.Expected[0].FreeFormKey {
+		t.Errorf("freeFormKey = false, want true")
 	}
 	if string(c.Extra["recordedBy"]) != `"v9"` {
 		t.Errorf("extra = %v", c.Extra)

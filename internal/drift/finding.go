@@ -50,7 +50,7 @@ type Finding struct {
 	Note             string            `json:"note,omitempty"`
 	WriteOnly        bool              `json:"writeOnly,omitempty"`
 	AttributeKey     string            `json:"attributeKey,omitempty"`
-	FreeFormKey      string            `json:"freeFormKey,omitempty"`
+	FreeFormKey      bool              `json:"freeFormKey,omitempty"`
 	WholeArrayRevert *WholeArrayRevert `json:"wholeArrayRevert,omitempty"`
 
 	// Reason explains a skipped finding.
