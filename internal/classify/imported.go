@@ -234,8 +234,9 @@ func addImportedFields(put func(string, string, *importedRow), typ, path string,
 	}
 }
 
-// imported looks an undeclared value up in the imported table.
-func (r *run) imported(rp string, v any) (drift.Tier, bool) {
+// importedAt looks an undeclared value up in the imported table at its
+// KeyPath kp.
+func (r *run) importedAt(kp string, cv *canon) (drift.Tier, bool) {
 	t, err := embeddedImported()
 	if err != nil {
 		return drift.TierUnknown, false
@@ -244,9 +245,8 @@ func (r *run) imported(rp string, v any) (drift.Tier, bool) {
 	if byPath == nil {
 		return drift.TierUnknown, false
 	}
-	kp := KeyPath(rp)
 	for _, row := range byPath[kp] {
-		if r.importedMatch(row, v) {
+		if r.importedMatch(row, cv) {
 			return row.tier, true
 		}
 	}
@@ -254,7 +254,7 @@ func (r *run) imported(rp string, v any) (drift.Tier, bool) {
 	if strings.HasSuffix(kp, "]") {
 		if i := strings.LastIndexByte(kp, '['); i > 0 {
 			for _, row := range byPath[kp[:i]+"[*]"] {
-				if r.importedMatch(row, v) {
+				if r.importedMatch(row, cv) {
 					return row.tier, true
 				}
 			}
@@ -284,7 +284,8 @@ func compileConds(sets ...[]ImportedCond) (map[string]*regexp.Regexp, error) {
 	return out, nil
 }
 
-func (r *run) importedMatch(row *importedRow, v any) bool {
+func (r *run) importedMatch(row *importedRow, cv *canon) bool {
+	v := cv.v
 	for _, c := range row.when {
 		if !r.condHolds(c, row.matches) {
 			return false
@@ -314,7 +315,11 @@ func (r *run) importedMatch(row *importedRow, v any) bool {
 	if row.templated {
 		return Template(x, r.templateContext()) == row.value
 	}
-	if normalize.Canonical(x) == row.value || normalize.SameScalarOrEqual(row.parsed, x) {
+	text := cv.text
+	if row.field != "" {
+		text = func() string { return normalize.Canonical(x) }
+	}
+	if text() == row.value || normalize.SameScalarOrEqual(row.parsed, x) {
 		return true
 	}
 	return row.subset && subsetDefault(row.parsed, x)

@@ -193,14 +193,15 @@ func (r *run) known(rp string, v any) (drift.Tier, bool) {
 		}
 	}
 	kp := KeyPath(rp)
-	if t, ok := r.lookup(table.byType[r.s.Ref.Type][kp], v); ok {
+	cv := &canon{v: v}
+	if t, ok := r.lookup(table.byType[r.s.Ref.Type][kp], cv); ok {
 		return t, true
 	}
-	if t, ok := r.imported(rp, v); ok {
+	if t, ok := r.importedAt(kp, cv); ok {
 		return t, true
 	}
 	if alias := r.tf.knownAlias; alias.typ != "" && strings.HasPrefix(kp, alias.prefix) {
-		if t, ok := r.lookup(table.byType[alias.typ][kp], v); ok {
+		if t, ok := r.lookup(table.byType[alias.typ][kp], cv); ok {
 			return t, true
 		}
 	}
@@ -208,16 +209,31 @@ func (r *run) known(rp string, v any) (drift.Tier, bool) {
 		return drift.TierUnknown, false
 	}
 	if !strings.Contains(kp, ".") {
-		if t, ok := r.lookup(table.byType[anyType][kp], v); ok {
+		if t, ok := r.lookup(table.byType[anyType][kp], cv); ok {
 			return t, true
 		}
 	}
 	// A service row holds for a type that has no value of its own at
 	// the path: the type's own evidence, when there is any, wins.
 	if _, own := table.byType[r.s.Ref.Type][kp]; !own {
-		return r.lookup(table.byType[ServiceOf(r.s.Ref.Type)][kp], v)
+		return r.lookup(table.byType[ServiceOf(r.s.Ref.Type)][kp], cv)
 	}
 	return drift.TierUnknown, false
+}
+
+// canon is a value with its canonical JSON computed at most once, however
+// many tables look it up.
+type canon struct {
+	v    any
+	c    string
+	done bool
+}
+
+func (c *canon) text() string {
+	if !c.done {
+		c.c, c.done = normalize.Canonical(c.v), true
+	}
+	return c.c
 }
 
 // ServiceOf returns the service-row key of a resource type: its
@@ -237,11 +253,11 @@ func ServiceOf(typ string) string {
 // Service rows are keyed by ServiceOf.
 const anyType = "*"
 
-func (r *run) lookup(e *knownEntry, v any) (drift.Tier, bool) {
+func (r *run) lookup(e *knownEntry, cv *canon) (drift.Tier, bool) {
 	if e == nil {
 		return drift.TierUnknown, false
 	}
-	c := normalize.Canonical(v)
+	c := cv.text()
 	if t, ok := e.exact[c]; ok {
 		return t, true
 	}
@@ -253,7 +269,7 @@ func (r *run) lookup(e *knownEntry, v any) (drift.Tier, bool) {
 	if len(e.templated) == 0 {
 		return drift.TierUnknown, false
 	}
-	tmpl := Template(v, r.templateContext())
+	tmpl := Template(cv.v, r.templateContext())
 	if t, ok := e.templated[tmpl]; ok {
 		return t, true
 	}
