@@ -52,6 +52,12 @@
 // snapshot, DescribeType for the types it lacks, unless the caller
 // supplies them).
 //
+// Nested stacks (nested.go): NestedStacks lists a loaded stack's
+// AWS::CloudFormation::Stack resources (physical id: the nested stack's
+// ARN); ListStackTree lists an account-region's stacks depth first with
+// their ParentId/RootId, each once; FoldNestedEcho folds what a stack
+// resource echoes of its nested stack once that stack is loaded.
+//
 // Rules and invariants:
 //   - One resource's failure is a finding (skipped, with the reason), never a
 //     failed run. Only a stack that cannot be loaded (DescribeStacks,

@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"path"
 	"sort"
-	"strings"
-
-	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
 )
 
 // ListStacks returns the names of the account-region's live stacks (every
@@ -15,19 +12,13 @@ import (
 // descriptions are kept in c, so loading a listed stack does not describe
 // it again.
 func ListStacks(ctx context.Context, c *Clients) ([]string, error) {
-	var names []string
-	p := cloudformation.NewDescribeStacksPaginator(c.CloudFormation, &cloudformation.DescribeStacksInput{})
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("list stacks: %w", err)
-		}
-		for _, s := range page.Stacks {
-			if n := deref(s.StackName); n != "" && !strings.HasPrefix(string(s.StackStatus), "DELETE_COMPLETE") {
-				names = append(names, n)
-				c.listed.put(s)
-			}
-		}
+	listed, err := ListStackTree(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(listed))
+	for i, s := range listed {
+		names[i] = s.Name
 	}
 	sort.Strings(names)
 	return names, nil
