@@ -91,6 +91,7 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 	fs.BoolVar(&f.undeclaredOnly, "undeclared-only", false, "report only live-only state (undeclared, added)")
 	fs.BoolVar(&f.noBaseline, "no-baseline", false, "check without a recorded baseline (every live-only value is reported); a state directory that does not exist is then no error")
 	fs.BoolVar(&f.preDeploy, "pre-deploy", false, "compare against the app's synthesized templates instead of the deployed ones (declared side only; needs --app)")
+	f.registerRecursion(fs)
 	if done, code := parse(s, fs, args); done {
 		return code
 	}
@@ -182,7 +183,13 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 	if s.StderrTTY && !f.quiet {
 		prog = startProgress(s.Stderr, len(sess.targets), sess.sched.Stats, time.Now, progressTick)
 	}
-	sess.gatherEach(ctx, mode, func(r *stackRun) { prog.emitted(func() { emit(r) }) })
+	sess.gatherEach(ctx, mode, func(tree []*stackRun) {
+		prog.emitted(func() {
+			for _, r := range tree {
+				emit(r)
+			}
+		})
+	})
 	prog.end()
 	if printErr == nil && text && (len(stacks) > 1 || f.quiet || f.hideClean) {
 		if shown > 0 {
@@ -241,8 +248,12 @@ const progressTick = 200 * time.Millisecond
 // did not: check writes nothing but its report.
 func interruptedLine(targets []target, runs []*stackRun, output string) string {
 	done := map[string]bool{}
+	checked := 0
 	for _, r := range runs {
-		done[r.target.name+"\x00"+r.target.region] = true
+		if r.parent == "" {
+			done[r.target.name+"\x00"+r.target.region] = true
+			checked++
+		}
 	}
 	var missing []string
 	for _, t := range targets {
@@ -250,7 +261,10 @@ func interruptedLine(targets []target, runs []*stackRun, output string) string {
 			missing = append(missing, t.name)
 		}
 	}
-	line := fmt.Sprintf("realdrift check: interrupted — %d of %d stacks checked and reported", len(runs), len(targets))
+	line := fmt.Sprintf("realdrift check: interrupted — %d of %d stacks checked and reported", checked, len(targets))
+	if nested := len(runs) - checked; nested > 0 {
+		line += fmt.Sprintf(" (and %d nested)", nested)
+	}
 	if len(missing) > 0 {
 		const most = 10
 		shown := missing[:min(len(missing), most)]
@@ -378,22 +392,23 @@ func resolveInline(ctx context.Context, s IO, sess *session, runs []*stackRun, c
 // the runs in target order. It stops early when ctx ends.
 func (sess *session) gatherAll(ctx context.Context, mode gatherMode) []*stackRun {
 	var runs []*stackRun
-	sess.gatherEach(ctx, mode, func(r *stackRun) { runs = append(runs, r) })
+	sess.gatherEach(ctx, mode, func(tree []*stackRun) { runs = append(runs, tree...) })
 	return runs
 }
 
 // gatherEach checks the targets side by side, at most as many stacks at
 // once as --concurrency allows calls (the session's scheduler bounds the
-// calls themselves), and hands each run to emit in target order, as soon
-// as it and every run before it are done. emit runs on the caller's
+// calls themselves), and hands each target's runs (the target's, then its
+// nested stacks' depth first: gatherTree) to emit in target order, as soon
+// as they and every target before it are done. emit runs on the caller's
 // goroutine. Once ctx ends no stack is started; a stack the end
 // interrupted is not emitted (its result is not a report), the ones that
 // finished are.
-func (sess *session) gatherEach(ctx context.Context, mode gatherMode, emit func(*stackRun)) {
+func (sess *session) gatherEach(ctx context.Context, mode gatherMode, emit func([]*stackRun)) {
 	n := len(sess.targets)
-	done := make([]chan *stackRun, n)
+	done := make([]chan []*stackRun, n)
 	for i := range done {
-		done[i] = make(chan *stackRun, 1)
+		done[i] = make(chan []*stackRun, 1)
 	}
 	workers := make(chan struct{}, max(1, sess.flags.concurrency))
 	go func() {
@@ -409,18 +424,24 @@ func (sess *session) gatherEach(ctx context.Context, mode gatherMode, emit func(
 				return
 			}
 			go func() {
-				r := sess.gather(ctx, t, mode)
+				tree := sess.gatherTree(ctx, t, mode)
 				<-workers
-				done[i] <- r
+				done[i] <- tree
 			}()
 		}
 	}()
 	for _, ch := range done {
-		r := <-ch
-		if r == nil || (r.err != nil && ctx.Err() != nil) {
-			continue // not started, or interrupted mid-stack
+		tree := <-ch
+		var out []*stackRun
+		for _, r := range tree {
+			if r.err != nil && ctx.Err() != nil {
+				continue // interrupted mid-stack
+			}
+			out = append(out, r)
 		}
-		emit(r)
+		if len(out) > 0 {
+			emit(out)
+		}
 	}
 }
 

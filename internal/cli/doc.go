@@ -18,6 +18,18 @@
 // and one pipeline per stack in gather.go: scan.Check, then baseline.Apply,
 // the --declared-only / --undeclared-only scope, then ignore.Apply.
 // Invariants:
+//   - Nested stacks (nested.go): check, record and ignore descend into the
+//     AWS::CloudFormation::Stack resources of every stack they check,
+//     depth first, unless --no-recursive. Each nested stack is a stack of
+//     its own — its own name, baseline and report, headed "Nested stack:
+//     <name> (<account>/<region>) in <parent> (<logical id>)" and carrying
+//     parent / parentLogicalId in JSON — checked once however the stacks
+//     are chosen (a stack nested in another chosen stack is checked under
+//     it). One that cannot be read is a skipped finding on its parent's
+//     stack resource (a coverage gap: --strict exits 1, record names it),
+//     never drift, never an error, never left out. What the stack
+//     resource echoes of its nested stack (the nested template's parameter
+//     defaults, NoEcho masks) is folded by scan.FoldNestedEcho.
 //   - Stacks are checked side by side through the session's one
 //     scan.Scheduler: --concurrency bounds the calls in flight of the whole
 //     run (every stack, region and API together) and each API's rate adapts

@@ -51,11 +51,15 @@ type stackRun struct {
 	// notes are one-line nudges for stderr.
 	notes []string
 	err   error
+	// parent is the stack a nested stack's run was reached from, and
+	// parentLogicalID the logical id of its stack resource there ("" for
+	// a stack checked in its own right).
+	parent, parentLogicalID string
 }
 
 // report returns the run as the report package takes it.
 func (r *stackRun) report() report.Stack {
-	return report.Stack{Ref: r.ref, Findings: r.findings, Err: r.err}
+	return report.Stack{Ref: r.ref, Findings: r.findings, Err: r.err, Parent: r.parent, ParentLogicalID: r.parentLogicalID}
 }
 
 // gather checks one stack: the scan pipeline, then the baseline, the scope

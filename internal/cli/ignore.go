@@ -39,6 +39,7 @@ func runIgnore(ctx context.Context, s IO, args []string) int {
 	accountScope := fs.String("account", "", "with --path: the account scope (glob)")
 	allFindings := fs.Bool("all-findings", false, "without --path: ignore every declared, undeclared and added finding of the stacks")
 	scopes := fs.String("scope", "", "without --path: scope each rule to its finding's stack, account and/or region (comma list)")
+	f.registerRecursion(fs)
 	if done, code := parse(s, fs, args); done {
 		return code
 	}

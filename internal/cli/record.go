@@ -37,6 +37,7 @@ func runRecord(ctx context.Context, s IO, args []string) int {
 	fs.BoolVar(&yes, "yes", false, "record everything without asking")
 	fs.BoolVar(&yes, "y", false, "shorthand for --yes")
 	fs.BoolVar(&strict, "strict", false, "exit 1 when coverage is incomplete (something was not read; its recorded entries are kept)")
+	f.registerRecursion(fs)
 	if done, code := parse(s, fs, args); done {
 		return code
 	}
@@ -55,37 +56,52 @@ func runRecord(ctx context.Context, s IO, args []string) int {
 	}
 	code := ExitOK
 	for _, t := range sess.targets {
-		run := sess.gather(ctx, t, gatherMode{})
+		// A stack and its nested stacks, each recorded to its own baseline.
+		tree := sess.gatherTree(ctx, t, gatherMode{})
 		if ctx.Err() != nil {
 			return ExitInterrupt
 		}
-		for _, n := range run.notes {
-			fmt.Fprintf(s.Stderr, "note: %s: %s\n", run.ref.Name, n)
-		}
-		if run.err != nil {
-			fmt.Fprintf(s.Stderr, "realdrift record: %s: %v (nothing written)\n", run.ref.Name, run.err)
-			code = ExitError
-			continue
-		}
-		if err := recordRun(ctx, s, sess, run, in); err != nil {
-			if ctx.Err() != nil {
-				return ExitInterrupt
-			}
-			fmt.Fprintf(s.Stderr, "realdrift record: %s: %v\n", run.ref.Name, err)
-			code = ExitError
-			continue
-		}
-		if gaps := coverageGaps(run.ref.Name, run.raw); len(gaps) > 0 {
-			fmt.Fprintf(s.Stderr, "warning: %s: coverage incomplete — %d not read, their recorded entries kept unchanged:\n", run.ref.Name, len(gaps))
-			for _, g := range gaps {
-				fmt.Fprintf(s.Stderr, "  %s\n", g)
-			}
-			if strict && code == ExitOK {
-				code = ExitDrift
+		for _, run := range tree {
+			if c := recordOne(ctx, s, sess, run, in, strict); c == ExitInterrupt {
+				return c
+			} else if c != ExitOK && (code == ExitOK || c == ExitError) {
+				code = c
 			}
 		}
 	}
 	return code
+}
+
+// recordOne records one gathered stack run and says how it went: ExitOK,
+// ExitError (nothing written, or the write failed), ExitDrift (recorded
+// with coverage gaps under --strict) or ExitInterrupt.
+func recordOne(ctx context.Context, s IO, sess *session, run *stackRun, in *bufio.Reader, strict bool) int {
+	for _, n := range run.notes {
+		fmt.Fprintf(s.Stderr, "note: %s: %s\n", run.ref.Name, n)
+	}
+	if run.err != nil {
+		fmt.Fprintf(s.Stderr, "realdrift record: %s: %v (nothing written)\n", run.ref.Name, run.err)
+		return ExitError
+	}
+	if err := recordRun(ctx, s, sess, run, in); err != nil {
+		if ctx.Err() != nil {
+			return ExitInterrupt
+		}
+		fmt.Fprintf(s.Stderr, "realdrift record: %s: %v\n", run.ref.Name, err)
+		return ExitError
+	}
+	gaps := coverageGaps(run.ref.Name, run.raw)
+	if len(gaps) == 0 {
+		return ExitOK
+	}
+	fmt.Fprintf(s.Stderr, "warning: %s: coverage incomplete — %d not read, their recorded entries kept unchanged:\n", run.ref.Name, len(gaps))
+	for _, g := range gaps {
+		fmt.Fprintf(s.Stderr, "  %s\n", g)
+	}
+	if strict {
+		return ExitDrift
+	}
+	return ExitOK
 }
 
 // coverageGaps lists what a run could not read, one line each: skipped

@@ -36,6 +36,9 @@ type stackFlags struct {
 	firstByteTimeout time.Duration
 	callTimeout      time.Duration
 	maxAttempts      int
+	// noRecursive leaves nested stacks out (check, record and ignore
+	// register --no-recursive; diff has its own --recursive).
+	noRecursive bool
 }
 
 func (f *stackFlags) register(fs *flag.FlagSet) {
@@ -199,16 +202,24 @@ func (f *stackFlags) open(ctx context.Context, s IO, patterns []string) (*sessio
 	if err != nil {
 		return nil, err
 	}
-	names, err := scan.ListStacks(ctx, c)
+	listed, err := scan.ListStackTree(ctx, c)
 	if err != nil {
 		return nil, explain(err)
 	}
+	names := make([]string, len(listed))
+	for i, s := range listed {
+		names[i] = s.Name
+	}
+	sort.Strings(names)
 	picked, err := matchStacks(names, patterns)
 	if err != nil {
 		return nil, err
 	}
 	if len(picked) == 0 {
 		return nil, fmt.Errorf("no stack deployed in %s", region)
+	}
+	if !f.noRecursive {
+		picked = topLevel(picked, listed)
 	}
 	for _, n := range picked {
 		sess.targets = append(sess.targets, target{name: n, region: region})

@@ -11,7 +11,10 @@
 // fail (a stack that could not be checked covers nothing).
 //
 // Text layout (seed 002 §9):
-//   - A header line per stack; drift sections follow it directly, later
+//   - A header line per stack ("Stack <name> (<account>/<region>)"; a
+//     nested stack's is "Nested stack: <name> (<account>/<region>) in
+//     <parent> (<logical id>)", as diff --recursive heads its nested
+//     stacks "Nested stack: …"); drift sections follow it directly, later
 //     sections after a blank line. Section headers carry the count inside
 //     the brackets ([CFn-Declared Drift: 3]) and a note after them.
 //   - Unrecorded values form their own [Potential Drift: N] section and
@@ -38,6 +41,8 @@
 //	  "coverageComplete": <no stack failed or has a skipped finding>,
 //	  "stacks": [{
 //	    "stack": "<name>", "account": "<id>", "region": "<region>",
+//	    "parent": "<name>",              // only for a nested stack: the stack it is nested in
+//	    "parentLogicalId": "<id>",       // and its AWS::CloudFormation::Stack resource there
 //	    "verdict": ..., "drifted": n, "potentialDrift": n,
 //	    "coverageComplete": bool,
 //	    "counts": {"<tier>": n, ...},    // every finding by tier, non-zero only

@@ -24,6 +24,8 @@ type jsonStack struct {
 	Stack            string          `json:"stack"`
 	Account          string          `json:"account"`
 	Region           string          `json:"region"`
+	Parent           string          `json:"parent,omitempty"`
+	ParentLogicalID  string          `json:"parentLogicalId,omitempty"`
 	Verdict          Verdict         `json:"verdict"`
 	Drifted          int             `json:"drifted"`
 	PotentialDrift   int             `json:"potentialDrift"`
@@ -41,6 +43,7 @@ func JSON(w io.Writer, stacks []Stack) error {
 		sum := Summarize(s)
 		js := jsonStack{
 			Stack: s.Ref.Name, Account: s.Ref.Account, Region: s.Ref.Region,
+			Parent: s.Parent, ParentLogicalID: s.ParentLogicalID,
 			Verdict: sum.Verdict, Drifted: sum.Drifted, PotentialDrift: sum.Potential,
 			CoverageComplete: sum.CoverageComplete(), Counts: map[string]int{},
 			Findings: sorted(s.Ref.Name, s.Findings),

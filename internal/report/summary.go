@@ -14,6 +14,10 @@ type Stack struct {
 	Findings []drift.Finding
 	// Err is set when the stack could not be checked.
 	Err error
+	// Parent is, for a nested stack, the name of the stack it was reached
+	// from, and ParentLogicalID the logical id of its
+	// AWS::CloudFormation::Stack resource there; both "" otherwise.
+	Parent, ParentLogicalID string
 }
 
 // Verdict is a stack's (or a run's) outcome.

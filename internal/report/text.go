@@ -78,7 +78,11 @@ func Text(w io.Writer, stacks []Stack, opt Options) error {
 }
 
 func writeStack(b *bytes.Buffer, s Stack, opt Options, st style) {
-	fmt.Fprintf(b, "%s %s\n", st.bold("Stack"), oneLine(s.Ref.String()))
+	if s.Parent != "" {
+		fmt.Fprintf(b, "%s %s in %s (%s)\n", st.bold("Nested stack:"), oneLine(s.Ref.String()), oneLine(s.Parent), oneLine(s.ParentLogicalID))
+	} else {
+		fmt.Fprintf(b, "%s %s\n", st.bold("Stack"), oneLine(s.Ref.String()))
+	}
 	sum := Summarize(s)
 	if s.Err != nil {
 		fmt.Fprintf(b, "error: %s\n", oneLine(s.Err.Error()))
