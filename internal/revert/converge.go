@@ -42,6 +42,21 @@ func (s Status) MarshalJSON() ([]byte, error) {
 	return json.Marshal(s.String())
 }
 
+// UnmarshalJSON reads a wire name.
+func (s *Status) UnmarshalJSON(b []byte) error {
+	var n string
+	if err := json.Unmarshal(b, &n); err != nil {
+		return fmt.Errorf("status: %w", err)
+	}
+	for i, name := range statusNames {
+		if name == n && Status(i) != StatusUnknown {
+			*s = Status(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown revert status %q", n)
+}
+
 // Outcome is one item's result.
 type Outcome struct {
 	ID     string `json:"id"`
