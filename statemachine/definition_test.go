@@ -123,6 +123,10 @@ func walk(def map[string]any, prefix string, visit func(state)) {
 	}
 }
 
+// callbackResource is the one service integration the definitions use: a
+// Lambda invoked with a task token (scripts/sfn/run.js runs it locally).
+const callbackResource = "arn:aws:states:::lambda:invoke.waitForTaskToken"
+
 var placeholder = regexp.MustCompile(`^\$\{([A-Za-z]+FunctionArn)\}$`)
 
 func errorsOf(list any) [][]string {
@@ -162,7 +166,19 @@ func TestDefinitionRules(t *testing.T) {
 				if s.body["Type"] != "Task" {
 					return
 				}
-				m := placeholder.FindStringSubmatch(s.body["Resource"].(string))
+				// A Task invokes a function directly, or (waiting for a task
+				// token) through lambda:invoke.waitForTaskToken naming one.
+				fn := s.body["Resource"]
+				if fn == callbackResource {
+					params, _ := s.body["Parameters"].(map[string]any)
+					payload, _ := params["Payload"].(map[string]any)
+					if payload["taskToken.$"] != "$$.Task.Token" || s.body["TimeoutSeconds"] == nil {
+						t.Errorf("callback Task: want Payload taskToken.$ = $$.Task.Token and a TimeoutSeconds; got %v", s.body)
+					}
+					fn = params["FunctionName"]
+				}
+				name, _ := fn.(string)
+				m := placeholder.FindStringSubmatch(name)
 				if m == nil || !known[m[1]] {
 					t.Errorf("Resource %v is not a known ${XFunctionArn} substitution", s.body["Resource"])
 				}
@@ -259,11 +275,13 @@ func TestSubstitutionName(t *testing.T) {
 		got = append(got, statemachine.SubstitutionName(fn))
 	}
 	want := []string{"DiscoverFunctionArn", "LoadDesiredFunctionArn", "ReadResourcesFunctionArn", "ResolveFunctionArn",
-		"EnumerateChildrenFunctionArn", "ClassifyFunctionArn", "PersistFunctionArn", "NotifyFunctionArn", "TriggerFunctionArn"}
+		"EnumerateChildrenFunctionArn", "ClassifyFunctionArn", "PersistFunctionArn", "NotifyFunctionArn", "TriggerFunctionArn",
+		"RevertPlanFunctionArn", "RequestApprovalFunctionArn", "RevertWriteFunctionArn", "RevertConvergeFunctionArn", "RevertAuditFunctionArn",
+		"ApproveLinkFunctionArn"}
 	if diff := cmp.Diff(got, want); diff != "" {
 		t.Errorf("(-got +want):\n%s", diff)
 	}
-	// Every function but trigger is used by some definition.
+	// Every function but trigger and approve-link is used by some definition.
 	var used []string
 	for _, name := range statemachine.DefinitionNames() {
 		b, err := os.ReadFile(name + ".asl.json")
@@ -277,9 +295,64 @@ func TestSubstitutionName(t *testing.T) {
 		}
 	}
 	sort.Strings(used)
-	wantUsed := slices.DeleteFunc(slices.Clone(want), func(s string) bool { return s == "TriggerFunctionArn" })
+	wantUsed := slices.DeleteFunc(slices.Clone(want), func(s string) bool { return s == "TriggerFunctionArn" || s == "ApproveLinkFunctionArn" })
 	sort.Strings(wantUsed)
 	if diff := cmp.Diff(used, wantUsed); diff != "" {
 		t.Errorf("substitutions used by the definitions (-got +want):\n%s", diff)
+	}
+}
+
+// TestRevertDefinition holds the revert's shape: every Task and Map ends in
+// a catch-all that records the outcome; the approval waits on a task token
+// and its rejection (or timeout) is recorded without reaching the writes;
+// the writes run per resource with bounded concurrency; a dry run and an
+// empty plan stop before the approval.
+func TestRevertDefinition(t *testing.T) {
+	def := readDefinition(t, statemachine.Revert)
+	states := def["States"].(map[string]any)
+	for name, body := range states {
+		body := body.(map[string]any)
+		if body["Type"] != "Task" && body["Type"] != "Map" {
+			continue
+		}
+		catch, _ := body["Catch"].([]any)
+		if len(catch) == 0 {
+			t.Errorf("%s catches nothing", name)
+			continue
+		}
+		last := catch[len(catch)-1].(map[string]any)
+		if diff := cmp.Diff(errorsOf([]any{last}), [][]string{{"States.ALL"}}); diff != "" {
+			t.Errorf("%s: last catch (-got +want):\n%s", name, diff)
+		}
+	}
+	wait := states["WaitForApproval"].(map[string]any)
+	if wait["Resource"] != callbackResource {
+		t.Errorf("WaitForApproval resource %v, want %s", wait["Resource"], callbackResource)
+	}
+	first := wait["Catch"].([]any)[0].(map[string]any)
+	if diff := cmp.Diff(errorsOf([]any{first}), [][]string{{statemachine.ErrorRejected, "States.Timeout"}}); diff != "" || first["Next"] != "RecordRejected" {
+		t.Errorf("the approval's first catch %v: want RevertRejected and States.Timeout to RecordRejected", first)
+	}
+	if next := states["RecordRejected"].(map[string]any)["Next"]; next != "Notify" {
+		t.Errorf("RecordRejected goes to %v, want Notify (never the writes)", next)
+	}
+	if wait["Next"] != "Write" {
+		t.Errorf("WaitForApproval goes to %v, want Write", wait["Next"])
+	}
+	write := states["Write"].(map[string]any)
+	if mc, _ := write["MaxConcurrency"].(float64); mc < 1 || mc > 10 {
+		t.Errorf("Write MaxConcurrency %v, want a bound in 1..10", write["MaxConcurrency"])
+	}
+	if write["ItemsPath"] != "$.plan.resources" {
+		t.Errorf("Write maps over %v, want the plan's resources", write["ItemsPath"])
+	}
+	choices := states["DryRun"].(map[string]any)["Choices"].([]any)
+	for _, c := range choices {
+		if c.(map[string]any)["Next"] != "Planned" {
+			t.Errorf("DryRun choice %v does not stop at Planned", c)
+		}
+	}
+	if states["Plan"].(map[string]any)["Next"] != "DryRun" {
+		t.Error("Plan does not go to the DryRun choice")
 	}
 }

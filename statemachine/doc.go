@@ -9,7 +9,12 @@
 //   - Definitions use JSONPath only (no JSONata, no Assign variables) and
 //     only what the local interpreter runs: Tasks with a direct Lambda ARN
 //     (a ${XFunctionArn} DefinitionSubstitution), inline-compatible Maps,
-//     Choice, Pass, Fail, Retry and Catch. Production-only fields
+//     Choice, Pass, Fail, Retry and Catch. One service integration is used:
+//     revert's approval, a Lambda invoked with a task token
+//     (arn:aws:states:::lambda:invoke.waitForTaskToken), which the
+//     interpreter lacks; scripts/sfn/run.js runs it against a callback
+//     service (Run.TaskTokens; statemachinetest.TaskTokens answers
+//     SendTaskSuccess and SendTaskFailure as Step Functions does). Production-only fields
 //     (Distributed Map ProcessorConfig, ToleratedFailurePercentage, Label)
 //     are ignored locally and change no data flow.
 //   - Payloads carry references (run id, StackRef, store keys, batch
@@ -22,4 +27,8 @@
 //   - Every Task retries Lambda service errors and the Throttled error
 //     (FULL jitter, capped backoff); every check-stack Task or Map catches
 //     States.ALL and records the stack as failed for the run.
+//   - revert (Standard) writes only after an approval: a dry run and an
+//     empty plan stop at the stored plan, a rejection or an approval that
+//     times out is audited without reaching the writes, and every Task or
+//     Map ends in a catch-all that records the outcome in the audit item.
 package statemachine

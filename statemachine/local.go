@@ -17,10 +17,11 @@ import (
 const (
 	Sweep      = "sweep"
 	CheckStack = "check-stack"
+	Revert     = "revert"
 )
 
 // DefinitionNames lists the definitions.
-func DefinitionNames() []string { return []string{CheckStack, Sweep} }
+func DefinitionNames() []string { return []string{CheckStack, Revert, Sweep} }
 
 // SubstitutionName is the DefinitionSubstitutions key of a function's ARN:
 // enumerate-children → EnumerateChildrenFunctionArn.
@@ -133,6 +134,12 @@ type Run struct {
 	// pause so tests that exercise retries stay fast. Zero keeps the
 	// definitions' intervals.
 	RetryMillis int
+	// TaskTokens is the callback service the definition's
+	// lambda:invoke.waitForTaskToken Tasks wait on (the interpreter has no
+	// callback tasks; statemachinetest.TaskTokens serves SendTaskSuccess
+	// and SendTaskFailure and the waits of scripts/sfn/run.js). Required
+	// by a definition with such a Task.
+	TaskTokens string
 }
 
 // StateOutput is the size of one state's output.
@@ -187,6 +194,9 @@ func (l Local) Run(ctx context.Context, r Run) (Execution, error) {
 	}
 	if r.RetryMillis > 0 {
 		args = append(args, "--retry-ms", fmt.Sprint(r.RetryMillis))
+	}
+	if r.TaskTokens != "" {
+		args = append(args, "--task-tokens", r.TaskTokens)
 	}
 	keys := make([]string, 0, len(r.Substitutions))
 	for k := range r.Substitutions {

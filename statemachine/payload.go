@@ -20,11 +20,14 @@ const (
 	FunctionTrigger           = "trigger"
 )
 
-// FunctionNames lists every function of the service, trigger included.
+// FunctionNames lists every function of the service, trigger and
+// approve-link (invoked by events and links, not by a definition) included.
 func FunctionNames() []string {
 	return []string{
 		FunctionDiscover, FunctionLoadDesired, FunctionReadResources, FunctionResolve,
 		FunctionEnumerateChildren, FunctionClassify, FunctionPersist, FunctionNotify, FunctionTrigger,
+		FunctionRevertPlan, FunctionRequestApproval, FunctionRevertWrite, FunctionRevertConverge, FunctionRevertAudit,
+		FunctionApproveLink,
 	}
 }
 
@@ -173,6 +176,7 @@ type RunSummary struct {
 //
 //   - stack: RunID, Stack, FindingsKey, Counts (the stack's findings changed).
 //   - sweep: RunID, Summary.
+//   - revert: RunID, Stack, AuditKey (a revert finished).
 type NotifyTask struct {
 	Kind        string          `json:"kind"`
 	RunID       string          `json:"runId"`
@@ -180,6 +184,7 @@ type NotifyTask struct {
 	FindingsKey string          `json:"findingsKey,omitempty"`
 	Counts      Counts          `json:"counts,omitempty"`
 	Summary     *RunSummary     `json:"summary,omitempty"`
+	AuditKey    string          `json:"auditKey,omitempty"`
 }
 
 // DiscoverTask is the input of discover. Without Account it lists the

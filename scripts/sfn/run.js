@@ -7,15 +7,26 @@
 //
 //   node --require ./polyfill.cjs run.js --definition FILE [--input JSON | --input-file FILE]
 //        [--subst Name=Value]... [--lambda-arns REGION:ACCOUNT] [--execution-name NAME]
-//        [--retry-ms N]
+//        [--retry-ms N] [--task-tokens URL]
 //
 //   --subst           a DefinitionSubstitutions value; every ${Name} must get one
 //   --lambda-arns     give each ${XFunctionArn} a Lambda ARN named after X (kebab-case)
 //   --execution-name  $$.Execution.Name (default: local-<time>)
 //   --retry-ms        wait N ms between retries instead of the definition's backoff
+//   --task-tokens     run lambda:invoke.waitForTaskToken Tasks against this
+//                     callback service (statemachinetest.TaskTokens), see below
 //
 // Lambda Tasks are invoked with the AWS SDK for JavaScript, which honours
 // AWS_ENDPOINT_URL_LAMBDA, AWS_REGION and the usual credential variables.
+//
+// The interpreter has no callback tasks: with --task-tokens, each Task whose
+// Resource is arn:aws:states:::lambda:invoke.waitForTaskToken runs locally
+// as Step Functions runs it: $$.Task.Token is a fresh token per task, the
+// Task registers it (POST URL/local/register {token}), invokes
+// Parameters.FunctionName with Parameters.Payload, then waits
+// (POST URL/local/await {token}, answered {pending} or the decision) until
+// SendTaskSuccess (the output is the Task's result) or SendTaskFailure (the
+// Task fails with its error and cause) reaches the callback service.
 //
 // Report: {status: "SUCCEEDED"|"FAILED", output, error: {Error, Cause},
 //          states: [{name, type, bytes}], maxStateOutputBytes, retries, caught}
@@ -39,6 +50,7 @@ function parseArgs(argv) {
       case '--lambda-arns': opts.lambdaArns = value; break;
       case '--execution-name': opts.executionName = value; break;
       case '--retry-ms': opts.retryMs = Number(value); break;
+      case '--task-tokens': opts.taskTokens = value.replace(/\/+$/, ''); break;
       case '--subst': {
         const eq = value.indexOf('=');
         if (eq <= 0) throw new Error(`--subst ${value}: want Name=Value`);
@@ -62,6 +74,66 @@ function retryingStates(definition, names = []) {
     for (const branch of state.Branches || []) retryingStates(branch, names);
   }
   return names;
+}
+
+const CALLBACK_RESOURCE = 'arn:aws:states:::lambda:invoke.waitForTaskToken';
+
+// callbackStates lists every state, at any depth, that waits for a task token.
+function callbackStates(definition, names = []) {
+  for (const [name, state] of Object.entries(definition.States || {})) {
+    if (state.Type === 'Task' && typeof state.Resource === 'string' && state.Resource.endsWith('.waitForTaskToken')) {
+      names.push({ name, resource: state.Resource });
+    }
+    const inner = state.ItemProcessor || state.Iterator;
+    if (inner) callbackStates(inner, names);
+    for (const branch of state.Branches || []) callbackStates(branch, names);
+  }
+  return names;
+}
+
+function newToken() {
+  return require('node:crypto').randomBytes(48).toString('base64url');
+}
+
+function namedError(name, message) {
+  const err = new Error(message);
+  err.name = name;
+  return err;
+}
+
+async function post(url, body) {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const text = await res.text();
+  if (!res.ok) throw namedError('States.Runtime', `${url}: ${res.status} ${text}`);
+  return JSON.parse(text);
+}
+
+// callbackHandler runs one waitForTaskToken Task; task is the context's
+// Task object, whose Token the next callback Task must not reuse.
+function callbackHandler(resource, tokens, task) {
+  return async (input) => {
+    if (resource !== CALLBACK_RESOURCE) {
+      throw namedError('States.Runtime', `${resource}: only ${CALLBACK_RESOURCE} runs locally`);
+    }
+    const token = task.Token;
+    task.Token = newToken();
+    await post(tokens + '/local/register', { token });
+    const { LambdaClient, InvokeCommand } = require('@aws-sdk/client-lambda');
+    const out = await new LambdaClient({}).send(new InvokeCommand({
+      FunctionName: input.FunctionName,
+      Payload: new TextEncoder().encode(JSON.stringify(input.Payload === undefined ? {} : input.Payload)),
+    }));
+    if (out.FunctionError) {
+      const body = JSON.parse(new TextDecoder().decode(out.Payload));
+      throw namedError(body.errorType, `${body.errorType}: ${body.errorMessage}`);
+    }
+    for (;;) {
+      const d = await post(tokens + '/local/await', { token });
+      if (d.pending) continue;
+      if (d.error !== undefined) throw namedError(d.error, d.cause || '');
+      return JSON.parse(d.output);
+    }
+  };
 }
 
 function byteLength(value) {
@@ -93,10 +165,19 @@ async function main() {
       StateMachine: { Id: 'arn:aws:states:local:000000000000:stateMachine:local', Name: 'local' },
     },
   };
+  const callbacks = callbackStates(definition);
+  if (callbacks.length > 0) {
+    if (!opts.taskTokens) throw new Error(`${callbacks[0].name} waits for a task token: run with --task-tokens URL`);
+    const task = { Token: newToken() };
+    runOptions.context.Task = task;
+    const handlers = {};
+    for (const c of callbacks) handlers[c.name] = callbackHandler(c.resource, opts.taskTokens, task);
+    runOptions.overrides = { taskResourceLocalHandlers: handlers };
+  }
   if (opts.retryMs !== undefined) {
     const overrides = {};
     for (const name of retryingStates(definition)) overrides[name] = opts.retryMs;
-    runOptions.overrides = { retryIntervalOverrides: overrides };
+    runOptions.overrides = { ...runOptions.overrides, retryIntervalOverrides: overrides };
   }
 
   const execution = machine.run(input, runOptions);

@@ -1,0 +1,179 @@
+package statemachinetest
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TaskTokens is the callback side of Step Functions for local runs: it
+// answers SendTaskSuccess, SendTaskFailure and SendTaskHeartbeat (JSON 1.0,
+// X-Amz-Target AWSStepFunctions.<Op>) as Step Functions does, so the code
+// under test sends decisions through a real *sfn.Client; and it serves
+// scripts/sfn/run.js the tokens' registrations and waits (/local/register,
+// /local/await). Point statemachine.Run.TaskTokens and the clients'
+// Step Functions endpoint at URL.
+type TaskTokens struct {
+	URL string
+
+	mu      sync.Mutex
+	tasks   map[string]*task
+	waiting chan string
+}
+
+// task is one registered token and, once decided, its decision.
+type task struct {
+	decided chan struct{}
+	output  string
+	err     string
+	cause   string
+	awaited bool // run.js waits on it
+}
+
+// ServeTaskTokens starts a TaskTokens server; it stops when the test ends.
+func ServeTaskTokens(t testing.TB) *TaskTokens {
+	t.Helper()
+	tt := &TaskTokens{tasks: map[string]*task{}, waiting: make(chan string, 16)}
+	srv := httptest.NewServer(tt)
+	t.Cleanup(srv.Close)
+	tt.URL = srv.URL
+	return tt
+}
+
+// Awaiting returns the next token a Task waits on: its Lambda has returned
+// (so whatever the Lambda stored for the decision is in place).
+func (tt *TaskTokens) Awaiting(ctx context.Context) (string, error) {
+	select {
+	case tok := <-tt.waiting:
+		return tok, nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+// ServeHTTP implements the callback API and run.js's endpoints.
+func (tt *TaskTokens) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Token     string `json:"token"`
+		TaskToken string `json:"taskToken"`
+		Output    string `json:"output"`
+		Error     string `json:"error"`
+		Cause     string `json:"cause"`
+	}
+	if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&in) != nil {
+		sfnError(w, http.StatusBadRequest, "InvalidRequestException", "want a JSON POST")
+		return
+	}
+	switch r.URL.Path {
+	case "/local/register":
+		tt.mu.Lock()
+		tt.tasks[in.Token] = &task{decided: make(chan struct{})}
+		tt.mu.Unlock()
+		writeJSON(w, map[string]bool{"registered": true})
+		return
+	case "/local/await":
+		tt.await(w, r, in.Token)
+		return
+	}
+	switch r.Header.Get("X-Amz-Target") {
+	case "AWSStepFunctions.SendTaskSuccess":
+		if !json.Valid([]byte(in.Output)) {
+			sfnError(w, http.StatusBadRequest, "InvalidOutput", "output is not JSON")
+			return
+		}
+		tt.decide(w, in.TaskToken, func(t *task) { t.output = in.Output })
+	case "AWSStepFunctions.SendTaskFailure":
+		tt.decide(w, in.TaskToken, func(t *task) { t.err, t.cause = in.Error, in.Cause })
+	case "AWSStepFunctions.SendTaskHeartbeat":
+		tt.mu.Lock()
+		t, ok := tt.tasks[in.TaskToken]
+		tt.mu.Unlock()
+		switch {
+		case !ok:
+			sfnError(w, http.StatusBadRequest, "InvalidToken", "Invalid token")
+		case t.isDecided():
+			sfnError(w, http.StatusBadRequest, "TaskTimedOut", "Task Timed Out: 'Provided task does not exist anymore'")
+		default:
+			writeJSON(w, struct{}{})
+		}
+	default:
+		sfnError(w, http.StatusBadRequest, "UnknownOperationException", "unknown operation "+r.Header.Get("X-Amz-Target"))
+	}
+}
+
+func (t *task) isDecided() bool {
+	select {
+	case <-t.decided:
+		return true
+	default:
+		return false
+	}
+}
+
+// decide records the first decision of a registered token; a token that
+// is unknown, or already decided, is refused as Step Functions refuses it.
+func (tt *TaskTokens) decide(w http.ResponseWriter, token string, set func(*task)) {
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	t, ok := tt.tasks[token]
+	switch {
+	case !ok:
+		sfnError(w, http.StatusBadRequest, "InvalidToken", "Invalid token")
+	case t.isDecided():
+		sfnError(w, http.StatusBadRequest, "TaskTimedOut", "Task Timed Out: 'Provided task does not exist anymore'")
+	default:
+		set(t)
+		close(t.decided)
+		writeJSON(w, struct{}{})
+	}
+}
+
+// await answers run.js with the token's decision, or {pending} after a
+// while (it asks again), so no HTTP request waits for long.
+func (tt *TaskTokens) await(w http.ResponseWriter, r *http.Request, token string) {
+	tt.mu.Lock()
+	t, ok := tt.tasks[token]
+	first := ok && !t.awaited
+	tt.mu.Unlock()
+	if !ok {
+		sfnError(w, http.StatusNotFound, "InvalidToken", "token was not registered")
+		return
+	}
+	if first {
+		tt.mu.Lock()
+		t.awaited = true
+		tt.mu.Unlock()
+		select {
+		case tt.waiting <- token:
+		default:
+		}
+	}
+	select {
+	case <-t.decided:
+	case <-time.After(20 * time.Second):
+		writeJSON(w, map[string]bool{"pending": true})
+		return
+	case <-r.Context().Done():
+		return
+	}
+	if t.err != "" || t.output == "" {
+		writeJSON(w, map[string]string{"error": t.err, "cause": t.cause})
+		return
+	}
+	writeJSON(w, map[string]string{"output": t.output})
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func sfnError(w http.ResponseWriter, status int, code, msg string) {
+	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]string{"__type": code, "message": msg})
+}
