@@ -1,7 +1,9 @@
 // Package service is the logic of realdrift's Lambda functions: one exported
 // handler per function of the state machines in statemachine/ (discover,
 // load-desired, read-resources, resolve, enumerate-children, classify,
-// persist, notify) plus the CloudTrail trigger. Each handler is a thin layer
+// persist, notify; revert-plan, request-approval, revert-write,
+// revert-converge, revert-audit) plus the CloudTrail trigger and the
+// approval link (approve-link). Each handler is a thin layer
 // over the scan pipeline (internal/scan), the store (internal/store), the
 // baseline and ignore rules (internal/baseline, internal/ignore) and the
 // alert senders (internal/notify); functions/<name>/main.go only builds a
@@ -52,4 +54,17 @@
 //     value is a secret Unknown, never compared.
 //   - Each handler logs one line per invocation (WithLogger): the
 //     function and its outcome, never a payload, a result or run state.
+//   - Reverts (revert.go, approval.go, revertwrite.go, audit.go) plan with
+//     the CLI's planner (revert.Build) over a fresh in-process check
+//     (scan.Check through the read role, reconciled like classify), and
+//     write with its writers (revert.Apply) through the member revert role
+//     only (Settings.RevertRoleName; without one, behind a read role, the
+//     write step refuses with ErrRevertOff). Nothing is written before an
+//     approval: the approval task's token is stored under the execution's
+//     run id, and Decide (realdrift approve, the approval link) answers it
+//     once; the first decision wins. The plan, writes and outcomes are run
+//     state (RevertStateTTL); the audit item — who decided and how, each
+//     item's before, target and after, what could not be reverted — is
+//     kept AuditRetention. The approval link carries a one-time code whose
+//     SHA-256 is stored; GET only shows the revert, POST decides.
 package service

@@ -36,13 +36,15 @@ type notifiedState struct {
 // the stack's alert memory keeps the last fully delivered drift set, so
 // the next check finds it changed and sends again to the channels that
 // missed it. For a sweep it puts the run summary on the event bus, when
-// one is configured.
+// one is configured. For a revert it sends the audit's outcome.
 func (s *Service) Notify(ctx context.Context, in statemachine.NotifyTask) (struct{}, error) {
 	switch in.Kind {
 	case statemachine.KindStack:
 		return struct{}{}, stepError(s.notifyStack(ctx, in))
 	case statemachine.KindSweep:
 		return struct{}{}, stepError(s.notifySweep(ctx, in))
+	case statemachine.KindRevert:
+		return struct{}{}, stepError(s.notifyRevert(ctx, in))
 	}
 	return struct{}{}, fmt.Errorf("notify: unknown kind %q", in.Kind)
 }

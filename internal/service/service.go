@@ -50,11 +50,18 @@ type Service struct {
 	set      Settings
 	store    store.Store
 	accounts *accounts
+	// reverters hands out member configs with the revert role assumed.
+	reverters *accounts
+	// region is the central region (the table's).
+	region   string
 	org      accountLister
 	starter  executionStarter
 	events   eventPutter
 	debounce *debouncer
 	channels []channel
+	// messengers carry revert messages (approval requests, outcomes).
+	messengers []messenger
+	tasks      taskSender
 	// warned holds the channels whose being unset was logged.
 	warned sync.Map
 	now    func() time.Time
@@ -77,25 +84,32 @@ func New(cfg aws.Config, set Settings, opts ...Option) (*Service, error) {
 		return nil, err
 	}
 	db := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) { endpoint(&o.BaseEndpoint, set.Endpoints.DynamoDB) })
+	stsc := sts.NewFromConfig(cfg)
+	sfnc := sfn.NewFromConfig(cfg, func(o *sfn.Options) { endpoint(&o.BaseEndpoint, set.Endpoints.StepFunctions) })
 	s := &Service{
-		set:      set,
-		accounts: newAccounts(cfg, sts.NewFromConfig(cfg), set.ReadRoleName),
-		org:      organizations.NewFromConfig(cfg),
-		starter:  sfn.NewFromConfig(cfg, func(o *sfn.Options) { endpoint(&o.BaseEndpoint, set.Endpoints.StepFunctions) }),
-		debounce: &debouncer{db: db, table: set.Table},
-		now:      time.Now,
+		set:       set,
+		accounts:  newAccounts(cfg, stsc, set.ReadRoleName),
+		reverters: newAccounts(cfg, stsc, set.RevertRoleName),
+		region:    cfg.Region,
+		org:       organizations.NewFromConfig(cfg),
+		starter:   sfnc,
+		tasks:     sfnc,
+		debounce:  &debouncer{db: db, table: set.Table},
+		now:       time.Now,
 	}
 	for _, o := range opts {
 		o(s)
 	}
 	if set.TopicARN != "" {
-		s.channels = append(s.channels, channel{"sns", notify.NewSNS(sns.NewFromConfig(cfg), set.TopicARN)})
+		topic := notify.NewSNS(sns.NewFromConfig(cfg), set.TopicARN)
+		s.channels = append(s.channels, channel{"sns", topic})
+		s.messengers = append(s.messengers, messenger{"sns", topic})
 	}
 	if set.SlackSecretID != "" {
 		sm := secretsmanager.NewFromConfig(cfg, func(o *secretsmanager.Options) { endpoint(&o.BaseEndpoint, set.Endpoints.SecretsManager) })
-		s.channels = append(s.channels, channel{"slack", &slackChannel{
-			secrets: sm, id: set.SlackSecretID, slack: notify.NewSlack(sm, set.SlackSecretID, nil), now: s.now,
-		}})
+		slack := &slackChannel{secrets: sm, id: set.SlackSecretID, slack: notify.NewSlack(sm, set.SlackSecretID, nil), now: s.now}
+		s.channels = append(s.channels, channel{"slack", slack})
+		s.messengers = append(s.messengers, messenger{"slack", slack})
 	}
 	if set.EventBus != "" {
 		eb := eventbridge.NewFromConfig(cfg, func(o *eventbridge.Options) { endpoint(&o.BaseEndpoint, set.Endpoints.EventBridge) })
@@ -137,6 +151,12 @@ func (s *Service) Handlers() map[string]any {
 		statemachine.FunctionPersist:           logged(s, statemachine.FunctionPersist, s.Persist),
 		statemachine.FunctionNotify:            logged(s, statemachine.FunctionNotify, s.Notify),
 		statemachine.FunctionTrigger:           logged(s, statemachine.FunctionTrigger, s.Trigger),
+		statemachine.FunctionRevertPlan:        logged(s, statemachine.FunctionRevertPlan, s.RevertPlan),
+		statemachine.FunctionRequestApproval:   logged(s, statemachine.FunctionRequestApproval, s.RequestApproval),
+		statemachine.FunctionRevertWrite:       logged(s, statemachine.FunctionRevertWrite, s.RevertWrite),
+		statemachine.FunctionRevertConverge:    logged(s, statemachine.FunctionRevertConverge, s.RevertConverge),
+		statemachine.FunctionRevertAudit:       logged(s, statemachine.FunctionRevertAudit, s.RevertAudit),
+		statemachine.FunctionApproveLink:       logged(s, statemachine.FunctionApproveLink, s.ApproveLink),
 	}
 }
 

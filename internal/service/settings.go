@@ -34,6 +34,9 @@ const (
 	EnvSecretsURL      = "REALDRIFT_SECRETSMANAGER_ENDPOINT_URL"
 	EnvStepFunctionURL = "REALDRIFT_STEPFUNCTIONS_ENDPOINT_URL"
 	EnvEventBridgeURL  = "REALDRIFT_EVENTBRIDGE_ENDPOINT_URL"
+	EnvRevertRoleName  = "REALDRIFT_REVERT_ROLE_NAME"
+	EnvApprovalURL     = "REALDRIFT_APPROVAL_URL"
+	EnvRevertWait      = "REALDRIFT_REVERT_WAIT_SECONDS"
 	EnvAccessKeyID     = "REALDRIFT_ACCESS_KEY_ID"
 	EnvSecretKey       = "REALDRIFT_SECRET_ACCESS_KEY"
 )
@@ -49,6 +52,9 @@ const (
 	// (one stack's batch: the CLI's run-wide scan.DefaultConcurrency is
 	// sized for many stacks at once).
 	DefaultConcurrency = 8
+	// DefaultRevertWait is how long one resource's revert write retries
+	// transient failures (the revert-write function's timeout is above it).
+	DefaultRevertWait = 2 * time.Minute
 )
 
 // Settings configure the service. SettingsFromEnv reads them from the
@@ -88,6 +94,16 @@ type Settings struct {
 	ReadBatch   int
 	ParentBatch int
 	Concurrency int
+	// RevertRoleName is the member accounts' opt-in revert role, assumed
+	// for the revert's writes (reads stay on the read role). Empty with a
+	// read role set: reverts are off, the write step refuses.
+	RevertRoleName string
+	// ApprovalURL is the approve-link function's URL the approval message
+	// links to; empty leaves the links out (realdrift approve still works).
+	ApprovalURL string
+	// RevertWait bounds the transient-failure retries of one resource's
+	// revert write.
+	RevertWait time.Duration
 	// Endpoints send calls to local emulators instead of AWS.
 	Endpoints Endpoints
 	// AccessKeyID and SecretAccessKey, when both set, are static central
@@ -110,15 +126,17 @@ type Endpoints struct {
 // SettingsFromEnv reads Settings from getenv (os.Getenv in a function).
 func SettingsFromEnv(getenv func(string) string) (Settings, error) {
 	s := Settings{
-		Table:         getenv(EnvTable),
-		Regions:       list(getenv(EnvRegions)),
-		ReadRoleName:  getenv(EnvReadRoleName),
-		Accounts:      list(getenv(EnvAccounts)),
-		TopicARN:      getenv(EnvTopicARN),
-		SlackSecretID: getenv(EnvSlackSecret),
-		EventBus:      getenv(EnvEventBus),
-		CheckStackARN: getenv(EnvCheckStackARN),
-		IgnoreScopes:  list(getenv(EnvIgnoreScopes)),
+		Table:          getenv(EnvTable),
+		Regions:        list(getenv(EnvRegions)),
+		ReadRoleName:   getenv(EnvReadRoleName),
+		Accounts:       list(getenv(EnvAccounts)),
+		TopicARN:       getenv(EnvTopicARN),
+		SlackSecretID:  getenv(EnvSlackSecret),
+		EventBus:       getenv(EnvEventBus),
+		CheckStackARN:  getenv(EnvCheckStackARN),
+		IgnoreScopes:   list(getenv(EnvIgnoreScopes)),
+		RevertRoleName: getenv(EnvRevertRoleName),
+		ApprovalURL:    getenv(EnvApprovalURL),
 		Endpoints: Endpoints{
 			Default:        getenv(EnvEndpointURL),
 			DynamoDB:       getenv(EnvDynamoDBURL),
@@ -137,6 +155,9 @@ func SettingsFromEnv(getenv func(string) string) (Settings, error) {
 		return Settings{}, err
 	}
 	if s.IndexTTL, err = duration(getenv, EnvIndexTTL, time.Hour); err != nil {
+		return Settings{}, err
+	}
+	if s.RevertWait, err = duration(getenv, EnvRevertWait, time.Second); err != nil {
 		return Settings{}, err
 	}
 	for _, n := range []struct {
@@ -183,6 +204,9 @@ func (s Settings) withDefaults() Settings {
 	}
 	if s.Concurrency <= 0 {
 		s.Concurrency = DefaultConcurrency
+	}
+	if s.RevertWait <= 0 {
+		s.RevertWait = DefaultRevertWait
 	}
 	return s
 }

@@ -18,7 +18,7 @@ func TestSettingsFromEnv(t *testing.T) {
 			name: "defaults",
 			env:  map[string]string{EnvTable: "t"},
 			want: Settings{Table: "t", Debounce: DefaultDebounce, StateTTL: DefaultStateTTL, IndexTTL: DefaultIndexTTL,
-				ReadBatch: DefaultReadBatch, ParentBatch: DefaultParentBatch, Concurrency: 8},
+				ReadBatch: DefaultReadBatch, ParentBatch: DefaultParentBatch, Concurrency: 8, RevertWait: DefaultRevertWait},
 		},
 		{
 			name: "every knob",
@@ -27,11 +27,13 @@ func TestSettingsFromEnv(t *testing.T) {
 				EnvTopicARN: "arn:topic", EnvSlackSecret: "arn:secret", EnvEventBus: "bus", EnvCheckStackARN: "arn:sm",
 				EnvIgnoreScopes: "org", EnvDebounce: "30", EnvStateTTL: "2", EnvIndexTTL: "48", EnvReadBatch: "5",
 				EnvParentBatch: "3", EnvConcurrency: "4", EnvEndpointURL: "http://sandbox", EnvDynamoDBURL: "http://ddb", EnvEventBridgeURL: "http://events",
+				EnvRevertRoleName: "realdrift-revert", EnvApprovalURL: "https://approve.example/", EnvRevertWait: "90",
 			},
 			want: Settings{
 				Table: "t", Regions: []string{"us-east-1", "eu-west-1"}, ReadRoleName: "realdrift-read", Accounts: []string{"1", "2"},
 				TopicARN: "arn:topic", SlackSecretID: "arn:secret", EventBus: "bus", CheckStackARN: "arn:sm", IgnoreScopes: []string{"org"},
 				Debounce: 30 * time.Second, StateTTL: 2 * time.Hour, IndexTTL: 48 * time.Hour, ReadBatch: 5, ParentBatch: 3, Concurrency: 4,
+				RevertRoleName: "realdrift-revert", ApprovalURL: "https://approve.example/", RevertWait: 90 * time.Second,
 				Endpoints: Endpoints{Default: "http://sandbox", DynamoDB: "http://ddb", EventBridge: "http://events"},
 			},
 		},

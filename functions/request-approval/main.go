@@ -1,0 +1,22 @@
+// Command request-approval is realdrift's request-approval Lambda function: it builds the service
+// from its environment (service.FromEnv) and serves service.Service.RequestApproval.
+package main
+
+import (
+	"context"
+	"log/slog"
+	"os"
+
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"github.com/realdrift/realdrift/internal/service"
+)
+
+func main() {
+	svc, err := service.FromEnv(context.Background(), os.Getenv)
+	if err != nil {
+		slog.Error("request-approval: start", "error", err)
+		os.Exit(1)
+	}
+	lambda.Start(svc.RequestApproval)
+}

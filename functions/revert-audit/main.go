@@ -1,0 +1,22 @@
+// Command revert-audit is realdrift's revert-audit Lambda function: it builds the service
+// from its environment (service.FromEnv) and serves service.Service.RevertAudit.
+package main
+
+import (
+	"context"
+	"log/slog"
+	"os"
+
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"github.com/realdrift/realdrift/internal/service"
+)
+
+func main() {
+	svc, err := service.FromEnv(context.Background(), os.Getenv)
+	if err != nil {
+		slog.Error("revert-audit: start", "error", err)
+		os.Exit(1)
+	}
+	lambda.Start(svc.RevertAudit)
+}

@@ -1,0 +1,22 @@
+// Command revert-write is realdrift's revert-write Lambda function: it builds the service
+// from its environment (service.FromEnv) and serves service.Service.RevertWrite.
+package main
+
+import (
+	"context"
+	"log/slog"
+	"os"
+
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"github.com/realdrift/realdrift/internal/service"
+)
+
+func main() {
+	svc, err := service.FromEnv(context.Background(), os.Getenv)
+	if err != nil {
+		slog.Error("revert-write: start", "error", err)
+		os.Exit(1)
+	}
+	lambda.Start(svc.RevertWrite)
+}

@@ -1,0 +1,154 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/live"
+	"github.com/realdrift/realdrift/internal/revert"
+	"github.com/realdrift/realdrift/statemachine"
+)
+
+// storedWrite is one item's write as run state (revert.Write keeps its
+// error out of JSON).
+type storedWrite struct {
+	ID       string `json:"id"`
+	Attempts int    `json:"attempts"`
+	Error    string `json:"error,omitempty"`
+}
+
+// RevertWrite is the revert-write function: it writes the items of one
+// resource of the stored plan (revert.Apply: the Cloud Control patch, the
+// SDK writer or the delete, transient failures retried for RevertWait)
+// through the member account's revert role, and stores each item's write.
+// A failed write is recorded, not returned: the re-check reports it. A
+// retried invocation answers with the writes already stored.
+func (s *Service) RevertWrite(ctx context.Context, in statemachine.RevertWriteTask) (statemachine.RevertWritten, error) {
+	key := batchKey(keyRevertWrite, in.Stack, in.Resource)
+	var done []storedWrite
+	if ok, err := s.getJSON(ctx, in.RunID, key, &done); err != nil || ok {
+		return written(in.Resource, done), stepError(err)
+	}
+	if s.set.ReadRoleName != "" && s.set.RevertRoleName == "" {
+		return statemachine.RevertWritten{}, ErrRevertOff
+	}
+	ps, err := s.loadPlan(ctx, in.RunID, in.PlanKey)
+	if err != nil {
+		return statemachine.RevertWritten{}, stepError(err)
+	}
+	groups := resourceGroups(ps.Plan)
+	if in.Resource < 0 || in.Resource >= len(groups) {
+		return statemachine.RevertWritten{}, fmt.Errorf("revert-write: resource %d is out of range (%d in the plan)", in.Resource, len(groups))
+	}
+	sub := &revert.Plan{Stack: ps.Plan.Stack, Items: groups[in.Resource]}
+	read := s.clients(in.Stack.Account, in.Stack.Region)
+	w := live.NewWriters(s.reverters.config(in.Stack.Account, in.Stack.Region), read.Live)
+	writes := revert.Apply(ctx, w, sub, revert.ApplyOptions{
+		Wait: s.set.RevertWait, Now: s.now, Sleep: sleepCtx, Resources: planResources(ps.Desired), Concurrency: 1,
+	})
+	if ctx.Err() != nil {
+		return statemachine.RevertWritten{}, ctx.Err()
+	}
+	done = make([]storedWrite, 0, len(writes))
+	for _, wr := range writes {
+		sw := storedWrite{ID: wr.ID, Attempts: wr.Attempts}
+		if wr.Err != nil {
+			sw.Error = wr.Err.Error()
+		}
+		done = append(done, sw)
+	}
+	if err := s.putRevert(ctx, in.RunID, key, done); err != nil {
+		return statemachine.RevertWritten{}, stepError(err)
+	}
+	return written(in.Resource, done), nil
+}
+
+func written(resource int, ws []storedWrite) statemachine.RevertWritten {
+	out := statemachine.RevertWritten{Resource: resource, Items: len(ws)}
+	for _, w := range ws {
+		if w.Error != "" {
+			out.Failed++
+		}
+	}
+	return out
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// errNotWritten is an item whose write step left no record.
+var errNotWritten = errors.New("not written: the write step did not finish")
+
+// RevertConverge is the revert-converge function: it checks the stack
+// again, reconciled as the plan was, and decides each item's outcome
+// (revert.Converge): reverted, still drifted with the live value, or
+// failed with the AWS error. The outcomes are stored for the audit.
+func (s *Service) RevertConverge(ctx context.Context, in statemachine.RevertConvergeTask) (statemachine.RevertConverged, error) {
+	ps, err := s.loadPlan(ctx, in.RunID, in.PlanKey)
+	if err != nil {
+		return statemachine.RevertConverged{}, stepError(err)
+	}
+	writes, err := s.loadWrites(ctx, in.RunID, in.Stack, ps.Plan)
+	if err != nil {
+		return statemachine.RevertConverged{}, stepError(err)
+	}
+	var after []drift.Finding
+	re, _, recheck := s.recheck(ctx, in.Stack)
+	if recheck == nil {
+		after = re.Findings
+	}
+	outcomes := revert.Converge(ps.Plan, writes, after, recheck)
+	key := stateKey(keyRevertOutcomes, in.Stack)
+	if err := s.putRevert(ctx, in.RunID, key, outcomes); err != nil {
+		return statemachine.RevertConverged{}, stepError(err)
+	}
+	return statemachine.RevertConverged{Key: key, Counts: outcomeCounts(outcomes)}, nil
+}
+
+// loadWrites reads every resource's stored writes; an item with none is a
+// failed write.
+func (s *Service) loadWrites(ctx context.Context, runID string, stack drift.StackRef, p *revert.Plan) ([]revert.Write, error) {
+	var out []revert.Write
+	for i, g := range resourceGroups(p) {
+		var ws []storedWrite
+		ok, err := s.getJSON(ctx, runID, batchKey(keyRevertWrite, stack, i), &ws)
+		if err != nil {
+			return nil, err
+		}
+		byID := map[string]storedWrite{}
+		for _, w := range ws {
+			byID[w.ID] = w
+		}
+		for _, it := range g {
+			w, found := byID[it.ID]
+			rw := revert.Write{ID: it.ID, Attempts: w.Attempts}
+			switch {
+			case !ok || !found:
+				rw.Err = errNotWritten
+			case w.Error != "":
+				rw.Err = errors.New(w.Error)
+			}
+			out = append(out, rw)
+		}
+	}
+	return out, nil
+}
+
+func outcomeCounts(os []revert.Outcome) statemachine.Counts {
+	c := statemachine.Counts{}
+	for _, o := range os {
+		c[o.Status.String()]++
+	}
+	return c
+}
