@@ -50,6 +50,7 @@ func commands() []command {
 		{"baseline", "move baselines and ignore rules to and from the service's table (push | pull)", runBaseline},
 		{"diff", "what the next deploy of the app changes, resolved against the live stack (nested stacks with --recursive)", runDiff},
 		{"revert", "write drift back: template values, recorded values, removal of added children", runRevert},
+		{"approve", "approve or reject a revert the service waits on (approve EXECUTION [--reject])", runApprove},
 		{"demo", "walk through realdrift against the built-in sandbox", runDemo},
 		{"corpus", "replay golden-corpus cases through the classifier", runCorpus},
 		{"schema", "show registry schema facts (show TYPE | stats)", runSchema},
