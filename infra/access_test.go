@@ -35,6 +35,12 @@ func wantTableAccess() map[string][]tableAccess {
 		"persist":            {{"dynamodb:BatchWriteItem", "RES#*"}, {rw, "RUN#*,STACK#*"}},
 		"notify":             {run},
 		"trigger":            {{"dynamodb:DeleteItem,dynamodb:PutItem", "TRIGGER#*"}, {"dynamodb:Query", "RES#*"}},
+		"revert-plan":        {run, {read, "IGNORE#*,STACK#*"}},
+		"request-approval":   {run},
+		"revert-write":       {run},
+		"revert-converge":    {run, {read, "IGNORE#*,STACK#*"}},
+		"revert-audit":       {run},
+		"approve-link":       {run},
 	}
 }
 

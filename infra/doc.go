@@ -15,9 +15,16 @@
 //     error, unless missing functions are explicitly allowed, in which case
 //     a clearly labelled placeholder asset stands in and main warns.
 //   - Least privilege: no IAM action with a wildcard except read verbs, no
-//     write action on "*" resources, the member role reads only, and no
-//     revert (Cloud Control or SDK write) permission exists in this stack.
-//     The tests parse the synthesized policies and hold these rules.
+//     write action on "*" resources, the member read role reads only, and
+//     the only revert (Cloud Control or SDK write) permissions are the
+//     member revert role's. That role is opt-in (the EnableRevert
+//     parameter of the central stack and the StackSet, default "false": the
+//     role exists only when it is "true"), is assumable only by the central
+//     revert-write function, holds exactly the writers' actions
+//     (revertActions, kept equal to internal/live WriteActions through the
+//     committed testdata/iam/member-revert-role.json) and may never write
+//     realdrift's own roles. The tests parse the synthesized policies and
+//     hold these rules.
 //   - Table access is per function and per key prefix (functions.go,
 //     table.go): each function's role gets exactly the DynamoDB actions its
 //     handlers call, on the table only (no function queries gsi1), each
@@ -36,10 +43,15 @@
 //     groups (LogsKey) and the alert topic and dead-letter queues
 //     (MessagesKey). Key policies, not identity policies, say who may use
 //     a key (encryption.go).
-//   - Both state machines log ALL events with execution data, into
-//     encrypted log groups that mask credentials: their payloads are
-//     references (logging.go gives the reasoning; a test holds the fields
-//     the definitions pass to a list of references).
+//   - The state machines log ALL events into encrypted log groups that mask
+//     credentials; sweep and check-stack with execution data, as their
+//     payloads are references (logging.go gives the reasoning; a test holds
+//     the fields the definitions pass to a list of references). The revert
+//     state machine (Standard: it waits for approval) logs without
+//     execution data: its approval step's input carries the task token.
+//   - The approval message links to the approve-link function's URL (auth
+//     NONE: the link carries a one-time code, checked against its stored
+//     hash); GET shows the revert, only the page's POST decides.
 //   - Configuration comes from Config (main reads it from the environment);
 //     deploy-time choices (organisation id, member OUs and regions) are
 //     CloudFormation parameters so synth needs no AWS account.

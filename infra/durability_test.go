@@ -99,7 +99,7 @@ func TestLogsKey(t *testing.T) {
 		t.Errorf("condition %s, want the encryption context limited to this account's log groups", got)
 	}
 	groups := resourcesOf(central, "AWS::Logs::LogGroup")
-	if len(groups) != len(functions())+2 {
+	if len(groups) != len(functions())+3 {
 		t.Errorf("%d log groups, want one per function and per state machine", len(groups))
 	}
 	for _, g := range groups {
@@ -327,7 +327,7 @@ func TestAsyncInvocations(t *testing.T) {
 
 func TestStateMachineLogging(t *testing.T) {
 	key := resourceByPrefix(t, central, "AWS::KMS::Key", "LogsKey")
-	for _, name := range []string{SweepStateMachineName, CheckStackStateMachineName} {
+	for _, name := range []string{SweepStateMachineName, CheckStackStateMachineName, RevertStateMachineName} {
 		t.Run(name, func(t *testing.T) {
 			var sm *resource
 			for _, r := range resourcesOf(central, "AWS::StepFunctions::StateMachine") {
@@ -343,9 +343,10 @@ func TestStateMachineLogging(t *testing.T) {
 				t.Errorf("logging level %v, want ALL", lc["Level"])
 			}
 			// Payloads are references (TestStateMachinePayloadsAreReferences),
-			// so execution data is logged.
-			if lc["IncludeExecutionData"] != true {
-				t.Errorf("IncludeExecutionData %v, want true", lc["IncludeExecutionData"])
+			// so execution data is logged; except the revert's: its approval
+			// step's input carries the task token.
+			if want := name != RevertStateMachineName; lc["IncludeExecutionData"] != want {
+				t.Errorf("IncludeExecutionData %v, want %v", lc["IncludeExecutionData"], want)
 			}
 			dests, _ := lc["Destinations"].([]any)
 			if len(dests) != 1 {
@@ -394,12 +395,19 @@ func referenceFields() map[string]string {
 		"desired": "key, resource count, batch numbers", "resolved": "key, parent batch numbers",
 		"classified": "key, counts", "persisted": "changed", "failure": "Error, Cause",
 		"discovered": "account ids / StackRefs", "recordFailure": "nothing (persist record-failure)",
+		// The revert (not logged with execution data: see TestStateMachineLogging).
+		"request": "the execution input: StackRef fields, finding globs, all, dryRun", "execution": "execution ARN",
+		"planKey": "store key", "resource": "plan resource number", "auditKey": "store key", "key": "store key",
+		"items": "count", "notRevertable": "count", "plan": "RevertPlanned: key, counts, resource numbers",
+		"approval": "Approval: approver, via, time, reason", "converged": "key, counts", "audit": "RevertAudited: key, status, counts",
+		"writeFailure": "Error, Cause", "auditFailure": "Error, Cause", "notifyFailure": "Error, Cause",
+		"FunctionName": "function ARN", "Payload": "the approval task's payload: references and the task token",
 	}
 }
 
 func TestStateMachinePayloadsAreReferences(t *testing.T) {
 	allowed := referenceFields()
-	for _, file := range []string{"sweep", "check-stack"} {
+	for _, file := range []string{"sweep", "check-stack", "revert"} {
 		var def map[string]any
 		if err := json.Unmarshal([]byte(readFile(t, filepath.Join("..", "statemachine", file+".asl.json"))), &def); err != nil {
 			t.Fatal(err)

@@ -12,6 +12,9 @@ type Function struct {
 	Name string
 	// Reader functions assume the member accounts' read role.
 	Reader bool
+	// Reverter functions assume the member accounts' opt-in revert role
+	// (the revert's writes).
+	Reverter bool
 	// Table lists the function's table access: the actions it calls on
 	// the items of each key prefix (table.go), nothing more.
 	Table []tableGrant
@@ -24,6 +27,10 @@ type Function struct {
 // ReadRoleName is the member accounts' read role, assumed by the reader
 // functions.
 const ReadRoleName = "realdrift-read"
+
+// RevertRoleName is the member accounts' opt-in revert role (member.go),
+// assumed by the reverter functions.
+const RevertRoleName = "realdrift-revert"
 
 // functions is the registration table of the service's Lambdas (the names
 // are fixed: functions/<name>/main.go, statemachine's ${XFunctionArn}).
@@ -53,6 +60,23 @@ func functions() []Function {
 		// Looks up the resource index; opens and closes debounce windows.
 		{Name: "trigger", TimeoutSeconds: 30, Description: "Map a CloudTrail change to its stack and start check-stack.",
 			Table: []tableGrant{{Prefixes: []string{pkResource}, Actions: []string{"dynamodb:Query"}}, {Prefixes: []string{pkTrigger}, Actions: []string{"dynamodb:DeleteItem", "dynamodb:PutItem"}}}},
+		// The revert state machine's steps (revert.go). Plan and converge
+		// check the whole stack in one invocation and read its baseline and
+		// the ignore rules; only write assumes the revert role.
+		{Name: "revert-plan", Reader: true, TimeoutSeconds: 300, Description: "Check a stack and store the plan of its revert.",
+			Table: []tableGrant{runState(), {Prefixes: []string{pkIgnore, pkStack}, Actions: valueRead()}}},
+		{Name: "request-approval", TimeoutSeconds: 30, Description: "Store a revert's task token and ask for its approval.",
+			Table: []tableGrant{runState()}},
+		{Name: "revert-write", Reader: true, Reverter: true, TimeoutSeconds: 300, Description: "Write one resource of a revert plan through the member revert role.",
+			Table: []tableGrant{runState()}},
+		{Name: "revert-converge", Reader: true, TimeoutSeconds: 300, Description: "Check a stack again after a revert; decide each item's outcome.",
+			Table: []tableGrant{runState(), {Prefixes: []string{pkIgnore, pkStack}, Actions: valueRead()}}},
+		{Name: "revert-audit", TimeoutSeconds: 30, Description: "Record a revert's audit item.",
+			Table: []tableGrant{runState()}},
+		// Behind the approval message's link (a function URL): reads the
+		// approval, records the decision, answers the waiting execution.
+		{Name: "approve-link", TimeoutSeconds: 30, Description: "Approve or reject a waiting revert from the approval link.",
+			Table: []tableGrant{runState()}},
 	}
 }
 

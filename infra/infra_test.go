@@ -59,7 +59,7 @@ func synthOnce(m *testing.M) (int, error) {
 		}
 	}
 	// Read the definitions from Go so go test's cache sees edits.
-	for _, name := range []string{"sweep", "check-stack"} {
+	for _, name := range []string{"sweep", "check-stack", "revert"} {
 		if _, err := os.ReadFile(filepath.Join(cfg.StateMachineDir, name+".asl.json")); err != nil {
 			return 0, err
 		}
@@ -124,8 +124,9 @@ func resourcesOf(tpl map[string]any, typ string) []resource {
 func TestResources(t *testing.T) {
 	counts := map[string]float64{
 		"AWS::DynamoDB::Table":             1,
-		"AWS::Lambda::Function":            9,
-		"AWS::StepFunctions::StateMachine": 2,
+		"AWS::Lambda::Function":            15,
+		"AWS::Lambda::Url":                 1,
+		"AWS::StepFunctions::StateMachine": 3,
 		"AWS::Scheduler::Schedule":         1,
 		"AWS::Events::Rule":                2,
 		"AWS::Events::EventBus":            1,
@@ -206,6 +207,7 @@ func TestStateMachines(t *testing.T) {
 	for _, tt := range []struct{ file, name, typ string }{
 		{"sweep", SweepStateMachineName, "STANDARD"},
 		{"check-stack", CheckStackStateMachineName, "EXPRESS"},
+		{"revert", RevertStateMachineName, "STANDARD"},
 	} {
 		t.Run(tt.file, func(t *testing.T) {
 			def, err := os.ReadFile(filepath.Join("..", "statemachine", tt.file+".asl.json"))
@@ -373,11 +375,6 @@ func TestMemberReadRole(t *testing.T) {
 			}
 		}
 	}
-	for _, r := range resourcesOf(member, "AWS::IAM::Role") {
-		if strings.Contains(strings.ToLower(fmt.Sprint(r.props["RoleName"])), "revert") {
-			t.Errorf("member template has a revert role %v; revert is not part of this issue", r.props["RoleName"])
-		}
-	}
 }
 
 func TestMemberForwarding(t *testing.T) {
@@ -484,7 +481,7 @@ func starResourceWrites() map[string]bool {
 	}
 }
 
-// revertActions are what revert will need; this issue grants none of them.
+// revertAction matches write actions only the member revert role may hold.
 var revertAction = regexp.MustCompile(`^(cloudcontrol:(Create|Update|Delete)Resource|cloudformation:(Create|Update|Delete|Execute|Continue|Rollback|Cancel|Import|Set|Signal)\w*|iam:PassRole|\w+:(Put|Update|Modify|Delete|Create|Attach|Detach|Tag|Untag)\w*)$`)
 
 // allowedWrites are the write actions the service needs, by owner.
@@ -494,6 +491,7 @@ func allowedWrites() map[string]bool {
 		"dynamodb:PutItem": true, "dynamodb:UpdateItem": true, "dynamodb:DeleteItem": true, "dynamodb:BatchWriteItem": true,
 		"sns:Publish": true, "events:PutEvents": true,
 		"states:StartExecution": true, "states:StopExecution": true,
+		"states:SendTaskSuccess": true, "states:SendTaskFailure": true,
 		"lambda:InvokeFunction": true, "sts:AssumeRole": true,
 		"sqs:SendMessage": true,
 	}
@@ -509,6 +507,10 @@ func TestLeastPrivilege(t *testing.T) {
 				where := name + " " + st.where + " " + a
 				if strings.Contains(a, "*") {
 					t.Errorf("%s: wildcard action", where)
+				}
+				// The opt-in revert role's writes: TestMemberRevertRole.
+				if name == "member" && st.role == revertRoleID(t) {
+					continue
 				}
 				read := readAction(a) || a == "dynamodb:ConditionCheckItem" || a == "dynamodb:GetRecords" || a == "dynamodb:GetShardIterator"
 				if read {
@@ -530,15 +532,24 @@ func TestLeastPrivilege(t *testing.T) {
 	}
 }
 
-func TestAssumeOnlyTheReadRole(t *testing.T) {
+// TestAssumeOnlyMemberRoles: the central functions assume the member read
+// role, and only revert-write the member revert role.
+func TestAssumeOnlyMemberRoles(t *testing.T) {
+	names := roleNames(central)
 	for _, st := range statements(t, central) {
 		for _, a := range st.actions {
 			if a != "sts:AssumeRole" {
 				continue
 			}
 			for _, r := range st.resources {
-				if !strings.Contains(r, ":role/"+ReadRoleName) {
-					t.Errorf("%s may assume %s, want only the member read role", st.where, r)
+				switch {
+				case strings.Contains(r, ":role/"+ReadRoleName+`"`):
+				case strings.Contains(r, ":role/"+RevertRoleName+`"`):
+					if names[st.role] != "realdrift-revert-write" {
+						t.Errorf("%s (%s) may assume the revert role, want only realdrift-revert-write", st.where, names[st.role])
+					}
+				default:
+					t.Errorf("%s may assume %s, want only the member read and revert roles", st.where, r)
 				}
 			}
 		}

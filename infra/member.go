@@ -27,6 +27,44 @@ func readerRoleNames() []string {
 	return names
 }
 
+// reverterRoleNames are the central roles the member revert role trusts.
+func reverterRoleNames() []string {
+	var names []string
+	for _, f := range functions() {
+		if f.Reverter {
+			names = append(names, "realdrift-"+f.Name)
+		}
+	}
+	return names
+}
+
+// revertActions are exactly the IAM actions realdrift's writers call
+// (internal/live WriteActions: Cloud Control's update, delete and status
+// calls, and the SDK writers' and deleters'): the revert role's only
+// permissions. The committed copy testdata/iam/member-revert-role.json is
+// held equal to the synthesized role here and to WriteActions in the root
+// module, so the list cannot drift from the writers.
+func revertActions() []string {
+	return []string{
+		"cloudformation:DeleteResource", "cloudformation:GetResource", "cloudformation:GetResourceRequestStatus", "cloudformation:UpdateResource",
+		"ec2:ReplaceNetworkAclEntry",
+		"iam:CreatePolicyVersion", "iam:DeleteGroupPolicy", "iam:DeletePolicyVersion", "iam:DeleteRolePolicy", "iam:DeleteUserPolicy",
+		"iam:GetRolePolicy", "iam:ListPolicyVersions", "iam:ListRolePolicies", "iam:PutGroupPolicy", "iam:PutRolePolicy", "iam:PutUserPolicy",
+		"lambda:AddPermission", "lambda:RemovePermission",
+		"s3:DeleteBucketPolicy", "s3:PutBucketPolicy",
+		"sns:SetTopicAttributes",
+		"sqs:SetQueueAttributes",
+	}
+}
+
+// revertSelfDenials are the writes the revert role may never make to
+// realdrift's own roles, whatever a revert plan asks.
+func revertSelfDenials() []string {
+	return []string{
+		"iam:PutRolePolicy", "iam:DeleteRolePolicy",
+	}
+}
+
 // dataReadDenials are reads of data (not configuration) the read role must
 // never perform, whatever a managed policy grants.
 func dataReadDenials() []string {
@@ -64,6 +102,13 @@ func NewMember(scope constructs.Construct, id string) awscdk.Stack {
 	})
 	inRoleRegion := awscdk.NewCfnCondition(stack, jsii.String("InRoleRegion"), &awscdk.CfnConditionProps{
 		Expression: awscdk.Fn_ConditionEquals(awscdk.Aws_REGION(), roleRegion.ValueAsString()),
+	})
+	enableRevert := awscdk.NewCfnParameter(stack, jsii.String(EnableRevertParameter), &awscdk.CfnParameterProps{
+		Type: jsii.String("String"), AllowedValues: jsii.Strings("true", "false"), Default: jsii.String("false"),
+		Description: jsii.String("Create the opt-in revert role: the only role realdrift writes with (revert executions). Off by default."),
+	})
+	revertEnabled := awscdk.NewCfnCondition(stack, jsii.String(RevertEnabledCondition), &awscdk.CfnConditionProps{
+		Expression: awscdk.Fn_ConditionAnd(inRoleRegion, awscdk.Fn_ConditionEquals(enableRevert.ValueAsString(), jsii.String("true"))),
 	})
 
 	var trusted []*string
@@ -115,6 +160,7 @@ func NewMember(scope constructs.Construct, id string) awscdk.Stack {
 		},
 	})
 	role.Node().DefaultChild().(awscdk.CfnResource).CfnOptions().SetCondition(inRoleRegion)
+	newRevertRole(stack, central.ValueAsString(), orgID.ValueAsString(), revertEnabled)
 
 	bus := awsevents.EventBus_FromEventBusArn(stack, jsii.String("CentralBus"), busArn.ValueAsString())
 	forwardRole := awsiam.NewRole(stack, jsii.String("ForwardRole"), &awsiam.RoleProps{
@@ -134,6 +180,53 @@ func NewMember(scope constructs.Construct, id string) awscdk.Stack {
 		})},
 	})
 	return stack
+}
+
+// Names of the revert switch.
+const (
+	// EnableRevertParameter is the member template's and the central
+	// stack's parameter ("true" | "false", default "false").
+	EnableRevertParameter = "EnableRevert"
+	// RevertEnabledCondition is the condition of what it switches on.
+	RevertEnabledCondition = "RevertEnabled"
+)
+
+// newRevertRole defines the opt-in revert role: assumable only by the
+// central reverter functions, allowed exactly the writers' actions, and
+// never its own or the read role's policies. It exists only under cond.
+func newRevertRole(stack awscdk.Stack, central, orgID *string, cond awscdk.CfnCondition) {
+	var trusted []*string
+	for _, name := range reverterRoleNames() {
+		trusted = append(trusted, jsii.String(fmt.Sprintf("arn:%s:iam::%s:role/%s", *awscdk.Aws_PARTITION(), *central, name)))
+	}
+	own := jsii.String(fmt.Sprintf("arn:%s:iam::%s:role/realdrift-*", *awscdk.Aws_PARTITION(), *awscdk.Aws_ACCOUNT_ID()))
+	role := awsiam.NewRole(stack, jsii.String("RevertRole"), &awsiam.RoleProps{
+		RoleName: jsii.String(RevertRoleName),
+		AssumedBy: awsiam.NewAccountPrincipal(central).WithConditions(&map[string]any{
+			"StringEquals": map[string]any{"aws:PrincipalOrgID": orgID},
+			"ArnEquals":    map[string]any{"aws:PrincipalArn": trusted},
+		}),
+		Description:        jsii.String("realdrift writes drift back (approved revert executions only): exactly the writers' actions."),
+		MaxSessionDuration: awscdk.Duration_Hours(jsii.Number(1)),
+		InlinePolicies: &map[string]awsiam.PolicyDocument{
+			"revert": awsiam.NewPolicyDocument(&awsiam.PolicyDocumentProps{Statements: &[]awsiam.PolicyStatement{
+				// The writers write the resources of any stack a revert plan
+				// names; Cloud Control's calls take no resource ARN.
+				awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+					Sid:       jsii.String("RevertWrites"),
+					Actions:   jsii.Strings(revertActions()...),
+					Resources: jsii.Strings("*"),
+				}),
+				awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+					Sid:       jsii.String("NeverWriteRealdriftRoles"),
+					Effect:    awsiam.Effect_DENY,
+					Actions:   jsii.Strings(revertSelfDenials()...),
+					Resources: &[]*string{own},
+				}),
+			}}),
+		},
+	})
+	role.Node().DefaultChild().(awscdk.CfnResource).CfnOptions().SetCondition(cond)
 }
 
 // memberTemplate synthesizes the member stack in an app of its own and

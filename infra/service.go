@@ -25,6 +25,7 @@ import (
 const (
 	SweepStateMachineName      = "realdrift-sweep"
 	CheckStackStateMachineName = "realdrift-check-stack"
+	RevertStateMachineName     = "realdrift-revert"
 	EventBusName               = "realdrift"
 	MemberStackSetName         = "realdrift-member"
 	// The rules starting the trigger, on the default bus (this account's
@@ -72,7 +73,7 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 		return nil, err
 	}
 	definitions := map[string]string{}
-	for _, name := range []string{"sweep", "check-stack"} {
+	for _, name := range []string{"sweep", "check-stack", "revert"} {
 		b, err := os.ReadFile(filepath.Join(cfg.StateMachineDir, name+".asl.json"))
 		if err != nil {
 			return nil, fmt.Errorf("state machine definition: %w", err)
@@ -99,6 +100,14 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 	memberRegions := awscdk.NewCfnParameter(stack, jsii.String("MemberRegions"), &awscdk.CfnParameterProps{
 		Type:        jsii.String("CommaDelimitedList"),
 		Description: jsii.String("Regions swept, and where the member StackSet forwards CloudTrail events from."),
+	})
+
+	enableRevert := awscdk.NewCfnParameter(stack, jsii.String(EnableRevertParameter), &awscdk.CfnParameterProps{
+		Type: jsii.String("String"), AllowedValues: jsii.Strings("true", "false"), Default: jsii.String("false"),
+		Description: jsii.String("Create the member accounts' revert role and let approved revert executions write with it. Off: reverts plan and dry-run only."),
+	})
+	revertEnabled := awscdk.NewCfnCondition(stack, jsii.String(RevertEnabledCondition), &awscdk.CfnConditionProps{
+		Expression: awscdk.Fn_ConditionEquals(enableRevert.ValueAsString(), jsii.String("true")),
 	})
 
 	// Store.
@@ -148,6 +157,14 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 	memberRole := stack.FormatArn(&awscdk.ArnComponents{
 		Service: jsii.String("iam"), Region: jsii.String(""), Account: jsii.String("*"),
 		Resource: jsii.String("role"), ResourceName: jsii.String(ReadRoleName),
+	})
+	memberRevertRole := stack.FormatArn(&awscdk.ArnComponents{
+		Service: jsii.String("iam"), Region: jsii.String(""), Account: jsii.String("*"),
+		Resource: jsii.String("role"), ResourceName: jsii.String(RevertRoleName),
+	})
+	revertArn := stack.FormatArn(&awscdk.ArnComponents{
+		Service: jsii.String("states"), Resource: jsii.String("stateMachine"),
+		ResourceName: jsii.String(RevertStateMachineName), ArnFormat: awscdk.ArnFormat_COLON_RESOURCE_NAME,
 	})
 	checkStackArn := stack.FormatArn(&awscdk.ArnComponents{
 		Service: jsii.String("states"), Resource: jsii.String("stateMachine"),
@@ -202,6 +219,17 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 				Conditions: &map[string]any{"StringEquals": map[string]any{"aws:ResourceOrgID": orgID.ValueAsString()}},
 			}))
 		}
+		if f.Reverter {
+			// The role name only when reverts are on: off, the write step
+			// refuses (service.ErrRevertOff) and the role does not exist.
+			fn.AddEnvironment(jsii.String("REALDRIFT_REVERT_ROLE_NAME"), awscdk.Fn_ConditionIf(revertEnabled.LogicalId(), RevertRoleName, "").ToString(), nil)
+			role.AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+				Sid:        jsii.String("AssumeMemberRevertRole"),
+				Actions:    jsii.Strings("sts:AssumeRole"),
+				Resources:  jsii.Strings(*memberRevertRole),
+				Conditions: &map[string]any{"StringEquals": map[string]any{"aws:ResourceOrgID": orgID.ValueAsString()}},
+			}))
+		}
 		fns[f.Name] = fn
 	}
 	fns["discover"].Role().AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
@@ -223,6 +251,26 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 	allowVia(stack, messagesKey, "AlertPublishers", "sns", notify.Role())
 	slack.GrantRead(notify, nil)
 	bus.GrantPutEventsTo(notify, nil)
+	// Revert messages: the approval request and the outcome (notify).
+	approve := fns["approve-link"]
+	approveURL := approve.AddFunctionUrl(&awslambda.FunctionUrlOptions{AuthType: awslambda.FunctionUrlAuthType_NONE})
+	approve.Role().AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+		Sid:       jsii.String("AnswerRevertApprovals"),
+		Actions:   jsii.Strings("states:SendTaskSuccess", "states:SendTaskFailure"),
+		Resources: jsii.Strings(*revertArn),
+	}))
+	request := fns["request-approval"]
+	request.AddEnvironment(jsii.String("REALDRIFT_TOPIC_ARN"), topic.TopicArn(), nil)
+	request.AddEnvironment(jsii.String("REALDRIFT_SLACK_SECRET_ARN"), slack.SecretArn(), nil)
+	request.AddEnvironment(jsii.String("REALDRIFT_APPROVAL_URL"), approveURL.Url(), nil)
+	request.Role().AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+		Sid:       jsii.String("PublishApprovals"),
+		Actions:   jsii.Strings("sns:Publish"),
+		Resources: jsii.Strings(*topic.TopicArn()),
+	}))
+	allowVia(stack, messagesKey, "ApprovalPublishers", "sns", request.Role())
+	slack.GrantRead(request, nil)
+
 	trigger := fns["trigger"]
 	trigger.AddEnvironment(jsii.String("REALDRIFT_CHECK_STACK_ARN"), checkStackArn, nil)
 	trigger.Role().AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
@@ -250,6 +298,20 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 		DefinitionSubstitutions: &substitutions,
 		Logs:                    stateMachineLogs(stack, "SweepLogs", logsKey),
 	})
+	// Standard: it waits for approval. Its execution data is not logged:
+	// the approval step's input carries the task token.
+	revertLogs := stateMachineLogs(stack, "RevertLogs", logsKey)
+	revertLogs.IncludeExecutionData = jsii.Bool(false)
+	revertSM := awsstepfunctions.NewStateMachine(stack, jsii.String("Revert"), &awsstepfunctions.StateMachineProps{
+		StateMachineName:        jsii.String(RevertStateMachineName),
+		StateMachineType:        awsstepfunctions.StateMachineType_STANDARD,
+		DefinitionBody:          awsstepfunctions.DefinitionBody_FromString(jsii.String(definitions["revert"])),
+		DefinitionSubstitutions: &substitutions,
+		Logs:                    revertLogs,
+	})
+	for _, name := range []string{"revert-plan", "request-approval", "revert-write", "revert-converge", "revert-audit", "notify"} {
+		fns[name].GrantInvoke(revertSM)
+	}
 	for _, name := range []string{"load-desired", "read-resources", "resolve", "enumerate-children", "classify", "persist", "notify"} {
 		fns[name].GrantInvoke(checkStack)
 	}
@@ -367,6 +429,7 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 			&awscloudformation.CfnStackSet_ParameterProperty{ParameterKey: jsii.String("CentralEventBusArn"), ParameterValue: bus.EventBusArn()},
 			&awscloudformation.CfnStackSet_ParameterProperty{ParameterKey: jsii.String("OrganizationId"), ParameterValue: orgID.ValueAsString()},
 			&awscloudformation.CfnStackSet_ParameterProperty{ParameterKey: jsii.String("RoleRegion"), ParameterValue: awscdk.Fn_Select(jsii.Number(0), memberRegions.ValueAsList())},
+			&awscloudformation.CfnStackSet_ParameterProperty{ParameterKey: jsii.String(EnableRevertParameter), ParameterValue: enableRevert.ValueAsString()},
 		},
 		StackInstancesGroup: &[]any{&awscloudformation.CfnStackSet_StackInstancesProperty{
 			DeploymentTargets: &awscloudformation.CfnStackSet_DeploymentTargetsProperty{OrganizationalUnitIds: memberOUs.ValueAsList()},
@@ -377,6 +440,8 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 
 	awscdk.NewCfnOutput(stack, jsii.String("SweepStateMachineArn"), &awscdk.CfnOutputProps{Value: sweep.StateMachineArn()})
 	awscdk.NewCfnOutput(stack, jsii.String("CheckStackStateMachineArn"), &awscdk.CfnOutputProps{Value: checkStack.StateMachineArn()})
+	awscdk.NewCfnOutput(stack, jsii.String("RevertStateMachineArn"), &awscdk.CfnOutputProps{Value: revertSM.StateMachineArn()})
+	awscdk.NewCfnOutput(stack, jsii.String("ApprovalUrl"), &awscdk.CfnOutputProps{Value: approveURL.Url()})
 	awscdk.NewCfnOutput(stack, jsii.String("TableName"), &awscdk.CfnOutputProps{Value: table.TableName()})
 	awscdk.NewCfnOutput(stack, jsii.String("AlertTopicArn"), &awscdk.CfnOutputProps{Value: topic.TopicArn()})
 	awscdk.NewCfnOutput(stack, jsii.String("SlackSecretArn"), &awscdk.CfnOutputProps{Value: slack.SecretArn()})

@@ -1,0 +1,270 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// revertRoleCopy is the committed copy of the member revert role's
+// policies: the service's end-to-end revert seeds the sandbox with it, and
+// a root-module test holds its actions equal to the writers' (live
+// WriteActions).
+var revertRoleCopy = filepath.Join("..", "testdata", "iam", "member-revert-role.json")
+
+// revertRole returns the member revert role.
+func revertRole(t *testing.T) resource {
+	t.Helper()
+	for _, r := range resourcesOf(member, "AWS::IAM::Role") {
+		if r.props["RoleName"] == RevertRoleName {
+			return r
+		}
+	}
+	t.Fatal("no member revert role")
+	return resource{}
+}
+
+func revertRoleID(t *testing.T) string { return revertRole(t).id }
+
+// evalCondition evaluates a template condition the way CloudFormation does
+// (Fn::And, Fn::Or, Fn::Not, Fn::Equals, Ref of a parameter or pseudo
+// parameter, Condition), with params as the parameter values.
+func evalCondition(t *testing.T, tpl map[string]any, name string, params map[string]string) bool {
+	t.Helper()
+	conds, _ := tpl["Conditions"].(map[string]any)
+	expr, ok := conds[name]
+	if !ok {
+		t.Fatalf("no condition %s", name)
+	}
+	var value func(v any) string
+	var eval func(v any) bool
+	value = func(v any) string {
+		switch x := v.(type) {
+		case string:
+			return x
+		case map[string]any:
+			if ref, ok := x["Ref"].(string); ok {
+				if p, ok := params[ref]; ok {
+					return p
+				}
+				if def, ok := tpl["Parameters"].(map[string]any)[ref].(map[string]any)["Default"].(string); ok {
+					return def
+				}
+				t.Fatalf("condition %s: no value for %s", name, ref)
+			}
+		}
+		t.Fatalf("condition %s: cannot evaluate %v", name, v)
+		return ""
+	}
+	eval = func(v any) bool {
+		m, _ := v.(map[string]any)
+		switch {
+		case m["Fn::Equals"] != nil:
+			args := m["Fn::Equals"].([]any)
+			return value(args[0]) == value(args[1])
+		case m["Fn::And"] != nil:
+			for _, a := range m["Fn::And"].([]any) {
+				if !eval(a) {
+					return false
+				}
+			}
+			return true
+		case m["Fn::Or"] != nil:
+			for _, a := range m["Fn::Or"].([]any) {
+				if eval(a) {
+					return true
+				}
+			}
+			return false
+		case m["Fn::Not"] != nil:
+			return !eval(m["Fn::Not"].([]any)[0])
+		case m["Condition"] != nil:
+			return evalCondition(t, tpl, m["Condition"].(string), params)
+		}
+		t.Fatalf("condition %s: cannot evaluate %v", name, v)
+		return false
+	}
+	return eval(expr)
+}
+
+// TestMemberRevertRoleOptIn: the member revert role exists only when the
+// StackSet's EnableRevert is "true" (default "false"), in the one role
+// region; the central stack's EnableRevert (default "false") is what the
+// StackSet passes.
+func TestMemberRevertRoleOptIn(t *testing.T) {
+	role := revertRole(t)
+	cond, _ := role.body["Condition"].(string)
+	if cond == "" {
+		t.Fatal("the revert role has no Condition: it would exist in every member account")
+	}
+	for _, tt := range []struct {
+		params map[string]string
+		want   bool
+	}{
+		{map[string]string{"AWS::Region": "eu-west-1", "RoleRegion": "eu-west-1"}, false}, // the default
+		{map[string]string{"AWS::Region": "eu-west-1", "RoleRegion": "eu-west-1", EnableRevertParameter: "false"}, false},
+		{map[string]string{"AWS::Region": "eu-west-1", "RoleRegion": "eu-west-1", EnableRevertParameter: "true"}, true},
+		{map[string]string{"AWS::Region": "us-east-1", "RoleRegion": "eu-west-1", EnableRevertParameter: "true"}, false},
+	} {
+		if got := evalCondition(t, member, cond, tt.params); got != tt.want {
+			t.Errorf("revert role with %v: exists %v, want %v", tt.params, got, tt.want)
+		}
+	}
+	for name, tpl := range map[string]map[string]any{"member": member, "central": central} {
+		p, _ := tpl["Parameters"].(map[string]any)[EnableRevertParameter].(map[string]any)
+		if p["Default"] != "false" || !cmp.Equal(p["AllowedValues"], []any{"true", "false"}) {
+			t.Errorf("%s parameter %s = %v, want AllowedValues true|false, Default false", name, EnableRevertParameter, p)
+		}
+	}
+	var passed any
+	for _, r := range resourcesOf(central, "AWS::CloudFormation::StackSet") {
+		for _, p := range r.props["Parameters"].([]any) {
+			if p := p.(map[string]any); p["ParameterKey"] == EnableRevertParameter {
+				passed = p["ParameterValue"]
+			}
+		}
+	}
+	if diff := cmp.Diff(passed, map[string]any{"Ref": EnableRevertParameter}); diff != "" {
+		t.Errorf("the StackSet's %s (-got +want):\n%s", EnableRevertParameter, diff)
+	}
+	// Off, the write step is told no role (and refuses); on, the role.
+	for _, r := range resourcesOf(central, "AWS::Lambda::Function") {
+		env, _ := r.props["Environment"].(map[string]any)["Variables"].(map[string]any)
+		v, ok := env["REALDRIFT_REVERT_ROLE_NAME"]
+		if strings.HasPrefix(r.id, "FnRevertWrite") != ok {
+			t.Errorf("%s: REALDRIFT_REVERT_ROLE_NAME set %v, want only on revert-write", r.id, ok)
+		}
+		if ok {
+			want := map[string]any{"Fn::If": []any{RevertEnabledCondition, RevertRoleName, ""}}
+			if diff := cmp.Diff(v, want); diff != "" {
+				t.Errorf("%s REALDRIFT_REVERT_ROLE_NAME (-got +want):\n%s", r.id, diff)
+			}
+		}
+	}
+	if got := evalCondition(t, central, RevertEnabledCondition, nil); got {
+		t.Error("the central RevertEnabled condition is true by default")
+	}
+}
+
+// TestMemberRevertRole: the revert role holds exactly the writers' actions
+// (no wildcard action), never writes realdrift's own roles, and trusts
+// only the central revert-write function; the read role holds none of its
+// actions.
+func TestMemberRevertRole(t *testing.T) {
+	role := revertRole(t)
+	var allowed []string
+	denied := false
+	for _, st := range statements(t, member) {
+		if st.role != role.id {
+			for _, a := range st.actions {
+				if st.effect == "Allow" && slices.Contains(revertActions(), a) && !readAction(a) {
+					t.Errorf("%s (not the revert role) allows the revert write %s", st.where, a)
+				}
+			}
+			continue
+		}
+		for _, a := range st.actions {
+			if strings.Contains(a, "*") {
+				t.Errorf("revert role %s: wildcard action %s", st.sid, a)
+			}
+		}
+		switch st.effect {
+		case "Allow":
+			allowed = append(allowed, st.actions...)
+		case "Deny":
+			denied = st.sid == "NeverWriteRealdriftRoles" && slices.Contains(st.actions, "iam:PutRolePolicy") &&
+				len(st.resources) == 1 && strings.Contains(st.resources[0], ":role/realdrift-*")
+		}
+	}
+	sort.Strings(allowed)
+	want := slices.Clone(revertActions())
+	sort.Strings(want)
+	if diff := cmp.Diff(allowed, want); diff != "" {
+		t.Errorf("revert role actions (-got +want):\n%s", diff)
+	}
+	if !denied {
+		t.Error("the revert role may write realdrift's own roles (no NeverWriteRealdriftRoles deny)")
+	}
+	if role.props["ManagedPolicyArns"] != nil {
+		t.Errorf("revert role attaches managed policies %v", role.props["ManagedPolicyArns"])
+	}
+	trust := role.props["AssumeRolePolicyDocument"].(map[string]any)["Statement"].([]any)
+	b, _ := json.Marshal(trust)
+	if len(trust) != 1 || !strings.Contains(string(b), `:role/realdrift-revert-write"`) || !strings.Contains(string(b), "aws:PrincipalOrgID") ||
+		strings.Count(string(b), ":role/realdrift-") != 1 {
+		t.Errorf("revert role trust %s: want only the central revert-write role, in the organisation", b)
+	}
+}
+
+// TestRevertRolePolicyCopy holds the committed copy equal to the
+// synthesized revert role (go test -run TestRevertRolePolicyCopy -update
+// rewrites it).
+func TestRevertRolePolicyCopy(t *testing.T) {
+	role := revertRole(t)
+	want := readRolePolicies{
+		Comment: "The member revert role's policies as infra synthesizes them (infra TestRevertRolePolicyCopy keeps this equal; -update rewrites it). The e2e revert seeds the sandbox with them; internal/service holds their actions equal to the writers'.",
+		Role:    RevertRoleName, Inline: role.props["Policies"], Managed: role.props["ManagedPolicyArns"],
+	}
+	if *update {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(want); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(revertRoleCopy, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(revertRoleCopy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wb, _ := json.Marshal(want)
+	var wantGeneric, gotGeneric any
+	_ = json.Unmarshal(wb, &wantGeneric)
+	if err := json.Unmarshal(b, &gotGeneric); err != nil {
+		t.Fatalf("%s: %v", revertRoleCopy, err)
+	}
+	if diff := cmp.Diff(gotGeneric, wantGeneric); diff != "" {
+		t.Errorf("%s differs from the synthesized revert role (-committed +synthesized; rerun with -update):\n%s", revertRoleCopy, diff)
+	}
+}
+
+// TestApprovalLink: approve-link is the only function with a URL; only it
+// answers approvals, and only the revert state machine's.
+func TestApprovalLink(t *testing.T) {
+	urls := resourcesOf(central, "AWS::Lambda::Url")
+	if len(urls) != 1 || !strings.HasPrefix(refID(urls[0].props["TargetFunctionArn"]), "FnApproveLink") || urls[0].props["AuthType"] != "NONE" {
+		t.Fatalf("function URLs %v, want one (auth NONE: the link's one-time code) on approve-link", urls)
+	}
+	names := roleNames(central)
+	for _, st := range statements(t, central) {
+		for _, a := range st.actions {
+			if a != "states:SendTaskSuccess" && a != "states:SendTaskFailure" {
+				continue
+			}
+			if names[st.role] != "realdrift-approve-link" || len(st.resources) != 1 || !strings.Contains(st.resources[0], "stateMachine:"+RevertStateMachineName) {
+				t.Errorf("%s (%s) may %s on %v, want only approve-link on the revert state machine", st.where, names[st.role], a, st.resources)
+			}
+		}
+	}
+	var env map[string]any
+	for _, r := range resourcesOf(central, "AWS::Lambda::Function") {
+		if strings.HasPrefix(r.id, "FnRequestApproval") {
+			env, _ = r.props["Environment"].(map[string]any)["Variables"].(map[string]any)
+		}
+	}
+	if got := fmt.Sprint(env["REALDRIFT_APPROVAL_URL"]); !strings.Contains(got, "FunctionUrl") {
+		t.Errorf("request-approval REALDRIFT_APPROVAL_URL = %s, want the approve-link URL", got)
+	}
+}
