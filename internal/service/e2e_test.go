@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -51,8 +52,12 @@ type e2e struct {
 	svc        *service.Service
 	hook       *webhook
 	starts     *starts
-	stateDir   string
-	checkARN   string
+	// tokens answers the approval task's callbacks (SendTaskSuccess and
+	// SendTaskFailure) and holds the local waits for them.
+	tokens   *statemachinetest.TaskTokens
+	sfnURL   string
+	stateDir string
+	checkARN string
 	// db and table are the DynamoDB Local client and table the store uses.
 	db     *dynamodb.Client
 	table  string
@@ -76,6 +81,9 @@ type e2eConfig struct {
 	// slackSecret, when set, is the Slack secret's value instead of the
 	// local webhook's URL.
 	slackSecret string
+	// revertPolicies, when set, are the member revert role's policy
+	// documents: the role is seeded and the service writes through it.
+	revertPolicies func(account string) []json.RawMessage
 }
 
 // startE2EWith starts the local deployment as configured.
@@ -91,6 +99,11 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 	}
 	e.stacks, e.planted, e.queues = stacks, planted, queues
 	seedReadRole(world, conf.readPolicies)
+	if conf.revertPolicies != nil {
+		for _, a := range world.Accounts {
+			a.Policies = append(a.Policies, &sandbox.Policies{Role: revertRole, Documents: conf.revertPolicies(a.ID)})
+		}
+	}
 	opts := sandbox.Options{OperationDelay: time.Millisecond}
 	if snap, err := schema.Embedded(); err == nil {
 		opts.Facts = snap.Lookup
@@ -118,8 +131,18 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 	}
 	secSrv := httptest.NewServer(secrets{id: slackSecret, value: slackValue})
 	t.Cleanup(secSrv.Close)
-	sfnSrv := httptest.NewServer(e.starts)
+	// Step Functions: StartExecution (the trigger) and the callbacks of a
+	// waiting revert (SendTaskSuccess, SendTaskFailure).
+	e.tokens = statemachinetest.ServeTaskTokens(t)
+	sfnSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Amz-Target") == "AWSStepFunctions.StartExecution" {
+			e.starts.ServeHTTP(w, r)
+			return
+		}
+		e.tokens.ServeHTTP(w, r)
+	}))
 	t.Cleanup(sfnSrv.Close)
+	e.sfnURL = sfnSrv.URL
 	e.events = &events{}
 	ebSrv := httptest.NewServer(e.events)
 	t.Cleanup(ebSrv.Close)
@@ -137,7 +160,11 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 		Endpoints: service.Endpoints{
 			Default: sbSrv.URL, DynamoDB: ddbURL, SecretsManager: secSrv.URL, StepFunctions: sfnSrv.URL, EventBridge: ebSrv.URL,
 		},
+		ApprovalURL: approvalURL,
 		AccessKeyID: worldgen.DemoAccessKey(demoAccount(0)), SecretAccessKey: "e2e-secret",
+	}
+	if conf.revertPolicies != nil {
+		set.RevertRoleName = revertRole
 	}
 	cfg, err := service.AWSConfig(ctx, set, "us-east-1")
 	if err != nil {

@@ -1,0 +1,435 @@
+package service_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	lambdaevents "github.com/aws/aws-lambda-go/events"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/realdrift/realdrift/internal/cli"
+	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/live"
+	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
+	"github.com/realdrift/realdrift/internal/service"
+	"github.com/realdrift/realdrift/statemachine"
+	"github.com/realdrift/realdrift/statemachine/statemachinetest"
+)
+
+// The member revert role and the approval link's base, as the e2e
+// deployment names them.
+const (
+	revertRole  = "realdrift-revert"
+	approvalURL = "https://approve.realdrift.example/"
+)
+
+// revertRoleCopy is the committed copy of the member revert role's
+// policies (infra TestRevertRolePolicyCopy keeps it equal to the
+// synthesized role).
+type revertRoleCopy struct {
+	Role   string
+	Inline []struct {
+		PolicyName     string
+		PolicyDocument struct {
+			Version   string
+			Statement []map[string]any
+		}
+	}
+	Managed []json.RawMessage
+}
+
+func readRevertRole(t *testing.T) revertRoleCopy {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(iamDir, "member-revert-role.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c revertRoleCopy
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	if c.Role != revertRole || len(c.Managed) != 0 {
+		t.Fatalf("revert role copy is of %s with managed policies %s; the e2e assumes %s and inline policies only", c.Role, c.Managed, revertRole)
+	}
+	return c
+}
+
+// revertRoleDocuments returns the revert role's inline policy documents as
+// one member account sees them (its partition and account id resolved).
+func revertRoleDocuments(t *testing.T) func(account string) []json.RawMessage {
+	c := readRevertRole(t)
+	return func(account string) []json.RawMessage {
+		var docs []json.RawMessage
+		for _, p := range c.Inline {
+			b, err := json.Marshal(p.PolicyDocument)
+			if err != nil {
+				t.Fatal(err)
+			}
+			docs = append(docs, resolveJoins(t, b, account))
+		}
+		return docs
+	}
+}
+
+// resolveJoins replaces the Fn::Join ARNs of a synthesized policy with
+// their value in account (partition aws).
+func resolveJoins(t *testing.T, doc []byte, account string) json.RawMessage {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(doc, &v); err != nil {
+		t.Fatal(err)
+	}
+	var walk func(v any) any
+	walk = func(v any) any {
+		switch x := v.(type) {
+		case map[string]any:
+			if j, ok := x["Fn::Join"].([]any); ok {
+				var b strings.Builder
+				for _, part := range j[1].([]any) {
+					switch p := part.(type) {
+					case string:
+						b.WriteString(p)
+					case map[string]any:
+						switch p["Ref"] {
+						case "AWS::Partition":
+							b.WriteString("aws")
+						case "AWS::AccountId":
+							b.WriteString(account)
+						default:
+							t.Fatalf("revert role policy: cannot resolve %v", p)
+						}
+					}
+				}
+				return b.String()
+			}
+			for k, e := range x {
+				x[k] = walk(e)
+			}
+		case []any:
+			for i, e := range x {
+				x[i] = walk(e)
+			}
+		}
+		return v
+	}
+	b, err := json.Marshal(walk(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestRevertRoleIsTheWriters holds the revert role infra deploys to
+// exactly the actions the writers call (live.WriteActions): no more, and
+// none missing.
+func TestRevertRoleIsTheWriters(t *testing.T) {
+	var allowed []string
+	for _, p := range readRevertRole(t).Inline {
+		for _, st := range p.PolicyDocument.Statement {
+			if st["Effect"] != "Allow" {
+				continue
+			}
+			for _, a := range st["Action"].([]any) {
+				allowed = append(allowed, a.(string))
+			}
+		}
+	}
+	slices.Sort(allowed)
+	if diff := cmp.Diff(allowed, live.WriteActions()); diff != "" {
+		t.Errorf("the revert role's actions differ from the writers' (-role +writers; change infra revertActions and rerun its -update):\n%s", diff)
+	}
+}
+
+// writeCalls counts the sandbox calls whose IAM action is a writer's.
+func writeCalls(sb *sandbox.Server) map[string]int {
+	out := map[string]int{}
+	for api, n := range sb.Calls().Counts {
+		svc, op, _ := strings.Cut(api, ":")
+		if a := sandbox.IAMAction(svc, op); slices.Contains(live.WriteActions(), a) && a != "cloudformation:GetResource" &&
+			a != "cloudformation:GetResourceRequestStatus" && !strings.Contains(a, ":Get") && !strings.Contains(a, ":List") {
+			out[a] += n
+		}
+	}
+	return out
+}
+
+// revertRun is one revert execution running under the local interpreter.
+type revertRun struct {
+	name string
+	done chan struct{}
+	ex   statemachine.Execution
+	err  error
+}
+
+// startRevert starts the real revert definition for input.
+func (e *e2e) startRevert(t *testing.T, name string, input statemachine.RevertInput) *revertRun {
+	t.Helper()
+	r := &revertRun{name: name, done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		r.ex, r.err = e.local.Run(context.WithoutCancel(t.Context()), statemachine.Run{
+			Definition: statemachine.Revert, Input: input, LambdaEndpoint: e.lambdaURL, TaskTokens: e.tokens.URL,
+			ExecutionName: name, Account: demoAccount(0), RetryMillis: 1,
+		})
+	}()
+	return r
+}
+
+// wait returns the finished execution.
+func (r *revertRun) wait(t *testing.T) statemachine.Execution {
+	t.Helper()
+	select {
+	case <-r.done:
+	case <-time.After(3 * time.Minute):
+		t.Fatalf("revert %s did not finish", r.name)
+	}
+	if r.err != nil {
+		t.Fatalf("revert %s: %v", r.name, r.err)
+	}
+	statemachinetest.CheckStateOutputs(t, r.ex)
+	return r.ex
+}
+
+// awaitApproval waits until the execution asks for approval.
+func (e *e2e) awaitApproval(t *testing.T, r *revertRun) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	waiting := make(chan error, 1)
+	go func() { _, err := e.tokens.Awaiting(ctx); waiting <- err }()
+	select {
+	case err := <-waiting:
+		if err != nil {
+			t.Fatalf("revert %s never asked for approval: %v", r.name, err)
+		}
+	case <-r.done:
+		t.Fatalf("revert %s ended before asking for approval: %s %+v (%v)", r.name, r.ex.Status, r.ex.Error, r.err)
+	}
+}
+
+// approve runs `realdrift approve` as the central account's operator.
+func (e *e2e) approve(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	env := map[string]string{
+		"AWS_ACCESS_KEY_ID": worldgen.DemoAccessKey(demoAccount(0)), "AWS_SECRET_ACCESS_KEY": "e2e-secret",
+		"AWS_ENDPOINT_URL_SFN": e.sfnURL, "AWS_ENDPOINT_URL_STS": e.sandboxURL, "HOME": t.TempDir(),
+	}
+	var stdout, stderr bytes.Buffer
+	code := cli.Run(t.Context(), cli.IO{Stdout: &stdout, Stderr: &stderr, Getenv: func(k string) string { return env[k] }},
+		append([]string{"approve", "--store", "dynamodb://" + e.table + "?region=us-east-1", "--endpoint-url", e.ddbURL}, args...))
+	return stdout.String(), stderr.String(), code
+}
+
+// audited decodes a finished revert's output and reads its audit item.
+func (e *e2e) audited(t *testing.T, ex statemachine.Execution) (statemachine.RevertAudited, service.Audit) {
+	t.Helper()
+	var out statemachine.RevertAudited
+	if err := json.Unmarshal(ex.Output, &out); err != nil {
+		t.Fatalf("revert output %s: %v", ex.Output, err)
+	}
+	a, err := e.svc.LoadAudit(t.Context(), out.RunID, out.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, a
+}
+
+// approvalLink finds the approval link the Slack message of execution
+// name carries.
+func (e *e2e) approvalLink(t *testing.T, name string) url.Values {
+	t.Helper()
+	re := regexp.MustCompile(regexp.QuoteMeta(approvalURL) + `\?[^"\s]+`)
+	e.hook.mu.Lock()
+	defer e.hook.mu.Unlock()
+	for _, p := range e.hook.posts {
+		var msg struct {
+			Blocks []struct{ Elements []struct{ URL string } }
+		}
+		_ = json.Unmarshal([]byte(p), &msg)
+		for _, b := range msg.Blocks {
+			for _, el := range b.Elements {
+				if m := re.FindString(el.URL); m != "" {
+					q, err := url.ParseQuery(strings.TrimPrefix(m, approvalURL+"?"))
+					if err == nil && q.Get("execution") == name {
+						return q
+					}
+				}
+			}
+		}
+	}
+	t.Fatalf("no approval link for %s in the Slack posts", name)
+	return nil
+}
+
+// invokeLink calls the approve-link function as its function URL does.
+func (e *e2e) invokeLink(t *testing.T, method string, q url.Values) lambdaevents.LambdaFunctionURLResponse {
+	t.Helper()
+	req := lambdaevents.LambdaFunctionURLRequest{Version: "2.0", RawPath: "/", Headers: map[string]string{}}
+	req.RequestContext.HTTP.Method = method
+	req.RequestContext.HTTP.SourceIP = "198.51.100.9"
+	if method == "GET" {
+		req.RawQueryString = q.Encode()
+	} else {
+		req.Body = q.Encode()
+		req.Headers["content-type"] = "application/x-www-form-urlencoded"
+	}
+	var res lambdaevents.LambdaFunctionURLResponse
+	invoke(t, e.lambdaClient(t), statemachine.FunctionApproveLink, req, &res)
+	return res
+}
+
+// TestRevertEndToEnd runs the revert state machine (the real ASL under the
+// local interpreter, the real handlers, the sandbox organisation with the
+// member read and revert roles enforced as infra deploys them, DynamoDB
+// Local): a dry run writes nothing; an approved revert (realdrift approve)
+// writes through the revert role, converges and is audited with its
+// approver; a rejected one (the approval link) writes nothing.
+func TestRevertEndToEnd(t *testing.T) {
+	e := startE2EWith(t, e2eConfig{readPolicies: readRoleDocuments(t), revertPolicies: revertRoleDocuments(t)})
+	queueDrift := func(ref drift.StackRef) bool {
+		list, _ := e.cliFindings(t, ref).([]any)
+		for _, f := range list {
+			m, _ := f.(map[string]any)
+			if m["tier"] == "declared" && m["path"] == "VisibilityTimeout" && strings.HasPrefix(m["logicalId"].(string), "OrdersQueue") {
+				return true
+			}
+		}
+		return false
+	}
+	approved := drift.StackRef{Account: demoAccount(0), Region: "us-east-1", Name: "OrdersService"}
+	rejected := drift.StackRef{Account: demoAccount(2), Region: "us-east-1", Name: "OrdersService"}
+	for _, ref := range []drift.StackRef{approved, rejected} {
+		if !queueDrift(ref) {
+			t.Fatalf("%s: the planted VisibilityTimeout drift is missing", ref)
+		}
+	}
+
+	t.Run("dry run writes nothing", func(t *testing.T) {
+		e.sandbox.ResetCalls()
+		ex := e.startRevert(t, "revert-dry", statemachine.RevertInput{Account: approved.Account, Region: approved.Region, Stack: approved.Name, All: true, DryRun: true}).wait(t)
+		if ex.Status != "SUCCEEDED" {
+			t.Fatalf("dry run: %s %+v", ex.Status, ex.Error)
+		}
+		var out struct {
+			Status string
+			Items  int
+		}
+		_ = json.Unmarshal(ex.Output, &out)
+		if out.Status != "planned" || out.Items == 0 {
+			t.Errorf("dry run output %s: want planned with items", ex.Output)
+		}
+		if w := writeCalls(e.sandbox); len(w) != 0 {
+			t.Errorf("the dry run made write calls: %v", w)
+		}
+		if _, _, code := e.approve(t, "revert-dry"); code == 0 {
+			t.Error("realdrift approve of a dry run succeeded; nothing waits for approval")
+		}
+	})
+
+	t.Run("approved", func(t *testing.T) {
+		e.sandbox.ResetCalls()
+		r := e.startRevert(t, "revert-approved", statemachine.RevertInput{Account: approved.Account, Region: approved.Region, Stack: approved.Name, All: true})
+		e.awaitApproval(t, r)
+		if w := writeCalls(e.sandbox); len(w) != 0 {
+			t.Fatalf("writes before the approval: %v", w)
+		}
+		if _, errs, code := e.approve(t, "no-such-execution"); code != 2 || !strings.Contains(errs, "no approval is pending") {
+			t.Errorf("approve of an unknown execution: exit %d, %s", code, errs)
+		}
+		out, errs, code := e.approve(t, "arn:aws:states:us-east-1:"+demoAccount(0)+":execution:realdrift-revert:revert-approved")
+		if code != 0 || !strings.Contains(out, "approved the revert of "+approved.String()) {
+			t.Fatalf("realdrift approve: exit %d\n%s%s", code, out, errs)
+		}
+		ex := r.wait(t)
+		if ex.Status != "SUCCEEDED" {
+			t.Fatalf("approved revert: %s %+v", ex.Status, ex.Error)
+		}
+		res, a := e.audited(t, ex)
+		t.Logf("approved revert: %s; writes %v", ex.Output, writeCalls(e.sandbox))
+		if res.Status != statemachine.RevertApplied || a.Status != statemachine.RevertApplied {
+			t.Errorf("status %s (audit %s), want applied", res.Status, a.Status)
+		}
+		if a.Approval == nil || !a.Approval.Approved || a.Approval.Via != "cli" || !strings.Contains(a.Approval.Approver, demoAccount(0)) {
+			t.Errorf("audit approval %+v: want approved via cli by the central account's identity", a.Approval)
+		}
+		if len(a.Items) == 0 || a.Counts["reverted"] != len(a.Items) {
+			t.Errorf("audit counts %v over %d items: want every item reverted", a.Counts, len(a.Items))
+		}
+		found := false
+		for _, it := range a.Items {
+			if it.Status != "reverted" {
+				t.Errorf("item %s: %s %s", it.ID, it.Status, it.Error)
+			}
+			if it.Path == "VisibilityTimeout" && strings.HasPrefix(it.LogicalID, "OrdersQueue") {
+				found = true
+				if before, _ := json.Marshal(it.Before); string(before) != "300" || it.After == nil || cmp.Equal(it.After, it.Before) {
+					t.Errorf("queue item before %s after %v: want 300 before and the template's value after", before, it.After)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("the audit has no item for the queue's VisibilityTimeout: %+v", a.Items)
+		}
+		if w := writeCalls(e.sandbox); w["cloudformation:UpdateResource"] == 0 {
+			t.Errorf("write calls %v: want the queue's Cloud Control update", w)
+		}
+		if queueDrift(approved) {
+			t.Errorf("%s: the VisibilityTimeout drift remains after the revert", approved)
+		}
+		if _, errs, code := e.approve(t, "revert-approved", "--reject"); code != 2 || !strings.Contains(errs, "already decided") {
+			t.Errorf("a second decision: exit %d, %s; want refused as already decided", code, errs)
+		}
+		if !strings.Contains(strings.Join(e.hook.posts, "\n"), "Revert finished: "+approved.Name) {
+			t.Error("no Slack message of the finished revert")
+		}
+	})
+
+	t.Run("rejected", func(t *testing.T) {
+		e.sandbox.ResetCalls()
+		r := e.startRevert(t, "revert-rejected", statemachine.RevertInput{Account: rejected.Account, Region: rejected.Region, Stack: rejected.Name, Findings: []string{"OrdersQueue*.VisibilityTimeout"}})
+		e.awaitApproval(t, r)
+		q := e.approvalLink(t, "revert-rejected")
+		bad := url.Values{"execution": {"revert-rejected"}, "code": {"not-the-code"}}
+		if res := e.invokeLink(t, "GET", bad); res.StatusCode != 403 {
+			t.Errorf("a link with the wrong code: HTTP %d, want 403", res.StatusCode)
+		}
+		page := e.invokeLink(t, "GET", q)
+		if page.StatusCode != 200 || !strings.Contains(page.Body, `value="reject"`) || !strings.Contains(page.Body, rejected.Name) {
+			t.Fatalf("the link's page: HTTP %d\n%s", page.StatusCode, page.Body)
+		}
+		q.Set("decision", "reject")
+		q.Set("reason", "not during the freeze")
+		if res := e.invokeLink(t, "POST", q); res.StatusCode != 200 || !strings.Contains(res.Body, "nothing is written") {
+			t.Fatalf("reject through the link: HTTP %d\n%s", res.StatusCode, res.Body)
+		}
+		ex := r.wait(t)
+		if ex.Status != "SUCCEEDED" {
+			t.Fatalf("rejected revert: %s %+v", ex.Status, ex.Error)
+		}
+		res, a := e.audited(t, ex)
+		if res.Status != statemachine.RevertRejected || a.Approval == nil || a.Approval.Approved || a.Approval.Via != "link" || a.Approval.Reason != "not during the freeze" {
+			t.Errorf("rejected revert: status %s, approval %+v", res.Status, a.Approval)
+		}
+		if w := writeCalls(e.sandbox); len(w) != 0 {
+			t.Errorf("the rejected revert made write calls: %v", w)
+		}
+		if !queueDrift(rejected) {
+			t.Errorf("%s: the drift is gone after a rejected revert", rejected)
+		}
+		for _, it := range a.Items {
+			if it.Status != "notWritten" {
+				t.Errorf("rejected item %s: %s", it.ID, it.Status)
+			}
+		}
+	})
+}
