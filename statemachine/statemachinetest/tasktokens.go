@@ -55,6 +55,26 @@ func (tt *TaskTokens) Awaiting(ctx context.Context) (string, error) {
 	}
 }
 
+// Register makes token a waiting task, as run.js does before it invokes
+// the task's Lambda (for tests that answer a token without a run).
+func (tt *TaskTokens) Register(token string) {
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	tt.tasks[token] = &task{decided: make(chan struct{})}
+}
+
+// Decision returns what token was answered with: SendTaskSuccess's output,
+// or SendTaskFailure's error and cause; ok is false while undecided.
+func (tt *TaskTokens) Decision(token string) (output, errName, cause string, ok bool) {
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	t, found := tt.tasks[token]
+	if !found || !t.isDecided() {
+		return "", "", "", false
+	}
+	return t.output, t.err, t.cause, true
+}
+
 // ServeHTTP implements the callback API and run.js's endpoints.
 func (tt *TaskTokens) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var in struct {
@@ -70,9 +90,7 @@ func (tt *TaskTokens) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch r.URL.Path {
 	case "/local/register":
-		tt.mu.Lock()
-		tt.tasks[in.Token] = &task{decided: make(chan struct{})}
-		tt.mu.Unlock()
+		tt.Register(in.Token)
 		writeJSON(w, map[string]bool{"registered": true})
 		return
 	case "/local/await":
