@@ -199,3 +199,32 @@ func FoldNestedEcho(fs []drift.Finding, logicalID string, child *Desired) []drif
 
 // noEchoMask is how CloudFormation shows a NoEcho parameter's value.
 const noEchoMask = "****"
+
+// FoldNested applies FoldNestedEcho for each nested stack of d whose stack
+// resource has a Parameters finding in fs, reading the nested template
+// with GetTemplate (by its ARN) — for a caller that checks the stack
+// without loading its nested stacks (the service checks each as a target
+// of its own). A nested template that cannot be read leaves its findings
+// as they are.
+func FoldNested(ctx context.Context, c *Clients, d *Desired, fs []drift.Finding) []drift.Finding {
+	for _, n := range NestedStacks(d) {
+		if n.StackID == "" || !hasParameterFinding(fs, n.LogicalID) {
+			continue
+		}
+		body, _, err := loadTemplate(ctx, c, n.StackID)
+		if err != nil {
+			continue
+		}
+		fs = FoldNestedEcho(fs, n.LogicalID, &Desired{TemplateBody: body})
+	}
+	return fs
+}
+
+func hasParameterFinding(fs []drift.Finding, logicalID string) bool {
+	for _, f := range fs {
+		if f.LogicalID == logicalID && (f.Path == "Parameters" || strings.HasPrefix(f.Path, "Parameters.")) {
+			return true
+		}
+	}
+	return false
+}

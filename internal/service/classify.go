@@ -35,6 +35,9 @@ func (s *Service) Classify(ctx context.Context, in statemachine.ClassifyTask) (s
 		return statemachine.Classified{}, stepError(err)
 	}
 	raw := scan.ClassifyStack(rs.Desired, lives, children, ds.factsFunc(), scan.Classifier())
+	// A nested stack is a target of its own; what its stack resource
+	// echoes of it here is no drift (as check folds it).
+	raw = scan.FoldNested(ctx, s.clients(in.Stack.Account, in.Stack.Region), rs.Desired, raw)
 
 	b, _, err := baseline.LoadStored(ctx, s.store, in.Stack)
 	if err != nil {

@@ -36,7 +36,9 @@ type failure struct {
 // organisation's active accounts (limited to Settings.Accounts when set),
 // opens the run and returns statemachine.DiscoveredAccounts; with one it
 // lists that account's stacks in every configured region, through the read
-// role, records them on the run and returns statemachine.DiscoveredTargets.
+// role, records them on the run and returns statemachine.DiscoveredTargets:
+// every stack once, each nested stack (ParentId) after its parent, depth
+// first.
 func (s *Service) Discover(ctx context.Context, in statemachine.DiscoverTask) (any, error) {
 	if in.RunID == "" {
 		return nil, fmt.Errorf("discover: no run id")
@@ -101,12 +103,15 @@ func (s *Service) discoverStacks(ctx context.Context, runID, account string) (st
 	var targets []drift.StackRef
 	for _, region := range s.set.Regions {
 		c := s.clients(account, region)
-		names, err := scan.ListStacks(ctx, c)
+		// Nested stacks are stacks of the region (the listing carries
+		// their ParentId): each is a target of its own, once, right after
+		// the stack it is nested in, as check --all reports them.
+		listed, err := scan.ListStackTree(ctx, c)
 		if err != nil {
 			return statemachine.DiscoveredTargets{}, fmt.Errorf("account %s region %s: %w", account, region, err)
 		}
-		for _, n := range names {
-			targets = append(targets, drift.StackRef{Account: account, Region: region, Name: n})
+		for _, st := range listed {
+			targets = append(targets, drift.StackRef{Account: account, Region: region, Name: st.Name})
 		}
 	}
 	if err := s.putJSON(ctx, runID, keyAccount+account, accountState{Targets: targets}); err != nil {

@@ -29,6 +29,11 @@
 //     send it again); a delivery failure is logged, never a failed check;
 //     a channel not configured (an unset Slack secret) is skipped with one
 //     warning per process (channels.go).
+//   - Nested stacks are targets of their own: discover lists each stack of
+//     a region once (scan.ListStackTree: the listing's ParentId places each
+//     nested stack right after its parent, depth first), and classify folds
+//     what a parent's AWS::CloudFormation::Stack resource echoes of its
+//     nested stack (scan.FoldNested), as check does.
 //   - Findings are the same as `realdrift check` reports for the stack: the
 //     handlers run the same scan steps, with the same schema facts (looked
 //     up once per stack by load-desired and kept in the run state), then the

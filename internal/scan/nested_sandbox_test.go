@@ -1,0 +1,67 @@
+package scan_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
+	"github.com/realdrift/realdrift/internal/scan"
+)
+
+// TestNestedThroughSandbox: through the production clients, the nested
+// world lists depth first with its nesting; the parent's check names its
+// nested stacks; and the Web stack resource's parameter echo (the nested
+// default the parent does not pass), potential drift on its own, is
+// atDefault once FoldNested has read the nested template.
+func TestNestedThroughSandbox(t *testing.T) {
+	w, err := worldgen.Nested()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, url := startSandbox(t, w)
+	c := clients(t, url, worldgen.NestedAccessKey)
+	ctx := testCtx(t)
+	listed, err := scan.ListStackTree(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	ids := map[string]string{}
+	for _, s := range listed {
+		names = append(names, s.Name)
+		ids[s.Name] = s.ID
+	}
+	n := worldgen.NestedStackNames()
+	if d := cmp.Diff(names, n); d != "" {
+		t.Fatalf("listing (-got +want):\n%s", d)
+	}
+	if listed[2].ParentID != ids[n[1]] || listed[2].RootID != ids[n[0]] {
+		t.Errorf("%s: parent %s root %s", n[2], listed[2].ParentID, listed[2].RootID)
+	}
+
+	res, err := scan.Check(ctx, c, drift.StackRef{Name: n[0], Region: worldgen.NestedRegion}, scan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []scan.Nested{{LogicalID: "QueuesStack", StackID: ids[n[1]]}, {LogicalID: "WebStack", StackID: ids[n[3]]}}
+	if d := cmp.Diff(scan.NestedStacks(res.Desired), want); d != "" {
+		t.Errorf("nested stacks (-got +want):\n%s", d)
+	}
+	echo := func(fs []drift.Finding) drift.Tier {
+		for _, f := range fs {
+			if f.LogicalID == "WebStack" && f.Path == "Parameters" {
+				return f.Tier
+			}
+		}
+		t.Fatalf("no Parameters finding on WebStack: %+v", fs)
+		return 0
+	}
+	if got := echo(res.Findings); got != drift.Undeclared {
+		t.Fatalf("before folding: %s (the test no longer sees the echo)", got)
+	}
+	if got := echo(scan.FoldNested(ctx, c, res.Desired, res.Findings)); got != drift.AtDefault {
+		t.Errorf("after FoldNested: %s, want atDefault", got)
+	}
+}
