@@ -27,6 +27,8 @@ Checks deployed stacks for drift: declared properties against the deployed
 template, live-only state against the recorded baseline, out-of-band child
 resources, deleted resources. Stacks are chosen by exact name or glob from
 the account and region (any CloudFormation stack), or from the app with --app.
+Nested stacks (AWS::CloudFormation::Stack) are checked too, depth first,
+each under its own name and baseline (--no-recursive: only the stacks chosen).
 Exit status: 0 clean or report-only, 1 drift with --fail (or incomplete
 coverage with --strict), 2 error, 130 interrupted.`
 

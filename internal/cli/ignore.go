@@ -28,7 +28,8 @@ Without --path, checks the stacks and offers their declared, undeclared and
 added findings to choose from (on a terminal), or takes them all with
 --all-findings. Each rule is the finding's path as the report shows it;
 --scope adds the finding's own stack, account and/or region to it. Here
---region is where the stacks are.`
+--region is where the stacks are, and their nested stacks are checked too
+(--no-recursive: only the stacks chosen).`
 
 func runIgnore(ctx context.Context, s IO, args []string) int {
 	fs := newFlags(s, "ignore", ignoreSynopsis)

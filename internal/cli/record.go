@@ -25,7 +25,8 @@ changed since the last record and asks which to record; with --yes, or when
 stdin is not a terminal, it records everything. In CI (CI=true) it records
 only with --yes. What could not be read (a resource, a child listing, an
 added child) keeps its recorded entries unchanged and is named on stderr;
---strict then exits 1.
+--strict then exits 1. Each nested stack is recorded too, to its own
+baseline (--no-recursive: only the stacks chosen).
 Exit status: 0 recorded, 1 recorded with incomplete coverage under --strict,
 2 error, 130 interrupted.`
 
