@@ -116,6 +116,9 @@ func Text(s Summary) string {
 		}
 	}
 	fmt.Fprintf(&b, "\nConsole: %s\n", s.ConsoleURL)
+	if s.RevertURL != "" {
+		fmt.Fprintf(&b, "Revert (start an execution, input %s): %s\n", RevertInput(s.Stack), s.RevertURL)
+	}
 	if s.Fingerprint != "" {
 		fmt.Fprintf(&b, "Fingerprint: %s\n", s.Fingerprint)
 	}
@@ -196,12 +199,18 @@ func SlackPayload(s Summary) ([]byte, error) {
 		}
 		blocks = append(blocks, slackBlock{Type: "section", Text: mrk(top.String())})
 	}
-	blocks = append(blocks,
-		slackBlock{Type: "actions", Elements: []slackElement{{
-			Type: "button", Text: &slackText{Type: "plain_text", Text: "Open in console"},
-			URL: s.ConsoleURL, ActionID: "open-console",
-		}}},
-	)
+	actions := []slackElement{{
+		Type: "button", Text: &slackText{Type: "plain_text", Text: "Open in console"},
+		URL: s.ConsoleURL, ActionID: "open-console",
+	}}
+	if s.RevertURL != "" {
+		actions = append(actions, slackElement{
+			Type: "button", Text: &slackText{Type: "plain_text", Text: "Revert…"},
+			URL: s.RevertURL, ActionID: "start-revert",
+		})
+		blocks = append(blocks, slackBlock{Type: "section", Text: mrk("_Revert: start an execution with_ `" + slackEscape(RevertInput(s.Stack)) + "`")})
+	}
+	blocks = append(blocks, slackBlock{Type: "actions", Elements: actions})
 	if s.Fingerprint != "" {
 		blocks = append(blocks, slackBlock{Type: "context", Elements: []slackElement{{Type: "mrkdwn", TextValue: "realdrift · fingerprint " + s.Fingerprint[:min(12, len(s.Fingerprint))]}}})
 	}

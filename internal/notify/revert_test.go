@@ -57,3 +57,39 @@ func TestRevertMessage(t *testing.T) {
 		t.Errorf("button URL %q, want %q", url, m.Links[0].URL)
 	}
 }
+
+// TestRevertLinkInAlerts: an alert with a RevertURL offers the revert (a
+// Slack button and the execution input; a line of the text); without one
+// it offers nothing.
+func TestRevertLinkInAlerts(t *testing.T) {
+	stack := drift.StackRef{Account: "111111111111", Region: "eu-west-1", Name: "App"}
+	arn := "arn:aws:states:us-east-1:999999999999:stateMachine:realdrift-revert"
+	url := notify.RevertConsoleURL(arn)
+	if want := "https://us-east-1.console.aws.amazon.com/states/home?region=us-east-1#/statemachines/view/arn%3Aaws%3Astates%3Aus-east-1%3A999999999999%3AstateMachine%3Arealdrift-revert"; url != want {
+		t.Errorf("RevertConsoleURL = %s, want %s", url, want)
+	}
+	if got := notify.RevertConsoleURL("not-an-arn"); got != "" {
+		t.Errorf("RevertConsoleURL(not an ARN) = %q", got)
+	}
+	input := `{"account":"111111111111","all":true,"region":"eu-west-1","stack":"App"}`
+	if got := notify.RevertInput(stack); got != input {
+		t.Errorf("RevertInput = %s, want %s", got, input)
+	}
+	s := notify.Summary{Event: notify.EventDetected, Stack: stack, RunID: "r", Drift: 1, ConsoleURL: notify.ConsoleURL(stack)}
+	for _, withLink := range []bool{false, true} {
+		if withLink {
+			s.RevertURL = url
+		}
+		text := notify.Text(s)
+		b, err := notify.SlackPayload(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(text, url) && strings.Contains(text, input); got != withLink {
+			t.Errorf("text offers the revert %v, want %v:\n%s", got, withLink, text)
+		}
+		if got := strings.Contains(string(b), `"start-revert"`) && strings.Contains(string(b), url); got != withLink {
+			t.Errorf("slack offers the revert %v, want %v:\n%s", got, withLink, b)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"encoding/json"
 	"net/url"
 	"sort"
 	"strings"
@@ -31,6 +32,9 @@ type Summary struct {
 	// Top are the first MaxTop drift-set findings in report order.
 	Top        []drift.Finding
 	ConsoleURL string
+	// RevertURL, when set, links to the revert state machine in the Step
+	// Functions console (RevertConsoleURL), to start a revert of the stack.
+	RevertURL string
 }
 
 // Summarize builds the Summary of a run from its findings and the previous
@@ -72,6 +76,33 @@ func Summarize(stack drift.StackRef, runID string, at time.Time, findings []drif
 	}
 	s.Top = set
 	return s
+}
+
+// RevertConsoleURL links to a state machine (by its ARN) in the Step
+// Functions console of its region, where an execution is started.
+func RevertConsoleURL(stateMachineARN string) string {
+	parts := strings.Split(stateMachineARN, ":")
+	if len(parts) < 7 || parts[0] != "arn" {
+		return ""
+	}
+	region := parts[3]
+	host := region + ".console.aws.amazon.com"
+	switch parts[1] {
+	case "aws-cn":
+		host = region + ".console.amazonaws.cn"
+	case "aws-us-gov":
+		host = "console.amazonaws-us-gov.com"
+	}
+	q := url.Values{"region": {region}}
+	return "https://" + host + "/states/home?" + q.Encode() + "#/statemachines/view/" + url.QueryEscape(stateMachineARN)
+}
+
+// RevertInput is the revert execution input that reverts the stack's
+// drift (every revertable finding; the execution asks for approval with
+// the plan before it writes).
+func RevertInput(stack drift.StackRef) string {
+	b, _ := json.Marshal(map[string]any{"account": stack.Account, "region": stack.Region, "stack": stack.Name, "all": true})
+	return string(b)
 }
 
 // ConsoleURL links to the stack in the CloudFormation console of its
