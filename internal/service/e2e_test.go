@@ -165,6 +165,7 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 	}
 	if conf.revertPolicies != nil {
 		set.RevertRoleName = revertRole
+		set.RevertStateMachineARN = revertARN
 	}
 	cfg, err := service.AWSConfig(ctx, set, "us-east-1")
 	if err != nil {

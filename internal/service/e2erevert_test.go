@@ -19,6 +19,7 @@ import (
 	"github.com/realdrift/realdrift/internal/cli"
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/live"
+	"github.com/realdrift/realdrift/internal/notify"
 	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
 	"github.com/realdrift/realdrift/internal/service"
@@ -31,7 +32,38 @@ import (
 const (
 	revertRole  = "realdrift-revert"
 	approvalURL = "https://approve.realdrift.example/"
+	revertARN   = "arn:aws:states:us-east-1:100000000001:stateMachine:realdrift-revert"
 )
+
+// alertRevertInput returns the revert input the Slack drift alert of ref
+// offers beside its Revert button (the Step Functions console link).
+func (e *e2e) alertRevertInput(t *testing.T, ref drift.StackRef) statemachine.RevertInput {
+	t.Helper()
+	e.hook.mu.Lock()
+	defer e.hook.mu.Unlock()
+	for _, p := range e.hook.posts {
+		if !strings.Contains(p, `"start-revert"`) || !strings.Contains(p, notify.RevertConsoleURL(revertARN)) {
+			continue
+		}
+		var msg struct {
+			Blocks []struct{ Text *struct{ Text string } }
+		}
+		_ = json.Unmarshal([]byte(p), &msg)
+		for _, b := range msg.Blocks {
+			if b.Text == nil || !strings.HasPrefix(b.Text.Text, "_Revert:") {
+				continue
+			}
+			_, raw, _ := strings.Cut(b.Text.Text, "`")
+			raw = strings.TrimSuffix(raw, "`")
+			var in statemachine.RevertInput
+			if err := json.Unmarshal([]byte(raw), &in); err == nil && in.Ref() == ref {
+				return in
+			}
+		}
+	}
+	t.Fatalf("no drift alert of %s offers a revert", ref)
+	return statemachine.RevertInput{}
+}
 
 // revertRoleCopy is the committed copy of the member revert role's
 // policies (infra TestRevertRolePolicyCopy keeps it equal to the
@@ -337,8 +369,15 @@ func TestRevertEndToEnd(t *testing.T) {
 	})
 
 	t.Run("approved", func(t *testing.T) {
+		// A sweep alerts on the drift; the alert's Revert link gives the
+		// execution's input.
+		e.sweep(t, "sweep-before-revert")
+		input := e.alertRevertInput(t, approved)
+		if !input.All || input.DryRun {
+			t.Errorf("the alert's revert input %+v: want all, not a dry run (the approval shows the plan)", input)
+		}
 		e.sandbox.ResetCalls()
-		r := e.startRevert(t, "revert-approved", statemachine.RevertInput{Account: approved.Account, Region: approved.Region, Stack: approved.Name, All: true})
+		r := e.startRevert(t, "revert-approved", input)
 		e.awaitApproval(t, r)
 		if w := writeCalls(e.sandbox); len(w) != 0 {
 			t.Fatalf("writes before the approval: %v", w)

@@ -66,6 +66,9 @@ func (s *Service) notifyStack(ctx context.Context, in statemachine.NotifyTask) e
 	if sum.Event == notify.EventNone {
 		return nil
 	}
+	if sum.Event == notify.EventDetected && s.set.RevertStateMachineARN != "" {
+		sum.RevertURL = notify.RevertConsoleURL(s.set.RevertStateMachineARN)
+	}
 	// What each channel already delivered: this run's record (a retry),
 	// then the stack's memory (the check after a partial failure).
 	delivered := map[string]string{}

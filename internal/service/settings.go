@@ -36,6 +36,7 @@ const (
 	EnvEventBridgeURL  = "REALDRIFT_EVENTBRIDGE_ENDPOINT_URL"
 	EnvRevertRoleName  = "REALDRIFT_REVERT_ROLE_NAME"
 	EnvApprovalURL     = "REALDRIFT_APPROVAL_URL"
+	EnvRevertARN       = "REALDRIFT_REVERT_STATE_MACHINE_ARN"
 	EnvRevertWait      = "REALDRIFT_REVERT_WAIT_SECONDS"
 	EnvAccessKeyID     = "REALDRIFT_ACCESS_KEY_ID"
 	EnvSecretKey       = "REALDRIFT_SECRET_ACCESS_KEY"
@@ -101,6 +102,9 @@ type Settings struct {
 	// ApprovalURL is the approve-link function's URL the approval message
 	// links to; empty leaves the links out (realdrift approve still works).
 	ApprovalURL string
+	// RevertStateMachineARN, when set, gives drift alerts a link to start
+	// a revert of the stack (the Step Functions console).
+	RevertStateMachineARN string
 	// RevertWait bounds the transient-failure retries of one resource's
 	// revert write.
 	RevertWait time.Duration
@@ -126,17 +130,18 @@ type Endpoints struct {
 // SettingsFromEnv reads Settings from getenv (os.Getenv in a function).
 func SettingsFromEnv(getenv func(string) string) (Settings, error) {
 	s := Settings{
-		Table:          getenv(EnvTable),
-		Regions:        list(getenv(EnvRegions)),
-		ReadRoleName:   getenv(EnvReadRoleName),
-		Accounts:       list(getenv(EnvAccounts)),
-		TopicARN:       getenv(EnvTopicARN),
-		SlackSecretID:  getenv(EnvSlackSecret),
-		EventBus:       getenv(EnvEventBus),
-		CheckStackARN:  getenv(EnvCheckStackARN),
-		IgnoreScopes:   list(getenv(EnvIgnoreScopes)),
-		RevertRoleName: getenv(EnvRevertRoleName),
-		ApprovalURL:    getenv(EnvApprovalURL),
+		Table:                 getenv(EnvTable),
+		Regions:               list(getenv(EnvRegions)),
+		ReadRoleName:          getenv(EnvReadRoleName),
+		Accounts:              list(getenv(EnvAccounts)),
+		TopicARN:              getenv(EnvTopicARN),
+		SlackSecretID:         getenv(EnvSlackSecret),
+		EventBus:              getenv(EnvEventBus),
+		CheckStackARN:         getenv(EnvCheckStackARN),
+		IgnoreScopes:          list(getenv(EnvIgnoreScopes)),
+		RevertRoleName:        getenv(EnvRevertRoleName),
+		ApprovalURL:           getenv(EnvApprovalURL),
+		RevertStateMachineARN: getenv(EnvRevertARN),
 		Endpoints: Endpoints{
 			Default:        getenv(EnvEndpointURL),
 			DynamoDB:       getenv(EnvDynamoDBURL),
