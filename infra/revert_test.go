@@ -258,13 +258,17 @@ func TestApprovalLink(t *testing.T) {
 			}
 		}
 	}
-	var env map[string]any
+	env := map[string]map[string]any{}
 	for _, r := range resourcesOf(central, "AWS::Lambda::Function") {
-		if strings.HasPrefix(r.id, "FnRequestApproval") {
-			env, _ = r.props["Environment"].(map[string]any)["Variables"].(map[string]any)
-		}
+		env[r.id], _ = r.props["Environment"].(map[string]any)["Variables"].(map[string]any)
 	}
-	if got := fmt.Sprint(env["REALDRIFT_APPROVAL_URL"]); !strings.Contains(got, "FunctionUrl") {
-		t.Errorf("request-approval REALDRIFT_APPROVAL_URL = %s, want the approve-link URL", got)
+	for id, vars := range env {
+		if strings.HasPrefix(id, "FnRequestApproval") && !strings.Contains(fmt.Sprint(vars["REALDRIFT_APPROVAL_URL"]), "FunctionUrl") {
+			t.Errorf("request-approval REALDRIFT_APPROVAL_URL = %v, want the approve-link URL", vars["REALDRIFT_APPROVAL_URL"])
+		}
+		// Drift alerts link to the revert state machine.
+		if strings.HasPrefix(id, "FnNotify") && !strings.Contains(js(vars["REALDRIFT_REVERT_STATE_MACHINE_ARN"]), ":stateMachine:"+RevertStateMachineName) {
+			t.Errorf("notify REALDRIFT_REVERT_STATE_MACHINE_ARN = %s, want the revert state machine", js(vars["REALDRIFT_REVERT_STATE_MACHINE_ARN"]))
+		}
 	}
 }

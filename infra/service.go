@@ -241,6 +241,9 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 	notify.AddEnvironment(jsii.String("REALDRIFT_TOPIC_ARN"), topic.TopicArn(), nil)
 	notify.AddEnvironment(jsii.String("REALDRIFT_SLACK_SECRET_ARN"), slack.SecretArn(), nil)
 	notify.AddEnvironment(jsii.String("REALDRIFT_EVENT_BUS"), bus.EventBusArn(), nil)
+	// Drift alerts link to the revert state machine (by name: it invokes
+	// notify, so a reference would be circular).
+	notify.AddEnvironment(jsii.String("REALDRIFT_REVERT_STATE_MACHINE_ARN"), revertArn, nil)
 	// Not topic.GrantPublish: it grants KMS actions by wildcard; the key
 	// policy lets notify use the key through SNS instead.
 	notify.Role().AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
