@@ -26,4 +26,8 @@
 //     of it.
 //   - A Notifier tries every sender and joins their errors; one failing
 //     channel does not silence the others.
+//   - Reverts speak in Messages (revert.go): a title, lines and links (the
+//     approval request, the outcome), sent by the same SNS and Slack
+//     senders (SendMessage). A drift alert may link to the revert state
+//     machine (Summary.RevertURL).
 package notify
