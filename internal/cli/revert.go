@@ -190,8 +190,8 @@ func (sess *session) revertOne(ctx context.Context, s IO, t target, opt revert.O
 	writes := revert.Apply(ctx, w, p, revert.ApplyOptions{
 		Wait:        f.wait - time.Since(start),
 		Now:         time.Now,
-		Sleep:       sleepCtx,
-		Resources:   planResources(run.result.Desired),
+		Sleep:       revert.SleepContext,
+		Resources:   revert.Resources(run.result.Desired),
 		Progress:    func(line string) { fmt.Fprintln(s.Stderr, line) },
 		Concurrency: sess.flags.concurrency,
 	})
@@ -199,17 +199,6 @@ func (sess *session) revertOne(ctx context.Context, s IO, t target, opt revert.O
 	after := sess.gather(ctx, t, gatherMode{})
 	rs.Outcomes = revert.Converge(p, writes, after.findings, after.err)
 	return rs
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // planInput is a gathered stack as revert.Build takes it.
@@ -229,21 +218,9 @@ func planInput(ctx context.Context, c *scan.Clients, run *stackRun) revert.Input
 		}
 	}
 	return revert.Input{
-		Stack: run.ref, Findings: run.findings, Baseline: run.base, Resources: planResources(d),
+		Stack: run.ref, Findings: run.findings, Baseline: run.base, Resources: revert.Resources(d),
 		Facts: func(t string) (*schema.Facts, bool) { f := facts[t]; return f, f != nil },
 	}
-}
-
-func planResources(d *scan.Desired) []revert.Resource {
-	out := make([]revert.Resource, 0, len(d.Resources))
-	for _, r := range d.Resources {
-		id, err := live.CloudControlID(live.Request{Type: r.Type, LogicalID: r.LogicalID, PhysicalID: r.PhysicalID, Declared: r.Declared})
-		if err != nil {
-			id = ""
-		}
-		out = append(out, revert.Resource{LogicalID: r.LogicalID, Type: r.Type, PhysicalID: r.PhysicalID, Identifier: id, Declared: r.Declared})
-	}
-	return out
 }
 
 // revertLine renders one item: path, current → target, and the call.

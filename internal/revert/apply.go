@@ -252,3 +252,16 @@ func midOperation(msg string) bool {
 	}
 	return false
 }
+
+// SleepContext waits d or until ctx ends: the Sleep the CLI and the service
+// give Apply.
+func SleepContext(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

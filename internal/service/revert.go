@@ -9,7 +9,6 @@ import (
 
 	"github.com/realdrift/realdrift/internal/baseline"
 	"github.com/realdrift/realdrift/internal/drift"
-	"github.com/realdrift/realdrift/internal/live"
 	"github.com/realdrift/realdrift/internal/revert"
 	"github.com/realdrift/realdrift/internal/scan"
 	"github.com/realdrift/realdrift/statemachine"
@@ -132,22 +131,8 @@ func (s *Service) recheck(ctx context.Context, stack drift.StackRef) (revert.Inp
 	}
 	findings := Reconcile(res.Desired, res.Findings, b, rules)
 	return revert.Input{
-		Stack: stack, Findings: findings, Baseline: b, Resources: planResources(res.Desired), Facts: facts,
+		Stack: stack, Findings: findings, Baseline: b, Resources: revert.Resources(res.Desired), Facts: facts,
 	}, res.Desired, nil
-}
-
-// planResources is the desired model's resources as the planner and the
-// writers take them, with their Cloud Control identifiers.
-func planResources(d *scan.Desired) []revert.Resource {
-	out := make([]revert.Resource, 0, len(d.Resources))
-	for _, r := range d.Resources {
-		id, err := live.CloudControlID(live.Request{Type: r.Type, LogicalID: r.LogicalID, PhysicalID: r.PhysicalID, Declared: r.Declared})
-		if err != nil {
-			id = ""
-		}
-		out = append(out, revert.Resource{LogicalID: r.LogicalID, Type: r.Type, PhysicalID: r.PhysicalID, Identifier: id, Declared: r.Declared})
-	}
-	return out
 }
 
 // resourceGroups splits the plan's items by the resource they write (the

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/live"
@@ -47,7 +46,7 @@ func (s *Service) RevertWrite(ctx context.Context, in statemachine.RevertWriteTa
 	read := s.clients(in.Stack.Account, in.Stack.Region)
 	w := live.NewWriters(s.reverters.config(in.Stack.Account, in.Stack.Region), read.Live)
 	writes := revert.Apply(ctx, w, sub, revert.ApplyOptions{
-		Wait: s.set.RevertWait, Now: s.now, Sleep: sleepCtx, Resources: planResources(ps.Desired), Concurrency: 1,
+		Wait: s.set.RevertWait, Now: s.now, Sleep: revert.SleepContext, Resources: revert.Resources(ps.Desired), Concurrency: 1,
 	})
 	if ctx.Err() != nil {
 		return statemachine.RevertWritten{}, ctx.Err()
@@ -74,17 +73,6 @@ func written(resource int, ws []storedWrite) statemachine.RevertWritten {
 		}
 	}
 	return out
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // errNotWritten is an item whose write step left no record.
