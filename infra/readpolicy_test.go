@@ -44,6 +44,13 @@ func TestReadRolePolicyCopy(t *testing.T) {
 		Comment: "The member read role's policies as infra synthesizes them (infra TestReadRolePolicyCopy keeps this equal; -update rewrites it). The e2e sweep seeds the sandbox with them.",
 		Role:    ReadRoleName, Inline: role.props["Policies"], Managed: role.props["ManagedPolicyArns"],
 	}
+	checkPolicyCopy(t, want, readRoleCopy, "read role")
+}
+
+// checkPolicyCopy holds a committed role-policy copy equal to the
+// synthesized role (-update rewrites the copy first).
+func checkPolicyCopy(t *testing.T, want readRolePolicies, path, what string) {
+	t.Helper()
 	if *update {
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
@@ -52,17 +59,17 @@ func TestReadRolePolicyCopy(t *testing.T) {
 		if err := enc.Encode(want); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(readRoleCopy, buf.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	b, err := os.ReadFile(readRoleCopy)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got readRolePolicies
 	if err := json.Unmarshal(b, &got); err != nil {
-		t.Fatalf("%s: %v", readRoleCopy, err)
+		t.Fatalf("%s: %v", path, err)
 	}
 	// Compare as generic JSON, the form both sides decode to.
 	wb, _ := json.Marshal(want)
@@ -70,7 +77,7 @@ func TestReadRolePolicyCopy(t *testing.T) {
 	_ = json.Unmarshal(wb, &wantGeneric)
 	_ = json.Unmarshal(b, &gotGeneric)
 	if diff := cmp.Diff(gotGeneric, wantGeneric); diff != "" {
-		t.Errorf("%s differs from the synthesized read role (-committed +synthesized; rerun with -update):\n%s", readRoleCopy, diff)
+		t.Errorf("%s differs from the synthesized %s (-committed +synthesized; rerun with -update):\n%s", path, what, diff)
 	}
 }
 

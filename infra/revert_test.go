@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -213,31 +211,7 @@ func TestRevertRolePolicyCopy(t *testing.T) {
 		Comment: "The member revert role's policies as infra synthesizes them (infra TestRevertRolePolicyCopy keeps this equal; -update rewrites it). The e2e revert seeds the sandbox with them; internal/service holds their actions equal to the writers'.",
 		Role:    RevertRoleName, Inline: role.props["Policies"], Managed: role.props["ManagedPolicyArns"],
 	}
-	if *update {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(want); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(revertRoleCopy, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b, err := os.ReadFile(revertRoleCopy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wb, _ := json.Marshal(want)
-	var wantGeneric, gotGeneric any
-	_ = json.Unmarshal(wb, &wantGeneric)
-	if err := json.Unmarshal(b, &gotGeneric); err != nil {
-		t.Fatalf("%s: %v", revertRoleCopy, err)
-	}
-	if diff := cmp.Diff(gotGeneric, wantGeneric); diff != "" {
-		t.Errorf("%s differs from the synthesized revert role (-committed +synthesized; rerun with -update):\n%s", revertRoleCopy, diff)
-	}
+	checkPolicyCopy(t, want, revertRoleCopy, "revert role")
 }
 
 // TestApprovalLink: approve-link is the only function with a URL; only it

@@ -160,6 +160,12 @@ var securityGroupID = regexp.MustCompile(`^sg-[0-9a-f]{8,17}$`)
 // atDefault, never hidden, and watched by the baseline from the first
 // record. Two groups, or any other value, are never a default.
 func (r *run) defaultSecurityGroup(rp string, v any) bool {
+	return isDefaultSecurityGroup(rp, v, r.opts.DefaultSecurityGroups)
+}
+
+// isDefaultSecurityGroup is defaultSecurityGroup given the account's
+// default groups (nil: not asked).
+func isDefaultSecurityGroup(rp string, v any, defaults []string) bool {
 	if !securityGroupProps[rp] {
 		return false
 	}
@@ -171,10 +177,10 @@ func (r *run) defaultSecurityGroup(rp string, v any) bool {
 	if !ok || !securityGroupID.MatchString(id) {
 		return false
 	}
-	if r.opts.DefaultSecurityGroups == nil {
+	if defaults == nil {
 		return true
 	}
-	for _, d := range r.opts.DefaultSecurityGroups {
+	for _, d := range defaults {
 		if d == id {
 			return true
 		}

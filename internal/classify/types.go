@@ -135,7 +135,7 @@ var typeTable = sync.OnceValue(func() map[string]*typeFacts {
 			// to the password policy's TemporaryPasswordValidityDays.
 			derivedDefaults: map[string]func(r *run) (any, bool){
 				"AdminCreateUserConfig.UnusedAccountValidityDays": func(r *run) (any, bool) {
-					return liveAt(r, "Policies", "PasswordPolicy", "TemporaryPasswordValidityDays")
+					return getPath(r.live, "Policies.PasswordPolicy.TemporaryPasswordValidityDays")
 				},
 			},
 			identities: map[string]*identity{"Schema": {
@@ -366,21 +366,6 @@ func ebsBaselineIops(r *run) (any, bool) {
 		return min(max(3*size, 100), 16000), true
 	}
 	return nil, false
-}
-
-// liveAt returns the resource's live value at a path of object keys.
-func liveAt(r *run, keys ...string) (any, bool) {
-	var v any = r.live
-	for _, k := range keys {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if v, ok = m[k]; !ok {
-			return nil, false
-		}
-	}
-	return v, true
 }
 
 // recordingStrategy is the strategy AWS Config derives from a recording

@@ -275,10 +275,8 @@ func AssignedValue(typ, rp string, v any) bool {
 	if Assigned(typ, rp) {
 		return true
 	}
-	if securityGroupProps[rp] {
-		if r := (&run{}); r.defaultSecurityGroup(rp, v) {
-			return true
-		}
+	if isDefaultSecurityGroup(rp, v, nil) {
+		return true
 	}
 	t, err := embeddedImported()
 	if err != nil {
