@@ -137,20 +137,7 @@ func SARIF(w io.Writer, stacks []Stack, templates func(Stack) Template) error {
 
 // sarifMessage is a finding's one-line message, as the text report says it.
 func sarifMessage(s Stack, f drift.Finding) string {
-	var what string
-	opt := Options{}
-	switch {
-	case f.Tier == drift.Deleted:
-		what = "gone from AWS (a deploy of the unchanged template does not recreate it)"
-	case f.Tier == drift.Added && f.Desired == nil:
-		what = "live-only resource " + oneLine(f.PhysicalID)
-	case f.Tier == drift.Declared:
-		what = change("template", f.Desired, f.Actual, opt)
-	case f.Desired != nil:
-		what = change("recorded", f.Desired, f.Actual, opt)
-	default:
-		what = "live " + value(f.Actual, opt)
-	}
+	what := findingWhat(f, Options{}, "gone from AWS (a deploy of the unchanged template does not recreate it)")
 	msg := fmt.Sprintf("%s (%s) in %s: %s", oneLine(ignore.DisplayPath(s.Ref.Name, f)), f.ResourceType, s.Ref, what)
 	if f.Note != "" {
 		msg += " — " + oneLine(f.Note)

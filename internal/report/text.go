@@ -130,19 +130,7 @@ func writeStack(b *bytes.Buffer, s Stack, opt Options, st style) {
 
 func writeFinding(b *bytes.Buffer, stack string, f drift.Finding, opt Options) {
 	id := oneLine(ignore.DisplayPath(stack, f))
-	var what string
-	switch {
-	case f.Tier == drift.Deleted:
-		what = "gone from AWS"
-	case f.Tier == drift.Added && f.Desired == nil:
-		what = "live-only resource " + oneLine(f.PhysicalID)
-	case f.Tier == drift.Declared:
-		what = change("template", f.Desired, f.Actual, opt)
-	case f.Desired != nil:
-		what = change("recorded", f.Desired, f.Actual, opt)
-	default:
-		what = "live " + value(f.Actual, opt)
-	}
+	what := findingWhat(f, opt, "gone from AWS")
 	line := fmt.Sprintf("  %s (%s): %s", id, f.ResourceType, what)
 	if f.Note != "" {
 		line += " — " + oneLine(f.Note)
@@ -322,3 +310,20 @@ func (s style) bold(t string) string   { return s.wrap("1", t) }
 func (s style) red(t string) string    { return s.wrap("31", t) }
 func (s style) green(t string) string  { return s.wrap("32", t) }
 func (s style) yellow(t string) string { return s.wrap("33", t) }
+
+// findingWhat is what a finding says of its value: the change from the
+// template or the record, the live value, or gone (in the words given).
+func findingWhat(f drift.Finding, opt Options, gone string) string {
+	switch {
+	case f.Tier == drift.Deleted:
+		return gone
+	case f.Tier == drift.Added && f.Desired == nil:
+		return "live-only resource " + oneLine(f.PhysicalID)
+	case f.Tier == drift.Declared:
+		return change("template", f.Desired, f.Actual, opt)
+	case f.Desired != nil:
+		return change("recorded", f.Desired, f.Actual, opt)
+	default:
+		return "live " + value(f.Actual, opt)
+	}
+}
