@@ -17,8 +17,10 @@ func schemaPath(rp string) string {
 	if !strings.ContainsAny(rp, "[0123456789") {
 		return rp
 	}
+	var buf [8]pathSeg
+	segs := appendSegs(buf[:0], rp)
 	var b strings.Builder
-	segs := splitPath(rp)
+	b.Grow(len(rp))
 	for i, s := range segs {
 		if i > 0 {
 			b.WriteByte('.')
@@ -44,8 +46,10 @@ func genericPath(rp string) string {
 	if !strings.ContainsAny(rp, "0123456789") {
 		return rp
 	}
+	var buf [8]pathSeg
 	var b strings.Builder
-	for i, s := range splitPath(rp) {
+	b.Grow(len(rp))
+	for i, s := range appendSegs(buf[:0], rp) {
 		if i > 0 {
 			b.WriteByte('.')
 		}
@@ -54,7 +58,9 @@ func genericPath(rp string) string {
 			b.WriteByte('*')
 		case s.key != "":
 			b.WriteString(s.name)
-			b.WriteString("[" + s.key + "]")
+			b.WriteByte('[')
+			b.WriteString(s.key)
+			b.WriteByte(']')
 		default:
 			b.WriteString(s.name)
 		}
@@ -71,7 +77,12 @@ type pathSeg struct {
 // splitPath splits a report path into segments; identity keys may contain
 // dots, so brackets are scanned, not split.
 func splitPath(rp string) []pathSeg {
-	var segs []pathSeg
+	return appendSegs(nil, rp)
+}
+
+// appendSegs appends rp's segments to segs; callers on the hot path pass a
+// stack buffer.
+func appendSegs(segs []pathSeg, rp string) []pathSeg {
 	i := 0
 	for i < len(rp) {
 		j := i
@@ -118,7 +129,9 @@ func isIndex(s string) bool {
 // getPath reads a plain dotted path (no indices) from a model.
 func getPath(m map[string]any, p string) (any, bool) {
 	var cur any = m
-	for _, s := range strings.Split(p, ".") {
+	for rest, more := p, true; more; {
+		var s string
+		s, rest, more = strings.Cut(rest, ".")
 		mm, ok := cur.(map[string]any)
 		if !ok {
 			return nil, false
@@ -138,16 +151,19 @@ func getPathOr(m map[string]any, p string) any {
 
 // setPath writes v at a plain dotted path whose parents exist.
 func setPath(m map[string]any, p string, v any) {
-	segs := strings.Split(p, ".")
 	cur := m
-	for _, s := range segs[:len(segs)-1] {
+	for {
+		s, rest, more := strings.Cut(p, ".")
+		if !more {
+			cur[s] = v
+			return
+		}
 		next, ok := cur[s].(map[string]any)
 		if !ok {
 			return
 		}
-		cur = next
+		cur, p = next, rest
 	}
-	cur[segs[len(segs)-1]] = v
 }
 
 // stackNameFromTags finds the aws:cloudformation:stack-name tag in a live

@@ -118,8 +118,10 @@ func KeyPath(rp string) string {
 	if !strings.ContainsAny(rp, "[0123456789") {
 		return rp
 	}
-	segs := splitPath(rp)
+	var buf [8]pathSeg
+	segs := appendSegs(buf[:0], rp)
 	var b strings.Builder
+	b.Grow(len(rp))
 	for i, s := range segs {
 		if i > 0 {
 			b.WriteByte('.')
@@ -130,7 +132,9 @@ func KeyPath(rp string) string {
 		case s.key != "":
 			b.WriteString(s.name)
 			if i == len(segs)-1 {
-				b.WriteString("[" + s.key + "]")
+				b.WriteByte('[')
+				b.WriteString(s.key)
+				b.WriteByte(']')
 			} else {
 				b.WriteString("[*]")
 			}

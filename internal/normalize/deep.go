@@ -82,16 +82,20 @@ func (w *walker) child(k, sp string, v any) (any, bool) {
 		if c, ok := canonicalText(t); ok && c != t {
 			return c, true
 		}
-		return t, false
 	case map[string]any:
 		nv, changed := w.mapValue(sp, t)
 		if isPolicyDoc(nv) {
 			return CanonicalPolicy(nv, ""), true
 		}
-		return nv, changed
+		if changed {
+			return nv, true
+		}
 	case []any:
-		return w.arrayValue(k, sp, t)
+		if nv, changed := w.arrayValue(k, sp, t); changed {
+			return nv, true
+		}
 	}
+	// Unchanged: the caller's interface value, so no leaf is boxed again.
 	return v, false
 }
 
@@ -253,6 +257,9 @@ func skipped(keys []string, k string) bool {
 // at the path's end, so an in-place step at that path never changes data
 // root shares with the model it was normalized from.
 func Own(root map[string]any, path string) {
+	if Absent(root, path) {
+		return
+	}
 	ownMap(root, strings.Split(path, "."))
 }
 

@@ -136,11 +136,12 @@ func isHex(s string) bool {
 // canonical JSON. The schema (insertionOrder: false) or a per-type fact says
 // their order carries no meaning; the multiset is still compared.
 func SortUnordered(model map[string]any, scalarPaths, objectPaths []string) {
-	for _, p := range scalarPaths {
-		sortAt(model, strings.Split(p, "."))
-	}
-	for _, p := range objectPaths {
-		sortAt(model, strings.Split(p, "."))
+	for _, paths := range [][]string{scalarPaths, objectPaths} {
+		for _, p := range paths {
+			if !Absent(model, p) {
+				sortAt(model, strings.Split(p, "."))
+			}
+		}
 	}
 }
 

@@ -7,11 +7,23 @@ import "strings"
 // readOnly and writeOnly properties: they are never drift.
 func StripPaths(model map[string]any, paths []string) {
 	for _, p := range paths {
-		if p == "" {
+		if p == "" || Absent(model, p) {
 			continue
 		}
 		stripPath(model, strings.Split(p, "."))
 	}
+}
+
+// Absent reports whether a dotted path certainly leads nowhere in m: its
+// first segment is a plain key m does not hold. The path steps use it to
+// skip, without splitting the path, the many schema paths a model lacks.
+func Absent(m map[string]any, p string) bool {
+	head, _, _ := strings.Cut(p, ".")
+	if head == "*" {
+		return len(m) == 0
+	}
+	_, ok := m[head]
+	return !ok
 }
 
 func stripPath(v any, segs []string) {

@@ -3,7 +3,7 @@ package normalize
 import (
 	"encoding/json"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -134,6 +134,7 @@ func Canonical(v any) string {
 		return "null"
 	}
 	var b strings.Builder
+	b.Grow(64)
 	writeCanonical(&b, v)
 	return b.String()
 }
@@ -167,11 +168,12 @@ func writeCanonical(b *strings.Builder, v any) {
 	case string:
 		writeQuoted(b, t)
 	case map[string]any:
-		keys := make([]string, 0, len(t))
+		var small [16]string
+		keys := small[:0]
 		for k := range t {
 			keys = append(keys, k)
 		}
-		sort.Strings(keys)
+		slices.Sort(keys)
 		b.WriteByte('{')
 		for i, k := range keys {
 			if i > 0 {
