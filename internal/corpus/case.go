@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/realdrift/realdrift/internal/classify"
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/schema"
 )
@@ -47,18 +48,23 @@ type Case struct {
 	RawLive json.RawMessage `json:"-"`
 	// Extra holds top-level keys this package does not know.
 	Extra map[string]json.RawMessage `json:"-"`
+
+	options *classify.Options // Opts decoded by Parse
+}
+
+// Options is the case's opts as classifier options. Parse decodes them
+// once, so a replay measures the classifier, not the options decoder; a
+// Case built another way decodes Opts on every call.
+func (c *Case) Options() classify.Options {
+	if c.options != nil {
+		return *c.options
+	}
+	return classify.OptionsFromMap(c.Opts)
 }
 
 var knownKeys = map[string]bool{
 	"corpusVersion": true, "description": true, "resource": true, "liveRaw": true,
 	"schema": true, "opts": true, "expected": true,
-}
-
-// findingJSON is an expected finding as stored: the corpus writes
-// freeFormKey as a boolean, drift.Finding holds it as a string ("true").
-type findingJSON struct {
-	drift.Finding
-	FreeFormKey *bool `json:"freeFormKey,omitempty"`
 }
 
 // Parse decodes one case from its JSON text; name (the file's path) is
@@ -68,25 +74,14 @@ func Parse(name string, data []byte) (*Case, error) {
 	if probs := check(data); len(probs) > 0 {
 		return nil, &CaseError{Path: name, Problems: probs}
 	}
-	var st struct {
-		Case
-		Expected []findingJSON `json:"expected"`
-	}
-	if err := json.Unmarshal(data, &st); err != nil {
+	var c Case
+	if err := json.Unmarshal(data, &c); err != nil {
 		p := Problem{Msg: err.Error()}
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			p = Problem{Field: te.Field, Msg: fmt.Sprintf("got JSON %s, want %s", te.Value, te.Type)}
 		}
 		return nil, &CaseError{Path: name, Problems: []Problem{p}}
-	}
-	c := st.Case
-	c.Expected = make([]drift.Finding, 0, len(st.Expected))
-	for _, f := range st.Expected {
-		if f.FreeFormKey != nil && *f.FreeFormKey {
-			f.Finding.FreeFormKey = true
-		}
-		c.Expected = append(c.Expected, f.Finding)
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
@@ -103,6 +98,8 @@ func Parse(name string, data []byte) (*Case, error) {
 	c.File = filepath.Base(name)
 	c.RawLive = top["liveRaw"]
 	c.Resource.Declared = markUnknown(c.Resource.Declared).(map[string]any)
+	o := classify.OptionsFromMap(c.Opts)
+	c.options = &o
 	return &c, nil
 }
 

@@ -30,7 +30,7 @@ func RankUndeclared(cases []*Case) []Ranked {
 	seen := map[Triple]int{}
 	perPath := map[[2]string]map[string]bool{}
 	for _, c := range cases {
-		ctx := classify.ContextFor(subject(c), c.LiveRaw, classify.OptionsFromMap(c.Opts))
+		ctx := classify.ContextFor(subject(c), c.LiveRaw, c.Options())
 		for k, v := range c.LiveRaw {
 			if _, declared := c.Resource.Declared[k]; declared {
 				continue
@@ -86,7 +86,7 @@ func MineKnownWith(cases []*Case, minCrossTypes int) []classify.KnownValue {
 	// before the table is consulted, so it is no evidence either way.
 	reachedBy := make([]map[string]bool, len(cases))
 	for i, c := range cases {
-		ctx := classify.ContextFor(subject(c), c.LiveRaw, classify.OptionsFromMap(c.Opts))
+		ctx := classify.ContextFor(subject(c), c.LiveRaw, c.Options())
 		explained := map[string]string{}
 		reachedBy[i] = map[string]bool{}
 		for _, f := range ReplayWith(c, empty) {
@@ -140,7 +140,7 @@ func MineKnownWith(cases []*Case, minCrossTypes int) []classify.KnownValue {
 	svcOcc := map[[3]string]int{}
 	svcFolded := map[[3]string]int{}
 	for i, c := range cases {
-		ctx := classify.ContextFor(subject(c), c.LiveRaw, classify.OptionsFromMap(c.Opts))
+		ctx := classify.ContextFor(subject(c), c.LiveRaw, c.Options())
 		labelled := map[string]drift.Tier{}
 		for _, f := range c.Expected {
 			labelled[f.Path] = f.Tier
@@ -258,7 +258,7 @@ func nestedServiceRows(cases []*Case, allLabels map[Triple]map[drift.Tier]int) [
 		if len(keys) == 0 {
 			continue
 		}
-		ctx := classify.ContextFor(subject(c), c.LiveRaw, classify.OptionsFromMap(c.Opts))
+		ctx := classify.ContextFor(subject(c), c.LiveRaw, c.Options())
 		labelled := map[string]drift.Tier{}
 		for _, f := range c.Expected {
 			labelled[f.Path] = f.Tier

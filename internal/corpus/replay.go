@@ -20,7 +20,7 @@ func Replay(c *Case) []drift.Finding {
 // ReplayWith replays the case with a given known-values table (nil: the
 // embedded one); cross-validation uses it.
 func ReplayWith(c *Case, known *classify.KnownTable) []drift.Finding {
-	opts := classify.OptionsFromMap(c.Opts)
+	opts := c.Options()
 	opts.Known = known
 	return classify.Resource(subject(c), c.LiveRaw, &c.Schema, opts)
 }
