@@ -163,6 +163,15 @@ func (r *run) defaultSecurityGroup(rp string, v any) bool {
 	return isDefaultSecurityGroup(rp, v, r.opts.DefaultSecurityGroups)
 }
 
+// DefaultSecurityGroupCandidate reports whether an undeclared top-level
+// property value could be the VPC's default security group: the one value
+// whose classification depends on the account's default groups. A read
+// asks the account for them (Options.DefaultSecurityGroups) only when some
+// resource has such a value.
+func DefaultSecurityGroupCandidate(prop string, v any) bool {
+	return isDefaultSecurityGroup(prop, v, nil)
+}
+
 // isDefaultSecurityGroup is defaultSecurityGroup given the account's
 // default groups (nil: not asked).
 func isDefaultSecurityGroup(rp string, v any, defaults []string) bool {

@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -429,4 +430,31 @@ func tableRoutes(ctx context.Context, c *Clients, parent StackResource, stack []
 		}
 	}
 	return cands, nil
+}
+
+// DefaultSecurityGroups lists the ids of the region's default security
+// groups: the group named "default" that AWS creates with every VPC, the
+// default VPC's included. It is an account fact the classifier uses to
+// tell the group AWS attaches to a resource whose template names none from
+// any other group (classify.Options.DefaultSecurityGroups).
+func (c *Clients) DefaultSecurityGroups(ctx context.Context) ([]string, error) {
+	if c.EC2 == nil {
+		return nil, fmt.Errorf("no EC2 client")
+	}
+	in := &ec2.DescribeSecurityGroupsInput{Filters: []ec2types.Filter{{Name: aws.String("group-name"), Values: []string{"default"}}}}
+	ids := []string{}
+	p := ec2.NewDescribeSecurityGroupsPaginator(c.EC2, in)
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, g := range page.SecurityGroups {
+			if id := aws.ToString(g.GroupId); id != "" && aws.ToString(g.GroupName) == "default" {
+				ids = append(ids, id)
+			}
+		}
+	}
+	sort.Strings(ids)
+	return ids, nil
 }

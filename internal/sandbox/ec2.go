@@ -308,6 +308,11 @@ func (s *Server) ec2DescribeSecurityGroups(c *call) (any, error) {
 	for _, vpc := range s.vpcs(c) {
 		add(derivedID("sg", vpc), "default", vpc, "default VPC security group", nil)
 	}
+	if r := s.st.region(c.account, c.region); r != nil {
+		for _, id := range r.DefaultSecurityGroups {
+			add(id, "default", derivedID("vpc", id), "default VPC security group", nil)
+		}
+	}
 	for _, r := range s.st.ofType(c.account, c.region, "AWS::EC2::SecurityGroup") {
 		id := fieldString(r, "GroupId")
 		if id == "" {

@@ -70,6 +70,12 @@ type Region struct {
 	// KMSAliases maps alias names (alias/...) to the key ids they target,
 	// as KMS ListAliases lists them here.
 	KMSAliases map[string]string `json:"kmsAliases,omitempty"`
+	// DefaultSecurityGroups are the ids of default security groups of VPCs
+	// the world does not model (the region's default VPC, a recording's
+	// VPC): DescribeSecurityGroups lists each as the group named "default"
+	// of a VPC derived from its id, beside the default group of every
+	// AWS::EC2::VPC the world holds.
+	DefaultSecurityGroups []string `json:"defaultSecurityGroups,omitempty"`
 }
 
 // Stack is one CloudFormation stack.
@@ -228,6 +234,7 @@ var (
 	stackIDRE   = regexp.MustCompile(`^arn:aws[-a-z]*:cloudformation:([a-z0-9-]+):([0-9]{12}):stack/([^/]+)/[-0-9a-f]+$`)
 	accessKeyRE = regexp.MustCompile(`^[A-Z0-9]{16,128}$`)
 	kmsAliasRE  = regexp.MustCompile(`^alias/[a-zA-Z0-9:/_-]{1,250}$`)
+	sgIDRE      = regexp.MustCompile(`^sg-[0-9a-f]{8,17}$`)
 )
 
 // stackStatuses are the statuses CloudFormation reports.
@@ -351,6 +358,11 @@ func (w *World) normalizeRegion(p *problems, rt, account string, r *Region) {
 		}
 		if key == "" {
 			p.add(rt+".kmsAliases", "%s: no target key id", a)
+		}
+	}
+	for i, g := range r.DefaultSecurityGroups {
+		if !sgIDRE.MatchString(g) {
+			p.add(fmt.Sprintf("%s.defaultSecurityGroups[%d]", rt, i), "%q is not a security group id (sg-...)", g)
 		}
 	}
 	names := map[string]bool{}

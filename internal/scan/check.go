@@ -119,6 +119,7 @@ func Check(ctx context.Context, c *Clients, stack drift.StackRef, opts Options) 
 		return nil, err
 	}
 	children := inStackOrder(d, append(first, second...))
+	d.DefaultSecurityGroups = c.DefaultSecurityGroups(ctx, d, lives)
 	findings := ClassifyStack(d, lives, children, opts.Facts, opts.Classify)
 	return &StackResult{Desired: d, Lives: lives, Children: children, Findings: findings}, nil
 }

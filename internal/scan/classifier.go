@@ -12,12 +12,13 @@ func Classifier() ClassifyFunc {
 	return func(s Subject, liveModel map[string]any, facts *schema.Facts, stack StackFacts) []drift.Finding {
 		subj := classify.Subject{Ref: s.Ref, Declared: s.Declared, SiblingPolicyNames: s.SiblingPolicyNames}
 		opts := classify.Options{
-			AccountID:       stack.AccountID,
-			Region:          stack.Region,
-			StackName:       stack.StackName,
-			StackTags:       stack.StackTags,
-			KMSAliasTargets: stack.KMSAliasTargets,
-			Sibling:         stack.Sibling,
+			AccountID:             stack.AccountID,
+			Region:                stack.Region,
+			StackName:             stack.StackName,
+			StackTags:             stack.StackTags,
+			KMSAliasTargets:       stack.KMSAliasTargets,
+			DefaultSecurityGroups: stack.DefaultSecurityGroups,
+			Sibling:               stack.Sibling,
 		}
 		return classify.Resource(subj, liveModel, facts, opts)
 	}

@@ -19,6 +19,9 @@ type StackFacts struct {
 	// KMSAliasTargets maps a managed alias (alias/aws/...) to its key id;
 	// nil when not looked up.
 	KMSAliasTargets map[string]string
+	// DefaultSecurityGroups are the account-region's default security
+	// groups; nil when not asked.
+	DefaultSecurityGroups []string
 	// Sibling holds per-type facts derived from the stack's other
 	// resources, keyed by the classifier's option names (siblings.go).
 	Sibling map[string]any
@@ -41,7 +44,7 @@ type ClassifyFunc func(s Subject, liveModel map[string]any, facts *schema.Facts,
 
 // Facts returns the stack-level classifier facts of d.
 func (d *Desired) Facts() StackFacts {
-	return StackFacts{AccountID: d.Stack.Account, Region: d.Stack.Region, StackName: d.Stack.Name, StackTags: d.StackTags, KMSAliasTargets: d.KMSAliasTargets}
+	return StackFacts{AccountID: d.Stack.Account, Region: d.Stack.Region, StackName: d.Stack.Name, StackTags: d.StackTags, KMSAliasTargets: d.KMSAliasTargets, DefaultSecurityGroups: d.DefaultSecurityGroups}
 }
 
 // stackSecrets are the plaintexts the live models hold at the places the

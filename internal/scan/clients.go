@@ -42,6 +42,8 @@ type Clients struct {
 	exports exportCache
 	// aliases caches the managed KMS alias targets.
 	aliases exportCache
+	// defaultGroups caches the default security groups.
+	defaultGroups defaultGroups
 	// registry answers schema facts: DescribeType over the embedded
 	// snapshot, cached for the clients' lifetime (one run).
 	registry struct {

@@ -32,6 +32,10 @@ type Desired struct {
 	// KMSAliasTargets maps the managed KMS aliases (alias/aws/*) to their key
 	// ids, looked up only when a declared value uses one.
 	KMSAliasTargets map[string]string `json:"kmsAliasTargets,omitempty"`
+	// DefaultSecurityGroups are the account-region's default security
+	// groups, asked only when a read resource may be attached to one
+	// (Clients.DefaultSecurityGroups); nil when not asked.
+	DefaultSecurityGroups []string `json:"defaultSecurityGroups,omitempty"`
 	// Resources are the template's resources after condition pruning, with
 	// their declared properties resolved, sorted by logical id.
 	Resources []Resource `json:"resources"`

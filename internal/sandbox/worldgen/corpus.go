@@ -122,7 +122,12 @@ type regionBuild struct {
 	// placed here depends on one.
 	aliases    string
 	aliasMap   map[string]string
-	stacks     []*stackBuild
+	// defaultGroups are the security groups the cases placed here hold as
+	// their one undeclared group: the recorded account's default groups,
+	// which the region then answers as its own (the classifier asks for
+	// them; without them it judges the group by shape, as replay does).
+	defaultGroups map[string]bool
+	stacks        []*stackBuild
 	stackNamed map[string]*stackBuild
 }
 
@@ -211,6 +216,14 @@ func (b *builder) add(c *corpus.Case) error {
 			reg.stackNamed[wt.stack] = st
 		}
 		st.addCase(c, id)
+		for k, v := range c.LiveRaw {
+			if _, declared := r.Declared[k]; !declared && classify.DefaultSecurityGroupCandidate(k, v) {
+				if reg.defaultGroups == nil {
+					reg.defaultGroups = map[string]bool{}
+				}
+				reg.defaultGroups[v.([]any)[0].(string)] = true
+			}
+		}
 		return nil
 	}
 }
@@ -373,6 +386,10 @@ func (b *builder) finish() (*sandbox.World, error) {
 			if len(rb.aliasMap) > 0 {
 				reg.KMSAliases = rb.aliasMap
 			}
+			for g := range rb.defaultGroups {
+				reg.DefaultSecurityGroups = append(reg.DefaultSecurityGroups, g)
+			}
+			sort.Strings(reg.DefaultSecurityGroups)
 			for _, st := range rb.stacks {
 				s, err := st.stack()
 				if err != nil {
