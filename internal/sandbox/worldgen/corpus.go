@@ -120,15 +120,15 @@ type regionBuild struct {
 	placed map[string]bool
 	// aliases is the canonical JSON of the KMS alias map, "" while no case
 	// placed here depends on one.
-	aliases    string
-	aliasMap   map[string]string
+	aliases  string
+	aliasMap map[string]string
 	// defaultGroups are the security groups the cases placed here hold as
 	// their one undeclared group: the recorded account's default groups,
 	// which the region then answers as its own (the classifier asks for
 	// them; without them it judges the group by shape, as replay does).
 	defaultGroups map[string]bool
 	stacks        []*stackBuild
-	stackNamed map[string]*stackBuild
+	stackNamed    map[string]*stackBuild
 }
 
 type stackBuild struct {
