@@ -47,11 +47,11 @@ func runApprove(ctx context.Context, s IO, args []string) int {
 		return fail(s, "approve", errors.New("want one EXECUTION (its name or ARN)"))
 	}
 	execution := fs.Arg(0)
-	su, err := parseStoreURL(*storeFlag)
+	su, err := tableURL(*storeFlag)
 	if err != nil {
 		return fail(s, "approve", err)
 	}
-	region := firstNonEmpty(su.region, s.Getenv("AWS_REGION"), s.Getenv("AWS_DEFAULT_REGION"))
+	region := firstNonEmpty(su.Region, s.Getenv("AWS_REGION"), s.Getenv("AWS_DEFAULT_REGION"))
 	cfg, err := scan.Config(ctx, scan.Settings{
 		Region: region, Profile: *profile,
 		AccessKeyID: s.Getenv("AWS_ACCESS_KEY_ID"), SecretAccessKey: s.Getenv("AWS_SECRET_ACCESS_KEY"),
@@ -69,7 +69,7 @@ func runApprove(ctx context.Context, s IO, args []string) int {
 		return fail(s, "approve", fmt.Errorf("who is approving (sts:GetCallerIdentity): %w", err))
 	}
 	d := service.Decision{Approve: !*reject, Approver: aws.ToString(id.Arn), Via: "cli", Reason: *reason}
-	p, err := service.Decide(ctx, store.NewDynamo(db, su.table), tasks, execution, d, time.Now())
+	p, err := service.Decide(ctx, store.NewDynamo(db, su.Table), tasks, execution, d, time.Now())
 	if err != nil {
 		return fail(s, "approve", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -33,26 +32,6 @@ stacks named (STACK.ACCOUNT.REGION, as the baseline files are named).
 Credentials and region come from the usual AWS chain (AWS_PROFILE,
 AWS_ACCESS_KEY_ID, ...); ?region= in the store URL wins over AWS_REGION.`
 
-// storeURL is a parsed --store value.
-type storeURL struct {
-	table, region string
-}
-
-// parseStoreURL reads dynamodb://TABLE[?region=REGION].
-func parseStoreURL(raw string) (storeURL, error) {
-	u, err := url.Parse(raw)
-	if err != nil || u.Scheme != "dynamodb" || u.Host == "" || (u.Path != "" && u.Path != "/") {
-		return storeURL{}, fmt.Errorf("--store %q: want dynamodb://TABLE[?region=REGION]", raw)
-	}
-	q := u.Query()
-	for k := range q {
-		if k != "region" {
-			return storeURL{}, fmt.Errorf("--store %q: unknown parameter %q (only region)", raw, k)
-		}
-	}
-	return storeURL{table: u.Host, region: q.Get("region")}, nil
-}
-
 func runBaseline(ctx context.Context, s IO, args []string) int {
 	fs := newFlags(s, "baseline", baselineSynopsis)
 	storeFlag := fs.String("store", "", "the service's table: dynamodb://TABLE[?region=REGION]")
@@ -67,7 +46,7 @@ func runBaseline(ctx context.Context, s IO, args []string) int {
 		return fail(s, "baseline", errors.New("want push or pull"))
 	}
 	dir := pos[0]
-	su, err := parseStoreURL(*storeFlag)
+	su, err := tableURL(*storeFlag)
 	if err != nil {
 		return fail(s, "baseline", err)
 	}
@@ -75,7 +54,7 @@ func runBaseline(ctx context.Context, s IO, args []string) int {
 	if err != nil {
 		return fail(s, "baseline", err)
 	}
-	region := su.region
+	region := su.Region
 	if region == "" {
 		region = firstNonEmpty(s.Getenv("AWS_REGION"), s.Getenv("AWS_DEFAULT_REGION"))
 	}
@@ -86,13 +65,13 @@ func runBaseline(ctx context.Context, s IO, args []string) int {
 	if err != nil {
 		return fail(s, "baseline", err)
 	}
-	table := store.NewDynamo(dynamodb.NewFromConfig(cfg), su.table)
+	table := store.NewDynamo(dynamodb.NewFromConfig(cfg), su.Table)
 	files, err := stateDir(*stateFlag)
 	if err != nil {
 		return fail(s, "baseline", err)
 	}
 	var from, to docStore = files, table
-	fromName, toName := files.Dir(), "dynamodb://"+su.table
+	fromName, toName := files.Dir(), "dynamodb://"+su.Table
 	if dir == "pull" {
 		from, to, fromName, toName = table, files, toName, fromName
 		if len(stacks) == 0 {

@@ -29,6 +29,9 @@ resources, deleted resources. Stacks are chosen by exact name or glob from
 the account and region (any CloudFormation stack), or from the app with --app.
 Nested stacks (AWS::CloudFormation::Stack) are checked too, depth first,
 each under its own name and baseline (--no-recursive: only the stacks chosen).
+Baselines and ignore rules come from the state directory (.realdrift), or
+with --store dynamodb://TABLE[?region=REGION] from the service's table, the
+ones the team records there and the service's sweeps apply.
 Exit status: 0 clean or report-only, 1 drift with --fail (or incomplete
 coverage with --strict), 2 error, 130 interrupted.`
 
@@ -115,9 +118,10 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 	f.json = f.format == "json"
 	text := f.format == "text"
 	if !f.noBaseline && !f.preDeploy && !f.showAll {
-		state, err := stateDir(f.stateDir)
-		if err == nil {
-			err = requireStateDir(state.Dir(), state.Fallback(), f.stateDir != "")
+		// A table is checked by its first read (a missing one is an error).
+		state, explicit, err := f.localState()
+		if err == nil && state != nil {
+			err = requireStateDir(state.Dir(), state.Fallback(), explicit)
 		}
 		if err != nil {
 			return fail(s, "check", err)

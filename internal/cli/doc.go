@@ -44,9 +44,12 @@
 //     and --strict (check and record) exits 1 on them.
 //   - The environment comes from IO.Getenv (keys, region, endpoint), so
 //     tests and the demo drive the verbs in-process.
-//   - State has one path: the state directory is a store.File
-//     (store.StateDir: --state-dir, else .realdrift with an existing .cdkrd
-//     read as a lower layer, never written). Baselines go through
+//   - State has one path: a versioned store (statestore.go). By default
+//     the state directory, a store.File (store.StateDir: --state-dir or
+//     --store file://DIR, else .realdrift with an existing .cdkrd read as a
+//     lower layer, never written); with --store dynamodb://TABLE the
+//     service's table, a store.Dynamo (store.ParseURL is the one parser of
+//     store URLs; a bad one is exit 2 before any call). Baselines go through
 //     baseline.LoadStored / UpdateStored and ignore rules through the
 //     store's ignore-rules document (ignore.LoadStored / AppendStored), the
 //     same versioned calls the service makes on its table, so the CLI has

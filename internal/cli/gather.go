@@ -109,9 +109,9 @@ func (sess *session) gather(ctx context.Context, t target, mode gatherMode) *sta
 	case mode.preDeploy:
 		findings = keep(findings, declaredSide)
 	default:
-		b, _, err := baseline.LoadStored(ctx, sess.state, run.ref)
+		b, _, err := baseline.LoadStored(ctx, sess.state.docs, run.ref)
 		if err != nil {
-			run.err = err
+			run.err = sess.state.explain(err)
 			return run
 		}
 		run.base = b

@@ -9,15 +9,16 @@ import (
 
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/ignore"
-	"github.com/realdrift/realdrift/internal/store"
 )
 
-const ignoreSynopsis = `--path PATTERN [--stack GLOB] [--account GLOB] [--region GLOB] [--state-dir DIR] [STACK]
+const ignoreSynopsis = `--path PATTERN [--stack GLOB] [--account GLOB] [--region GLOB] [--state-dir DIR | --store URL] [STACK]
        realdrift ignore [flags] (--all | STACK|GLOB ...) [--all-findings] [--scope stack,account,region]
 
-Appends ignore rules to <state-dir>/ignore.yaml (comments and order kept):
+Appends ignore rules to <state-dir>/ignore.yaml (comments and order kept),
+or with --store dynamodb://TABLE[?region=REGION] to the service's table:
 realdrift then reports matching declared, undeclared and added findings as
-ignored (a deleted resource is never ignored).
+ignored (a deleted resource is never ignored). The table's region is its
+?region=, else AWS_REGION (with --path, --region scopes the rule).
 
 With --path, writes one rule without calling AWS. PATTERN globs (* ?) against
 <logicalId>.<path>, <constructPath>.<path> or <stack>/<constructPath>.<path>;
@@ -161,26 +162,37 @@ func ignorePath(ctx context.Context, s IO, f stackFlags, path, stack, account st
 	if len(args) == 1 {
 		stack = args[0]
 	}
-	st, err := stateDir(f.stateDir)
+	if err := f.validate(); err != nil {
+		return fail(s, "ignore", err)
+	}
+	// Here --region is the rule's region scope, never the table's: a table
+	// is in its URL's ?region=, else AWS_REGION, AWS_DEFAULT_REGION or the
+	// profile's region.
+	region := firstNonEmpty(getenv(s, "AWS_REGION"), getenv(s, "AWS_DEFAULT_REGION"))
+	if region == "" {
+		region = profileRegion(ctx, s, f.profileName(s))
+	}
+	st, err := f.openState(ctx, s, region, f.awsSettings(s, region))
 	if err != nil {
 		return fail(s, "ignore", err)
 	}
 	return appendRules(ctx, s, st, []ignore.Rule{{Path: path, Stack: stack, Account: account, Region: f.region}})
 }
 
-// appendRules appends rules to the state directory's ignore rules and
-// reports what it added. A malformed ignore file is an error naming it;
-// nothing is written then.
-func appendRules(ctx context.Context, s IO, st *store.File, rules []ignore.Rule) int {
-	added, err := ignore.AppendStored(ctx, st, "", rules)
+// appendRules appends rules to the state's ignore rules (the directory's
+// ignore.yaml or the table's default document) and reports what it added.
+// A malformed ignore document is an error naming it; nothing is written
+// then.
+func appendRules(ctx context.Context, s IO, st *state, rules []ignore.Rule) int {
+	added, err := ignore.AppendStored(ctx, st.docs, "", rules)
 	if err != nil {
-		return fail(s, "ignore", err)
+		return fail(s, "ignore", st.explain(err))
 	}
 	if len(added) == 0 {
-		fmt.Fprintf(s.Stdout, "no new rule: %s already has them\n", st.IgnoreSource(""))
+		fmt.Fprintf(s.Stdout, "no new rule: %s already has them\n", st.ignoreSource())
 		return ExitOK
 	}
-	fmt.Fprintf(s.Stdout, "added %d ignore rule(s) to %s:\n", len(added), st.IgnorePath(""))
+	fmt.Fprintf(s.Stdout, "added %d ignore rule(s) to %s:\n", len(added), st.ignoreWhere())
 	for _, r := range added {
 		fmt.Fprintf(s.Stdout, "  - %s\n", r)
 	}

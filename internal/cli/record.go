@@ -26,7 +26,10 @@ stdin is not a terminal, it records everything. In CI (CI=true) it records
 only with --yes. What could not be read (a resource, a child listing, an
 added child) keeps its recorded entries unchanged and is named on stderr;
 --strict then exits 1. Each nested stack is recorded too, to its own
-baseline (--no-recursive: only the stacks chosen).
+baseline (--no-recursive: only the stacks chosen). With --store
+dynamodb://TABLE[?region=REGION] the baseline is written to the service's
+table (the next sweep applies it); a concurrent writer's entries are merged,
+never lost.
 Exit status: 0 recorded, 1 recorded with incomplete coverage under --strict,
 2 error, 130 interrupted.`
 
@@ -161,11 +164,11 @@ func recordRun(ctx context.Context, s IO, sess *session, run *stackRun, in *bufi
 			return !inDelta[k] || chosen[k]
 		},
 	}
-	where := sess.state.BaselinePath(run.ref)
+	where := sess.state.baselineWhere(run.ref)
 	var written *baseline.Baseline
-	if _, err := baseline.UpdateStored(ctx, sess.state, run.ref, func(cur *baseline.Baseline) (*baseline.Baseline, error) {
+	if _, err := baseline.UpdateStored(ctx, sess.state.docs, run.ref, func(cur *baseline.Baseline) (*baseline.Baseline, error) {
 		written = baseline.Record(cur, snap, baseline.Options{})
-		if sameRecord(cur, written) && fileExists(where) {
+		if sameRecord(cur, written) && sess.state.ownsBaseline(run.ref) {
 			return nil, errUnchanged
 		}
 		return written, nil
@@ -174,7 +177,7 @@ func recordRun(ctx context.Context, s IO, sess *session, run *stackRun, in *bufi
 			run.ref, len(chosen), len(delta), len(written.Entries), where)
 		return nil
 	} else if err != nil {
-		return err
+		return sess.state.explain(err)
 	}
 	fmt.Fprintf(s.Stdout, "recorded %s: %d of %d new or changed values; the baseline holds %d values → %s\n",
 		run.ref, len(chosen), len(delta), len(written.Entries), where)
@@ -198,7 +201,7 @@ func sameRecord(cur, next *baseline.Baseline) bool {
 }
 
 // fileExists reports whether path is there (a baseline read from the
-// legacy .cdkrd layer is still written to .realdrift).
+// legacy .cdkrd layer is still written to .realdrift; state.ownsBaseline).
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil

@@ -27,6 +27,8 @@ type stackFlags struct {
 	app         string
 	endpointURL string
 	stateDir    string
+	// storeURL is --store: a table or a state directory (statestore.go).
+	storeURL    string
 	concurrency int
 	// schemaSource is "snapshot" (DescribeType only for types the
 	// embedded snapshot lacks) or "live" (DescribeType for every type).
@@ -48,6 +50,7 @@ func (f *stackFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.app, "app", "", "a CDK cloud assembly directory (cdk.out), or an app command run with CDK_OUTDIR set; it decides which stacks are in scope and their construct paths")
 	fs.StringVar(&f.endpointURL, "endpoint-url", "", "send every AWS call to this endpoint (e.g. a realdrift sandbox; default: AWS_ENDPOINT_URL)")
 	fs.StringVar(&f.stateDir, "state-dir", "", "directory of baselines and ignore.yaml (default .realdrift, reading .cdkrd too)")
+	fs.StringVar(&f.storeURL, "store", "", storeFlagHelp)
 	fs.IntVar(&f.concurrency, "concurrency", scan.DefaultConcurrency, "most AWS calls in flight over the whole run (stacks are checked side by side; each API's rate adapts to throttling)")
 	fs.StringVar(&f.schemaSource, "schema", "snapshot", "where schema facts come from: snapshot (the embedded registry snapshot; DescribeType only for types it lacks) or live (DescribeType for every type, once per type)")
 	fs.DurationVar(&f.connectTimeout, "connect-timeout", scan.DefaultConnectTimeout, "deadline to connect to an AWS endpoint (each attempt)")
@@ -65,11 +68,12 @@ type target struct {
 }
 
 // session is what a verb needs to check stacks: the chosen stacks, the
-// clients of each region, the state directory and the ignore rules.
+// clients of each region, the state (directory or table) and the ignore
+// rules.
 type session struct {
 	flags   *stackFlags
 	targets []target
-	state   *store.File
+	state   *state
 	rules   []ignore.Rule
 	// settings is the AWS settings of the default region; clients holds
 	// one client set per region, built on first use.
@@ -101,6 +105,9 @@ func (f *stackFlags) validate() error {
 	if f.schemaSource != "snapshot" && f.schemaSource != "live" {
 		return fmt.Errorf("--schema must be snapshot or live (got %q)", f.schemaSource)
 	}
+	if _, err := f.stateURL(); err != nil {
+		return err
+	}
 	if f.maxAttempts < 1 {
 		return fmt.Errorf("--max-attempts must be at least 1 (got %d)", f.maxAttempts)
 	}
@@ -115,21 +122,15 @@ func (f *stackFlags) validate() error {
 	return nil
 }
 
-// open resolves the state directory, loads the ignore rules, reads the app
-// (with --app), resolves the region and picks the stacks matching
-// patterns. Every failure here is a usage or input error (exit 2).
+// open reads the app (with --app), resolves the region, opens the state
+// (directory or table), loads the ignore rules and picks the stacks
+// matching patterns. Every failure here is a usage or input error (exit 2).
 func (f *stackFlags) open(ctx context.Context, s IO, patterns []string) (*session, error) {
 	if err := f.validate(); err != nil {
 		return nil, err
 	}
-	state, err := stateDir(f.stateDir)
-	if err != nil {
-		return nil, err
-	}
-	sess := &session{flags: f, io: s, state: state, clients: map[string]*scan.Clients{}, sched: scan.NewScheduler(scan.SchedulerOptions{Concurrency: f.concurrency})}
-	if sess.rules, err = ignore.LoadStored(ctx, sess.state, ""); err != nil {
-		return nil, err
-	}
+	var err error
+	sess := &session{flags: f, io: s, clients: map[string]*scan.Clients{}, sched: scan.NewScheduler(scan.SchedulerOptions{Concurrency: f.concurrency})}
 	var app *appAssembly
 	if f.app != "" {
 		if app, err = loadApp(ctx, s, f.app); err != nil {
@@ -147,25 +148,13 @@ func (f *stackFlags) open(ctx context.Context, s IO, patterns []string) (*sessio
 	if err != nil {
 		return nil, err
 	}
-	sess.settings = scan.Settings{
-		Region:      region,
-		Profile:     f.profileName(s),
-		EndpointURL: f.endpointURL,
-
-		MaxAttempts:      f.maxAttempts,
-		ConnectTimeout:   f.connectTimeout,
-		FirstByteTimeout: f.firstByteTimeout,
-		CallTimeout:      f.callTimeout,
-		Scheduler:        sess.sched,
+	sess.settings = f.awsSettings(s, region)
+	sess.settings.Scheduler = sess.sched
+	if sess.state, err = f.openState(ctx, s, region, sess.settings); err != nil {
+		return nil, err
 	}
-	if sess.settings.EndpointURL == "" {
-		sess.settings.EndpointURL = getenv(s, "AWS_ENDPOINT_URL")
-	}
-	// Keys from the verb's environment are passed on explicitly (tests and
-	// the demo give them through IO); a session token means temporary
-	// credentials, which the SDK's own chain reads with the token.
-	if id, secret := getenv(s, "AWS_ACCESS_KEY_ID"), getenv(s, "AWS_SECRET_ACCESS_KEY"); id != "" && secret != "" && getenv(s, "AWS_SESSION_TOKEN") == "" {
-		sess.settings.AccessKeyID, sess.settings.SecretAccessKey = id, secret
+	if sess.rules, err = ignore.LoadStored(ctx, sess.state.docs, ""); err != nil {
+		return nil, sess.state.explain(err)
 	}
 
 	if f.all {
@@ -254,6 +243,28 @@ func stateDir(flag string) (*store.File, error) {
 		return nil, fmt.Errorf("working directory: %w", err)
 	}
 	return store.StateDir(root, flag), nil
+}
+
+// awsSettings are the settings of the verb's AWS calls in region: profile,
+// endpoint, the verb's keys and the deadlines (no scheduler).
+func (f *stackFlags) awsSettings(s IO, region string) scan.Settings {
+	st := scan.Settings{
+		Region:      region,
+		Profile:     f.profileName(s),
+		EndpointURL: firstNonEmpty(f.endpointURL, getenv(s, "AWS_ENDPOINT_URL")),
+
+		MaxAttempts:      f.maxAttempts,
+		ConnectTimeout:   f.connectTimeout,
+		FirstByteTimeout: f.firstByteTimeout,
+		CallTimeout:      f.callTimeout,
+	}
+	// Keys from the verb's environment are passed on explicitly (tests and
+	// the demo give them through IO); a session token means temporary
+	// credentials, which the SDK's own chain reads with the token.
+	if id, secret := getenv(s, "AWS_ACCESS_KEY_ID"), getenv(s, "AWS_SECRET_ACCESS_KEY"); id != "" && secret != "" && getenv(s, "AWS_SESSION_TOKEN") == "" {
+		st.AccessKeyID, st.SecretAccessKey = id, secret
+	}
+	return st
 }
 
 func (f *stackFlags) profileName(s IO) string {

@@ -40,6 +40,10 @@
 // is derived from its content, so an edit by another tool (or a git
 // checkout) also counts as a newer version.
 //
+// ParseURL reads a store URL, the CLI's --store value:
+// dynamodb://TABLE[?region=REGION] (Dynamo) or file://DIR (File); anything
+// else is an error naming the syntax.
+//
 // StateDir builds the CLI's File: --state-dir alone, else .realdrift with an
 // existing .cdkrd (cdk-real-drift's directory) as a read-only lower layer.
 // A document (baseline, ignore rules) missing from .realdrift is read from
