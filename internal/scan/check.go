@@ -82,7 +82,7 @@ func Check(ctx context.Context, c *Clients, stack drift.StackRef, opts Options) 
 	aliases := make(chan map[string]string, 1)
 	go func() {
 		var t map[string]string
-		w.do(ctx, func() { t = c.KMSAliasTargets(ctx, d) })
+		w.do(ctx, func() { t = c.KMSAliasTargets(ctx, d, nil) })
 		aliases <- t
 	}()
 	err = readAll(ctx, c, all, opts.Facts, w, lives)
@@ -119,7 +119,12 @@ func Check(ctx context.Context, c *Clients, stack drift.StackRef, opts Options) 
 		return nil, err
 	}
 	children := inStackOrder(d, append(first, second...))
+	// Account facts the reads showed a need for: the default security
+	// groups, and the managed KMS aliases when no declared value asked.
 	d.DefaultSecurityGroups = c.DefaultSecurityGroups(ctx, d, lives)
+	if d.KMSAliasTargets == nil {
+		d.KMSAliasTargets = c.KMSAliasTargets(ctx, d, lives)
+	}
 	findings := ClassifyStack(d, lives, children, opts.Facts, opts.Classify)
 	return &StackResult{Desired: d, Lives: lives, Children: children, Findings: findings}, nil
 }

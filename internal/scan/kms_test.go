@@ -73,3 +73,50 @@ func TestUsesManagedAlias(t *testing.T) {
 		})
 	}
 }
+
+// TestKMSAliasTargetsForAnUndeclaredKey: a resource whose template names no
+// key but whose live model holds one (encryption with the key AWS picked)
+// makes the check list the managed aliases after the reads: the key is
+// atDefault when it is a managed key, undeclared drift when it is a
+// customer key.
+func TestKMSAliasTargetsForAnUndeclaredKey(t *testing.T) {
+	const managed, customer = "0f0f0f0f-1111-2222-3333-444444444444", "7a7a7a7a-1111-2222-3333-444444444444"
+	arn := func(k string) string { return "arn:aws:kms:" + region + ":" + acct + ":key/" + k }
+	tests := []struct {
+		name    string
+		key     string
+		aliases bool
+		tier    drift.Tier
+	}{
+		{"the managed key", arn(managed), true, drift.AtDefault},
+		{"a customer key", arn(customer), true, drift.Undeclared},
+		{"no key", "", false, drift.TierUnknown},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			liveModel := map[string]any{"QueueName": "Fs-F"}
+			if tt.key != "" {
+				liveModel["KmsMasterKeyId"] = tt.key
+			}
+			w := world(t, "Fs", []res{{logical: "F", typ: "AWS::SQS::Queue", physical: "https://sqs.us-east-1.amazonaws.com/111111111111/Fs-F", props: map[string]any{"QueueName": "Fs-F"}, live: liveModel}}, nil)
+			w.Accounts[0].Regions[0].KMSAliases = map[string]string{"alias/aws/sqs": managed, "alias/app": customer}
+			_, url := startSandbox(t, w)
+			res, err := scan.Check(testCtx(t), clients(t, url, "AKIATEST000000000001"), drift.StackRef{Account: acct, Region: region, Name: "Fs"}, scan.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.Desired.KMSAliasTargets != nil; got != tt.aliases {
+				t.Errorf("aliases listed: %v, want %v", got, tt.aliases)
+			}
+			var got drift.Tier
+			for _, f := range res.Findings {
+				if f.Path == "KmsMasterKeyId" {
+					got = f.Tier
+				}
+			}
+			if got != tt.tier {
+				t.Errorf("KmsMasterKeyId: tier %v, want %v (findings %v)", got, tt.tier, res.Findings)
+			}
+		})
+	}
+}

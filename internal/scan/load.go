@@ -28,7 +28,7 @@ func LoadDesired(ctx context.Context, c *Clients, stack drift.StackRef) (*Desire
 	if err != nil {
 		return nil, err
 	}
-	d.KMSAliasTargets = c.KMSAliasTargets(ctx, d)
+	d.KMSAliasTargets = c.KMSAliasTargets(ctx, d, nil)
 	return d, nil
 }
 

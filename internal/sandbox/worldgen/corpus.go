@@ -118,8 +118,9 @@ type regionBuild struct {
 	factsOf map[string]schema.Facts
 	// placed holds the types with a case here.
 	placed map[string]bool
-	// aliases is the canonical JSON of the KMS alias map, "" while no case
-	// placed here depends on one.
+	// aliases is the canonical JSON of the KMS alias map (the union of the
+	// agreeing maps of the cases placed here that depend on one, see
+	// aliasesAgree), "" while no case placed here depends on one.
 	aliases  string
 	aliasMap map[string]string
 	// defaultGroups are the security groups the cases placed here hold as
@@ -163,8 +164,8 @@ func (b *builder) add(c *corpus.Case) error {
 	base := ccIdentifier(c, wt.region)
 	wt.tagMap = stringMap(c.Opts["stackTags"])
 	wt.tags = canonical(wt.tagMap)
-	if scan.UsesManagedAlias(r.Declared) {
-		wt.aliasMap = stringMap(c.Opts["kmsAliasTargets"])
+	if aliases := stringMap(c.Opts["kmsAliasTargets"]); scan.UsesManagedAlias(r.Declared) || (len(aliases) > 0 && scan.HoldsUndeclaredKMSKey(r.Declared, c.LiveRaw)) {
+		wt.aliasMap = aliases
 		wt.aliases = canonical(wt.aliasMap)
 	}
 	wt.facts = canonical(c.Schema)
@@ -194,7 +195,7 @@ func (b *builder) add(c *corpus.Case) error {
 			}
 			override = true // the first case of the type here: the region serves its facts
 		}
-		if wt.aliases != "" && reg.aliases != "" && reg.aliases != wt.aliases {
+		if wt.aliases != "" && reg.aliases != "" && !aliasesAgree(reg.aliasMap, wt.aliasMap) {
 			continue
 		}
 		st := reg.stackNamed[wt.stack]
@@ -207,8 +208,9 @@ func (b *builder) add(c *corpus.Case) error {
 			reg.facts[wt.typ] = wt.facts
 			reg.factsOf[wt.typ] = c.Schema
 		}
-		if wt.aliases != "" && reg.aliases == "" {
-			reg.aliases, reg.aliasMap = wt.aliases, wt.aliasMap
+		if wt.aliases != "" {
+			reg.aliasMap = unionAliases(reg.aliasMap, wt.aliasMap)
+			reg.aliases = canonical(reg.aliasMap)
 		}
 		if st == nil {
 			st = &stackBuild{name: wt.stack, tags: wt.tags, tagMap: wt.tagMap, resources: map[string]any{}}
@@ -226,6 +228,35 @@ func (b *builder) add(c *corpus.Case) error {
 		}
 		return nil
 	}
+}
+
+// aliasesAgree reports whether a case's recorded KMS aliases fit a
+// region's: an account's managed aliases only grow (AWS creates one the
+// first time a service uses its managed key), so two recordings of one
+// account agree when every alias they share targets the same key. An
+// empty recording (no aliases asked) fits only a region that serves none.
+func aliasesAgree(region, c map[string]string) bool {
+	if (len(region) == 0) != (len(c) == 0) {
+		return false
+	}
+	for a, k := range c {
+		if rk, ok := region[a]; ok && rk != k {
+			return false
+		}
+	}
+	return true
+}
+
+// unionAliases is the region's aliases with a fitting case's added.
+func unionAliases(region, c map[string]string) map[string]string {
+	out := make(map[string]string, len(region)+len(c))
+	for a, k := range region {
+		out[a] = k
+	}
+	for a, k := range c {
+		out[a] = k
+	}
+	return out
 }
 
 // ccIdentifier is the identifier AWS Cloud Control knows the case's

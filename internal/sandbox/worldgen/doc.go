@@ -12,8 +12,11 @@
 //     and Placements read it back) and its construct path as aws:cdk:path.
 //   - A stack's tags are its cases' opts.stackTags; a region's KMS aliases
 //     (kmsAliases, served by ListAliases) are opts.kmsAliasTargets of the
-//     cases whose declared values use an AWS managed alias
-//     (scan.UsesManagedAlias: the test a check makes before listing them).
+//     cases whose declared values use an AWS managed alias or whose live
+//     models hold an undeclared KMS key (scan.UsesManagedAlias,
+//     scan.HoldsUndeclaredKMSKey: the tests a check makes before listing
+//     them); a region's default security groups are the one undeclared
+//     group its cases' live models hold (classify.DefaultSecurityGroupCandidate).
 //   - Schema facts: the world serves each type's richest recorded version
 //     (the most facts named; the first on a tie). A case whose own facts
 //     classify it differently from what its region serves needs its own:

@@ -87,8 +87,18 @@ func TestCorpusWorldLayout(t *testing.T) {
 					want[k], _ = v.(string)
 				}
 			}
-			if diff := cmp.Diff(regions[[2]string{p.Account, p.Region}].KMSAliases, want, cmpopts.EquateEmpty()); diff != "" {
-				t.Errorf("%s: KMS aliases (-got +want):\n%s", c.File, diff)
+			// The region serves the case's aliases, and perhaps aliases of
+			// later recordings of the account (they only grow); none when
+			// the case recorded none.
+			got := regions[[2]string{p.Account, p.Region}].KMSAliases
+			served := map[string]string{}
+			for k := range want {
+				if v, ok := got[k]; ok {
+					served[k] = v
+				}
+			}
+			if diff := cmp.Diff(served, want, cmpopts.EquateEmpty()); diff != "" || (len(want) == 0 && len(got) > 0) {
+				t.Errorf("%s: KMS aliases (-served +recorded):\n%s (region serves %d)", c.File, diff, len(got))
 			}
 		}
 		if files, _ := worldgen.CorpusCases(st); len(files) > 1 {
