@@ -52,7 +52,9 @@ type ImportedValue struct {
 // ImportedCond holds when the resource's top-level property Prop (live, or
 // declared when the read does not return it) is one of Values (compared
 // case-insensitively), matches the regular expression Match, or — with
-// Present — is there at all with a non-empty value.
+// Present — is there at all with a non-empty value. Prop may also name a
+// field of one element of an identity-keyed list, "List[key].Field"; an
+// element that is not there compares as "".
 type ImportedCond struct {
 	Prop    string   `json:"prop"`
 	Values  []string `json:"values,omitempty"`
@@ -328,12 +330,7 @@ func (r *run) importedMatch(row *importedRow, cv *canon) bool {
 // condHolds reports whether the resource's top-level property is one of
 // the condition's values.
 func (r *run) condHolds(c ImportedCond, matches map[string]*regexp.Regexp) bool {
-	v, ok := r.live[c.Prop]
-	if !ok || normalize.TriviallyEmpty(v) {
-		if d, dok := r.decl[c.Prop]; dok {
-			v, ok = d, true
-		}
-	}
+	v, ok := r.condValue(c.Prop)
 	if !ok {
 		return false
 	}
@@ -353,6 +350,40 @@ func (r *run) condHolds(c ImportedCond, matches map[string]*regexp.Regexp) bool 
 		}
 	}
 	return false
+}
+
+// condValue is the value a condition tests: a top-level property (live,
+// or declared when the read does not return it), or a field of one element
+// of an identity-keyed list, "List[key].Field" (another option setting of
+// an Elastic Beanstalk environment), "" when no element has that key (the
+// option is unset, so its platform default applies).
+func (r *run) condValue(prop string) (any, bool) {
+	name, rest, keyed := strings.Cut(prop, "[")
+	if !keyed {
+		v, ok := r.live[prop]
+		if !ok || normalize.TriviallyEmpty(v) {
+			if d, dok := r.decl[prop]; dok {
+				v, ok = d, true
+			}
+		}
+		return v, ok
+	}
+	key, field, ok := strings.Cut(rest, "].")
+	id := r.tf.identities[name]
+	if !ok || id == nil {
+		return nil, false
+	}
+	for _, side := range []map[string]any{r.live, r.decl} {
+		list, _ := side[name].([]any)
+		for _, e := range list {
+			if m, isMap := e.(map[string]any); isMap && id.key(e) == key {
+				if v, has := m[field]; has {
+					return v, true
+				}
+			}
+		}
+	}
+	return "", true
 }
 
 // subsetDefault reports whether a live object holds every leaf of a

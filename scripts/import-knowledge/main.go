@@ -286,6 +286,26 @@ func build(f facts) (*classify.Imported, error) {
 		}
 	}
 
+	// Options whose default follows the environment type (its own option
+	// setting; LoadBalanced when unset, EB's default).
+	var ebDerived map[string]map[string]string
+	if err := get("EB_OPTION_DERIVED", &ebDerived); err != nil {
+		return nil, err
+	}
+	const envType = "OptionSettings[aws:elasticbeanstalk:environment|EnvironmentType].Value"
+	for _, typ := range ebTypes {
+		for k, byEnv := range ebDerived {
+			for env, v := range byEnv {
+				when := []string{env}
+				if env == "LoadBalanced" {
+					when = append(when, "")
+				}
+				add(classify.ImportedValue{Type: typ, Path: "OptionSettings[" + k + "]", Tier: "atDefault", Value: normalize.Canonical(v), Field: "Value",
+					When: []classify.ImportedCond{{Prop: envType, Values: when}}})
+			}
+		}
+	}
+
 	// An option setting with no value (or an empty one) is the platform's
 	// unset entry, whatever the option.
 	for _, typ := range ebTypes {
@@ -534,7 +554,6 @@ var appliedElsewhere = map[string]string{
 	"OVERRIDE_READABLE_WRITEONLY":      "reader side: the SDK override readers return these writeOnly properties (internal/live)",
 	"SCHEMA_READONLY_SUPPLEMENTS":      "reader side: readOnly properties an SDK reader adds (internal/live)",
 	"ORDER_SIGNIFICANT_ARRAY_KEYS":     "not applied yet: CodePipeline Stages/Actions are identity-keyed by Name today; as ordered arrays their leaves would not fold (a declared false vs the read's \"false\")",
-	"EB_OPTION_DERIVED":                "not applied yet: defaults conditioned on another option setting (the environment type), which a top-level condition cannot express",
 }
 
 // managedNameShapes completes a managed-name prefix with the whole shape
