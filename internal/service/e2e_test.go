@@ -57,6 +57,9 @@ type e2e struct {
 	tokens   *statemachinetest.TaskTokens
 	sfnURL   string
 	stateDir string
+	// cliStore, once set, is the --store the CLI checks against instead
+	// of stateDir (the table, after a team recorded into it).
+	cliStore string
 	checkARN string
 	// db and table are the DynamoDB Local client and table the store uses.
 	db     *dynamodb.Client
@@ -236,13 +239,18 @@ func (e *e2e) checkStack(t *testing.T, call startCall) statemachine.Execution {
 }
 
 // cliFindings runs `realdrift check --json` for one stack against the same
-// sandbox with the account's own keys and the same ignore rules, and
-// returns the stack's findings as generic JSON.
+// sandbox with the account's own keys and the same ignore rules (and
+// baselines: the state directory's, or the table's once cliStore is set),
+// and returns the stack's findings as generic JSON.
 func (e *e2e) cliFindings(t *testing.T, ref drift.StackRef) any {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
+	state := []string{"--state-dir", e.stateDir}
+	if e.cliStore != "" {
+		state = []string{"--store", e.cliStore}
+	}
 	code := cli.Run(t.Context(), cli.IO{Stdout: &stdout, Stderr: &stderr, Getenv: e.cliEnv(t, ref)},
-		[]string{"check", "--json", "--region", ref.Region, "--endpoint-url", e.sandboxURL, "--state-dir", e.stateDir, ref.Name})
+		append([]string{"check", "--json", "--region", ref.Region, "--endpoint-url", e.sandboxURL, ref.Name}, state...))
 	if code != 0 {
 		t.Fatalf("realdrift check %s: exit %d\n%s", ref, code, stderr.String())
 	}
@@ -261,11 +269,12 @@ func (e *e2e) cliFindings(t *testing.T, ref drift.StackRef) any {
 	return rep.Stacks[0].Findings
 }
 
-// cliEnv is the CLI's environment for a stack: the account's own keys.
+// cliEnv is the CLI's environment for a stack: the account's own keys,
+// and DynamoDB Local as the endpoint of a --store table.
 func (e *e2e) cliEnv(t *testing.T, ref drift.StackRef) func(string) string {
 	env := map[string]string{
 		"AWS_ACCESS_KEY_ID": worldgen.DemoAccessKey(ref.Account), "AWS_SECRET_ACCESS_KEY": "e2e-secret",
-		"HOME": t.TempDir(),
+		"HOME": t.TempDir(), "AWS_ENDPOINT_URL_DYNAMODB": e.ddbURL,
 	}
 	return func(k string) string { return env[k] }
 }
@@ -395,10 +404,15 @@ func TestSweepEndToEnd(t *testing.T) {
 	e.trigger(t, drifted)
 }
 
-// recordBaseline records one stack's live-only state with `realdrift
-// record`, stores the same baseline document in the table, and sweeps
-// again: the stored findings still equal the CLI's (both apply the
-// baseline), the recorded values are suppressed, and nothing alerts.
+// recordBaseline is the acceptance figure of a baseline recorded by the
+// CLI into the service's table: `realdrift record --store dynamodb://…`
+// (the verb a team runs) writes one stack's live-only state to the table,
+// and the next sweep applies it: the recorded values are suppressed and
+// nothing alerts. Then a value the template does not declare, at its
+// default when recorded (record watches it), changes out of band: without
+// the table's baseline it would be potential drift and never alert; with
+// it the next sweep reports undeclared drift ("changed since record") and
+// alerts that stack once, and the next, identical sweep alerts nothing.
 func (e *e2e) recordBaseline(t *testing.T, drifted []string) {
 	t.Helper()
 	ref := drift.StackRef{Account: demoAccount(2), Region: "us-east-1", Name: "OrdersService"}
@@ -406,27 +420,23 @@ func (e *e2e) recordBaseline(t *testing.T, drifted []string) {
 	if !hasUnrecorded(before) {
 		t.Fatalf("%s has no unrecorded finding to record", ref)
 	}
+	target := watchedQueueValue(t, before)
+	storeURL := "dynamodb://" + e.table + "?region=us-east-1"
 	var stdout, stderr bytes.Buffer
 	if code := cli.Run(t.Context(), cli.IO{Stdout: &stdout, Stderr: &stderr, Getenv: e.cliEnv(t, ref)},
-		[]string{"record", "--yes", "--region", ref.Region, "--endpoint-url", e.sandboxURL, "--state-dir", e.stateDir, ref.Name}); code != 0 {
-		t.Fatalf("realdrift record %s: exit %d\n%s", ref, code, stderr.String())
+		[]string{"record", "--yes", "--region", ref.Region, "--endpoint-url", e.sandboxURL, "--store", storeURL, ref.Name}); code != 0 {
+		t.Fatalf("realdrift record --store %s: exit %d\n%s%s", ref, code, stdout.String(), stderr.String())
 	}
-	// The team's baseline goes to the table the service reads with
-	// `realdrift baseline push`.
-	stdout.Reset()
-	stderr.Reset()
-	if code := cli.Run(t.Context(), cli.IO{Stdout: &stdout, Stderr: &stderr, Getenv: e.cliEnv(t, ref)},
-		[]string{"baseline", "push", "--store", "dynamodb://" + e.table + "?region=us-east-1", "--endpoint-url", e.ddbURL, "--state-dir", e.stateDir,
-			ref.Name + "." + ref.Account + "." + ref.Region}); code != 0 {
-		t.Fatalf("realdrift baseline push %s: exit %d\n%s%s", ref, code, stdout.String(), stderr.String())
+	if !strings.Contains(stdout.String(), "→ "+storeURL) {
+		t.Errorf("record --store says %q, want the table named", stdout.String())
 	}
-	doc, err := os.ReadFile(filepath.Join(e.stateDir, "baselines", ref.Name+"."+ref.Account+"."+ref.Region+".json"))
-	if err != nil {
-		t.Fatal(err)
+	if _, _, err := e.store.GetBaseline(t.Context(), ref); err != nil {
+		t.Fatalf("the table's baseline of %s after record --store: %v", ref, err)
 	}
-	if stored, _, err := e.store.GetBaseline(t.Context(), ref); err != nil || !bytes.Equal(stored, doc) {
-		t.Fatalf("the table's baseline of %s after push: %v (equal to the file: %v)", ref, err, bytes.Equal(stored, doc))
+	if files, _ := filepath.Glob(filepath.Join(e.stateDir, "baselines", "*")); len(files) > 0 {
+		t.Errorf("record --store wrote state files %v", files)
 	}
+	e.cliStore = storeURL // the CLI now checks against the table too
 	alerts := e.hook.total()
 	sum := e.sweep(t, "sweep-3")
 	t.Logf("sweep-3: %+v", sum)
@@ -440,6 +450,83 @@ func (e *e2e) recordBaseline(t *testing.T, drifted []string) {
 	if got := e.hook.total(); got != alerts {
 		t.Errorf("sweep-3 sent %d alerts, want none", got-alerts)
 	}
+
+	// An undeclared change to a recorded value alerts once.
+	if err := e.sandbox.Apply(sandbox.Change{Op: sandbox.OpSet, Account: ref.Account, Region: ref.Region,
+		Type: "AWS::SQS::Queue", Identifier: target.physicalID, Path: target.path, Value: target.changed}); err != nil {
+		t.Fatal(err)
+	}
+	perStack := e.hook.alerts()[key(ref)]
+	alerts = e.hook.total()
+	sum = e.sweep(t, "sweep-4")
+	t.Logf("sweep-4: %+v", sum)
+	if again := e.compare(t, "sweep-4"); !slices.Equal(again, drifted) {
+		t.Errorf("sweep-4 drifted stacks %v, want %v", again, drifted)
+	}
+	got, _ := e.storedFindings(t, ref)
+	if f := findingAt(got, target.logicalID, target.path); f["tier"] != "undeclared" || f["note"] != "changed since record" || f["unrecorded"] == true {
+		t.Errorf("%s %s.%s after the change: %v; want undeclared drift, changed since record", ref, target.logicalID, target.path, f)
+	}
+	// The same check without the table's baseline cannot tell it from an
+	// intended setting: potential drift, which never alerts.
+	e.cliStore = ""
+	if f := findingAt(e.cliFindings(t, ref), target.logicalID, target.path); f["unrecorded"] != true {
+		t.Errorf("check --state-dir (no baseline) %s.%s: %v; want potential drift", target.logicalID, target.path, f)
+	}
+	e.cliStore = storeURL
+	if sum.Changed != 1 || e.hook.total()-alerts != 1 || e.hook.alerts()[key(ref)]-perStack != 1 {
+		t.Errorf("sweep-4: %d changed, %d alerts (%d for %s); want the one stack changed and alerted once",
+			sum.Changed, e.hook.total()-alerts, e.hook.alerts()[key(ref)]-perStack, ref)
+	}
+	// The next, identical sweep: the same drift, no new alert.
+	alerts = e.hook.total()
+	sum = e.sweep(t, "sweep-5")
+	t.Logf("sweep-5: %+v", sum)
+	if again := e.compare(t, "sweep-5"); !slices.Equal(again, drifted) {
+		t.Errorf("sweep-5 drifted stacks %v, want %v", again, drifted)
+	}
+	if got, _ := e.storedFindings(t, ref); findingAt(got, target.logicalID, target.path)["note"] != "changed since record" {
+		t.Errorf("sweep-5: %s no longer reports the changed value", ref)
+	}
+	if sum.Changed != 0 || e.hook.total() != alerts {
+		t.Errorf("sweep-5: %d changed, %d alerts; want none", sum.Changed, e.hook.total()-alerts)
+	}
+}
+
+// queueValue is a live-only numeric value of an SQS queue and a different
+// value to set it to.
+type queueValue struct {
+	logicalID, physicalID, path string
+	changed                     json.RawMessage
+}
+
+// watchedQueueValue picks an undeclared numeric value of an SQS queue at
+// its default among generic findings: record watches it.
+func watchedQueueValue(t *testing.T, findings any) queueValue {
+	t.Helper()
+	list, _ := findings.([]any)
+	for _, f := range list {
+		m, _ := f.(map[string]any)
+		n, ok := m["actual"].(float64)
+		if m["tier"] == "atDefault" && m["resourceType"] == "AWS::SQS::Queue" && ok && n < 100 {
+			return queueValue{logicalID: m["logicalId"].(string), physicalID: m["physicalId"].(string), path: m["path"].(string),
+				changed: json.RawMessage(fmt.Sprint(int64(n) + 1))}
+		}
+	}
+	t.Fatalf("no numeric SQS value at its default among %v", findings)
+	return queueValue{}
+}
+
+// findingAt returns the generic finding at a logical id and path (nil if
+// none).
+func findingAt(findings any, logicalID, path string) map[string]any {
+	list, _ := findings.([]any)
+	for _, f := range list {
+		if m, _ := f.(map[string]any); m["logicalId"] == logicalID && m["path"] == path {
+			return m
+		}
+	}
+	return nil
 }
 
 // hasUnrecorded reports whether generic findings hold potential drift.
