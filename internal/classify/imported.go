@@ -80,6 +80,11 @@ type ImportedFacts struct {
 	// kinds: trailingSlash, intelligentTiering, booleanString,
 	// propertiesText); a map path's kind holds for its values too.
 	Equivalences map[string][]string `json:"equivalences,omitempty"`
+	// JSONFills are keys a service injects into the JSON text held at a
+	// path (schema path → key → value): a declared object of the text (or
+	// each object of a declared array) without the key compares as if it
+	// held that value; a declared other value stays drift.
+	JSONFills map[string]map[string]any `json:"jsonFills,omitempty"`
 	// Descend are undeclared objects reported per key, not whole.
 	Descend []string `json:"descend,omitempty"`
 	// Watched are paths whose value AWS picks per resource; Minted are
@@ -451,6 +456,16 @@ func mergeImported(table map[string]*typeFacts) {
 			tf.equivalences = eq
 		}
 		tf.minted = withKeys(tf.minted, f.Minted)
+		if len(f.JSONFills) > 0 {
+			fills := make(map[string]map[string]any, len(tf.jsonFills)+len(f.JSONFills))
+			for k, v := range tf.jsonFills {
+				fills[k] = v
+			}
+			for k, v := range f.JSONFills {
+				fills[k] = v
+			}
+			tf.jsonFills = fills
+		}
 		if len(f.EpochHour) > 0 {
 			rd := make(map[string]float64, len(tf.roundedDown)+len(f.EpochHour))
 			for k, v := range tf.roundedDown {

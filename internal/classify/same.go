@@ -90,6 +90,11 @@ func (r *run) sameScalar(rp string, d, l any) bool {
 		if normalize.JSONStringEqual(mustParse(ds), ls) {
 			return true
 		}
+		if fill := r.tf.jsonFills[sp]; fill != nil {
+			if dv := mustParse(ds); dv != nil && normalize.JSONStringEqual(withFills(dv, fill), ls) {
+				return true
+			}
+		}
 	}
 	return false
 }
@@ -106,6 +111,29 @@ func (r *run) transformCase(sp string) bool {
 
 // mustParse returns the JSON value of s when s is JSON object/array text,
 // else nil (which never equals a string).
+// withFills returns v (parsed JSON text: an object, or an array of them)
+// with every key of fill a declared object lacks set to its fill value.
+func withFills(v any, fill map[string]any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t)+len(fill))
+		for k, e := range fill {
+			out[k] = e
+		}
+		for k, e := range t {
+			out[k] = e
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = withFills(e, fill)
+		}
+		return out
+	}
+	return v
+}
+
 func mustParse(s string) any {
 	s = strings.TrimSpace(s)
 	if s == "" || (s[0] != '{' && s[0] != '[') {

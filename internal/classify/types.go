@@ -32,6 +32,9 @@ type typeFacts struct {
 	// there (imported: trailingSlash, intelligentTiering, booleanString,
 	// propertiesText); a map path's folds hold for its values.
 	equivalences map[string][]string
+	// jsonFills: JSON-text schema path → keys the service injects into
+	// each declared object of the text (ImportedFacts.JSONFills).
+	jsonFills map[string]map[string]any
 	// emptyMeans: declared-empty top-level collection → canonical JSON of
 	// what the service materialises for it (not drift).
 	emptyMeans map[string]string

@@ -438,6 +438,20 @@ func build(f facts) (*classify.Imported, error) {
 			}
 		}
 	}
+	// Keys a service injects into JSON text (Cost Explorer's rule Type).
+	var fills map[string]map[string]map[string]any
+	if err := get("JSON_STRING_DEFAULT_FILLS", &fills); err != nil {
+		return nil, err
+	}
+	for typ, ps := range fills {
+		f := t.Facts(typ)
+		if f.JSONFills == nil {
+			f.JSONFills = map[string]map[string]any{}
+		}
+		for p, kv := range ps {
+			f.JSONFills[strings.ReplaceAll(p, "[]", ".*")] = kv
+		}
+	}
 	// Elements AWS adds to an identity-keyed array by itself (Cognito's
 	// standard attributes): one row per element, compared subset-tolerantly.
 	var keyedDefaults map[string]map[string]map[string]any
@@ -543,7 +557,6 @@ var appliedElsewhere = map[string]string{
 	"RATE_EXPRESSION_PATHS":            "normalize.RateExpressionEqual, on every string path",
 	"SSH_PUBLIC_KEY_PATHS":             "normalize.SSHPublicKeyEqual, on every string path",
 	"JSON_STRING_PROPS":                "normalize.JSONStringEqual: JSON text compares parsed on every path",
-	"JSON_STRING_DEFAULT_FILLS":        "not applied yet: keys a service injects into JSON text (one type)",
 	"FREE_FORM_MAP_PARENTS":            "the registry schema's free-form map paths (normalize.Pass FreeForm)",
 	"TAG_PROPERTY_NAMES":               "the schema facts' tag property (classify tagPaths)",
 	"NAME_VALUE_SUBSET_PATHS":          "classify nameValueIdentities: every name/value pair list is keyed by its name field",
