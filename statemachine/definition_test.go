@@ -31,6 +31,24 @@ func readDefinition(t *testing.T, name string) map[string]any {
 	return def
 }
 
+// readLocal reads a definition in the shape the local interpreter runs
+// (statemachine.LocalDefinition).
+func readLocal(t *testing.T, name string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(name + ".asl.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err = statemachine.LocalDefinition(b); err != nil {
+		t.Fatal(err)
+	}
+	var def map[string]any
+	if err := json.Unmarshal(b, &def); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return def
+}
+
 func TestDefinitionsValidate(t *testing.T) {
 	l := statemachinetest.Local(t)
 	var files []string
@@ -147,12 +165,18 @@ func TestDefinitionRules(t *testing.T) {
 	for _, fn := range statemachine.FunctionNames() {
 		known[statemachine.SubstitutionName(fn)] = true
 	}
-	wantRetry := [][]string{
-		{"Lambda.ServiceException", "Lambda.AWSLambdaException", "Lambda.SdkClientException", "Lambda.TooManyRequestsException"},
-		{statemachine.ErrorThrottled},
-	}
+	lambdaErrors := []string{"Lambda.ServiceException", "Lambda.AWSLambdaException", "Lambda.SdkClientException", "Lambda.TooManyRequestsException"}
+	// The sweep's and check-stack's Tasks also retry a Lambda timeout (the
+	// handlers are idempotent); the revert's callback Task must not (its
+	// timeout is the approval expiring).
+	timeouts := []string{"States.Timeout", "Sandbox.Timedout", "Lambda.Unknown"}
 	for _, name := range statemachine.DefinitionNames() {
-		def := readDefinition(t, name)
+		wantRetry := [][]string{lambdaErrors, timeouts, {statemachine.ErrorThrottled}}
+		if name == statemachine.Revert {
+			wantRetry = [][]string{lambdaErrors, {statemachine.ErrorThrottled}}
+		}
+		def := readLocal(t, name)
+		defName := name
 		if _, ok := def["QueryLanguage"]; ok {
 			t.Errorf("%s sets QueryLanguage; definitions are JSONPath only", name)
 		}
@@ -191,6 +215,9 @@ func TestDefinitionRules(t *testing.T) {
 				}
 				for _, r := range retry.([]any) {
 					r := r.(map[string]any)
+					if errs := errorsOf([]any{r}); defName != statemachine.Revert && slices.Equal(errs[0], []string{statemachine.ErrorThrottled}) && r["MaxAttempts"] != float64(statemachine.ThrottledRetries) {
+						t.Errorf("Throttled retrier MaxAttempts = %v, want statemachine.ThrottledRetries (%d): read-resources gives up after the last", r["MaxAttempts"], statemachine.ThrottledRetries)
+					}
 					if r["BackoffRate"].(float64) < 2 || r["JitterStrategy"] != "FULL" || r["MaxDelaySeconds"] == nil {
 						t.Errorf("retrier %v: want exponential backoff >= 2 with FULL jitter and a max delay", r)
 					}
@@ -235,7 +262,8 @@ func TestSweepInlinesCheckStack(t *testing.T) {
 	check := readDefinition(t, statemachine.CheckStack)
 	sweep := readDefinition(t, statemachine.Sweep)
 	accounts := sweep["States"].(map[string]any)["Accounts"].(map[string]any)
-	stacks := accounts["ItemProcessor"].(map[string]any)["States"].(map[string]any)["Stacks"].(map[string]any)
+	regions := accounts["ItemProcessor"].(map[string]any)["States"].(map[string]any)["Regions"].(map[string]any)
+	stacks := regions["ItemProcessor"].(map[string]any)["States"].(map[string]any)["Stacks"].(map[string]any)
 	inner := stacks["ItemProcessor"].(map[string]any)
 
 	for _, m := range []map[string]any{accounts, stacks} {
@@ -243,6 +271,17 @@ func TestSweepInlinesCheckStack(t *testing.T) {
 		if got["Mode"] != "DISTRIBUTED" {
 			t.Errorf("%s ProcessorConfig = %v, want DISTRIBUTED", m["Label"], got)
 		}
+	}
+	// Regions of one account run side by side, each with its own rate.
+	if pc := regions["ItemProcessor"].(map[string]any)["ProcessorConfig"].(map[string]any); pc["Mode"] != "INLINE" || regions["MaxConcurrency"] != 0.0 {
+		t.Errorf("Regions: ProcessorConfig %v, MaxConcurrency %v; want INLINE and 0 (all at once)", pc, regions["MaxConcurrency"])
+	}
+	// In production a stack list pages through S3 and the children's
+	// results go back to S3: neither passes through the state.
+	reader, _ := stacks["ItemReader"].(map[string]any)
+	writer, _ := stacks["ResultWriter"].(map[string]any)
+	if reader["Resource"] != "arn:aws:states:::s3:getObject" || writer["Resource"] != "arn:aws:states:::s3:putObject" || stacks["ItemsPath"] != nil {
+		t.Errorf("Stacks: ItemReader %v, ResultWriter %v, ItemsPath %v; want S3 getObject and putObject, no ItemsPath", reader, writer, stacks["ItemsPath"])
 	}
 	if pc := inner["ProcessorConfig"].(map[string]any); pc["ExecutionType"] != "EXPRESS" {
 		t.Errorf("per-stack ProcessorConfig = %v, want EXPRESS children", pc)

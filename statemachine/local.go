@@ -173,6 +173,11 @@ func (l Local) Run(ctx context.Context, r Run) (Execution, error) {
 	if !strings.ContainsAny(def, `/\`) && !strings.HasSuffix(def, ".json") {
 		def = l.DefinitionPath(def)
 	}
+	def, cleanup, err := localFile(def)
+	if err != nil {
+		return Execution{}, fmt.Errorf("run %s locally: %w", r.Definition, err)
+	}
+	defer cleanup()
 	input, err := json.Marshal(r.Input)
 	if err != nil {
 		return Execution{}, fmt.Errorf("encode input of %s: %w", r.Definition, err)

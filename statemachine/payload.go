@@ -36,6 +36,12 @@ func FunctionNames() []string {
 // Go runtime names an error by its outermost type).
 const ErrorThrottled = "Throttled"
 
+// ThrottledRetries is how many times the definitions retry a Task that
+// failed Throttled (its retrier's MaxAttempts). read-resources gives up on
+// a still-throttled read, reporting it skipped, on the attempt after the
+// last retry's (or at its deadline, whichever comes first).
+const ThrottledRetries = 12
+
 // Throttled marks an error as throttling, so Step Functions retries it.
 type Throttled struct{ Err error }
 
@@ -202,9 +208,35 @@ type DiscoveredAccounts struct {
 	Accounts []string `json:"accounts"`
 }
 
-// DiscoveredTargets is discover's per-account result.
+// DiscoveredTargets is discover's per-account result: one entry per
+// configured region, in the order of REALDRIFT_REGIONS, each the stack list
+// of one account-region (the sweep's Regions Map runs them side by side).
 type DiscoveredTargets struct {
-	Targets []drift.StackRef `json:"targets"`
+	Regions []RegionTargets `json:"regions"`
+}
+
+// RegionTargets is one account-region's stack list. With a targets bucket
+// (production) the list is the S3 object Bucket/Key — a JSON array of
+// StackRef the Stacks Map's ItemReader reads, so thousands of stacks never
+// pass through the state — and the children's results go under
+// ResultsPrefix (ResultWriter); Targets is then empty. Without one (local
+// runs, statemachine.LocalDefinition) Targets holds the list inline.
+type RegionTargets struct {
+	Region        string           `json:"region"`
+	Stacks        int              `json:"stacks"`
+	Bucket        string           `json:"bucket,omitempty"`
+	Key           string           `json:"key,omitempty"`
+	ResultsPrefix string           `json:"resultsPrefix,omitempty"`
+	Targets       []drift.StackRef `json:"targets"`
+}
+
+// All returns every region's inline targets in order.
+func (d DiscoveredTargets) All() []drift.StackRef {
+	var out []drift.StackRef
+	for _, r := range d.Regions {
+		out = append(out, r.Targets...)
+	}
+	return out
 }
 
 // A Map state fails on a null ItemsPath, so the list fields below always
@@ -237,11 +269,20 @@ func (d DiscoveredAccounts) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(d))
 }
 
-// MarshalJSON encodes Targets as an array even when nil.
+// MarshalJSON encodes Regions as an array even when nil.
 func (d DiscoveredTargets) MarshalJSON() ([]byte, error) {
 	type plain DiscoveredTargets
-	if d.Targets == nil {
-		d.Targets = []drift.StackRef{}
+	if d.Regions == nil {
+		d.Regions = []RegionTargets{}
 	}
 	return json.Marshal(plain(d))
+}
+
+// MarshalJSON encodes Targets as an array even when nil.
+func (r RegionTargets) MarshalJSON() ([]byte, error) {
+	type plain RegionTargets
+	if r.Targets == nil {
+		r.Targets = []drift.StackRef{}
+	}
+	return json.Marshal(plain(r))
 }

@@ -6,6 +6,9 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
+	"github.com/aws/smithy-go/middleware"
+
+	"github.com/realdrift/realdrift/internal/pace"
 )
 
 // accounts hands out the aws.Config of a member account: the central
@@ -15,6 +18,9 @@ type accounts struct {
 	base aws.Config
 	sts  stscreds.AssumeRoleAPIClient
 	role string
+	// pace, when set, paces every attempt of the configs' clients per
+	// account and region (the sweep's shared read rate).
+	pace *pace.Limiter
 
 	mu    sync.Mutex
 	creds map[string]aws.CredentialsProvider
@@ -33,6 +39,10 @@ const sessionName = "realdrift"
 func (a *accounts) config(account, region string) aws.Config {
 	cfg := a.base.Copy()
 	cfg.Region = region
+	cfg.APIOptions = append(append([]func(*middleware.Stack) error(nil), a.base.APIOptions...), pace.TrackThrottles)
+	if a.pace != nil {
+		cfg.APIOptions = append(cfg.APIOptions, a.pace.Middleware(account, region))
+	}
 	if a.role == "" {
 		return cfg
 	}

@@ -101,6 +101,7 @@ func (s *Service) discoverStacks(ctx context.Context, runID, account string) (st
 		return statemachine.DiscoveredTargets{}, fmt.Errorf("discover %s: no regions configured (%s)", account, EnvRegions)
 	}
 	var targets []drift.StackRef
+	var out statemachine.DiscoveredTargets
 	for _, region := range s.set.Regions {
 		c := s.clients(account, region)
 		// Nested stacks are stacks of the region (the listing carries
@@ -110,12 +111,15 @@ func (s *Service) discoverStacks(ctx context.Context, runID, account string) (st
 		if err != nil {
 			return statemachine.DiscoveredTargets{}, fmt.Errorf("account %s region %s: %w", account, region, err)
 		}
+		rt := statemachine.RegionTargets{Region: region, Stacks: len(listed)}
 		for _, st := range listed {
-			targets = append(targets, drift.StackRef{Account: account, Region: region, Name: st.Name})
+			rt.Targets = append(rt.Targets, drift.StackRef{Account: account, Region: region, Name: st.Name})
 		}
+		targets = append(targets, rt.Targets...)
+		out.Regions = append(out.Regions, rt)
 	}
 	if err := s.putJSON(ctx, runID, keyAccount+account, accountState{Targets: targets}); err != nil {
 		return statemachine.DiscoveredTargets{}, err
 	}
-	return statemachine.DiscoveredTargets{Targets: targets}, nil
+	return out, nil
 }

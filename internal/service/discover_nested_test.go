@@ -67,7 +67,7 @@ func TestDiscoverNestedStacks(t *testing.T) {
 	for _, n := range worldgen.NestedStackNames() {
 		want = append(want, drift.StackRef{Account: worldgen.NestedAccount, Region: worldgen.NestedRegion, Name: n})
 	}
-	if d := cmp.Diff(got.Targets, want); d != "" {
+	if d := cmp.Diff(got.All(), want); d != "" {
 		t.Errorf("targets (-got +want):\n%s", d)
 	}
 }

@@ -22,6 +22,7 @@ import (
 //	started.<stack>              when the stack's check started
 //	desired.<stack>              desired model + schema facts
 //	live.<stack>.<batch>         live models of one read batch
+//	reading.<stack>.<batch>      the batch's attempts and still-throttled reads
 //	resolved.<stack>             re-resolved desired, pass-1.5 re-reads, parents
 //	children.<stack>.<batch>     children of one parent batch
 //	findings.<stack>             the reconciled findings
@@ -39,6 +40,7 @@ const (
 	keyStarted       = "started."
 	keyDesired       = "desired."
 	keyLive          = "live."
+	keyReading       = "reading."
 	keyResolved      = "resolved."
 	keyChildren      = "children."
 	keyFindings      = "findings."

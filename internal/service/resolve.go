@@ -46,7 +46,7 @@ func (s *Service) Resolve(ctx context.Context, in statemachine.ResolveTask) (sta
 	rs := resolvedState{Desired: d, ParentBatch: s.set.ParentBatch, Parents: []string{}}
 	if len(again) > 0 {
 		c := s.clients(in.Stack.Account, in.Stack.Region)
-		if rs.Reread, err = s.readAll(ctx, c, again, ds.factsFunc()); err != nil {
+		if rs.Reread, _, err = s.readAll(ctx, c, again, ds.factsFunc()); err != nil {
 			return statemachine.Resolved{}, stepError(err)
 		}
 		withholdLives(again, rs.Reread)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/realdrift/realdrift/internal/lambdarouter"
 	"github.com/realdrift/realdrift/internal/notify"
+	"github.com/realdrift/realdrift/internal/pace"
 	"github.com/realdrift/realdrift/internal/scan"
 	"github.com/realdrift/realdrift/internal/store"
 	"github.com/realdrift/realdrift/statemachine"
@@ -100,6 +101,9 @@ func New(cfg aws.Config, set Settings, opts ...Option) (*Service, error) {
 	for _, o := range opts {
 		o(s)
 	}
+	// Member-account reads share one rate per account-region across every
+	// Lambda of a sweep: a schedule item in the table (internal/pace).
+	s.accounts.pace = pace.New(db, set.Table, pace.Options{Rate: set.ReadRate, Now: s.now})
 	if set.TopicARN != "" {
 		topic := notify.NewSNS(sns.NewFromConfig(cfg), set.TopicARN)
 		s.channels = append(s.channels, channel{"sns", topic})

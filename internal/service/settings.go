@@ -29,6 +29,8 @@ const (
 	EnvReadBatch       = "REALDRIFT_READ_BATCH"
 	EnvParentBatch     = "REALDRIFT_PARENT_BATCH"
 	EnvConcurrency     = "REALDRIFT_CONCURRENCY"
+	EnvReadRate        = "REALDRIFT_READ_RATE"
+	EnvReadDeadline    = "REALDRIFT_READ_DEADLINE_SECONDS"
 	EnvEndpointURL     = "REALDRIFT_ENDPOINT_URL"
 	EnvDynamoDBURL     = "REALDRIFT_DYNAMODB_ENDPOINT_URL"
 	EnvSecretsURL      = "REALDRIFT_SECRETSMANAGER_ENDPOINT_URL"
@@ -53,6 +55,13 @@ const (
 	// (one stack's batch: the CLI's run-wide scan.DefaultConcurrency is
 	// sized for many stacks at once).
 	DefaultConcurrency = 8
+	// DefaultReadRate is the calls per second a sweep makes into one
+	// member account and region, over all its Lambdas (internal/pace).
+	DefaultReadRate = 10.0
+	// DefaultReadDeadline is how long after a stack's check started its
+	// throttled reads are retried by the workflow before they are
+	// reported skipped; under the 5 minutes of an Express child.
+	DefaultReadDeadline = 3 * time.Minute
 	// DefaultRevertWait is how long one resource's revert write retries
 	// transient failures (the revert-write function's timeout is above it).
 	DefaultRevertWait = 2 * time.Minute
@@ -95,6 +104,15 @@ type Settings struct {
 	ReadBatch   int
 	ParentBatch int
 	Concurrency int
+	// ReadRate is the calls per second allowed per member account and
+	// region, shared by every Lambda of a sweep (a schedule item per
+	// account-region in the table, internal/pace).
+	ReadRate float64
+	// ReadDeadline is how long after a stack's check started a read still
+	// throttled after the SDK's retries is handed back to the workflow to
+	// retry (errorType Throttled); after it, the read is reported skipped
+	// with the throttling error.
+	ReadDeadline time.Duration
 	// RevertRoleName is the member accounts' opt-in revert role, assumed
 	// for the revert's writes (reads stay on the read role). Empty with a
 	// read role set: reverts are off, the write step refuses.
@@ -165,6 +183,14 @@ func SettingsFromEnv(getenv func(string) string) (Settings, error) {
 	if s.RevertWait, err = duration(getenv, EnvRevertWait, time.Second); err != nil {
 		return Settings{}, err
 	}
+	if s.ReadDeadline, err = duration(getenv, EnvReadDeadline, time.Second); err != nil {
+		return Settings{}, err
+	}
+	if v := getenv(EnvReadRate); v != "" {
+		if s.ReadRate, err = strconv.ParseFloat(v, 64); err != nil || !(s.ReadRate > 0) {
+			return Settings{}, fmt.Errorf("%s=%q: want a positive number of calls per second", EnvReadRate, v)
+		}
+	}
 	for _, n := range []struct {
 		env string
 		dst *int
@@ -212,6 +238,12 @@ func (s Settings) withDefaults() Settings {
 	}
 	if s.RevertWait <= 0 {
 		s.RevertWait = DefaultRevertWait
+	}
+	if s.ReadRate <= 0 {
+		s.ReadRate = DefaultReadRate
+	}
+	if s.ReadDeadline <= 0 {
+		s.ReadDeadline = DefaultReadDeadline
 	}
 	return s
 }

@@ -162,12 +162,21 @@ func (f *Fake) discover(_ context.Context, in statemachine.DiscoverTask) (any, e
 	if f.FailAccounts[in.Account] {
 		return nil, &AccessDenied{msg: "cannot assume the read role in " + in.Account}
 	}
-	var targets []drift.StackRef
+	// One entry per region, in the order the account's stacks name them.
+	var out statemachine.DiscoveredTargets
+	at := map[string]int{}
 	for _, s := range f.Accounts[in.Account] {
-		targets = append(targets, s.Ref)
+		i, ok := at[s.Ref.Region]
+		if !ok {
+			i = len(out.Regions)
+			at[s.Ref.Region] = i
+			out.Regions = append(out.Regions, statemachine.RegionTargets{Region: s.Ref.Region})
+		}
+		out.Regions[i].Targets = append(out.Regions[i].Targets, s.Ref)
+		out.Regions[i].Stacks++
+		r.stacks++
 	}
-	r.stacks += len(targets)
-	return statemachine.DiscoveredTargets{Targets: targets}, nil
+	return out, nil
 }
 
 func (f *Fake) loadDesired(_ context.Context, in statemachine.StackTask) (statemachine.Desired, error) {
