@@ -70,6 +70,9 @@ func newRun(s Subject, liveRaw map[string]any, facts *schema.Facts, opts Options
 	r.live = live.Copy(liveRaw)
 	decl := normalize.Pass{}
 	r.decl = decl.Copy(s.Declared)
+	if len(r.tf.orderedKeys) > 0 {
+		r.orderChanges(s.Declared, liveRaw)
+	}
 	r.prepare()
 	return r
 }

@@ -65,17 +65,21 @@ type ImportedCond struct {
 // ImportedFacts are per-type path facts for the classifier's existing
 // mechanisms (typeFacts); paths are schema paths ("*" for array items).
 type ImportedFacts struct {
-	UnorderedScalar     []string          `json:"unorderedScalar,omitempty"`
-	UnorderedObject     []string          `json:"unorderedObject,omitempty"`
-	Identities          map[string]string `json:"identities,omitempty"`
-	Ordered             []string          `json:"ordered,omitempty"`
-	CaseInsensitive     []string          `json:"caseInsensitive,omitempty"`
-	CaseInsensitiveKeys []string          `json:"caseInsensitiveKeys,omitempty"`
-	LatestSentinel      []string          `json:"latestSentinel,omitempty"`
-	VersionPrefix       []string          `json:"versionPrefix,omitempty"`
-	ReadGapCollections  []string          `json:"readGapCollections,omitempty"`
-	ACLString           []string          `json:"aclString,omitempty"`
-	EpochHour           []string          `json:"epochHour,omitempty"`
+	UnorderedScalar []string          `json:"unorderedScalar,omitempty"`
+	UnorderedObject []string          `json:"unorderedObject,omitempty"`
+	Identities      map[string]string `json:"identities,omitempty"`
+	Ordered         []string          `json:"ordered,omitempty"`
+	// OrderedKeys name arrays, by their key at any depth, whose element
+	// order carries meaning even where the elements are identity-keyed
+	// (pipeline stages and their actions): a reordering is drift.
+	OrderedKeys         []string `json:"orderedKeys,omitempty"`
+	CaseInsensitive     []string `json:"caseInsensitive,omitempty"`
+	CaseInsensitiveKeys []string `json:"caseInsensitiveKeys,omitempty"`
+	LatestSentinel      []string `json:"latestSentinel,omitempty"`
+	VersionPrefix       []string `json:"versionPrefix,omitempty"`
+	ReadGapCollections  []string `json:"readGapCollections,omitempty"`
+	ACLString           []string `json:"aclString,omitempty"`
+	EpochHour           []string `json:"epochHour,omitempty"`
 	// Equivalences name per-path representational folds (schema path →
 	// kinds: trailingSlash, intelligentTiering, booleanString,
 	// propertiesText); a map path's kind holds for its values too.
@@ -97,7 +101,7 @@ type ImportedFacts struct {
 // Sort orders and de-duplicates every list, so the generated file is
 // stable.
 func (f *ImportedFacts) Sort() {
-	for _, p := range []*[]string{&f.UnorderedScalar, &f.UnorderedObject, &f.Ordered, &f.CaseInsensitive, &f.CaseInsensitiveKeys,
+	for _, p := range []*[]string{&f.UnorderedScalar, &f.UnorderedObject, &f.Ordered, &f.OrderedKeys, &f.CaseInsensitive, &f.CaseInsensitiveKeys,
 		&f.LatestSentinel, &f.VersionPrefix, &f.ReadGapCollections, &f.ACLString, &f.EpochHour, &f.Descend, &f.Watched, &f.Minted} {
 		s := *p
 		sort.Strings(s)
@@ -437,6 +441,7 @@ func mergeImported(table map[string]*typeFacts) {
 		tf.unorderedScalar = appendNew(tf.unorderedScalar, f.UnorderedScalar)
 		tf.unorderedObject = appendNew(tf.unorderedObject, f.UnorderedObject)
 		tf.ordered = withKeys(tf.ordered, f.Ordered)
+		tf.orderedKeys = withKeys(tf.orderedKeys, f.OrderedKeys)
 		tf.caseInsensitive = withKeys(tf.caseInsensitive, f.CaseInsensitive)
 		tf.caseInsensitiveKeys = withKeys(tf.caseInsensitiveKeys, f.CaseInsensitiveKeys)
 		tf.latestSentinel = withKeys(tf.latestSentinel, f.LatestSentinel)

@@ -6,8 +6,10 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/schema"
 )
 
 // The imported facts fold a value only when it equals the fact; a value
@@ -180,5 +182,50 @@ func TestImportedRowsAreValues(t *testing.T) {
 	}
 	if n < 1000 {
 		t.Errorf("only %d imported rows", n)
+	}
+}
+
+// TestOrderSignificantArrays: pipeline stages (and the actions of a stage)
+// are identity-keyed by name, so each is compared with its own, but their
+// order is the pipeline's: a reordering is one declared finding at the
+// property, and a pure leaf fold inside still holds.
+func TestOrderSignificantArrays(t *testing.T) {
+	stage := func(name string, actions ...string) map[string]any {
+		var as []any
+		for _, a := range actions {
+			as = append(as, map[string]any{"Name": a, "RunOrder": 1.0, "ActionTypeId": map[string]any{"Category": "Build", "Owner": "AWS", "Provider": "CodeBuild", "Version": "1"}})
+		}
+		return map[string]any{"Name": name, "Actions": as}
+	}
+	tests := []struct {
+		name       string
+		decl, live []any
+		want       []string
+	}{
+		{"same order", []any{stage("Source", "S"), stage("Build", "B")}, []any{stage("Source", "S"), stage("Build", "B")}, []string{}},
+		{"stages swapped", []any{stage("Source", "S"), stage("Build", "B")}, []any{stage("Build", "B"), stage("Source", "S")},
+			[]string{`declared Stages [{"Actions":[{"ActionTypeId":{"Category":"Build","Owner":"AWS","Provider":"CodeBuild","Version":"1"},"Name":"B","RunOrder":1}],"Name":"Build"},{"Actions":[{"ActionTypeId":{"Category":"Build","Owner":"AWS","Provider":"CodeBuild","Version":"1"},"Name":"S","RunOrder":1}],"Name":"Source"}] want [{"Actions":[{"ActionTypeId":{"Category":"Build","Owner":"AWS","Provider":"CodeBuild","Version":"1"},"Name":"S","RunOrder":1}],"Name":"Source"},{"Actions":[{"ActionTypeId":{"Category":"Build","Owner":"AWS","Provider":"CodeBuild","Version":"1"},"Name":"B","RunOrder":1}],"Name":"Build"}]`}},
+		{"actions of a stage swapped", []any{stage("Build", "Unit", "Lint")}, []any{stage("Build", "Lint", "Unit")},
+			[]string{`declared Stages [{"Actions":[{"ActionTypeId":{"Category":"Build","Owner":"AWS","Provider":"CodeBuild","Version":"1"},"Name":"Lint","RunOrder":1},{"ActionTypeId":{"Category":"Build","Owner":"AWS","Provider":"CodeBuild","Version":"1"},"Name":"Unit","RunOrder":1}],"Name":"Build"}] want [{"Actions":[{"ActionTypeId":{"Category":"Build","Owner":"AWS","Provider":"CodeBuild","Version":"1"},"Name":"Unit","RunOrder":1},{"ActionTypeId":{"Category":"Build","Owner":"AWS","Provider":"CodeBuild","Version":"1"},"Name":"Lint","RunOrder":1}],"Name":"Build"}]`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := Subject{Ref: drift.ResourceRef{Type: "AWS::CodePipeline::Pipeline", PhysicalID: "p"}, Declared: map[string]any{"Stages": tt.decl}}
+			got := brief(Resource(s, map[string]any{"Stages": tt.live}, nil, Options{}))
+			if d := cmp.Diff(got, tt.want, cmpopts.EquateEmpty()); d != "" {
+				t.Errorf("(-got +want)\n%s", d)
+			}
+		})
+	}
+	// A log transformer's processors have no identity field; the schema
+	// may still call them unordered, and a swap is drift all the same.
+	procs := []any{map[string]any{"ParseJSON": map[string]any{}}, map[string]any{"AddKeys": map[string]any{"Entries": []any{map[string]any{"Key": "k", "Value": "v"}}}}}
+	swapped := []any{procs[1], procs[0]}
+	facts := &schema.Facts{UnorderedObjectArrayPaths: []string{"TransformerConfig"}}
+	s := Subject{Ref: drift.ResourceRef{Type: "AWS::Logs::Transformer", PhysicalID: "t"}, Declared: map[string]any{"TransformerConfig": procs}}
+	got := brief(Resource(s, map[string]any{"TransformerConfig": swapped}, facts, Options{}))
+	want := []string{`declared TransformerConfig [{"AddKeys":{"Entries":[{"Key":"k","Value":"v"}]}},{"ParseJSON":{}}] want [{"ParseJSON":{}},{"AddKeys":{"Entries":[{"Key":"k","Value":"v"}]}}]`}
+	if d := cmp.Diff(got, want); d != "" {
+		t.Errorf("transformer processors swapped (-got +want)\n%s", d)
 	}
 }

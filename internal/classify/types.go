@@ -51,6 +51,9 @@ type typeFacts struct {
 	minted  map[string]bool
 	// ordered are arrays (schema path) whose order is significant.
 	ordered map[string]bool
+	// orderedKeys are array keys, at any depth, whose order is significant
+	// though their elements are identity-keyed (order.go).
+	orderedKeys map[string]bool
 	// readGapCollections are declared collections AWS never returns.
 	readGapCollections map[string]bool
 	// caseInsensitive, latestSentinel and versionPrefix name scalar schema

@@ -372,6 +372,7 @@ func build(f facts) (*classify.Imported, error) {
 		{"UNORDERED_OBJECT_ARRAY_PROPS", func(f *classify.ImportedFacts, p []string) { f.UnorderedObject = append(f.UnorderedObject, p...) }},
 		{"UNORDERED_NESTED_OBJECT_ARRAY_PATHS", func(f *classify.ImportedFacts, p []string) { f.UnorderedObject = append(f.UnorderedObject, p...) }},
 		{"ORDER_SIGNIFICANT_PATHS", func(f *classify.ImportedFacts, p []string) { f.Ordered = append(f.Ordered, p...) }},
+		{"ORDER_SIGNIFICANT_ARRAY_KEYS", func(f *classify.ImportedFacts, p []string) { f.OrderedKeys = append(f.OrderedKeys, p...) }},
 		{"CASE_INSENSITIVE_PATHS", func(f *classify.ImportedFacts, p []string) { f.CaseInsensitive = append(f.CaseInsensitive, p...) }},
 		{"CASE_INSENSITIVE_ARRAY_PATHS", func(f *classify.ImportedFacts, p []string) {
 			for _, x := range p {
@@ -566,7 +567,6 @@ var appliedElsewhere = map[string]string{
 	"UNORDERED_OBJECT_ARRAY_IDENTITY":  "ordering only: its arrays are in the unordered lists, compared as sets",
 	"OVERRIDE_READABLE_WRITEONLY":      "reader side: the SDK override readers return these writeOnly properties (internal/live)",
 	"SCHEMA_READONLY_SUPPLEMENTS":      "reader side: readOnly properties an SDK reader adds (internal/live)",
-	"ORDER_SIGNIFICANT_ARRAY_KEYS":     "not applied yet: CodePipeline Stages/Actions are identity-keyed by Name today; as ordered arrays their leaves would not fold (a declared false vs the read's \"false\")",
 }
 
 // managedNameShapes completes a managed-name prefix with the whole shape
