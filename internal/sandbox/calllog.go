@@ -27,6 +27,26 @@ type CallStats struct {
 	MaxInFlight int            `json:"maxInFlight"`
 	// Recent are the last calls, oldest first (at most recentCalls).
 	Recent []CallRecord `json:"recent"`
+	// Regions is the load per account and region ("account/region").
+	Regions map[string]RegionLoad `json:"regions,omitempty"`
+	// AccountMaxInFlight is the most calls in flight at once per account,
+	// over all its regions.
+	AccountMaxInFlight map[string]int `json:"accountMaxInFlight,omitempty"`
+}
+
+// RegionLoad is what one account and region was asked.
+type RegionLoad struct {
+	// Calls are the calls answered; Throttled those answered with the
+	// service's throttling error.
+	Calls     int `json:"calls"`
+	Throttled int `json:"throttled"`
+	// First and Last are the start of the first call and the end of the
+	// last one.
+	First time.Time `json:"first"`
+	Last  time.Time `json:"last"`
+	// MaxInFlight is the most calls in flight at once.
+	MaxInFlight int `json:"maxInFlight"`
+	inFlight    int
 }
 
 // recentCalls bounds the kept call records.
@@ -42,16 +62,35 @@ type callLog struct {
 	// recent is a ring of the last calls; next is where the next one goes.
 	recent []CallRecord
 	next   int
+	// regions and accounts are the load per account-region and account.
+	regions  map[string]*RegionLoad
+	accounts map[string]*RegionLoad
 }
 
 func newCallLog() *callLog {
-	return &callLog{counts: map[string]int{}, errors: map[string]int{}}
+	return &callLog{counts: map[string]int{}, errors: map[string]int{}, regions: map[string]*RegionLoad{}, accounts: map[string]*RegionLoad{}}
 }
 
-// begin records a call's start; the returned func records its end.
-func (l *callLog) begin(account, service, action string) func(status int, code string) {
+// begin records a call's start; the returned func records its end (a
+// throttled answer is counted by its code: ThrottlingException, Throttling,
+// SlowDown, ...).
+func (l *callLog) begin(account, region, service, action string) func(status int, code string) {
 	start := time.Now()
 	l.mu.Lock()
+	rl, al := l.regions[account+"/"+region], l.accounts[account]
+	if rl == nil {
+		rl = &RegionLoad{First: start}
+		l.regions[account+"/"+region] = rl
+	}
+	if al == nil {
+		al = &RegionLoad{First: start}
+		l.accounts[account] = al
+	}
+	for _, x := range []*RegionLoad{rl, al} {
+		x.Calls++
+		x.inFlight++
+		x.MaxInFlight = max(x.MaxInFlight, x.inFlight)
+	}
 	l.total++
 	l.counts[service+":"+action]++
 	l.inFlight++
@@ -62,6 +101,14 @@ func (l *callLog) begin(account, service, action string) func(status int, code s
 	return func(status int, code string) {
 		l.mu.Lock()
 		defer l.mu.Unlock()
+		end := time.Now()
+		for _, x := range []*RegionLoad{rl, al} {
+			x.inFlight--
+			x.Last = end
+			if isThrottleCode(code) {
+				x.Throttled++
+			}
+		}
 		l.inFlight--
 		if code != "" {
 			l.errors[service+":"+action+":"+code]++
@@ -86,6 +133,13 @@ func (l *callLog) stats() CallStats {
 	for k, v := range l.errors {
 		st.Errors[k] = v
 	}
+	st.Regions, st.AccountMaxInFlight = map[string]RegionLoad{}, map[string]int{}
+	for k, v := range l.regions {
+		st.Regions[k] = *v
+	}
+	for k, v := range l.accounts {
+		st.AccountMaxInFlight[k] = v.MaxInFlight
+	}
 	if len(l.recent) < recentCalls {
 		st.Recent = append([]CallRecord(nil), l.recent...)
 	} else {
@@ -103,6 +157,32 @@ func (l *callLog) reset() {
 	l.max = l.inFlight
 	l.recent = nil
 	l.next = 0
+	// Calls in flight stay counted; everything else starts again.
+	for k, v := range l.regions {
+		if v.inFlight == 0 {
+			delete(l.regions, k)
+			continue
+		}
+		l.regions[k] = &RegionLoad{First: time.Now(), inFlight: v.inFlight, MaxInFlight: v.inFlight}
+	}
+	for k, v := range l.accounts {
+		if v.inFlight == 0 {
+			delete(l.accounts, k)
+			continue
+		}
+		l.accounts[k] = &RegionLoad{First: time.Now(), inFlight: v.inFlight, MaxInFlight: v.inFlight}
+	}
+}
+
+// isThrottleCode reports whether an error code is a throttling answer of
+// one of the emulated services.
+func isThrottleCode(code string) bool {
+	switch code {
+	case "Throttling", "ThrottlingException", "ThrottledException", "TooManyRequestsException",
+		"RequestLimitExceeded", "SlowDown", "RequestThrottled":
+		return true
+	}
+	return false
 }
 
 // Calls returns the call log's summary.

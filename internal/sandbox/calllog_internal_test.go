@@ -7,9 +7,9 @@ import (
 
 func TestCallLogRingAndInFlight(t *testing.T) {
 	l := newCallLog()
-	outer := l.begin("1", "sts", "Outer")
+	outer := l.begin("1", "us-east-1", "sts", "Outer")
 	for i := range recentCalls + 5 {
-		l.begin("1", "sts", "A"+strconv.Itoa(i))(200, "")
+		l.begin("1", "us-east-1", "sts", "A"+strconv.Itoa(i))(200, "")
 	}
 	outer(400, "Throttling")
 	st := l.stats()

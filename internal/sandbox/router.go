@@ -219,7 +219,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	c.who = s.principalFor(sc.accessKey)
 	c.account = c.who.account
 
-	done := s.calls.begin(c.account, sc.service, action)
+	done := s.calls.begin(c.account, c.region, sc.service, action)
 	status, code := s.dispatch(w, c)
 	done(status, code)
 }
@@ -242,7 +242,7 @@ func (s *Server) dispatch(w http.ResponseWriter, c *call) (int, string) {
 		writeError(w, c.svc, c.reqID, e)
 		return e.Status, e.Code
 	}
-	if !s.throttles.allow(c.account, c.svc.name, c.action) {
+	if !s.throttles.allow(c.account, c.region, c.svc.name, c.action) {
 		e := c.svc.throttle
 		e.Message = "Rate exceeded"
 		writeError(w, c.svc, c.reqID, &e)

@@ -7,7 +7,9 @@ import (
 )
 
 // ThrottleRule limits the request rate of matching APIs with a token bucket
-// per account and API (service and action).
+// per account, region and API (service and action), as AWS's API quotas
+// are per account and region; with Shared, one bucket per account and
+// region for every API the rule matches (a read budget over all APIs).
 type ThrottleRule struct {
 	// Service is the SigV4 signing name ("cloudcontrolapi"); "" or "*"
 	// matches every service.
@@ -18,13 +20,16 @@ type ThrottleRule struct {
 	Rate float64 `json:"rate"`
 	// Burst is the bucket size (default: one second's worth, at least 1).
 	Burst float64 `json:"burst,omitempty"`
+	// Shared makes every matching API of an account and region draw on one
+	// bucket.
+	Shared bool `json:"shared,omitempty"`
 }
 
 func (r ThrottleRule) matches(service, action string) bool {
 	return (r.Service == "" || r.Service == "*" || r.Service == service) && (r.Action == "" || r.Action == action)
 }
 
-type bucketKey struct{ account, service, action string }
+type bucketKey struct{ account, region, service, action string }
 
 type bucket struct {
 	tokens float64
@@ -59,10 +64,10 @@ func (t *throttler) set(rules []ThrottleRule) error {
 }
 
 // allow takes a token for the call, reporting false when the bucket is empty.
-func (t *throttler) allow(account, service, action string) bool {
+func (t *throttler) allow(account, region, service, action string) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for _, r := range t.rules {
+	for i, r := range t.rules {
 		if !r.matches(service, action) {
 			continue
 		}
@@ -70,7 +75,10 @@ func (t *throttler) allow(account, service, action string) bool {
 		if burst == 0 {
 			burst = max(r.Rate, 1)
 		}
-		k := bucketKey{account, service, action}
+		k := bucketKey{account, region, service, action}
+		if r.Shared {
+			k = bucketKey{account: account, region: region, service: fmt.Sprintf("rule %d", i)}
+		}
 		now := t.now()
 		b := t.buckets[k]
 		if b == nil {
