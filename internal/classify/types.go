@@ -90,7 +90,7 @@ type typeFacts struct {
 	// template leaves it unset, derived from the resource's own live
 	// values (false when no default is known for them). The live value
 	// folds only when it equals the derived one.
-	derivedDefaults map[string]func(r *run) (any, bool)
+	derivedDefaults map[string]derivedFunc
 }
 
 func set(keys ...string) map[string]bool {
@@ -139,8 +139,8 @@ var typeTable = sync.OnceValue(func() map[string]*typeFacts {
 		"AWS::Cognito::UserPool": {
 			// Cognito keeps the deprecated UnusedAccountValidityDays equal
 			// to the password policy's TemporaryPasswordValidityDays.
-			derivedDefaults: map[string]func(r *run) (any, bool){
-				"AdminCreateUserConfig.UnusedAccountValidityDays": func(r *run) (any, bool) {
+			derivedDefaults: map[string]derivedFunc{
+				"AdminCreateUserConfig.UnusedAccountValidityDays": func(r *run, _ string) (any, bool) {
 					return getPath(r.live, "Policies.PasswordPolicy.TemporaryPasswordValidityDays")
 				},
 			},
@@ -218,8 +218,14 @@ var typeTable = sync.OnceValue(func() map[string]*typeFacts {
 			},
 		},
 		"AWS::Budgets::Budget": {readGapCollections: set("NotificationsWithSubscribers")},
-		"AWS::DynamoDB::Table": {readGapCollections: set("SSESpecification")},
-		"AWS::EC2::Subnet":     {altRepresentation: map[string]string{"AvailabilityZoneId": "AvailabilityZone"}},
+		"AWS::DynamoDB::Table": {
+			readGapCollections: set("SSESpecification"),
+			derivedDefaults: map[string]derivedFunc{
+				"WarmThroughput": warmFromProvisioned,
+				"GlobalSecondaryIndexes[*].WarmThroughput": warmFromProvisioned,
+			},
+		},
+		"AWS::EC2::Subnet": {altRepresentation: map[string]string{"AvailabilityZoneId": "AvailabilityZone"}},
 		"AWS::EC2::Route": {
 			// Cloud Control echoes a route's gateway target as its
 			// VpcEndpointId; only a vpce- value is a real endpoint route.
@@ -283,34 +289,34 @@ var typeTable = sync.OnceValue(func() map[string]*typeFacts {
 			// EBS CreateVolume: the volume type defaults to gp2; gp3 has a
 			// 3000 IOPS / 125 MiB/s baseline, gp2 3 IOPS per GiB between
 			// 100 and 16000.
-			derivedDefaults: map[string]func(r *run) (any, bool){
+			derivedDefaults: map[string]derivedFunc{
 				"VolumeType": constant("gp2"),
 				"Iops":       ebsBaselineIops,
-				"Throughput": func(r *run) (any, bool) { return 125.0, r.live["VolumeType"] == "gp3" },
+				"Throughput": func(r *run, _ string) (any, bool) { return 125.0, r.live["VolumeType"] == "gp3" },
 			},
 		},
 		"AWS::Route53::HealthCheck": {
 			// Route 53 health checks: every 30 s, unhealthy after 3 fails.
-			derivedDefaults: map[string]func(r *run) (any, bool){
+			derivedDefaults: map[string]derivedFunc{
 				"HealthCheckConfig.RequestInterval":  constant(30.0),
 				"HealthCheckConfig.FailureThreshold": constant(3.0),
 			},
 		},
 		"AWS::Kinesis::Stream": {
 			// 24 h retention; an on-demand stream starts with 4 shards.
-			derivedDefaults: map[string]func(r *run) (any, bool){
+			derivedDefaults: map[string]derivedFunc{
 				"RetentionPeriodHours": constant(24.0),
-				"ShardCount": func(r *run) (any, bool) {
+				"ShardCount": func(r *run, _ string) (any, bool) {
 					m, _ := r.live["StreamModeDetails"].(map[string]any)
 					return 4.0, m["StreamMode"] == "ON_DEMAND"
 				},
 			},
 		},
 		"AWS::Config::ConfigurationRecorder": {
-			derivedDefaults: map[string]func(r *run) (any, bool){"RecordingGroup.RecordingStrategy": recordingStrategy},
+			derivedDefaults: map[string]derivedFunc{"RecordingGroup.RecordingStrategy": recordingStrategy},
 		},
 		"AWS::EC2::NetworkInterface": {
-			derivedDefaults: map[string]func(r *run) (any, bool){"SecondaryPrivateIpAddressCount": secondaryIPCount},
+			derivedDefaults: map[string]derivedFunc{"SecondaryPrivateIpAddressCount": secondaryIPCount},
 		},
 		"AWS::SQS::Queue": {
 			offMeaningful: map[string]func(r *run) bool{
@@ -354,13 +360,43 @@ func (r *run) derivedDefault(rp string, v any) bool {
 	if !ok {
 		return false
 	}
-	d, ok := f(r)
+	d, ok := f(r, rp)
 	return ok && normalize.Equal(d, v)
+}
+
+// derivedFunc derives a property's default from the resource's own live
+// values; rp is the finding's report path (an element's key in it).
+type derivedFunc func(r *run, rp string) (any, bool)
+
+// warmFromProvisioned is the warm throughput DynamoDB gives a provisioned
+// table or global secondary index (its own ProvisionedThroughput) when the
+// template asks for none: the provisioned capacity itself.
+func warmFromProvisioned(r *run, rp string) (any, bool) {
+	owner := r.live
+	if segs := splitPath(rp); len(segs) == 2 && segs[0].name == "GlobalSecondaryIndexes" && segs[0].key != "" {
+		owner = nil
+		list, _ := r.live["GlobalSecondaryIndexes"].([]any)
+		for _, e := range list {
+			if m, ok := e.(map[string]any); ok && m["IndexName"] == segs[0].key {
+				owner = m
+			}
+		}
+	}
+	pt, ok := owner["ProvisionedThroughput"].(map[string]any)
+	if !ok || r.live["BillingMode"] == "PAY_PER_REQUEST" {
+		return nil, false
+	}
+	rc, ok1 := normalize.Number(pt["ReadCapacityUnits"])
+	wc, ok2 := normalize.Number(pt["WriteCapacityUnits"])
+	if !ok1 || !ok2 {
+		return nil, false
+	}
+	return map[string]any{"ReadUnitsPerSecond": rc, "WriteUnitsPerSecond": wc}, true
 }
 
 // ebsBaselineIops is the IOPS an EBS volume gets when none is asked for:
 // gp3's 3000 baseline, or gp2's 3 per GiB of its size within [100, 16000].
-func ebsBaselineIops(r *run) (any, bool) {
+func ebsBaselineIops(r *run, _ string) (any, bool) {
 	switch r.live["VolumeType"] {
 	case "gp3":
 		return 3000.0, true
@@ -376,7 +412,7 @@ func ebsBaselineIops(r *run) (any, bool) {
 
 // recordingStrategy is the strategy AWS Config derives from a recording
 // group: every supported type, an exclusion list, or the listed types.
-func recordingStrategy(r *run) (any, bool) {
+func recordingStrategy(r *run, _ string) (any, bool) {
 	g, ok := r.live["RecordingGroup"].(map[string]any)
 	if !ok {
 		return nil, false
@@ -397,7 +433,7 @@ func recordingStrategy(r *run) (any, bool) {
 
 // secondaryIPCount is the number of non-primary private addresses an
 // interface holds.
-func secondaryIPCount(r *run) (any, bool) {
+func secondaryIPCount(r *run, _ string) (any, bool) {
 	ips, ok := r.live["PrivateIpAddresses"].([]any)
 	if !ok || len(ips) == 0 {
 		return nil, false
@@ -412,6 +448,6 @@ func secondaryIPCount(r *run) (any, bool) {
 }
 
 // constant is a derived default that does not depend on the resource.
-func constant(v any) func(*run) (any, bool) {
-	return func(*run) (any, bool) { return v, true }
+func constant(v any) derivedFunc {
+	return func(*run, string) (any, bool) { return v, true }
 }
