@@ -1,0 +1,470 @@
+package service_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	ddbtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go/logging"
+	"github.com/aws/smithy-go/middleware"
+
+	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/schema"
+	"github.com/realdrift/realdrift/internal/service"
+	"github.com/realdrift/realdrift/internal/store"
+	"github.com/realdrift/realdrift/statemachine"
+	"github.com/realdrift/realdrift/statemachine/statemachinetest"
+)
+
+// The sweep benchmark (scripts/bench-sweep.sh runs it at full scale): a
+// generated organisation swept by the real sweep definition under the local
+// interpreter, the real handlers behind internal/lambdarouter, DynamoDB
+// Local and the sandbox, whose throttle is the configured read rate per
+// account-region (one shared bucket over every API). Without
+// REALDRIFT_BENCH_SWEEP it runs a small organisation (what CI runs): the
+// same checks, none of them on speed.
+const (
+	benchEnvScale = "REALDRIFT_BENCH_SWEEP" // ACCOUNTSxREGIONSxSTACKSxRESOURCES
+	benchEnvRate  = "REALDRIFT_BENCH_RATE"  // calls/s per account-region
+	benchEnvOut   = "REALDRIFT_BENCH_OUT"   // where the figures go as JSON
+)
+
+// benchScale is the organisation's shape and the configured rate.
+type benchScale struct {
+	Accounts, Regions, Stacks, Resources int
+	Rate                                 float64
+	Full                                 bool
+}
+
+func benchScaleFromEnv(t *testing.T) benchScale {
+	t.Helper()
+	sc := benchScale{Accounts: 2, Regions: 2, Stacks: 3, Resources: 10, Rate: 20}
+	if v := os.Getenv(benchEnvScale); v != "" {
+		parts := strings.Split(v, "x")
+		var n [4]int
+		for i := range n {
+			if len(parts) != 4 {
+				break
+			}
+			n[i], _ = strconv.Atoi(parts[i])
+		}
+		if len(parts) != 4 || slices.Contains(n[:], 0) {
+			t.Fatalf("%s=%q: want ACCOUNTSxREGIONSxSTACKSxRESOURCES, e.g. 40x4x10x30", benchEnvScale, v)
+		}
+		sc = benchScale{Accounts: n[0], Regions: n[1], Stacks: n[2], Resources: n[3], Rate: service.DefaultReadRate, Full: true}
+	}
+	if v := os.Getenv(benchEnvRate); v != "" {
+		r, err := strconv.ParseFloat(v, 64)
+		if err != nil || r <= 0 {
+			t.Fatalf("%s=%q: want a positive number", benchEnvRate, v)
+		}
+		sc.Rate = r
+	}
+	return sc
+}
+
+var benchRegionNames = []string{"us-east-1", "eu-west-1", "us-west-2", "ap-southeast-2", "eu-central-1", "ap-northeast-1", "sa-east-1", "ca-central-1"}
+
+const benchCentral = "100000000000"
+
+func benchKey(account string) string { return "AKIABENCH" + account }
+
+// benchWorld is an organisation of sc.Accounts member accounts (plus the
+// central one), each with sc.Stacks stacks of sc.Resources SQS queues in
+// each of sc.Regions regions; every queue is clean.
+func benchWorld(sc benchScale) (*sandbox.World, []string) {
+	regions := benchRegionNames[:sc.Regions]
+	w := &sandbox.World{
+		DefaultAccount: benchCentral,
+		Organization:   &sandbox.Organization{ID: "o-bench00001", ManagementAccountID: benchCentral},
+		Accounts:       []*sandbox.Account{{ID: benchCentral, Name: "central", AccessKeys: []sandbox.AccessKey{{ID: benchKey(benchCentral)}}}},
+	}
+	for _, r := range regions {
+		w.Accounts[0].Regions = append(w.Accounts[0].Regions, &sandbox.Region{Name: r})
+	}
+	for a := range sc.Accounts {
+		acct := &sandbox.Account{ID: fmt.Sprintf("2%011d", a+1), Name: fmt.Sprintf("member-%d", a+1)}
+		for _, r := range regions {
+			reg := &sandbox.Region{Name: r}
+			for s := range sc.Stacks {
+				name := fmt.Sprintf("Bench%02d", s)
+				tmpl := map[string]any{}
+				st := &sandbox.Stack{Name: name}
+				for q := range sc.Resources {
+					logical := fmt.Sprintf("Queue%03d", q)
+					qname := name + "-" + logical
+					url := "https://sqs." + r + ".amazonaws.com/" + acct.ID + "/" + qname
+					tmpl[logical] = map[string]any{"Type": "AWS::SQS::Queue", "Properties": map[string]any{"QueueName": qname, "VisibilityTimeout": 30}}
+					model, _ := json.Marshal(map[string]any{"QueueName": qname, "QueueUrl": url, "VisibilityTimeout": 30,
+						"Arn": "arn:aws:sqs:" + r + ":" + acct.ID + ":" + qname})
+					st.Resources = append(st.Resources, &sandbox.Resource{LogicalID: logical, Type: "AWS::SQS::Queue", PhysicalID: url, Properties: model})
+				}
+				body, _ := json.Marshal(map[string]any{"Resources": tmpl})
+				st.TemplateBody = string(body)
+				reg.Stacks = append(reg.Stacks, st)
+			}
+			acct.Regions = append(acct.Regions, reg)
+		}
+		w.Accounts = append(w.Accounts, acct)
+	}
+	return w, regions
+}
+
+// invocations counts the Lambda invocations per function and their time.
+type invocations struct {
+	mu    sync.Mutex
+	count map[string]int
+	busy  map[string]time.Duration
+}
+
+func (iv *invocations) proxy(target string) http.Handler {
+	u, _ := url.Parse(target)
+	rp := httputil.NewSingleHostReverseProxy(u)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fn := r.URL.Path
+		if i := strings.Index(fn, "/functions/"); i >= 0 {
+			fn = strings.TrimSuffix(fn[i+len("/functions/"):], "/invocations")
+			if j := strings.LastIndex(fn, ":"); j >= 0 {
+				fn = fn[j+1:]
+			}
+			fn, _ = url.PathUnescape(fn)
+		}
+		start := time.Now()
+		rp.ServeHTTP(w, r)
+		iv.mu.Lock()
+		iv.count[fn]++
+		iv.busy[fn] += time.Since(start)
+		iv.mu.Unlock()
+	})
+}
+
+// capacity sums the DynamoDB capacity units the service's calls consumed
+// (ReturnConsumedCapacity on every call; a failed conditional write is one
+// write unit, as AWS bills it).
+type capacity struct {
+	mu            sync.Mutex
+	read, write   float64
+	calls         map[string]int
+	failedWrites  int
+	conditionalOK int
+}
+
+func (c *capacity) middleware(st *middleware.Stack) error {
+	return st.Initialize.Add(middleware.InitializeMiddlewareFunc("benchCapacity",
+		func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+			total := ddbtypes.ReturnConsumedCapacityTotal
+			op := ""
+			switch p := in.Parameters.(type) {
+			case *dynamodb.GetItemInput:
+				p.ReturnConsumedCapacity, op = total, "GetItem"
+			case *dynamodb.PutItemInput:
+				p.ReturnConsumedCapacity, op = total, "PutItem"
+			case *dynamodb.UpdateItemInput:
+				p.ReturnConsumedCapacity, op = total, "UpdateItem"
+			case *dynamodb.DeleteItemInput:
+				p.ReturnConsumedCapacity, op = total, "DeleteItem"
+			case *dynamodb.QueryInput:
+				p.ReturnConsumedCapacity, op = total, "Query"
+			case *dynamodb.BatchWriteItemInput:
+				p.ReturnConsumedCapacity, op = total, "BatchWriteItem"
+			case *dynamodb.BatchGetItemInput:
+				p.ReturnConsumedCapacity, op = total, "BatchGetItem"
+			case *dynamodb.TransactWriteItemsInput:
+				p.ReturnConsumedCapacity, op = total, "TransactWriteItems"
+			default:
+				return next.HandleInitialize(ctx, in)
+			}
+			out, md, err := next.HandleInitialize(ctx, in)
+			var units []ddbtypes.ConsumedCapacity
+			switch o := out.Result.(type) {
+			case *dynamodb.GetItemOutput:
+				units = one(o.ConsumedCapacity)
+			case *dynamodb.PutItemOutput:
+				units = one(o.ConsumedCapacity)
+			case *dynamodb.UpdateItemOutput:
+				units = one(o.ConsumedCapacity)
+			case *dynamodb.DeleteItemOutput:
+				units = one(o.ConsumedCapacity)
+			case *dynamodb.QueryOutput:
+				units = one(o.ConsumedCapacity)
+			case *dynamodb.BatchWriteItemOutput:
+				units = o.ConsumedCapacity
+			case *dynamodb.BatchGetItemOutput:
+				units = o.ConsumedCapacity
+			case *dynamodb.TransactWriteItemsOutput:
+				units = o.ConsumedCapacity
+			}
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			c.calls[op]++
+			var sum float64
+			for _, u := range units {
+				sum += aws.ToFloat64(u.CapacityUnits)
+			}
+			var ccf *ddbtypes.ConditionalCheckFailedException
+			switch {
+			case errors.As(err, &ccf):
+				c.failedWrites++
+				c.write++
+			case op == "GetItem" || op == "Query" || op == "BatchGetItem":
+				c.read += sum
+			default:
+				c.write += sum
+			}
+			return out, md, err
+		}), middleware.After)
+}
+
+func one(c *ddbtypes.ConsumedCapacity) []ddbtypes.ConsumedCapacity {
+	if c == nil {
+		return nil
+	}
+	return []ddbtypes.ConsumedCapacity{*c}
+}
+
+// BenchFigures are the sweep benchmark's measurements, the input of
+// scripts/cost-model.
+type BenchFigures struct {
+	Accounts, Regions, StacksPerRegion, ResourcesPerStack int
+	Resources                                             int     `json:"resources"`
+	Rate                                                  float64 `json:"configuredRate"`
+	Seconds                                               float64 `json:"seconds"`
+	ResourcesPerSecond                                    float64 `json:"resourcesPerSecond"`
+	// RateShareMin/Mean are the sustained read rate per account-region
+	// (its calls over the span from its first call to its last) as a share
+	// of the configured rate: the lowest and the mean over account-regions.
+	RateShareMin  float64 `json:"rateShareMin"`
+	RateShareMean float64 `json:"rateShareMean"`
+	MemberCalls   int     `json:"memberCalls"`
+	Throttles     int     `json:"throttlesAbsorbed"`
+	Skipped       int     `json:"resourcesSkipped"`
+	Failed        int     `json:"failedChecks"`
+	Missing       int     `json:"missingChecks"`
+	Checked       int     `json:"checkedStacks"`
+	// Invocations per function, and their total busy seconds (wall time of
+	// each invocation, pacing waits included).
+	Invocations      map[string]int     `json:"invocations"`
+	InvocationSecs   map[string]float64 `json:"invocationSeconds"`
+	TotalInvocations int                `json:"totalInvocations"`
+	// Transitions are the states the sweep entered: Standard ones (the
+	// sweep and its per-account children) and Express ones (the per-stack
+	// children); ExpressChildren the per-stack executions and their
+	// summed duration estimate (per-stack Lambda time).
+	TransitionsStandard int     `json:"transitionsStandard"`
+	TransitionsExpress  int     `json:"transitionsExpress"`
+	ExpressChildren     int     `json:"expressChildren"`
+	StateBytes          int64   `json:"stateOutputBytes"`
+	LargestStateBytes   int     `json:"largestStateOutputBytes"`
+	ReadUnits           float64 `json:"dynamodbReadUnits"`
+	WriteUnits          float64 `json:"dynamodbWriteUnits"`
+	DynamoCalls         map[string]int
+	// PeakAccountInFlight is the most calls in flight at once to one
+	// member account; InFlightLimit the limit it is held to (regions ×
+	// the rate: one second's calls of every region's schedule).
+	PeakAccountInFlight int `json:"peakAccountInFlight"`
+	InFlightLimit       int `json:"inFlightLimit"`
+	// RegionTargetsObjects are the S3 objects the production sweep would
+	// read and write per account-region (ItemReader, ResultWriter).
+	AccountRegions int `json:"accountRegions"`
+}
+
+func TestSweepBench(t *testing.T) {
+	sc := benchScaleFromEnv(t)
+	l := statemachinetest.Local(t)
+	ddbURL := dynamoLocal.Endpoint(t, "the sweep benchmark")
+	ctx := t.Context()
+
+	world, regions := benchWorld(sc)
+	opts := sandbox.Options{}
+	if snap, err := schema.Embedded(); err == nil {
+		opts.Facts = snap.Lookup
+	}
+	sb, err := sandbox.New(world, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The sandbox grants each account-region the configured rate over all
+	// its APIs, as the quota the limiter paces to.
+	if err := sb.SetThrottle([]sandbox.ThrottleRule{{Rate: sc.Rate, Shared: true}}); err != nil {
+		t.Fatal(err)
+	}
+	sbSrv := httptest.NewServer(sb)
+	t.Cleanup(func() { sbSrv.Close(); sb.Close() })
+
+	table := fmt.Sprintf("realdrift-bench-%d", time.Now().UnixNano())
+	set := service.Settings{
+		Table: table, Regions: regions, ReadRoleName: readRole, ReadRate: sc.Rate,
+		Endpoints:   service.Endpoints{Default: sbSrv.URL, DynamoDB: ddbURL},
+		AccessKeyID: benchKey(benchCentral), SecretAccessKey: "bench-secret",
+	}
+	cfg, err := service.AWSConfig(ctx, set, "us-east-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Logger = logging.Nop{}
+	db := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) { o.BaseEndpoint = aws.String(ddbURL) })
+	if err := store.CreateTable(ctx, db, table); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _ = db.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(table)}) })
+	units := &capacity{calls: map[string]int{}}
+	cfg.APIOptions = append(cfg.APIOptions, units.middleware)
+	svc, err := service.New(cfg, set, service.WithLogger(slog.New(slog.DiscardHandler)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	iv := &invocations{count: map[string]int{}, busy: map[string]time.Duration{}}
+	front := httptest.NewServer(iv.proxy(statemachinetest.Serve(t, svc.Register)))
+	t.Cleanup(front.Close)
+
+	sb.ResetCalls()
+	start := time.Now()
+	ex, err := l.Run(ctx, statemachine.Run{
+		Definition: statemachine.Sweep, Input: map[string]any{}, LambdaEndpoint: front.URL,
+		ExecutionName: "bench-sweep", Account: benchCentral, RetryMillis: 200,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(start)
+	if ex.Status != "SUCCEEDED" {
+		t.Fatalf("sweep: status %s, error %+v", ex.Status, ex.Error)
+	}
+	var sum statemachine.RunSummary
+	if err := json.Unmarshal(ex.Output, &sum); err != nil {
+		t.Fatalf("sweep output %s: %v", ex.Output, err)
+	}
+
+	f := BenchFigures{
+		Accounts: sc.Accounts, Regions: sc.Regions, StacksPerRegion: sc.Stacks, ResourcesPerStack: sc.Resources,
+		Resources: sc.Accounts * sc.Regions * sc.Stacks * sc.Resources, Rate: sc.Rate, Seconds: took.Seconds(),
+		Skipped: sum.Counts["skipped"], Failed: sum.Failed, Missing: sum.Missing, Checked: sum.Checked,
+		Invocations: iv.count, InvocationSecs: map[string]float64{}, LargestStateBytes: ex.MaxStateOutputBytes,
+		ReadUnits: units.read, WriteUnits: units.write, DynamoCalls: units.calls,
+		InFlightLimit: sc.Regions * int(math.Ceil(sc.Rate)), AccountRegions: sc.Accounts * sc.Regions,
+	}
+	f.ResourcesPerSecond = float64(f.Resources) / f.Seconds
+	for fn, d := range iv.busy {
+		f.InvocationSecs[fn] = d.Seconds()
+		f.TotalInvocations += iv.count[fn]
+	}
+	perStack := map[string]bool{}
+	for name := range checkStackStates(t) {
+		perStack[name] = true
+	}
+	for _, s := range ex.States {
+		f.StateBytes += int64(s.Bytes)
+		if perStack[s.Name] {
+			f.TransitionsExpress++
+			if s.Name == "LoadDesired" {
+				f.ExpressChildren++
+			}
+		} else {
+			f.TransitionsStandard++
+		}
+	}
+	calls := sb.Calls()
+	shareSum, n := 0.0, 0
+	f.RateShareMin = math.Inf(1)
+	for k, ld := range calls.Regions {
+		if strings.HasPrefix(k, benchCentral+"/") {
+			continue
+		}
+		f.MemberCalls += ld.Calls
+		f.Throttles += ld.Throttled
+		span := ld.Last.Sub(ld.First).Seconds()
+		if ld.Calls < 2 || span <= 0 {
+			continue
+		}
+		// n calls over the span are n-1 intervals of the schedule.
+		share := float64(ld.Calls-1) / span / sc.Rate
+		shareSum += share
+		n++
+		f.RateShareMin = min(f.RateShareMin, share)
+	}
+	if n > 0 {
+		f.RateShareMean = shareSum / float64(n)
+	}
+	for acct, m := range calls.AccountMaxInFlight {
+		if acct != benchCentral {
+			f.PeakAccountInFlight = max(f.PeakAccountInFlight, m)
+		}
+	}
+
+	b, _ := json.MarshalIndent(f, "", "  ")
+	if out := os.Getenv(benchEnvOut); out != "" {
+		if err := os.WriteFile(out, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	per10k := func(x float64) float64 { return x * 10000 / float64(f.Resources) }
+	t.Logf("bench: %d accounts × %d regions × %d stacks × %d resources = %d resources at %.4g calls/s per account-region", sc.Accounts, sc.Regions, sc.Stacks, sc.Resources, f.Resources, sc.Rate)
+	t.Logf("bench: %.1f s, %.1f resources/s", f.Seconds, f.ResourcesPerSecond)
+	t.Logf("bench: sustained read rate per account-region: min %.1f%%, mean %.1f%% of %.4g calls/s (%d member calls)", 100*f.RateShareMin, 100*f.RateShareMean, sc.Rate, f.MemberCalls)
+	t.Logf("bench: calls per API %v", calls.Counts)
+	t.Logf("bench: throttles absorbed %d, resources skipped %d, failed checks %d, missing %d, checked stacks %d", f.Throttles, f.Skipped, f.Failed, f.Missing, f.Checked)
+	t.Logf("bench: Lambda invocations %d (%v)", f.TotalInvocations, f.Invocations)
+	t.Logf("bench: state transitions %d Standard + %d Express (%d Express children)", f.TransitionsStandard, f.TransitionsExpress, f.ExpressChildren)
+	t.Logf("bench: DynamoDB units per 10,000 resources: %.0f read, %.0f write (%v)", per10k(f.ReadUnits), per10k(f.WriteUnits), f.DynamoCalls)
+	t.Logf("bench: largest state payload %d bytes (limit 65536)", f.LargestStateBytes)
+	t.Logf("bench: peak per-account in-flight reads %d (limit %d)", f.PeakAccountInFlight, f.InFlightLimit)
+
+	// What holds at every scale.
+	if f.Skipped != 0 || f.Failed != 0 || f.Missing != 0 || f.Checked != sc.Accounts*sc.Regions*sc.Stacks {
+		t.Errorf("skipped %d, failed %d, missing %d, checked %d of %d stacks: want every stack checked, nothing skipped", f.Skipped, f.Failed, f.Missing, f.Checked, sc.Accounts*sc.Regions*sc.Stacks)
+	}
+	if f.LargestStateBytes >= 64*1024 {
+		t.Errorf("largest state payload %d bytes, want under 64 KiB", f.LargestStateBytes)
+	}
+	if f.PeakAccountInFlight > f.InFlightLimit {
+		t.Errorf("peak per-account in-flight reads %d, limit %d", f.PeakAccountInFlight, f.InFlightLimit)
+	}
+	// The speed figure is the script's acceptance, not CI's.
+	if sc.Full && f.RateShareMin < 0.9 {
+		t.Errorf("sustained read rate: min %.1f%% of the configured rate per account-region, want >= 90%%", 100*f.RateShareMin)
+	}
+}
+
+// checkStackStates are the names of check-stack's states (the per-stack
+// children of the sweep).
+func checkStackStates(t *testing.T) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile("../../statemachine/check-stack.asl.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var def struct {
+		States map[string]any `json:"States"`
+	}
+	if err := json.Unmarshal(b, &def); err != nil {
+		t.Fatal(err)
+	}
+	// Their inner Map states' Task too.
+	out := map[string]any{}
+	for name, st := range def.States {
+		out[name] = st
+		if m, ok := st.(map[string]any)["ItemProcessor"].(map[string]any); ok {
+			for inner := range m["States"].(map[string]any) {
+				out[inner] = true
+			}
+		}
+	}
+	return out
+}
