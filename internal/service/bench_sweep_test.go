@@ -323,7 +323,9 @@ func TestSweepBench(t *testing.T) {
 	if err := store.CreateTable(ctx, db, table); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _, _ = db.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(table)}) })
+	t.Cleanup(func() {
+		_, _ = db.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(table)})
+	})
 	units := &capacity{calls: map[string]int{}}
 	cfg.APIOptions = append(cfg.APIOptions, units.middleware)
 	svc, err := service.New(cfg, set, service.WithLogger(slog.New(slog.DiscardHandler)))
