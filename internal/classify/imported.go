@@ -32,8 +32,9 @@ type ImportedValue struct {
 	Path  string `json:"path"`
 	Tier  string `json:"tier"`
 	Value string `json:"value"`
-	// Pattern, when set, replaces Value: a string live value matching this
-	// regular expression (RE2) is in Tier — AWS's managed default names
+	// Pattern, when set, replaces Value: a string (or a number, as its
+	// decimal text) live value matching this regular expression (RE2) is
+	// in Tier — AWS's managed default names
 	// (`default.<family>` parameter groups). It is still value-gated: a
 	// name the user chose does not match.
 	Pattern string `json:"pattern,omitempty"`
@@ -320,8 +321,7 @@ func (r *run) importedMatch(row *importedRow, cv *canon) bool {
 		}
 	}
 	if row.pattern != nil {
-		s, ok := x.(string)
-		return ok && row.pattern.MatchString(s)
+		return row.patternMatch(x)
 	}
 	if row.templated {
 		return Template(x, r.templateContext()) == row.value
@@ -359,6 +359,17 @@ func (r *run) condHolds(c ImportedCond, matches map[string]*regexp.Regexp) bool 
 		}
 	}
 	return false
+}
+
+// patternMatch reports whether a pattern row's regular expression matches
+// x: a string, or a number as its decimal text (a count the service
+// manages).
+func (row *importedRow) patternMatch(x any) bool {
+	s, ok := x.(string)
+	if n, isNum := normalize.Number(x); !ok && isNum {
+		s, ok = normalize.FormatNumber(n), true
+	}
+	return ok && row.pattern.MatchString(s)
 }
 
 // condValue is the value a condition tests: a top-level property (live,

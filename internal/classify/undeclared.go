@@ -294,7 +294,7 @@ func AssignedValue(typ, rp string, v any) bool {
 			}
 			x = m[row.field]
 		}
-		if s, ok := x.(string); ok && row.pattern.MatchString(s) {
+		if row.patternMatch(x) {
 			return true
 		}
 	}
