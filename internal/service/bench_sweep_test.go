@@ -438,6 +438,11 @@ func TestSweepBench(t *testing.T) {
 	if f.PeakAccountInFlight > f.InFlightLimit {
 		t.Errorf("peak per-account in-flight reads %d, limit %d", f.PeakAccountInFlight, f.InFlightLimit)
 	}
+	// Schema facts come from the snapshot (it has AWS::SQS::Queue):
+	// DescribeType is asked only for types it lacks, once per sweep.
+	if n := calls.Counts["cloudformation:DescribeType"]; n != 0 {
+		t.Errorf("%d DescribeType calls for a type the snapshot holds, want 0", n)
+	}
 	// The speed figure is the script's acceptance, not CI's.
 	if sc.Full && f.RateShareMin < 0.9 {
 		t.Errorf("sustained read rate: min %.1f%% of the configured rate per account-region, want >= 90%%", 100*f.RateShareMin)

@@ -29,8 +29,10 @@ func (d *desiredState) factsFunc() scan.FactsFunc {
 // LoadDesired is the load-desired function: it reads the stack's deployed
 // template, parameters and physical ids (scan.LoadDesired) through the
 // account's read role, looks up the schema facts of its resource types as
-// the CLI does (DescribeType over the embedded snapshot), stores both, and
-// returns the key and the read batches.
+// the CLI's default --schema snapshot does (the embedded snapshot;
+// DescribeType only for the types it lacks, once per type and
+// account-region per run: sweepFacts), stores both, and returns the key and
+// the read batches.
 func (s *Service) LoadDesired(ctx context.Context, in statemachine.StackTask) (statemachine.Desired, error) {
 	if _, err := s.startedAt(ctx, in.RunID, in.Stack); err != nil {
 		return statemachine.Desired{}, stepError(err)
@@ -44,7 +46,12 @@ func (s *Service) LoadDesired(ctx context.Context, in statemachine.StackTask) (s
 	if err != nil {
 		return statemachine.Desired{}, err
 	}
-	facts, err := scan.FactsByType(ctx, reg, d, s.set.Concurrency)
+	snap, err := schema.Embedded()
+	if err != nil {
+		return statemachine.Desired{}, fmt.Errorf("schema facts: %w", err)
+	}
+	src := &sweepFacts{s: s, runID: in.RunID, account: in.Stack.Account, region: in.Stack.Region, snap: snap, registry: reg}
+	facts, err := scan.FactsByType(ctx, src, d, s.set.Concurrency)
 	if err != nil {
 		return statemachine.Desired{}, stepError(err)
 	}

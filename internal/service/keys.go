@@ -20,6 +20,7 @@ import (
 //	account.<acct>               one account's discovered stacks
 //	account-failed.<acct>        why an account could not be listed
 //	started.<stack>              when the stack's check started
+//	schema.<acct>:<region>:<type> DescribeType's answer for a type the snapshot lacks
 //	desired.<stack>              desired model + schema facts
 //	live.<stack>.<batch>         live models of one read batch
 //	reading.<stack>.<batch>      the batch's attempts and still-throttled reads
@@ -38,6 +39,7 @@ const (
 	keyAccount       = "account."
 	keyAccountFailed = "account-failed."
 	keyStarted       = "started."
+	keySchema        = "schema."
 	keyDesired       = "desired."
 	keyLive          = "live."
 	keyReading       = "reading."
