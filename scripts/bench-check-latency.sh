@@ -54,7 +54,7 @@ if [ -n "${THROTTLE:-}" ]; then
 fi
 admin DELETE calls >/dev/null
 
-args=(check --all --json --verbose --region "$region" --endpoint-url "$url" --state-dir "$tmp/state")
+args=(check --all --json --verbose --no-baseline --region "$region" --endpoint-url "$url")
 if [ -n "${CONCURRENCY:-}" ]; then args+=(--concurrency "$CONCURRENCY"); fi
 concurrency="${CONCURRENCY:-$("$tmp/realdrift" check --help 2>&1 | sed -n 's/.*most AWS calls in flight.*(default \([0-9]*\)).*/\1/p')}"
 
