@@ -18,6 +18,8 @@ func s3Service() *service {
 			"GetBucketPolicy":    (*Server).s3GetBucketPolicy,
 			"PutBucketPolicy":    (*Server).s3PutBucketPolicy,
 			"DeleteBucketPolicy": (*Server).s3DeleteBucketPolicy,
+			"PutObject":          (*Server).s3PutObject,
+			"GetObject":          (*Server).s3GetObject,
 		},
 	}
 }
@@ -25,7 +27,10 @@ func s3Service() *service {
 // s3Route names a path-style bucket request ("/bucket?policy").
 func s3Route(r *http.Request) (string, map[string]string) {
 	path := strings.Trim(r.URL.EscapedPath(), "/")
-	if path == "" || strings.Contains(path, "/") {
+	if strings.Contains(path, "/") {
+		return s3ObjectRoute(r)
+	}
+	if path == "" {
 		return "", nil
 	}
 	bucket, err := url.PathUnescape(path)

@@ -56,6 +56,8 @@ type Server struct {
 	throttles    *throttler
 	faults       *faults
 	calls        *callLog
+	// objects are the S3 objects put (s3objects.go).
+	objects objects
 }
 
 // New returns a server for w (which it owns from now on).

@@ -1,0 +1,82 @@
+package sandbox
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+)
+
+// objects are the S3 objects the sandbox holds (the service's run data: a
+// sweep's stack lists), by bucket and key. Only PutObject and GetObject
+// of a bucket the caller's account has (an AWS::S3::Bucket resource) are
+// served; no versions, no listing.
+type objects struct {
+	mu   sync.Mutex
+	data map[string][]byte
+}
+
+func (o *objects) put(bucket, key string, b []byte) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.data == nil {
+		o.data = map[string][]byte{}
+	}
+	o.data[bucket+"/"+key] = append([]byte(nil), b...)
+}
+
+func (o *objects) get(bucket, key string) ([]byte, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	b, ok := o.data[bucket+"/"+key]
+	return b, ok
+}
+
+// s3ObjectRoute names a path-style object request ("/bucket/key").
+func s3ObjectRoute(r *http.Request) (string, map[string]string) {
+	path := strings.TrimPrefix(r.URL.EscapedPath(), "/")
+	bucket, key, ok := strings.Cut(path, "/")
+	if !ok || bucket == "" || key == "" || r.URL.RawQuery != "" && !strings.HasPrefix(r.URL.RawQuery, "x-id=") {
+		return "", nil
+	}
+	b, err1 := url.PathUnescape(bucket)
+	k, err2 := url.PathUnescape(key)
+	if err1 != nil || err2 != nil {
+		return "", nil
+	}
+	params := map[string]string{"bucket": b, "key": k}
+	switch r.Method {
+	case http.MethodPut:
+		return "PutObject", params
+	case http.MethodGet:
+		return "GetObject", params
+	}
+	return "", nil
+}
+
+func (s *Server) s3PutObject(c *call) (any, error) {
+	name := c.params["bucket"]
+	s.mu.RLock()
+	b, _ := s.findBucket(c, name)
+	s.mu.RUnlock()
+	if b == nil {
+		return nil, noBucket(name)
+	}
+	s.objects.put(name, c.params["key"], c.body)
+	return raw{status: 200}, nil
+}
+
+func (s *Server) s3GetObject(c *call) (any, error) {
+	name := c.params["bucket"]
+	s.mu.RLock()
+	b, _ := s.findBucket(c, name)
+	s.mu.RUnlock()
+	if b == nil {
+		return nil, noBucket(name)
+	}
+	data, ok := s.objects.get(name, c.params["key"])
+	if !ok {
+		return nil, &apiError{Status: 404, Code: "NoSuchKey", Message: "The specified key does not exist.", Extra: map[string]string{"Key": c.params["key"]}}
+	}
+	return raw{status: 200, contentType: "application/octet-stream", body: data}, nil
+}
