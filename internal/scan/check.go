@@ -119,12 +119,7 @@ func Check(ctx context.Context, c *Clients, stack drift.StackRef, opts Options) 
 		return nil, err
 	}
 	children := inStackOrder(d, append(first, second...))
-	// Account facts the reads showed a need for: the default security
-	// groups, and the managed KMS aliases when no declared value asked.
-	d.DefaultSecurityGroups = c.DefaultSecurityGroups(ctx, d, lives)
-	if d.KMSAliasTargets == nil {
-		d.KMSAliasTargets = c.KMSAliasTargets(ctx, d, lives)
-	}
+	c.AccountFacts(ctx, d, lives)
 	findings := ClassifyStack(d, lives, children, opts.Facts, opts.Classify)
 	return &StackResult{Desired: d, Lives: lives, Children: children, Findings: findings}, nil
 }

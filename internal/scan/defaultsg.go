@@ -56,3 +56,14 @@ func (c *Clients) DefaultSecurityGroups(ctx context.Context, d *Desired, lives m
 	c.defaultGroups.loaded, c.defaultGroups.values = true, ids
 	return ids
 }
+
+// AccountFacts asks, after a stack's reads, for the account facts the
+// reads showed a need for: the region's default security groups, and the
+// managed KMS aliases when no declared value asked for them before the
+// reads. The CLI's Check and the service's classify step both call it.
+func (c *Clients) AccountFacts(ctx context.Context, d *Desired, lives map[string]live.Result) {
+	d.DefaultSecurityGroups = c.DefaultSecurityGroups(ctx, d, lives)
+	if d.KMSAliasTargets == nil {
+		d.KMSAliasTargets = c.KMSAliasTargets(ctx, d, lives)
+	}
+}
