@@ -25,7 +25,8 @@ type DemoAccount struct {
 const DemoOrganizationID = "o-acme0demo1"
 
 // DemoAccounts are the demo organisation's accounts; the first is the
-// management account.
+// management account, the second (acme-dev) the one the demo and the
+// README act as (DemoDefaultAccount).
 func DemoAccounts() []DemoAccount {
 	return []DemoAccount{
 		{"100000000001", "acme-management", []string{"us-east-1", "eu-west-1"}},
@@ -33,6 +34,12 @@ func DemoAccounts() []DemoAccount {
 		{"300000000003", "acme-prod", []string{"us-east-1", "eu-west-1"}},
 	}
 }
+
+// DemoDefaultAccount is the demo world's default account: acme-dev, where
+// the demo's stacks are and the account the README's keys act as, so an
+// out-of-band change sent without an account or key lands where check
+// reads.
+const DemoDefaultAccount = "200000000002"
 
 // DemoAccessKey is the access key id the demo world maps to account.
 func DemoAccessKey(account string) string { return "AKIADEMO" + account }
@@ -95,7 +102,7 @@ func Demo(cases []*corpus.Case) (*sandbox.World, error) {
 	}
 	accts := DemoAccounts()
 	w := &sandbox.World{
-		DefaultAccount: accts[0].ID,
+		DefaultAccount: DemoDefaultAccount,
 		Organization:   &sandbox.Organization{ID: DemoOrganizationID, ManagementAccountID: accts[0].ID, FeatureSet: "ALL"},
 		CCGaps:         append([]string(nil), corpusGaps...),
 		Schemas:        map[string]*schema.Facts{},
