@@ -272,12 +272,7 @@ func interruptedLine(targets []target, runs []*stackRun, output string) string {
 		line += fmt.Sprintf(" (and %d nested)", nested)
 	}
 	if len(missing) > 0 {
-		const most = 10
-		shown := missing[:min(len(missing), most)]
-		line += "; not checked: " + strings.Join(shown, ", ")
-		if len(missing) > most {
-			line += fmt.Sprintf(" and %d more", len(missing)-most)
-		}
+		line += "; not checked: " + listSome(missing)
 	}
 	if output != "" {
 		line += "; " + output + " holds the partial report"

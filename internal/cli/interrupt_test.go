@@ -31,4 +31,12 @@ func TestCheckInterruptSaysWhat(t *testing.T) {
 	if code != ExitInterrupt || !strings.Contains(stderr, "nothing written") {
 		t.Errorf("ignore interrupted: exit %d\n%s", code, stderr)
 	}
+	// record names the baselines it wrote and the ones it left as they
+	// were: App's is written (or already current), Other's stays as it was.
+	ctx3, cancel3 := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel3()
+	_, stderr, code = e.runCtx(ctx3, "record", "--all")
+	if code != ExitInterrupt || !strings.Contains(stderr, "interrupted — 1 baselines written or current (App); not recorded, their baselines unchanged: Other") {
+		t.Errorf("record interrupted: exit %d, stderr does not say what was and was not recorded:\n%s", code, stderr)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -59,21 +60,64 @@ func runRecord(ctx context.Context, s IO, args []string) int {
 		in = bufio.NewReader(s.Stdin)
 	}
 	code := ExitOK
-	for _, t := range sess.targets {
+	var done []string // stacks whose baseline is written (or left unchanged)
+	for i, t := range sess.targets {
 		// A stack and its nested stacks, each recorded to its own baseline.
 		tree := sess.gatherTree(ctx, t, gatherMode{})
 		if ctx.Err() != nil {
+			fmt.Fprintln(s.Stderr, recordInterruptedLine(done, sess.targets[i:]))
 			return ExitInterrupt
 		}
 		for _, run := range tree {
-			if c := recordOne(ctx, s, sess, run, in, strict); c == ExitInterrupt {
+			c := recordOne(ctx, s, sess, run, in, strict)
+			if c == ExitInterrupt {
+				fmt.Fprintln(s.Stderr, recordInterruptedLine(done, sess.targets[i:]))
 				return c
-			} else if c != ExitOK && (code == ExitOK || c == ExitError) {
+			}
+			if c != ExitError {
+				done = append(done, run.ref.Name)
+			}
+			if c != ExitOK && (code == ExitOK || c == ExitError) {
 				code = c
 			}
 		}
 	}
 	return code
+}
+
+// recordInterruptedLine says what an interrupted record wrote and what it
+// did not: the baselines of done are written (or were already current),
+// those of rest (from the stack in progress on) are as they were — a
+// baseline is written whole or not at all.
+func recordInterruptedLine(done []string, rest []target) string {
+	line := fmt.Sprintf("realdrift record: interrupted — %d baselines written or current", len(done))
+	if len(done) > 0 {
+		line += " (" + listSome(done) + ")"
+	}
+	written := map[string]bool{}
+	for _, n := range done {
+		written[n] = true
+	}
+	var names []string
+	for _, t := range rest {
+		if !written[t.name] {
+			names = append(names, t.name)
+		}
+	}
+	if len(names) > 0 {
+		line += "; not recorded, their baselines unchanged: " + listSome(names)
+	}
+	return line
+}
+
+// listSome joins names, at most ten of them.
+func listSome(names []string) string {
+	const most = 10
+	out := strings.Join(names[:min(len(names), most)], ", ")
+	if len(names) > most {
+		out += fmt.Sprintf(" and %d more", len(names)-most)
+	}
+	return out
 }
 
 // recordOne records one gathered stack run and says how it went: ExitOK,
