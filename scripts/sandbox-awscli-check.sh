@@ -410,6 +410,24 @@ assert out['deploymentGroups'] == ['cli-dg'], out
 "
 fails "deploy list-deployment-groups (missing application)" "ApplicationDoesNotExistException" deploy list-deployment-groups --application-name nope
 
+# Route 53 (REST-XML, errors in <ErrorResponse>).
+ZONE=Z0CLIZONE000001
+add AWS::Route53::HostedZone $ZONE '{"Id":"'$ZONE'","Name":"cli.example."}'
+add AWS::Route53::RecordSet www.cli.example '{"HostedZoneId":"'$ZONE'","Name":"www.cli.example.","Type":"A","TTL":"300","ResourceRecords":["192.0.2.1"]}'
+add AWS::Route53::RecordSetGroup Cli-Records-1 '{"HostedZoneId":"'$ZONE'","RecordSets":[{"Name":"api.cli.example","Type":"CNAME","TTL":"60","SetIdentifier":"b","Weight":1,"ResourceRecords":["b.example.net"]},{"Name":"api.cli.example","Type":"CNAME","TTL":"60","SetIdentifier":"a","Weight":2,"ResourceRecords":["a.example.net"]},{"Name":"*.cli.example","Type":"TXT","TTL":"60","ResourceRecords":["\"x\""]}]}'
+awsq route53 list-resource-record-sets --hosted-zone-id $ZONE --page-size 1 | check "route53 list-resource-record-sets (paginated)" "
+got = [(r['Name'], r['Type'], r.get('SetIdentifier')) for r in out['ResourceRecordSets']]
+assert got == [('\\\\052.cli.example.', 'TXT', None), ('api.cli.example.', 'CNAME', 'a'), ('api.cli.example.', 'CNAME', 'b'), ('www.cli.example.', 'A', None)], got
+www = out['ResourceRecordSets'][3]
+assert www['TTL'] == 300 and www['ResourceRecords'] == [{'Value': '192.0.2.1'}], www
+assert out['ResourceRecordSets'][1]['Weight'] == 2
+"
+awsq route53 list-hosted-zones-by-name --dns-name cli.example | check "route53 list-hosted-zones-by-name" "
+z = out['HostedZones'][0]
+assert z['Id'] == '/hostedzone/$ZONE' and z['Name'] == 'cli.example.', out
+"
+fails "route53 list-resource-record-sets (missing zone)" "NoSuchHostedZone" route53 list-resource-record-sets --hosted-zone-id Z0NOSUCHZONE
+
 AWS_ACCESS_KEY_ID=AKIADEMO$MGMT awsq organizations list-accounts | check "organizations list-accounts" "
 assert sorted(a['Id'] for a in out['Accounts']) == sorted(a['id'] for a in w['accounts']), out
 "

@@ -18,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/kms"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
+	"github.com/aws/aws-sdk-go-v2/service/route53"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
@@ -116,6 +117,7 @@ type Clients struct {
 	SSM            ssmAPI
 	AutoScaling    autoScalingAPI
 	CodeDeploy     codeDeployAPI
+	Route53        route53API
 
 	// Region and Account are the scope of the clients, for identifiers
 	// that are ARNs. An empty Account is asked of Identity once, on first
@@ -209,6 +211,7 @@ func NewClients(cfg aws.Config) *Clients {
 		SSM:         ssm.NewFromConfig(cfg),
 		AutoScaling: autoscaling.NewFromConfig(cfg),
 		CodeDeploy:  codedeploy.NewFromConfig(cfg),
+		Route53:     route53.NewFromConfig(cfg),
 		Region:      cfg.Region,
 		Identity:    sts.NewFromConfig(cfg),
 		account:     &accountOnce{},

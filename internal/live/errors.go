@@ -78,6 +78,7 @@ var notFoundCodes = map[string]bool{
 	"ClusterNotFoundException":                true,
 	"DoesNotExistException":                   true,
 	"ApplicationDoesNotExistException":        true,
+	"NoSuchHostedZone":                        true,
 }
 
 // isNotFound reports whether err means the thing asked for does not exist.

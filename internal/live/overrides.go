@@ -26,6 +26,9 @@ func overrides() map[string]overrideReader {
 		"AWS::EC2::EIP":             readEIP,
 		"AWS::EC2::NetworkAclEntry": readNetworkAclEntry,
 		"AWS::Logs::MetricFilter":   readMetricFilter,
+
+		"AWS::Route53::RecordSet":      readRecordSet,
+		"AWS::Route53::RecordSetGroup": readRecordSetGroup,
 	}
 }
 

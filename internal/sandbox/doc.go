@@ -50,6 +50,7 @@
 //	ssm (JSON 1.1)              DescribeMaintenanceWindowTargets DescribeMaintenanceWindowTasks
 //	autoscaling (query)         DescribeLifecycleHooks DescribeScheduledActions
 //	codedeploy (JSON 1.1)       ListDeploymentGroups
+//	route53 (REST-XML)          ListResourceRecordSets ListHostedZonesByName
 //
 // Errors carry AWS's codes in each protocol's shape (query ErrorResponse,
 // JSON __type + X-Amzn-ErrorType, S3 <Error>, Lambda X-Amzn-ErrorType, EC2

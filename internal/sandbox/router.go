@@ -122,6 +122,9 @@ type service struct {
 	// service also accepts (SQS before its move to JSON): a request with
 	// no X-Amz-Target is served as query.
 	queryXMLNS string
+	// wrapErrors marks a REST-XML service whose errors are wrapped in
+	// <ErrorResponse xmlns=...> (Route 53), unlike S3's bare <Error>.
+	wrapErrors bool
 	// route names the operation of a REST request and fills path params.
 	route func(r *http.Request) (action string, params map[string]string)
 	ops   map[string]handler
@@ -136,6 +139,7 @@ func services() map[string]*service {
 		s3Service(), sqsService(), snsService(), iamService(), lambdaService(), kmsService(),
 		ec2Service(), logsService(), eventsService(), secretsManagerService(),
 		ecsService(), cognitoService(), ssmService(), autoScalingService(), codeDeployService(),
+		route53Service(),
 	} {
 		out[s.name] = s
 	}

@@ -200,6 +200,20 @@ func writeError(w http.ResponseWriter, svc *service, reqID string, e *apiError) 
 	case protoRESTXML:
 		var b bytes.Buffer
 		b.WriteString(xml.Header)
+		if svc != nil && svc.wrapErrors {
+			kind := "Sender"
+			if e.Receiver {
+				kind = "Receiver"
+			}
+			fmt.Fprintf(&b, `<ErrorResponse xmlns="%s">`, svc.xmlns)
+			el("Error", tx("Type", kind), tx("Code", e.Code), tx("Message", e.Message)).write(&b)
+			tx("RequestId", reqID).write(&b)
+			b.WriteString(`</ErrorResponse>`)
+			h.Set("Content-Type", "text/xml")
+			w.WriteHeader(status)
+			_, _ = w.Write(b.Bytes())
+			return
+		}
 		n := el("Error", tx("Code", e.Code), tx("Message", e.Message))
 		for _, k := range sortedKeys(e.Extra) {
 			n.kids = append(n.kids, tx(k, e.Extra[k]))

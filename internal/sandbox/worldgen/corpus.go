@@ -39,6 +39,8 @@ var corpusGaps = []string{
 	"AWS::IAM::Policy",
 	"AWS::Lambda::Permission",
 	"AWS::Logs::MetricFilter",
+	"AWS::Route53::RecordSet",
+	"AWS::Route53::RecordSetGroup",
 	"AWS::S3::BucketPolicy",
 	"AWS::SNS::TopicPolicy",
 	"AWS::SQS::QueuePolicy",
