@@ -318,7 +318,7 @@ func TestSubstitutionName(t *testing.T) {
 	want := []string{"DiscoverFunctionArn", "LoadDesiredFunctionArn", "ReadResourcesFunctionArn", "ResolveFunctionArn",
 		"EnumerateChildrenFunctionArn", "ClassifyFunctionArn", "PersistFunctionArn", "NotifyFunctionArn", "TriggerFunctionArn",
 		"RevertPlanFunctionArn", "RequestApprovalFunctionArn", "RevertWriteFunctionArn", "RevertConvergeFunctionArn", "RevertAuditFunctionArn",
-		"ApproveLinkFunctionArn"}
+		"ApproveLinkFunctionArn", "AcceptFunctionArn"}
 	if diff := cmp.Diff(got, want); diff != "" {
 		t.Errorf("(-got +want):\n%s", diff)
 	}
@@ -395,5 +395,45 @@ func TestRevertDefinition(t *testing.T) {
 	}
 	if states["Plan"].(map[string]any)["Next"] != "DryRun" {
 		t.Error("Plan does not go to the DryRun choice")
+	}
+}
+
+// TestAcceptDefinition holds the accept's shape: the input kept whole under
+// $.request, one record Task whose every failure is audited
+// (record-failure, with the error and cause) and ends the execution
+// AcceptFailed; success outputs the audit's reference.
+func TestAcceptDefinition(t *testing.T) {
+	def := readDefinition(t, statemachine.Accept)
+	states := def["States"].(map[string]any)
+	get := func(name string) map[string]any {
+		s, ok := states[name].(map[string]any)
+		if !ok {
+			t.Fatalf("no state %s", name)
+		}
+		return s
+	}
+	if def["StartAt"] != "Start" || get("Start")["Parameters"].(map[string]any)["request.$"] != "$" {
+		t.Errorf("Start: want the input under $.request, got %v", get("Start"))
+	}
+	for name, action := range map[string]string{"Accept": statemachine.AcceptRecord, "RecordFailure": statemachine.AcceptRecordFailure} {
+		s := get(name)
+		p := s["Parameters"].(map[string]any)
+		if s["Resource"] != "${AcceptFunctionArn}" || p["action"] != action || p["request.$"] != "$.request" || p["runId.$"] != "$$.Execution.Name" || p["execution.$"] != "$$.Execution.Id" {
+			t.Errorf("%s: want accept %s with the request, run id and execution; got %v", name, action, s)
+		}
+		catch, _ := s["Catch"].([]any)
+		want := map[string]string{"Accept": "RecordFailure", "RecordFailure": "Failed"}[name]
+		if len(catch) != 1 || catch[0].(map[string]any)["Next"] != want || errorsOf(catch)[0][0] != "States.ALL" {
+			t.Errorf("%s: catch %v, want States.ALL → %s", name, catch, want)
+		}
+	}
+	if p := get("RecordFailure")["Parameters"].(map[string]any); p["error.$"] != "$.failure.Error" || p["cause.$"] != "$.failure.Cause" {
+		t.Errorf("RecordFailure parameters %v: want the failure's error and cause", p)
+	}
+	if get("Accept")["Next"] != "Accepted" || get("Accepted")["InputPath"] != "$.accepted" || get("RecordFailure")["Next"] != "Failed" {
+		t.Error("want Accept → Accepted (the audit's reference) and RecordFailure → Failed")
+	}
+	if f := get("Failed"); f["Type"] != "Fail" || f["Error"] != statemachine.ErrorAcceptFailed {
+		t.Errorf("Failed: %v, want Fail %s", f, statemachine.ErrorAcceptFailed)
 	}
 }

@@ -18,10 +18,11 @@ const (
 	Sweep      = "sweep"
 	CheckStack = "check-stack"
 	Revert     = "revert"
+	Accept     = "accept"
 )
 
 // DefinitionNames lists the definitions.
-func DefinitionNames() []string { return []string{CheckStack, Revert, Sweep} }
+func DefinitionNames() []string { return []string{Accept, CheckStack, Revert, Sweep} }
 
 // SubstitutionName is the DefinitionSubstitutions key of a function's ARN:
 // enumerate-children → EnumerateChildrenFunctionArn.

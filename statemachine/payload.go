@@ -27,7 +27,7 @@ func FunctionNames() []string {
 		FunctionDiscover, FunctionLoadDesired, FunctionReadResources, FunctionResolve,
 		FunctionEnumerateChildren, FunctionClassify, FunctionPersist, FunctionNotify, FunctionTrigger,
 		FunctionRevertPlan, FunctionRequestApproval, FunctionRevertWrite, FunctionRevertConverge, FunctionRevertAudit,
-		FunctionApproveLink,
+		FunctionApproveLink, FunctionAccept,
 	}
 }
 

@@ -29,5 +29,6 @@
 //   - Reverts speak in Messages (revert.go): a title, lines and links (the
 //     approval request, the outcome), sent by the same SNS and Slack
 //     senders (SendMessage). A drift alert may link to the revert state
-//     machine (Summary.RevertURL).
+//     machine (Summary.RevertURL) and to the accept state machine
+//     (Summary.AcceptURL: record the undeclared state as the baseline).
 package notify

@@ -119,6 +119,9 @@ func Text(s Summary) string {
 	if s.RevertURL != "" {
 		fmt.Fprintf(&b, "Revert (start an execution, input %s): %s\n", RevertInput(s.Stack), s.RevertURL)
 	}
+	if s.AcceptURL != "" {
+		fmt.Fprintf(&b, "Accept the undeclared state as the baseline (start an execution, input %s): %s\n", AcceptInput(s.Stack), s.AcceptURL)
+	}
 	if s.Fingerprint != "" {
 		fmt.Fprintf(&b, "Fingerprint: %s\n", s.Fingerprint)
 	}
@@ -209,6 +212,13 @@ func SlackPayload(s Summary) ([]byte, error) {
 			URL: s.RevertURL, ActionID: "start-revert",
 		})
 		blocks = append(blocks, slackBlock{Type: "section", Text: mrk("_Revert: start an execution with_ `" + slackEscape(RevertInput(s.Stack)) + "`")})
+	}
+	if s.AcceptURL != "" {
+		actions = append(actions, slackElement{
+			Type: "button", Text: &slackText{Type: "plain_text", Text: "Accept…"},
+			URL: s.AcceptURL, ActionID: "start-accept",
+		})
+		blocks = append(blocks, slackBlock{Type: "section", Text: mrk("_Accept (record the undeclared state as the baseline): start an execution with_ `" + slackEscape(AcceptInput(s.Stack)) + "`")})
 	}
 	blocks = append(blocks, slackBlock{Type: "actions", Elements: actions})
 	if s.Fingerprint != "" {

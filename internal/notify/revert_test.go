@@ -93,3 +93,36 @@ func TestRevertLinkInAlerts(t *testing.T) {
 		}
 	}
 }
+
+// TestAcceptLinkInAlerts: an alert with an AcceptURL offers the accept (a
+// Slack "Accept…" button beside the revert's, the execution input; a line
+// of the text); without one it offers nothing.
+func TestAcceptLinkInAlerts(t *testing.T) {
+	stack := drift.StackRef{Account: "111111111111", Region: "eu-west-1", Name: "App"}
+	url := notify.RevertConsoleURL("arn:aws:states:us-east-1:999999999999:stateMachine:realdrift-accept")
+	input := `{"account":"111111111111","region":"eu-west-1","stack":"App"}`
+	if got := notify.AcceptInput(stack); got != input {
+		t.Errorf("AcceptInput = %s, want %s", got, input)
+	}
+	s := notify.Summary{Event: notify.EventDetected, Stack: stack, RunID: "r", Drift: 1, ConsoleURL: notify.ConsoleURL(stack),
+		RevertURL: notify.RevertConsoleURL("arn:aws:states:us-east-1:999999999999:stateMachine:realdrift-revert")}
+	for _, withLink := range []bool{false, true} {
+		if withLink {
+			s.AcceptURL = url
+		}
+		text := notify.Text(s)
+		b, err := notify.SlackPayload(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(text, url) && strings.Contains(text, input); got != withLink {
+			t.Errorf("text offers the accept %v, want %v:\n%s", got, withLink, text)
+		}
+		if got := strings.Contains(string(b), `"start-accept"`) && strings.Contains(string(b), "Accept…") && strings.Contains(string(b), url); got != withLink {
+			t.Errorf("slack offers the accept %v, want %v:\n%s", got, withLink, b)
+		}
+		if !strings.Contains(string(b), `"start-revert"`) {
+			t.Errorf("the revert button is gone:\n%s", b)
+		}
+	}
+}

@@ -35,6 +35,10 @@ type Summary struct {
 	// RevertURL, when set, links to the revert state machine in the Step
 	// Functions console (RevertConsoleURL), to start a revert of the stack.
 	RevertURL string
+	// AcceptURL, when set, links to the accept state machine in the Step
+	// Functions console (RevertConsoleURL of its ARN), to record the
+	// stack's current undeclared state as its baseline.
+	AcceptURL string
 }
 
 // Summarize builds the Summary of a run from its findings and the previous
@@ -102,6 +106,14 @@ func RevertConsoleURL(stateMachineARN string) string {
 // the plan before it writes).
 func RevertInput(stack drift.StackRef) string {
 	b, _ := json.Marshal(map[string]any{"account": stack.Account, "region": stack.Region, "stack": stack.Name, "all": true})
+	return string(b)
+}
+
+// AcceptInput is the accept execution input that records the stack's
+// current undeclared values and added children as its baseline (every
+// one: the execution's audit item lists them).
+func AcceptInput(stack drift.StackRef) string {
+	b, _ := json.Marshal(map[string]any{"account": stack.Account, "region": stack.Region, "stack": stack.Name})
 	return string(b)
 }
 

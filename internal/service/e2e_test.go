@@ -87,6 +87,8 @@ type e2eConfig struct {
 	// revertPolicies, when set, are the member revert role's policy
 	// documents: the role is seeded and the service writes through it.
 	revertPolicies func(account string) []json.RawMessage
+	// accept gives drift alerts the accept state machine's link.
+	accept bool
 }
 
 // startE2EWith starts the local deployment as configured.
@@ -169,6 +171,9 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 	if conf.revertPolicies != nil {
 		set.RevertRoleName = revertRole
 		set.RevertStateMachineARN = revertARN
+	}
+	if conf.accept {
+		set.AcceptStateMachineARN = acceptARN
 	}
 	cfg, err := service.AWSConfig(ctx, set, "us-east-1")
 	if err != nil {

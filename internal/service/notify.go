@@ -69,6 +69,9 @@ func (s *Service) notifyStack(ctx context.Context, in statemachine.NotifyTask) e
 	if sum.Event == notify.EventDetected && s.set.RevertStateMachineARN != "" {
 		sum.RevertURL = notify.RevertConsoleURL(s.set.RevertStateMachineARN)
 	}
+	if sum.Event == notify.EventDetected && s.set.AcceptStateMachineARN != "" && liveOnlyDrift(findings) {
+		sum.AcceptURL = notify.RevertConsoleURL(s.set.AcceptStateMachineARN)
+	}
 	// What each channel already delivered: this run's record (a retry),
 	// then the stack's memory (the check after a partial failure).
 	delivered := map[string]string{}

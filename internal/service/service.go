@@ -161,6 +161,7 @@ func (s *Service) Handlers() map[string]any {
 		statemachine.FunctionRevertConverge:    logged(s, statemachine.FunctionRevertConverge, s.RevertConverge),
 		statemachine.FunctionRevertAudit:       logged(s, statemachine.FunctionRevertAudit, s.RevertAudit),
 		statemachine.FunctionApproveLink:       logged(s, statemachine.FunctionApproveLink, s.ApproveLink),
+		statemachine.FunctionAccept:            logged(s, statemachine.FunctionAccept, s.Accept),
 	}
 }
 

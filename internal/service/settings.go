@@ -39,6 +39,7 @@ const (
 	EnvRevertRoleName  = "REALDRIFT_REVERT_ROLE_NAME"
 	EnvApprovalURL     = "REALDRIFT_APPROVAL_URL"
 	EnvRevertARN       = "REALDRIFT_REVERT_STATE_MACHINE_ARN"
+	EnvAcceptARN       = "REALDRIFT_ACCEPT_STATE_MACHINE_ARN"
 	EnvRevertWait      = "REALDRIFT_REVERT_WAIT_SECONDS"
 	EnvAccessKeyID     = "REALDRIFT_ACCESS_KEY_ID"
 	EnvSecretKey       = "REALDRIFT_SECRET_ACCESS_KEY"
@@ -123,6 +124,9 @@ type Settings struct {
 	// RevertStateMachineARN, when set, gives drift alerts a link to start
 	// a revert of the stack (the Step Functions console).
 	RevertStateMachineARN string
+	// AcceptStateMachineARN, when set, gives drift alerts a link to start
+	// an accept of the stack (record its undeclared state as the baseline).
+	AcceptStateMachineARN string
 	// RevertWait bounds the transient-failure retries of one resource's
 	// revert write.
 	RevertWait time.Duration
@@ -160,6 +164,7 @@ func SettingsFromEnv(getenv func(string) string) (Settings, error) {
 		RevertRoleName:        getenv(EnvRevertRoleName),
 		ApprovalURL:           getenv(EnvApprovalURL),
 		RevertStateMachineARN: getenv(EnvRevertARN),
+		AcceptStateMachineARN: getenv(EnvAcceptARN),
 		Endpoints: Endpoints{
 			Default:        getenv(EnvEndpointURL),
 			DynamoDB:       getenv(EnvDynamoDBURL),
