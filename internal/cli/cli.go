@@ -39,24 +39,28 @@ type command struct {
 	name    string
 	summary string
 	run     func(ctx context.Context, s IO, args []string) int
+	// output: the verb prints a report or listing and takes -o FILE for
+	// it (output.go); check has its own, interactive verbs none (their
+	// prompts are on stdout).
+	output bool
 }
 
 // commands is the one registration table of verbs.
 func commands() []command {
 	return []command{
-		{"check", "find drift in deployed stacks", runCheck},
-		{"record", "record the current undeclared state as the baseline", runRecord},
-		{"ignore", "stop reporting chosen findings", runIgnore},
-		{"baseline", "move baselines and ignore rules to and from the service's table (push | pull)", runBaseline},
-		{"diff", "what the next deploy of the app changes, resolved against the live stack (nested stacks with --recursive)", runDiff},
-		{"revert", "write drift back: template values, recorded values, removal of added children", runRevert},
-		{"approve", "approve or reject a revert the service waits on (approve EXECUTION [--reject])", runApprove},
-		{"demo", "walk through realdrift against the built-in sandbox", runDemo},
-		{"corpus", "replay golden-corpus cases through the classifier", runCorpus},
-		{"schema", "show registry schema facts (show TYPE | stats)", runSchema},
-		{"sandbox", "run or build the emulated AWS organisation", runSandbox},
-		{"version", "print the version and the commit it was built from", runVersion},
-		{"completion", "print a shell completion script (bash | zsh | fish)", runCompletion},
+		{"check", "find drift in deployed stacks", runCheck, false},
+		{"record", "record the current undeclared state as the baseline", runRecord, false},
+		{"ignore", "stop reporting chosen findings", runIgnore, false},
+		{"baseline", "move baselines and ignore rules to and from the service's table (push | pull)", runBaseline, true},
+		{"diff", "what the next deploy of the app changes, resolved against the live stack (nested stacks with --recursive)", runDiff, true},
+		{"revert", "write drift back: template values, recorded values, removal of added children", runRevert, true},
+		{"approve", "approve or reject a revert the service waits on (approve EXECUTION [--reject])", runApprove, true},
+		{"demo", "walk through realdrift against the built-in sandbox", runDemo, false},
+		{"corpus", "replay golden-corpus cases through the classifier", runCorpus, true},
+		{"schema", "show registry schema facts (show TYPE | stats)", runSchema, true},
+		{"sandbox", "run or build the emulated AWS organisation", runSandbox, false},
+		{"version", "print the version and the commit it was built from", runVersion, true},
+		{"completion", "print a shell completion script (bash | zsh | fish)", runCompletion, true},
 	}
 }
 
@@ -80,11 +84,16 @@ func Run(ctx context.Context, s IO, args []string) int {
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
+			var out *redirect
+			if c.output {
+				out = &redirect{w: s.Stdout}
+				s.Stdout = out
+			}
 			code := c.run(ctx, s, args[1:])
 			if code != ExitOK && ctx.Err() != nil {
-				return ExitInterrupt
+				code = ExitInterrupt
 			}
-			return code
+			return out.finish(code, s.Stderr, c.name)
 		}
 	}
 	fmt.Fprintf(s.Stderr, "realdrift: unknown command %q%s (see realdrift --help)\n", args[0], didYouMean(args[0], verbNames()))
@@ -120,6 +129,9 @@ func usage(w io.Writer) {
 func newFlags(s IO, name, synopsis string) *flag.FlagSet {
 	fs := flag.NewFlagSet("realdrift "+name, flag.ContinueOnError)
 	fs.SetOutput(s.Stderr)
+	if r, ok := s.Stdout.(*redirect); ok {
+		fs.Var(outputFlag{r}, "o", "write the output to `FILE` (atomically: the file appears whole, or not at all) instead of stdout")
+	}
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: realdrift %s %s\n\nFlags:\n", name, synopsis)
 		printDefaults(fs)

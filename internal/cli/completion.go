@@ -66,7 +66,11 @@ func verbFlags() []verbInfo {
 			continue
 		}
 		var buf bytes.Buffer
-		c.run(context.Background(), IO{Stdout: &buf, Stderr: io.Discard}, []string{"--help"})
+		var stdout io.Writer = &buf
+		if c.output {
+			stdout = &redirect{w: &buf} // so its help lists -o, as Run gives it
+		}
+		c.run(context.Background(), IO{Stdout: stdout, Stderr: io.Discard}, []string{"--help"})
 		v := verbInfo{name: c.name, summary: c.summary}
 		lines := strings.Split(buf.String(), "\n")
 		for i, l := range lines {

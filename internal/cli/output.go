@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -9,6 +10,9 @@ import (
 // colorOn reports whether text output gets ANSI colour: only on a
 // terminal, never with --no-color, NO_COLOR (any value) or TERM=dumb.
 func colorOn(s IO, noColor bool) bool {
+	if r, ok := s.Stdout.(*redirect); ok && r.file != nil {
+		return false
+	}
 	return s.IsTTY && !noColor && getenv(s, "NO_COLOR") == "" && getenv(s, "TERM") != "dumb"
 }
 
@@ -62,5 +66,66 @@ func (o *outputFile) commit() error {
 		os.Remove(name)
 		return fmt.Errorf("-o %s: %w", o.path, err)
 	}
+	return nil
+}
+
+// discard removes the temporary file and leaves FILE as it was.
+func (o *outputFile) discard() {
+	o.tmp.Close()
+	os.Remove(o.tmp.Name())
+}
+
+// redirect is the stdout of a verb that takes -o FILE (command.output):
+// the process's stdout until -o is parsed, the output file after.
+type redirect struct {
+	w    io.Writer
+	file *outputFile
+}
+
+func (r *redirect) Write(p []byte) (int, error) {
+	if r.file != nil {
+		return r.file.Write(p)
+	}
+	return r.w.Write(p)
+}
+
+// finish puts -o FILE in place when the verb succeeded (exit 0, or 1 for
+// a finding it reports) and leaves FILE as it was otherwise; a nil
+// redirect, or one -o was not given to, changes nothing.
+func (r *redirect) finish(code int, stderr io.Writer, verb string) int {
+	if r == nil || r.file == nil {
+		return code
+	}
+	if code != ExitOK && code != ExitDrift {
+		r.file.discard()
+		fmt.Fprintf(stderr, "realdrift %s: -o %s left as it was (exit %d)\n", verb, r.file.path, code)
+		return code
+	}
+	if err := r.file.commit(); err != nil {
+		fmt.Fprintf(stderr, "realdrift %s: %v\n", verb, err)
+		return ExitError
+	}
+	return code
+}
+
+// outputFlag is -o FILE of a verb with a redirect.
+type outputFlag struct{ r *redirect }
+
+func (f outputFlag) String() string {
+	if f.r == nil || f.r.file == nil {
+		return ""
+	}
+	return f.r.file.path
+}
+
+func (f outputFlag) Set(v string) error {
+	if f.r.file != nil {
+		return fmt.Errorf("given twice")
+	}
+	o, err := createOutput(v)
+	if err != nil {
+		return err
+	}
+	f.r.file = o
 	return nil
 }

@@ -144,3 +144,51 @@ func TestCheckPrintsEachStackAsItCompletes(t *testing.T) {
 		t.Errorf("stdout:\n%s\nwant App's report and nothing of Other", got)
 	}
 }
+
+// TestOutputFlagEveryReportVerb: every verb that prints a report or a
+// listing takes -o FILE (check its own); the file appears whole when the
+// verb succeeds, stdout stays empty, and a failed run leaves FILE as it
+// was and no temporary file behind.
+func TestOutputFlagEveryReportVerb(t *testing.T) {
+	for _, c := range commands() {
+		if !c.output {
+			continue
+		}
+		if out, _, code := runArgs(t, c.name, "--help"); code != ExitOK || !strings.Contains(out, "  -o FILE") {
+			t.Errorf("%s --help lists no -o:\n%s", c.name, out)
+		}
+	}
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"version"}, "realdrift"},
+		{[]string{"completion", "bash"}, "_realdrift()"},
+		{[]string{"schema", "show", "AWS::SQS::Queue"}, `"primaryIdentifier"`},
+	} {
+		path := filepath.Join(dir, tc.args[0]+".out")
+		out, errs, code := runArgs(t, append(tc.args, "-o", path)...)
+		if code != ExitOK || out != "" {
+			t.Errorf("%v -o: exit %d, stdout %q, stderr %q", tc.args, code, out, errs)
+			continue
+		}
+		if b, err := os.ReadFile(path); err != nil || !strings.Contains(string(b), tc.want) {
+			t.Errorf("%v -o: file %q (%v), want it to hold %q", tc.args, b, err, tc.want)
+		}
+	}
+	// A failing run: FILE keeps what it held.
+	path := filepath.Join(dir, "kept.out")
+	if err := os.WriteFile(path, []byte("before\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := runArgs(t, "completion", "tcsh", "-o", path); code != ExitError || !strings.Contains(errs, "left as it was") {
+		t.Errorf("failing completion -o: exit %d, stderr %q", code, errs)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "before\n" {
+		t.Errorf("a failed run changed FILE: %q", b)
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, ".*.tmp")); len(m) > 0 {
+		t.Errorf("temporary files left: %v", m)
+	}
+}

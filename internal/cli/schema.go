@@ -17,8 +17,8 @@ import (
 // schemaVerbs is the registration table of "realdrift schema" sub-verbs.
 func schemaVerbs() []command {
 	return []command{
-		{"show", "print a resource type's facts as JSON", runSchemaShow},
-		{"stats", "summarise the embedded schema snapshot", runSchemaStats},
+		{"show", "print a resource type's facts as JSON", runSchemaShow, false},
+		{"stats", "summarise the embedded schema snapshot", runSchemaStats, false},
 	}
 }
 
