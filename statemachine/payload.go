@@ -206,6 +206,9 @@ type DiscoverTask struct {
 // DiscoveredAccounts is discover's organisation-wide result.
 type DiscoveredAccounts struct {
 	Accounts []string `json:"accounts"`
+	// AccountsAtOnce bounds the accounts swept at once (the Accounts
+	// Map's MaxConcurrencyPath).
+	AccountsAtOnce int `json:"accountsAtOnce"`
 }
 
 // DiscoveredTargets is discover's per-account result: one entry per

@@ -25,6 +25,7 @@ import (
 	"github.com/aws/smithy-go/logging"
 	"github.com/aws/smithy-go/middleware"
 
+	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/schema"
 	"github.com/realdrift/realdrift/internal/service"
@@ -41,16 +42,21 @@ import (
 // REALDRIFT_BENCH_SWEEP it runs a small organisation (what CI runs): the
 // same checks, none of them on speed.
 const (
-	benchEnvScale = "REALDRIFT_BENCH_SWEEP" // ACCOUNTSxREGIONSxSTACKSxRESOURCES
-	benchEnvRate  = "REALDRIFT_BENCH_RATE"  // calls/s per account-region
-	benchEnvOut   = "REALDRIFT_BENCH_OUT"   // where the figures go as JSON
+	benchEnvScale  = "REALDRIFT_BENCH_SWEEP" // ACCOUNTSxREGIONSxSTACKSxRESOURCES
+	benchEnvRate   = "REALDRIFT_BENCH_RATE"  // calls/s per account-region
+	benchEnvOut    = "REALDRIFT_BENCH_OUT"   // where the figures go as JSON
+	benchEnvAtOnce = "REALDRIFT_BENCH_ACCOUNTS_AT_ONCE"
 )
 
 // benchScale is the organisation's shape and the configured rate.
 type benchScale struct {
 	Accounts, Regions, Stacks, Resources int
 	Rate                                 float64
-	Full                                 bool
+	// AccountsAtOnce is the sweep's REALDRIFT_ACCOUNTS_AT_ONCE: how many
+	// account-regions' schedules run at once is what the machine must keep
+	// up with (AccountsAtOnce × Regions × Rate calls/s in all).
+	AccountsAtOnce int
+	Full           bool
 }
 
 func benchScaleFromEnv(t *testing.T) benchScale {
@@ -69,6 +75,13 @@ func benchScaleFromEnv(t *testing.T) benchScale {
 			t.Fatalf("%s=%q: want ACCOUNTSxREGIONSxSTACKSxRESOURCES, e.g. 40x4x10x30", benchEnvScale, v)
 		}
 		sc = benchScale{Accounts: n[0], Regions: n[1], Stacks: n[2], Resources: n[3], Rate: service.DefaultReadRate, Full: true}
+	}
+	if v := os.Getenv(benchEnvAtOnce); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			t.Fatalf("%s=%q: want a positive integer", benchEnvAtOnce, v)
+		}
+		sc.AccountsAtOnce = n
 	}
 	if v := os.Getenv(benchEnvRate); v != "" {
 		r, err := strconv.ParseFloat(v, 64)
@@ -242,11 +255,11 @@ func one(c *ddbtypes.ConsumedCapacity) []ddbtypes.ConsumedCapacity {
 // BenchFigures are the sweep benchmark's measurements, the input of
 // scripts/cost-model.
 type BenchFigures struct {
-	Accounts, Regions, StacksPerRegion, ResourcesPerStack int
-	Resources                                             int     `json:"resources"`
-	Rate                                                  float64 `json:"configuredRate"`
-	Seconds                                               float64 `json:"seconds"`
-	ResourcesPerSecond                                    float64 `json:"resourcesPerSecond"`
+	Accounts, Regions, StacksPerRegion, ResourcesPerStack, AccountsAtOnce int
+	Resources                                                             int     `json:"resources"`
+	Rate                                                                  float64 `json:"configuredRate"`
+	Seconds                                                               float64 `json:"seconds"`
+	ResourcesPerSecond                                                    float64 `json:"resourcesPerSecond"`
 	// RateShareMin/Mean are the sustained read rate per account-region
 	// (its calls over the span from its first call to its last) as a share
 	// of the configured rate: the lowest and the mean over account-regions.
@@ -270,6 +283,7 @@ type BenchFigures struct {
 	TransitionsStandard int     `json:"transitionsStandard"`
 	TransitionsExpress  int     `json:"transitionsExpress"`
 	ExpressChildren     int     `json:"expressChildren"`
+	ExpressSeconds      float64 `json:"expressSeconds"`
 	StateBytes          int64   `json:"stateOutputBytes"`
 	LargestStateBytes   int     `json:"largestStateOutputBytes"`
 	ReadUnits           float64 `json:"dynamodbReadUnits"`
@@ -287,6 +301,9 @@ type BenchFigures struct {
 
 func TestSweepBench(t *testing.T) {
 	sc := benchScaleFromEnv(t)
+	if sc.AccountsAtOnce == 0 {
+		sc.AccountsAtOnce = service.DefaultAccountsAtOnce
+	}
 	l := statemachinetest.Local(t)
 	ddbURL := dynamoLocal.Endpoint(t, "the sweep benchmark")
 	ctx := t.Context()
@@ -310,7 +327,7 @@ func TestSweepBench(t *testing.T) {
 
 	table := fmt.Sprintf("realdrift-bench-%d", time.Now().UnixNano())
 	set := service.Settings{
-		Table: table, Regions: regions, ReadRoleName: readRole, ReadRate: sc.Rate,
+		Table: table, Regions: regions, ReadRoleName: readRole, ReadRate: sc.Rate, AccountsAtOnce: sc.AccountsAtOnce,
 		Endpoints:   service.Endpoints{Default: sbSrv.URL, DynamoDB: ddbURL},
 		AccessKeyID: benchKey(benchCentral), SecretAccessKey: "bench-secret",
 	}
@@ -340,7 +357,7 @@ func TestSweepBench(t *testing.T) {
 	start := time.Now()
 	ex, err := l.Run(ctx, statemachine.Run{
 		Definition: statemachine.Sweep, Input: map[string]any{}, LambdaEndpoint: front.URL,
-		ExecutionName: "bench-sweep", Account: benchCentral, RetryMillis: 200,
+		ExecutionName: "bench-sweep", Account: benchCentral, RetryMillis: 1000,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -355,7 +372,7 @@ func TestSweepBench(t *testing.T) {
 	}
 
 	f := BenchFigures{
-		Accounts: sc.Accounts, Regions: sc.Regions, StacksPerRegion: sc.Stacks, ResourcesPerStack: sc.Resources,
+		Accounts: sc.Accounts, Regions: sc.Regions, StacksPerRegion: sc.Stacks, ResourcesPerStack: sc.Resources, AccountsAtOnce: sc.AccountsAtOnce,
 		Resources: sc.Accounts * sc.Regions * sc.Stacks * sc.Resources, Rate: sc.Rate, Seconds: took.Seconds(),
 		Skipped: sum.Counts["skipped"], Failed: sum.Failed, Missing: sum.Missing, Checked: sum.Checked,
 		Invocations: iv.count, InvocationSecs: map[string]float64{}, LargestStateBytes: ex.MaxStateOutputBytes,
@@ -380,6 +397,22 @@ func TestSweepBench(t *testing.T) {
 			}
 		} else {
 			f.TransitionsStandard++
+		}
+	}
+	// Each per-stack child lasts from its check's start to its end (the
+	// run history the persist step wrote).
+	st := store.NewDynamo(db, table)
+	for _, a := range world.Accounts[1:] {
+		for _, r := range a.Regions {
+			for _, stk := range r.Stacks {
+				runs, err := st.ListRuns(ctx, drift.StackRef{Account: a.ID, Region: r.Name, Name: stk.Name}, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, rr := range runs {
+					f.ExpressSeconds += rr.FinishedAt.Sub(rr.StartedAt).Seconds()
+				}
+			}
 		}
 	}
 	calls := sb.Calls()
@@ -417,13 +450,13 @@ func TestSweepBench(t *testing.T) {
 		}
 	}
 	per10k := func(x float64) float64 { return x * 10000 / float64(f.Resources) }
-	t.Logf("bench: %d accounts × %d regions × %d stacks × %d resources = %d resources at %.4g calls/s per account-region", sc.Accounts, sc.Regions, sc.Stacks, sc.Resources, f.Resources, sc.Rate)
+	t.Logf("bench: %d accounts × %d regions × %d stacks × %d resources = %d resources at %.4g calls/s per account-region, %d accounts at once", sc.Accounts, sc.Regions, sc.Stacks, sc.Resources, f.Resources, sc.Rate, sc.AccountsAtOnce)
 	t.Logf("bench: %.1f s, %.1f resources/s", f.Seconds, f.ResourcesPerSecond)
 	t.Logf("bench: sustained read rate per account-region: min %.1f%%, mean %.1f%% of %.4g calls/s (%d member calls)", 100*f.RateShareMin, 100*f.RateShareMean, sc.Rate, f.MemberCalls)
 	t.Logf("bench: calls per API %v", calls.Counts)
 	t.Logf("bench: throttles absorbed %d, resources skipped %d, failed checks %d, missing %d, checked stacks %d", f.Throttles, f.Skipped, f.Failed, f.Missing, f.Checked)
 	t.Logf("bench: Lambda invocations %d (%v)", f.TotalInvocations, f.Invocations)
-	t.Logf("bench: state transitions %d Standard + %d Express (%d Express children)", f.TransitionsStandard, f.TransitionsExpress, f.ExpressChildren)
+	t.Logf("bench: state transitions %d Standard + %d Express (%d Express children, %.0f s in all)", f.TransitionsStandard, f.TransitionsExpress, f.ExpressChildren, f.ExpressSeconds)
 	t.Logf("bench: DynamoDB units per 10,000 resources: %.0f read, %.0f write (%v)", per10k(f.ReadUnits), per10k(f.WriteUnits), f.DynamoCalls)
 	t.Logf("bench: largest state payload %d bytes (limit 65536)", f.LargestStateBytes)
 	t.Logf("bench: peak per-account in-flight reads %d (limit %d)", f.PeakAccountInFlight, f.InFlightLimit)
@@ -437,6 +470,29 @@ func TestSweepBench(t *testing.T) {
 	}
 	if f.PeakAccountInFlight > f.InFlightLimit {
 		t.Errorf("peak per-account in-flight reads %d, limit %d", f.PeakAccountInFlight, f.InFlightLimit)
+	}
+	// Run state is spread over partitions: one per stack besides the
+	// run's own, none holding more than one stack's items.
+	parts := map[string]int{}
+	pager := dynamodb.NewScanPaginator(db, &dynamodb.ScanInput{TableName: aws.String(table), ProjectionExpression: aws.String("pk")})
+	for pager.HasMorePages() {
+		page, err := pager.NextPage(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range page.Items {
+			if pk := it["pk"].(*ddbtypes.AttributeValueMemberS).Value; strings.HasPrefix(pk, "RUN#") {
+				parts[pk]++
+			}
+		}
+	}
+	largest := 0
+	for _, n := range parts {
+		largest = max(largest, n)
+	}
+	t.Logf("bench: run state in %d partitions, the largest %d items", len(parts), largest)
+	if stacks := sc.Accounts * sc.Regions * sc.Stacks; len(parts) < stacks || largest > 4*(sc.Resources+8) {
+		t.Errorf("run state in %d partitions (largest %d items) for %d stacks: want one partition per stack at least", len(parts), largest, stacks)
 	}
 	// Schema facts come from the snapshot (it has AWS::SQS::Queue):
 	// DescribeType is asked only for types it lacks, once per sweep.

@@ -1,7 +1,9 @@
 package service
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -9,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/organizations"
 	orgtypes "github.com/aws/aws-sdk-go-v2/service/organizations/types"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/scan"
@@ -36,9 +39,12 @@ type failure struct {
 // organisation's active accounts (limited to Settings.Accounts when set),
 // opens the run and returns statemachine.DiscoveredAccounts; with one it
 // lists that account's stacks in every configured region, through the read
-// role, records them on the run and returns statemachine.DiscoveredTargets:
-// every stack once, each nested stack (ParentId) after its parent, depth
-// first.
+// role, records them on the run and returns statemachine.DiscoveredTargets,
+// one entry per region: every stack once, each nested stack (ParentId)
+// after its parent, depth first. With a targets bucket
+// (REALDRIFT_TARGETS_BUCKET, set by infra) each region's list is an S3
+// object the entry names, so thousands of stacks never pass through the
+// state machine; without one (local runs) the list is inline.
 func (s *Service) Discover(ctx context.Context, in statemachine.DiscoverTask) (any, error) {
 	if in.RunID == "" {
 		return nil, fmt.Errorf("discover: no run id")
@@ -84,7 +90,7 @@ func (s *Service) discoverAccounts(ctx context.Context, runID string) (statemach
 	if err := s.putJSON(ctx, runID, keyRun, run); err != nil {
 		return statemachine.DiscoveredAccounts{}, err
 	}
-	return statemachine.DiscoveredAccounts{Accounts: accts}, nil
+	return statemachine.DiscoveredAccounts{Accounts: accts, AccountsAtOnce: s.set.AccountsAtOnce}, nil
 }
 
 // active reports whether an organisation account is active (State, or the
@@ -116,10 +122,40 @@ func (s *Service) discoverStacks(ctx context.Context, runID, account string) (st
 			rt.Targets = append(rt.Targets, drift.StackRef{Account: account, Region: region, Name: st.Name})
 		}
 		targets = append(targets, rt.Targets...)
+		if s.set.TargetsBucket != "" {
+			if err := s.writeTargets(ctx, runID, &rt); err != nil {
+				return statemachine.DiscoveredTargets{}, err
+			}
+		}
 		out.Regions = append(out.Regions, rt)
 	}
 	if err := s.putJSON(ctx, runID, keyAccount+account, accountState{Targets: targets}); err != nil {
 		return statemachine.DiscoveredTargets{}, err
 	}
 	return out, nil
+}
+
+// writeTargets puts rt's stack list into the targets bucket, where the
+// sweep's Stacks Map reads it (ItemReader), and makes rt a reference to it:
+// bucket, key and the prefix its children's results go under
+// (ResultWriter). The key is deterministic in (run, account, region), so a
+// retried discover overwrites its first attempt's object.
+func (s *Service) writeTargets(ctx context.Context, runID string, rt *statemachine.RegionTargets) error {
+	if len(rt.Targets) == 0 {
+		return nil // an empty inline list: nothing to page
+	}
+	account := rt.Targets[0].Account
+	prefix := "runs/" + runID + "/" + account + "/" + rt.Region + "/"
+	body, err := json.Marshal(rt.Targets)
+	if err != nil {
+		return fmt.Errorf("encode stack list: %w", err)
+	}
+	if _, err := s.objects.PutObject(ctx, &s3.PutObjectInput{
+		Bucket: aws.String(s.set.TargetsBucket), Key: aws.String(prefix + "targets.json"),
+		Body: bytes.NewReader(body), ContentType: aws.String("application/json"),
+	}); err != nil {
+		return fmt.Errorf("write the stack list of %s %s: %w", account, rt.Region, err)
+	}
+	rt.Bucket, rt.Key, rt.ResultsPrefix, rt.Targets = s.set.TargetsBucket, prefix+"targets.json", prefix+"results", nil
+	return nil
 }

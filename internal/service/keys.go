@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/realdrift/realdrift/internal/drift"
@@ -26,12 +27,14 @@ import (
 //	reading.<stack>.<batch>      the batch's attempts and still-throttled reads
 //	resolved.<stack>             re-resolved desired, pass-1.5 re-reads, parents
 //	children.<stack>.<batch>     children of one parent batch
+//	enumerating.<stack>.<batch>  the parent batch's attempts and still-throttled parents
 //	findings.<stack>             the reconciled findings
 //	persisted.<stack>            persist's decision (changed, counts, fingerprints)
 //	failed.<stack>               the error a stack's check failed with
 //	notified.<stack>             the fingerprint notify sent
 //
-// <stack> is <account>:<region>:<name>. One more key outlives runs: under
+// <stack> is <account>:<region>:<name>. A stack's keys are stored in the
+// stack's own partition of the run (statePartition). One more key outlives runs: under
 // the fixed run id alertsRun, alerted.<stack> holds the drift-set
 // fingerprint last alerted for the stack (kept for AlertMemory).
 const (
@@ -45,6 +48,7 @@ const (
 	keyReading       = "reading."
 	keyResolved      = "resolved."
 	keyChildren      = "children."
+	keyEnumerating   = "enumerating."
 	keyFindings      = "findings."
 	keyPersisted     = "persisted."
 	keyFailed        = "failed."
@@ -67,19 +71,50 @@ func batchKey(prefix string, s drift.StackRef, batch int) string {
 	return prefix + stackKey(s) + "." + strconv.Itoa(batch)
 }
 
+// perStack are the key prefixes of one stack's check: their items live in
+// the stack's own partition of the run (statePartition).
+var perStack = []string{keyStarted, keyDesired, keyLive, keyReading, keyResolved, keyChildren, keyEnumerating, keyFindings, keyPersisted, keyFailed, keyNotified}
+
+// statePartition is the run id under which key's item is stored: a stack's
+// check state under "<run id>.<account>:<region>:<stack>" (the table's
+// partition key RUN#<that>), so a sweep's state is spread over one
+// partition per stack instead of piling onto one; the run-wide keys (run,
+// account.*, schema.*) under the run id itself. Every reader and writer of
+// run state goes through it, so the two always agree.
+func statePartition(runID, key string) string {
+	for _, p := range perStack {
+		if rest, ok := strings.CutPrefix(key, p); ok {
+			stack, _, _ := strings.Cut(rest, ".") // a stack key has no '.'; a batch follows one
+			if part := runID + "." + stack; len(part) <= maxPartition {
+				return part
+			}
+			return runID
+		}
+	}
+	return runID
+}
+
+// maxPartition is the longest run id the store takes.
+const maxPartition = 256
+
 // putJSON stores v as run state under key.
 func (s *Service) putJSON(ctx context.Context, runID, key string, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("encode state %s: %w", key, err)
 	}
-	return s.store.PutState(ctx, runID, key, b, s.now().Add(s.set.StateTTL))
+	return s.store.PutState(ctx, statePartition(runID, key), key, b, s.now().Add(s.set.StateTTL))
+}
+
+// getState reads run state key's bytes.
+func (s *Service) getState(ctx context.Context, runID, key string) ([]byte, error) {
+	return s.store.GetState(ctx, statePartition(runID, key), key)
 }
 
 // getJSON reads run state key into v (numbers as json.Number when v holds
 // maps of any). found is false when the state is absent.
 func (s *Service) getJSON(ctx context.Context, runID, key string, v any) (found bool, err error) {
-	b, err := s.store.GetState(ctx, runID, key)
+	b, err := s.getState(ctx, runID, key)
 	if errors.Is(err, store.ErrNotFound) {
 		return false, nil
 	}

@@ -154,7 +154,7 @@ func (s *Service) loadFindings(ctx context.Context, runID, key string) ([]drift.
 	if key == "" {
 		return nil, fmt.Errorf("run %s: no findings key", runID)
 	}
-	b, err := s.store.GetState(ctx, runID, key)
+	b, err := s.getState(ctx, runID, key)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/organizations"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
@@ -34,6 +35,11 @@ type executionStarter interface {
 	StartExecution(ctx context.Context, in *sfn.StartExecutionInput, optFns ...func(*sfn.Options)) (*sfn.StartExecutionOutput, error)
 }
 
+// objectPutter is the S3 call discover makes (the sweep's stack lists).
+type objectPutter interface {
+	PutObject(ctx context.Context, in *s3.PutObjectInput, optFns ...func(*s3.Options)) (*s3.PutObjectOutput, error)
+}
+
 // eventPutter is the EventBridge call the sweep summary makes.
 type eventPutter interface {
 	PutEvents(ctx context.Context, in *eventbridge.PutEventsInput, optFns ...func(*eventbridge.Options)) (*eventbridge.PutEventsOutput, error)
@@ -43,6 +49,7 @@ var (
 	_ accountLister    = (*organizations.Client)(nil)
 	_ executionStarter = (*sfn.Client)(nil)
 	_ eventPutter      = (*eventbridge.Client)(nil)
+	_ objectPutter     = (*s3.Client)(nil)
 )
 
 // Service holds the clients and settings every handler uses. Build one per
@@ -54,10 +61,12 @@ type Service struct {
 	// reverters hands out member configs with the revert role assumed.
 	reverters *accounts
 	// region is the central region (the table's).
-	region   string
-	org      accountLister
-	starter  executionStarter
-	events   eventPutter
+	region  string
+	org     accountLister
+	starter executionStarter
+	events  eventPutter
+	// objects writes the sweep's stack lists (TargetsBucket).
+	objects  objectPutter
 	debounce *debouncer
 	channels []channel
 	// messengers carry revert messages (approval requests, outcomes).
@@ -96,7 +105,10 @@ func New(cfg aws.Config, set Settings, opts ...Option) (*Service, error) {
 		starter:   sfnc,
 		tasks:     sfnc,
 		debounce:  &debouncer{db: db, table: set.Table},
-		now:       time.Now,
+		// Path-style, so an endpoint override (the sandbox) is addressed
+		// as AWS is.
+		objects: s3.NewFromConfig(cfg, func(o *s3.Options) { o.UsePathStyle = set.Endpoints.Default != "" }),
+		now:     time.Now,
 	}
 	for _, o := range opts {
 		o(s)

@@ -30,6 +30,8 @@ const (
 	EnvParentBatch     = "REALDRIFT_PARENT_BATCH"
 	EnvConcurrency     = "REALDRIFT_CONCURRENCY"
 	EnvReadRate        = "REALDRIFT_READ_RATE"
+	EnvTargetsBucket   = "REALDRIFT_TARGETS_BUCKET"
+	EnvAccountsAtOnce  = "REALDRIFT_ACCOUNTS_AT_ONCE"
 	EnvReadDeadline    = "REALDRIFT_READ_DEADLINE_SECONDS"
 	EnvEndpointURL     = "REALDRIFT_ENDPOINT_URL"
 	EnvDynamoDBURL     = "REALDRIFT_DYNAMODB_ENDPOINT_URL"
@@ -63,6 +65,8 @@ const (
 	// throttled reads are retried by the workflow before they are
 	// reported skipped; under the 5 minutes of an Express child.
 	DefaultReadDeadline = 3 * time.Minute
+	// DefaultAccountsAtOnce bounds the accounts a sweep checks at once.
+	DefaultAccountsAtOnce = 10
 	// DefaultRevertWait is how long one resource's revert write retries
 	// transient failures (the revert-write function's timeout is above it).
 	DefaultRevertWait = 2 * time.Minute
@@ -114,6 +118,15 @@ type Settings struct {
 	// retry (errorType Throttled); after it, the read is reported skipped
 	// with the throttling error.
 	ReadDeadline time.Duration
+	// TargetsBucket is the S3 bucket discover writes each account-region's
+	// stack list to, for the sweep's Stacks Map to read (ItemReader) and
+	// write its results beside (ResultWriter). Empty: the lists are inline
+	// in discover's result (local runs; fine up to a few hundred stacks).
+	TargetsBucket string
+	// AccountsAtOnce bounds the accounts a sweep checks at once (each
+	// account's regions run side by side, each region at most 5 stacks at
+	// once, every region's calls paced at ReadRate).
+	AccountsAtOnce int
 	// RevertRoleName is the member accounts' opt-in revert role, assumed
 	// for the revert's writes (reads stay on the read role). Empty with a
 	// read role set: reverts are off, the write step refuses.
@@ -162,6 +175,7 @@ func SettingsFromEnv(getenv func(string) string) (Settings, error) {
 		CheckStackARN:         getenv(EnvCheckStackARN),
 		IgnoreScopes:          list(getenv(EnvIgnoreScopes)),
 		RevertRoleName:        getenv(EnvRevertRoleName),
+		TargetsBucket:         getenv(EnvTargetsBucket),
 		ApprovalURL:           getenv(EnvApprovalURL),
 		RevertStateMachineARN: getenv(EnvRevertARN),
 		AcceptStateMachineARN: getenv(EnvAcceptARN),
@@ -199,7 +213,7 @@ func SettingsFromEnv(getenv func(string) string) (Settings, error) {
 	for _, n := range []struct {
 		env string
 		dst *int
-	}{{EnvReadBatch, &s.ReadBatch}, {EnvParentBatch, &s.ParentBatch}, {EnvConcurrency, &s.Concurrency}} {
+	}{{EnvReadBatch, &s.ReadBatch}, {EnvParentBatch, &s.ParentBatch}, {EnvConcurrency, &s.Concurrency}, {EnvAccountsAtOnce, &s.AccountsAtOnce}} {
 		if v := getenv(n.env); v != "" {
 			if *n.dst, err = strconv.Atoi(v); err != nil || *n.dst < 1 {
 				return Settings{}, fmt.Errorf("%s=%q: want a positive integer", n.env, v)
@@ -246,6 +260,9 @@ func (s Settings) withDefaults() Settings {
 	}
 	if s.ReadRate <= 0 {
 		s.ReadRate = DefaultReadRate
+	}
+	if s.AccountsAtOnce <= 0 {
+		s.AccountsAtOnce = DefaultAccountsAtOnce
 	}
 	if s.ReadDeadline <= 0 {
 		s.ReadDeadline = DefaultReadDeadline

@@ -154,7 +154,7 @@ func (f *Fake) discover(_ context.Context, in statemachine.DiscoverTask) (any, e
 		}
 		sort.Strings(accounts)
 		f.runs[in.RunID] = &run{accounts: len(accounts)}
-		return statemachine.DiscoveredAccounts{Accounts: accounts}, nil
+		return statemachine.DiscoveredAccounts{Accounts: accounts, AccountsAtOnce: 10}, nil
 	}
 	if r == nil {
 		return nil, fmt.Errorf("contract: run %s was not opened", in.RunID)
