@@ -41,6 +41,7 @@ func wantTableAccess() map[string][]tableAccess {
 		"revert-converge":    {run, {read, "IGNORE#*,STACK#*"}},
 		"revert-audit":       {run},
 		"approve-link":       {run},
+		"accept":             {{rw, "RUN#*,STACK#*"}, {read, "IGNORE#*"}},
 	}
 }
 

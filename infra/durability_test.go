@@ -99,7 +99,7 @@ func TestLogsKey(t *testing.T) {
 		t.Errorf("condition %s, want the encryption context limited to this account's log groups", got)
 	}
 	groups := resourcesOf(central, "AWS::Logs::LogGroup")
-	if len(groups) != len(functions())+3 {
+	if len(groups) != len(functions())+4 {
 		t.Errorf("%d log groups, want one per function and per state machine", len(groups))
 	}
 	for _, g := range groups {
@@ -327,7 +327,7 @@ func TestAsyncInvocations(t *testing.T) {
 
 func TestStateMachineLogging(t *testing.T) {
 	key := resourceByPrefix(t, central, "AWS::KMS::Key", "LogsKey")
-	for _, name := range []string{SweepStateMachineName, CheckStackStateMachineName, RevertStateMachineName} {
+	for _, name := range []string{SweepStateMachineName, CheckStackStateMachineName, RevertStateMachineName, AcceptStateMachineName} {
 		t.Run(name, func(t *testing.T) {
 			var sm *resource
 			for _, r := range resourcesOf(central, "AWS::StepFunctions::StateMachine") {
@@ -402,12 +402,16 @@ func referenceFields() map[string]string {
 		"approval": "Approval: approver, via, time, reason", "converged": "key, counts", "audit": "RevertAudited: key, status, counts",
 		"writeFailure": "Error, Cause", "auditFailure": "Error, Cause", "notifyFailure": "Error, Cause",
 		"FunctionName": "function ARN", "Payload": "the approval task's payload: references and the task token",
+		// The accept (logged with execution data): its request is the
+		// execution input (StackRef fields, finding globs, the reason a
+		// person gave).
+		"accepted": "AcceptAudited: key, status, counts", "audited": "AcceptAudited of a failed accept",
 	}
 }
 
 func TestStateMachinePayloadsAreReferences(t *testing.T) {
 	allowed := referenceFields()
-	for _, file := range []string{"sweep", "check-stack", "revert"} {
+	for _, file := range []string{"sweep", "check-stack", "revert", "accept"} {
 		var def map[string]any
 		if err := json.Unmarshal([]byte(readFile(t, filepath.Join("..", "statemachine", file+".asl.json"))), &def); err != nil {
 			t.Fatal(err)

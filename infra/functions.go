@@ -77,6 +77,12 @@ func functions() []Function {
 		// approval, records the decision, answers the waiting execution.
 		{Name: "approve-link", TimeoutSeconds: 30, Description: "Approve or reject a waiting revert from the approval link.",
 			Table: []tableGrant{runState()}},
+		// The accept state machine's one step (internal/service accept.go):
+		// checks the whole stack through the read role, reads the ignore
+		// rules, writes the stack's baseline (STACK#: the document, its
+		// chunks) and the audit item (RUN#).
+		{Name: "accept", Reader: true, TimeoutSeconds: 300, Description: "Record a stack's current undeclared state as its baseline; audit it.",
+			Table: []tableGrant{{Prefixes: []string{pkRun, pkStack}, Actions: valueReadWrite()}, {Prefixes: []string{pkIgnore}, Actions: valueRead()}}},
 	}
 }
 

@@ -59,7 +59,7 @@ func synthOnce(m *testing.M) (int, error) {
 		}
 	}
 	// Read the definitions from Go so go test's cache sees edits.
-	for _, name := range []string{"sweep", "check-stack", "revert"} {
+	for _, name := range []string{"sweep", "check-stack", "revert", "accept"} {
 		if _, err := os.ReadFile(filepath.Join(cfg.StateMachineDir, name+".asl.json")); err != nil {
 			return 0, err
 		}
@@ -124,9 +124,9 @@ func resourcesOf(tpl map[string]any, typ string) []resource {
 func TestResources(t *testing.T) {
 	counts := map[string]float64{
 		"AWS::DynamoDB::Table":             1,
-		"AWS::Lambda::Function":            15,
+		"AWS::Lambda::Function":            16,
 		"AWS::Lambda::Url":                 1,
-		"AWS::StepFunctions::StateMachine": 3,
+		"AWS::StepFunctions::StateMachine": 4,
 		"AWS::Scheduler::Schedule":         1,
 		"AWS::Events::Rule":                2,
 		"AWS::Events::EventBus":            1,
@@ -208,6 +208,7 @@ func TestStateMachines(t *testing.T) {
 		{"sweep", SweepStateMachineName, "STANDARD"},
 		{"check-stack", CheckStackStateMachineName, "EXPRESS"},
 		{"revert", RevertStateMachineName, "STANDARD"},
+		{"accept", AcceptStateMachineName, "STANDARD"},
 	} {
 		t.Run(tt.file, func(t *testing.T) {
 			def, err := os.ReadFile(filepath.Join("..", "statemachine", tt.file+".asl.json"))

@@ -26,6 +26,7 @@ const (
 	SweepStateMachineName      = "realdrift-sweep"
 	CheckStackStateMachineName = "realdrift-check-stack"
 	RevertStateMachineName     = "realdrift-revert"
+	AcceptStateMachineName     = "realdrift-accept"
 	EventBusName               = "realdrift"
 	MemberStackSetName         = "realdrift-member"
 	// The rules starting the trigger, on the default bus (this account's
@@ -73,7 +74,7 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 		return nil, err
 	}
 	definitions := map[string]string{}
-	for _, name := range []string{"sweep", "check-stack", "revert"} {
+	for _, name := range []string{"sweep", "check-stack", "revert", "accept"} {
 		b, err := os.ReadFile(filepath.Join(cfg.StateMachineDir, name+".asl.json"))
 		if err != nil {
 			return nil, fmt.Errorf("state machine definition: %w", err)
@@ -315,6 +316,20 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 	for _, name := range []string{"revert-plan", "request-approval", "revert-write", "revert-converge", "revert-audit", "notify"} {
 		fns[name].GrantInvoke(revertSM)
 	}
+	// Standard: a person starts an accept (the console, or a drift alert's
+	// Accept… link); its payloads are references, logged with execution
+	// data. It gets only its own function's ARN, so notify can name it
+	// without a dependency cycle.
+	acceptSM := awsstepfunctions.NewStateMachine(stack, jsii.String("Accept"), &awsstepfunctions.StateMachineProps{
+		StateMachineName:        jsii.String(AcceptStateMachineName),
+		StateMachineType:        awsstepfunctions.StateMachineType_STANDARD,
+		DefinitionBody:          awsstepfunctions.DefinitionBody_FromString(jsii.String(definitions["accept"])),
+		DefinitionSubstitutions: &map[string]*string{substitutionName("accept"): fns["accept"].FunctionArn()},
+		Logs:                    stateMachineLogs(stack, "AcceptLogs", logsKey),
+	})
+	fns["accept"].GrantInvoke(acceptSM)
+	// Drift alerts with live-only drift link to it.
+	notify.AddEnvironment(jsii.String("REALDRIFT_ACCEPT_STATE_MACHINE_ARN"), acceptSM.StateMachineArn(), nil)
 	for _, name := range []string{"load-desired", "read-resources", "resolve", "enumerate-children", "classify", "persist", "notify"} {
 		fns[name].GrantInvoke(checkStack)
 	}
@@ -444,6 +459,7 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 	awscdk.NewCfnOutput(stack, jsii.String("SweepStateMachineArn"), &awscdk.CfnOutputProps{Value: sweep.StateMachineArn()})
 	awscdk.NewCfnOutput(stack, jsii.String("CheckStackStateMachineArn"), &awscdk.CfnOutputProps{Value: checkStack.StateMachineArn()})
 	awscdk.NewCfnOutput(stack, jsii.String("RevertStateMachineArn"), &awscdk.CfnOutputProps{Value: revertSM.StateMachineArn()})
+	awscdk.NewCfnOutput(stack, jsii.String("AcceptStateMachineArn"), &awscdk.CfnOutputProps{Value: acceptSM.StateMachineArn()})
 	awscdk.NewCfnOutput(stack, jsii.String("ApprovalUrl"), &awscdk.CfnOutputProps{Value: approveURL.Url()})
 	awscdk.NewCfnOutput(stack, jsii.String("TableName"), &awscdk.CfnOutputProps{Value: table.TableName()})
 	awscdk.NewCfnOutput(stack, jsii.String("AlertTopicArn"), &awscdk.CfnOutputProps{Value: topic.TopicArn()})
