@@ -25,8 +25,13 @@
 //     except StackFailed (a Fail state in check-stack, a Pass in sweep so one
 //     stack's failure never fails the sweep). A test keeps them in step.
 //   - Every Task retries Lambda service errors and the Throttled error
-//     (FULL jitter, capped backoff); every check-stack Task or Map catches
-//     States.ALL and records the stack as failed for the run.
+//     (FULL jitter, capped backoff; Throttled ThrottledRetries times); the
+//     sweep's and check-stack's also retry a Lambda timeout. Every
+//     check-stack Task or Map catches States.ALL and records the stack as
+//     failed for the run.
+//   - The sweep's Stacks Map reads its items from S3 (ItemReader) and
+//     writes its results there (ResultWriter) in production; the local
+//     interpreter runs LocalDefinition's inline shape of it.
 //   - revert (Standard) writes only after an approval: a dry run and an
 //     empty plan stop at the stored plan, a rejection or an approval that
 //     times out is audited without reaching the writes, and every Task or

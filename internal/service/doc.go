@@ -35,16 +35,26 @@
 //     what a parent's AWS::CloudFormation::Stack resource echoes of its
 //     nested stack (scan.FoldNested), as check does.
 //   - Findings are the same as `realdrift check` reports for the stack: the
-//     handlers run the same scan steps, with the same schema facts (looked
-//     up once per stack by load-desired and kept in the run state), then the
-//     stored baseline and ignore rules (Reconcile).
+//     handlers run the same scan steps, with the same schema facts (the
+//     embedded snapshot; DescribeType only for types it lacks, once per
+//     type and account-region per run: sweepFacts), then the stored
+//     baseline and ignore rules (Reconcile).
 //   - A member account is read through its read role (Settings.ReadRoleName),
 //     assumed from the central account's credentials; credentials are cached
 //     per account for the life of the Service, never in a package variable.
+//   - Every call into a member account-region is paced by the shared
+//     schedule of internal/pace (Settings.ReadRate per account-region,
+//     over every Lambda of a sweep).
 //   - Throttling errors are returned as *statemachine.Throttled, which the
 //     definitions retry with backoff; any other error fails the Task, which
 //     the definitions catch and record as the stack's (or account's)
-//     failure. One resource's failure is a skipped finding, never an error.
+//     failure. One resource's failure is a skipped finding, never an error
+//     — but a read or child enumeration still throttled after the SDK's
+//     retries is first handed back as Throttled (the rest of its batch
+//     stored) until Settings.ReadDeadline or the workflow's last retry.
+//   - A stack's run state lives in the stack's own partition of the run
+//     (statePartition); a sweep's stack lists go through S3 when
+//     Settings.TargetsBucket is set.
 //   - The trigger ignores read-only events, events that failed, and changes
 //     made by CloudFormation itself; it maps the changed resource to its
 //     stack through the resource index (written by persist) or the
