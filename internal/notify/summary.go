@@ -30,7 +30,10 @@ type Summary struct {
 	Drift     int
 	Potential int
 	// Top are the first MaxTop drift-set findings in report order.
-	Top        []drift.Finding
+	Top []drift.Finding
+	// Set is the whole drift set in that order, for a channel that
+	// exports every finding (Security Hub); never rendered in a message.
+	Set        []drift.Finding `json:"-"`
 	ConsoleURL string
 	// RevertURL, when set, links to the revert state machine in the Step
 	// Functions console (RevertConsoleURL), to start a revert of the stack.
@@ -75,6 +78,7 @@ func Summarize(stack drift.StackRef, runID string, at time.Time, findings []drif
 		}
 		return a.Path < b.Path
 	})
+	s.Set = set
 	if len(set) > MaxTop {
 		set = set[:MaxTop]
 	}

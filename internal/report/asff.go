@@ -23,6 +23,22 @@ const asffSchema = "2018-10-08"
 // finding instead of adding one. now is the finding time (the caller's
 // clock).
 func ASFF(w io.Writer, stacks []Stack, now time.Time) error {
+	b, err := json.MarshalIndent(ASFFFindings(stacks, now, true), "", "  ")
+	if err != nil {
+		return fmt.Errorf("write ASFF report: %w", err)
+	}
+	if _, err := w.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("write ASFF report: %w", err)
+	}
+	return nil
+}
+
+// ASFFFindings are the ASFF findings ASFF writes, as JSON-shaped maps;
+// withPotential false leaves potential drift out (confirmed drift only, as
+// the service imports into Security Hub). Each carries ProductFields
+// "realdrift/stack", "realdrift/account" and "realdrift/region", by which a
+// stack's findings are found again to archive those that resolved.
+func ASFFFindings(stacks []Stack, now time.Time, withPotential bool) []map[string]any {
 	ts := now.UTC().Format(time.RFC3339)
 	out := []map[string]any{}
 	for _, s := range stacks {
@@ -32,6 +48,8 @@ func ASFF(w io.Writer, stacks []Stack, now time.Time) error {
 		for _, f := range sorted(s.Ref.Name, s.Findings) {
 			label := ""
 			switch {
+			case potential(f) && !withPotential:
+				continue
 			case potential(f):
 				label = "LOW"
 			case f.Tier == drift.Deleted || f.Tier == drift.Declared:
@@ -70,19 +88,15 @@ func ASFF(w io.Writer, stacks []Stack, now time.Time) error {
 						"stack": s.Ref.Name, "logicalId": f.LogicalID, "resourceType": f.ResourceType, "path": f.Path,
 					}},
 				}},
+				"ProductFields": map[string]any{
+					"realdrift/stack": s.Ref.Name, "realdrift/account": s.Ref.Account, "realdrift/region": s.Ref.Region,
+				},
 				"Workflow":    map[string]any{"Status": "NEW"},
 				"RecordState": "ACTIVE",
 			})
 		}
 	}
-	b, err := json.MarshalIndent(out, "", "  ")
-	if err != nil {
-		return fmt.Errorf("write ASFF report: %w", err)
-	}
-	if _, err := w.Write(append(b, '\n')); err != nil {
-		return fmt.Errorf("write ASFF report: %w", err)
-	}
-	return nil
+	return out
 }
 
 // truncate cuts s to at most n runes (ASFF field limits).

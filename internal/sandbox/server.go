@@ -58,6 +58,9 @@ type Server struct {
 	calls        *callLog
 	// objects are the S3 objects put (s3objects.go).
 	objects objects
+	// hub holds the findings imported into Security Hub (securityhub.go),
+	// guarded by mu.
+	hub hubFindings
 }
 
 // New returns a server for w (which it owns from now on).

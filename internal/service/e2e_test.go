@@ -89,6 +89,8 @@ type e2eConfig struct {
 	revertPolicies func(account string) []json.RawMessage
 	// accept gives drift alerts the accept state machine's link.
 	accept bool
+	// securityHub turns the Security Hub channel on.
+	securityHub bool
 }
 
 // startE2EWith starts the local deployment as configured.
@@ -175,6 +177,7 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 	if conf.accept {
 		set.AcceptStateMachineARN = acceptARN
 	}
+	set.SecurityHub = conf.securityHub
 	cfg, err := service.AWSConfig(ctx, set, "us-east-1")
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/organizations"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
+	"github.com/aws/aws-sdk-go-v2/service/securityhub"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
@@ -126,6 +127,14 @@ func New(cfg aws.Config, set Settings, opts ...Option) (*Service, error) {
 		slack := &slackChannel{secrets: sm, id: set.SlackSecretID, slack: notify.NewSlack(sm, set.SlackSecretID, nil), now: s.now}
 		s.channels = append(s.channels, channel{"slack", slack})
 		s.messengers = append(s.messengers, messenger{"slack", slack})
+	}
+	if set.SecurityHub {
+		// In the member account (BatchImportFindings is called by the
+		// account the findings are in), through its read role.
+		hub := &notify.SecurityHub{Client: func(account, region string) notify.SecurityHubAPI {
+			return securityhub.NewFromConfig(s.accounts.config(account, region))
+		}}
+		s.channels = append(s.channels, channel{"securityhub", hub})
 	}
 	if set.EventBus != "" {
 		eb := eventbridge.NewFromConfig(cfg, func(o *eventbridge.Options) { endpoint(&o.BaseEndpoint, set.Endpoints.EventBridge) })

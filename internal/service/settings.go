@@ -42,6 +42,7 @@ const (
 	EnvApprovalURL     = "REALDRIFT_APPROVAL_URL"
 	EnvRevertARN       = "REALDRIFT_REVERT_STATE_MACHINE_ARN"
 	EnvAcceptARN       = "REALDRIFT_ACCEPT_STATE_MACHINE_ARN"
+	EnvSecurityHub     = "REALDRIFT_SECURITY_HUB"
 	EnvRevertWait      = "REALDRIFT_REVERT_WAIT_SECONDS"
 	EnvAccessKeyID     = "REALDRIFT_ACCESS_KEY_ID"
 	EnvSecretKey       = "REALDRIFT_SECRET_ACCESS_KEY"
@@ -92,6 +93,11 @@ type Settings struct {
 	TopicARN      string
 	SlackSecretID string
 	EventBus      string
+	// SecurityHub turns on the Security Hub channel: confirmed drift
+	// imported as findings into each member account's Security Hub, in
+	// the stack's region, through the read role (REALDRIFT_SECURITY_HUB
+	// "on"; infra's EnableSecurityHub grants the role the two calls).
+	SecurityHub bool
 	// CheckStackARN is the check-stack state machine the trigger starts.
 	CheckStackARN string
 	// IgnoreScopes are the ignore-rule documents applied to every stack,
@@ -204,6 +210,13 @@ func SettingsFromEnv(getenv func(string) string) (Settings, error) {
 	}
 	if s.ReadDeadline, err = duration(getenv, EnvReadDeadline, time.Second); err != nil {
 		return Settings{}, err
+	}
+	switch v := getenv(EnvSecurityHub); v {
+	case "", "off", "false", "0":
+	case "on", "true", "1":
+		s.SecurityHub = true
+	default:
+		return Settings{}, fmt.Errorf("%s=%q: want on or off", EnvSecurityHub, v)
 	}
 	if v := getenv(EnvReadRate); v != "" {
 		if s.ReadRate, err = strconv.ParseFloat(v, 64); err != nil || !(s.ReadRate > 0) {

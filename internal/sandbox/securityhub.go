@@ -1,0 +1,235 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+)
+
+// The Security Hub family, over REST-JSON: BatchImportFindings (POST
+// /findings/import) and GetFindings (POST /findings), as a custom
+// integration uses them. Findings are kept per account and region, keyed
+// by ProductArn and Id as Security Hub keys them: a re-import of an Id
+// updates the finding (CreatedAt kept from the first import).
+//
+// As on AWS: at most 100 findings per import; each is checked for the
+// required ASFF fields, and a finding whose ProductArn is not the
+// caller's account-region default product, or whose AwsAccountId is not
+// the caller's account, fails alone (FailedFindings), the others import;
+// GetFindings pages by MaxResults (1–100) and NextToken. GetFindings
+// understands the filters realdrift uses (Id, ProductArn, AwsAccountId,
+// RecordState, GeneratorId: EQUALS; ProductFields: EQUALS) and rejects any
+// other with InvalidInputException rather than ignoring it.
+func securityHubService() *service {
+	return &service{
+		name:     "securityhub",
+		protocol: protoRESTJSON,
+		throttle: apiError{Status: 429, Code: "TooManyRequestsException"},
+		deny:     apiError{Status: 403, Code: "AccessDeniedException"},
+		route:    securityHubRoute,
+		ops: map[string]handler{
+			"BatchImportFindings": (*Server).securityHubImport,
+			"GetFindings":         (*Server).securityHubGetFindings,
+		},
+	}
+}
+
+func securityHubRoute(r *http.Request) (string, map[string]string) {
+	if r.Method != http.MethodPost {
+		return "", nil
+	}
+	switch strings.TrimSuffix(r.URL.Path, "/") {
+	case "/findings/import":
+		return "BatchImportFindings", map[string]string{}
+	case "/findings":
+		return "GetFindings", map[string]string{}
+	}
+	return "", nil
+}
+
+// hubFinding is one stored finding, as imported (JSON object).
+type hubFinding map[string]any
+
+func (f hubFinding) str(k string) string {
+	s, _ := f[k].(string)
+	return s
+}
+
+// asffRequired are the fields BatchImportFindings requires of a finding.
+var asffRequired = []string{"SchemaVersion", "Id", "ProductArn", "GeneratorId", "AwsAccountId", "CreatedAt", "UpdatedAt", "Title", "Description"}
+
+func (s *Server) securityHubImport(c *call) (any, error) {
+	var in struct{ Findings []hubFinding }
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	if in.Findings == nil {
+		return nil, errf(400, "InvalidInputException", "Findings is required")
+	}
+	if len(in.Findings) > 100 {
+		return nil, errf(400, "InvalidInputException", "Findings: at most 100 findings per request, got %d", len(in.Findings))
+	}
+	product := "arn:aws:securityhub:" + c.region + ":" + c.account + ":product/" + c.account + "/default"
+	type failure struct{ Id, ErrorCode, ErrorMessage string }
+	failed := []failure{}
+	ok := 0
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	store := s.hub.of(c.account, c.region)
+	for i, f := range in.Findings {
+		id := f.str("Id")
+		if id == "" {
+			id = fmt.Sprintf("finding %d", i)
+		}
+		if why := invalidFinding(f, product, c.account); why != "" {
+			failed = append(failed, failure{id, "InvalidInput", why})
+			continue
+		}
+		key := f.str("ProductArn") + "|" + f.str("Id")
+		if prev, seen := store[key]; seen {
+			f["CreatedAt"] = prev["CreatedAt"]
+		}
+		store[key] = f
+		ok++
+	}
+	return map[string]any{"FailedCount": len(failed), "SuccessCount": ok, "FailedFindings": failed}, nil
+}
+
+// invalidFinding says why Security Hub refuses one finding, or "".
+func invalidFinding(f hubFinding, product, account string) string {
+	for _, k := range asffRequired {
+		if f.str(k) == "" {
+			return "Finding is missing required field " + k
+		}
+	}
+	if _, ok := f["Severity"].(map[string]any); !ok {
+		return "Finding is missing required field Severity"
+	}
+	if rs, ok := f["Resources"].([]any); !ok || len(rs) == 0 {
+		return "Finding is missing required field Resources"
+	}
+	if t, ok := f["Types"].([]any); !ok || len(t) == 0 {
+		return "Finding is missing required field Types"
+	}
+	if f.str("ProductArn") != product {
+		return "ProductArn " + f.str("ProductArn") + " is not the account's default product " + product
+	}
+	if f.str("AwsAccountId") != account {
+		return "AwsAccountId " + f.str("AwsAccountId") + " is not the calling account"
+	}
+	if st := f.str("RecordState"); st != "" && st != "ACTIVE" && st != "ARCHIVED" {
+		return "RecordState must be ACTIVE or ARCHIVED"
+	}
+	return ""
+}
+
+// hubStringFilters are the StringFilter fields GetFindings understands
+// here, each read from the finding's own top-level field.
+var hubStringFilters = map[string]bool{"Id": true, "ProductArn": true, "AwsAccountId": true, "RecordState": true, "GeneratorId": true}
+
+func (s *Server) securityHubGetFindings(c *call) (any, error) {
+	var in struct {
+		Filters    map[string][]struct{ Key, Value, Comparison string }
+		MaxResults int
+		NextToken  string
+	}
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	if in.MaxResults < 0 || in.MaxResults > 100 {
+		return nil, errf(400, "InvalidInputException", "MaxResults must be between 1 and 100")
+	}
+	size := 100
+	if in.MaxResults > 0 {
+		size = in.MaxResults
+	}
+	off, ok := pageOffset("securityhub", in.NextToken)
+	if !ok {
+		return nil, errf(400, "InvalidInputException", "invalid NextToken")
+	}
+	for field, fs := range in.Filters {
+		if !hubStringFilters[field] && field != "ProductFields" {
+			return nil, errf(400, "InvalidInputException", "filter %s is not emulated by the sandbox", field)
+		}
+		for _, f := range fs {
+			if f.Comparison != "EQUALS" {
+				return nil, errf(400, "InvalidInputException", "filter %s: comparison %s is not emulated by the sandbox", field, f.Comparison)
+			}
+		}
+	}
+	s.mu.RLock()
+	var match []hubFinding
+	for _, f := range s.hub[c.account+"|"+c.region] {
+		if hubMatches(f, in.Filters) {
+			match = append(match, f)
+		}
+	}
+	s.mu.RUnlock()
+	sort.Slice(match, func(i, j int) bool { return match[i].str("Id") < match[j].str("Id") })
+	out := map[string]any{"Findings": []hubFinding{}}
+	if off < len(match) {
+		end := min(off+size, len(match))
+		out["Findings"] = match[off:end]
+		if end < len(match) {
+			out["NextToken"] = pageToken("securityhub", end)
+		}
+	}
+	return out, nil
+}
+
+// hubMatches applies GetFindings filters: values of one field are ORed,
+// fields ANDed (EQUALS only).
+func hubMatches(f hubFinding, filters map[string][]struct{ Key, Value, Comparison string }) bool {
+	for field, fs := range filters {
+		if len(fs) == 0 {
+			continue
+		}
+		hit := false
+		for _, flt := range fs {
+			if field == "ProductFields" {
+				pf, _ := f["ProductFields"].(map[string]any)
+				v, _ := pf[flt.Key].(string)
+				hit = hit || v == flt.Value
+			} else {
+				hit = hit || f.str(field) == flt.Value
+			}
+		}
+		if !hit {
+			return false
+		}
+	}
+	return true
+}
+
+// hubFindings are the imported findings by account|region, then by
+// ProductArn|Id.
+type hubFindings map[string]map[string]hubFinding
+
+func (h *hubFindings) of(account, region string) map[string]hubFinding {
+	if *h == nil {
+		*h = hubFindings{}
+	}
+	k := account + "|" + region
+	if (*h)[k] == nil {
+		(*h)[k] = map[string]hubFinding{}
+	}
+	return (*h)[k]
+}
+
+// SecurityHubFindings returns the findings imported into an account
+// region's Security Hub (tests and the admin API), sorted by Id.
+func (s *Server) SecurityHubFindings(account, region string) []map[string]any {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []map[string]any
+	for _, f := range s.hub[account+"|"+region] {
+		b, _ := json.Marshal(f)
+		var cp map[string]any
+		_ = json.Unmarshal(b, &cp)
+		out = append(out, cp)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i]["Id"].(string) < out[j]["Id"].(string) })
+	return out
+}

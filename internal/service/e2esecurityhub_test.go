@@ -1,0 +1,60 @@
+package service_test
+
+import (
+	"encoding/json"
+	"sort"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/realdrift/realdrift/internal/notify"
+)
+
+// TestSweepEndToEndSecurityHub: with the Security Hub channel on, a sweep
+// imports each drifted stack's confirmed drift into Security Hub in the
+// stack's own account and region, through the member read role (the
+// sandbox enforcing its policies, with the statement infra adds when
+// Security Hub is enabled): exactly the drifted stacks have ACTIVE
+// findings. The next identical sweep imports nothing again.
+func TestSweepEndToEndSecurityHub(t *testing.T) {
+	hub, err := json.Marshal(map[string]any{"Version": "2012-10-17", "Statement": []any{
+		map[string]any{"Sid": "ImportDriftFindings", "Effect": "Allow", "Action": notify.SecurityHubActions, "Resource": "*"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := startE2EWith(t, e2eConfig{readPolicies: append(readRoleDocuments(t), hub), securityHub: true})
+	e.sweep(t, "sweep-1")
+	drifted := e.compare(t, "sweep-1")
+	if len(drifted) == 0 {
+		t.Fatal("the e2e world has no drifted stack")
+	}
+	places := map[[2]string]bool{}
+	for _, ref := range e.stacks {
+		places[[2]string{ref.Account, ref.Region}] = true
+	}
+	var withFindings []string
+	seen := map[string]bool{}
+	for p := range places {
+		for _, f := range e.sandbox.SecurityHubFindings(p[0], p[1]) {
+			pf, _ := f["ProductFields"].(map[string]any)
+			k := p[0] + "/" + p[1] + "/" + pf["realdrift/stack"].(string)
+			if f["RecordState"] == "ACTIVE" && !seen[k] {
+				seen[k] = true
+				withFindings = append(withFindings, k)
+			}
+		}
+	}
+	sort.Strings(withFindings)
+	if diff := cmp.Diff(withFindings, drifted); diff != "" {
+		t.Errorf("stacks with ACTIVE Security Hub findings (-hub +drifted):\n%s", diff)
+	}
+	imports := e.sandbox.Calls().Counts["securityhub:BatchImportFindings"]
+	if denied := e.sandbox.Calls().Errors["securityhub:BatchImportFindings:AccessDeniedException"]; imports == 0 || denied > 0 {
+		t.Fatalf("%d imports, %d denied", imports, denied)
+	}
+	e.sweep(t, "sweep-2")
+	if again := e.sandbox.Calls().Counts["securityhub:BatchImportFindings"]; again != imports {
+		t.Errorf("an identical sweep imported again: %d imports, then %d", imports, again)
+	}
+}
