@@ -34,7 +34,7 @@ func wantTableAccess() map[string][]tableAccess {
 		"classify":           {run, {read, "IGNORE#*,STACK#*"}},
 		"persist":            {{"dynamodb:BatchWriteItem", "RES#*"}, {rw, "RUN#*,STACK#*"}},
 		"notify":             {run},
-		"trigger":            {{"dynamodb:DeleteItem,dynamodb:PutItem", "TRIGGER#*"}, {"dynamodb:Query", "RES#*"}},
+		"trigger":            {{"dynamodb:DeleteItem,dynamodb:Query,dynamodb:UpdateItem", "TRIGGER#*"}, {"dynamodb:Query", "RES#*"}},
 		"revert-plan":        {run, {read, "IGNORE#*,STACK#*"}},
 		"request-approval":   {run},
 		"revert-write":       {run},

@@ -147,13 +147,13 @@ func TestMessagesKey(t *testing.T) {
 		t.Errorf("principal %s, want EventBridge", p)
 	}
 	c := js(st["Condition"])
-	for _, rule := range []string{":rule/" + LocalTriggerRuleName + `"`, ":rule/" + EventBusName + "/" + MemberTriggerRuleName + `"`} {
+	for _, rule := range []string{":rule/" + LocalTriggerRuleName + `"`, ":rule/" + EventBusName + "/" + MemberTriggerRuleName + `"`, ":rule/" + FlushRuleName + `"`} {
 		if !strings.Contains(c, rule) {
 			t.Errorf("EventBridge may use the key for %s, want only the trigger rules (condition %s)", rule, c)
 		}
 	}
 	for _, r := range resourcesOf(central, "AWS::Events::Rule") {
-		if r.props["Name"] != LocalTriggerRuleName && r.props["Name"] != MemberTriggerRuleName {
+		if r.props["Name"] != LocalTriggerRuleName && r.props["Name"] != MemberTriggerRuleName && r.props["Name"] != FlushRuleName {
 			t.Errorf("rule %s is named %v; the key policy names the rules by name", r.id, r.props["Name"])
 		}
 	}

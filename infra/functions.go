@@ -57,9 +57,10 @@ func functions() []Function {
 		// Writes what it sent (run state) and the last alerted fingerprint.
 		{Name: "notify", TimeoutSeconds: 30, Description: "Send alerts to SNS, Slack and EventBridge.",
 			Table: []tableGrant{runState()}},
-		// Looks up the resource index; opens and closes debounce windows.
-		{Name: "trigger", TimeoutSeconds: 30, Description: "Map a CloudTrail change to its stack and start check-stack.",
-			Table: []tableGrant{{Prefixes: []string{pkResource}, Actions: []string{"dynamodb:Query"}}, {Prefixes: []string{pkTrigger}, Actions: []string{"dynamodb:DeleteItem", "dynamodb:PutItem"}}}},
+		// Looks up the resource index; opens and extends debounce windows
+		// (UpdateItem), and its flush lists them (Query) and closes them.
+		{Name: "trigger", TimeoutSeconds: 30, Description: "Map a CloudTrail change to its stack; start check-stack once its debounce window closed.",
+			Table: []tableGrant{{Prefixes: []string{pkResource}, Actions: []string{"dynamodb:Query"}}, {Prefixes: []string{pkTrigger}, Actions: []string{"dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:UpdateItem"}}}},
 		// The revert state machine's steps (revert.go). Plan and converge
 		// check the whole stack in one invocation and read its baseline and
 		// the ignore rules; only write assumes the revert role.

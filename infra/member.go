@@ -169,7 +169,7 @@ func NewMember(scope constructs.Construct, id string) awscdk.Stack {
 	})
 	awsevents.NewRule(stack, jsii.String("ForwardChanges"), &awsevents.RuleProps{
 		Description:  jsii.String("Forward CloudTrail management events that change resources to the realdrift central bus."),
-		EventPattern: cloudTrailChange(),
+		EventPattern: cloudTrailChange(regionalSources),
 		// EventBridge retries delivery to another account's bus with its
 		// default policy (24 hours; bus targets take no RetryPolicy), then
 		// leaves the event here. The member account has no key of ours: the

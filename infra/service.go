@@ -46,18 +46,6 @@ const (
 // gsi1NonKey mirrors store.GSI1NonKeyAttributes.
 func gsi1NonKey() *[]*string { return jsii.Strings("record", attrTTL) }
 
-// cloudTrailChange matches CloudTrail management events that change
-// something (the trigger drops CloudFormation's own calls).
-func cloudTrailChange() *awsevents.EventPattern {
-	return &awsevents.EventPattern{
-		DetailType: jsii.Strings("AWS API Call via CloudTrail"),
-		Detail: &map[string]any{
-			"eventCategory": []string{"Management"},
-			"readOnly":      []bool{false},
-		},
-	}
-}
-
 // Service is the central stack and the parts tests look at.
 type Service struct {
 	Stack   awscdk.Stack
@@ -82,6 +70,10 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 		definitions[name] = string(b)
 	}
 	member, err := memberTemplate()
+	if err != nil {
+		return nil, err
+	}
+	memberGlobal, err := memberGlobalTemplate()
 	if err != nil {
 		return nil, err
 	}
@@ -408,7 +400,7 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 			RuleName:     jsii.String(r.name),
 			Description:  jsii.String("CloudTrail management events that change resources start the realdrift trigger."),
 			EventBus:     r.bus,
-			EventPattern: cloudTrailChange(),
+			EventPattern: cloudTrailChange(triggerSources()),
 			Targets: &[]awsevents.IRuleTarget{awseventstargets.NewLambdaFunction(trigger, &awseventstargets.LambdaFunctionProps{
 				RetryAttempts:   jsii.Number(TargetRetryAttempts),
 				MaxEventAge:     awscdk.Duration_Seconds(jsii.Number(TargetMaxEventAge)),
@@ -423,6 +415,24 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 			Service: jsii.String("events"), Resource: jsii.String("rule"), ResourceName: jsii.String(name),
 		}))
 	}
+	// The flush: every minute the trigger starts the checks whose debounce
+	// windows closed (trailing edge). A flush EventBridge could not deliver
+	// within a minute is made up by the next one; its dead letters say so.
+	awsevents.NewRule(stack, jsii.String("TriggerFlush"), &awsevents.RuleProps{
+		RuleName:    jsii.String(FlushRuleName),
+		Description: jsii.String("Start the realdrift checks whose change-event debounce windows closed."),
+		Schedule:    awsevents.Schedule_Expression(jsii.String(FlushSchedule)),
+		Targets: &[]awsevents.IRuleTarget{awseventstargets.NewLambdaFunction(trigger, &awseventstargets.LambdaFunctionProps{
+			Event:           awsevents.RuleTargetInput_FromObject(flushInput()),
+			RetryAttempts:   jsii.Number(1),
+			MaxEventAge:     awscdk.Duration_Seconds(jsii.Number(60)),
+			DeadLetterQueue: triggerDLQ,
+		})},
+	})
+	ruleArns = append(ruleArns, stack.FormatArn(&awscdk.ArnComponents{
+		Service: jsii.String("events"), Resource: jsii.String("rule"), ResourceName: jsii.String(FlushRuleName),
+	}))
+	trigger.Node().DefaultChild().(awslambda.CfnFunction).SetReservedConcurrentExecutions(jsii.Number(TriggerReservedConcurrency))
 	allowEventBridge(stack, messagesKey, ruleArns...)
 
 	// Member accounts: read role and event forwarding, as a StackSet.
@@ -454,6 +464,34 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 			Regions:           memberRegions.ValueAsList(),
 		}},
 		TemplateBody: jsii.String(member),
+	})
+	// Global services' events (IAM, CloudFront, Route 53) are recorded in
+	// the partition's global region only: each member account forwards
+	// them from there, whatever MemberRegions holds (the member template's
+	// rule passes regional sources only, so nothing is forwarded twice).
+	globalRegion := awscdk.NewCfnMapping(stack, jsii.String("GlobalEventsRegion"), &awscdk.CfnMappingProps{Mapping: globalRegionMapping()})
+	awscloudformation.NewCfnStackSet(stack, jsii.String("MemberGlobal"), &awscloudformation.CfnStackSetProps{
+		StackSetName:    jsii.String(MemberGlobalStackSetName),
+		Description:     jsii.String("realdrift member account: forwards global-service CloudTrail changes from the global region."),
+		PermissionModel: jsii.String("SERVICE_MANAGED"),
+		AutoDeployment: &awscloudformation.CfnStackSet_AutoDeploymentProperty{
+			Enabled:                      jsii.Bool(true),
+			RetainStacksOnAccountRemoval: jsii.Bool(false),
+		},
+		Capabilities:     jsii.Strings("CAPABILITY_IAM"),
+		ManagedExecution: map[string]any{"Active": true},
+		OperationPreferences: &awscloudformation.CfnStackSet_OperationPreferencesProperty{
+			FailureTolerancePercentage: jsii.Number(10),
+			MaxConcurrentPercentage:    jsii.Number(25),
+		},
+		Parameters: &[]any{
+			&awscloudformation.CfnStackSet_ParameterProperty{ParameterKey: jsii.String("CentralEventBusArn"), ParameterValue: bus.EventBusArn()},
+		},
+		StackInstancesGroup: &[]any{&awscloudformation.CfnStackSet_StackInstancesProperty{
+			DeploymentTargets: &awscloudformation.CfnStackSet_DeploymentTargetsProperty{OrganizationalUnitIds: memberOUs.ValueAsList()},
+			Regions:           &[]*string{globalRegion.FindInMap(awscdk.Aws_PARTITION(), jsii.String("region"), nil)},
+		}},
+		TemplateBody: jsii.String(memberGlobal),
 	})
 
 	awscdk.NewCfnOutput(stack, jsii.String("SweepStateMachineArn"), &awscdk.CfnOutputProps{Value: sweep.StateMachineArn()})

@@ -428,39 +428,6 @@ assert z['Id'] == '/hostedzone/$ZONE' and z['Name'] == 'cli.example.', out
 "
 fails "route53 list-resource-record-sets (missing zone)" "NoSuchHostedZone" route53 list-resource-record-sets --hosted-zone-id Z0NOSUCHZONE
 
-# Certificate Manager (JSON 1.1).
-CERT=arn:aws:acm:us-east-1:$DEV:certificate/0a1b2c3d-0000-4000-8000-00000000c11
-add AWS::CertificateManager::Certificate $CERT '{"DomainName":"cli.example","SubjectAlternativeNames":["*.cli.example"],"ValidationMethod":"DNS","Tags":[{"Key":"team","Value":"cli"}]}'
-awsq acm describe-certificate --certificate-arn $CERT | check "acm describe-certificate" "
-c = out['Certificate']
-assert c['CertificateArn'] == '$CERT' and c['DomainName'] == 'cli.example', c
-assert c['SubjectAlternativeNames'] == ['cli.example', '*.cli.example'], c
-assert c['KeyAlgorithm'] == 'RSA-2048' and c['Status'] == 'ISSUED', c
-assert [d['ValidationMethod'] for d in c['DomainValidationOptions']] == ['DNS', 'DNS'], c
-"
-awsq acm list-tags-for-certificate --certificate-arn $CERT | check "acm list-tags-for-certificate" "
-assert out['Tags'] == [{'Key': 'team', 'Value': 'cli'}], out
-"
-fails "acm describe-certificate (missing certificate)" "ResourceNotFoundException" acm describe-certificate --certificate-arn arn:aws:acm:us-east-1:$DEV:certificate/0a1b2c3d-0000-4000-8000-000000000000
-
-# CodeBuild (JSON 1.1).
-add AWS::CodeBuild::Project cli-build '{"Name":"cli-build","ServiceRole":"arn:aws:iam::'$DEV':role/cli","Source":{"Type":"NO_SOURCE","BuildSpec":"version: 0.2"},"Artifacts":{"Type":"NO_ARTIFACTS"},"Environment":{"Type":"LINUX_CONTAINER","ComputeType":"BUILD_GENERAL1_SMALL","Image":"aws/codebuild/standard:7.0","EnvironmentVariables":[{"Name":"A","Value":"1","Type":"PLAINTEXT"}]},"BadgeEnabled":false,"Visibility":"PRIVATE"}'
-RG=arn:aws:codebuild:us-east-1:$DEV:report-group/cli-tests
-add AWS::CodeBuild::ReportGroup $RG '{"Name":"cli-tests","Type":"TEST","ExportConfig":{"ExportConfigType":"NO_EXPORT"}}'
-awsq codebuild batch-get-projects --names cli-build nope | check "codebuild batch-get-projects" "
-p, = out['projects']
-assert p['name'] == 'cli-build' and p['arn'] == 'arn:aws:codebuild:us-east-1:$DEV:project/cli-build', p
-assert p['source'] == {'type': 'NO_SOURCE', 'buildspec': 'version: 0.2'}, p
-assert p['environment']['environmentVariables'] == [{'name': 'A', 'value': '1', 'type': 'PLAINTEXT'}], p
-assert p['badge'] == {'badgeEnabled': False} and p['projectVisibility'] == 'PRIVATE', p
-assert out['projectsNotFound'] == ['nope'], out
-"
-awsq codebuild batch-get-report-groups --report-group-arns $RG | check "codebuild batch-get-report-groups" "
-g, = out['reportGroups']
-assert g['arn'] == '$RG' and g['type'] == 'TEST' and g['exportConfig'] == {'exportConfigType': 'NO_EXPORT'}, g
-"
-fails "codebuild batch-get-report-groups (not an ARN)" "InvalidInputException" codebuild batch-get-report-groups --report-group-arns nope
-
 AWS_ACCESS_KEY_ID=AKIADEMO$MGMT awsq organizations list-accounts | check "organizations list-accounts" "
 assert sorted(a['Id'] for a in out['Accounts']) == sorted(a['id'] for a in w['accounts']), out
 "

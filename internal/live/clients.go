@@ -6,12 +6,10 @@ import (
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/acm"
 	"github.com/aws/aws-sdk-go-v2/service/autoscaling"
 	"github.com/aws/aws-sdk-go-v2/service/cloudcontrol"
 	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
-	"github.com/aws/aws-sdk-go-v2/service/codebuild"
 	"github.com/aws/aws-sdk-go-v2/service/codedeploy"
 	cognito "github.com/aws/aws-sdk-go-v2/service/cognitoidentityprovider"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -120,8 +118,6 @@ type Clients struct {
 	AutoScaling    autoScalingAPI
 	CodeDeploy     codeDeployAPI
 	Route53        route53API
-	ACM            acmAPI
-	CodeBuild      codeBuildAPI
 
 	// Region and Account are the scope of the clients, for identifiers
 	// that are ARNs. An empty Account is asked of Identity once, on first
@@ -216,8 +212,6 @@ func NewClients(cfg aws.Config) *Clients {
 		AutoScaling: autoscaling.NewFromConfig(cfg),
 		CodeDeploy:  codedeploy.NewFromConfig(cfg),
 		Route53:     route53.NewFromConfig(cfg),
-		ACM:         acm.NewFromConfig(cfg),
-		CodeBuild:   codebuild.NewFromConfig(cfg),
 		Region:      cfg.Region,
 		Identity:    sts.NewFromConfig(cfg),
 		account:     &accountOnce{},

@@ -29,10 +29,6 @@ func overrides() map[string]overrideReader {
 
 		"AWS::Route53::RecordSet":      readRecordSet,
 		"AWS::Route53::RecordSetGroup": readRecordSetGroup,
-
-		"AWS::CertificateManager::Certificate": readCertificate,
-		"AWS::CodeBuild::Project":              readProject,
-		"AWS::CodeBuild::ReportGroup":          readReportGroup,
 	}
 }
 

@@ -51,8 +51,6 @@
 //	autoscaling (query)         DescribeLifecycleHooks DescribeScheduledActions
 //	codedeploy (JSON 1.1)       ListDeploymentGroups
 //	route53 (REST-XML)          ListResourceRecordSets ListHostedZonesByName
-//	acm (JSON 1.1)              DescribeCertificate ListTagsForCertificate
-//	codebuild (JSON 1.1)        BatchGetProjects BatchGetReportGroups
 //
 // Errors carry AWS's codes in each protocol's shape (query ErrorResponse,
 // JSON __type + X-Amzn-ErrorType, S3 <Error>, Lambda X-Amzn-ErrorType, EC2

@@ -549,7 +549,8 @@ func hasUnrecorded(findings any) bool {
 }
 
 // trigger changes a clean stack's queue out of band and sends a burst of
-// CloudTrail events for it: one check starts, finds the drift, alerts once.
+// CloudTrail events for it: after the burst's trailing-edge window, one
+// check starts, finds the drift, alerts once.
 func (e *e2e) trigger(t *testing.T, drifted []string) {
 	t.Helper()
 	target, queueURL := e.cleanQueue(t, drifted)
@@ -567,14 +568,24 @@ func (e *e2e) trigger(t *testing.T, drifted []string) {
 	if res := invokeTrigger(t, invoker, unknown); len(res.Started) > 0 {
 		t.Errorf("a change to an unindexed resource started %v", res.Started)
 	}
-	var started []string
+	// A burst of changes, each inside the window the one before extended:
+	// nothing starts until the window after the last one closed.
 	for i := range 4 {
 		res := invokeTrigger(t, invoker, queueEvent(target, queueURL, fmt.Sprintf("burst-%d", i)))
-		started = append(started, res.Started...)
+		if len(res.Started) > 0 || len(res.Pending)+len(res.Debounced) != 1 {
+			t.Errorf("burst event %d: %+v, want its stack's window opened or extended and nothing started", i, res)
+		}
+		e.clock.advance(40 * time.Second) // inside the one-minute window
+		if res := invokeTrigger(t, invoker, flushEvent()); len(res.Started) > 0 {
+			t.Fatalf("a flush inside the extended window started %v", res.Started)
+		}
 	}
+	e.clock.advance(30 * time.Second)
+	flushed := invokeTrigger(t, invoker, flushEvent())
+	started := flushed.Started
 	calls := e.starts.taken()
 	if len(started) != 1 || len(calls) != 1 {
-		t.Fatalf("a burst of 4 events started %v (StartExecution calls %+v), want exactly one check", started, calls)
+		t.Fatalf("a burst of 4 events started %v (StartExecution calls %+v), want exactly one check after the window", started, calls)
 	}
 	if calls[0].StateMachineArn != e.checkARN || calls[0].Name != started[0] {
 		t.Errorf("StartExecution %+v: want %s named %s", calls[0], e.checkARN, started[0])
@@ -595,12 +606,22 @@ func (e *e2e) trigger(t *testing.T, drifted []string) {
 		t.Errorf("%s alerted %d times after the event, want 1", target, n)
 	}
 
-	// Once the debounce window has passed, the next change starts a check.
-	e.clock.advance(2 * time.Minute)
-	res := invokeTrigger(t, invoker, queueEvent(target, queueURL, "later-0"))
-	if calls := e.starts.taken(); len(res.Started) != 1 || len(calls) != 1 {
-		t.Errorf("an event after the window started %v (calls %d), want one check", res.Started, len(calls))
+	// The window closed with the check: the next change opens a new one,
+	// checked once after it.
+	if res := invokeTrigger(t, invoker, queueEvent(target, queueURL, "later-0")); len(res.Pending) != 1 {
+		t.Errorf("an event after the check: %+v, want a new window", res)
 	}
+	e.clock.advance(2 * time.Minute)
+	res := invokeTrigger(t, invoker, flushEvent())
+	if calls := e.starts.taken(); len(res.Started) != 1 || len(calls) != 1 {
+		t.Errorf("the flush after the new window started %v (calls %d), want one check", res.Started, len(calls))
+	}
+}
+
+// flushEvent is the scheduled input that starts the checks whose debounce
+// windows closed.
+func flushEvent() service.ChangeEvent {
+	return service.ChangeEvent{Source: service.FlushSource, DetailType: service.FlushDetailType}
 }
 
 // clock is the service's clock: the real time plus an offset tests move.

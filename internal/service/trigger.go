@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -58,11 +59,23 @@ type UserIdentity struct {
 type TriggerResult struct {
 	// Ignored says why the event started nothing, when it did not.
 	Ignored string `json:"ignored,omitempty"`
-	// Started are the run ids of the checks started.
+	// Started are the run ids of the checks started (by a flush).
 	Started []string `json:"started,omitempty"`
-	// Debounced are the stacks whose check a recent event already started.
+	// Pending are the stacks whose debounce window the event opened, and
+	// Debounced those whose open window it extended: each is checked once,
+	// by the flush after its window.
+	Pending   []string `json:"pending,omitempty"`
 	Debounced []string `json:"debounced,omitempty"`
+	// Waiting counts the windows a flush left open.
+	Waiting int `json:"waiting,omitempty"`
 }
+
+// FlushSource and FlushDetailType mark the trigger's own flush event (the
+// scheduled input that starts the checks whose windows closed).
+const (
+	FlushSource     = "realdrift.trigger"
+	FlushDetailType = "Debounce Flush"
+)
 
 // cloudFormationPrincipal is how CloudTrail names calls CloudFormation makes.
 const cloudFormationPrincipal = "cloudformation.amazonaws.com"
@@ -73,12 +86,27 @@ const stackNameTag = "aws:cloudformation:stack-name"
 // maxCandidates bounds the index lookups one event makes.
 const maxCandidates = 24
 
-// Trigger is the trigger function: for a CloudTrail change to a resource it
+// globalSources are the CloudTrail event sources of global services: their
+// events are recorded in us-east-1 (the member StackSet forwards them from
+// there) whatever region the owning stack is in, so the event's region
+// says nothing about the stack's: only the resource index maps them.
+var globalSources = map[string]bool{
+	"iam.amazonaws.com": true, "cloudfront.amazonaws.com": true, "route53.amazonaws.com": true,
+	"waf.amazonaws.com": true, "globalaccelerator.amazonaws.com": true, "organizations.amazonaws.com": true,
+	"shield.amazonaws.com": true,
+}
+
+// Trigger is the trigger function. For a CloudTrail change to a resource it
 // finds the resource's stack (the resource index, else the stack-name tag
-// in the request) and starts check-stack for it, at most once per stack per
-// debounce window. It ignores read-only and failed calls and CloudFormation's
-// own changes.
+// in the request) and opens or extends the stack's debounce window
+// (debouncer: trailing edge, one check per burst); it ignores read-only and
+// failed calls and CloudFormation's own changes. For the scheduled flush
+// event (FlushSource) it starts check-stack for every stack whose window
+// closed.
 func (s *Service) Trigger(ctx context.Context, ev ChangeEvent) (TriggerResult, error) {
+	if ev.Source == FlushSource && ev.DetailType == FlushDetailType {
+		return s.flush(ctx)
+	}
 	if why := ignoreReason(ev); why != "" {
 		return TriggerResult{Ignored: why}, nil
 	}
@@ -90,21 +118,42 @@ func (s *Service) Trigger(ctx context.Context, ev ChangeEvent) (TriggerResult, e
 	if len(stacks) == 0 {
 		return TriggerResult{Ignored: "no stack owns the changed resource"}, nil
 	}
-	if s.set.CheckStackARN == "" {
-		return TriggerResult{}, fmt.Errorf("trigger: %s is not set", EnvCheckStackARN)
+	id := ev.Detail.EventID
+	if id == "" {
+		id = ev.ID
 	}
 	var res TriggerResult
 	for _, st := range stacks {
-		runID := eventRunID(ev, st)
-		ok, err := s.debounce.acquire(ctx, st, runID, s.now(), s.set.Debounce)
+		opened, err := s.debounce.extend(ctx, st, id, s.now(), s.set.Debounce)
 		if err != nil {
 			return res, stepError(err)
 		}
-		if !ok {
+		if opened {
+			res.Pending = append(res.Pending, stackKey(st))
+		} else {
 			res.Debounced = append(res.Debounced, stackKey(st))
-			continue
 		}
-		input, err := json.Marshal(statemachine.CheckInput{RunID: runID, Stack: st, Trigger: statemachine.TriggerEvent})
+	}
+	return res, nil
+}
+
+// flush starts check-stack for every stack whose debounce window closed
+// (or waited MaxWaitFactor windows), then closes the window unless a
+// change extended it meanwhile. A start that fails leaves the window
+// pending for the next flush; a retried start names the same execution.
+func (s *Service) flush(ctx context.Context) (TriggerResult, error) {
+	if s.set.CheckStackARN == "" {
+		return TriggerResult{}, fmt.Errorf("trigger: %s is not set", EnvCheckStackARN)
+	}
+	due, waiting, err := s.debounce.due(ctx, s.now(), s.set.Debounce)
+	if err != nil {
+		return TriggerResult{}, stepError(err)
+	}
+	res := TriggerResult{Waiting: waiting}
+	var errs []error
+	for _, w := range due {
+		runID := eventRunID(w.Event, w.Stack)
+		input, err := json.Marshal(statemachine.CheckInput{RunID: runID, Stack: w.Stack, Trigger: statemachine.TriggerEvent})
 		if err != nil {
 			return res, err
 		}
@@ -114,14 +163,15 @@ func (s *Service) Trigger(ctx context.Context, ev ChangeEvent) (TriggerResult, e
 			Input:           aws.String(string(input)),
 		})
 		if err != nil {
-			if rerr := s.debounce.release(ctx, st, runID); rerr != nil {
-				err = fmt.Errorf("%w (and %w)", err, rerr)
-			}
-			return res, stepError(fmt.Errorf("start check of %s: %w", st, err))
+			errs = append(errs, fmt.Errorf("start check of %s: %w", w.Stack, err))
+			continue
 		}
 		res.Started = append(res.Started, runID)
+		if err := s.debounce.done(ctx, w); err != nil {
+			errs = append(errs, err)
+		}
 	}
-	return res, nil
+	return res, stepError(errors.Join(errs...))
 }
 
 // ignoreReason says why an event starts no check ("" when it may).
@@ -179,7 +229,9 @@ func (s *Service) stacksOf(ctx context.Context, ev ChangeEvent, account, region 
 			out = append(out, e.Stack)
 		}
 	}
-	if len(out) == 0 {
+	// The tag names a stack but not its region: a global service's event
+	// is recorded in us-east-1 whatever region the stack is in.
+	if len(out) == 0 && !globalSources[ev.Detail.EventSource] {
 		if name := taggedStack(ev.Detail.RequestParameters); name != "" && region != "" {
 			out = append(out, drift.StackRef{Account: account, Region: region, Name: name})
 		}
@@ -285,14 +337,10 @@ func findTag(v any, depth int) string {
 	return ""
 }
 
-// eventRunID is the run id (and execution name) of the check an event
-// starts for a stack: deterministic, at most 80 characters, in the store's
-// name alphabet.
-func eventRunID(ev ChangeEvent, stack drift.StackRef) string {
-	id := ev.Detail.EventID
-	if id == "" {
-		id = ev.ID
-	}
-	sum := sha256.Sum256([]byte(id + "\x00" + stackKey(stack)))
+// eventRunID is the run id (and execution name) of the check a window
+// starts for a stack, named by the window's first event: deterministic, at
+// most 80 characters, in the store's name alphabet.
+func eventRunID(eventID string, stack drift.StackRef) string {
+	sum := sha256.Sum256([]byte(eventID + "\x00" + stackKey(stack)))
 	return "event-" + hex.EncodeToString(sum[:12])
 }

@@ -116,10 +116,13 @@ func TestTaggedStack(t *testing.T) {
 func TestEventRunID(t *testing.T) {
 	a := drift.StackRef{Account: "111111111111", Region: "us-east-1", Name: "api"}
 	b := drift.StackRef{Account: "111111111111", Region: "us-east-1", Name: "web"}
-	ev := ChangeEvent{ID: "x", Detail: EventDetail{EventID: "0f8fad5b-d9cb-469f-a165-70867728950e"}}
+	ev := "0f8fad5b-d9cb-469f-a165-70867728950e"
 	id := eventRunID(ev, a)
 	if id != eventRunID(ev, a) {
 		t.Error("run id is not deterministic")
+	}
+	if id == eventRunID("another-event", a) {
+		t.Error("two windows of one stack share a run id")
 	}
 	if id == eventRunID(ev, b) {
 		t.Error("two stacks of one event share a run id")
