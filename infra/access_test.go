@@ -25,23 +25,24 @@ func wantTableAccess() map[string][]tableAccess {
 		read = "dynamodb:GetItem,dynamodb:Query"
 	)
 	run := tableAccess{rw, "RUN#*"}
+	pace := tableAccess{"dynamodb:UpdateItem", "PACE#*"}
 	return map[string][]tableAccess{
-		"discover":           {run},
-		"load-desired":       {run},
-		"read-resources":     {run},
-		"resolve":            {run},
-		"enumerate-children": {run},
+		"discover":           {pace, run},
+		"load-desired":       {pace, run},
+		"read-resources":     {pace, run},
+		"resolve":            {pace, run},
+		"enumerate-children": {pace, run},
 		"classify":           {run, {read, "IGNORE#*,STACK#*"}},
 		"persist":            {{"dynamodb:BatchWriteItem", "RES#*"}, {rw, "RUN#*,STACK#*"}},
 		"notify":             {run},
 		"trigger":            {{"dynamodb:DeleteItem,dynamodb:Query,dynamodb:UpdateItem", "TRIGGER#*"}, {"dynamodb:Query", "RES#*"}},
-		"revert-plan":        {run, {read, "IGNORE#*,STACK#*"}},
+		"revert-plan":        {pace, run, {read, "IGNORE#*,STACK#*"}},
 		"request-approval":   {run},
-		"revert-write":       {run},
-		"revert-converge":    {run, {read, "IGNORE#*,STACK#*"}},
+		"revert-write":       {pace, run},
+		"revert-converge":    {pace, run, {read, "IGNORE#*,STACK#*"}},
 		"revert-audit":       {run},
 		"approve-link":       {run},
-		"accept":             {{rw, "RUN#*,STACK#*"}, {read, "IGNORE#*"}},
+		"accept":             {pace, {rw, "RUN#*,STACK#*"}, {read, "IGNORE#*"}},
 	}
 }
 

@@ -394,7 +394,8 @@ func referenceFields() map[string]string {
 		// DiscoveredAccounts/Targets, a caught error.
 		"desired": "key, resource count, batch numbers", "resolved": "key, parent batch numbers",
 		"classified": "key, counts", "persisted": "changed", "failure": "Error, Cause",
-		"discovered": "account ids / StackRefs", "recordFailure": "nothing (persist record-failure)",
+		"discovered": "account ids, accountsAtOnce / RegionTargets", "recordFailure": "nothing (persist record-failure)",
+		"region": "RegionTargets: region, stack count, the S3 bucket, key and results prefix of its stack list (inline StackRefs only locally)",
 		// The revert (not logged with execution data: see TestStateMachineLogging).
 		"request": "the execution input: StackRef fields, finding globs, all, dryRun", "execution": "execution ARN",
 		"planKey": "store key", "resource": "plan resource number", "auditKey": "store key", "key": "store key",

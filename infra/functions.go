@@ -20,9 +20,25 @@ type Function struct {
 	Table []tableGrant
 	// TimeoutSeconds bounds one invocation.
 	TimeoutSeconds float64
+	// MemoryMB is the function's memory (512 when zero). The paced
+	// readers spend most of an invocation waiting for their account-region's
+	// schedule (internal/pace) and get less: Lambda bills GB-seconds.
+	MemoryMB float64
 	// Description is the function's description.
 	Description string
 }
+
+// memory is the function's memory in MB.
+func (f Function) memory() float64 {
+	if f.MemoryMB > 0 {
+		return f.MemoryMB
+	}
+	return 512
+}
+
+// ReadRateParameter is the central stack's parameter of the sweep's read
+// rate per member account and region.
+const ReadRateParameter = "ReadRatePerAccountRegion"
 
 // ReadRoleName is the member accounts' read role, assumed by the reader
 // functions.
@@ -40,11 +56,11 @@ func functions() []Function {
 			Table: []tableGrant{runState()}},
 		{Name: "load-desired", Reader: true, TimeoutSeconds: 60, Description: "Load a stack's deployed template into the desired model.",
 			Table: []tableGrant{runState()}},
-		{Name: "read-resources", Reader: true, TimeoutSeconds: 120, Description: "Read one batch of live resources.",
+		{Name: "read-resources", Reader: true, TimeoutSeconds: 120, MemoryMB: 256, Description: "Read one batch of live resources.",
 			Table: []tableGrant{runState()}},
 		{Name: "resolve", Reader: true, TimeoutSeconds: 60, Description: "Resolve declared properties with live attributes.",
 			Table: []tableGrant{runState()}},
-		{Name: "enumerate-children", Reader: true, TimeoutSeconds: 120, Description: "Enumerate live children of declared parents.",
+		{Name: "enumerate-children", Reader: true, TimeoutSeconds: 120, MemoryMB: 256, Description: "Enumerate live children of declared parents.",
 			Table: []tableGrant{runState()}},
 		// Reads the stack's baseline and the ignore rules.
 		{Name: "classify", TimeoutSeconds: 60, Description: "Classify findings; apply baseline and ignore rules.",

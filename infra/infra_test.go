@@ -136,6 +136,7 @@ func TestResources(t *testing.T) {
 		"AWS::SNS::Topic":                  1,
 		"AWS::SecretsManager::Secret":      1,
 		"AWS::CloudFormation::StackSet":    2,
+		"AWS::S3::Bucket":                  1,
 	}
 	for typ, n := range counts {
 		t.Run(typ, func(t *testing.T) {
@@ -485,6 +486,8 @@ func starResourceWrites() map[string]bool {
 	return map[string]bool{
 		"logs:CreateLogDelivery": true, "logs:UpdateLogDelivery": true, "logs:DeleteLogDelivery": true,
 		"logs:PutResourcePolicy": true,
+		// X-Ray tracing of the sweep and check-stack state machines.
+		"xray:PutTraceSegments": true, "xray:PutTelemetryRecords": true,
 	}
 }
 
@@ -501,6 +504,8 @@ func allowedWrites() map[string]bool {
 		"states:SendTaskSuccess": true, "states:SendTaskFailure": true,
 		"lambda:InvokeFunction": true, "sts:AssumeRole": true,
 		"sqs:SendMessage": true,
+		// The sweep's stack lists and Distributed Map results (runs/*).
+		"s3:PutObject": true, "s3:AbortMultipartUpload": true,
 	}
 }
 

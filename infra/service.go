@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awss3"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsscheduler"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssecretsmanager"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssns"
@@ -95,6 +96,10 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 		Description: jsii.String("Regions swept, and where the member StackSet forwards CloudTrail events from."),
 	})
 
+	readRate := awscdk.NewCfnParameter(stack, jsii.String(ReadRateParameter), &awscdk.CfnParameterProps{
+		Type: jsii.String("Number"), Default: jsii.String("10"), MinValue: jsii.Number(0.1),
+		Description: jsii.String("API calls per second a sweep makes into one member account and region, shared by all its functions (REALDRIFT_READ_RATE)."),
+	})
 	enableRevert := awscdk.NewCfnParameter(stack, jsii.String(EnableRevertParameter), &awscdk.CfnParameterProps{
 		Type: jsii.String("String"), AllowedValues: jsii.Strings("true", "false"), Default: jsii.String("false"),
 		Description: jsii.String("Create the member accounts' revert role and let approved revert executions write with it. Off: reverts plan and dry-run only."),
@@ -146,6 +151,19 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 		Conditions: &map[string]any{"StringEquals": map[string]any{"aws:PrincipalOrgID": orgID.ValueAsString()}},
 	}))
 
+	// The sweep's per-account-region stack lists (discover writes them; the
+	// Stacks Distributed Map's ItemReader reads them) and the per-stack
+	// children's results (its ResultWriter): run data, expired after a week.
+	targets := awss3.NewBucket(stack, jsii.String("SweepTargets"), &awss3.BucketProps{
+		Encryption:        awss3.BucketEncryption_S3_MANAGED,
+		BlockPublicAccess: awss3.BlockPublicAccess_BLOCK_ALL(),
+		EnforceSSL:        jsii.Bool(true),
+		Versioned:         jsii.Bool(false),
+		LifecycleRules:    &[]*awss3.LifecycleRule{{Expiration: awscdk.Duration_Days(jsii.Number(7)), AbortIncompleteMultipartUploadAfter: awscdk.Duration_Days(jsii.Number(1))}},
+		RemovalPolicy:     awscdk.RemovalPolicy_RETAIN,
+	})
+	runObjects := jsii.String(*targets.BucketArn() + "/runs/*")
+
 	// Lambdas, each with its own role.
 	memberRole := stack.FormatArn(&awscdk.ArnComponents{
 		Service: jsii.String("iam"), Region: jsii.String(""), Account: jsii.String("*"),
@@ -192,7 +210,7 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 			Code:         awslambda.Code_FromAsset(jsii.String(assets[f.Name]), nil),
 			Role:         role,
 			LogGroup:     logs,
-			MemorySize:   jsii.Number(512),
+			MemorySize:   jsii.Number(f.memory()),
 			Timeout:      awscdk.Duration_Seconds(jsii.Number(f.TimeoutSeconds)),
 			Description:  jsii.String(desc),
 			Environment: &map[string]*string{
@@ -201,7 +219,14 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 				"REALDRIFT_REGIONS":        awscdk.Fn_Join(jsii.String(","), memberRegions.ValueAsList()),
 			},
 		})
-		for _, st := range tableStatements(table.TableArn(), f.Table) {
+		grants := f.Table
+		if f.Reader {
+			// Readers pace their member-account calls on the shared
+			// schedule items (internal/pace).
+			grants = append(append([]tableGrant(nil), grants...), paceGrant())
+			fn.AddEnvironment(jsii.String("REALDRIFT_READ_RATE"), readRate.ValueAsString(), nil)
+		}
+		for _, st := range tableStatements(table.TableArn(), grants) {
 			role.AddToPrincipalPolicy(st)
 		}
 		if f.Reader {
@@ -229,6 +254,12 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 		Sid:       jsii.String("ListOrganizationAccounts"),
 		Actions:   jsii.Strings("organizations:ListAccounts", "organizations:DescribeOrganization"),
 		Resources: jsii.Strings("*"),
+	}))
+	fns["discover"].AddEnvironment(jsii.String("REALDRIFT_TARGETS_BUCKET"), targets.BucketName(), nil)
+	fns["discover"].Role().AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+		Sid:       jsii.String("WriteStackLists"),
+		Actions:   jsii.Strings("s3:PutObject"),
+		Resources: &[]*string{runObjects},
 	}))
 	notify := fns["notify"]
 	notify.AddEnvironment(jsii.String("REALDRIFT_TOPIC_ARN"), topic.TopicArn(), nil)
@@ -286,6 +317,7 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 		DefinitionBody:          awsstepfunctions.DefinitionBody_FromString(jsii.String(definitions["check-stack"])),
 		DefinitionSubstitutions: &substitutions,
 		Logs:                    stateMachineLogs(stack, "CheckStackLogs", logsKey),
+		TracingEnabled:          jsii.Bool(true),
 	})
 	sweep := awsstepfunctions.NewStateMachine(stack, jsii.String("Sweep"), &awsstepfunctions.StateMachineProps{
 		StateMachineName:        jsii.String(SweepStateMachineName),
@@ -293,6 +325,7 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 		DefinitionBody:          awsstepfunctions.DefinitionBody_FromString(jsii.String(definitions["sweep"])),
 		DefinitionSubstitutions: &substitutions,
 		Logs:                    stateMachineLogs(stack, "SweepLogs", logsKey),
+		TracingEnabled:          jsii.Bool(true),
 	})
 	// Standard: it waits for approval. Its execution data is not logged:
 	// the approval step's input carries the task token.
@@ -346,6 +379,13 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 		Sid:       jsii.String("DistributedMapChildren"),
 		Actions:   jsii.Strings("states:StartExecution"),
 		Resources: jsii.Strings(*sweepArn),
+	}))
+	// The Stacks Map reads each account-region's stack list (ItemReader)
+	// and writes its children's results (ResultWriter) under runs/.
+	sweep.AddToRolePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+		Sid:       jsii.String("DistributedMapItems"),
+		Actions:   jsii.Strings("s3:GetObject", "s3:PutObject", "s3:AbortMultipartUpload", "s3:ListMultipartUploadParts"),
+		Resources: &[]*string{runObjects},
 	}))
 	sweep.AddToRolePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
 		Sid:       jsii.String("DistributedMapChildExecutions"),

@@ -17,6 +17,7 @@ const (
 	pkResource = "RES#"     // resource index entries of a physical id
 	pkRun      = "RUN#"     // run state, and the last alerted fingerprints (run id realdrift-alerts)
 	pkTrigger  = "TRIGGER#" // the trigger's per-stack debounce window
+	pkPace     = "PACE#"    // a member account-region's call schedule (internal/pace)
 )
 
 // The DynamoDB calls behind the store's operations (internal/store
@@ -43,6 +44,12 @@ func valueReadWrite() []string {
 type tableGrant struct {
 	Prefixes []string
 	Actions  []string
+}
+
+// paceGrant is the grant of a reader: moving its account-regions' call
+// schedules (one conditional UpdateItem per block of calls, internal/pace).
+func paceGrant() tableGrant {
+	return tableGrant{Prefixes: []string{pkPace}, Actions: []string{"dynamodb:UpdateItem"}}
 }
 
 // runState is the grant every step function needs: its run's state.
