@@ -31,6 +31,12 @@
 //     statement under a ForAllValues:StringLike dynamodb:LeadingKeys
 //     condition on the partition-key prefixes it touches. No role may
 //     Scan (a Scan has no leading keys, so no condition could scope it).
+//   - Change events are filtered at the rules (events.go: an allow-list of
+//     event sources, quiet calls and CloudFormation's own calls out);
+//     member accounts forward regional sources from every swept region and
+//     global ones (IAM, CloudFront, Route 53) from the partition's global
+//     region (a second StackSet). The trigger's concurrency is reserved and
+//     a scheduled rule sends its debounce flush.
 //   - Table key names and key prefixes mirror internal/store's layout
 //     constants (and the service's debounce prefix); a test reads those
 //     files to keep them in step.

@@ -2,8 +2,8 @@
 // handler per function of the state machines in statemachine/ (discover,
 // load-desired, read-resources, resolve, enumerate-children, classify,
 // persist, notify; revert-plan, request-approval, revert-write,
-// revert-converge, revert-audit) plus the CloudTrail trigger and the
-// approval link (approve-link). Each handler is a thin layer
+// revert-converge, revert-audit; accept) plus the CloudTrail trigger and
+// the approval link (approve-link). Each handler is a thin layer
 // over the scan pipeline (internal/scan), the store (internal/store), the
 // baseline and ignore rules (internal/baseline, internal/ignore) and the
 // alert senders (internal/notify); functions/<name>/main.go only builds a
@@ -58,8 +58,15 @@
 //   - The trigger ignores read-only events, events that failed, and changes
 //     made by CloudFormation itself; it maps the changed resource to its
 //     stack through the resource index (written by persist) or the
-//     aws:cloudformation:stack-name tag, and starts at most one check per
-//     stack per debounce window (a conditional write).
+//     aws:cloudformation:stack-name tag (never for a global service's
+//     event: its region is not the stack's), and debounces on the trailing
+//     edge (debounce.go): a change opens or extends the stack's window; the
+//     scheduled flush (FlushSource) starts one check per closed window, or
+//     per window MaxWaitFactor windows old, on the injected clock.
+//   - An accept (accept.go) records a stack's live-only state into its
+//     stored baseline as `realdrift record --yes` does, under the
+//     baseline's conditional write, and audits it; it never records
+//     declared drift.
 //   - Secrets never leave the classifier in plaintext: run state and
 //     findings go through their JSON forms, which withhold or redact them.
 //     Live models are stored with the values at the declared secrets'
