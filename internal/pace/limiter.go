@@ -75,6 +75,9 @@ type Stats struct {
 	Reservations int
 	// Waited is the total time callers slept for their slot.
 	Waited time.Duration
+	// Full counts the callers refused because their slot was past their
+	// deadline (ErrScheduleFull).
+	Full int
 }
 
 // queue is one account-region's reserved, not yet used slots in this
@@ -194,6 +197,14 @@ func (l *Limiter) Wait(ctx context.Context, account, region string) error {
 	slot := q.slots[0]
 	q.slots = q.slots[1:]
 	q.waiting--
+	// A slot past the caller's deadline would only time the call out: the
+	// schedule is full for now, which the caller hears as ErrScheduleFull
+	// (a throttle) at once, not as a timeout later.
+	if dl, ok := ctx.Deadline(); ok && slot.After(dl) {
+		l.stats.Full++
+		l.mu.Unlock()
+		return ErrScheduleFull
+	}
 	l.stats.Calls++
 	d := slot.Sub(l.now())
 	if d > 0 {
@@ -202,6 +213,11 @@ func (l *Limiter) Wait(ctx context.Context, account, region string) error {
 	l.mu.Unlock()
 	return l.sleep(ctx, d)
 }
+
+// ErrScheduleFull is Wait's answer when the account-region's schedule has
+// no slot before the caller's deadline: the caller is throttled by the
+// sweep's own limit (IsThrottle reports it), and should come back later.
+var ErrScheduleFull = errors.New("the account-region's call schedule is full until past this call's deadline")
 
 // interval is the spacing of calls of one account-region.
 func (l *Limiter) interval() time.Duration {

@@ -2,6 +2,7 @@ package pace_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -187,5 +188,31 @@ func TestIdleScheduleStartsNow(t *testing.T) {
 	want := []time.Time{t0, t0.Add(200 * time.Millisecond), t0.Add(400 * time.Millisecond), t0.Add(time.Minute)}
 	if !slices.EqualFunc(got, want, time.Time.Equal) {
 		t.Errorf("slots = %v, want %v", got, want)
+	}
+}
+
+// TestScheduleFullBeforeDeadline: a caller whose slot would come after its
+// deadline is refused at once with ErrScheduleFull (a throttle), not left
+// to time out.
+func TestScheduleFullBeforeDeadline(t *testing.T) {
+	db := newTable(t)
+	table := createTable(t, db)
+	t0 := time.Unix(1_900_000_000, 0)
+	now := func() time.Time { return t0 }
+	rec := &slotRecorder{now: now, slots: map[string][]time.Time{}}
+	l := pace.New(db, table, pace.Options{Rate: 1, MaxBlock: 1, Now: now, Sleep: rec.sleeper("k")})
+	for range 3 { // slots at t0, t0+1s, t0+2s
+		if err := l.Wait(t.Context(), "444444444444", "us-east-1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithDeadline(t.Context(), t0.Add(2500*time.Millisecond))
+	defer cancel()
+	err := l.Wait(ctx, "444444444444", "us-east-1") // its slot: t0+3s
+	if !errors.Is(err, pace.ErrScheduleFull) || !pace.IsThrottle(err) {
+		t.Errorf("err = %v, want ErrScheduleFull, a throttle", err)
+	}
+	if st := l.Stats(); st.Full != 1 || st.Calls != 3 {
+		t.Errorf("stats %+v: want 3 calls and 1 refused", st)
 	}
 }

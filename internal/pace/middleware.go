@@ -2,6 +2,7 @@ package pace
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -52,9 +53,13 @@ func (t *Tracker) Throttled() bool {
 	return t.throttled
 }
 
-// IsThrottle reports whether err is an API's throttling answer.
+// IsThrottle reports whether err is an API's throttling answer, or the
+// limiter's own (ErrScheduleFull).
 func IsThrottle(err error) bool {
-	return err != nil && retry.IsErrorThrottles(retry.DefaultThrottles).IsErrorThrottle(err) == aws.TrueTernary
+	if err == nil {
+		return false
+	}
+	return errors.Is(err, ErrScheduleFull) || retry.IsErrorThrottles(retry.DefaultThrottles).IsErrorThrottle(err) == aws.TrueTernary
 }
 
 // TrackThrottles records, on the Tracker of a call's context (if any),
