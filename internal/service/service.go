@@ -115,8 +115,11 @@ func New(cfg aws.Config, set Settings, opts ...Option) (*Service, error) {
 		o(s)
 	}
 	// Member-account reads share one rate per account-region across every
-	// Lambda of a sweep: a schedule item in the table (internal/pace).
-	s.accounts.pace = pace.New(db, set.Table, pace.Options{Rate: set.ReadRate, Now: s.now})
+	// Lambda of a sweep: a schedule item in the table (internal/pace). The
+	// schedule is real time — its callers really sleep until their slot
+	// and their calls' deadlines are real — so it keeps the wall clock, not
+	// WithClock's (which stamps runs and may be moved by tests).
+	s.accounts.pace = pace.New(db, set.Table, pace.Options{Rate: set.ReadRate})
 	if set.TopicARN != "" {
 		topic := notify.NewSNS(sns.NewFromConfig(cfg), set.TopicARN)
 		s.channels = append(s.channels, channel{"sns", topic})
