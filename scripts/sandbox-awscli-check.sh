@@ -428,6 +428,85 @@ assert z['Id'] == '/hostedzone/$ZONE' and z['Name'] == 'cli.example.', out
 "
 fails "route53 list-resource-record-sets (missing zone)" "NoSuchHostedZone" route53 list-resource-record-sets --hosted-zone-id Z0NOSUCHZONE
 
+# Certificate Manager (JSON 1.1).
+CERT=arn:aws:acm:us-east-1:$DEV:certificate/0a1b2c3d-0000-4000-8000-00000000c11
+add AWS::CertificateManager::Certificate $CERT '{"DomainName":"cli.example","SubjectAlternativeNames":["*.cli.example"],"ValidationMethod":"DNS","Tags":[{"Key":"team","Value":"cli"}]}'
+awsq acm describe-certificate --certificate-arn $CERT | check "acm describe-certificate" "
+c = out['Certificate']
+assert c['CertificateArn'] == '$CERT' and c['DomainName'] == 'cli.example', c
+assert c['SubjectAlternativeNames'] == ['cli.example', '*.cli.example'], c
+assert c['KeyAlgorithm'] == 'RSA-2048' and c['Status'] == 'ISSUED', c
+assert [d['ValidationMethod'] for d in c['DomainValidationOptions']] == ['DNS', 'DNS'], c
+"
+awsq acm list-tags-for-certificate --certificate-arn $CERT | check "acm list-tags-for-certificate" "
+assert out['Tags'] == [{'Key': 'team', 'Value': 'cli'}], out
+"
+fails "acm describe-certificate (missing certificate)" "ResourceNotFoundException" acm describe-certificate --certificate-arn arn:aws:acm:us-east-1:$DEV:certificate/0a1b2c3d-0000-4000-8000-000000000000
+
+# CodeBuild (JSON 1.1).
+add AWS::CodeBuild::Project cli-build '{"Name":"cli-build","ServiceRole":"arn:aws:iam::'$DEV':role/cli","Source":{"Type":"NO_SOURCE","BuildSpec":"version: 0.2"},"Artifacts":{"Type":"NO_ARTIFACTS"},"Environment":{"Type":"LINUX_CONTAINER","ComputeType":"BUILD_GENERAL1_SMALL","Image":"aws/codebuild/standard:7.0","EnvironmentVariables":[{"Name":"A","Value":"1","Type":"PLAINTEXT"}]},"BadgeEnabled":false,"Visibility":"PRIVATE"}'
+RG=arn:aws:codebuild:us-east-1:$DEV:report-group/cli-tests
+add AWS::CodeBuild::ReportGroup $RG '{"Name":"cli-tests","Type":"TEST","ExportConfig":{"ExportConfigType":"NO_EXPORT"}}'
+awsq codebuild batch-get-projects --names cli-build nope | check "codebuild batch-get-projects" "
+p, = out['projects']
+assert p['name'] == 'cli-build' and p['arn'] == 'arn:aws:codebuild:us-east-1:$DEV:project/cli-build', p
+assert p['source'] == {'type': 'NO_SOURCE', 'buildspec': 'version: 0.2'}, p
+assert p['environment']['environmentVariables'] == [{'name': 'A', 'value': '1', 'type': 'PLAINTEXT'}], p
+assert p['badge'] == {'badgeEnabled': False} and p['projectVisibility'] == 'PRIVATE', p
+assert out['projectsNotFound'] == ['nope'], out
+"
+awsq codebuild batch-get-report-groups --report-group-arns $RG | check "codebuild batch-get-report-groups" "
+g, = out['reportGroups']
+assert g['arn'] == '$RG' and g['type'] == 'TEST' and g['exportConfig'] == {'exportConfigType': 'NO_EXPORT'}, g
+"
+fails "codebuild batch-get-report-groups (not an ARN)" "InvalidInputException" codebuild batch-get-report-groups --report-group-arns nope
+
+# EC2 launch templates (EC2 query).
+LT=lt-0c11c11c11c11c11c
+add AWS::EC2::LaunchTemplate $LT '{"LaunchTemplateName":"cli-lt","LaunchTemplateId":"'$LT'","DefaultVersionNumber":"1","LaunchTemplateData":{"InstanceType":"t3.micro","SecurityGroupIds":["sg-0aaaaaaaaaaaaaaaa"],"BlockDeviceMappings":[{"DeviceName":"/dev/xvda","Ebs":{"VolumeSize":8}}]}}'
+awsq ec2 describe-launch-template-versions --launch-template-id $LT --versions '$Default' | check "ec2 describe-launch-template-versions" "
+v, = out['LaunchTemplateVersions']
+assert v['LaunchTemplateId'] == '$LT' and v['VersionNumber'] == 1 and v['DefaultVersion'] is True, v
+d = v['LaunchTemplateData']
+assert d['InstanceType'] == 't3.micro' and d['SecurityGroupIds'] == ['sg-0aaaaaaaaaaaaaaaa'], d
+assert d['BlockDeviceMappings'] == [{'DeviceName': '/dev/xvda', 'Ebs': {'VolumeSize': 8}}], d
+"
+fails "ec2 describe-launch-template-versions (missing template)" "InvalidLaunchTemplateId.NotFound" ec2 describe-launch-template-versions --launch-template-id lt-00000000000000000
+
+# IAM access keys (query/XML): metadata only, never a secret.
+add AWS::IAM::User cli-deployer '{"UserName":"cli-deployer"}'
+for k in AKIACLIKEY0000000001 AKIACLIKEY0000000002 AKIACLIKEY0000000003; do
+	add AWS::IAM::AccessKey $k '{"UserName":"cli-deployer","Status":"Active"}'
+done
+awsq iam list-access-keys --user-name cli-deployer --page-size 2 | check "iam list-access-keys (paginated)" "
+assert [(k['AccessKeyId'], k['Status'], k['UserName']) for k in out['AccessKeyMetadata']] == [('AKIACLIKEY000000000%d' % i, 'Active', 'cli-deployer') for i in (1, 2, 3)], out
+assert not any('SecretAccessKey' in k for k in out['AccessKeyMetadata'])
+"
+fails "iam list-access-keys (missing user)" "NoSuchEntity" iam list-access-keys --user-name cli-nobody
+
+# EventBridge Scheduler (REST-JSON).
+add AWS::Scheduler::Schedule cli-nightly '{"Name":"cli-nightly","ScheduleExpression":"cron(0 2 * * ? *)","FlexibleTimeWindow":{"Mode":"OFF"},"StartDate":"2030-01-01T00:00:00Z","Target":{"Arn":"arn:aws:sqs:us-east-1:'$DEV':cli","RoleArn":"arn:aws:iam::'$DEV':role/cli"}}'
+awsq scheduler get-schedule --name cli-nightly | check "scheduler get-schedule" "
+assert out['Name'] == 'cli-nightly' and out['GroupName'] == 'default' and out['State'] == 'ENABLED', out
+assert out['Arn'] == 'arn:aws:scheduler:us-east-1:$DEV:schedule/default/cli-nightly', out
+assert out['Target']['RetryPolicy'] == {'MaximumEventAgeInSeconds': 86400, 'MaximumRetryAttempts': 185}, out
+assert out['StartDate'].startswith('2030-01-01T00:00:00'), out
+"
+fails "scheduler get-schedule (other group)" "ResourceNotFoundException" scheduler get-schedule --name cli-nightly --group-name other
+
+# AWS Config (JSON 1.1).
+add AWS::Config::ConfigurationRecorder cli-recorder '{"Name":"cli-recorder","RoleARN":"arn:aws:iam::'$DEV':role/config","RecordingGroup":{"AllSupported":true,"IncludeGlobalResourceTypes":true},"RecordingMode":{"RecordingFrequency":"DAILY"}}'
+add AWS::Config::DeliveryChannel cli-channel '{"Name":"cli-channel","S3BucketName":"cli-config","ConfigSnapshotDeliveryProperties":{"DeliveryFrequency":"One_Hour"}}'
+awsq configservice describe-configuration-recorders --configuration-recorder-names cli-recorder | check "configservice describe-configuration-recorders" "
+r, = out['ConfigurationRecorders']
+assert r['name'] == 'cli-recorder' and r['roleARN'] == 'arn:aws:iam::$DEV:role/config', r
+assert r['recordingGroup'] == {'allSupported': True, 'includeGlobalResourceTypes': True} and r['recordingMode'] == {'recordingFrequency': 'DAILY'}, r
+"
+awsq configservice describe-delivery-channels | check "configservice describe-delivery-channels" "
+assert out['DeliveryChannels'] == [{'name': 'cli-channel', 's3BucketName': 'cli-config', 'configSnapshotDeliveryProperties': {'deliveryFrequency': 'One_Hour'}}], out
+"
+fails "configservice describe-configuration-recorders (missing)" "NoSuchConfigurationRecorderException" configservice describe-configuration-recorders --configuration-recorder-names nope
+
 AWS_ACCESS_KEY_ID=AKIADEMO$MGMT awsq organizations list-accounts | check "organizations list-accounts" "
 assert sorted(a['Id'] for a in out['Accounts']) == sorted(a['id'] for a in w['accounts']), out
 "

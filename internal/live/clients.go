@@ -6,12 +6,15 @@ import (
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/acm"
 	"github.com/aws/aws-sdk-go-v2/service/autoscaling"
 	"github.com/aws/aws-sdk-go-v2/service/cloudcontrol"
 	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
+	"github.com/aws/aws-sdk-go-v2/service/codebuild"
 	"github.com/aws/aws-sdk-go-v2/service/codedeploy"
 	cognito "github.com/aws/aws-sdk-go-v2/service/cognitoidentityprovider"
+	"github.com/aws/aws-sdk-go-v2/service/configservice"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ecs"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
@@ -20,6 +23,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/route53"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/scheduler"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -69,6 +73,7 @@ type iamManagedAPI interface {
 type iamAPI interface {
 	iamInlineAPI
 	iamManagedAPI
+	accessKeysAPI
 }
 
 type lambdaAPI interface {
@@ -118,6 +123,10 @@ type Clients struct {
 	AutoScaling    autoScalingAPI
 	CodeDeploy     codeDeployAPI
 	Route53        route53API
+	ACM            acmAPI
+	CodeBuild      codeBuildAPI
+	Scheduler      schedulerAPI
+	Config         configAPI
 
 	// Region and Account are the scope of the clients, for identifiers
 	// that are ARNs. An empty Account is asked of Identity once, on first
@@ -212,6 +221,10 @@ func NewClients(cfg aws.Config) *Clients {
 		AutoScaling: autoscaling.NewFromConfig(cfg),
 		CodeDeploy:  codedeploy.NewFromConfig(cfg),
 		Route53:     route53.NewFromConfig(cfg),
+		ACM:         acm.NewFromConfig(cfg),
+		CodeBuild:   codebuild.NewFromConfig(cfg),
+		Scheduler:   scheduler.NewFromConfig(cfg),
+		Config:      configservice.NewFromConfig(cfg),
 		Region:      cfg.Region,
 		Identity:    sts.NewFromConfig(cfg),
 		account:     &accountOnce{},

@@ -24,6 +24,7 @@ type ec2API interface {
 	ec2.DescribeSecurityGroupsAPIClient
 	ec2.DescribeRouteTablesAPIClient
 	DescribeAddresses(ctx context.Context, in *ec2.DescribeAddressesInput, optFns ...func(*ec2.Options)) (*ec2.DescribeAddressesOutput, error)
+	launchTemplateAPI
 }
 
 var _ ec2API = (*ec2.Client)(nil)

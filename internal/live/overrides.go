@@ -21,14 +21,23 @@ func overrides() map[string]overrideReader {
 		"AWS::SNS::TopicPolicy":   readTopicPolicy,
 		"AWS::IAM::Policy":        readInlinePolicy,
 		"AWS::IAM::ManagedPolicy": readManagedPolicy,
+		"AWS::IAM::AccessKey":     readAccessKey,
 		"AWS::Lambda::Permission": readPermission,
 
 		"AWS::EC2::EIP":             readEIP,
 		"AWS::EC2::NetworkAclEntry": readNetworkAclEntry,
+		"AWS::EC2::LaunchTemplate":  readLaunchTemplate,
 		"AWS::Logs::MetricFilter":   readMetricFilter,
 
 		"AWS::Route53::RecordSet":      readRecordSet,
 		"AWS::Route53::RecordSetGroup": readRecordSetGroup,
+
+		"AWS::CertificateManager::Certificate": readCertificate,
+		"AWS::CodeBuild::Project":              readProject,
+		"AWS::CodeBuild::ReportGroup":          readReportGroup,
+		"AWS::Scheduler::Schedule":             readSchedule,
+		"AWS::Config::ConfigurationRecorder":   readConfigurationRecorder,
+		"AWS::Config::DeliveryChannel":         readDeliveryChannel,
 	}
 }
 

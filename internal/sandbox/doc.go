@@ -36,12 +36,13 @@
 //	                            GetUserPolicy GetGroupPolicy GetPolicy GetPolicyVersion
 //	                            ListPolicyVersions CreatePolicyVersion DeletePolicyVersion
 //	                            ListEntitiesForPolicy PutUserPolicy DeleteUserPolicy
-//	                            PutGroupPolicy DeleteGroupPolicy
+//	                            PutGroupPolicy DeleteGroupPolicy ListAccessKeys
 //	lambda (REST-JSON)          GetPolicy AddPermission RemovePermission ListFunctionUrlConfigs
 //	                            ListAliases ListEventSourceMappings ListVersionsByFunction
 //	kms (JSON 1.1)              ListAliases
 //	ec2 (EC2 query)             DescribeNetworkAcls DescribeSubnets DescribeSecurityGroups
 //	                            DescribeRouteTables DescribeAddresses ReplaceNetworkAclEntry
+//	                            DescribeLaunchTemplateVersions
 //	logs (JSON 1.1)             DescribeMetricFilters DescribeSubscriptionFilters
 //	events (JSON 1.1)           ListRules
 //	secretsmanager (JSON 1.1)   GetResourcePolicy
@@ -51,6 +52,10 @@
 //	autoscaling (query)         DescribeLifecycleHooks DescribeScheduledActions
 //	codedeploy (JSON 1.1)       ListDeploymentGroups
 //	route53 (REST-XML)          ListResourceRecordSets ListHostedZonesByName
+//	acm (JSON 1.1)              DescribeCertificate ListTagsForCertificate
+//	codebuild (JSON 1.1)        BatchGetProjects BatchGetReportGroups
+//	scheduler (REST-JSON)       GetSchedule
+//	config (JSON 1.1)           DescribeConfigurationRecorders DescribeDeliveryChannels
 //
 // Errors carry AWS's codes in each protocol's shape (query ErrorResponse,
 // JSON __type + X-Amzn-ErrorType, S3 <Error>, Lambda X-Amzn-ErrorType, EC2

@@ -31,12 +31,13 @@ func ec2Service() *service {
 		throttle: apiError{Status: 503, Code: "RequestLimitExceeded"},
 		deny:     apiError{Status: 403, Code: "UnauthorizedOperation"},
 		ops: map[string]handler{
-			"DescribeNetworkAcls":    (*Server).ec2DescribeNetworkAcls,
-			"DescribeSubnets":        (*Server).ec2DescribeSubnets,
-			"DescribeSecurityGroups": (*Server).ec2DescribeSecurityGroups,
-			"DescribeRouteTables":    (*Server).ec2DescribeRouteTables,
-			"DescribeAddresses":      (*Server).ec2DescribeAddresses,
-			"ReplaceNetworkAclEntry": (*Server).ec2ReplaceNetworkAclEntry,
+			"DescribeNetworkAcls":            (*Server).ec2DescribeNetworkAcls,
+			"DescribeSubnets":                (*Server).ec2DescribeSubnets,
+			"DescribeSecurityGroups":         (*Server).ec2DescribeSecurityGroups,
+			"DescribeRouteTables":            (*Server).ec2DescribeRouteTables,
+			"DescribeAddresses":              (*Server).ec2DescribeAddresses,
+			"ReplaceNetworkAclEntry":         (*Server).ec2ReplaceNetworkAclEntry,
+			"DescribeLaunchTemplateVersions": (*Server).ec2DescribeLaunchTemplateVersions,
 		},
 	}
 }

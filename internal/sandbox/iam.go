@@ -33,6 +33,7 @@ func iamService() *service {
 			"PutGroupPolicy":        (*Server).iamPutGroupPolicy,
 			"DeleteGroupPolicy":     (*Server).iamDeleteGroupPolicy,
 			"DeletePolicyVersion":   (*Server).iamDeletePolicyVersion,
+			"ListAccessKeys":        (*Server).iamListAccessKeys,
 		},
 	}
 }

@@ -139,7 +139,7 @@ func services() map[string]*service {
 		s3Service(), sqsService(), snsService(), iamService(), lambdaService(), kmsService(),
 		ec2Service(), logsService(), eventsService(), secretsManagerService(),
 		ecsService(), cognitoService(), ssmService(), autoScalingService(), codeDeployService(),
-		route53Service(), securityHubService(),
+		route53Service(), acmService(), codeBuildService(), schedulerService(), configService(), securityHubService(),
 	} {
 		out[s.name] = s
 	}

@@ -97,6 +97,7 @@ func ClassifyStack(d *Desired, lives map[string]live.Result, children []Children
 			if facts != nil {
 				f, _ = facts(r.Type)
 			}
+			f = live.ReadableFacts(r.Type, res, f) // write-only values an override read back are compared
 			s := Subject{Ref: r.Ref(), Declared: r.Declared}
 			if r.Type == "AWS::IAM::Role" {
 				s.SiblingPolicyNames = siblingPolicyNames(d, r)

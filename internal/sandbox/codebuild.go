@@ -1,0 +1,130 @@
+package sandbox
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// codeBuildService serves CodeBuild (JSON 1.1): projects by name (or ARN)
+// and report groups by ARN, from the world's AWS::CodeBuild::Project and
+// AWS::CodeBuild::ReportGroup models. A project is answered as CodeBuild
+// does in its camelCase shape: buildspec, badge {badgeEnabled},
+// projectVisibility, tags {key, value}, with its ARN and times; exactly
+// the properties the model holds, so a world built from recordings
+// answers what was recorded. Names CodeBuild does not know are listed in
+// projectsNotFound / reportGroupsNotFound, as CodeBuild does.
+func codeBuildService() *service {
+	return &service{
+		name:          "codebuild",
+		protocol:      protoJSON,
+		jsonNamespace: "com.amazonaws.codebuild#",
+		jsonVersion:   "1.1",
+		targetPrefix:  "CodeBuild_20161006.",
+		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
+		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
+		ops: map[string]handler{
+			"BatchGetProjects":     (*Server).codeBuildBatchGetProjects,
+			"BatchGetReportGroups": (*Server).codeBuildBatchGetReportGroups,
+		},
+	}
+}
+
+// camelModel converts a template-shaped value to an API's camelCase one:
+// every object key with its first letter in lower case, or renamed per
+// the table.
+func camelModel(v any, renames map[string]string) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			nk, ok := renames[k]
+			if !ok {
+				r, n := utf8.DecodeRuneInString(k)
+				nk = string(unicode.ToLower(r)) + k[n:]
+			}
+			out[nk] = camelModel(e, renames)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = camelModel(e, renames)
+		}
+		return out
+	}
+	return v
+}
+
+func (s *Server) codeBuildBatchGetProjects(c *call) (any, error) {
+	var in struct{ Names []string }
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	if len(in.Names) < 1 || len(in.Names) > 100 {
+		return nil, errf(400, "InvalidInputException", "1 validation error detected: Value at 'names' failed to satisfy constraint: Member must have length between 1 and 100")
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	projects, missing := []any{}, []string{}
+	for _, name := range in.Names {
+		name := arnTail(name, ":project/")
+		p := s.st.resource(c.account, c.region, "AWS::CodeBuild::Project", name)
+		if p == nil {
+			missing = append(missing, name)
+			continue
+		}
+		m, err := fieldObject(p)
+		if err != nil {
+			return nil, err
+		}
+		badge, hasBadge := m["BadgeEnabled"]
+		delete(m, "BadgeEnabled")
+		out := camelModel(m, map[string]string{"BuildSpec": "buildspec", "Visibility": "projectVisibility"}).(map[string]any)
+		out["name"] = name
+		out["arn"] = "arn:aws:codebuild:" + c.region + ":" + c.account + ":project/" + name
+		out["created"], out["lastModified"] = epoch(defaultStackTime), epoch(defaultStackTime)
+		if hasBadge {
+			out["badge"] = map[string]any{"badgeEnabled": badge}
+		}
+		projects = append(projects, out)
+	}
+	return map[string]any{"projects": projects, "projectsNotFound": missing}, nil
+}
+
+func (s *Server) codeBuildBatchGetReportGroups(c *call) (any, error) {
+	var in struct{ ReportGroupArns []string }
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	if len(in.ReportGroupArns) < 1 || len(in.ReportGroupArns) > 100 {
+		return nil, errf(400, "InvalidInputException", "1 validation error detected: Value at 'reportGroupArns' failed to satisfy constraint: Member must have length between 1 and 100")
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	groups, missing := []any{}, []string{}
+	for _, arn := range in.ReportGroupArns {
+		if !strings.Contains(arn, ":report-group/") {
+			return nil, errf(400, "InvalidInputException", "Invalid report group ARN: %s", arn)
+		}
+		g := s.st.resource(c.account, c.region, "AWS::CodeBuild::ReportGroup", arn)
+		if g == nil {
+			missing = append(missing, arn)
+			continue
+		}
+		m, err := fieldObject(g)
+		if err != nil {
+			return nil, err
+		}
+		delete(m, "DeleteReports")
+		out := camelModel(m, nil).(map[string]any)
+		out["arn"] = arn
+		if out["name"] == nil {
+			out["name"] = arnTail(arn, ":report-group/")
+		}
+		out["status"] = "ACTIVE"
+		out["created"], out["lastModified"] = epoch(defaultStackTime), epoch(defaultStackTime)
+		groups = append(groups, out)
+	}
+	return map[string]any{"reportGroups": groups, "reportGroupsNotFound": missing}, nil
+}

@@ -1,0 +1,86 @@
+package sandbox
+
+// configService serves AWS Config (JSON 1.1): the configuration recorders
+// and delivery channels of the account region, from the world's
+// AWS::Config::ConfigurationRecorder and AWS::Config::DeliveryChannel
+// models (by Name, else the identifier), in Config's camelCase shape with
+// exactly the properties the model holds. Asked by names, a name that does
+// not exist is NoSuch...Exception, as Config answers; asked for none, all
+// are listed.
+func configService() *service {
+	return &service{
+		name:          "config",
+		protocol:      protoJSON,
+		jsonNamespace: "com.amazonaws.starlingdoveservice#",
+		jsonVersion:   "1.1",
+		targetPrefix:  "StarlingDoveService.",
+		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
+		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
+		ops: map[string]handler{
+			"DescribeConfigurationRecorders": (*Server).configDescribeRecorders,
+			"DescribeDeliveryChannels":       (*Server).configDescribeChannels,
+		},
+	}
+}
+
+// configDescribe lists the models of typ named in names (all when none),
+// camelCased; a missing name is the error code notFound.
+func (s *Server) configDescribe(c *call, typ string, names []string, notFound, noun string) ([]any, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	byName := map[string]*Resource{}
+	var order []string
+	for _, r := range s.st.ofType(c.account, c.region, typ) {
+		n := fieldString(r, "Name")
+		if n == "" {
+			n = r.ccID()
+		}
+		byName[n] = r
+		order = append(order, n)
+	}
+	if len(names) == 0 {
+		names = order
+	}
+	out := []any{}
+	for _, n := range names {
+		r := byName[n]
+		if r == nil {
+			return nil, errf(400, notFound, "Cannot find %s with specified name '%s'.", noun, n)
+		}
+		m, err := fieldObject(r)
+		if err != nil {
+			return nil, err
+		}
+		m["Name"] = n
+		out = append(out, camelModel(m, nil))
+	}
+	return out, nil
+}
+
+func (s *Server) configDescribeRecorders(c *call) (any, error) {
+	var in struct{ ConfigurationRecorderNames []string }
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	rs, err := s.configDescribe(c, "AWS::Config::ConfigurationRecorder", in.ConfigurationRecorderNames, "NoSuchConfigurationRecorderException", "configuration recorder")
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rs {
+		m := r.(map[string]any)
+		m["arn"] = "arn:aws:config:" + c.region + ":" + c.account + ":configuration-recorder/" + m["name"].(string) + "/" + shortHash(m["name"].(string), 16)
+	}
+	return map[string]any{"ConfigurationRecorders": rs}, nil
+}
+
+func (s *Server) configDescribeChannels(c *call) (any, error) {
+	var in struct{ DeliveryChannelNames []string }
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	chs, err := s.configDescribe(c, "AWS::Config::DeliveryChannel", in.DeliveryChannelNames, "NoSuchDeliveryChannelException", "delivery channel")
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"DeliveryChannels": chs}, nil
+}

@@ -1,0 +1,117 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Launch templates (EC2 query): DescribeLaunchTemplateVersions answers the
+// world's AWS::EC2::LaunchTemplate models by id (the identifier, or the
+// model's LaunchTemplateId) or name. A model is one version: its number
+// is the model's DefaultVersionNumber (else 1) and both $Default and
+// $Latest; its data is the model's LaunchTemplateData in EC2's XML shape
+// (element names with a lower-case first letter, lists as <nameSet> of
+// <item>s). A model without LaunchTemplateData (a Cloud Control recording,
+// which cannot read it) answers a version without data.
+
+// ltListNames are list elements of launch template data whose EC2 name is
+// not the singular of the template's name plus "Set".
+var ltListNames = map[string]string{
+	"LicenseSpecifications": "licenseSet",
+	"PrivateIpAddresses":    "privateIpAddressesSet",
+	"Ipv6Addresses":         "ipv6AddressesSet",
+	"Ipv4Prefixes":          "ipv4PrefixSet",
+	"Ipv6Prefixes":          "ipv6PrefixSet",
+}
+
+func lowerFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToLower(r)) + s[n:]
+}
+
+// ec2XML renders a template-shaped value as EC2 XML under name.
+func ec2XML(name string, v any) *xnode {
+	switch t := v.(type) {
+	case map[string]any:
+		n := &xnode{name: name}
+		for _, k := range sortedKeys(t) {
+			kn := lowerFirst(k)
+			if _, list := t[k].([]any); list {
+				if ln, ok := ltListNames[k]; ok {
+					kn = ln
+				} else {
+					kn = strings.TrimSuffix(kn, "s") + "Set"
+				}
+			}
+			if kid := ec2XML(kn, t[k]); kid != nil {
+				n.kids = append(n.kids, kid)
+			}
+		}
+		return n
+	case []any:
+		n := &xnode{name: name}
+		for _, e := range t {
+			if kid := ec2XML("item", e); kid != nil {
+				n.kids = append(n.kids, kid)
+			}
+		}
+		return n
+	case string:
+		return tx(name, t)
+	case json.Number:
+		return tx(name, t.String())
+	case bool:
+		return xbool(name, t)
+	}
+	return nil
+}
+
+func (s *Server) ec2DescribeLaunchTemplateVersions(c *call) (any, error) {
+	id, name := c.str("LaunchTemplateId"), c.str("LaunchTemplateName")
+	if (id == "") == (name == "") {
+		return nil, errf(400, "MissingParameter", "The request must contain exactly one of LaunchTemplateId or LaunchTemplateName")
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var lt *Resource
+	for _, r := range s.st.ofType(c.account, c.region, "AWS::EC2::LaunchTemplate") {
+		rid := fieldString(r, "LaunchTemplateId")
+		if rid == "" {
+			rid = r.ccID()
+		}
+		if (id != "" && rid == id) || (name != "" && fieldString(r, "LaunchTemplateName") == name) {
+			lt, id = r, rid
+			break
+		}
+	}
+	if lt == nil {
+		if name != "" {
+			return nil, errf(400, "InvalidLaunchTemplateName.NotFoundException", "At least one of the launch templates specified in the request does not exist.")
+		}
+		return nil, errf(400, "InvalidLaunchTemplateId.NotFound", "The specified launch template, with template ID %s, does not exist.", id)
+	}
+	m, err := fieldObject(lt)
+	if err != nil {
+		return nil, err
+	}
+	number := "1"
+	if n, ok := m["DefaultVersionNumber"]; ok {
+		if b, err := json.Marshal(n); err == nil {
+			number = strings.Trim(string(b), `"`)
+		}
+	}
+	want := c.ec2List("LaunchTemplateVersion")
+	for _, v := range want {
+		if v != "$Default" && v != "$Latest" && v != number {
+			return nil, errf(400, "InvalidLaunchTemplateId.VersionNotFound", "Could not find launch template version %s for launch template ID %s.", v, id)
+		}
+	}
+	ver := el("item", tx("launchTemplateId", id), tx("launchTemplateName", fieldString(lt, "LaunchTemplateName")),
+		tx("versionNumber", number), xbool("defaultVersion", true), xtime("createTime", defaultStackTime))
+	if d, ok := m["LaunchTemplateData"].(map[string]any); ok {
+		ver.kids = append(ver.kids, ec2XML("launchTemplateData", d))
+	}
+	return el("", items("launchTemplateVersionSet", []*xnode{ver})), nil
+}

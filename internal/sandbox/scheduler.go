@@ -1,0 +1,93 @@
+package sandbox
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// schedulerService serves EventBridge Scheduler (REST-JSON): GET
+// /schedules/{Name}?groupName= answers the world's AWS::Scheduler::Schedule
+// model of that name and group (GroupName, else "default") in the API's
+// shape, which is the template's, with the schedule's ARN and times, and
+// the values Scheduler fills in when a model lacks them (timezone UTC,
+// state ENABLED, ActionAfterCompletion NONE, a target retry policy of 24
+// hours and 185 attempts).
+func schedulerService() *service {
+	return &service{
+		name:     "scheduler",
+		protocol: protoRESTJSON,
+		throttle: apiError{Status: 429, Code: "ThrottlingException"},
+		deny:     apiError{Status: 403, Code: "AccessDeniedException"},
+		route:    schedulerRoute,
+		ops: map[string]handler{
+			"GetSchedule": (*Server).schedulerGetSchedule,
+		},
+	}
+}
+
+func schedulerRoute(r *http.Request) (string, map[string]string) {
+	segs := strings.Split(strings.Trim(r.URL.EscapedPath(), "/"), "/")
+	if r.Method != http.MethodGet || len(segs) != 2 || segs[0] != "schedules" {
+		return "", nil
+	}
+	name, err := url.PathUnescape(segs[1])
+	if err != nil {
+		return "", nil
+	}
+	return "GetSchedule", map[string]string{"name": name}
+}
+
+func (s *Server) schedulerGetSchedule(c *call) (any, error) {
+	name, group := c.params["name"], c.str("groupName")
+	if group == "" {
+		group = "default"
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var sched *Resource
+	for _, r := range s.st.ofType(c.account, c.region, "AWS::Scheduler::Schedule") {
+		g := fieldString(r, "GroupName")
+		if g == "" {
+			g = "default"
+		}
+		n := fieldString(r, "Name")
+		if n == "" {
+			n = r.ccID()
+		}
+		if n == name && g == group {
+			sched = r
+			break
+		}
+	}
+	if sched == nil {
+		return nil, errf(404, "ResourceNotFoundException", "Schedule %s does not exist.", name)
+	}
+	m, err := fieldObject(sched)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range map[string]any{"Name": name, "GroupName": group, "ScheduleExpressionTimezone": "UTC", "State": "ENABLED", "ActionAfterCompletion": "NONE"} {
+		if _, ok := m[k]; !ok {
+			m[k] = v
+		}
+	}
+	if t, ok := m["Target"].(map[string]any); ok {
+		if _, ok := t["RetryPolicy"]; !ok {
+			t["RetryPolicy"] = map[string]any{"MaximumEventAgeInSeconds": 86400, "MaximumRetryAttempts": 185}
+		}
+	}
+	for _, k := range []string{"StartDate", "EndDate"} {
+		if v, ok := m[k].(string); ok {
+			t, err := time.Parse(time.RFC3339Nano, v)
+			if err != nil {
+				return nil, errf(500, "InternalServerException", "the world's %s %q is not an RFC 3339 time", k, v)
+			}
+			m[k] = epoch(t)
+		}
+	}
+	m["Arn"] = "arn:aws:scheduler:" + c.region + ":" + c.account + ":schedule/" + group + "/" + name
+	m["CreationDate"], m["LastModificationDate"] = epoch(defaultStackTime), epoch(defaultStackTime)
+	return m, nil
+}
