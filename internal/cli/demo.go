@@ -346,6 +346,23 @@ func (d *demo) story(ctx context.Context) error {
 	if err := d.excerpt(out); err != nil {
 		return err
 	}
+
+	d.step(7, "revert the rest",
+		"revert writes the drift back: the template's value for declared drift (the bucket policy without the public\n"+
+			"statement), the recorded value for a changed live-only setting (the queue's retention), removal for an added\n"+
+			"child (the inline policy). --dry-run prints the plan and writes nothing; --yes writes it, re-reads every\n"+
+			"touched resource and says per item whether it converged. The ignored finding is left alone.")
+	if err := d.cmd(ctx, ExitOK, "revert", "--all", "--dry-run"); err != nil {
+		return err
+	}
+	if err := d.cmd(ctx, ExitOK, "revert", "--all", "--yes"); err != nil {
+		return err
+	}
+	d.step(8, "check once more",
+		"Nothing but the ignored finding is left: check --fail exits 0.")
+	if err := d.cmd(ctx, ExitOK, "check", "--all", "--fail"); err != nil {
+		return err
+	}
 	fmt.Fprintf(d.out, "\nDone in %.1fs. Run the same commands against your account without --endpoint-url.\n", time.Since(d.start).Seconds())
 	return nil
 }

@@ -28,6 +28,9 @@ func TestDemo(t *testing.T) {
 				"Step 4 — check again", "$ realdrift check --all --fail\n", "PolicyDocument.Statement", "ServiceRole.Policies", "appeared since record",
 				"Step 5 — ignore one finding", "added 1 ignore rule",
 				"Step 6 — the JSON report", `"verdict": "drift"`, `"tier":"ignored"`,
+				"Step 7 — revert the rest", "$ realdrift revert --all --dry-run", "dry run: 3 to revert, 0 not revertable; nothing written",
+				"$ realdrift revert --all --yes", "revert: 3 reverted, 0 still drifted, 0 failed, 0 not revertable",
+				"Step 8 — check once more", "$ realdrift check --all --fail\n", "0 with drift", "[exit status 0]",
 				"Done in",
 			}
 			at := 0
@@ -45,7 +48,7 @@ func TestDemo(t *testing.T) {
 					statuses = append(statuses, line)
 				}
 			}
-			want := "[exit status 0] [exit status 0] [exit status 1] [exit status 0] [exit status 1]"
+			want := "[exit status 0] [exit status 0] [exit status 1] [exit status 0] [exit status 1] [exit status 0] [exit status 0] [exit status 0]"
 			if got := strings.Join(statuses, " "); got != want {
 				t.Errorf("exit statuses shown:\n got %s\nwant %s", got, want)
 			}

@@ -98,6 +98,34 @@ func IsCustom(t string) bool {
 	return strings.HasPrefix(t, "Custom::") || t == "AWS::CloudFormation::CustomResource"
 }
 
+// CloudControlGaps are the types Cloud Control has no handlers for on AWS
+// among those realdrift reads (it answers UnsupportedActionException):
+// read through an override reader, written only through an SDK writer when
+// one exists. The sandbox's worlds mark them as Cloud Control gaps.
+func CloudControlGaps() []string {
+	return []string{
+		"AWS::EC2::NetworkAclEntry",
+		"AWS::IAM::Policy",
+		"AWS::Lambda::Permission",
+		"AWS::Logs::MetricFilter",
+		"AWS::Route53::RecordSet",
+		"AWS::Route53::RecordSetGroup",
+		"AWS::S3::BucketPolicy",
+		"AWS::SNS::TopicPolicy",
+		"AWS::SQS::QueuePolicy",
+	}
+}
+
+// IsCloudControlGap reports whether t is one of CloudControlGaps.
+func IsCloudControlGap(t string) bool {
+	for _, g := range CloudControlGaps() {
+		if g == t {
+			return true
+		}
+	}
+	return false
+}
+
 // HasOverride reports whether t is read by an SDK override reader rather
 // than Cloud Control.
 func HasOverride(t string) bool {

@@ -299,6 +299,9 @@ func plan(f drift.Finding, r Resource, b *baseline.Baseline, facts *schema.Facts
 		it.Patch = []Op{op(ptr, f.Actual != nil, remove, value)}
 		return it, ReasonNone, ""
 	}
+	if live.IsCloudControlGap(f.ResourceType) {
+		return nil, NoWriter, "Cloud Control has no handlers for " + f.ResourceType + " and no SDK writer is registered for it"
+	}
 	if facts != nil {
 		dotted := schemaPath(wpath)
 		for _, ro := range concat(facts.ReadOnly, facts.ReadOnlyPaths) {

@@ -84,6 +84,12 @@ func TestBuild(t *testing.T) {
 			}),
 			with(f(drift.Added, "Fn/Url", "AWS::Lambda::Url", "", map[string]any{}, map[string]any{}), func(x *drift.Finding) { x.Note = baseline.NoteChanged }),
 		}},
+		// A type Cloud Control has no handlers for and no SDK writer
+		// writes: not revertable, never a Cloud Control update that fails.
+		{name: "cloud-control-gap", base: base, findings: []drift.Finding{
+			f(drift.Declared, "Record", "AWS::Route53::RecordSet", "TTL", "60", "300"),
+			f(drift.Declared, "Filter", "AWS::Logs::MetricFilter", "FilterPattern", "ERROR", "WARN"),
+		}},
 		{name: "scoped", base: base, opt: Options{UndeclaredOnly: true, Only: []string{"Queue.*"}}, findings: []drift.Finding{
 			f(drift.Declared, "Queue", q, "VisibilityTimeout", 60, 30),
 			with(f(drift.Undeclared, "Queue", q, "DelaySeconds", 5, 0), func(x *drift.Finding) { x.Note = baseline.NoteChanged }),

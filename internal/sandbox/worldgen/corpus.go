@@ -31,20 +31,8 @@ const CaseMetadata = "realdrift:corpus-case"
 // a fail-closed resolver leaves it unresolved.
 var unresolvable = map[string]any{"Fn::GetAZs": ""}
 
-// corpusGaps are the types Cloud Control cannot read on AWS among those the
-// readers serve through a service API; the corpus world lists them as
-// gaps so they fail there the way they fail on AWS.
-var corpusGaps = []string{
-	"AWS::EC2::NetworkAclEntry",
-	"AWS::IAM::Policy",
-	"AWS::Lambda::Permission",
-	"AWS::Logs::MetricFilter",
-	"AWS::Route53::RecordSet",
-	"AWS::Route53::RecordSetGroup",
-	"AWS::S3::BucketPolicy",
-	"AWS::SNS::TopicPolicy",
-	"AWS::SQS::QueuePolicy",
-}
+// The corpus and demo worlds list live.CloudControlGaps as Cloud Control
+// gaps, so those types fail there the way they fail on AWS.
 
 // AccessKey is the access key id the corpus world maps to account.
 func AccessKey(account string) string { return "AKIACORPUS" + account }
@@ -66,7 +54,7 @@ func FromCorpus(cases []*corpus.Case) (*sandbox.World, error) {
 	b := &builder{
 		w: &sandbox.World{
 			DefaultAccount: CorpusAccount,
-			CCGaps:         append([]string(nil), corpusGaps...),
+			CCGaps:         live.CloudControlGaps(),
 			Schemas:        map[string]*schema.Facts{},
 		},
 		worldFacts: map[string]string{},

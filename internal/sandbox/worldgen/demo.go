@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/realdrift/realdrift/internal/corpus"
+	"github.com/realdrift/realdrift/internal/live"
 	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/schema"
 )
@@ -104,7 +105,7 @@ func Demo(cases []*corpus.Case) (*sandbox.World, error) {
 	w := &sandbox.World{
 		DefaultAccount: DemoDefaultAccount,
 		Organization:   &sandbox.Organization{ID: DemoOrganizationID, ManagementAccountID: accts[0].ID, FeatureSet: "ALL"},
-		CCGaps:         append([]string(nil), corpusGaps...),
+		CCGaps:         live.CloudControlGaps(),
 		Schemas:        map[string]*schema.Facts{},
 	}
 	for _, typ := range sortedTypes(g.recordings) {
