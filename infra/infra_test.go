@@ -524,6 +524,10 @@ func TestLeastPrivilege(t *testing.T) {
 				if name == "member" && st.role == revertRoleID(t) {
 					continue
 				}
+				// The opt-in findings role's two calls: TestSecurityHubOptIn.
+				if name == "member" && st.role == findingsRole(t).id {
+					continue
+				}
 				read := readAction(a) || a == "dynamodb:ConditionCheckItem" || a == "dynamodb:GetRecords" || a == "dynamodb:GetShardIterator"
 				if read {
 					continue
@@ -545,7 +549,8 @@ func TestLeastPrivilege(t *testing.T) {
 }
 
 // TestAssumeOnlyMemberRoles: the central functions assume the member read
-// role, and only revert-write the member revert role.
+// role, only revert-write the member revert role, and only notify the
+// member findings role.
 func TestAssumeOnlyMemberRoles(t *testing.T) {
 	names := roleNames(central)
 	for _, st := range statements(t, central) {
@@ -560,8 +565,12 @@ func TestAssumeOnlyMemberRoles(t *testing.T) {
 					if names[st.role] != "realdrift-revert-write" {
 						t.Errorf("%s (%s) may assume the revert role, want only realdrift-revert-write", st.where, names[st.role])
 					}
+				case strings.Contains(r, ":role/"+FindingsRoleName+`"`):
+					if names[st.role] != "realdrift-notify" {
+						t.Errorf("%s (%s) may assume the findings role, want only realdrift-notify", st.where, names[st.role])
+					}
 				default:
-					t.Errorf("%s may assume %s, want only the member read and revert roles", st.where, r)
+					t.Errorf("%s may assume %s, want only the member read, revert and findings roles", st.where, r)
 				}
 			}
 		}

@@ -161,6 +161,7 @@ func NewMember(scope constructs.Construct, id string) awscdk.Stack {
 	})
 	role.Node().DefaultChild().(awscdk.CfnResource).CfnOptions().SetCondition(inRoleRegion)
 	newRevertRole(stack, central.ValueAsString(), orgID.ValueAsString(), revertEnabled)
+	newFindingsRole(stack, central.ValueAsString(), orgID.ValueAsString(), inRoleRegion)
 
 	bus := awsevents.EventBus_FromEventBusArn(stack, jsii.String("CentralBus"), busArn.ValueAsString())
 	forwardRole := awsiam.NewRole(stack, jsii.String("ForwardRole"), &awsiam.RoleProps{
@@ -181,6 +182,63 @@ func NewMember(scope constructs.Construct, id string) awscdk.Stack {
 	})
 	return stack
 }
+
+// securityHubActions are the calls the notify function's Security Hub
+// channel makes in a member account through the read role (the root
+// module's notify.SecurityHubActions; TestSecurityHubOptIn holds them
+// equal to the copy in testdata).
+func securityHubActions() []string {
+	return []string{"securityhub:BatchImportFindings", "securityhub:GetFindings"}
+}
+
+// newFindingsRole creates, only when the StackSet's EnableSecurityHub is
+// "true" (and in the one role region: IAM is global), the member role the
+// notify function imports realdrift's drift findings with into the
+// account's own Security Hub: BatchImportFindings on the account's default
+// product (a custom integration's findings) and GetFindings on its hub (to
+// archive the findings that resolved), nothing else. It is a role of its
+// own so the read role stays read-only; only realdrift-notify may assume it.
+func newFindingsRole(stack awscdk.Stack, central, orgID *string, inRoleRegion awscdk.CfnCondition) {
+	enable := awscdk.NewCfnParameter(stack, jsii.String(EnableSecurityHubParameter), &awscdk.CfnParameterProps{
+		Type: jsii.String("String"), AllowedValues: jsii.Strings("true", "false"), Default: jsii.String("false"),
+		Description: jsii.String("Create the role realdrift imports its drift findings into this account's Security Hub with (BatchImportFindings on the default product, GetFindings). Off by default."),
+	})
+	enabled := awscdk.NewCfnCondition(stack, jsii.String(SecurityHubEnabledCondition), &awscdk.CfnConditionProps{
+		Expression: awscdk.Fn_ConditionAnd(inRoleRegion, awscdk.Fn_ConditionEquals(enable.ValueAsString(), jsii.String("true"))),
+	})
+	acct, part := *awscdk.Aws_ACCOUNT_ID(), *awscdk.Aws_PARTITION()
+	acts := securityHubActions()
+	role := awsiam.NewRole(stack, jsii.String("FindingsRole"), &awsiam.RoleProps{
+		RoleName: jsii.String(FindingsRoleName),
+		AssumedBy: awsiam.NewAccountPrincipal(central).WithConditions(&map[string]any{
+			"StringEquals": map[string]any{"aws:PrincipalOrgID": orgID},
+			"ArnEquals":    map[string]any{"aws:PrincipalArn": fmt.Sprintf("arn:%s:iam::%s:role/realdrift-notify", part, *central)},
+		}),
+		Description:        jsii.String("realdrift imports its drift findings into this account's Security Hub; nothing else."),
+		MaxSessionDuration: awscdk.Duration_Hours(jsii.Number(1)),
+		InlinePolicies: &map[string]awsiam.PolicyDocument{
+			"findings": awsiam.NewPolicyDocument(&awsiam.PolicyDocumentProps{Statements: &[]awsiam.PolicyStatement{
+				awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+					Sid: jsii.String("ImportDriftFindings"), Actions: jsii.Strings(acts[0]),
+					Resources: jsii.Strings(fmt.Sprintf("arn:%s:securityhub:*:%s:product/%s/default", part, acct, acct)),
+				}),
+				awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+					Sid: jsii.String("FindDriftFindings"), Actions: jsii.Strings(acts[1]),
+					Resources: jsii.Strings(fmt.Sprintf("arn:%s:securityhub:*:%s:hub/default", part, acct)),
+				}),
+			}}),
+		},
+	})
+	role.Node().DefaultChild().(awscdk.CfnResource).CfnOptions().SetCondition(enabled)
+}
+
+// The Security Hub switch (the member template's and the central stack's
+// parameter, the member condition) and the member role it creates.
+const (
+	EnableSecurityHubParameter  = "EnableSecurityHub"
+	SecurityHubEnabledCondition = "SecurityHubEnabled"
+	FindingsRoleName            = "realdrift-findings"
+)
 
 // Names of the revert switch.
 const (

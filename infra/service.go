@@ -107,6 +107,10 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 	revertEnabled := awscdk.NewCfnCondition(stack, jsii.String(RevertEnabledCondition), &awscdk.CfnConditionProps{
 		Expression: awscdk.Fn_ConditionEquals(enableRevert.ValueAsString(), jsii.String("true")),
 	})
+	enableHub := awscdk.NewCfnParameter(stack, jsii.String(EnableSecurityHubParameter), &awscdk.CfnParameterProps{
+		Type: jsii.String("String"), AllowedValues: jsii.Strings("true", "false"), Default: jsii.String("false"),
+		Description: jsii.String("Import confirmed drift into each member account's Security Hub (REALDRIFT_SECURITY_HUB; the member read role gets the two Security Hub calls). Off by default."),
+	})
 
 	// Store.
 	table := awsdynamodb.NewTable(stack, jsii.String("Table"), &awsdynamodb.TableProps{
@@ -265,6 +269,22 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 	notify.AddEnvironment(jsii.String("REALDRIFT_TOPIC_ARN"), topic.TopicArn(), nil)
 	notify.AddEnvironment(jsii.String("REALDRIFT_SLACK_SECRET_ARN"), slack.SecretArn(), nil)
 	notify.AddEnvironment(jsii.String("REALDRIFT_EVENT_BUS"), bus.EventBusArn(), nil)
+	// Security Hub: on, the notify function imports findings through the
+	// member accounts' findings role (member.go); off, neither exists.
+	hubEnabled := awscdk.NewCfnCondition(stack, jsii.String(SecurityHubEnabledCondition), &awscdk.CfnConditionProps{
+		Expression: awscdk.Fn_ConditionEquals(enableHub.ValueAsString(), jsii.String("true")),
+	})
+	notify.AddEnvironment(jsii.String("REALDRIFT_SECURITY_HUB"), enableHub.ValueAsString(), nil)
+	notify.AddEnvironment(jsii.String("REALDRIFT_FINDINGS_ROLE_NAME"), awscdk.Fn_ConditionIf(hubEnabled.LogicalId(), FindingsRoleName, "").ToString(), nil)
+	notify.Role().AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+		Sid:     jsii.String("AssumeMemberFindingsRole"),
+		Actions: jsii.Strings("sts:AssumeRole"),
+		Resources: jsii.Strings(*stack.FormatArn(&awscdk.ArnComponents{
+			Service: jsii.String("iam"), Region: jsii.String(""), Account: jsii.String("*"),
+			Resource: jsii.String("role"), ResourceName: jsii.String(FindingsRoleName),
+		})),
+		Conditions: &map[string]any{"StringEquals": map[string]any{"aws:ResourceOrgID": orgID.ValueAsString()}},
+	}))
 	// Drift alerts link to the revert state machine (by name: it invokes
 	// notify, so a reference would be circular).
 	notify.AddEnvironment(jsii.String("REALDRIFT_REVERT_STATE_MACHINE_ARN"), revertArn, nil)
@@ -498,6 +518,7 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 			&awscloudformation.CfnStackSet_ParameterProperty{ParameterKey: jsii.String("OrganizationId"), ParameterValue: orgID.ValueAsString()},
 			&awscloudformation.CfnStackSet_ParameterProperty{ParameterKey: jsii.String("RoleRegion"), ParameterValue: awscdk.Fn_Select(jsii.Number(0), memberRegions.ValueAsList())},
 			&awscloudformation.CfnStackSet_ParameterProperty{ParameterKey: jsii.String(EnableRevertParameter), ParameterValue: enableRevert.ValueAsString()},
+			&awscloudformation.CfnStackSet_ParameterProperty{ParameterKey: jsii.String(EnableSecurityHubParameter), ParameterValue: enableHub.ValueAsString()},
 		},
 		StackInstancesGroup: &[]any{&awscloudformation.CfnStackSet_StackInstancesProperty{
 			DeploymentTargets: &awscloudformation.CfnStackSet_DeploymentTargetsProperty{OrganizationalUnitIds: memberOUs.ValueAsList()},

@@ -1,6 +1,9 @@
 package notify_test
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -8,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/securityhub"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/notify"
@@ -110,5 +114,22 @@ func TestSecurityHubRejectsAnotherAccountsFindings(t *testing.T) {
 	err := h.Send(t.Context(), notify.Summarize(stack, "run", time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC), []drift.Finding{f}, ""))
 	if err == nil || !strings.Contains(err.Error(), "not imported") {
 		t.Fatalf("err = %v, want the findings not imported", err)
+	}
+}
+
+// TestSecurityHubActionsCopy holds the sender's IAM actions equal to the
+// committed list infra grants the read role (infra TestSecurityHubOptIn
+// holds the synthesized policy to the same file).
+func TestSecurityHubActionsCopy(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "iam", "member-securityhub-actions.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(notify.SecurityHubActions, want); diff != "" {
+		t.Errorf("notify.SecurityHubActions differ from testdata/iam/member-securityhub-actions.json (-sender +file):\n%s", diff)
 	}
 }

@@ -78,6 +78,15 @@ func (s *Server) iamResource(c *call) string {
 		if t := c.str("TopicArn"); t != "" {
 			return t
 		}
+	case "securityhub":
+		// As AWS authorizes them: an import against the account's
+		// default product, a query against its hub.
+		switch c.action {
+		case "BatchImportFindings":
+			return "arn:" + part + ":securityhub:" + c.region + ":" + c.account + ":product/" + c.account + "/default"
+		case "GetFindings":
+			return "arn:" + part + ":securityhub:" + c.region + ":" + c.account + ":hub/default"
+		}
 	case "sqs":
 		u := c.str("QueueUrl")
 		if u == "" && c.svc.protocol == protoJSON {

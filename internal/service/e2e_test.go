@@ -111,6 +111,11 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 			a.Policies = append(a.Policies, &sandbox.Policies{Role: revertRole, Documents: conf.revertPolicies(a.ID)})
 		}
 	}
+	if conf.securityHub {
+		for _, a := range world.Accounts {
+			a.Policies = append(a.Policies, &sandbox.Policies{Role: findingsRole, Documents: findingsRoleDocuments(t)})
+		}
+	}
 	opts := sandbox.Options{OperationDelay: time.Millisecond}
 	if snap, err := schema.Embedded(); err == nil {
 		opts.Facts = snap.Lookup
@@ -177,7 +182,9 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 	if conf.accept {
 		set.AcceptStateMachineARN = acceptARN
 	}
-	set.SecurityHub = conf.securityHub
+	if conf.securityHub {
+		set.SecurityHub, set.FindingsRoleName = true, findingsRole
+	}
 	cfg, err := service.AWSConfig(ctx, set, "us-east-1")
 	if err != nil {
 		t.Fatal(err)

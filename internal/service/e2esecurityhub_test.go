@@ -10,20 +10,33 @@ import (
 	"github.com/realdrift/realdrift/internal/notify"
 )
 
-// TestSweepEndToEndSecurityHub: with the Security Hub channel on, a sweep
-// imports each drifted stack's confirmed drift into Security Hub in the
-// stack's own account and region, through the member read role (the
-// sandbox enforcing its policies, with the statement infra adds when
-// Security Hub is enabled): exactly the drifted stacks have ACTIVE
-// findings. The next identical sweep imports nothing again.
-func TestSweepEndToEndSecurityHub(t *testing.T) {
+// findingsRole is the member findings role infra creates when Security Hub
+// is enabled.
+const findingsRole = "realdrift-findings"
+
+// findingsRoleDocuments is infra's findings role policy, for any account:
+// the sandbox authorizes the import against the account's default product
+// and the query against its hub, as AWS does.
+func findingsRoleDocuments(t *testing.T) []json.RawMessage {
+	t.Helper()
 	hub, err := json.Marshal(map[string]any{"Version": "2012-10-17", "Statement": []any{
-		map[string]any{"Sid": "ImportDriftFindings", "Effect": "Allow", "Action": notify.SecurityHubActions, "Resource": "*"},
+		map[string]any{"Sid": "ImportDriftFindings", "Effect": "Allow", "Action": notify.SecurityHubActions[0], "Resource": "arn:aws:securityhub:*:*:product/*/default"},
+		map[string]any{"Sid": "FindDriftFindings", "Effect": "Allow", "Action": notify.SecurityHubActions[1], "Resource": "arn:aws:securityhub:*:*:hub/default"},
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := startE2EWith(t, e2eConfig{readPolicies: append(readRoleDocuments(t), hub), securityHub: true})
+	return []json.RawMessage{hub}
+}
+
+// TestSweepEndToEndSecurityHub: with the Security Hub channel on, a sweep
+// imports each drifted stack's confirmed drift into Security Hub in the
+// stack's own account and region, through the member findings role (the
+// sandbox enforcing its policies; the read role stays read-only): exactly
+// the drifted stacks have ACTIVE findings. The next identical sweep
+// imports nothing again.
+func TestSweepEndToEndSecurityHub(t *testing.T) {
+	e := startE2EWith(t, e2eConfig{readPolicies: readRoleDocuments(t), securityHub: true})
 	e.sweep(t, "sweep-1")
 	drifted := e.compare(t, "sweep-1")
 	if len(drifted) == 0 {

@@ -61,6 +61,9 @@ type Service struct {
 	accounts *accounts
 	// reverters hands out member configs with the revert role assumed.
 	reverters *accounts
+	// findings hands out member configs with the findings role assumed
+	// (the Security Hub channel).
+	findings *accounts
 	// region is the central region (the table's).
 	region  string
 	org     accountLister
@@ -101,6 +104,7 @@ func New(cfg aws.Config, set Settings, opts ...Option) (*Service, error) {
 		set:       set,
 		accounts:  newAccounts(cfg, stsc, set.ReadRoleName),
 		reverters: newAccounts(cfg, stsc, set.RevertRoleName),
+		findings:  newAccounts(cfg, stsc, set.FindingsRoleName),
 		region:    cfg.Region,
 		org:       organizations.NewFromConfig(cfg),
 		starter:   sfnc,
@@ -133,9 +137,10 @@ func New(cfg aws.Config, set Settings, opts ...Option) (*Service, error) {
 	}
 	if set.SecurityHub {
 		// In the member account (BatchImportFindings is called by the
-		// account the findings are in), through its read role.
+		// account the findings are in), through its findings role: the
+		// read role stays read-only.
 		hub := &notify.SecurityHub{Client: func(account, region string) notify.SecurityHubAPI {
-			return securityhub.NewFromConfig(s.accounts.config(account, region))
+			return securityhub.NewFromConfig(s.findings.config(account, region))
 		}}
 		s.channels = append(s.channels, channel{"securityhub", hub})
 	}

@@ -43,6 +43,7 @@ const (
 	EnvRevertARN       = "REALDRIFT_REVERT_STATE_MACHINE_ARN"
 	EnvAcceptARN       = "REALDRIFT_ACCEPT_STATE_MACHINE_ARN"
 	EnvSecurityHub     = "REALDRIFT_SECURITY_HUB"
+	EnvFindingsRole    = "REALDRIFT_FINDINGS_ROLE_NAME"
 	EnvRevertWait      = "REALDRIFT_REVERT_WAIT_SECONDS"
 	EnvAccessKeyID     = "REALDRIFT_ACCESS_KEY_ID"
 	EnvSecretKey       = "REALDRIFT_SECRET_ACCESS_KEY"
@@ -95,9 +96,12 @@ type Settings struct {
 	EventBus      string
 	// SecurityHub turns on the Security Hub channel: confirmed drift
 	// imported as findings into each member account's Security Hub, in
-	// the stack's region, through the read role (REALDRIFT_SECURITY_HUB
-	// "on"; infra's EnableSecurityHub grants the role the two calls).
-	SecurityHub bool
+	// the stack's region (REALDRIFT_SECURITY_HUB "on"), through
+	// FindingsRoleName (REALDRIFT_FINDINGS_ROLE_NAME: the member role
+	// infra's EnableSecurityHub creates; empty, the function's own
+	// credentials, one account).
+	SecurityHub      bool
+	FindingsRoleName string
 	// CheckStackARN is the check-stack state machine the trigger starts.
 	CheckStackARN string
 	// IgnoreScopes are the ignore-rule documents applied to every stack,
@@ -181,6 +185,7 @@ func SettingsFromEnv(getenv func(string) string) (Settings, error) {
 		CheckStackARN:         getenv(EnvCheckStackARN),
 		IgnoreScopes:          list(getenv(EnvIgnoreScopes)),
 		RevertRoleName:        getenv(EnvRevertRoleName),
+		FindingsRoleName:      getenv(EnvFindingsRole),
 		TargetsBucket:         getenv(EnvTargetsBucket),
 		ApprovalURL:           getenv(EnvApprovalURL),
 		RevertStateMachineARN: getenv(EnvRevertARN),
