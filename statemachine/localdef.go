@@ -8,21 +8,25 @@ import (
 	"strings"
 )
 
-// LocalItemsPaths maps each Map state that reads its items from S3 in
-// production (ItemReader) to where its items are inline in a local run.
-// The local interpreter ignores ItemReader and ResultWriter
+// LocalItemsPath names, for a Map state that reads its items from S3 in
+// production (ItemReader), where its items are inline in a local run. The
+// local interpreter ignores ItemReader and ResultWriter
 // (LOCAL-EMULATORS.md); LocalDefinition puts these paths in their place.
-var LocalItemsPaths = map[string]string{
-	// discover returns each region's stack list inline when no targets
-	// bucket is configured (RegionTargets.Targets).
-	"Stacks": "$.region.targets",
+func LocalItemsPath(state string) (string, bool) {
+	switch state {
+	case "Stacks":
+		// discover returns each region's stack list inline when no
+		// targets bucket is configured (RegionTargets.Targets).
+		return "$.region.targets", true
+	}
+	return "", false
 }
 
 // LocalDefinition returns def (an ASL definition's JSON) in the shape the
 // local interpreter runs: every Map with an ItemReader reads the inline
-// items LocalItemsPaths names instead, and loses its ResultWriter (the Map's
+// items LocalItemsPath names instead, and loses its ResultWriter (the Map's
 // ResultPath decides what stays in the state, as it does on AWS). A Map
-// with an ItemReader that LocalItemsPaths does not name is an error. A
+// with an ItemReader that LocalItemsPath does not name is an error. A
 // definition without one comes back unchanged.
 func LocalDefinition(def []byte) ([]byte, error) {
 	if !strings.Contains(string(def), `"ItemReader"`) && !strings.Contains(string(def), `"ResultWriter"`) {
@@ -46,9 +50,9 @@ func localStates(machine map[string]any) error {
 			continue
 		}
 		if _, ok := st["ItemReader"]; ok {
-			path, ok := LocalItemsPaths[name]
+			path, ok := LocalItemsPath(name)
 			if !ok {
-				return fmt.Errorf("local definition: Map %s reads items from S3 and LocalItemsPaths names no inline path for it", name)
+				return fmt.Errorf("local definition: Map %s reads items from S3 and LocalItemsPath names no inline path for it", name)
 			}
 			delete(st, "ItemReader")
 			st["ItemsPath"] = path

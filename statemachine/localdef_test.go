@@ -27,8 +27,9 @@ func TestLocalDefinition(t *testing.T) {
 	}
 	outer := d["States"].(map[string]any)["Outer"].(map[string]any)
 	stacks := outer["ItemProcessor"].(map[string]any)["States"].(map[string]any)["Stacks"].(map[string]any)
-	if stacks["ItemsPath"] != statemachine.LocalItemsPaths["Stacks"] || stacks["ItemReader"] != nil || stacks["ResultWriter"] != nil {
-		t.Errorf("Stacks = %v: want ItemsPath %s, no ItemReader, no ResultWriter", stacks, statemachine.LocalItemsPaths["Stacks"])
+	want, _ := statemachine.LocalItemsPath("Stacks")
+	if stacks["ItemsPath"] != want || stacks["ItemReader"] != nil || stacks["ResultWriter"] != nil {
+		t.Errorf("Stacks = %v: want ItemsPath %s, no ItemReader, no ResultWriter", stacks, want)
 	}
 	if stacks["MaxConcurrency"] != 4.0 || outer["ItemsPath"] != "$.a" {
 		t.Errorf("other fields changed: %v", d)
