@@ -21,12 +21,18 @@ var revertRoleCopy = filepath.Join("..", "testdata", "iam", "member-revert-role.
 // revertRole returns the member revert role.
 func revertRole(t *testing.T) resource {
 	t.Helper()
+	return memberRole(t, RevertRoleName)
+}
+
+// memberRole returns the member template's role named name.
+func memberRole(t *testing.T, name string) resource {
+	t.Helper()
 	for _, r := range resourcesOf(member, "AWS::IAM::Role") {
-		if r.props["RoleName"] == RevertRoleName {
+		if r.props["RoleName"] == name {
 			return r
 		}
 	}
-	t.Fatal("no member revert role")
+	t.Fatalf("no member role %s", name)
 	return resource{}
 }
 

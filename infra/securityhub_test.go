@@ -114,13 +114,7 @@ func TestSecurityHubOptIn(t *testing.T) {
 // findingsRole is the member template's findings role.
 func findingsRole(t *testing.T) resource {
 	t.Helper()
-	for _, r := range resourcesOf(member, "AWS::IAM::Role") {
-		if r.props["RoleName"] == FindingsRoleName {
-			return r
-		}
-	}
-	t.Fatal("no findings role in the member template")
-	return resource{}
+	return memberRole(t, FindingsRoleName)
 }
 
 // statementsOf returns a policy document's statements.
