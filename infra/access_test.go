@@ -32,7 +32,7 @@ func wantTableAccess() map[string][]tableAccess {
 		"read-resources":     {pace, run},
 		"resolve":            {pace, run},
 		"enumerate-children": {pace, run},
-		"classify":           {run, {read, "IGNORE#*,STACK#*"}},
+		"classify":           {pace, run, {read, "IGNORE#*,STACK#*"}},
 		"persist":            {{"dynamodb:BatchWriteItem", "RES#*"}, {rw, "RUN#*,STACK#*"}},
 		"notify":             {run},
 		"trigger":            {{"dynamodb:DeleteItem,dynamodb:Query,dynamodb:UpdateItem", "TRIGGER#*"}, {"dynamodb:Query", "RES#*"}},

@@ -62,8 +62,11 @@ func functions() []Function {
 			Table: []tableGrant{runState()}},
 		{Name: "enumerate-children", Reader: true, TimeoutSeconds: 120, MemoryMB: 256, Description: "Enumerate live children of declared parents.",
 			Table: []tableGrant{runState()}},
-		// Reads the stack's baseline and the ignore rules.
-		{Name: "classify", TimeoutSeconds: 60, Description: "Classify findings; apply baseline and ignore rules.",
+		// Reads the stack's baseline and the ignore rules; and, through the
+		// member read role, the account facts (default security groups, KMS
+		// aliases) and nested stacks' templates — so it assumes the role and
+		// paces those calls like every reader.
+		{Name: "classify", Reader: true, TimeoutSeconds: 60, Description: "Classify findings; apply baseline and ignore rules.",
 			Table: []tableGrant{runState(), {Prefixes: []string{pkIgnore, pkStack}, Actions: valueRead()}}},
 		// Reads the latest findings, writes run history and latest findings
 		// (PutRun) and the resource index (PutIndex); reads the last alerted
