@@ -15,8 +15,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/codedeploy"
 	cognito "github.com/aws/aws-sdk-go-v2/service/cognitoidentityprovider"
 	"github.com/aws/aws-sdk-go-v2/service/configservice"
+	"github.com/aws/aws-sdk-go-v2/service/dax"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ecs"
+	"github.com/aws/aws-sdk-go-v2/service/elasticache"
+	elbv2 "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/kms"
@@ -25,6 +28,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/scheduler"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
+	"github.com/aws/aws-sdk-go-v2/service/servicediscovery"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
@@ -105,28 +109,32 @@ var (
 // yourself (any value with the SDK method shapes will do). A nil field makes
 // the readers that need it skip with a reason.
 type Clients struct {
-	CloudControl   cloudControlAPI
-	CloudFormation stackResourcesAPI
-	S3             s3API
-	SQS            sqsAPI
-	SNS            snsAPI
-	IAM            iamAPI
-	Lambda         lambdaAPI
-	EC2            ec2API
-	Logs           logsAPI
-	Events         eventsAPI
-	KMS            kmsAPI
-	Secrets        secretsAPI
-	ECS            ecsAPI
-	Cognito        cognitoAPI
-	SSM            ssmAPI
-	AutoScaling    autoScalingAPI
-	CodeDeploy     codeDeployAPI
-	Route53        route53API
-	ACM            acmAPI
-	CodeBuild      codeBuildAPI
-	Scheduler      schedulerAPI
-	Config         configAPI
+	CloudControl     cloudControlAPI
+	CloudFormation   stackResourcesAPI
+	S3               s3API
+	SQS              sqsAPI
+	SNS              snsAPI
+	IAM              iamAPI
+	Lambda           lambdaAPI
+	EC2              ec2API
+	Logs             logsAPI
+	Events           eventsAPI
+	KMS              kmsAPI
+	Secrets          secretsAPI
+	ECS              ecsAPI
+	Cognito          cognitoAPI
+	SSM              ssmAPI
+	AutoScaling      autoScalingAPI
+	CodeDeploy       codeDeployAPI
+	Route53          route53API
+	ACM              acmAPI
+	CodeBuild        codeBuildAPI
+	Scheduler        schedulerAPI
+	Config           configAPI
+	ServiceDiscovery serviceDiscoveryAPI
+	ELBv2            elbv2API
+	ElastiCache      elastiCacheAPI
+	DAX              daxAPI
 
 	// Region and Account are the scope of the clients, for identifiers
 	// that are ARNs. An empty Account is asked of Identity once, on first
@@ -206,27 +214,31 @@ func NewClients(cfg aws.Config) *Clients {
 				o.UsePathStyle = true
 			}
 		}),
-		SQS:         sqs.NewFromConfig(cfg),
-		SNS:         sns.NewFromConfig(cfg),
-		IAM:         iam.NewFromConfig(cfg),
-		Lambda:      lambda.NewFromConfig(cfg),
-		EC2:         ec2.NewFromConfig(cfg),
-		Logs:        cloudwatchlogs.NewFromConfig(cfg),
-		Events:      eventbridge.NewFromConfig(cfg),
-		KMS:         kms.NewFromConfig(cfg),
-		Secrets:     secretsmanager.NewFromConfig(cfg),
-		ECS:         ecs.NewFromConfig(cfg),
-		Cognito:     cognito.NewFromConfig(cfg),
-		SSM:         ssm.NewFromConfig(cfg),
-		AutoScaling: autoscaling.NewFromConfig(cfg),
-		CodeDeploy:  codedeploy.NewFromConfig(cfg),
-		Route53:     route53.NewFromConfig(cfg),
-		ACM:         acm.NewFromConfig(cfg),
-		CodeBuild:   codebuild.NewFromConfig(cfg),
-		Scheduler:   scheduler.NewFromConfig(cfg),
-		Config:      configservice.NewFromConfig(cfg),
-		Region:      cfg.Region,
-		Identity:    sts.NewFromConfig(cfg),
-		account:     &accountOnce{},
+		SQS:              sqs.NewFromConfig(cfg),
+		SNS:              sns.NewFromConfig(cfg),
+		IAM:              iam.NewFromConfig(cfg),
+		Lambda:           lambda.NewFromConfig(cfg),
+		EC2:              ec2.NewFromConfig(cfg),
+		Logs:             cloudwatchlogs.NewFromConfig(cfg),
+		Events:           eventbridge.NewFromConfig(cfg),
+		KMS:              kms.NewFromConfig(cfg),
+		Secrets:          secretsmanager.NewFromConfig(cfg),
+		ECS:              ecs.NewFromConfig(cfg),
+		Cognito:          cognito.NewFromConfig(cfg),
+		SSM:              ssm.NewFromConfig(cfg),
+		AutoScaling:      autoscaling.NewFromConfig(cfg),
+		CodeDeploy:       codedeploy.NewFromConfig(cfg),
+		Route53:          route53.NewFromConfig(cfg),
+		ACM:              acm.NewFromConfig(cfg),
+		CodeBuild:        codebuild.NewFromConfig(cfg),
+		Scheduler:        scheduler.NewFromConfig(cfg),
+		Config:           configservice.NewFromConfig(cfg),
+		ServiceDiscovery: servicediscovery.NewFromConfig(cfg),
+		ELBv2:            elbv2.NewFromConfig(cfg),
+		ElastiCache:      elasticache.NewFromConfig(cfg),
+		DAX:              dax.NewFromConfig(cfg),
+		Region:           cfg.Region,
+		Identity:         sts.NewFromConfig(cfg),
+		account:          &accountOnce{},
 	}
 }

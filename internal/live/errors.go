@@ -83,6 +83,13 @@ var notFoundCodes = map[string]bool{
 	"InvalidLaunchTemplateName.NotFoundException": true,
 	"NoSuchConfigurationRecorderException":        true,
 	"NoSuchDeliveryChannelException":              true,
+	"NamespaceNotFound":                           true,
+	"ServiceNotFound":                             true,
+	"ListenerNotFound":                            true,
+	"CacheParameterGroupNotFound":                 true,
+	"ClusterNotFoundFault":                        true,
+	"SubnetGroupNotFoundFault":                    true,
+	"ParameterGroupNotFoundFault":                 true,
 }
 
 // isNotFound reports whether err means the thing asked for does not exist.

@@ -32,12 +32,21 @@ func overrides() map[string]overrideReader {
 		"AWS::Route53::RecordSet":      readRecordSet,
 		"AWS::Route53::RecordSetGroup": readRecordSetGroup,
 
-		"AWS::CertificateManager::Certificate": readCertificate,
-		"AWS::CodeBuild::Project":              readProject,
-		"AWS::CodeBuild::ReportGroup":          readReportGroup,
-		"AWS::Scheduler::Schedule":             readSchedule,
-		"AWS::Config::ConfigurationRecorder":   readConfigurationRecorder,
-		"AWS::Config::DeliveryChannel":         readDeliveryChannel,
+		"AWS::CertificateManager::Certificate":             readCertificate,
+		"AWS::CodeBuild::Project":                          readProject,
+		"AWS::CodeBuild::ReportGroup":                      readReportGroup,
+		"AWS::Scheduler::Schedule":                         readSchedule,
+		"AWS::Config::ConfigurationRecorder":               readConfigurationRecorder,
+		"AWS::Config::DeliveryChannel":                     readDeliveryChannel,
+		"AWS::ServiceDiscovery::HttpNamespace":             readNamespace,
+		"AWS::ServiceDiscovery::PrivateDnsNamespace":       readNamespace,
+		"AWS::ServiceDiscovery::PublicDnsNamespace":        readNamespace,
+		"AWS::ServiceDiscovery::Service":                   readCloudMapService,
+		"AWS::ElasticLoadBalancingV2::ListenerCertificate": readListenerCertificate,
+		"AWS::ElastiCache::ParameterGroup":                 readCacheParameterGroup,
+		"AWS::DAX::Cluster":                                readDAXCluster,
+		"AWS::DAX::SubnetGroup":                            readDAXSubnetGroup,
+		"AWS::DAX::ParameterGroup":                         readDAXParameterGroup,
 	}
 }
 

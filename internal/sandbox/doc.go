@@ -56,6 +56,11 @@
 //	codebuild (JSON 1.1)        BatchGetProjects BatchGetReportGroups
 //	scheduler (REST-JSON)       GetSchedule
 //	config (JSON 1.1)           DescribeConfigurationRecorders DescribeDeliveryChannels
+//	servicediscovery (JSON 1.1) GetNamespace GetService ListTagsForResource
+//	elasticloadbalancing (query) DescribeListenerCertificates
+//	elasticache (query)         DescribeCacheParameterGroups DescribeCacheParameters ListTagsForResource
+//	dax (JSON 1.1)              DescribeClusters DescribeSubnetGroups DescribeParameterGroups DescribeParameters
+//	                            ListTags
 //
 // Errors carry AWS's codes in each protocol's shape (query ErrorResponse,
 // JSON __type + X-Amzn-ErrorType, S3 <Error>, Lambda X-Amzn-ErrorType, EC2

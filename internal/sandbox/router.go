@@ -139,7 +139,9 @@ func services() map[string]*service {
 		s3Service(), sqsService(), snsService(), iamService(), lambdaService(), kmsService(),
 		ec2Service(), logsService(), eventsService(), secretsManagerService(),
 		ecsService(), cognitoService(), ssmService(), autoScalingService(), codeDeployService(),
-		route53Service(), acmService(), codeBuildService(), schedulerService(), configService(), securityHubService(),
+		route53Service(), acmService(), codeBuildService(), schedulerService(), configService(),
+		serviceDiscoveryService(), elbv2Service(), elastiCacheService(), daxService(),
+		securityHubService(),
 	} {
 		out[s.name] = s
 	}

@@ -1,0 +1,223 @@
+package sandbox
+
+// daxService serves DAX (JSON 1.1, PascalCase): clusters, subnet groups
+// and parameter groups from the world's AWS::DAX::Cluster, SubnetGroup and
+// ParameterGroup models (by identifier, else their name property),
+// answering what the model holds in the API's shape: a cluster's
+// IAMRoleARN as IamRoleArn, SubnetGroupName as SubnetGroup, its
+// SecurityGroupIds as SecurityGroups memberships, ParameterGroupName as
+// its ParameterGroup status, ReplicationFactor as TotalNodes,
+// NotificationTopicARN as NotificationConfiguration and SSESpecification
+// as SSEDescription; its Tags map is what ListTags lists by the cluster's
+// ARN. A parameter group's ParameterNameValues are its parameters of
+// source "user". Asked by names, one that does not exist is the
+// ...NotFoundFault DAX answers.
+func daxService() *service {
+	return &service{
+		name:          "dax",
+		protocol:      protoJSON,
+		jsonNamespace: "com.amazonaws.dax#",
+		jsonVersion:   "1.1",
+		targetPrefix:  "AmazonDAXV3.",
+		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
+		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
+		ops: map[string]handler{
+			"DescribeClusters":        (*Server).daxDescribeClusters,
+			"DescribeSubnetGroups":    (*Server).daxDescribeSubnetGroups,
+			"DescribeParameterGroups": (*Server).daxDescribeParameterGroups,
+			"DescribeParameters":      (*Server).daxDescribeParameters,
+			"ListTags":                (*Server).daxListTags,
+		},
+	}
+}
+
+// daxNamed returns the models of typ by name, and the names asked for (all
+// when none), or the not-found fault of the first name missing.
+func (s *Server) daxNamed(c *call, typ, nameProp string, names []string, fault, noun string) (map[string]map[string]any, []string, error) {
+	all := map[string]map[string]any{}
+	for _, r := range s.st.ofType(c.account, c.region, typ) {
+		m, err := fieldObject(r)
+		if err != nil {
+			return nil, nil, err
+		}
+		n, _ := m[nameProp].(string)
+		if n == "" {
+			n = r.ccID()
+		}
+		all[n] = m
+	}
+	if len(names) == 0 {
+		names = sortedKeys(all)
+	}
+	for _, n := range names {
+		if all[n] == nil {
+			return nil, nil, errf(400, fault, "%s %s not found.", noun, n)
+		}
+	}
+	return all, names, nil
+}
+
+func daxClusterArn(c *call, name string) string {
+	return "arn:aws:dax:" + c.region + ":" + c.account + ":cache/" + name
+}
+
+func (s *Server) daxDescribeClusters(c *call) (any, error) {
+	var in struct{ ClusterNames []string }
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	all, names, err := s.daxNamed(c, "AWS::DAX::Cluster", "ClusterName", in.ClusterNames, "ClusterNotFoundFault", "Cluster")
+	if err != nil {
+		return nil, err
+	}
+	out := []any{}
+	for _, n := range names {
+		m := all[n]
+		cl := map[string]any{"ClusterName": n, "ClusterArn": daxClusterArn(c, n), "Status": "available"}
+		for from, to := range map[string]string{"NodeType": "NodeType", "IAMRoleARN": "IamRoleArn", "PreferredMaintenanceWindow": "PreferredMaintenanceWindow",
+			"SubnetGroupName": "SubnetGroup", "ClusterEndpointEncryptionType": "ClusterEndpointEncryptionType", "Description": "Description",
+			"NetworkType": "NetworkType", "ReplicationFactor": "TotalNodes"} {
+			if v, ok := m[from]; ok {
+				cl[to] = v
+			}
+		}
+		if ids, ok := m["SecurityGroupIds"].([]any); ok {
+			gs := []any{}
+			for _, id := range ids {
+				gs = append(gs, map[string]any{"SecurityGroupIdentifier": id, "Status": "active"})
+			}
+			cl["SecurityGroups"] = gs
+		}
+		if p, ok := m["ParameterGroupName"]; ok {
+			cl["ParameterGroup"] = map[string]any{"ParameterGroupName": p, "ParameterApplyStatus": "in-sync"}
+		}
+		if t, ok := m["NotificationTopicARN"]; ok {
+			cl["NotificationConfiguration"] = map[string]any{"TopicArn": t, "TopicStatus": "active"}
+		}
+		if sse, ok := m["SSESpecification"].(map[string]any); ok {
+			status := "DISABLED"
+			if on, _ := sse["SSEEnabled"].(bool); on {
+				status = "ENABLED"
+			}
+			cl["SSEDescription"] = map[string]any{"Status": status}
+		}
+		out = append(out, cl)
+	}
+	return map[string]any{"Clusters": out}, nil
+}
+
+func (s *Server) daxDescribeSubnetGroups(c *call) (any, error) {
+	var in struct{ SubnetGroupNames []string }
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	all, names, err := s.daxNamed(c, "AWS::DAX::SubnetGroup", "SubnetGroupName", in.SubnetGroupNames, "SubnetGroupNotFoundFault", "Subnet group")
+	if err != nil {
+		return nil, err
+	}
+	out := []any{}
+	for _, n := range names {
+		m := all[n]
+		g := map[string]any{"SubnetGroupName": n}
+		if d, ok := m["Description"]; ok {
+			g["Description"] = d
+		}
+		subnets := []any{}
+		if ids, ok := m["SubnetIds"].([]any); ok {
+			for _, id := range ids {
+				subnets = append(subnets, map[string]any{"SubnetIdentifier": id})
+			}
+		}
+		g["Subnets"] = subnets
+		out = append(out, g)
+	}
+	return map[string]any{"SubnetGroups": out}, nil
+}
+
+func (s *Server) daxDescribeParameterGroups(c *call) (any, error) {
+	var in struct{ ParameterGroupNames []string }
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	all, names, err := s.daxNamed(c, "AWS::DAX::ParameterGroup", "ParameterGroupName", in.ParameterGroupNames, "ParameterGroupNotFoundFault", "Parameter group")
+	if err != nil {
+		return nil, err
+	}
+	out := []any{}
+	for _, n := range names {
+		g := map[string]any{"ParameterGroupName": n}
+		if d, ok := all[n]["Description"]; ok {
+			g["Description"] = d
+		}
+		out = append(out, g)
+	}
+	return map[string]any{"ParameterGroups": out}, nil
+}
+
+func (s *Server) daxDescribeParameters(c *call) (any, error) {
+	var in struct {
+		ParameterGroupName, Source, NextToken string
+		MaxResults                            int
+	}
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	size := 100
+	if in.MaxResults > 0 {
+		size = in.MaxResults
+	}
+	off, ok := pageOffset("dax", in.NextToken)
+	if !ok {
+		return nil, errf(400, "InvalidParameterValueException", "Invalid NextToken")
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	all, _, err := s.daxNamed(c, "AWS::DAX::ParameterGroup", "ParameterGroupName", []string{in.ParameterGroupName}, "ParameterGroupNotFoundFault", "Parameter group")
+	if err != nil {
+		return nil, err
+	}
+	params := []any{}
+	if in.Source != "system" {
+		values, _ := all[in.ParameterGroupName]["ParameterNameValues"].(map[string]any)
+		for _, k := range sortedKeys(values) {
+			params = append(params, map[string]any{"ParameterName": k, "ParameterValue": values[k], "Source": "user", "ParameterType": "DEFAULT", "IsModifiable": "TRUE", "ChangeType": "REQUIRES_REBOOT"})
+		}
+	}
+	lo, hi, next := page(len(params), off, size)
+	out := map[string]any{"Parameters": params[lo:hi]}
+	if next >= 0 {
+		out["NextToken"] = pageToken("dax", next)
+	}
+	return out, nil
+}
+
+func (s *Server) daxListTags(c *call) (any, error) {
+	var in struct{ ResourceName, NextToken string }
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	name := arnTail(in.ResourceName, ":cache/")
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	all, _, err := s.daxNamed(c, "AWS::DAX::Cluster", "ClusterName", nil, "ClusterNotFoundFault", "Cluster")
+	if err != nil {
+		return nil, err
+	}
+	m := all[name]
+	if m == nil || in.ResourceName != daxClusterArn(c, name) {
+		return nil, errf(400, "ClusterNotFoundFault", "Cluster %s not found.", name)
+	}
+	tags := []any{}
+	if t, ok := m["Tags"].(map[string]any); ok {
+		for _, k := range sortedKeys(t) {
+			tags = append(tags, map[string]any{"Key": k, "Value": t[k]})
+		}
+	}
+	return map[string]any{"Tags": tags}, nil
+}

@@ -1,0 +1,108 @@
+package sandbox
+
+import "strconv"
+
+// elbv2Service serves Elastic Load Balancing v2 (query/XML): a listener's
+// certificates. A listener is an AWS::ElasticLoadBalancingV2::Listener
+// model (by ListenerArn, else its identifier) whose Certificates are its
+// default certificate, or a listener an
+// AWS::ElasticLoadBalancingV2::ListenerCertificate model names; every such
+// model's Certificates are the listener's other (not default)
+// certificates, in world order, each once.
+func elbv2Service() *service {
+	return &service{
+		name:     "elasticloadbalancing",
+		protocol: protoQuery,
+		xmlns:    "http://elasticloadbalancing.amazonaws.com/doc/2015-12-01/",
+		throttle: apiError{Status: 400, Code: "Throttling"},
+		deny:     apiError{Status: 403, Code: "AccessDenied"},
+		ops: map[string]handler{
+			"DescribeListenerCertificates": (*Server).elbv2DescribeListenerCertificates,
+		},
+	}
+}
+
+func certificateArns(res *Resource) []string {
+	var out []string
+	if cs, ok := fieldValue(res, "Certificates").([]any); ok {
+		for _, e := range cs {
+			if m, ok := e.(map[string]any); ok {
+				if a, _ := m["CertificateArn"].(string); a != "" {
+					out = append(out, a)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// elbv2DescribeListenerCertificates lists a listener's certificates, at
+// most PageSize (1-400, default 400) a page, with NextMarker.
+func (s *Server) elbv2DescribeListenerCertificates(c *call) (any, error) {
+	arn := c.str("ListenerArn")
+	if arn == "" {
+		return nil, validation("1 validation error detected: Value null at 'listenerArn' failed to satisfy constraint: Member must not be null")
+	}
+	size := 400
+	if p := c.str("PageSize"); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 || n > 400 {
+			return nil, validation("1 validation error detected: Value '%s' at 'pageSize' failed to satisfy constraint: Member must have value between 1 and 400", p)
+		}
+		size = n
+	}
+	off, ok := pageOffset("elb", c.str("Marker"))
+	if !ok {
+		return nil, validation("Invalid Marker")
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	found := false
+	type cert struct {
+		arn string
+		def bool
+	}
+	var certs []cert
+	seen := map[string]bool{}
+	for _, l := range s.st.ofType(c.account, c.region, "AWS::ElasticLoadBalancingV2::Listener") {
+		id := fieldString(l, "ListenerArn")
+		if id == "" {
+			id = l.ccID()
+		}
+		if id != arn {
+			continue
+		}
+		found = true
+		for _, a := range certificateArns(l) {
+			if !seen[a] {
+				seen[a] = true
+				certs = append(certs, cert{a, true})
+			}
+		}
+	}
+	for _, lc := range s.st.ofType(c.account, c.region, "AWS::ElasticLoadBalancingV2::ListenerCertificate") {
+		if fieldString(lc, "ListenerArn") != arn {
+			continue
+		}
+		found = true
+		for _, a := range certificateArns(lc) {
+			if !seen[a] {
+				seen[a] = true
+				certs = append(certs, cert{a, false})
+			}
+		}
+	}
+	if !found {
+		return nil, errf(400, "ListenerNotFound", "One or more listeners not found")
+	}
+	var nodes []*xnode
+	for _, ct := range certs {
+		nodes = append(nodes, el("", tx("CertificateArn", ct.arn), xbool("IsDefault", ct.def)))
+	}
+	lo, hi, next := page(len(nodes), off, size)
+	out := el("", members("Certificates", nodes[lo:hi]))
+	if next >= 0 {
+		out.kids = append(out.kids, tx("NextMarker", pageToken("elb", next)))
+	}
+	return out, nil
+}

@@ -1,0 +1,172 @@
+package sandbox
+
+import "strings"
+
+// serviceDiscoveryService serves Cloud Map (JSON 1.1): GetNamespace and
+// GetService by id and ListTagsForResource by ARN, from the world's
+// AWS::ServiceDiscovery::HttpNamespace / PrivateDnsNamespace /
+// PublicDnsNamespace and Service models (by identifier, else the model's
+// Id). The API's shape is the template's (PascalCase): a namespace answers
+// its Name, Description, Id and Arn as the model holds them, its type from
+// the resource type, a DNS namespace's HostedZoneId and SOA under
+// Properties.DnsProperties, an HTTP namespace's name under
+// Properties.HttpProperties; a service answers its model without the
+// template-only Tags and ServiceAttributes. A model's Tags are what
+// ListTagsForResource lists (an ARN is the model's Arn, else derived from
+// the id).
+func serviceDiscoveryService() *service {
+	return &service{
+		name:          "servicediscovery",
+		protocol:      protoJSON,
+		jsonNamespace: "com.amazonaws.servicediscovery#",
+		jsonVersion:   "1.1",
+		targetPrefix:  "Route53AutoNaming_v20170314.",
+		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
+		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
+		ops: map[string]handler{
+			"GetNamespace":        (*Server).cloudMapGetNamespace,
+			"GetService":          (*Server).cloudMapGetService,
+			"ListTagsForResource": (*Server).cloudMapListTags,
+		},
+	}
+}
+
+// cloudMapNamespaceTypes maps the namespace resource types to the API's
+// namespace types.
+var cloudMapNamespaceTypes = map[string]string{
+	"AWS::ServiceDiscovery::HttpNamespace":       "HTTP",
+	"AWS::ServiceDiscovery::PrivateDnsNamespace": "DNS_PRIVATE",
+	"AWS::ServiceDiscovery::PublicDnsNamespace":  "DNS_PUBLIC",
+}
+
+// cloudMapFind finds a model of one of types by id.
+func (s *Server) cloudMapFind(c *call, id string, types ...string) *Resource {
+	for _, t := range types {
+		if r := s.st.resource(c.account, c.region, t, id); r != nil {
+			return r
+		}
+		for _, r := range s.st.ofType(c.account, c.region, t) {
+			if fieldString(r, "Id") == id {
+				return r
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Server) cloudMapID(c *call) (string, error) {
+	var in struct{ Id string }
+	if err := c.decode(&in); err != nil {
+		return "", err
+	}
+	if in.Id == "" {
+		return "", errf(400, "InvalidInput", "Id is required")
+	}
+	return in.Id, nil
+}
+
+func (s *Server) cloudMapGetNamespace(c *call) (any, error) {
+	id, err := s.cloudMapID(c)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var ns *Resource
+	for t := range cloudMapNamespaceTypes {
+		if ns == nil {
+			ns = s.cloudMapFind(c, id, t)
+		}
+	}
+	if ns == nil {
+		return nil, errf(400, "NamespaceNotFound", "Namespace not found: %s", id)
+	}
+	m, err := fieldObject(ns)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"Type": cloudMapNamespaceTypes[ns.Type], "CreateDate": epoch(defaultStackTime)}
+	for _, k := range []string{"Name", "Description", "Id", "Arn"} {
+		if v, ok := m[k]; ok {
+			out[k] = v
+		}
+	}
+	props := map[string]any{}
+	dns := map[string]any{}
+	if z, ok := m["HostedZoneId"]; ok {
+		dns["HostedZoneId"] = z
+	}
+	if p, ok := m["Properties"].(map[string]any); ok {
+		if d, ok := p["DnsProperties"].(map[string]any); ok {
+			if soa, ok := d["SOA"]; ok {
+				dns["SOA"] = soa
+			}
+		}
+	}
+	if len(dns) > 0 {
+		props["DnsProperties"] = dns
+	}
+	if ns.Type == "AWS::ServiceDiscovery::HttpNamespace" {
+		if _, ok := m["Properties"]; ok {
+			props["HttpProperties"] = map[string]any{"HttpName": m["Name"]}
+		}
+	}
+	if len(props) > 0 {
+		out["Properties"] = props
+	}
+	return map[string]any{"Namespace": out}, nil
+}
+
+func (s *Server) cloudMapGetService(c *call) (any, error) {
+	id, err := s.cloudMapID(c)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	svc := s.cloudMapFind(c, id, "AWS::ServiceDiscovery::Service")
+	if svc == nil {
+		return nil, errf(400, "ServiceNotFound", "Service not found: %s", id)
+	}
+	m, err := fieldObject(svc)
+	if err != nil {
+		return nil, err
+	}
+	delete(m, "Tags")
+	delete(m, "ServiceAttributes")
+	m["CreateDate"] = epoch(defaultStackTime)
+	return map[string]any{"Service": m}, nil
+}
+
+func (s *Server) cloudMapListTags(c *call) (any, error) {
+	var in struct{ ResourceARN string }
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	kind, id, ok := strings.Cut(arnTail(in.ResourceARN, ":servicediscovery:"), "/")
+	if !ok {
+		return nil, errf(400, "InvalidInput", "Invalid ARN: %s", in.ResourceARN)
+	}
+	kind = arnTail(kind, ":")
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var res *Resource
+	switch kind {
+	case "namespace":
+		for t := range cloudMapNamespaceTypes {
+			if res == nil {
+				res = s.cloudMapFind(c, id, t)
+			}
+		}
+	case "service":
+		res = s.cloudMapFind(c, id, "AWS::ServiceDiscovery::Service")
+	}
+	if res == nil {
+		return nil, errf(400, "ResourceNotFoundException", "Resource not found: %s", in.ResourceARN)
+	}
+	tags := []any{}
+	if ts, ok := fieldValue(res, "Tags").([]any); ok {
+		tags = ts
+	}
+	return map[string]any{"Tags": tags}, nil
+}
