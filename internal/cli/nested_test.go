@@ -278,3 +278,82 @@ func mustWorld(t *testing.T, e *sandboxEnv) *sandbox.World {
 	}
 	return w
 }
+
+// TestNestedPreDeploy: check --pre-deploy --app compares each nested stack
+// with its own synthesized template, the one the parent's synthesized stack
+// resource names (aws:asset:path beside the parent's template): a value
+// the next deploy changes in the nested template is declared drift under
+// that nested stack's header, while the deployed-template check stays
+// clean; a nested template the assembly lacks (the grandchild's) is a
+// named gap on its stack resource, never drift.
+func TestNestedPreDeploy(t *testing.T) {
+	e, n := nestedTreeEnv(t)
+	bodies := map[string]string{}
+	for _, s := range mustWorld(t, e).Accounts[0].Regions[0].Stacks {
+		bodies[s.Name] = s.TemplateBody
+	}
+	// The parent's template, each nested stack resource pointing at its
+	// nested template written beside it (the root's children only: the
+	// grandchild is not synthesized here, so it is a gap).
+	var parent map[string]any
+	if err := json.Unmarshal([]byte(bodies[n[0]]), &parent); err != nil {
+		t.Fatal(err)
+	}
+	extra := map[string]string{}
+	for id, r := range parent["Resources"].(map[string]any) {
+		res := r.(map[string]any)
+		if res["Type"] != "AWS::CloudFormation::Stack" {
+			continue
+		}
+		child := "" // the root's own child: the shortest name under it
+		for _, name := range n[1:] {
+			if strings.HasPrefix(name, n[0]+"-"+id+"-") && (child == "" || len(name) < len(child)) {
+				child = name
+			}
+		}
+		if child == "" {
+			t.Fatalf("no nested stack for %s among %v", id, n)
+		}
+		body := bodies[child]
+		if child == n[1] {
+			body = strings.Replace(body, `"VisibilityTimeout": 60`, `"VisibilityTimeout": 45`, 1)
+			if body == bodies[child] {
+				t.Fatalf("%s's template holds no VisibilityTimeout 60:\n%s", child, body)
+			}
+		}
+		file := id + ".nested.template.json"
+		extra[file] = body
+		res["Metadata"] = map[string]any{"aws:asset:path": file}
+	}
+	pb, _ := json.Marshal(parent)
+	dir := t.TempDir()
+	writeAssemblyBodies(t, dir, map[string]string{n[0]: string(pb)}, extra)
+
+	rep := e.nestedCheck(t, ExitOK, "--pre-deploy", "--app", dir, n[0])
+	var drifted []string
+	for _, s := range rep.Stacks {
+		for _, f := range s.Findings {
+			if f.Tier == drift.Declared {
+				drifted = append(drifted, s.Stack+" "+f.LogicalID+"."+f.Path)
+			}
+		}
+	}
+	if diff := cmp.Diff(drifted, []string{n[1] + " WorkQueue.VisibilityTimeout"}); diff != "" {
+		t.Errorf("--pre-deploy declared drift (-got +want):\n%s", diff)
+	}
+	gap := false
+	for _, s := range rep.Stacks {
+		for _, f := range s.Findings {
+			gap = gap || (s.Stack == n[1] && f.Tier == drift.Skipped && f.LogicalID == "AlarmsStack" && strings.Contains(f.Reason, "synthesized template"))
+		}
+	}
+	if !gap {
+		t.Errorf("the grandchild whose synthesized template the assembly lacks is not a named gap: %v", rep.tree())
+	}
+	plain := e.nestedCheck(t, ExitOK, n[0])
+	for _, s := range plain.Stacks {
+		if s.Drifted > 0 {
+			t.Errorf("the deployed-template check finds drift in %s: %+v", s.Stack, s.Findings)
+		}
+	}
+}
