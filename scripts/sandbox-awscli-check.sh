@@ -570,6 +570,27 @@ assert out['SubnetGroups'] == [{'SubnetGroupName': 'cli-dax-subnets', 'Subnets':
 "
 fails "dax describe-clusters (missing cluster)" "ClusterNotFoundFault" dax describe-clusters --cluster-names nope
 
+# SES v1 (query/XML).
+add AWS::SES::ReceiptFilter cli-block '{"Filter":{"Name":"cli-block","IpFilter":{"Policy":"Block","Cidr":"203.0.113.0/24"}}}'
+add AWS::SES::ReceiptRuleSet cli-inbound '{"RuleSetName":"cli-inbound"}'
+add AWS::SES::ReceiptRule cli-store '{"RuleSetName":"cli-inbound","Rule":{"Name":"cli-store","Enabled":true,"Recipients":["a@cli.example"],"Actions":[{"S3Action":{"BucketName":"cli-mail"}}]}}'
+add AWS::SES::ConfigurationSetEventDestination cli-dest '{"ConfigurationSetName":"cli-mail","EventDestination":{"Name":"cli-sns","Enabled":true,"MatchingEventTypes":["bounce"],"SnsDestination":{"TopicARN":"arn:aws:sns:us-east-1:'$DEV':mail"}}}'
+awsq ses list-receipt-filters | check "ses list-receipt-filters" "
+assert out['Filters'] == [{'Name': 'cli-block', 'IpFilter': {'Policy': 'Block', 'Cidr': '203.0.113.0/24'}}], out
+"
+awsq ses describe-receipt-rule --rule-set-name cli-inbound --rule-name cli-store | check "ses describe-receipt-rule" "
+r = out['Rule']
+assert r['Name'] == 'cli-store' and r['Enabled'] is True and r['Recipients'] == ['a@cli.example'] and r['Actions'] == [{'S3Action': {'BucketName': 'cli-mail'}}], r
+"
+awsq ses describe-receipt-rule-set --rule-set-name cli-inbound | check "ses describe-receipt-rule-set" "
+assert out['Metadata']['Name'] == 'cli-inbound' and [r['Name'] for r in out['Rules']] == ['cli-store'], out
+"
+awsq ses describe-configuration-set --configuration-set-name cli-mail --configuration-set-attribute-names eventDestinations | check "ses describe-configuration-set" "
+d, = out['EventDestinations']
+assert d['Name'] == 'cli-sns' and d['SNSDestination'] == {'TopicARN': 'arn:aws:sns:us-east-1:$DEV:mail'} and d['MatchingEventTypes'] == ['bounce'], out
+"
+fails "ses describe-receipt-rule-set (missing)" "RuleSetDoesNotExist" ses describe-receipt-rule-set --rule-set-name nope
+
 AWS_ACCESS_KEY_ID=AKIADEMO$MGMT awsq organizations list-accounts | check "organizations list-accounts" "
 assert sorted(a['Id'] for a in out['Accounts']) == sorted(a['id'] for a in w['accounts']), out
 "

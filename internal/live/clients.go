@@ -29,6 +29,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/scheduler"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	"github.com/aws/aws-sdk-go-v2/service/servicediscovery"
+	"github.com/aws/aws-sdk-go-v2/service/ses"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
@@ -135,6 +136,7 @@ type Clients struct {
 	ELBv2            elbv2API
 	ElastiCache      elastiCacheAPI
 	DAX              daxAPI
+	SES              sesAPI
 
 	// Region and Account are the scope of the clients, for identifiers
 	// that are ARNs. An empty Account is asked of Identity once, on first
@@ -237,6 +239,7 @@ func NewClients(cfg aws.Config) *Clients {
 		ELBv2:            elbv2.NewFromConfig(cfg),
 		ElastiCache:      elasticache.NewFromConfig(cfg),
 		DAX:              dax.NewFromConfig(cfg),
+		SES:              ses.NewFromConfig(cfg),
 		Region:           cfg.Region,
 		Identity:         sts.NewFromConfig(cfg),
 		account:          &accountOnce{},

@@ -90,6 +90,9 @@ var notFoundCodes = map[string]bool{
 	"ClusterNotFoundFault":                        true,
 	"SubnetGroupNotFoundFault":                    true,
 	"ParameterGroupNotFoundFault":                 true,
+	"RuleSetDoesNotExist":                         true,
+	"RuleDoesNotExist":                            true,
+	"ConfigurationSetDoesNotExist":                true,
 }
 
 // isNotFound reports whether err means the thing asked for does not exist.

@@ -47,6 +47,10 @@ func overrides() map[string]overrideReader {
 		"AWS::DAX::Cluster":                                readDAXCluster,
 		"AWS::DAX::SubnetGroup":                            readDAXSubnetGroup,
 		"AWS::DAX::ParameterGroup":                         readDAXParameterGroup,
+		"AWS::SES::ReceiptFilter":                          readReceiptFilter,
+		"AWS::SES::ReceiptRuleSet":                         readReceiptRuleSet,
+		"AWS::SES::ReceiptRule":                            readReceiptRule,
+		"AWS::SES::ConfigurationSetEventDestination":       readEventDestination,
 	}
 }
 

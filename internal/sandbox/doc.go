@@ -61,6 +61,8 @@
 //	elasticache (query)         DescribeCacheParameterGroups DescribeCacheParameters ListTagsForResource
 //	dax (JSON 1.1)              DescribeClusters DescribeSubnetGroups DescribeParameterGroups DescribeParameters
 //	                            ListTags
+//	ses (query)                 ListReceiptFilters DescribeReceiptRuleSet DescribeReceiptRule
+//	                            DescribeConfigurationSet
 //
 // Errors carry AWS's codes in each protocol's shape (query ErrorResponse,
 // JSON __type + X-Amzn-ErrorType, S3 <Error>, Lambda X-Amzn-ErrorType, EC2
