@@ -591,6 +591,29 @@ assert d['Name'] == 'cli-sns' and d['SNSDestination'] == {'TopicARN': 'arn:aws:s
 "
 fails "ses describe-receipt-rule-set (missing)" "RuleSetDoesNotExist" ses describe-receipt-rule-set --rule-set-name nope
 
+# Glue (JSON 1.1).
+add AWS::Glue::Classifier cli-csv '{"CsvClassifier":{"Name":"cli-csv","Delimiter":",","ContainsHeader":"PRESENT","Header":["a","b"]}}'
+add AWS::Glue::Workflow cli-etl '{"Name":"cli-etl","MaxConcurrentRuns":2,"Tags":{"team":"cli"}}'
+awsq glue get-classifier --name cli-csv | check "glue get-classifier" "
+c = out['Classifier']['CsvClassifier']
+assert c['Name'] == 'cli-csv' and c['Delimiter'] == ',' and c['Header'] == ['a', 'b'] and c['ContainsHeader'] == 'PRESENT', out
+"
+awsq glue get-workflow --name cli-etl | check "glue get-workflow" "
+assert out['Workflow']['Name'] == 'cli-etl' and out['Workflow']['MaxConcurrentRuns'] == 2, out
+"
+awsq glue get-tags --resource-arn arn:aws:glue:us-east-1:$DEV:workflow/cli-etl | check "glue get-tags" "
+assert out['Tags'] == {'team': 'cli'}, out
+"
+fails "glue get-classifier (missing)" "EntityNotFoundException" glue get-classifier --name nope
+
+# AppSync (REST-JSON).
+add AWS::AppSync::GraphQLApi arn:aws:appsync:us-east-1:$DEV:apis/cliapi '{"ApiId":"cliapi","Name":"cli"}'
+add AWS::AppSync::ApiKey arn:aws:appsync:us-east-1:$DEV:apis/cliapi/apikeys/da2-clikey '{"ApiId":"cliapi","Expires":1784631600,"Description":"cli key"}'
+awsq appsync list-api-keys --api-id cliapi | check "appsync list-api-keys" "
+assert out['apiKeys'] == [{'id': 'da2-clikey', 'description': 'cli key', 'expires': 1784631600, 'deletes': 1784631600}], out
+"
+fails "appsync list-api-keys (missing API)" "NotFoundException" appsync list-api-keys --api-id nope
+
 AWS_ACCESS_KEY_ID=AKIADEMO$MGMT awsq organizations list-accounts | check "organizations list-accounts" "
 assert sorted(a['Id'] for a in out['Accounts']) == sorted(a['id'] for a in w['accounts']), out
 "

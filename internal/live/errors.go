@@ -93,6 +93,7 @@ var notFoundCodes = map[string]bool{
 	"RuleSetDoesNotExist":                         true,
 	"RuleDoesNotExist":                            true,
 	"ConfigurationSetDoesNotExist":                true,
+	"EntityNotFoundException":                     true,
 }
 
 // isNotFound reports whether err means the thing asked for does not exist.

@@ -51,6 +51,9 @@ func overrides() map[string]overrideReader {
 		"AWS::SES::ReceiptRuleSet":                         readReceiptRuleSet,
 		"AWS::SES::ReceiptRule":                            readReceiptRule,
 		"AWS::SES::ConfigurationSetEventDestination":       readEventDestination,
+		"AWS::Glue::Classifier":                            readGlueClassifier,
+		"AWS::Glue::Workflow":                              readGlueWorkflow,
+		"AWS::AppSync::ApiKey":                             readAppSyncApiKey,
 	}
 }
 

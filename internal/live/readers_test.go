@@ -38,7 +38,7 @@ func readersWorld() *sandbox.World {
 		liveOnly("AWS::Lambda::Function", "Worker", `{"FunctionName":"Worker","Arn":"`+fnArn+`"}`),
 		liveOnly("AWS::Lambda::Permission", "Stack-Perm-1", `{"FunctionName":"`+fnArn+`","Action":"lambda:InvokeFunction","Principal":"sns.amazonaws.com","SourceArn":"`+topicArn+`"}`),
 		liveOnly("AWS::Lambda::Permission", "Stack-Perm-2", `{"FunctionName":"Worker","Action":"lambda:InvokeFunction","Principal":"111111111111","SourceAccount":"111111111111"}`),
-		liveOnly("AWS::Glue::Classifier", "cls", `{"Name":"cls"}`),
+		liveOnly("AWS::MediaConvert::Preset", "cls", `{"Name":"cls"}`),
 	)
 }
 
@@ -58,9 +58,9 @@ func TestRead(t *testing.T) {
 			live.Result{Status: live.Found, Route: live.RouteCloudControl, Model: map[string]any{"QueueName": "Work-Q", "QueueUrl": queueURL, "Arn": queueArn, "VisibilityTimeout": 30.0}}},
 		{"cloud control not found", live.Request{Type: "AWS::SQS::Queue", PhysicalID: queueURL + "-gone"},
 			live.Result{Status: live.NotFound, Route: live.RouteCloudControl}},
-		{"cloud control gap", live.Request{Type: "AWS::Glue::Classifier", PhysicalID: "cls"},
+		{"cloud control gap", live.Request{Type: "AWS::MediaConvert::Preset", PhysicalID: "cls"},
 			live.Result{Status: live.Skipped, Route: live.RouteCloudControl}},
-		{"no read handler: no call", live.Request{Type: "AWS::Glue::Classifier", PhysicalID: "cls", Facts: &schema.Facts{Handlers: []string{"create", "delete"}}},
+		{"no read handler: no call", live.Request{Type: "AWS::MediaConvert::Preset", PhysicalID: "cls", Facts: &schema.Facts{Handlers: []string{"create", "delete"}}},
 			live.Result{Status: live.Skipped, Route: live.RouteNone}},
 		{"custom resource: no call", live.Request{Type: "Custom::Thing", PhysicalID: "x"},
 			live.Result{Status: live.Skipped, Route: live.RouteNone}},

@@ -53,7 +53,7 @@ func liveOnly(typ, id string, props string) *sandbox.Resource {
 func worldOf(rs ...*sandbox.Resource) *sandbox.World {
 	return &sandbox.World{
 		DefaultAccount: acct,
-		CCGaps:         []string{"AWS::IAM::Policy", "AWS::Lambda::Permission", "AWS::S3::BucketPolicy", "AWS::SNS::TopicPolicy", "AWS::SQS::QueuePolicy", "AWS::Glue::Classifier"},
+		CCGaps:         []string{"AWS::IAM::Policy", "AWS::Lambda::Permission", "AWS::S3::BucketPolicy", "AWS::SNS::TopicPolicy", "AWS::SQS::QueuePolicy", "AWS::MediaConvert::Preset"},
 		Accounts: []*sandbox.Account{{
 			ID: acct, AccessKeys: []sandbox.AccessKey{{ID: key, UserName: "tester"}},
 			Regions: []*sandbox.Region{{Name: region, Resources: rs}},

@@ -63,6 +63,8 @@
 //	                            ListTags
 //	ses (query)                 ListReceiptFilters DescribeReceiptRuleSet DescribeReceiptRule
 //	                            DescribeConfigurationSet
+//	glue (JSON 1.1)             GetClassifier GetWorkflow GetTags
+//	appsync (REST-JSON)         ListApiKeys
 //
 // Errors carry AWS's codes in each protocol's shape (query ErrorResponse,
 // JSON __type + X-Amzn-ErrorType, S3 <Error>, Lambda X-Amzn-ErrorType, EC2

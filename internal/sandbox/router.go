@@ -140,7 +140,7 @@ func services() map[string]*service {
 		ec2Service(), logsService(), eventsService(), secretsManagerService(),
 		ecsService(), cognitoService(), ssmService(), autoScalingService(), codeDeployService(),
 		route53Service(), acmService(), codeBuildService(), schedulerService(), configService(),
-		serviceDiscoveryService(), elbv2Service(), elastiCacheService(), daxService(), sesService(),
+		serviceDiscoveryService(), elbv2Service(), elastiCacheService(), daxService(), sesService(), glueService(), appSyncService(),
 		securityHubService(),
 	} {
 		out[s.name] = s

@@ -1,0 +1,93 @@
+package sandbox
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// appSyncService serves AppSync (REST-JSON): GET /v1/apis/{apiId}/apikeys
+// lists the world's AWS::AppSync::ApiKey models of the API (ApiId), each
+// by the key id that ends its identifier (…/apikeys/<id>), with its
+// Description and Expires; maxResults (1-25, default 25) and nextToken
+// page them. An API that neither an AWS::AppSync::GraphQLApi model (ApiId,
+// else its identifier's apis/<id>) nor a key names is NotFoundException.
+func appSyncService() *service {
+	return &service{
+		name:     "appsync",
+		protocol: protoRESTJSON,
+		throttle: apiError{Status: 429, Code: "ConcurrentModificationException"},
+		deny:     apiError{Status: 403, Code: "AccessDeniedException"},
+		route:    appSyncRoute,
+		ops: map[string]handler{
+			"ListApiKeys": (*Server).appSyncListApiKeys,
+		},
+	}
+}
+
+func appSyncRoute(r *http.Request) (string, map[string]string) {
+	segs := strings.Split(strings.Trim(r.URL.EscapedPath(), "/"), "/")
+	if r.Method != http.MethodGet || len(segs) != 4 || segs[0] != "v1" || segs[1] != "apis" || segs[3] != "apikeys" {
+		return "", nil
+	}
+	api, err := url.PathUnescape(segs[2])
+	if err != nil {
+		return "", nil
+	}
+	return "ListApiKeys", map[string]string{"api": api}
+}
+
+func (s *Server) appSyncListApiKeys(c *call) (any, error) {
+	api := c.params["api"]
+	size := 25
+	if m := c.str("maxResults"); m != "" {
+		n, err := strconv.Atoi(m)
+		if err != nil || n < 0 || n > 25 {
+			return nil, errf(400, "BadRequestException", "maxResults must be between 0 and 25")
+		}
+		if n > 0 {
+			size = n
+		}
+	}
+	off, ok := pageOffset("appsync", c.str("nextToken"))
+	if !ok {
+		return nil, errf(400, "BadRequestException", "Invalid nextToken")
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	exists := false
+	for _, g := range s.st.ofType(c.account, c.region, "AWS::AppSync::GraphQLApi") {
+		exists = exists || fieldString(g, "ApiId") == api || strings.HasSuffix(g.ccID(), "apis/"+api)
+	}
+	keys := []any{}
+	for _, k := range s.st.ofType(c.account, c.region, "AWS::AppSync::ApiKey") {
+		m, err := fieldObject(k)
+		if err != nil {
+			return nil, err
+		}
+		if m["ApiId"] != api {
+			continue
+		}
+		exists = true
+		id := arnTail(k.ccID(), "/apikeys/")
+		item := map[string]any{"id": id, "deletes": 0}
+		if e, ok := m["Expires"]; ok {
+			item["expires"] = e
+			item["deletes"] = e
+		}
+		if d, ok := m["Description"]; ok {
+			item["description"] = d
+		}
+		keys = append(keys, item)
+	}
+	if !exists {
+		return nil, errf(404, "NotFoundException", "GraphQL API %s not found.", api)
+	}
+	lo, hi, next := page(len(keys), off, size)
+	out := map[string]any{"apiKeys": keys[lo:hi]}
+	if next >= 0 {
+		out["nextToken"] = pageToken("appsync", next)
+	}
+	return out, nil
+}

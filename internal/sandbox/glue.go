@@ -1,0 +1,126 @@
+package sandbox
+
+// glueService serves Glue (JSON 1.1, PascalCase): classifiers and
+// workflows by name from the world's AWS::Glue::Classifier (its one
+// CsvClassifier / GrokClassifier / JsonClassifier / XMLClassifier's Name,
+// else the identifier) and AWS::Glue::Workflow (Name, else the identifier)
+// models, answered as the model holds them (the API's shape is the
+// template's); a workflow's Tags map is what GetTags answers for its ARN.
+// A name Glue does not know is EntityNotFoundException.
+func glueService() *service {
+	return &service{
+		name:          "glue",
+		protocol:      protoJSON,
+		jsonNamespace: "com.amazonaws.glue#",
+		jsonVersion:   "1.1",
+		targetPrefix:  "AWSGlue.",
+		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
+		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
+		ops: map[string]handler{
+			"GetClassifier": (*Server).glueGetClassifier,
+			"GetWorkflow":   (*Server).glueGetWorkflow,
+			"GetTags":       (*Server).glueGetTags,
+		},
+	}
+}
+
+var glueClassifierKinds = []string{"CsvClassifier", "GrokClassifier", "JsonClassifier", "XMLClassifier"}
+
+func (s *Server) glueClassifier(c *call, name string) (map[string]any, error) {
+	for _, r := range s.st.ofType(c.account, c.region, "AWS::Glue::Classifier") {
+		m, err := fieldObject(r)
+		if err != nil {
+			return nil, err
+		}
+		n := r.ccID()
+		for _, k := range glueClassifierKinds {
+			if o, ok := m[k].(map[string]any); ok {
+				if on, _ := o["Name"].(string); on != "" {
+					n = on
+				}
+			}
+		}
+		if n == name {
+			return m, nil
+		}
+	}
+	return nil, errf(400, "EntityNotFoundException", "Classifier %s not found", name)
+}
+
+func (s *Server) glueWorkflow(c *call, name string) (map[string]any, error) {
+	for _, r := range s.st.ofType(c.account, c.region, "AWS::Glue::Workflow") {
+		m, err := fieldObject(r)
+		if err != nil {
+			return nil, err
+		}
+		n, _ := m["Name"].(string)
+		if n == "" {
+			n = r.ccID()
+		}
+		if n == name {
+			m["Name"] = n
+			return m, nil
+		}
+	}
+	return nil, errf(400, "EntityNotFoundException", "Workflow with name: %s not found", name)
+}
+
+func (s *Server) glueGetClassifier(c *call) (any, error) {
+	var in struct{ Name string }
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	m, err := s.glueClassifier(c, in.Name)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{}
+	for _, k := range glueClassifierKinds {
+		if o, ok := m[k].(map[string]any); ok {
+			o["Version"] = 1
+			o["CreationTime"], o["LastUpdated"] = epoch(defaultStackTime), epoch(defaultStackTime)
+			out[k] = o
+		}
+	}
+	return map[string]any{"Classifier": out}, nil
+}
+
+func (s *Server) glueGetWorkflow(c *call) (any, error) {
+	var in struct{ Name string }
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	m, err := s.glueWorkflow(c, in.Name)
+	if err != nil {
+		return nil, err
+	}
+	delete(m, "Tags")
+	m["CreatedOn"], m["LastModifiedOn"] = epoch(defaultStackTime), epoch(defaultStackTime)
+	return map[string]any{"Workflow": m}, nil
+}
+
+func (s *Server) glueGetTags(c *call) (any, error) {
+	var in struct{ ResourceArn string }
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	name := arnTail(in.ResourceArn, ":workflow/")
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if in.ResourceArn != "arn:aws:glue:"+c.region+":"+c.account+":workflow/"+name {
+		return nil, errf(400, "EntityNotFoundException", "Resource %s not found", in.ResourceArn)
+	}
+	m, err := s.glueWorkflow(c, name)
+	if err != nil {
+		return nil, err
+	}
+	tags := map[string]any{}
+	if t, ok := m["Tags"].(map[string]any); ok {
+		tags = t
+	}
+	return map[string]any{"Tags": tags}, nil
+}
