@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/securityhub"
+	shtypes "github.com/aws/aws-sdk-go-v2/service/securityhub/types"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/realdrift/realdrift/internal/drift"
@@ -131,5 +132,44 @@ func TestSecurityHubActionsCopy(t *testing.T) {
 	}
 	if diff := cmp.Diff(notify.SecurityHubActions, want); diff != "" {
 		t.Errorf("notify.SecurityHubActions differ from testdata/iam/member-securityhub-actions.json (-sender +file):\n%s", diff)
+	}
+}
+
+// TestSecurityHubKeepsTriage: an analyst's triage in Security Hub
+// (BatchUpdateFindings: workflow SUPPRESSED, a note) survives realdrift's
+// next import of the same drift, as Security Hub keeps customer fields
+// over a provider's updates.
+func TestSecurityHubKeepsTriage(t *testing.T) {
+	srv, url := sandboxtest.Serve(t, hubWorld(), sandbox.Options{})
+	client := securityhub.New(securityhub.Options{BaseEndpoint: aws.String(url), Region: hubRegion,
+		Credentials: credentials.NewStaticCredentialsProvider("AKIAHUB000000000001", "x", "")})
+	h := &notify.SecurityHub{Client: func(string, string) notify.SecurityHubAPI { return client }}
+	stack := drift.StackRef{Account: hubAccount, Region: hubRegion, Name: "Orders"}
+	f := drift.Finding{Tier: drift.Declared, LogicalID: "Queue", ResourceType: "AWS::SQS::Queue", PhysicalID: "q", Path: "VisibilityTimeout", Desired: 30.0, Actual: 60.0}
+	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	if err := h.Send(t.Context(), notify.Summarize(stack, "run-1", at, []drift.Finding{f}, "")); err != nil {
+		t.Fatal(err)
+	}
+	found := srv.SecurityHubFindings(hubAccount, hubRegion)
+	if len(found) != 1 {
+		t.Fatalf("%d findings imported, want 1", len(found))
+	}
+	id, product := found[0]["Id"].(string), found[0]["ProductArn"].(string)
+	out, err := client.BatchUpdateFindings(t.Context(), &securityhub.BatchUpdateFindingsInput{
+		FindingIdentifiers: []shtypes.AwsSecurityFindingIdentifier{{Id: aws.String(id), ProductArn: aws.String(product)}},
+		Workflow:           &shtypes.WorkflowUpdate{Status: shtypes.WorkflowStatusSuppressed},
+		Note:               &shtypes.NoteUpdate{Text: aws.String("accepted risk, ticket OPS-12"), UpdatedBy: aws.String("analyst")},
+	})
+	if err != nil || len(out.ProcessedFindings) != 1 {
+		t.Fatalf("BatchUpdateFindings: %v %+v", err, out)
+	}
+	if err := h.Send(t.Context(), notify.Summarize(stack, "run-2", at.Add(time.Hour), []drift.Finding{f}, "")); err != nil {
+		t.Fatal(err)
+	}
+	after := srv.SecurityHubFindings(hubAccount, hubRegion)[0]
+	w, _ := after["Workflow"].(map[string]any)
+	note, _ := after["Note"].(map[string]any)
+	if w["Status"] != "SUPPRESSED" || note["Text"] != "accepted risk, ticket OPS-12" || after["UpdatedAt"] == found[0]["UpdatedAt"] {
+		t.Errorf("after re-import: workflow %v, note %v, updated %v (first %v): want the triage kept and the finding updated", w, note, after["UpdatedAt"], found[0]["UpdatedAt"])
 	}
 }

@@ -84,7 +84,7 @@ func (s *Server) iamResource(c *call) string {
 		switch c.action {
 		case "BatchImportFindings":
 			return "arn:" + part + ":securityhub:" + c.region + ":" + c.account + ":product/" + c.account + "/default"
-		case "GetFindings":
+		case "GetFindings", "BatchUpdateFindings":
 			return "arn:" + part + ":securityhub:" + c.region + ":" + c.account + ":hub/default"
 		}
 	case "sqs":

@@ -10,7 +10,10 @@ import (
 
 // The Security Hub family, over REST-JSON: BatchImportFindings (POST
 // /findings/import) and GetFindings (POST /findings), as a custom
-// integration uses them. Findings are kept per account and region, keyed
+// integration uses them, and BatchUpdateFindings (PATCH
+// /findings/batchupdate), as an analyst triages them: the fields it sets
+// (workflow status, note, severity, ...) are the customer's from then on,
+// and a provider's re-import keeps them. Findings are kept per account and region, keyed
 // by ProductArn and Id as Security Hub keys them: a re-import of an Id
 // updates the finding (CreatedAt kept from the first import).
 //
@@ -32,11 +35,15 @@ func securityHubService() *service {
 		ops: map[string]handler{
 			"BatchImportFindings": (*Server).securityHubImport,
 			"GetFindings":         (*Server).securityHubGetFindings,
+			"BatchUpdateFindings": (*Server).securityHubUpdate,
 		},
 	}
 }
 
 func securityHubRoute(r *http.Request) (string, map[string]string) {
+	if r.Method == http.MethodPatch && strings.TrimSuffix(r.URL.Path, "/") == "/findings/batchupdate" {
+		return "BatchUpdateFindings", map[string]string{}
+	}
 	if r.Method != http.MethodPost {
 		return "", nil
 	}
@@ -90,11 +97,82 @@ func (s *Server) securityHubImport(c *call) (any, error) {
 		key := f.str("ProductArn") + "|" + f.str("Id")
 		if prev, seen := store[key]; seen {
 			f["CreatedAt"] = prev["CreatedAt"]
+			s.hub.keepCustomerFields(c.account, c.region, key, prev, f)
 		}
 		store[key] = f
 		ok++
 	}
 	return map[string]any{"FailedCount": len(failed), "SuccessCount": ok, "FailedFindings": failed}, nil
+}
+
+// customerFields are the fields BatchUpdateFindings sets: once a customer
+// (an analyst) has set one, a provider's re-import no longer changes it.
+var customerFields = []string{"Note", "Severity", "VerificationState", "Confidence", "Criticality", "Types", "UserDefinedFields", "Workflow", "RelatedFindings"}
+
+// keepCustomerFields carries the fields a customer set on prev into the
+// re-imported f, as Security Hub does; a workflow NOTIFIED or RESOLVED goes
+// back to NEW when the finding comes back from ARCHIVED to ACTIVE.
+func (h *hubFindings) keepCustomerFields(account, region, key string, prev, f hubFinding) {
+	set := h.customer[account+"|"+region][key]
+	for field := range set {
+		if v, ok := prev[field]; ok {
+			f[field] = v
+		}
+	}
+	if !set["Workflow"] || prev.str("RecordState") != "ARCHIVED" || f.str("RecordState") == "ARCHIVED" {
+		return
+	}
+	if w, _ := prev["Workflow"].(map[string]any); w["Status"] == "NOTIFIED" || w["Status"] == "RESOLVED" {
+		f["Workflow"] = map[string]any{"Status": "NEW"}
+		delete(set, "Workflow")
+	}
+}
+
+func (s *Server) securityHubUpdate(c *call) (any, error) {
+	var in map[string]any
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	ids, _ := in["FindingIdentifiers"].([]any)
+	if len(ids) == 0 || len(ids) > 100 {
+		return nil, errf(400, "InvalidInputException", "FindingIdentifiers: between 1 and 100 identifiers")
+	}
+	type ident struct{ Id, ProductArn string }
+	processed, unprocessed := []ident{}, []map[string]any{}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	store := s.hub.of(c.account, c.region)
+	for _, raw := range ids {
+		m, _ := raw.(map[string]any)
+		id := ident{Id: hubFinding(m).str("Id"), ProductArn: hubFinding(m).str("ProductArn")}
+		f, ok := store[id.ProductArn+"|"+id.Id]
+		if !ok {
+			unprocessed = append(unprocessed, map[string]any{"FindingIdentifier": id, "ErrorCode": "FindingNotFound", "ErrorMessage": "Finding Not Found"})
+			continue
+		}
+		for _, field := range customerFields {
+			v, given := in[field]
+			if !given {
+				continue
+			}
+			if field == "Severity" {
+				sev, _ := f["Severity"].(map[string]any)
+				upd, _ := v.(map[string]any)
+				merged := map[string]any{}
+				for k, x := range sev {
+					merged[k] = x
+				}
+				for k, x := range upd {
+					merged[k] = x
+				}
+				v = merged
+			}
+			f[field] = v
+			s.hub.markCustomer(c.account, c.region, id.ProductArn+"|"+id.Id, field)
+		}
+		processed = append(processed, id)
+	}
+	return map[string]any{"ProcessedFindings": processed, "UnprocessedFindings": unprocessed}, nil
 }
 
 // invalidFinding says why Security Hub refuses one finding, or "".
@@ -161,7 +239,7 @@ func (s *Server) securityHubGetFindings(c *call) (any, error) {
 	}
 	s.mu.RLock()
 	var match []hubFinding
-	for _, f := range s.hub[c.account+"|"+c.region] {
+	for _, f := range s.hub.byPlace[c.account+"|"+c.region] {
 		if hubMatches(f, in.Filters) {
 			match = append(match, f)
 		}
@@ -204,18 +282,35 @@ func hubMatches(f hubFinding, filters map[string][]struct{ Key, Value, Compariso
 }
 
 // hubFindings are the imported findings by account|region, then by
-// ProductArn|Id.
-type hubFindings map[string]map[string]hubFinding
+// ProductArn|Id, and the fields customers set on them (BatchUpdateFindings).
+type hubFindings struct {
+	byPlace  map[string]map[string]hubFinding
+	customer map[string]map[string]map[string]bool
+}
 
 func (h *hubFindings) of(account, region string) map[string]hubFinding {
-	if *h == nil {
-		*h = hubFindings{}
+	if h.byPlace == nil {
+		h.byPlace = map[string]map[string]hubFinding{}
 	}
 	k := account + "|" + region
-	if (*h)[k] == nil {
-		(*h)[k] = map[string]hubFinding{}
+	if h.byPlace[k] == nil {
+		h.byPlace[k] = map[string]hubFinding{}
 	}
-	return (*h)[k]
+	return h.byPlace[k]
+}
+
+func (h *hubFindings) markCustomer(account, region, key, field string) {
+	if h.customer == nil {
+		h.customer = map[string]map[string]map[string]bool{}
+	}
+	p := account + "|" + region
+	if h.customer[p] == nil {
+		h.customer[p] = map[string]map[string]bool{}
+	}
+	if h.customer[p][key] == nil {
+		h.customer[p][key] = map[string]bool{}
+	}
+	h.customer[p][key][field] = true
 }
 
 // SecurityHubFindings returns the findings imported into an account
@@ -224,7 +319,7 @@ func (s *Server) SecurityHubFindings(account, region string) []map[string]any {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var out []map[string]any
-	for _, f := range s.hub[account+"|"+region] {
+	for _, f := range s.hub.byPlace[account+"|"+region] {
 		b, _ := json.Marshal(f)
 		var cp map[string]any
 		_ = json.Unmarshal(b, &cp)
