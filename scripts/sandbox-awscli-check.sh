@@ -604,6 +604,15 @@ assert out['Workflow']['Name'] == 'cli-etl' and out['Workflow']['MaxConcurrentRu
 awsq glue get-tags --resource-arn arn:aws:glue:us-east-1:$DEV:workflow/cli-etl | check "glue get-tags" "
 assert out['Tags'] == {'team': 'cli'}, out
 "
+add AWS::Glue::Connection cli-jdbc '{"ConnectionInput":{"Name":"cli-jdbc","ConnectionType":"JDBC","ConnectionProperties":{"USERNAME":"cli","PASSWORD":"never-shown"}}}'
+add AWS::Glue::SecurityConfiguration cli-sec '{"Name":"cli-sec","EncryptionConfiguration":{"S3Encryptions":[{"S3EncryptionMode":"SSE-S3"}]}}'
+awsq glue get-connection --name cli-jdbc --hide-password | check "glue get-connection (password hidden)" "
+c = out['Connection']
+assert c['Name'] == 'cli-jdbc' and c['ConnectionType'] == 'JDBC' and c['ConnectionProperties'] == {'USERNAME': 'cli'}, out
+"
+awsq glue get-security-configuration --name cli-sec | check "glue get-security-configuration" "
+assert out['SecurityConfiguration']['EncryptionConfiguration'] == {'S3Encryption': [{'S3EncryptionMode': 'SSE-S3'}]}, out
+"
 fails "glue get-classifier (missing)" "EntityNotFoundException" glue get-classifier --name nope
 
 # AppSync (REST-JSON).

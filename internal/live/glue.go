@@ -17,6 +17,7 @@ type glueAPI interface {
 	GetClassifier(ctx context.Context, in *glue.GetClassifierInput, optFns ...func(*glue.Options)) (*glue.GetClassifierOutput, error)
 	GetWorkflow(ctx context.Context, in *glue.GetWorkflowInput, optFns ...func(*glue.Options)) (*glue.GetWorkflowOutput, error)
 	GetTags(ctx context.Context, in *glue.GetTagsInput, optFns ...func(*glue.Options)) (*glue.GetTagsOutput, error)
+	glueMoreAPI
 }
 
 var _ glueAPI = (*glue.Client)(nil)

@@ -54,6 +54,8 @@ func overrides() map[string]overrideReader {
 		"AWS::Glue::Classifier":                            readGlueClassifier,
 		"AWS::Glue::Workflow":                              readGlueWorkflow,
 		"AWS::AppSync::ApiKey":                             readAppSyncApiKey,
+		"AWS::Glue::Connection":                            readGlueConnection,
+		"AWS::Glue::SecurityConfiguration":                 readGlueSecurityConfiguration,
 	}
 }
 

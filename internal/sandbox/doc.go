@@ -63,7 +63,8 @@
 //	                            ListTags
 //	ses (query)                 ListReceiptFilters DescribeReceiptRuleSet DescribeReceiptRule
 //	                            DescribeConfigurationSet
-//	glue (JSON 1.1)             GetClassifier GetWorkflow GetTags
+//	glue (JSON 1.1)             GetClassifier GetWorkflow GetTags GetConnection
+//	                            GetSecurityConfiguration
 //	appsync (REST-JSON)         ListApiKeys
 //
 // Errors carry AWS's codes in each protocol's shape (query ErrorResponse,

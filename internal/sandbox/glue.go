@@ -17,9 +17,11 @@ func glueService() *service {
 		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
 		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
 		ops: map[string]handler{
-			"GetClassifier": (*Server).glueGetClassifier,
-			"GetWorkflow":   (*Server).glueGetWorkflow,
-			"GetTags":       (*Server).glueGetTags,
+			"GetClassifier":            (*Server).glueGetClassifier,
+			"GetWorkflow":              (*Server).glueGetWorkflow,
+			"GetTags":                  (*Server).glueGetTags,
+			"GetConnection":            (*Server).glueGetConnection,
+			"GetSecurityConfiguration": (*Server).glueGetSecurityConfiguration,
 		},
 	}
 }
