@@ -121,7 +121,7 @@ func (sess *session) gather(ctx context.Context, t target, mode gatherMode) *sta
 		}
 		applied := baseline.Apply(use, baseline.Input{
 			Findings:     findings,
-			Resources:    baselineResources(res.Desired),
+			Resources:    res.Desired.BaselineResources(),
 			TemplateHash: baseline.TemplateHash([]byte(res.Desired.TemplateBody)),
 		}, baseline.Options{})
 		findings, run.notes = applied.Findings, applied.Notes
@@ -147,16 +147,6 @@ func (sess *session) failed(ctx context.Context, run *stackRun, c *scan.Clients,
 		}
 	}
 	return run
-}
-
-// baselineResources lists the stack's template resources as baseline sees
-// them.
-func baselineResources(d *scan.Desired) []baseline.Resource {
-	out := make([]baseline.Resource, len(d.Resources))
-	for i, r := range d.Resources {
-		out[i] = baseline.Resource{LogicalID: r.LogicalID, Type: r.Type, ConstructPath: r.ConstructPath, PhysicalID: r.PhysicalID, Declared: r.Declared}
-	}
-	return out
 }
 
 // declaredSide: the tiers about what the template declares, plus skipped

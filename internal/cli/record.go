@@ -15,6 +15,7 @@ import (
 	"github.com/realdrift/realdrift/internal/baseline"
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/ignore"
+	"github.com/realdrift/realdrift/internal/scan"
 )
 
 const recordSynopsis = `[flags] [STACK|GLOB ...]
@@ -138,7 +139,7 @@ func recordOne(ctx context.Context, s IO, sess *session, run *stackRun, in *bufi
 		fmt.Fprintf(s.Stderr, "realdrift record: %s: %v\n", run.ref.Name, err)
 		return ExitError
 	}
-	gaps := coverageGaps(run.ref.Name, run.raw)
+	gaps := scan.NotRead(run.ref.Name, run.raw)
 	if len(gaps) == 0 {
 		return ExitOK
 	}
@@ -150,22 +151,6 @@ func recordOne(ctx context.Context, s IO, sess *session, run *stackRun, in *bufi
 		return ExitDrift
 	}
 	return ExitOK
-}
-
-// coverageGaps lists what a run could not read, one line each: skipped
-// resources (a failed read or child listing) and added children whose full
-// read failed.
-func coverageGaps(stack string, fs []drift.Finding) []string {
-	var out []string
-	for _, f := range fs {
-		switch {
-		case f.Tier == drift.Skipped:
-			out = append(out, fmt.Sprintf("%s (%s): %s", ignore.DisplayPath(stack, f), f.ResourceType, f.Reason))
-		case f.Tier == drift.Added && f.Actual == nil:
-			out = append(out, fmt.Sprintf("%s (%s) %s: %s", ignore.DisplayPath(stack, f), f.ResourceType, f.PhysicalID, f.Note))
-		}
-	}
-	return out
 }
 
 // recordRun records one checked stack: the delta (live-only values new or
@@ -198,8 +183,8 @@ func recordRun(ctx context.Context, s IO, sess *session, run *stackRun, in *bufi
 	snap := baseline.Snapshot{
 		Stack:        run.ref,
 		Findings:     ignore.Apply(run.raw, run.ref, sess.rules),
-		Resources:    baselineResources(run.result.Desired),
-		Scanned:      scannedParents(run),
+		Resources:    run.result.Desired.BaselineResources(),
+		Scanned:      run.result.ScannedParents(),
 		TemplateHash: baseline.TemplateHash([]byte(run.result.Desired.TemplateBody)),
 		CapturedAt:   time.Now(),
 		// Values outside the delta (recorded and unchanged) are kept.
@@ -270,21 +255,6 @@ func recordDelta(fs []drift.Finding) []drift.Finding {
 	for _, f := range fs {
 		if f.Tier == drift.Undeclared || f.Tier == drift.Added {
 			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// scannedParents are the parents whose child enumeration completed.
-func scannedParents(run *stackRun) []baseline.Parent {
-	types := map[string]string{}
-	for _, r := range run.result.Desired.Resources {
-		types[r.LogicalID] = r.Type
-	}
-	var out []baseline.Parent
-	for _, ch := range run.result.Children {
-		if ch.Reason == "" {
-			out = append(out, baseline.Parent{LogicalID: ch.Parent, ResourceType: types[ch.Parent]})
 		}
 	}
 	return out

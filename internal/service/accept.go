@@ -136,7 +136,7 @@ func (s *Service) accept(ctx context.Context, stack drift.StackRef, req statemac
 	}
 	ref := res.Desired.Stack
 	now := s.now().UTC()
-	a := AcceptAudit{Stack: ref, Status: statemachine.AcceptRecorded, Request: req, At: now, Accepted: []AcceptedValue{}, NotRead: notRead(ref.Name, res.Findings)}
+	a := AcceptAudit{Stack: ref, Status: statemachine.AcceptRecorded, Request: req, At: now, Accepted: []AcceptedValue{}, NotRead: scan.NotRead(ref.Name, res.Findings)}
 	written, err := baseline.UpdateStored(ctx, s.store, ref, func(cur *baseline.Baseline) (*baseline.Baseline, error) {
 		// The delta is what a check against cur reports as live-only
 		// drift or potential drift; the chosen part of it is recorded,
@@ -161,8 +161,8 @@ func (s *Service) accept(ctx context.Context, stack drift.StackRef, req statemac
 		return baseline.Record(cur, baseline.Snapshot{
 			Stack:        ref,
 			Findings:     ignore.Apply(res.Findings, ref, rules),
-			Resources:    baselineResources(res.Desired),
-			Scanned:      scannedParents(res),
+			Resources:    res.Desired.BaselineResources(),
+			Scanned:      res.ScannedParents(),
 			TemplateHash: baseline.TemplateHash([]byte(res.Desired.TemplateBody)),
 			CapturedAt:   now,
 			Select: func(id, p string) bool {
@@ -201,46 +201,6 @@ func acceptChosen(f drift.Finding, globs []string) bool {
 		}
 	}
 	return false
-}
-
-// baselineResources lists the stack's template resources as baseline sees
-// them.
-func baselineResources(d *scan.Desired) []baseline.Resource {
-	out := make([]baseline.Resource, len(d.Resources))
-	for i, r := range d.Resources {
-		out[i] = baseline.Resource{LogicalID: r.LogicalID, Type: r.Type, ConstructPath: r.ConstructPath, PhysicalID: r.PhysicalID, Declared: r.Declared}
-	}
-	return out
-}
-
-// scannedParents are the parents whose child enumeration completed.
-func scannedParents(res *scan.StackResult) []baseline.Parent {
-	types := map[string]string{}
-	for _, r := range res.Desired.Resources {
-		types[r.LogicalID] = r.Type
-	}
-	var out []baseline.Parent
-	for _, ch := range res.Children {
-		if ch.Reason == "" {
-			out = append(out, baseline.Parent{LogicalID: ch.Parent, ResourceType: types[ch.Parent]})
-		}
-	}
-	return out
-}
-
-// notRead lists what a check could not read, one line each: skipped
-// resources and added children whose full read failed.
-func notRead(stack string, fs []drift.Finding) []string {
-	out := []string{}
-	for _, f := range fs {
-		switch {
-		case f.Tier == drift.Skipped:
-			out = append(out, fmt.Sprintf("%s (%s): %s", ignore.DisplayPath(stack, f), f.ResourceType, f.Reason))
-		case f.Tier == drift.Added && f.Actual == nil:
-			out = append(out, fmt.Sprintf("%s (%s) %s: %s", ignore.DisplayPath(stack, f), f.ResourceType, f.PhysicalID, f.Note))
-		}
-	}
-	return out
 }
 
 // AcceptAuditKey is the run-state key of a stack's accept audit item

@@ -66,13 +66,9 @@ func (s *Service) Classify(ctx context.Context, in statemachine.ClassifyTask) (s
 // does with its files, and returns them in the report's order (tier, the
 // path the report shows, logical id).
 func Reconcile(d *scan.Desired, findings []drift.Finding, b *baseline.Baseline, rules []ignore.Rule) []drift.Finding {
-	res := make([]baseline.Resource, len(d.Resources))
-	for i, r := range d.Resources {
-		res[i] = baseline.Resource{LogicalID: r.LogicalID, Type: r.Type, ConstructPath: r.ConstructPath, PhysicalID: r.PhysicalID, Declared: r.Declared}
-	}
 	applied := baseline.Apply(b, baseline.Input{
 		Findings:     findings,
-		Resources:    res,
+		Resources:    d.BaselineResources(),
 		TemplateHash: baseline.TemplateHash([]byte(d.TemplateBody)),
 	}, baseline.Options{})
 	out := ignore.Apply(applied.Findings, d.Stack, rules)
