@@ -623,6 +623,14 @@ assert out['apiKeys'] == [{'id': 'da2-clikey', 'description': 'cli key', 'expire
 "
 fails "appsync list-api-keys (missing API)" "NotFoundException" appsync list-api-keys --api-id nope
 
+# Lake Formation (REST-JSON).
+add AWS::LakeFormation::Resource Cli-Lf-1 '{"ResourceArn":"arn:aws:s3:::cli-lake","UseServiceLinkedRole":true}'
+awsq lakeformation describe-resource --resource-arn arn:aws:s3:::cli-lake | check "lakeformation describe-resource" "
+r = out['ResourceInfo']
+assert r['ResourceArn'] == 'arn:aws:s3:::cli-lake' and r['RoleArn'].endswith(':role/aws-service-role/lakeformation.amazonaws.com/AWSServiceRoleForLakeFormationDataAccess'), out
+"
+fails "lakeformation describe-resource (not registered)" "EntityNotFoundException" lakeformation describe-resource --resource-arn arn:aws:s3:::nope
+
 AWS_ACCESS_KEY_ID=AKIADEMO$MGMT awsq organizations list-accounts | check "organizations list-accounts" "
 assert sorted(a['Id'] for a in out['Accounts']) == sorted(a['id'] for a in w['accounts']), out
 "

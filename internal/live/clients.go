@@ -25,6 +25,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/glue"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/kms"
+	"github.com/aws/aws-sdk-go-v2/service/lakeformation"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/route53"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -141,6 +142,7 @@ type Clients struct {
 	SES              sesAPI
 	Glue             glueAPI
 	AppSync          appSyncAPI
+	LakeFormation    lakeFormationAPI
 
 	// Region and Account are the scope of the clients, for identifiers
 	// that are ARNs. An empty Account is asked of Identity once, on first
@@ -246,6 +248,7 @@ func NewClients(cfg aws.Config) *Clients {
 		SES:              ses.NewFromConfig(cfg),
 		Glue:             glue.NewFromConfig(cfg),
 		AppSync:          appsync.NewFromConfig(cfg),
+		LakeFormation:    lakeformation.NewFromConfig(cfg),
 		Region:           cfg.Region,
 		Identity:         sts.NewFromConfig(cfg),
 		account:          &accountOnce{},

@@ -56,6 +56,7 @@ func overrides() map[string]overrideReader {
 		"AWS::AppSync::ApiKey":                             readAppSyncApiKey,
 		"AWS::Glue::Connection":                            readGlueConnection,
 		"AWS::Glue::SecurityConfiguration":                 readGlueSecurityConfiguration,
+		"AWS::LakeFormation::Resource":                     readLakeFormationResource,
 	}
 }
 

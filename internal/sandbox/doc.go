@@ -66,6 +66,7 @@
 //	glue (JSON 1.1)             GetClassifier GetWorkflow GetTags GetConnection
 //	                            GetSecurityConfiguration
 //	appsync (REST-JSON)         ListApiKeys
+//	lakeformation (REST-JSON)   DescribeResource
 //
 // Errors carry AWS's codes in each protocol's shape (query ErrorResponse,
 // JSON __type + X-Amzn-ErrorType, S3 <Error>, Lambda X-Amzn-ErrorType, EC2
