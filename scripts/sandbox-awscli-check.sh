@@ -631,6 +631,17 @@ assert r['ResourceArn'] == 'arn:aws:s3:::cli-lake' and r['RoleArn'].endswith(':r
 "
 fails "lakeformation describe-resource (not registered)" "EntityNotFoundException" lakeformation describe-resource --resource-arn arn:aws:s3:::nope
 
+# MediaConvert (REST-JSON).
+add AWS::MediaConvert::Queue cli-queue '{"Name":"cli-queue","PricingPlan":"ON_DEMAND","Status":"ACTIVE","Tags":{"team":"cli"}}'
+awsq mediaconvert get-queue --name cli-queue | check "mediaconvert get-queue" "
+q = out['Queue']
+assert q['Name'] == 'cli-queue' and q['Status'] == 'ACTIVE' and q['Arn'] == 'arn:aws:mediaconvert:us-east-1:$DEV:queues/cli-queue', out
+"
+awsq mediaconvert list-tags-for-resource --arn arn:aws:mediaconvert:us-east-1:$DEV:queues/cli-queue | check "mediaconvert list-tags-for-resource" "
+assert out['ResourceTags']['Tags'] == {'team': 'cli'}, out
+"
+fails "mediaconvert get-queue (missing)" "NotFoundException" mediaconvert get-queue --name nope
+
 AWS_ACCESS_KEY_ID=AKIADEMO$MGMT awsq organizations list-accounts | check "organizations list-accounts" "
 assert sorted(a['Id'] for a in out['Accounts']) == sorted(a['id'] for a in w['accounts']), out
 "

@@ -27,6 +27,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/kms"
 	"github.com/aws/aws-sdk-go-v2/service/lakeformation"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
+	"github.com/aws/aws-sdk-go-v2/service/mediaconvert"
 	"github.com/aws/aws-sdk-go-v2/service/route53"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/scheduler"
@@ -143,6 +144,7 @@ type Clients struct {
 	Glue             glueAPI
 	AppSync          appSyncAPI
 	LakeFormation    lakeFormationAPI
+	MediaConvert     mediaConvertAPI
 
 	// Region and Account are the scope of the clients, for identifiers
 	// that are ARNs. An empty Account is asked of Identity once, on first
@@ -249,6 +251,7 @@ func NewClients(cfg aws.Config) *Clients {
 		Glue:             glue.NewFromConfig(cfg),
 		AppSync:          appsync.NewFromConfig(cfg),
 		LakeFormation:    lakeformation.NewFromConfig(cfg),
+		MediaConvert:     mediaconvert.NewFromConfig(cfg),
 		Region:           cfg.Region,
 		Identity:         sts.NewFromConfig(cfg),
 		account:          &accountOnce{},

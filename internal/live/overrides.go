@@ -57,6 +57,7 @@ func overrides() map[string]overrideReader {
 		"AWS::Glue::Connection":                            readGlueConnection,
 		"AWS::Glue::SecurityConfiguration":                 readGlueSecurityConfiguration,
 		"AWS::LakeFormation::Resource":                     readLakeFormationResource,
+		"AWS::MediaConvert::Queue":                         readMediaConvertQueue,
 	}
 }
 

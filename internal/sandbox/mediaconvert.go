@@ -1,0 +1,101 @@
+package sandbox
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// mediaConvertService serves MediaConvert (REST-JSON, camelCase): GET
+// /2017-08-29/queues/{name} answers the world's AWS::MediaConvert::Queue
+// model of that name (Name, else the identifier) with what it holds
+// (description, pricingPlan, status, concurrentJobs) plus its ARN and
+// type; GET /2017-08-29/tags/{arn} answers its Tags map. An unknown queue
+// is NotFoundException.
+func mediaConvertService() *service {
+	return &service{
+		name:     "mediaconvert",
+		protocol: protoRESTJSON,
+		throttle: apiError{Status: 429, Code: "TooManyRequestsException"},
+		deny:     apiError{Status: 403, Code: "ForbiddenException"},
+		route:    mediaConvertRoute,
+		ops: map[string]handler{
+			"GetQueue":            (*Server).mediaConvertGetQueue,
+			"ListTagsForResource": (*Server).mediaConvertListTags,
+		},
+	}
+}
+
+func mediaConvertRoute(r *http.Request) (string, map[string]string) {
+	segs := strings.Split(strings.Trim(r.URL.EscapedPath(), "/"), "/")
+	if r.Method != http.MethodGet || len(segs) != 3 || segs[0] != "2017-08-29" {
+		return "", nil
+	}
+	v, err := url.PathUnescape(segs[2])
+	if err != nil {
+		return "", nil
+	}
+	switch segs[1] {
+	case "queues":
+		return "GetQueue", map[string]string{"name": v}
+	case "tags":
+		return "ListTagsForResource", map[string]string{"arn": v}
+	}
+	return "", nil
+}
+
+func (s *Server) mediaConvertQueue(c *call, name string) (map[string]any, error) {
+	for _, r := range s.st.ofType(c.account, c.region, "AWS::MediaConvert::Queue") {
+		m, err := fieldObject(r)
+		if err != nil {
+			return nil, err
+		}
+		n, _ := m["Name"].(string)
+		if n == "" {
+			n = r.ccID()
+		}
+		if n == name {
+			m["Name"] = n
+			return m, nil
+		}
+	}
+	return nil, errf(404, "NotFoundException", "The specified queue %s doesn't exist.", name)
+}
+
+func mediaConvertQueueArn(c *call, name string) string {
+	return "arn:aws:mediaconvert:" + c.region + ":" + c.account + ":queues/" + name
+}
+
+func (s *Server) mediaConvertGetQueue(c *call) (any, error) {
+	name := c.params["name"]
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	m, err := s.mediaConvertQueue(c, name)
+	if err != nil {
+		return nil, err
+	}
+	delete(m, "Tags")
+	q := camelModel(m, nil).(map[string]any)
+	q["arn"], q["type"] = mediaConvertQueueArn(c, name), "CUSTOM"
+	q["createdAt"], q["lastUpdated"] = epoch(defaultStackTime), epoch(defaultStackTime)
+	return map[string]any{"queue": q}, nil
+}
+
+func (s *Server) mediaConvertListTags(c *call) (any, error) {
+	arn := c.params["arn"]
+	name := arnTail(arn, ":queues/")
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if arn != mediaConvertQueueArn(c, name) {
+		return nil, errf(404, "NotFoundException", "The resource %s doesn't exist.", arn)
+	}
+	m, err := s.mediaConvertQueue(c, name)
+	if err != nil {
+		return nil, err
+	}
+	tags := map[string]any{}
+	if t, ok := m["Tags"].(map[string]any); ok {
+		tags = t
+	}
+	return map[string]any{"resourceTags": map[string]any{"arn": arn, "tags": tags}}, nil
+}
