@@ -1,13 +1,9 @@
 package live_test
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
-	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/live"
 	"github.com/realdrift/realdrift/internal/sandbox"
 )
@@ -37,23 +33,7 @@ func TestDAXRoundTrip(t *testing.T) {
 			declared["ReplicationFactor"] = 3.0 // not read: a readGap, never drift
 		}
 		req := live.Request{Type: tc.typ, LogicalID: "R", PhysicalID: tc.id, Declared: declared}
-		got := live.Read(ctx(t), c, req)
-		if got.Status != live.Found || got.Route != live.RouteOverride {
-			t.Fatalf("%s: %+v", tc.typ, got)
-		}
-		if diff := cmp.Diff(got.Model, declaredOf(t, tc.model)); diff != "" {
-			t.Errorf("%s model (-got +want):\n%s", tc.typ, diff)
-		}
-		if fs := classifyEntry(t, req, got.Model); len(fs) != 0 {
-			t.Errorf("%s: clean read classified as %+v", tc.typ, fs)
-		}
-		if err := srv.Apply(sandbox.Change{Op: sandbox.OpSet, Region: region, Type: tc.typ, Identifier: tc.id, Path: tc.path, Value: json.RawMessage(tc.value)}); err != nil {
-			t.Fatal(err)
-		}
-		fs := classifyEntry(t, req, live.Read(ctx(t), c, req).Model)
-		if len(fs) != 1 || fs[0].Tier != drift.Declared || !strings.HasPrefix(fs[0].Path, strings.Split(tc.path, ".")[0]) {
-			t.Errorf("%s changed out of band: %+v, want one declared finding at %s", tc.typ, fs, tc.path)
-		}
+		overrideRoundTrip(t, c, srv, region, req, tc.model, tc.id, tc.path, tc.value)
 		if got := live.Read(ctx(t), c, live.Request{Type: tc.typ, PhysicalID: "gone"}); got.Status != live.NotFound {
 			t.Errorf("%s gone: %+v, want notFound", tc.typ, got)
 		}
