@@ -135,7 +135,8 @@ func TestIAMEnforced(t *testing.T) {
 
 func TestIAMPolicyValidation(t *testing.T) {
 	for name, doc := range map[string]string{
-		"operator":  `{"Statement":[{"Effect":"Allow","Action":"s3:*","Resource":"*","Condition":{"ForAnyValue:StringLike":{"aws:TagKeys":"a*"}}}]}`,
+		"operator":  `{"Statement":[{"Effect":"Allow","Action":"s3:*","Resource":"*","Condition":{"NumericLessThan":{"s3:max-keys":"10"}}}]}`,
+		"qualifier": `{"Statement":[{"Effect":"Allow","Action":"s3:*","Resource":"*","Condition":{"ForSomeValues:StringLike":{"aws:TagKeys":"a*"}}}]}`,
 		"effect":    `{"Statement":[{"Effect":"Permit","Action":"s3:*","Resource":"*"}]}`,
 		"action":    `{"Statement":[{"Effect":"Allow","Action":"GetObject","Resource":"*"}]}`,
 		"principal": `{"Statement":[{"Effect":"Allow","Principal":"*","Action":"s3:*","Resource":"*"}]}`,

@@ -23,7 +23,8 @@ func (s *Server) authorize(c *call) *apiError {
 	if !ok {
 		return nil
 	}
-	q := request{action: action, resource: s.iamResource(c), keys: s.conditionKeys(c)}
+	res := s.iamResource(c)
+	q := request{action: action, resource: res, keys: s.conditionKeys(c.who, c.region, c.r.TLS != nil, res)}
 	d := evaluate(stmts, q)
 	if d == allowed {
 		return nil
@@ -64,25 +65,30 @@ func (s *Server) policiesOf(p principal) ([]statement, bool) {
 	return nil, false
 }
 
-// conditionKeys are the global condition keys of a call's request context.
-func (s *Server) conditionKeys(c *call) map[string]string {
-	keys := map[string]string{
-		"aws:principalaccount": c.who.account,
-		"aws:requestedregion":  c.region,
-		"aws:userid":           c.who.userID,
-		"aws:securetransport":  fmt.Sprint(c.r.TLS != nil),
+// conditionKeys are the global condition keys of a request context: the
+// principal's, the region's and, when the resource's account (the fifth
+// field of its ARN) belongs to the organization, aws:ResourceOrgID.
+func (s *Server) conditionKeys(who principal, region string, tls bool, resource string) map[string][]string {
+	keys := map[string][]string{
+		"aws:principalaccount": {who.account},
+		"aws:requestedregion":  {region},
+		"aws:userid":           {who.userID},
+		"aws:securetransport":  {fmt.Sprint(tls)},
 	}
-	if c.who.role != "" {
-		keys["aws:principalarn"] = "arn:aws:iam::" + c.who.account + ":role/" + c.who.role
-		keys["aws:principaltype"] = "AssumedRole"
+	if who.role != "" {
+		keys["aws:principalarn"] = []string{"arn:aws:iam::" + who.account + ":role/" + who.role}
+		keys["aws:principaltype"] = []string{"AssumedRole"}
 	} else {
-		keys["aws:principalarn"] = c.who.arn
-		keys["aws:principaltype"] = "User"
+		keys["aws:principalarn"] = []string{who.arn}
+		keys["aws:principaltype"] = []string{"User"}
 	}
 	s.mu.RLock()
+	defer s.mu.RUnlock()
 	if o := s.st.world.Organization; o != nil {
-		keys["aws:principalorgid"] = o.ID
+		keys["aws:principalorgid"] = []string{o.ID}
+		if f := strings.SplitN(resource, ":", 6); len(f) == 6 && f[4] != "" && s.st.account(f[4]) != nil {
+			keys["aws:resourceorgid"] = []string{o.ID}
+		}
 	}
-	s.mu.RUnlock()
 	return keys
 }

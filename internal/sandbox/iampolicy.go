@@ -41,10 +41,13 @@ type statement struct {
 
 // condition is one operator/key test of a Condition block.
 type condition struct {
-	op       string // StringEquals, StringLike, ... without IfExists
+	op       string // StringEquals, StringLike, ... without IfExists or a set qualifier
 	ifExists bool
-	key      string // lower-cased
-	values   []string
+	// set is "", "ForAllValues" or "ForAnyValue": how the test applies to
+	// a multivalued key (dynamodb:LeadingKeys).
+	set    string
+	key    string // lower-cased
+	values []string
 }
 
 // conditionOps are the operators the sandbox evaluates; a policy using any
@@ -161,7 +164,13 @@ func (r rawStatement) compile() (statement, error) {
 		st.resources = append(st.resources, glob(p, false))
 	}
 	for op, keys := range r.Condition {
-		base, ifExists := strings.CutSuffix(op, "IfExists")
+		set, base, qualified := strings.Cut(op, ":")
+		if !qualified {
+			set, base = "", op
+		} else if set != "ForAllValues" && set != "ForAnyValue" {
+			return st, fmt.Errorf("condition operator %q has an unknown set qualifier", op)
+		}
+		base, ifExists := strings.CutSuffix(base, "IfExists")
 		if !conditionOps[base] {
 			return st, fmt.Errorf("condition operator %q is not one the sandbox evaluates", op)
 		}
@@ -174,7 +183,7 @@ func (r rawStatement) compile() (statement, error) {
 				}
 				vals = stringList{fmt.Sprint(b)}
 			}
-			st.conditions = append(st.conditions, condition{op: base, ifExists: ifExists, key: strings.ToLower(k), values: vals})
+			st.conditions = append(st.conditions, condition{op: base, ifExists: ifExists, set: set, key: strings.ToLower(k), values: vals})
 		}
 	}
 	return st, nil
@@ -211,11 +220,12 @@ func anyMatch(res []*regexp.Regexp, s string) bool {
 }
 
 // request is what one call asks of IAM: the action, the resource and the
-// condition keys the request context carries (lower-cased names).
+// condition keys the request context carries (lower-cased names; a key
+// may hold several values, as dynamodb:LeadingKeys of a batch does).
 type request struct {
 	action   string
 	resource string
-	keys     map[string]string
+	keys     map[string][]string
 }
 
 // applies reports whether the statement covers the request.
@@ -234,14 +244,48 @@ func (st statement) applies(q request) bool {
 	return true
 }
 
-// holds evaluates the condition: a key the request lacks fails a positive
-// operator and passes a negated one (or any ...IfExists), as on AWS.
-func (c condition) holds(keys map[string]string) bool {
-	v, ok := keys[c.key]
+// holds evaluates the condition as AWS does:
+//   - a plain operator: a key the request lacks fails a positive operator
+//     and passes a negated one (or any ...IfExists); present, it holds when
+//     one of the request's values matches;
+//   - ForAllValues: every value of the request's key matches one of the
+//     condition's values (true when the request has none: why no policy may
+//     scope Scan by dynamodb:LeadingKeys);
+//   - ForAnyValue: at least one does (false when the request has none).
+func (c condition) holds(keys map[string][]string) bool {
+	vs, ok := keys[c.key]
 	negated := strings.Contains(c.op, "Not")
-	if !ok {
+	switch c.set {
+	case "ForAllValues":
+		for _, v := range vs {
+			if !c.matches(v) {
+				return false
+			}
+		}
+		return true
+	case "ForAnyValue":
+		for _, v := range vs {
+			if c.matches(v) {
+				return true
+			}
+		}
+		return false
+	}
+	if !ok || len(vs) == 0 {
 		return c.ifExists || negated
 	}
+	for _, v := range vs {
+		if c.matches(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// matches tests one request value; a negated operator matches a value that
+// equals (or is like) none of the condition's values.
+func (c condition) matches(v string) bool {
+	negated := strings.Contains(c.op, "Not")
 	match := false
 	for _, want := range c.values {
 		switch c.op {

@@ -47,6 +47,10 @@ func (st *state) reindex() {
 	st.byType = map[tkey][]*Resource{}
 	for _, a := range st.world.Accounts {
 		for _, k := range a.AccessKeys {
+			if k.Role != "" {
+				st.keys[k.ID] = rolePrincipal(a.ID, k.Role, k.Role)
+				continue
+			}
 			st.keys[k.ID] = userPrincipal(a.ID, k.UserName)
 		}
 		for _, r := range a.Regions {

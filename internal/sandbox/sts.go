@@ -60,19 +60,24 @@ func (s *Server) stsAssumeRole(c *call) (any, error) {
 	s.reqSeq++
 	seed := roleArn + "/" + session + "/" + strconv.Itoa(s.reqSeq)
 	key := "ASIA" + shortHash("key/"+seed, 16)
-	roleID := "AROA" + shortHash("role/"+account+"/"+role, 17)
-	p := principal{
-		account: account,
-		arn:     "arn:aws:sts::" + account + ":assumed-role/" + role + "/" + session,
-		userID:  roleID + ":" + session,
-		role:    role, session: session,
-		secret: shortHash("secret/"+seed, 40),
-		token:  "FwoG" + shortHash("token/"+seed, 52),
-	}
+	p := rolePrincipal(account, role, session)
+	p.secret = shortHash("secret/"+seed, 40)
+	p.token = "FwoG" + shortHash("token/"+seed, 52)
 	s.st.keys[key] = p
 	exp := s.opts.now().Add(time.Duration(dur) * time.Second)
 	return el("",
 		el("Credentials", tx("AccessKeyId", key), tx("SecretAccessKey", p.secret), tx("SessionToken", p.token), xtime("Expiration", exp)),
 		el("AssumedRoleUser", tx("AssumedRoleId", p.userID), tx("Arn", p.arn)),
 	), nil
+}
+
+// rolePrincipal is a session of an account's role.
+func rolePrincipal(account, role, session string) principal {
+	roleID := "AROA" + shortHash("role/"+account+"/"+role, 17)
+	return principal{
+		account: account,
+		arn:     "arn:aws:sts::" + account + ":assumed-role/" + role + "/" + session,
+		userID:  roleID + ":" + session,
+		role:    role, session: session,
+	}
 }

@@ -50,10 +50,14 @@ type Account struct {
 	Policies []*Policies `json:"policies,omitempty"`
 }
 
-// AccessKey maps an access key id to the account and an IAM user name.
+// AccessKey maps an access key id to the account and an IAM user name,
+// or to a session of one of its roles: the credentials a Lambda function
+// receives from its execution role (the session is named after the role).
+// Neither set, the key acts as the account root.
 type AccessKey struct {
 	ID       string `json:"id"`
 	UserName string `json:"userName,omitempty"`
+	Role     string `json:"role,omitempty"`
 }
 
 // Region holds the stacks and live-only resources of one account region.
@@ -294,6 +298,9 @@ func (w *World) normalize() error {
 			}
 			if prev, ok := keys[k.ID]; ok {
 				p.add(kt, "access key %s already maps to account %s", k.ID, prev)
+			}
+			if k.Role != "" && k.UserName != "" {
+				p.add(kt, "access key %s names both a user and a role", k.ID)
 			}
 			keys[k.ID] = a.ID
 		}

@@ -1,0 +1,104 @@
+package sandbox
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// Ask is one question a request puts to IAM: an action on a resource, with
+// the service condition keys the request carries (dynamodb:LeadingKeys;
+// the global keys are added by the guard).
+type Ask struct {
+	Action   string
+	Resource string
+	Keys     map[string][]string
+}
+
+// Asker maps a request of a stand-in service to the questions it puts to
+// IAM. account and region are the caller's (the credential's account, the
+// SigV4 scope's region): the stand-in's resources live there. An error
+// means the request cannot be read, and the guard refuses it.
+type Asker func(r *http.Request, body []byte, account, region string) ([]Ask, error)
+
+// guardServices are the wire shapes of the services the sandbox does not
+// serve but guards: their AccessDenied answers.
+var guardServices = map[string]*service{
+	"dynamodb": {name: "dynamodb", protocol: protoJSON, jsonNamespace: "com.amazonaws.dynamodb.v20120810#", jsonVersion: "1.0",
+		deny: apiError{Status: 400, Code: "AccessDeniedException"}},
+	"states": {name: "states", protocol: protoJSON, jsonNamespace: "", jsonVersion: "1.0",
+		deny: apiError{Status: 400, Code: "AccessDeniedException"}},
+}
+
+// Guard puts the sandbox's IAM in front of a stand-in for a service it
+// does not serve — DynamoDB Local, a test double of Secrets Manager, Step
+// Functions or EventBridge — so a caller with a role the world declares
+// policies for is refused there exactly as it is by the sandbox's own
+// services: the caller's principal from the access key of its SigV4
+// credential, every Ask of the request evaluated against its identity
+// policies with the global condition keys, and AccessDenied answered in the
+// service's own error shape with AWS's message. Allowed requests reach next
+// with their body intact. A denial lands in the call log (service:action:
+// AccessDeniedException); allowed calls do not, so the log still counts
+// only what the sandbox itself serves.
+//
+// signingName is the service's SigV4 signing name (dynamodb, states,
+// secretsmanager, events).
+func (s *Server) Guard(signingName string, ask Asker, next http.Handler) http.Handler {
+	svc := guardServices[signingName]
+	if svc == nil {
+		svc = s.services[signingName]
+	}
+	if svc == nil {
+		panic(fmt.Sprintf("sandbox.Guard: no wire shape for service %q", signingName))
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reqID := newRequestID()
+		sc, err := parseScope(r)
+		if err != nil {
+			writeError(w, svc, reqID, errf(403, "MissingAuthenticationToken", "%v", err))
+			return
+		}
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+		if err != nil || len(body) > maxBody {
+			writeError(w, svc, reqID, errf(400, "InvalidRequest", "cannot read the request body"))
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		who := s.principalFor(sc.accessKey)
+		stmts, governed := s.policiesOf(who)
+		if !governed {
+			next.ServeHTTP(w, r)
+			return
+		}
+		asks, err := ask(r, body, who.account, sc.region)
+		if err != nil {
+			writeError(w, svc, reqID, errf(400, "ValidationException", "the sandbox's guard cannot read the request: %v", err))
+			return
+		}
+		for _, a := range asks {
+			q := request{action: a.Action, resource: a.Resource, keys: s.conditionKeys(who, sc.region, r.TLS != nil, a.Resource)}
+			for k, v := range a.Keys {
+				q.keys[strings.ToLower(k)] = v
+			}
+			d := evaluate(stmts, q)
+			if d == allowed {
+				continue
+			}
+			why := "because no identity-based policy allows the " + a.Action + " action"
+			if d == explicitDeny {
+				why = "with an explicit deny in an identity-based policy"
+			}
+			e := svc.deny
+			e.Message = fmt.Sprintf("User: %s is not authorized to perform: %s on resource: %s %s", who.arn, a.Action, a.Resource, why)
+			_, op, _ := strings.Cut(a.Action, ":")
+			done := s.calls.begin(who.account, sc.region, signingName, op)
+			writeError(w, svc, reqID, &e)
+			done(e.Status, e.Code)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}

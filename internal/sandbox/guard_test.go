@@ -1,0 +1,169 @@
+package sandbox_test
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
+	"github.com/aws/smithy-go"
+
+	"github.com/realdrift/realdrift/internal/sandbox"
+)
+
+// TestGuardDynamoDB: a stand-in behind the guard refuses, in DynamoDB's
+// own error shape, every call of a role session its identity policies do
+// not allow — the action, the table, and dynamodb:LeadingKeys with
+// ForAllValues over every key of a batch — and passes the others on with
+// their bodies intact; a key without policies passes everything.
+func TestGuardDynamoDB(t *testing.T) {
+	const table = "realdrift"
+	const fnKey = "AKIAFUNCTIONROLE0001"
+	policy := `{"Version":"2012-10-17","Statement":[
+	 {"Sid":"Run","Effect":"Allow","Action":["dynamodb:GetItem","dynamodb:PutItem","dynamodb:Query","dynamodb:BatchWriteItem"],
+	  "Resource":"arn:aws:dynamodb:us-east-1:111111111111:table/realdrift",
+	  "Condition":{"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["RUN#*"]}}},
+	 {"Sid":"Pace","Effect":"Allow","Action":"dynamodb:UpdateItem",
+	  "Resource":"arn:aws:dynamodb:us-east-1:111111111111:table/realdrift",
+	  "Condition":{"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["PACE#*"]}}}]}`
+	w := policyWorld(t, `{"Statement":{"Effect":"Allow","Action":"*","Resource":"*"}}`, "")
+	for _, a := range w.Accounts {
+		if a.ID == mgmt {
+			a.AccessKeys = append(a.AccessKeys, sandbox.AccessKey{ID: fnKey, Role: "realdrift-persist"})
+			a.Policies = append(a.Policies, &sandbox.Policies{Role: "realdrift-persist", Documents: []json.RawMessage{json.RawMessage(policy)}})
+		}
+	}
+	sb, url := startWorld(t, w, sandbox.Options{})
+
+	var mu sync.Mutex
+	var passed []string
+	standIn := http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		passed = append(passed, strings.TrimPrefix(r.Header.Get("X-Amz-Target"), "DynamoDB_20120810.")+" "+string(b))
+		mu.Unlock()
+		rw.Header().Set("Content-Type", "application/x-amz-json-1.0")
+		_, _ = io.WriteString(rw, `{}`)
+	})
+	srv := httptest.NewServer(sb.Guard("dynamodb", sandbox.DynamoDBAsks("pk"), standIn))
+	t.Cleanup(srv.Close)
+	db := func(key string) *dynamodb.Client {
+		return dynamodb.NewFromConfig(cfg(url, key, "us-east-1"), func(o *dynamodb.Options) {
+			o.BaseEndpoint = aws.String(srv.URL)
+			o.RetryMaxAttempts = 1
+		})
+	}
+	fn := db(fnKey)
+	c := ctx(t)
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	key := func(pk string) map[string]types.AttributeValue { return map[string]types.AttributeValue{"pk": s(pk), "sk": s("x")} }
+
+	// The session is the role's: the guard's principal, as STS says.
+	who, err := sts.NewFromConfig(cfg(url, fnKey, "us-east-1")).GetCallerIdentity(c, &sts.GetCallerIdentityInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := aws.ToString(who.Arn); got != "arn:aws:sts::111111111111:assumed-role/realdrift-persist/realdrift-persist" {
+		t.Errorf("role key's identity %s", got)
+	}
+
+	allowed := []struct {
+		what string
+		call func() error
+	}{
+		{"GetItem RUN#", func() error {
+			_, err := fn.GetItem(c, &dynamodb.GetItemInput{TableName: aws.String(table), Key: key("RUN#r1")})
+			return err
+		}},
+		{"PutItem RUN#", func() error {
+			_, err := fn.PutItem(c, &dynamodb.PutItemInput{TableName: aws.String(table), Item: key("RUN#r1")})
+			return err
+		}},
+		{"Query RUN# by placeholder", func() error {
+			_, err := fn.Query(c, &dynamodb.QueryInput{TableName: aws.String(table),
+				KeyConditionExpression:    aws.String("#pk = :pk AND begins_with(#sk, :p)"),
+				ExpressionAttributeNames:  map[string]string{"#pk": "pk", "#sk": "sk"},
+				ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s("RUN#r1"), ":p": s("C#")}})
+			return err
+		}},
+		{"BatchWriteItem all RUN#", func() error {
+			_, err := fn.BatchWriteItem(c, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: {
+				{PutRequest: &types.PutRequest{Item: key("RUN#a")}}, {DeleteRequest: &types.DeleteRequest{Key: key("RUN#b")}}}}})
+			return err
+		}},
+		{"UpdateItem PACE#", func() error {
+			_, err := fn.UpdateItem(c, &dynamodb.UpdateItemInput{TableName: aws.String(table), Key: key("PACE#111111111111#us-east-1")})
+			return err
+		}},
+	}
+	for _, a := range allowed {
+		if err := a.call(); err != nil {
+			t.Errorf("%s: %v, want allowed", a.what, err)
+		}
+	}
+
+	denied := []struct {
+		what, action string
+		call         func() error
+	}{
+		{"GetItem STACK#", "dynamodb:GetItem", func() error {
+			_, err := fn.GetItem(c, &dynamodb.GetItemInput{TableName: aws.String(table), Key: key("STACK#a")})
+			return err
+		}},
+		{"UpdateItem RUN# (PACE# only)", "dynamodb:UpdateItem", func() error {
+			_, err := fn.UpdateItem(c, &dynamodb.UpdateItemInput{TableName: aws.String(table), Key: key("RUN#r1")})
+			return err
+		}},
+		{"PutItem on another table", "dynamodb:PutItem", func() error {
+			_, err := fn.PutItem(c, &dynamodb.PutItemInput{TableName: aws.String("other"), Item: key("RUN#r1")})
+			return err
+		}},
+		{"BatchWriteItem one key outside RUN#", "dynamodb:BatchWriteItem", func() error {
+			_, err := fn.BatchWriteItem(c, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: {
+				{PutRequest: &types.PutRequest{Item: key("RUN#a")}}, {PutRequest: &types.PutRequest{Item: key("RES#b")}}}}})
+			return err
+		}},
+		{"Scan (no keys, not granted)", "dynamodb:Scan", func() error {
+			_, err := fn.Scan(c, &dynamodb.ScanInput{TableName: aws.String(table)})
+			return err
+		}},
+	}
+	for _, d := range denied {
+		err := d.call()
+		var ae smithy.APIError
+		if !errors.As(err, &ae) || ae.ErrorCode() != "AccessDeniedException" {
+			t.Errorf("%s: %v, want AccessDeniedException", d.what, err)
+			continue
+		}
+		want := "User: arn:aws:sts::111111111111:assumed-role/realdrift-persist/realdrift-persist is not authorized to perform: " + d.action
+		if !strings.HasPrefix(ae.ErrorMessage(), want) {
+			t.Errorf("%s: message %q, want it to start %q", d.what, ae.ErrorMessage(), want)
+		}
+	}
+	if n := sb.Calls().Errors["dynamodb:GetItem:AccessDeniedException"]; n != 1 {
+		t.Errorf("call log has %d denied GetItem calls, want 1 (errors %v)", n, sb.Calls().Errors)
+	}
+
+	// The admin key (alice, no policies of her own here) passes anything.
+	if _, err := db(mgmtKey).Scan(c, &dynamodb.ScanInput{TableName: aws.String(table)}); err != nil {
+		t.Errorf("unrestricted Scan: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(passed) != len(allowed)+1 {
+		t.Errorf("the stand-in saw %d requests, want %d allowed: %v", len(passed), len(allowed)+1, passed)
+	}
+	for _, p := range passed {
+		if !strings.Contains(p, `"TableName"`) && !strings.Contains(p, `"RequestItems"`) {
+			t.Errorf("a request reached the stand-in without its body: %q", p)
+		}
+	}
+}
