@@ -18,6 +18,7 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/cognitoidentityprovider v1.61.0
 	github.com/aws/aws-sdk-go-v2/service/configservice v1.74.11
 	github.com/aws/aws-sdk-go-v2/service/dax v1.29.20
+	github.com/aws/aws-sdk-go-v2/service/docdb v1.49.0
 	github.com/aws/aws-sdk-go-v2/service/dynamodb v1.74.0
 	github.com/aws/aws-sdk-go-v2/service/ec2 v1.348.0
 	github.com/aws/aws-sdk-go-v2/service/ecs v1.106.0

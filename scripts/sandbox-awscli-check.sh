@@ -427,6 +427,21 @@ z = out['HostedZones'][0]
 assert z['Id'] == '/hostedzone/$ZONE' and z['Name'] == 'cli.example.', out
 "
 fails "route53 list-resource-record-sets (missing zone)" "NoSuchHostedZone" route53 list-resource-record-sets --hosted-zone-id Z0NOSUCHZONE
+awsq route53 change-resource-record-sets --hosted-zone-id $ZONE --change-batch '{"Changes":[{"Action":"UPSERT","ResourceRecordSet":{"Name":"www.cli.example.","Type":"A","TTL":600,"ResourceRecords":[{"Value":"192.0.2.9"}]}}]}' | check "route53 change-resource-record-sets (UPSERT)" "
+ci = out['ChangeInfo']
+assert ci['Status'] == 'PENDING' and ci['Id'].startswith('/change/C'), ci
+open('$tmp/change', 'w').write(ci['Id'])
+"
+sleep 0.1
+awsq route53 get-change --id "$(cat "$tmp/change")" | check "route53 get-change (INSYNC)" "
+assert out['ChangeInfo']['Status'] == 'INSYNC', out
+"
+awsq route53 list-resource-record-sets --hosted-zone-id $ZONE --start-record-name www.cli.example --start-record-type A --max-items 1 | check "route53 list-resource-record-sets (after the UPSERT)" "
+www = out['ResourceRecordSets'][0]
+assert www['Name'] == 'www.cli.example.' and www['TTL'] == 600 and www['ResourceRecords'] == [{'Value': '192.0.2.9'}], www
+"
+fails "route53 change-resource-record-sets (CREATE of an existing record)" "InvalidChangeBatch" route53 change-resource-record-sets --hosted-zone-id $ZONE --change-batch '{"Changes":[{"Action":"CREATE","ResourceRecordSet":{"Name":"www.cli.example.","Type":"A","TTL":60,"ResourceRecords":[{"Value":"192.0.2.1"}]}}]}'
+fails "route53 get-change (unknown change)" "NoSuchChange" route53 get-change --id CNOSUCH-CHANGE
 
 # Certificate Manager (JSON 1.1).
 CERT=arn:aws:acm:us-east-1:$DEV:certificate/0a1b2c3d-0000-4000-8000-00000000c11
@@ -641,6 +656,23 @@ awsq mediaconvert list-tags-for-resource --arn arn:aws:mediaconvert:us-east-1:$D
 assert out['ResourceTags']['Tags'] == {'team': 'cli'}, out
 "
 fails "mediaconvert get-queue (missing)" "NotFoundException" mediaconvert get-queue --name nope
+
+# DocumentDB (the RDS query protocol).
+add AWS::DocDB::DBCluster cli-docs '{"DBClusterIdentifier":"cli-docs","Port":27017,"MasterUsername":"cli","MasterUserPassword":"never-shown","StorageEncrypted":true,"VpcSecurityGroupIds":["sg-0aaaaaaaaaaaaaaaa"],"Tags":[{"Key":"team","Value":"cli"}]}'
+add AWS::DocDB::DBInstance cli-docs-1 '{"DBInstanceIdentifier":"cli-docs-1","DBClusterIdentifier":"cli-docs","DBInstanceClass":"db.t3.medium"}'
+awsq docdb describe-db-clusters --db-cluster-identifier cli-docs | check "docdb describe-db-clusters" "
+c = out['DBClusters'][0]
+assert c['DBClusterIdentifier'] == 'cli-docs' and c['Port'] == 27017 and c['StorageEncrypted'] is True and 'MasterUserPassword' not in c, out
+assert c['VpcSecurityGroups'] == [{'VpcSecurityGroupId': 'sg-0aaaaaaaaaaaaaaaa', 'Status': 'active'}], out
+"
+awsq docdb describe-db-instances --db-instance-identifier cli-docs-1 | check "docdb describe-db-instances" "
+i = out['DBInstances'][0]
+assert i['DBInstanceIdentifier'] == 'cli-docs-1' and i['DBClusterIdentifier'] == 'cli-docs' and i['DBInstanceClass'] == 'db.t3.medium', out
+"
+awsq docdb list-tags-for-resource --resource-name arn:aws:rds:us-east-1:$DEV:cluster:cli-docs | check "docdb list-tags-for-resource" "
+assert out['TagList'] == [{'Key': 'team', 'Value': 'cli'}], out
+"
+fails "docdb describe-db-clusters (missing)" "DBClusterNotFoundFault" docdb describe-db-clusters --db-cluster-identifier nope
 
 AWS_ACCESS_KEY_ID=AKIADEMO$MGMT awsq organizations list-accounts | check "organizations list-accounts" "
 assert sorted(a['Id'] for a in out['Accounts']) == sorted(a['id'] for a in w['accounts']), out

@@ -17,6 +17,7 @@ import (
 	cognito "github.com/aws/aws-sdk-go-v2/service/cognitoidentityprovider"
 	"github.com/aws/aws-sdk-go-v2/service/configservice"
 	"github.com/aws/aws-sdk-go-v2/service/dax"
+	"github.com/aws/aws-sdk-go-v2/service/docdb"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ecs"
 	"github.com/aws/aws-sdk-go-v2/service/elasticache"
@@ -145,6 +146,7 @@ type Clients struct {
 	AppSync          appSyncAPI
 	LakeFormation    lakeFormationAPI
 	MediaConvert     mediaConvertAPI
+	DocDB            docDBAPI
 
 	// Region and Account are the scope of the clients, for identifiers
 	// that are ARNs. An empty Account is asked of Identity once, on first
@@ -252,6 +254,7 @@ func NewClients(cfg aws.Config) *Clients {
 		AppSync:          appsync.NewFromConfig(cfg),
 		LakeFormation:    lakeformation.NewFromConfig(cfg),
 		MediaConvert:     mediaconvert.NewFromConfig(cfg),
+		DocDB:            docdb.NewFromConfig(cfg),
 		Region:           cfg.Region,
 		Identity:         sts.NewFromConfig(cfg),
 		account:          &accountOnce{},

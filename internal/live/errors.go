@@ -94,6 +94,8 @@ var notFoundCodes = map[string]bool{
 	"RuleDoesNotExist":                            true,
 	"ConfigurationSetDoesNotExist":                true,
 	"EntityNotFoundException":                     true,
+	"DBClusterNotFoundFault":                      true,
+	"DBInstanceNotFound":                          true,
 }
 
 // isNotFound reports whether err means the thing asked for does not exist.

@@ -58,6 +58,8 @@ func overrides() map[string]overrideReader {
 		"AWS::Glue::SecurityConfiguration":                 readGlueSecurityConfiguration,
 		"AWS::LakeFormation::Resource":                     readLakeFormationResource,
 		"AWS::MediaConvert::Queue":                         readMediaConvertQueue,
+		"AWS::DocDB::DBCluster":                            readDocDBCluster,
+		"AWS::DocDB::DBInstance":                           readDocDBInstance,
 	}
 }
 

@@ -68,6 +68,7 @@
 //	appsync (REST-JSON)         ListApiKeys
 //	lakeformation (REST-JSON)   DescribeResource
 //	mediaconvert (REST-JSON)    GetQueue ListTagsForResource
+//	rds (query, DocumentDB)     DescribeDBClusters DescribeDBInstances ListTagsForResource
 //
 // Errors carry AWS's codes in each protocol's shape (query ErrorResponse,
 // JSON __type + X-Amzn-ErrorType, S3 <Error>, Lambda X-Amzn-ErrorType, EC2
