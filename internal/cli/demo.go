@@ -25,8 +25,10 @@ const demoSynopsis = `[--corpus DIR]
 Walks through realdrift against the built-in sandbox: an emulated AWS
 organisation started in-process with the demo world (no AWS account, no
 network). It checks the orders application, records a baseline, makes three
-out-of-band changes through the sandbox, checks again, ignores one finding
-and shows the JSON report. Every command's output is real.`
+out-of-band changes through the sandbox, checks again, ignores one finding,
+shows the JSON report, reverts the rest and diffs the app's next version
+(nested stack included) against the drifted stacks. Every command's output
+is real.`
 
 // defaultDemoCorpus is where the golden corpus sits next to the repository;
 // its recordings seed the demo's live models.
@@ -82,6 +84,9 @@ type demo struct {
 	fn, role, queue, bucket demoResource
 	// bucketPolicy is the bucket's declared policy, when it has one.
 	bucketPolicy *demoResource
+	// world is the demo world as built (the diff step's next app is
+	// made from it).
+	world *sandbox.World
 }
 
 // demoResource is a resource of the demo world the story points at.
@@ -111,6 +116,10 @@ func newDemo(s IO, corpusDir string) (*demo, error) {
 	if d.account == "" {
 		return nil, fmt.Errorf("the demo world has no %s account", demoAccountName)
 	}
+	if err := worldgen.DemoNested(w, d.account, demoDiffRegion); err != nil {
+		return nil, fmt.Errorf("build the demo world: %w", err)
+	}
+	d.world = w
 	if err := d.pick(w); err != nil {
 		return nil, err
 	}
@@ -361,6 +370,9 @@ func (d *demo) story(ctx context.Context) error {
 	d.step(8, "check once more",
 		"Nothing but the ignored finding is left: check --fail exits 0.")
 	if err := d.cmd(ctx, ExitOK, "check", "--all", "--fail"); err != nil {
+		return err
+	}
+	if err := d.diffStep(ctx); err != nil {
 		return err
 	}
 	fmt.Fprintf(d.out, "\nDone in %.1fs. Run the same commands against your account without --endpoint-url.\n", time.Since(d.start).Seconds())

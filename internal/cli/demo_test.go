@@ -31,6 +31,23 @@ func TestDemo(t *testing.T) {
 				"Step 7 — revert the rest", "$ realdrift revert --all --dry-run", "dry run: 3 to revert, 0 not revertable; nothing written",
 				"$ realdrift revert --all --yes", "revert: 3 reverted, 0 still drifted, 0 failed, 0 not revertable",
 				"Step 8 — check once more", "$ realdrift check --all --fail\n", "0 with drift", "[exit status 0]",
+				// Step 9: check finds the nested stack's drift; diff shows a
+				// replacement, its propagation to a dependent, an in-place
+				// update of the drifted property with its drift note, and an
+				// Outputs-only change of another stack.
+				"Step 9 — what the next deploy changes",
+				"$ realdrift check --region eu-west-1 --all --hide-clean --fail\n",
+				"Nested stack: OrdersAlerts-BacklogStack-", "BacklogQueue.VisibilityTimeout (AWS::SQS::Queue): template 60 → live 300",
+				"total: 4 stacks — 1 with drift (1 finding)", "[exit status 1]",
+				"$ realdrift diff --region eu-west-1 --app ", " --all --recursive --fail\n",
+				"Stack OrdersAlerts\n", "[~] AWS::CloudFormation::Stack BacklogStack", "TemplateURL: ",
+				"Nested stack: OrdersAlerts~BacklogStack (OrdersAlerts-BacklogStack-",
+				"[~] AWS::SQS::Queue BacklogDeadLetters", " replace [stateful",
+				`QueueName: "orders-backlog-dlq" → "orders-backlog-dead-letters" (requires replacement)`,
+				"[~] AWS::SQS::Queue BacklogQueue", "RedrivePolicy: ", "[replacement propagated from BacklogDeadLetters]",
+				"VisibilityTimeout: 60 → 120", "drift: VisibilityTimeout drifted (live 300): the deploy will overwrite this live value",
+				"Stack OrdersData\nOutputs\n[+] AssetsBucketArn\n", "[+] OrdersData:AssetsBucketArn [export]",
+				"0 to create, 0 to update, 0 to delete\n2 output(s) to add, 0 to change, 0 to remove\n", "[exit status 1]",
 				"Done in",
 			}
 			at := 0
@@ -48,7 +65,7 @@ func TestDemo(t *testing.T) {
 					statuses = append(statuses, line)
 				}
 			}
-			want := "[exit status 0] [exit status 0] [exit status 1] [exit status 0] [exit status 1] [exit status 0] [exit status 0] [exit status 0]"
+			want := "[exit status 0] [exit status 0] [exit status 1] [exit status 0] [exit status 1] [exit status 0] [exit status 0] [exit status 0] [exit status 1] [exit status 1]"
 			if got := strings.Join(statuses, " "); got != want {
 				t.Errorf("exit statuses shown:\n got %s\nwant %s", got, want)
 			}

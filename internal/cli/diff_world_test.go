@@ -82,7 +82,9 @@ func TestDiffSelfCorpusWorld(t *testing.T) {
 	t.Logf("corpus world: %d stacks, %d false changes", stacks, changes)
 }
 
-// TestDiffSelfDemoWorld: the same on the demo world.
+// TestDiffSelfDemoWorld: the same on the demo world as the demo runs it
+// (its nested stack tree included: the parent and its nested stack each
+// diff with no change).
 func TestDiffSelfDemoWorld(t *testing.T) {
 	cases, err := corpus.LoadDirs(corpustest.Subset(t))
 	if err != nil {
@@ -92,6 +94,12 @@ func TestDiffSelfDemoWorld(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := worldgen.DemoNested(w, worldgen.DemoDefaultAccount, demoDiffRegion); err != nil {
+		t.Fatal(err)
+	}
 	stacks, changes := selfDiff(t, w, worldgen.DemoAccessKey)
 	t.Logf("demo world: %d stacks, %d false changes", stacks, changes)
+	if stacks != 14 {
+		t.Errorf("%d stacks diffed, want 14 (12 and the nested tree's 2)", stacks)
+	}
 }

@@ -2,6 +2,11 @@
 // a check against the sandbox reproduces the corpus findings on real AWS
 // data, and a deterministic demo organisation.
 //
+// The demo's nested stack tree (DemoNested, demo_nested.go) is added to
+// the demo world by the demo for its diff step, with the app's next
+// version (DemoNext); the nested world (Nested) is a tree of its own for
+// the nested-stack tests.
+//
 // Corpus world layout (FromCorpus):
 //   - Cases are grouped into their original stacks: the stack name is the
 //     first segment of the case's construct path (CDK's stack id, the

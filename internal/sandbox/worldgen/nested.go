@@ -83,7 +83,7 @@ func nestedTree() *nestedSpec {
 // Nested builds the nested world. Output is deterministic.
 func Nested() (*sandbox.World, error) {
 	var built []*sandbox.Stack
-	if _, err := deployNested(NestedRoot, nestedTree(), nil, &built); err != nil {
+	if _, err := deployNested(nestedSite{NestedAccount, NestedRegion}, NestedRoot, nestedTree(), nil, &built); err != nil {
 		return nil, err
 	}
 	byName := map[string]*sandbox.Stack{}
@@ -133,12 +133,15 @@ func sortedIDs(m map[string]*nestedSpec) []string {
 	return out
 }
 
-// deployNested deploys spec as stack name with the parameter values
-// params, its nested stacks first (their outputs are its attributes),
-// appending every stack to out (parents after their children). It returns
-// the stack.
-func deployNested(name string, spec *nestedSpec, params map[string]string, out *[]*sandbox.Stack) (*sandbox.Stack, error) {
-	e := &env{account: NestedAccount, region: NestedRegion, stackName: name, stackID: sandbox.StackID(NestedRegion, NestedAccount, name),
+// nestedSite is the account and region a stack tree is deployed in.
+type nestedSite struct{ account, region string }
+
+// deployNested deploys spec as stack name in site with the parameter
+// values params, its nested stacks first (their outputs are its
+// attributes), appending every stack to out (parents after their
+// children). It returns the stack.
+func deployNested(site nestedSite, name string, spec *nestedSpec, params map[string]string, out *[]*sandbox.Stack) (*sandbox.Stack, error) {
+	e := &env{account: site.account, region: site.region, stackName: name, stackID: sandbox.StackID(site.region, site.account, name),
 		refs: map[string]string{}, attrs: map[string]map[string]any{}}
 	st := &sandbox.Stack{Name: name, ID: e.stackID, Status: "CREATE_COMPLETE"}
 	for _, k := range sortedKeys(spec.params) {
@@ -155,7 +158,7 @@ func deployNested(name string, spec *nestedSpec, params map[string]string, out *
 	// The stack's own resources, in logical-id order (their physical ids
 	// and attributes first: a nested stack's parameters read them).
 	for _, r := range spec.resources {
-		physical, attrs, identity, err := nestedIdentity(r.typ, name, r.logical)
+		physical, attrs, identity, err := nestedIdentity(site, r, name)
 		if err != nil {
 			return nil, err
 		}
@@ -185,7 +188,7 @@ func deployNested(name string, spec *nestedSpec, params map[string]string, out *
 		for k, v := range passed.(obj) {
 			childParams[k] = fmt.Sprint(v)
 		}
-		child, err := deployNested(nestedName(name, id), c, childParams, out)
+		child, err := deployNested(site, nestedName(name, id), c, childParams, out)
 		if err != nil {
 			return nil, err
 		}
@@ -194,7 +197,9 @@ func deployNested(name string, spec *nestedSpec, params map[string]string, out *
 			attrs["Outputs."+o.Key] = o.Value
 		}
 		e.refs[id], e.attrs[id] = child.ID, attrs
-		props := obj{"TemplateURL": "https://s3." + NestedRegion + ".amazonaws.com/cdk-hnb659fds-assets-" + NestedAccount + "-" + NestedRegion + "/" + hash12(child.Name) + ".json"}
+		// The asset's name is its content's hash, as CDK names it: a
+		// changed nested template is a changed TemplateURL.
+		props := obj{"TemplateURL": "https://s3." + site.region + ".amazonaws.com/cdk-hnb659fds-assets-" + site.account + "-" + site.region + "/" + hash12(child.TemplateBody) + ".json"}
 		if len(c.passed) > 0 {
 			props["Parameters"] = c.passed
 		}
@@ -225,21 +230,29 @@ func deployNested(name string, spec *nestedSpec, params map[string]string, out *
 	return st, nil
 }
 
-// nestedIdentity is what AWS assigns a resource of the nested world: its
+// nestedIdentity is what AWS assigns resource r of stack in site: its
 // physical id (what Ref returns), its Fn::GetAtt attributes and the
-// read-only properties of its live model.
-func nestedIdentity(typ, stack, logical string) (physical string, attrs map[string]any, identity obj, err error) {
-	name := stack + "-" + logical + "-" + suffix(stack+"/"+logical, 12, alnum)
-	switch typ {
+// read-only properties of its live model. A declared name (TopicName,
+// QueueName) is the resource's name; otherwise CloudFormation makes one
+// of the stack name, the logical id and a suffix.
+func nestedIdentity(site nestedSite, r nestedRes, stack string) (physical string, attrs map[string]any, identity obj, err error) {
+	name := stack + "-" + r.logical + "-" + suffix(stack+"/"+r.logical, 12, alnum)
+	switch r.typ {
 	case "AWS::SNS::Topic":
-		arn := "arn:aws:sns:" + NestedRegion + ":" + NestedAccount + ":" + name
+		if n, ok := r.props["TopicName"].(string); ok {
+			name = n
+		}
+		arn := "arn:aws:sns:" + site.region + ":" + site.account + ":" + name
 		return arn, map[string]any{"TopicArn": arn, "TopicName": name}, obj{"TopicArn": arn, "TopicName": name}, nil
 	case "AWS::SQS::Queue":
-		url := "https://sqs." + NestedRegion + ".amazonaws.com/" + NestedAccount + "/" + name
-		arn := "arn:aws:sqs:" + NestedRegion + ":" + NestedAccount + ":" + name
+		if n, ok := r.props["QueueName"].(string); ok {
+			name = n
+		}
+		url := "https://sqs." + site.region + ".amazonaws.com/" + site.account + "/" + name
+		arn := "arn:aws:sqs:" + site.region + ":" + site.account + ":" + name
 		return url, map[string]any{"Arn": arn, "QueueName": name, "QueueUrl": url}, obj{"Arn": arn, "QueueName": name, "QueueUrl": url}, nil
 	}
-	return "", nil, nil, fmt.Errorf("nested world: no identity for %s", typ)
+	return "", nil, nil, fmt.Errorf("nested world: no identity for %s", r.typ)
 }
 
 func sortedKeys(m obj) []string {
