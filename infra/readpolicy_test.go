@@ -1,17 +1,14 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/iam/member-read-role.json from the synthesized member template")
+var update = flag.Bool("update", false, "rewrite the committed role-policy copies under testdata/iam from the synthesized templates")
 
 // readRoleCopy is the committed copy of the member read role's policies
 // the end-to-end sweep seeds the sandbox with (internal/service), so the
@@ -44,41 +41,7 @@ func TestReadRolePolicyCopy(t *testing.T) {
 		Comment: "The member read role's policies as infra synthesizes them (infra TestReadRolePolicyCopy keeps this equal; -update rewrites it). The e2e sweep seeds the sandbox with them.",
 		Role:    ReadRoleName, Inline: role.props["Policies"], Managed: role.props["ManagedPolicyArns"],
 	}
-	checkPolicyCopy(t, want, readRoleCopy, "read role")
-}
-
-// checkPolicyCopy holds a committed role-policy copy equal to the
-// synthesized role (-update rewrites the copy first).
-func checkPolicyCopy(t *testing.T, want readRolePolicies, path, what string) {
-	t.Helper()
-	if *update {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(want); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got readRolePolicies
-	if err := json.Unmarshal(b, &got); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	// Compare as generic JSON, the form both sides decode to.
-	wb, _ := json.Marshal(want)
-	var wantGeneric, gotGeneric any
-	_ = json.Unmarshal(wb, &wantGeneric)
-	_ = json.Unmarshal(b, &gotGeneric)
-	if diff := cmp.Diff(gotGeneric, wantGeneric); diff != "" {
-		t.Errorf("%s differs from the synthesized %s (-committed +synthesized; rerun with -update):\n%s", path, what, diff)
-	}
+	checkJSONCopy(t, want, readRoleCopy, "read role")
 }
 
 // TestReadRoleRegion: the StackSet creates the (global) read role in one

@@ -217,7 +217,7 @@ func TestRevertRolePolicyCopy(t *testing.T) {
 		Comment: "The member revert role's policies as infra synthesizes them (infra TestRevertRolePolicyCopy keeps this equal; -update rewrites it). The e2e revert seeds the sandbox with them; internal/service holds their actions equal to the writers'.",
 		Role:    RevertRoleName, Inline: role.props["Policies"], Managed: role.props["ManagedPolicyArns"],
 	}
-	checkPolicyCopy(t, want, revertRoleCopy, "revert role")
+	checkJSONCopy(t, want, revertRoleCopy, "revert role")
 }
 
 // TestApprovalLink: approve-link is the only function with a URL; only it

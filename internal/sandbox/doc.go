@@ -11,11 +11,12 @@
 // presigned URL): the service picks the protocol and operation, the region
 // the part of the world. The signature is parsed, not verified. The access
 // key picks the account: keys the world maps (accounts[].accessKeys) act as
-// that account's IAM user; session keys from STS AssumeRole act as the
-// assumed role in the role's account (any role name in a world account can
-// be assumed unless a fault rule denies it; a role outside the world's
-// accounts is AccessDenied); any other key acts as the root of the world's
-// default account. S3 is addressed path-style (UsePathStyle).
+// that account's IAM user, or, with a role, as a session of that role (the
+// credentials a Lambda gets from its execution role); session keys from
+// STS AssumeRole act as the assumed role in the role's account (any role
+// name in a world account can be assumed unless a fault rule denies it; a
+// role outside the world's accounts is AccessDenied); any other key acts as
+// the root of the world's default account. S3 is addressed path-style (UsePathStyle).
 // Global types (IAM, CloudFront, Route 53, Organizations) are visible from
 // every region of their account; IAM, Organizations and STS ignore the
 // region as AWS does.
@@ -179,19 +180,28 @@
 // declared policies may make only the calls they allow, evaluated as AWS
 // does for every call served (iamauth.go): an explicit Deny wins, else an
 // Allow is needed; Action/NotAction and Resource/NotResource with * and ?
-// wildcards; String*, Arn* and Bool conditions (IfExists too) on the global
+// wildcards; String*, Arn* and Bool conditions (IfExists too, and the set
+// qualifiers ForAllValues/ForAnyValue over multivalued keys) on the global
 // keys aws:PrincipalAccount, aws:PrincipalArn, aws:PrincipalOrgID,
-// aws:PrincipalType, aws:RequestedRegion, aws:SecureTransport, aws:userid
-// (a key the request lacks fails a positive operator). Each operation is
-// authorized as its real IAM action (iamactions.go: Cloud Control's
+// aws:PrincipalType, aws:RequestedRegion, aws:ResourceOrgID (when the
+// resource's account is in the organization), aws:SecureTransport,
+// aws:userid (a key the request lacks fails a positive operator). Each
+// operation is authorized as its real IAM action (iamactions.go: Cloud Control's
 // GetResource is cloudformation:GetResource) against the stack, queue,
 // topic or role it names, else "*". A denial is the service's AccessDenied
 // in its own shape with AWS's message ("... because no identity-based policy
 // allows ..." / "... with an explicit deny in an identity-based policy").
 // A principal without declared policies, and every account root, may do
 // anything. Not evaluated: SCPs, resource policies, permission boundaries,
-// session policies, trust policies; DynamoDB is not served here (DynamoDB
-// Local ignores IAM), so dynamodb:LeadingKeys is never evaluated locally.
+// session policies, trust policies.
+//
+// Services the sandbox does not serve are guarded instead (guard.go):
+// Server.Guard puts the same evaluation in front of a stand-in — DynamoDB
+// Local (DynamoDBAsks: dynamodb:Op on the table or index ARN with
+// dynamodb:LeadingKeys from the request's keys, per table of a batch, per
+// item of a transaction), or a test double of Secrets Manager, Step
+// Functions or EventBridge — and answers AccessDenied in that service's
+// shape; denials land in the call log, allowed calls pass on untouched.
 //
 // # Admin
 //

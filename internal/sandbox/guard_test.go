@@ -64,7 +64,9 @@ func TestGuardDynamoDB(t *testing.T) {
 	fn := db(fnKey)
 	c := ctx(t)
 	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
-	key := func(pk string) map[string]types.AttributeValue { return map[string]types.AttributeValue{"pk": s(pk), "sk": s("x")} }
+	key := func(pk string) map[string]types.AttributeValue {
+		return map[string]types.AttributeValue{"pk": s(pk), "sk": s("x")}
+	}
 
 	// The session is the role's: the guard's principal, as STS says.
 	who, err := sts.NewFromConfig(cfg(url, fnKey, "us-east-1")).GetCallerIdentity(c, &sts.GetCallerIdentityInput{})

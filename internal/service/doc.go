@@ -40,7 +40,10 @@
 //     type and account-region per run: sweepFacts), then the stored
 //     baseline and ignore rules (Reconcile).
 //   - A member account is read through its read role (Settings.ReadRoleName),
-//     assumed from the central account's credentials; credentials are cached
+//     assumed from the function's own execution role (infra grants
+//     sts:AssumeRole on it to the reader functions only; the e2e runs each
+//     function with its role's session key and the sandbox enforcing the
+//     policies infra synthesizes); credentials are cached
 //     per account for the life of the Service, never in a package variable.
 //   - Every call into a member account-region is paced by the shared
 //     schedule of internal/pace (Settings.ReadRate per account-region,

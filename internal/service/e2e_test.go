@@ -26,6 +26,7 @@ import (
 
 	"github.com/realdrift/realdrift/internal/cli"
 	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/lambdarouter"
 	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
 	"github.com/realdrift/realdrift/internal/schema"
@@ -91,6 +92,9 @@ type e2eConfig struct {
 	accept bool
 	// securityHub turns the Security Hub channel on.
 	securityHub bool
+	// centralDrop names central function-role statements (ROLE/SID) left
+	// out of infra's copy (the negative tests).
+	centralDrop []string
 }
 
 // startE2EWith starts the local deployment as configured.
@@ -106,6 +110,13 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 	}
 	e.stacks, e.planted, e.queues = stacks, planted, queues
 	seedReadRole(world, conf.readPolicies)
+	// Each function calls AWS with its own role, as infra deploys it.
+	table := fmt.Sprintf("realdrift-e2e-%d", time.Now().UnixNano())
+	seedCentralRoles(world, centralRoles(t, map[string]string{
+		"{{Account}}": demoAccount(0), "{{Region}}": centralRegion, "{{OrganizationId}}": world.Organization.ID,
+		"{{Table}}": table, "{{SlackSecretArn}}": slackSecretArn(), "{{Topic}}": "realdrift-alerts",
+		"{{EventBus}}": "realdrift", "{{TargetsBucket}}": "realdrift-e2e-targets",
+	}, conf.centralDrop...))
 	if conf.revertPolicies != nil {
 		for _, a := range world.Accounts {
 			a.Policies = append(a.Policies, &sandbox.Policies{Role: revertRole, Documents: conf.revertPolicies(a.ID)})
@@ -133,33 +144,36 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 	sbSrv := httptest.NewServer(sb)
 	t.Cleanup(func() { sbSrv.Close(); sb.Close() })
 	e.sandboxURL = sbSrv.URL
+	// DynamoDB Local, behind the sandbox's IAM.
+	ddbSrv := httptest.NewServer(guardedDynamo(t, sb, ddbURL))
+	t.Cleanup(ddbSrv.Close)
+	ddbURL = ddbSrv.URL
 
 	hookSrv := httptest.NewServer(e.hook)
 	t.Cleanup(hookSrv.Close)
-	const slackSecret = "realdrift/slack-webhook"
+	const slackSecret = slackSecretID
 	slackValue := `{"url":"` + hookSrv.URL + `/services/T000/B000/e2e"}`
 	if conf.slackSecret != "" {
 		slackValue = conf.slackSecret
 	}
-	secSrv := httptest.NewServer(secrets{id: slackSecret, value: slackValue})
+	secSrv := httptest.NewServer(sb.Guard("secretsmanager", secretsAsks, secrets{id: slackSecret, value: slackValue}))
 	t.Cleanup(secSrv.Close)
 	// Step Functions: StartExecution (the trigger) and the callbacks of a
 	// waiting revert (SendTaskSuccess, SendTaskFailure).
 	e.tokens = statemachinetest.ServeTaskTokens(t)
-	sfnSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	sfnSrv := httptest.NewServer(sb.Guard("states", statesAsks, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("X-Amz-Target") == "AWSStepFunctions.StartExecution" {
 			e.starts.ServeHTTP(w, r)
 			return
 		}
 		e.tokens.ServeHTTP(w, r)
-	}))
+	})))
 	t.Cleanup(sfnSrv.Close)
 	e.sfnURL = sfnSrv.URL
 	e.events = &events{}
-	ebSrv := httptest.NewServer(e.events)
+	ebSrv := httptest.NewServer(sb.Guard("events", eventsAsks, e.events))
 	t.Cleanup(ebSrv.Close)
 
-	table := fmt.Sprintf("realdrift-e2e-%d", time.Now().UnixNano())
 	e.checkARN = "arn:aws:states:us-east-1:" + demoAccount(0) + ":stateMachine:realdrift-check-stack"
 	set := service.Settings{
 		Table:         table,
@@ -185,7 +199,7 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 	if conf.securityHub {
 		set.SecurityHub, set.FindingsRoleName = true, findingsRole
 	}
-	cfg, err := service.AWSConfig(ctx, set, "us-east-1")
+	cfg, err := service.AWSConfig(ctx, set, centralRegion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,10 +220,36 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 		t.Fatal(err)
 	}
 	e.clock = &clock{}
-	if e.svc, err = service.New(cfg, set, service.WithClock(e.clock.now), service.WithLogger(slog.New(slog.NewJSONHandler(e.logs, nil)))); err != nil {
+	svcOpts := []service.Option{service.WithClock(e.clock.now), service.WithLogger(slog.New(slog.NewJSONHandler(e.logs, nil)))}
+	// The test's own reads (audit items) use the central account's
+	// unrestricted key; every function is served by a service built with
+	// its role's session key, as Lambda runs it.
+	if e.svc, err = service.New(cfg, set, svcOpts...); err != nil {
 		t.Fatal(err)
 	}
-	e.lambdaURL = statemachinetest.Serve(t, e.svc.Register)
+	e.lambdaURL = statemachinetest.Serve(t, func(r *lambdarouter.Router) error {
+		for name := range e.svc.Handlers() {
+			fset := set
+			fset.AccessKeyID, fset.SecretAccessKey = functionKey(name), "e2e-session-secret"
+			fcfg, err := service.AWSConfig(ctx, fset, centralRegion)
+			if err != nil {
+				return err
+			}
+			fcfg.Logger = logging.Nop{}
+			fsvc, err := service.New(fcfg, fset, svcOpts...)
+			if err != nil {
+				return err
+			}
+			h, err := fsvc.Handler(name)
+			if err != nil {
+				return err
+			}
+			if err := r.Handle(name, h); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	return e
 }
 

@@ -91,7 +91,7 @@ func (s secrets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, `{"__type":"ResourceNotFoundException","message":"Secrets Manager can't find the specified secret."}`)
 		return
 	}
-	json.NewEncoder(w).Encode(map[string]any{"ARN": "arn:aws:secretsmanager:us-east-1:" + demoAccount(0) + ":secret:" + s.id, "Name": s.id, "SecretString": s.value, "VersionId": "v1"})
+	json.NewEncoder(w).Encode(map[string]any{"ARN": slackSecretArn(), "Name": s.id, "SecretString": s.value, "VersionId": "v1"})
 }
 
 // starts records Step Functions StartExecution calls (JSON 1.0).

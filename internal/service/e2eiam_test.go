@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/store"
 )
 
 // iamDir holds the committed copies of the member read role's policies:
@@ -138,4 +139,63 @@ func TestSweepEndToEndIAMDenied(t *testing.T) {
 	if n := e.sandbox.Calls().Errors["cloudcontrolapi:GetResource:AccessDeniedException"]; n == 0 {
 		t.Errorf("the sandbox refused no GetResource call; errors %v", e.sandbox.Calls().Errors)
 	}
+}
+
+// TestSweepEndToEndCentralRoleDenied is the negative for the central
+// functions' roles, each function calling with its own role's session key
+// (e2ecentral_test.go): one statement dropped from infra's copy, the
+// sandbox refuses what it granted and the sweep says so, never clean.
+//   - read-resources without AssumeMemberReadRole: every resource it reads
+//     is skipped with AccessDenied on sts:AssumeRole;
+//   - classify without its IGNORE#/STACK# table grant: DynamoDB (behind the
+//     sandbox's guard) refuses the baseline read, and every check is a
+//     failed run naming dynamodb:GetItem.
+func TestSweepEndToEndCentralRoleDenied(t *testing.T) {
+	t.Run("read-resources/AssumeMemberReadRole", func(t *testing.T) {
+		e := startE2EWith(t, e2eConfig{readPolicies: readRoleDocuments(t), centralDrop: []string{"realdrift-read-resources/AssumeMemberReadRole"}})
+		sum := e.sweep(t, "central-denied-assume")
+		if sum.Counts["skipped"] == 0 || sum.Counts["drift"] != 0 {
+			t.Errorf("summary counts %v: want skipped findings and no drift", sum.Counts)
+		}
+		got, _ := e.storedFindings(t, e.stacks[0])
+		list, _ := got.([]any)
+		skipped := 0
+		for _, f := range list {
+			m, _ := f.(map[string]any)
+			if m["tier"] != "skipped" {
+				continue
+			}
+			skipped++
+			reason, _ := m["reason"].(string)
+			if !strings.Contains(reason, "assumed-role/realdrift-read-resources/") || !strings.Contains(reason, "sts:AssumeRole") {
+				t.Errorf("%s skipped for %q, want the read-resources role refused sts:AssumeRole", m["logicalId"], reason)
+			}
+		}
+		if skipped == 0 {
+			t.Errorf("%s: nothing skipped; findings %v", e.stacks[0], got)
+		}
+	})
+	t.Run("classify/TableIgnoreStack", func(t *testing.T) {
+		e := startE2EWith(t, e2eConfig{readPolicies: readRoleDocuments(t), centralDrop: []string{"realdrift-classify/TableIgnoreStack"}})
+		const run = "central-denied-table"
+		sum := e.sweep(t, run)
+		if sum.Checked != 0 || sum.Failed != sum.Stacks {
+			t.Errorf("summary %+v: want every check failed", sum)
+		}
+		recs, err := e.store.RunsByID(t.Context(), run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs {
+			if r.Stack.Name == lockedName {
+				continue // refused by the member role first
+			}
+			if r.Status != store.RunFailed || !strings.Contains(r.Reason, "dynamodb:GetItem") {
+				t.Errorf("run %s %s: %s %q, want failed on dynamodb:GetItem", r.RunID, r.Stack, r.Status, r.Reason)
+			}
+		}
+		if n := e.sandbox.Calls().Errors["dynamodb:GetItem:AccessDeniedException"]; n == 0 {
+			t.Errorf("the guard refused no GetItem; errors %v", e.sandbox.Calls().Errors)
+		}
+	})
 }

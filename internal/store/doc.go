@@ -68,6 +68,8 @@
 //	IGNORE#<scope>                  RULES                           ignore rules (version)
 //	RES#<physical id>               <acct>#<region>#<stack>#<logical id>  index entry (ttl optional)
 //	RUN#<runid>                     STATE#<key>                     run state (ttl)
+//	TRIGGER#PENDING                 <acct>#<region>#<stack>         pending change window (internal/service debounce.go)
+//	PACE#<acct>#<region>            PACE                            call schedule (internal/pace)
 //	<same pk as its value>          CHUNK#<value sk>#<gen>#<n>      chunk of a large value
 //
 // gsi1 holds only run history items: gsi1pk RUN#<runid>, gsi1sk

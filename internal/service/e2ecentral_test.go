@@ -1,0 +1,199 @@
+package service_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/store"
+)
+
+// The central account of the e2e deployment: its region, and the Slack
+// webhook secret as Secrets Manager names it (an ARN ends in a random
+// six-character suffix).
+const (
+	centralRegion = "us-east-1"
+	slackSecretID = "realdrift/slack-webhook"
+)
+
+func slackSecretArn() string {
+	return "arn:aws:secretsmanager:" + centralRegion + ":" + demoAccount(0) + ":secret:" + slackSecretID + "-e2eAbC"
+}
+
+// centralRoles reads the committed copy of the central functions' role
+// policies (testdata/iam/central-roles.json, which infra's
+// TestCentralRolePolicyCopy keeps equal to the synthesized template), its
+// placeholders filled in for this deployment; statements whose Sid is in
+// drop, given as ROLE/SID, are left out.
+func centralRoles(t *testing.T, fill map[string]string, drop ...string) map[string][]json.RawMessage {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(iamDir, "central-roles.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var copy struct {
+		Placeholders map[string]string
+		Roles        []struct {
+			Role      string
+			Documents []struct {
+				Version   string
+				Statement []map[string]any
+			}
+		}
+	}
+	if err := json.Unmarshal(b, &copy); err != nil {
+		t.Fatal(err)
+	}
+	for p := range copy.Placeholders {
+		if _, ok := fill[p]; !ok {
+			t.Fatalf("central-roles.json has placeholder %s (%s) the e2e does not fill", p, copy.Placeholders[p])
+		}
+	}
+	out := map[string][]json.RawMessage{}
+	dropped := 0
+	for _, r := range copy.Roles {
+		for _, d := range r.Documents {
+			d.Statement = slices.DeleteFunc(d.Statement, func(st map[string]any) bool {
+				sid, _ := st["Sid"].(string)
+				if slices.Contains(drop, r.Role+"/"+sid) {
+					dropped++
+					return true
+				}
+				return false
+			})
+			doc, err := json.Marshal(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := string(doc)
+			for p, v := range fill {
+				s = strings.ReplaceAll(s, p, v)
+			}
+			if strings.Contains(s, "{{") {
+				t.Fatalf("role %s: unfilled placeholder in %s", r.Role, s)
+			}
+			out[r.Role] = append(out[r.Role], json.RawMessage(s))
+		}
+	}
+	if dropped != len(drop) {
+		t.Fatalf("dropped %d of the statements %v", dropped, drop)
+	}
+	return out
+}
+
+// functionKey is the access key of a function's execution role session in
+// the e2e world (what Lambda hands the function in its environment).
+func functionKey(fn string) string {
+	k := "ASIAE2E" + strings.ToUpper(strings.ReplaceAll(fn, "-", ""))
+	for len(k) < 20 {
+		k += "0"
+	}
+	return k
+}
+
+// seedCentralRoles gives the central account the functions' roles, their
+// policies from infra's copy, and each function's session key (the copy
+// names the role realdrift-<function>).
+func seedCentralRoles(w *sandbox.World, roles map[string][]json.RawMessage) {
+	for _, a := range w.Accounts {
+		if a.ID != demoAccount(0) {
+			continue
+		}
+		for _, role := range slices.Sorted(maps.Keys(roles)) {
+			fn := strings.TrimPrefix(role, "realdrift-")
+			a.AccessKeys = append(a.AccessKeys, sandbox.AccessKey{ID: functionKey(fn), Role: role})
+			a.Policies = append(a.Policies, &sandbox.Policies{Role: role, Documents: roles[role]})
+		}
+	}
+}
+
+// guardedDynamo is DynamoDB Local behind the sandbox's IAM: the functions'
+// table grants (dynamodb:LeadingKeys by key prefix) are enforced.
+func guardedDynamo(t *testing.T, sb *sandbox.Server, ddbURL string) http.Handler {
+	t.Helper()
+	u, err := url.Parse(ddbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sb.Guard("dynamodb", sandbox.DynamoDBAsks(store.AttrPK), httputil.NewSingleHostReverseProxy(u))
+}
+
+// jsonTarget decodes a JSON-protocol request: its operation (the part of
+// X-Amz-Target after prefix) and body.
+func jsonTarget(r *http.Request, body []byte, prefix string, in any) (string, error) {
+	op, ok := strings.CutPrefix(r.Header.Get("X-Amz-Target"), prefix)
+	if !ok {
+		return "", fmt.Errorf("X-Amz-Target %q", r.Header.Get("X-Amz-Target"))
+	}
+	if err := json.Unmarshal(body, in); err != nil {
+		return "", err
+	}
+	return op, nil
+}
+
+// secretsAsks: a Secrets Manager call asks secretsmanager:Op on the
+// secret's ARN (the webhook secret's, by name or ARN).
+func secretsAsks(r *http.Request, body []byte, account, region string) ([]sandbox.Ask, error) {
+	var in struct{ SecretId string }
+	op, err := jsonTarget(r, body, "secretsmanager.", &in)
+	if err != nil {
+		return nil, err
+	}
+	res := in.SecretId
+	if res == slackSecretID || res == slackSecretArn() {
+		res = slackSecretArn()
+	}
+	return []sandbox.Ask{{Action: "secretsmanager:" + op, Resource: res}}, nil
+}
+
+// statesAsks: StartExecution asks states:StartExecution on the state
+// machine; SendTaskSuccess and SendTaskFailure answer a task token of the
+// revert state machine (the only one whose tasks wait on a token), which
+// is what AWS authorizes them against.
+func statesAsks(r *http.Request, body []byte, account, region string) ([]sandbox.Ask, error) {
+	var in struct {
+		StateMachineArn string `json:"stateMachineArn"`
+	}
+	op, err := jsonTarget(r, body, "AWSStepFunctions.", &in)
+	if err != nil {
+		return nil, err
+	}
+	res := in.StateMachineArn
+	if op == "SendTaskSuccess" || op == "SendTaskFailure" || op == "SendTaskHeartbeat" {
+		res = revertARN
+	}
+	return []sandbox.Ask{{Action: "states:" + op, Resource: res}}, nil
+}
+
+// eventsAsks: PutEvents asks events:PutEvents on each entry's bus (a name
+// is the account-region's bus of that name).
+func eventsAsks(r *http.Request, body []byte, account, region string) ([]sandbox.Ask, error) {
+	var in struct {
+		Entries []struct{ EventBusName string }
+	}
+	op, err := jsonTarget(r, body, "AWSEvents.", &in)
+	if err != nil {
+		return nil, err
+	}
+	var asks []sandbox.Ask
+	for _, e := range in.Entries {
+		bus := e.EventBusName
+		if bus == "" {
+			bus = "default"
+		}
+		if !strings.HasPrefix(bus, "arn:") {
+			bus = "arn:aws:events:" + region + ":" + account + ":event-bus/" + bus
+		}
+		asks = append(asks, sandbox.Ask{Action: "events:" + op, Resource: bus})
+	}
+	return asks, nil
+}
