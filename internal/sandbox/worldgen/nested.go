@@ -82,17 +82,9 @@ func nestedTree() *nestedSpec {
 
 // Nested builds the nested world. Output is deterministic.
 func Nested() (*sandbox.World, error) {
-	var built []*sandbox.Stack
-	if _, err := deployNested(nestedSite{NestedAccount, NestedRegion}, NestedRoot, nestedTree(), nil, &built); err != nil {
+	stacks, err := NestedStacks(NestedAccount, NestedRegion)
+	if err != nil {
 		return nil, err
-	}
-	byName := map[string]*sandbox.Stack{}
-	for _, s := range built {
-		byName[s.Name] = s
-	}
-	var stacks []*sandbox.Stack // parents first, as they were created
-	for _, n := range NestedStackNames() {
-		stacks = append(stacks, byName[n])
 	}
 	return &sandbox.World{
 		DefaultAccount: NestedAccount,
@@ -102,6 +94,26 @@ func Nested() (*sandbox.World, error) {
 			Regions:    []*sandbox.Region{{Name: NestedRegion, Stacks: stacks}},
 		}},
 	}, nil
+}
+
+// NestedStacks deploys the nested world's stack tree (NestedRoot and its
+// nested stacks, named as NestedStackNames) in an account and region:
+// parents first, as they were created. A test adds them to another
+// world's region to sweep a tree beside other stacks.
+func NestedStacks(account, region string) ([]*sandbox.Stack, error) {
+	var built []*sandbox.Stack
+	if _, err := deployNested(nestedSite{account, region}, NestedRoot, nestedTree(), nil, &built); err != nil {
+		return nil, err
+	}
+	byName := map[string]*sandbox.Stack{}
+	for _, s := range built {
+		byName[s.Name] = s
+	}
+	var stacks []*sandbox.Stack
+	for _, n := range NestedStackNames() {
+		stacks = append(stacks, byName[n])
+	}
+	return stacks, nil
 }
 
 // NestedStackNames are the nested world's stacks, depth first.
