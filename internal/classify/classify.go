@@ -728,6 +728,11 @@ func (r *run) declared(rp string, d, l any, quiet bool) {
 	if quiet {
 		return
 	}
+	if r.nestedMasked(rp, l) {
+		// Neither side is written: the value is a NoEcho parameter's.
+		r.emit(drift.Finding{Tier: drift.ReadGap, Path: rp, Note: noteNestedNoEcho})
+		return
+	}
 	actual := redact(l)
 	if drift.ContainsSecret(d) {
 		// The live value at a secret's place is the secret's plaintext.

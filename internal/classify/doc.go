@@ -22,7 +22,13 @@
 //  3. Undeclared values: a value a sibling resource owns (opts sibling
 //     facts: cluster echoes, EIP associations, subnet CIDR blocks, target
 //     registrars) is dropped; a value inherited from a sibling (a read
-//     replica's source, an option group's engine defaults) is `atDefault`;
+//     replica's source, an option group's engine defaults) is `atDefault`,
+//     and so is a parameter a nested stack's stack resource echoes at its
+//     nested template's own default (the parent passes none: the type's
+//     nestedParameters fact names the property, opts nestedStackParameters
+//     carries the nested template's declarations, nested.go; a declared
+//     parameter whose live value is the "****" mask of a NoEcho one is a
+//     `readGap`, neither side written);
 //     a known value (the mined table, see below), a schema default, a
 //     per-type AWS-documented default, constant or derived from the
 //     resource's own values (an EBS volume's baseline IOPS for its type

@@ -91,6 +91,12 @@ type typeFacts struct {
 	// values (false when no default is known for them). The live value
 	// folds only when it equals the derived one.
 	derivedDefaults map[string]derivedFunc
+	// nestedParameters names the top-level property through which the
+	// resource passes parameters to a nested template of its own (its
+	// keys are that template's parameter names): the parameter facts of
+	// that template (opts nestedStackParameters, nested.go) fold what the
+	// property echoes of it.
+	nestedParameters string
 }
 
 func set(keys ...string) map[string]bool {
@@ -124,6 +130,9 @@ var rdsVersion = set("EngineVersion")
 var typeTable = sync.OnceValue(func() map[string]*typeFacts {
 	m := map[string]*typeFacts{
 		"AWS::IAM::Role": {siblingPolicies: true},
+		// A nested stack's stack resource echoes its nested template's
+		// parameter defaults and NoEcho masks (seed 003).
+		"AWS::CloudFormation::Stack": {nestedParameters: "Parameters"},
 		"AWS::IAM::ManagedPolicy": {
 			scalarSets: set("Roles", "Users", "Groups"),
 		},

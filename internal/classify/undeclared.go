@@ -10,6 +10,7 @@ import (
 // undeclared classifies a live value the template never set, at report
 // path rp (seed 002 §6 "Why a given value does (or does not) appear"):
 //
+//	== a nested template's parameter default   → atDefault
 //	== a schema default or a known default     → atDefault
 //	== this resource's own minted value         → generated
 //	all-aws:* tags, physical-id echo, empty     → dropped
@@ -22,6 +23,10 @@ func (r *run) undeclared(rp string, v any, nested bool) {
 		if r.meaningfulWhenOff(rp, v) {
 			r.emitValue(drift.Undeclared, rp, v, nested)
 		}
+		return
+	}
+	if r.nestedDefault(rp, v) {
+		r.emitNestedDefault(rp, v, nested)
 		return
 	}
 	if !nested {

@@ -29,7 +29,9 @@
 //     stack resource (a coverage gap: --strict exits 1, record names it),
 //     never drift, never an error, never left out. What the stack
 //     resource echoes of its nested stack (the nested template's parameter
-//     defaults, NoEcho masks) is folded by scan.FoldNestedEcho.
+//     defaults, NoEcho masks) is folded by the classifier, from the nested
+//     templates' parameters the parent's check reads when its stack
+//     resource echoes one (scan.Clients.NestedParameters).
 //   - Stacks are checked side by side through the session's one
 //     scan.Scheduler: --concurrency bounds the calls in flight of the whole
 //     run (every stack, region and API together) and each API's rate adapts

@@ -103,13 +103,11 @@ func (sess *session) descendRun(ctx context.Context, run *stackRun, mode gatherM
 		}()
 	}
 	wg.Wait()
+	// What a stack resource echoes of its nested stack (parameter
+	// defaults, NoEcho masks) the classifier has folded already: the
+	// parent's check read those nested templates' parameters
+	// (scan.Clients.AccountFacts).
 	for i, n := range nested {
-		if len(trees[i]) > 0 {
-			// What the stack resource echoes of the nested stack is no drift.
-			d := trees[i][0].result.Desired
-			run.raw = scan.FoldNestedEcho(run.raw, n.LogicalID, d)
-			run.findings = scan.FoldNestedEcho(run.findings, n.LogicalID, d)
-		}
 		if gaps[i] != "" {
 			run.addGap(n, gaps[i])
 		}

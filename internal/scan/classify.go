@@ -77,6 +77,7 @@ func ClassifyStack(d *Desired, lives map[string]live.Result, children []Children
 	var out []drift.Finding
 	sf := d.Facts()
 	sf.Sibling = SiblingFacts(d, lives)
+	sf.Sibling = withNestedParameters(sf.Sibling, d)
 	for _, r := range d.Resources {
 		res, ok := lives[r.LogicalID]
 		if !ok {

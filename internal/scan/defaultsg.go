@@ -58,12 +58,17 @@ func (c *Clients) DefaultSecurityGroups(ctx context.Context, d *Desired, lives m
 }
 
 // AccountFacts asks, after a stack's reads, for the account facts the
-// reads showed a need for: the region's default security groups, and the
+// reads showed a need for: the region's default security groups, the
 // managed KMS aliases when no declared value asked for them before the
-// reads. The CLI's Check and the service's classify step both call it.
+// reads, and the nested templates' parameters a nested stack's stack
+// resource echoes (NestedParameters). The CLI's Check and the service's
+// classify step both call it.
 func (c *Clients) AccountFacts(ctx context.Context, d *Desired, lives map[string]live.Result) {
 	d.DefaultSecurityGroups = c.DefaultSecurityGroups(ctx, d, lives)
 	if d.KMSAliasTargets == nil {
 		d.KMSAliasTargets = c.KMSAliasTargets(ctx, d, lives)
+	}
+	if d.NestedParameters == nil {
+		d.NestedParameters = c.NestedParameters(ctx, d, lives)
 	}
 }

@@ -36,6 +36,11 @@ type Desired struct {
 	// groups, asked only when a read resource may be attached to one
 	// (Clients.DefaultSecurityGroups); nil when not asked.
 	DefaultSecurityGroups []string `json:"defaultSecurityGroups,omitempty"`
+	// NestedParameters are the parameter declarations of the nested
+	// templates of the stack's nested stacks, keyed by the nested stack's
+	// ARN, read only for a stack resource that echoes something of them
+	// (Clients.NestedParameters); nil when none was needed.
+	NestedParameters map[string]map[string]NestedParameter `json:"nestedParameters,omitempty"`
 	// Resources are the template's resources after condition pruning, with
 	// their declared properties resolved, sorted by logical id.
 	Resources []Resource `json:"resources"`

@@ -64,8 +64,12 @@
 // Nested stacks (nested.go): NestedStacks lists a loaded stack's
 // AWS::CloudFormation::Stack resources (physical id: the nested stack's
 // ARN); ListStackTree lists an account-region's stacks depth first with
-// their ParentId/RootId, each once; FoldNestedEcho folds what a stack
-// resource echoes of its nested stack once that stack is loaded.
+// their ParentId/RootId, each once. What a stack resource echoes of its
+// nested stack (a parameter default the parent does not pass, a NoEcho
+// mask) is the classifier's to fold: AccountFacts reads the parameters of
+// the nested templates a stack resource echoes (NestedParameters, only
+// when NeedsNestedParameters), Desired carries them, and ClassifyStack
+// hands them to the classifier (classify.NestedParametersOption).
 //
 // Rules and invariants:
 //   - One resource's failure is a finding (skipped, with the reason), never a

@@ -8,8 +8,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
 
-	"github.com/realdrift/realdrift/internal/cfn"
-	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/classify"
+	"github.com/realdrift/realdrift/internal/live"
 )
 
 // NestedStackType is the resource type of a nested stack: its physical id
@@ -134,97 +134,94 @@ func treeOrder(all []ListedStack) []ListedStack {
 	return out
 }
 
-// FoldNestedEcho reclassifies what a parent's AWS::CloudFormation::Stack
-// resource logicalID echoes of its nested stack child (the stack that
-// resource's physical id names), which the parent's template alone cannot
-// tell from drift:
-//   - an undeclared Parameters.<key> whose live value is the default the
-//     nested template declares for key (the parent passes no value, the
-//     nested stack took its default) is atDefault, and so is an undeclared
-//     Parameters object (the parent passes none) of defaults only;
-//   - a declared Parameters.<key> whose live value is CloudFormation's
-//     "****" mask of a NoEcho parameter is a readGap: the value cannot be
-//     read back.
-//
-// Every other finding is returned unchanged; a child template that does
-// not parse changes nothing.
-func FoldNestedEcho(fs []drift.Finding, logicalID string, child *Desired) []drift.Finding {
-	tmpl, err := cfn.Parse([]byte(child.TemplateBody))
-	if err != nil {
-		return fs
-	}
-	isDefault := func(key string, v any) bool {
-		p, ok := tmpl.Parameters[key]
-		s, isString := v.(string)
-		return ok && isString && p.HasDefault && s == p.Default
-	}
-	out := make([]drift.Finding, len(fs))
-	for i, f := range fs {
-		out[i] = f
-		if f.LogicalID != logicalID || f.ResourceType != NestedStackType {
-			continue
-		}
-		if all, ok := f.Actual.(map[string]any); ok && f.Path == "Parameters" && f.Tier == drift.Undeclared && len(all) > 0 {
-			// No parameter passed at all: every one is the nested default.
-			every := true
-			for k, v := range all {
-				every = every && isDefault(k, v)
-			}
-			if every {
-				out[i].Tier, out[i].Unrecorded, out[i].Desired = drift.AtDefault, false, nil
-				out[i].Note = "the nested stack's own parameter defaults; the parent passes none"
-			}
-			continue
-		}
-		key, ok := strings.CutPrefix(f.Path, "Parameters.")
-		if !ok || strings.ContainsAny(key, ".[") {
-			continue
-		}
-		p, declared := tmpl.Parameters[key]
-		if !declared {
-			continue
-		}
-		live, _ := f.Actual.(string)
-		switch {
-		case f.Tier == drift.Undeclared && isDefault(key, f.Actual):
-			out[i].Tier, out[i].Unrecorded, out[i].Desired = drift.AtDefault, false, nil
-			out[i].Note = "the nested stack's own default for " + key + "; the parent passes none"
-		case f.Tier == drift.Declared && p.NoEcho && live == noEchoMask:
-			out[i].Tier = drift.ReadGap
-			out[i].Note = "NoEcho parameter of the nested stack: CloudFormation masks it"
-		}
-	}
-	return out
+// NestedParameter is one parameter a nested stack's own template
+// declares, as the classifier folds its parent's echo of it
+// (classify.NestedParametersOption): its Default, when it declares one,
+// and whether it is NoEcho.
+type NestedParameter struct {
+	Default *string `json:"default,omitempty"`
+	NoEcho  bool    `json:"noEcho,omitempty"`
 }
 
-// noEchoMask is how CloudFormation shows a NoEcho parameter's value.
-const noEchoMask = "****"
-
-// FoldNested applies FoldNestedEcho for each nested stack of d whose stack
-// resource has a Parameters finding in fs, reading the nested template
-// with GetTemplate (by its ARN) — for a caller that checks the stack
-// without loading its nested stacks (the service checks each as a target
-// of its own). A nested template that cannot be read leaves its findings
-// as they are.
-func FoldNested(ctx context.Context, c *Clients, d *Desired, fs []drift.Finding) []drift.Finding {
-	for _, n := range NestedStacks(d) {
-		if n.StackID == "" || !hasParameterFinding(fs, n.LogicalID) {
-			continue
-		}
-		body, _, err := loadTemplate(ctx, c, n.StackID)
-		if err != nil {
-			continue
-		}
-		fs = FoldNestedEcho(fs, n.LogicalID, &Desired{TemplateBody: body})
+// NeedsNestedParameters reports whether the read stack resource r (a
+// nested stack) echoes something of its nested template that the
+// parent's template alone cannot tell from drift: a parameter the parent
+// does not pass, or a masked ("****") value where it passes one. Only
+// then does a check read the nested template's parameters.
+func NeedsNestedParameters(r Resource, res live.Result) bool {
+	if r.Type != NestedStackType || r.PhysicalID == "" || res.Status != live.Found {
+		return false
 	}
-	return fs
-}
-
-func hasParameterFinding(fs []drift.Finding, logicalID string) bool {
-	for _, f := range fs {
-		if f.LogicalID == logicalID && (f.Path == "Parameters" || strings.HasPrefix(f.Path, "Parameters.")) {
+	params, _ := res.Model["Parameters"].(map[string]any)
+	declared, _ := r.Declared["Parameters"].(map[string]any)
+	for k, v := range params {
+		d, passed := declared[k]
+		if !passed {
+			return true
+		}
+		if s, _ := v.(string); s == classify.NoEchoMask && d != classify.NoEchoMask {
 			return true
 		}
 	}
 	return false
+}
+
+// NestedParameters reads, for each nested stack of d that
+// NeedsNestedParameters, its template's parameter declarations (GetTemplate
+// by the nested stack's ARN), keyed by that ARN. A nested template that
+// cannot be read or parsed is left out: its echoes stay as the classifier
+// sees them without the fact. nil when none is needed or read.
+func (c *Clients) NestedParameters(ctx context.Context, d *Desired, lives map[string]live.Result) map[string]map[string]NestedParameter {
+	var out map[string]map[string]NestedParameter
+	for _, r := range d.Resources {
+		if !NeedsNestedParameters(r, lives[r.LogicalID]) {
+			continue
+		}
+		_, tmpl, err := loadTemplate(ctx, c, r.PhysicalID)
+		if err != nil || tmpl == nil {
+			continue
+		}
+		ps := make(map[string]NestedParameter, len(tmpl.Parameters))
+		for k, p := range tmpl.Parameters {
+			np := NestedParameter{NoEcho: p.NoEcho}
+			if p.HasDefault {
+				def := p.Default
+				np.Default = &def
+			}
+			ps[k] = np
+		}
+		if out == nil {
+			out = map[string]map[string]NestedParameter{}
+		}
+		out[r.PhysicalID] = ps
+	}
+	return out
+}
+
+// withNestedParameters adds d's NestedParameters to the classifier's
+// sibling facts, in its option shape (classify.NestedParametersOption).
+func withNestedParameters(sibling map[string]any, d *Desired) map[string]any {
+	if len(d.NestedParameters) == 0 {
+		return sibling
+	}
+	out := make(map[string]any, len(d.NestedParameters))
+	for arn, ps := range d.NestedParameters {
+		m := make(map[string]any, len(ps))
+		for k, p := range ps {
+			e := map[string]any{}
+			if p.Default != nil {
+				e["default"] = *p.Default
+			}
+			if p.NoEcho {
+				e["noEcho"] = true
+			}
+			m[k] = e
+		}
+		out[arn] = m
+	}
+	if sibling == nil {
+		sibling = map[string]any{}
+	}
+	sibling[classify.NestedParametersOption] = out
+	return sibling
 }

@@ -14,7 +14,8 @@ import (
 // world lists depth first with its nesting; the parent's check names its
 // nested stacks; and the Web stack resource's parameter echo (the nested
 // default the parent does not pass), potential drift on its own, is
-// atDefault once FoldNested has read the nested template.
+// atDefault: Check's AccountFacts read that nested template's parameters
+// (and no other nested template) for the classifier.
 func TestNestedThroughSandbox(t *testing.T) {
 	w, err := worldgen.Nested()
 	if err != nil {
@@ -58,10 +59,19 @@ func TestNestedThroughSandbox(t *testing.T) {
 		t.Fatalf("no Parameters finding on WebStack: %+v", fs)
 		return 0
 	}
-	if got := echo(res.Findings); got != drift.Undeclared {
-		t.Fatalf("before folding: %s (the test no longer sees the echo)", got)
+	if got := echo(res.Findings); got != drift.AtDefault {
+		t.Errorf("WebStack's parameter echo: %s, want atDefault (the nested template's default, read by AccountFacts)", got)
 	}
-	if got := echo(scan.FoldNested(ctx, c, res.Desired, res.Findings)); got != drift.AtDefault {
-		t.Errorf("after FoldNested: %s, want atDefault", got)
+	// Only the nested stack whose resource echoes something the parent
+	// does not pass had its template read.
+	var read []string
+	for arn := range res.Desired.NestedParameters {
+		read = append(read, arn)
+	}
+	if d := cmp.Diff(read, []string{ids[n[3]]}); d != "" {
+		t.Errorf("nested templates read (-got +want):\n%s", d)
+	}
+	if p := res.Desired.NestedParameters[ids[n[3]]]["Mode"]; p.Default == nil || *p.Default != "blue" {
+		t.Errorf("WebStack's Mode parameter: %+v, want default blue", p)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/live"
 )
 
 // TestTreeOrder: depth first, siblings by name, every stack once; a
@@ -63,37 +64,68 @@ func TestNestedStacks(t *testing.T) {
 	}
 }
 
-// TestFoldNestedEcho: what a stack resource echoes of its nested stack
-// (a parameter default the parent does not pass, a NoEcho mask) is no
-// drift; a changed parameter still is.
-func TestFoldNestedEcho(t *testing.T) {
-	child := &Desired{TemplateBody: `{"Parameters":{"Mode":{"Type":"String","Default":"blue"},"Pw":{"Type":"String","NoEcho":true},"Stage":{"Type":"String"}},"Resources":{}}`}
-	nest := func(tier drift.Tier, path string, actual, desired any) drift.Finding {
-		return drift.Finding{Tier: tier, LogicalID: "Web", ResourceType: NestedStackType, Path: path, Actual: actual, Desired: desired, Unrecorded: tier == drift.Undeclared}
+// TestNeedsNestedParameters: a nested template is read only for a stack
+// resource whose live Parameters hold a key the parent does not pass or a
+// NoEcho mask where it passes a value.
+func TestNeedsNestedParameters(t *testing.T) {
+	stack := func(declared map[string]any) Resource {
+		return Resource{LogicalID: "Web", Type: NestedStackType, PhysicalID: "arn:aws:cloudformation:us-east-1:111111111111:stack/P-Web-1/uuid", Declared: declared}
 	}
+	found := func(params map[string]any) live.Result {
+		return live.Result{Status: live.Found, Model: map[string]any{"Parameters": params}}
+	}
+	passes := map[string]any{"Parameters": map[string]any{"Stage": "prod", "Pw": "hunter2"}}
 	tests := []struct {
 		name string
-		in   drift.Finding
-		want drift.Tier
+		r    Resource
+		res  live.Result
+		want bool
 	}{
-		{"a parameter at the nested default", nest(drift.Undeclared, "Parameters.Mode", "blue", nil), drift.AtDefault},
-		{"no parameters passed, all at their defaults", nest(drift.Undeclared, "Parameters", map[string]any{"Mode": "blue"}, nil), drift.AtDefault},
-		{"a parameter changed from its default", nest(drift.Undeclared, "Parameters.Mode", "green", nil), drift.Undeclared},
-		{"a parameter without a default", nest(drift.Undeclared, "Parameters.Stage", "prod", nil), drift.Undeclared},
-		{"an object with one non-default", nest(drift.Undeclared, "Parameters", map[string]any{"Mode": "blue", "Stage": "x"}, nil), drift.Undeclared},
-		{"a NoEcho parameter masked", nest(drift.Declared, "Parameters.Pw", "****", "hunter2"), drift.ReadGap},
-		{"a declared parameter changed", nest(drift.Declared, "Parameters.Stage", "dev", "prod"), drift.Declared},
-		{"another resource", drift.Finding{Tier: drift.Undeclared, LogicalID: "Other", ResourceType: NestedStackType, Path: "Parameters.Mode", Actual: "blue"}, drift.Undeclared},
+		{"every parameter passed and echoed", stack(passes), found(map[string]any{"Stage": "prod", "Pw": "hunter2"}), false},
+		{"a parameter the parent does not pass", stack(passes), found(map[string]any{"Stage": "prod", "Pw": "hunter2", "Mode": "blue"}), true},
+		{"no parameters passed at all", stack(map[string]any{}), found(map[string]any{"Mode": "blue"}), true},
+		{"a masked value", stack(passes), found(map[string]any{"Stage": "prod", "Pw": "****"}), true},
+		{"a changed value is the classifier's, not a reason to read", stack(passes), found(map[string]any{"Stage": "dev", "Pw": "hunter2"}), false},
+		{"not read", stack(map[string]any{}), live.Result{Status: live.Skipped}, false},
+		{"not a nested stack", Resource{LogicalID: "Q", Type: "AWS::SQS::Queue", PhysicalID: "q"}, found(map[string]any{"Mode": "blue"}), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := FoldNestedEcho([]drift.Finding{tt.in}, "Web", child)
-			if got[0].Tier != tt.want {
-				t.Errorf("tier %s, want %s", got[0].Tier, tt.want)
-			}
-			if tt.want == drift.AtDefault && got[0].Unrecorded {
-				t.Error("an atDefault finding is still unrecorded")
+			if got := NeedsNestedParameters(tt.r, tt.res); got != tt.want {
+				t.Errorf("got %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestClassifyStackNestedParameters: the nested templates' parameters on
+// Desired reach the classifier, which folds the stack resource's echo of
+// them (a default the parent does not pass is atDefault, a NoEcho mask a
+// readGap); a changed parameter is still drift; without the facts the
+// echo stays potential drift.
+func TestClassifyStackNestedParameters(t *testing.T) {
+	const arn = "arn:aws:cloudformation:us-east-1:111111111111:stack/P-Web-1/uuid"
+	blue := "blue"
+	d := &Desired{Stack: drift.StackRef{Name: "P", Account: "111111111111", Region: "us-east-1"}, Resources: []Resource{{
+		LogicalID: "Web", Type: NestedStackType, PhysicalID: arn,
+		Declared: map[string]any{"Parameters": map[string]any{"Stage": "prod", "Pw": "hunter2"}},
+	}}}
+	lives := map[string]live.Result{"Web": {Status: live.Found, Model: map[string]any{"StackId": arn, "Parameters": map[string]any{"Stage": "dev", "Pw": "****", "Mode": "blue"}}}}
+	tiers := func(fs []drift.Finding) map[string]drift.Tier {
+		out := map[string]drift.Tier{}
+		for _, f := range fs {
+			out[f.Path] = f.Tier
+		}
+		return out
+	}
+	without := tiers(ClassifyStack(d, lives, nil, nil, Classifier()))
+	d.NestedParameters = map[string]map[string]NestedParameter{arn: {"Mode": {Default: &blue}, "Pw": {NoEcho: true}, "Stage": {}}}
+	with := tiers(ClassifyStack(d, lives, nil, nil, Classifier()))
+	want := map[string]drift.Tier{"Parameters.Mode": drift.AtDefault, "Parameters.Pw": drift.ReadGap, "Parameters.Stage": drift.Declared}
+	if diff := cmp.Diff(with, want); diff != "" {
+		t.Errorf("with the nested parameters (-got +want):\n%s", diff)
+	}
+	if without["Parameters.Mode"] != drift.Undeclared || without["Parameters.Pw"] != drift.Declared {
+		t.Errorf("without them: %v (the test no longer sees the echo)", without)
 	}
 }

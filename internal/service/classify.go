@@ -35,14 +35,13 @@ func (s *Service) Classify(ctx context.Context, in statemachine.ClassifyTask) (s
 		return statemachine.Classified{}, stepError(err)
 	}
 	// The account facts the reads showed a need for (default security
-	// groups, managed KMS aliases), through the member read role, as
-	// check asks for them.
+	// groups, managed KMS aliases, the parameters of the nested templates
+	// a stack resource echoes: a nested stack is a target of its own, and
+	// what its stack resource echoes of it here is no drift), through the
+	// member read role, as check asks for them.
 	clients := s.clients(in.Stack.Account, in.Stack.Region)
 	clients.AccountFacts(ctx, rs.Desired, lives)
 	raw := scan.ClassifyStack(rs.Desired, lives, children, ds.factsFunc(), scan.Classifier())
-	// A nested stack is a target of its own; what its stack resource
-	// echoes of it here is no drift (as check folds it).
-	raw = scan.FoldNested(ctx, clients, rs.Desired, raw)
 
 	b, _, err := baseline.LoadStored(ctx, s.store, in.Stack)
 	if err != nil {
