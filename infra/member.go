@@ -48,9 +48,11 @@ func revertActions() []string {
 	return []string{
 		"cloudformation:DeleteResource", "cloudformation:GetResource", "cloudformation:GetResourceRequestStatus", "cloudformation:UpdateResource",
 		"ec2:ReplaceNetworkAclEntry",
+		"elasticloadbalancing:ModifyListenerAttributes", "elasticloadbalancing:ModifyLoadBalancerAttributes", "elasticloadbalancing:ModifyTargetGroupAttributes",
 		"iam:CreatePolicyVersion", "iam:DeleteGroupPolicy", "iam:DeletePolicyVersion", "iam:DeleteRolePolicy", "iam:DeleteUserPolicy",
 		"iam:GetRolePolicy", "iam:ListPolicyVersions", "iam:ListRolePolicies", "iam:PutGroupPolicy", "iam:PutRolePolicy", "iam:PutUserPolicy",
 		"lambda:AddPermission", "lambda:RemovePermission",
+		"route53:ChangeResourceRecordSets", "route53:GetChange",
 		"s3:DeleteBucketPolicy", "s3:PutBucketPolicy",
 		"sns:SetTopicAttributes",
 		"sqs:SetQueueAttributes",

@@ -187,6 +187,7 @@ func (sess *session) revertOne(ctx context.Context, s IO, t target, opt revert.O
 		return rs
 	}
 	w := live.NewWriters(cfg, c.Live)
+	w.Wait = f.wait > 0 // a Route 53 change is polled to INSYNC under --wait
 	writes := revert.Apply(ctx, w, p, revert.ApplyOptions{
 		Wait:        f.wait - time.Since(start),
 		Now:         time.Now,

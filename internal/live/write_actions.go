@@ -4,8 +4,9 @@ import "sort"
 
 // writeActions is the one table of the IAM actions the writers call, per
 // write-side client: every method of ccWriteAPI, s3WriteAPI, sqsWriteAPI,
-// snsWriteAPI, iamWriteAPI, lambdaWriteAPI and ec2WriteAPI, as IAM names it
-// (Cloud Control's actions are CloudFormation's). TestWriteActions keeps it
+// snsWriteAPI, iamWriteAPI, lambdaWriteAPI, ec2WriteAPI, route53WriteAPI
+// and elbv2WriteAPI, as IAM names it (Cloud Control's actions are
+// CloudFormation's). TestWriteActions keeps it
 // equal to those interfaces, so a new write call cannot go unlisted.
 func writeActions() map[string][]string {
 	return map[string][]string{
@@ -18,8 +19,10 @@ func writeActions() map[string][]string {
 			"PutUserPolicy", "DeleteUserPolicy", "PutGroupPolicy", "DeleteGroupPolicy",
 			"ListPolicyVersions", "CreatePolicyVersion", "DeletePolicyVersion",
 		},
-		"lambda": {"AddPermission", "RemovePermission"},
-		"ec2":    {"ReplaceNetworkAclEntry"},
+		"lambda":               {"AddPermission", "RemovePermission"},
+		"ec2":                  {"ReplaceNetworkAclEntry"},
+		"route53":              {"ChangeResourceRecordSets", "GetChange"},
+		"elasticloadbalancing": {"ModifyLoadBalancerAttributes", "ModifyTargetGroupAttributes", "ModifyListenerAttributes"},
 	}
 }
 

@@ -12,13 +12,15 @@ import (
 // the write-side client interfaces.
 func TestWriteActions(t *testing.T) {
 	ifaces := map[string]reflect.Type{
-		"cloudformation": reflect.TypeOf((*ccWriteAPI)(nil)).Elem(),
-		"s3":             reflect.TypeOf((*s3WriteAPI)(nil)).Elem(),
-		"sqs":            reflect.TypeOf((*sqsWriteAPI)(nil)).Elem(),
-		"sns":            reflect.TypeOf((*snsWriteAPI)(nil)).Elem(),
-		"iam":            reflect.TypeOf((*iamWriteAPI)(nil)).Elem(),
-		"lambda":         reflect.TypeOf((*lambdaWriteAPI)(nil)).Elem(),
-		"ec2":            reflect.TypeOf((*ec2WriteAPI)(nil)).Elem(),
+		"cloudformation":       reflect.TypeOf((*ccWriteAPI)(nil)).Elem(),
+		"s3":                   reflect.TypeOf((*s3WriteAPI)(nil)).Elem(),
+		"sqs":                  reflect.TypeOf((*sqsWriteAPI)(nil)).Elem(),
+		"sns":                  reflect.TypeOf((*snsWriteAPI)(nil)).Elem(),
+		"iam":                  reflect.TypeOf((*iamWriteAPI)(nil)).Elem(),
+		"lambda":               reflect.TypeOf((*lambdaWriteAPI)(nil)).Elem(),
+		"ec2":                  reflect.TypeOf((*ec2WriteAPI)(nil)).Elem(),
+		"route53":              reflect.TypeOf((*route53WriteAPI)(nil)).Elem(),
+		"elasticloadbalancing": reflect.TypeOf((*elbv2WriteAPI)(nil)).Elem(),
 	}
 	var want []string
 	for prefix, it := range ifaces {

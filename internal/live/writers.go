@@ -11,8 +11,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudcontrol"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	elbv2 "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
+	"github.com/aws/aws-sdk-go-v2/service/route53"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -81,6 +83,12 @@ type Writers struct {
 	IAM          iamWriteAPI
 	Lambda       lambdaWriteAPI
 	EC2          ec2WriteAPI
+	Route53      route53WriteAPI
+	ELBv2        elbv2WriteAPI
+	// Wait makes a writer whose change completes asynchronously after the
+	// call (a Route 53 change) poll it until it has (the CLI sets it with
+	// --wait); Cloud Control requests are always polled to their end.
+	Wait bool
 	// Poll is the wait between two GetResourceRequestStatus calls
 	// (DefaultPoll when 0); Sleep waits (a timer when nil).
 	Poll  time.Duration
@@ -101,11 +109,13 @@ func NewWriters(cfg aws.Config, read *Clients) *Writers {
 				o.UsePathStyle = true
 			}
 		}),
-		SQS:    sqs.NewFromConfig(cfg),
-		SNS:    sns.NewFromConfig(cfg),
-		IAM:    iam.NewFromConfig(cfg),
-		Lambda: lambda.NewFromConfig(cfg),
-		EC2:    ec2.NewFromConfig(cfg),
+		SQS:     sqs.NewFromConfig(cfg),
+		SNS:     sns.NewFromConfig(cfg),
+		IAM:     iam.NewFromConfig(cfg),
+		Lambda:  lambda.NewFromConfig(cfg),
+		EC2:     ec2.NewFromConfig(cfg),
+		Route53: route53.NewFromConfig(cfg),
+		ELBv2:   elbv2.NewFromConfig(cfg),
 	}
 }
 
@@ -156,6 +166,9 @@ func writers() map[string]writerEntry {
 		"AWS::Lambda::Permission": {"lambda:AddPermission", []string{"Action", "Principal", "SourceArn", "SourceAccount", "PrincipalOrgID", "FunctionUrlAuthType", "EventSourceToken"}, writePermission},
 
 		"AWS::EC2::NetworkAclEntry": {"ec2:ReplaceNetworkAclEntry", []string{"Protocol", "RuleAction", "CidrBlock", "Ipv6CidrBlock", "PortRange", "Icmp"}, writeNetworkAclEntry},
+
+		"AWS::Route53::RecordSet":      {"route53:ChangeResourceRecordSets", recordDataProps, writeRecordSet},
+		"AWS::Route53::RecordSetGroup": {"route53:ChangeResourceRecordSets", []string{"RecordSets"}, writeRecordSetGroup},
 	}
 }
 
@@ -167,6 +180,11 @@ func propWriters() map[string]map[string]writerEntry {
 		// the stack's own AWS::IAM::Policy resources put there (classify
 		// filters them out of the finding): write per entry instead.
 		"AWS::IAM::Role": {"Policies": {"iam:PutRolePolicy", nil, writeRolePolicies}},
+		// An ELB attribute bag is written per key (the template declares
+		// a subset of the live bag; one call takes at most 20 keys).
+		"AWS::ElasticLoadBalancingV2::LoadBalancer": {"LoadBalancerAttributes": {"elasticloadbalancing:ModifyLoadBalancerAttributes", nil, writeAttributeBag}},
+		"AWS::ElasticLoadBalancingV2::TargetGroup":  {"TargetGroupAttributes": {"elasticloadbalancing:ModifyTargetGroupAttributes", nil, writeAttributeBag}},
+		"AWS::ElasticLoadBalancingV2::Listener":     {"ListenerAttributes": {"elasticloadbalancing:ModifyListenerAttributes", nil, writeAttributeBag}},
 	}
 }
 

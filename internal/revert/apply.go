@@ -87,9 +87,13 @@ func groups(p *Plan) []group {
 	return out
 }
 
+// isPropWrite reports whether an item is written per entry by a property
+// writer (its own write); the keys of an ELB attribute bag are not: the
+// keys of one resource share one write.
 func isPropWrite(it Item) bool {
-	_, ok := live.PropWriter(it.ResourceType, topKey(it.Path))
-	return ok
+	top := topKey(it.Path)
+	_, ok := live.PropWriter(it.ResourceType, top)
+	return ok && !live.AttributeBag(it.ResourceType, top)
 }
 
 // Apply writes every item of p, one resource at a time, retrying

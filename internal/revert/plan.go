@@ -170,7 +170,7 @@ func Build(in Input, opt Options) (*Plan, error) {
 		case why != ReasonNone:
 			p.NotRevertable = append(p.NotRevertable, Unrevertable{
 				Tier: f.Tier, LogicalID: f.LogicalID, ResourceType: f.ResourceType, PhysicalID: f.PhysicalID,
-				Path: f.Path, Reason: why, Detail: detail,
+				Path: findingPath(f), Reason: why, Detail: detail,
 			})
 		case it != nil:
 			p.Items = append(p.Items, *it)
@@ -216,7 +216,7 @@ func chosen(f drift.Finding, opt Options) bool {
 	}
 	name := f.LogicalID
 	if f.Path != "" {
-		name += "." + f.Path
+		name += "." + findingPath(f)
 	}
 	for _, g := range opt.Only {
 		if ok, _ := path.Match(g, name); ok {
@@ -240,8 +240,8 @@ func plan(f drift.Finding, r Resource, b *baseline.Baseline, facts *schema.Facts
 		return nil, Gone, ""
 	}
 	it := &Item{
-		ID: baseline.EntryID(f) + " " + f.Path, Tier: f.Tier, LogicalID: f.LogicalID, ResourceType: f.ResourceType,
-		PhysicalID: f.PhysicalID, Path: f.Path, Note: f.Note, Current: f.Actual,
+		ID: baseline.EntryID(f) + " " + findingPath(f), Tier: f.Tier, LogicalID: f.LogicalID, ResourceType: f.ResourceType,
+		PhysicalID: f.PhysicalID, Path: findingPath(f), Note: f.Note, Current: f.Actual,
 	}
 	it.ID = strings.TrimSuffix(it.ID, " ")
 	// The unrecorded guard outranks every other reason: there is no
@@ -266,6 +266,17 @@ func plan(f drift.Finding, r Resource, b *baseline.Baseline, facts *schema.Facts
 		return nil, ReasonNone, "" // nothing live to remove: nothing to do
 	}
 	it.Target, it.Remove = target, remove
+	// An ELB attribute bag is written per key by its property writer, in
+	// the writer's projection {Bag: {key: value}}.
+	if top, key, ok := bagEntry(f); ok {
+		if remove {
+			return nil, NoAbsentState, top + " " + key + " has no absent state: an attribute is set, never removed"
+		}
+		call, _ := live.PropWriter(f.ResourceType, top)
+		it.Kind, it.Call, it.Identifier = Writer, call, identifierOf(r, f)
+		it.Patch = []Op{op(joinPointer(top, key), f.Actual != nil, false, target)}
+		return it, ReasonNone, ""
+	}
 	wpath, value := f.Path, target
 	if w := f.WholeArrayRevert; w != nil && !remove {
 		wpath, value = w.Path, w.Value
@@ -331,6 +342,42 @@ func planDelete(f drift.Finding, it *Item) (*Item, Reason, string) {
 	it.Kind, it.Identifier, it.Remove = Delete, f.PhysicalID, true
 	it.Call = live.Deleter(f.ResourceType)
 	return it, ReasonNone, ""
+}
+
+// findingPath is the path an item and the re-check name a finding by: the
+// finding's path, with an attribute-bag finding's key in brackets (the
+// form a live-only key of the bag has).
+func findingPath(f drift.Finding) string {
+	if f.AttributeKey != "" {
+		return f.Path + "[" + f.AttributeKey + "]"
+	}
+	return f.Path
+}
+
+// bagEntry returns the bag and key of a finding on one key of an ELB
+// attribute bag that has a property writer: a declared key
+// (AttributeKey) or a live-only one ("Bag[key]").
+func bagEntry(f drift.Finding) (bag, key string, ok bool) {
+	bag, key = f.Path, f.AttributeKey
+	if key == "" {
+		i := strings.IndexByte(f.Path, '[')
+		if i <= 0 || !strings.HasSuffix(f.Path, "]") {
+			return "", "", false
+		}
+		bag, key = f.Path[:i], f.Path[i+1:len(f.Path)-1]
+	}
+	if key == "" || !live.AttributeBag(f.ResourceType, bag) {
+		return "", "", false
+	}
+	_, ok = live.PropWriter(f.ResourceType, bag)
+	return bag, key, ok
+}
+
+func joinPointer(segs ...string) string {
+	for i, s := range segs {
+		segs[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+	}
+	return "/" + strings.Join(segs, "/")
 }
 
 func op(ptr string, present, remove bool, value any) Op {

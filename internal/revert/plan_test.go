@@ -40,6 +40,7 @@ func with(x drift.Finding, mod func(*drift.Finding)) drift.Finding { mod(&x); re
 
 func TestBuild(t *testing.T) {
 	const q = "AWS::SQS::Queue"
+	const lb = "AWS::ElasticLoadBalancingV2::LoadBalancer"
 	base := &baseline.Baseline{Stack: stack}
 	doc := map[string]any{"Version": "2012-10-17", "Statement": []any{map[string]any{"Effect": "Allow", "Action": "sqs:SendMessage", "Resource": "*"}}}
 	tests := []struct {
@@ -84,11 +85,21 @@ func TestBuild(t *testing.T) {
 			}),
 			with(f(drift.Added, "Fn/Url", "AWS::Lambda::Url", "", map[string]any{}, map[string]any{}), func(x *drift.Finding) { x.Note = baseline.NoteChanged }),
 		}},
-		// A type Cloud Control has no handlers for and no SDK writer
-		// writes: not revertable, never a Cloud Control update that fails.
+		// A type Cloud Control has no handlers for: written by its SDK
+		// writer (Route 53), else not revertable, never a Cloud Control
+		// update that fails.
 		{name: "cloud-control-gap", base: base, findings: []drift.Finding{
 			f(drift.Declared, "Record", "AWS::Route53::RecordSet", "TTL", "60", "300"),
 			f(drift.Declared, "Filter", "AWS::Logs::MetricFilter", "FilterPattern", "ERROR", "WARN"),
+		}},
+		// ELB attribute bags: each drifted key is its own item, written
+		// per key by the bag's writer; a key that appeared since record
+		// has no absent state.
+		{name: "attribute-bags", base: base, findings: []drift.Finding{
+			with(f(drift.Declared, "Edge", lb, "LoadBalancerAttributes", "300", "120"), func(x *drift.Finding) { x.AttributeKey = "idle_timeout.timeout_seconds" }),
+			with(f(drift.Declared, "Edge", lb, "LoadBalancerAttributes", "true", "false"), func(x *drift.Finding) { x.AttributeKey = "deletion_protection.enabled" }),
+			with(f(drift.Undeclared, "Edge", lb, "LoadBalancerAttributes[routing.http2.enabled]", "false", "true"), func(x *drift.Finding) { x.Note = baseline.NoteChanged }),
+			with(f(drift.Undeclared, "Pool", "AWS::ElasticLoadBalancingV2::TargetGroup", "TargetGroupAttributes[stickiness.enabled]", "true", nil), func(x *drift.Finding) { x.Note = baseline.NoteAppeared }),
 		}},
 		{name: "scoped", base: base, opt: Options{UndeclaredOnly: true, Only: []string{"Queue.*"}}, findings: []drift.Finding{
 			f(drift.Declared, "Queue", q, "VisibilityTimeout", 60, 30),
@@ -135,6 +146,37 @@ func TestBuild(t *testing.T) {
 				t.Fatalf("the plan does not read back: %v", err)
 			}
 		})
+	}
+}
+
+// TestBagKeysShareOneWrite: the keys of one resource's attribute bag are
+// one write; an IAM role's inline policies stay one write per entry.
+func TestBagKeysShareOneWrite(t *testing.T) {
+	const lb = "AWS::ElasticLoadBalancingV2::LoadBalancer"
+	base := &baseline.Baseline{Stack: stack}
+	p, err := Build(Input{Stack: stack, Baseline: base, Findings: []drift.Finding{
+		with(f(drift.Declared, "Edge", lb, "LoadBalancerAttributes", "300", "120"), func(x *drift.Finding) { x.AttributeKey = "idle_timeout.timeout_seconds" }),
+		with(f(drift.Declared, "Edge", lb, "LoadBalancerAttributes", "true", "false"), func(x *drift.Finding) { x.AttributeKey = "deletion_protection.enabled" }),
+	}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Items) != 2 || p.Items[0].ID == p.Items[1].ID {
+		t.Fatalf("items: %+v", p.Items)
+	}
+	if g := groups(p); len(g) != 1 || len(g[0].items) != 2 {
+		t.Errorf("groups: %+v", g)
+	}
+	// The re-check names each key apart: one still drifted, one not.
+	after := []drift.Finding{with(f(drift.Declared, "Edge", lb, "LoadBalancerAttributes", "301", "120"), func(x *drift.Finding) { x.AttributeKey = "idle_timeout.timeout_seconds" })}
+	out := Converge(p, []Write{{ID: p.Items[0].ID, Attempts: 1}, {ID: p.Items[1].ID, Attempts: 1}}, after, nil)
+	got := map[string]Status{}
+	for _, o := range out {
+		got[o.ID] = o.Status
+	}
+	want := map[string]Status{"Edge LoadBalancerAttributes[deletion_protection.enabled]": Reverted, "Edge LoadBalancerAttributes[idle_timeout.timeout_seconds]": StillDrifted}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("outcomes (-want +got):\n%s", diff)
 	}
 }
 

@@ -9,8 +9,10 @@ import "strconv"
 // AWS::ElasticLoadBalancingV2::ListenerCertificate model names; every such
 // model's Certificates are the listener's other (not default)
 // certificates, in world order, each once.
+//
+// The attribute writes are in elbv2_write.go.
 func elbv2Service() *service {
-	return &service{
+	svc := &service{
 		name:     "elasticloadbalancing",
 		protocol: protoQuery,
 		xmlns:    "http://elasticloadbalancing.amazonaws.com/doc/2015-12-01/",
@@ -20,6 +22,10 @@ func elbv2Service() *service {
 			"DescribeListenerCertificates": (*Server).elbv2DescribeListenerCertificates,
 		},
 	}
+	for op, h := range elbv2WriteOps() {
+		svc.ops[op] = h
+	}
+	return svc
 }
 
 func certificateArns(res *Resource) []string {

@@ -13,7 +13,8 @@ import (
 )
 
 // route53Service serves Route 53 (REST-XML, errors wrapped in
-// <ErrorResponse>): a zone's record sets and zones by name.
+// <ErrorResponse>): a zone's record sets and zones by name, and record
+// changes (route53_write.go).
 //
 // A hosted zone is an AWS::Route53::HostedZone model (Id, else its
 // identifier; Name), or a zone id that a record names. Records are the
@@ -36,6 +37,9 @@ func route53Service() *service {
 		ops: map[string]handler{
 			"ListResourceRecordSets": (*Server).route53ListResourceRecordSets,
 			"ListHostedZonesByName":  (*Server).route53ListHostedZonesByName,
+			// The write side (route53_write.go).
+			"ChangeResourceRecordSets": (*Server).route53ChangeResourceRecordSets,
+			"GetChange":                (*Server).route53GetChange,
 		},
 	}
 }
@@ -43,8 +47,12 @@ func route53Service() *service {
 const route53NS = "https://route53.amazonaws.com/doc/2013-04-01/"
 
 // route53Route names GET /2013-04-01/hostedzone/{Id}/rrset and GET
-// /2013-04-01/hostedzonesbyname.
+// /2013-04-01/hostedzonesbyname, and the write side's routes
+// (route53WriteRoute).
 func route53Route(r *http.Request) (string, map[string]string) {
+	if op, params := route53WriteRoute(r); op != "" {
+		return op, params
+	}
 	if r.Method != http.MethodGet {
 		return "", nil
 	}
