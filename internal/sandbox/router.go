@@ -174,22 +174,18 @@ func (svc *service) operation(r *http.Request, body []byte) (action string, form
 		t := r.Header.Get("X-Amz-Target")
 		a, ok := strings.CutPrefix(t, svc.targetPrefix)
 		if !ok {
-			return "", nil, nil, errf(400, "UnknownOperationException", "X-Amz-Target %q is not an operation of %s", t, svc.name)
+			return "", nil, nil, errf(400, NotEmulated, "X-Amz-Target %q is not an operation the sandbox emulates for %s", t, svc.name)
 		}
 		action = a
 	default:
 		action, params = svc.route(r)
 		form = r.URL.Query()
 		if action == "" {
-			return "", nil, nil, errf(400, "InvalidRequest", "%s %s is not an operation this sandbox serves", r.Method, r.URL.Path)
+			return "", nil, nil, errf(400, NotEmulated, "%s %s is not an operation the sandbox emulates for %s", r.Method, r.URL.Path, svc.name)
 		}
 	}
 	if svc.ops[action] == nil {
-		code := "InvalidAction"
-		if svc.protocol == protoJSON || svc.protocol == protoRESTJSON {
-			code = "UnknownOperationException"
-		}
-		return "", nil, nil, errf(400, code, "%s is not an operation this sandbox serves for %s", action, svc.name)
+		return "", nil, nil, errf(400, NotEmulated, "%s is not an operation the sandbox emulates for %s", action, svc.name)
 	}
 	return action, form, params, nil
 }
@@ -202,9 +198,11 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		writeError(w, nil, reqID, errf(403, "MissingAuthenticationToken", "%v", err))
 		return
 	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	svc := s.services[sc.service]
 	if svc == nil {
-		writeError(w, nil, reqID, errf(400, "UnknownService", "service %q (from the credential scope) is not emulated", sc.service))
+		s.refuse(w, r, sc, sniffService(sc.service, r, body), body, reqID,
+			errf(400, NotEmulated, "service %q (from the credential scope) is not emulated by the sandbox", sc.service))
 		return
 	}
 	if svc.queryXMLNS != "" && r.Header.Get("X-Amz-Target") == "" {
@@ -212,14 +210,13 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		q.protocol, q.xmlns = protoQuery, svc.queryXMLNS
 		svc = &q
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	if err != nil || len(body) > maxBody {
-		writeError(w, svc, reqID, errf(400, "InvalidRequest", "cannot read the request body"))
+		s.refuse(w, r, sc, svc, body, reqID, errf(400, "InvalidRequest", "cannot read the request body"))
 		return
 	}
 	action, form, params, err := svc.operation(r, body)
 	if err != nil {
-		writeError(w, svc, reqID, asAPIError(err))
+		s.refuse(w, r, sc, svc, body, reqID, asAPIError(err))
 		return
 	}
 	c := &call{r: r, svc: svc, action: action, region: sc.region, reqID: reqID, form: form, body: body, params: params}
