@@ -17,6 +17,7 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/codedeploy v1.36.0
 	github.com/aws/aws-sdk-go-v2/service/cognitoidentityprovider v1.61.0
 	github.com/aws/aws-sdk-go-v2/service/configservice v1.74.11
+	github.com/aws/aws-sdk-go-v2/service/databasemigrationservice v1.75.9
 	github.com/aws/aws-sdk-go-v2/service/dax v1.29.20
 	github.com/aws/aws-sdk-go-v2/service/docdb v1.49.0
 	github.com/aws/aws-sdk-go-v2/service/dynamodb v1.74.0

@@ -674,6 +674,53 @@ assert out['TagList'] == [{'Key': 'team', 'Value': 'cli'}], out
 "
 fails "docdb describe-db-clusters (missing)" "DBClusterNotFoundFault" docdb describe-db-clusters --db-cluster-identifier nope
 
+# DMS (JSON 1.1).
+add AWS::DMS::Endpoint arn:aws:dms:us-east-1:$DEV:endpoint:CLISRC '{"EndpointIdentifier":"cli-src","EndpointType":"SOURCE","EngineName":"mysql","Port":3306,"Password":"never-shown","Tags":[{"Key":"team","Value":"cli"}]}'
+add AWS::DMS::ReplicationSubnetGroup cli-subnets '{"ReplicationSubnetGroupIdentifier":"cli-subnets","ReplicationSubnetGroupDescription":"cli","SubnetIds":["subnet-0000000000000001"]}'
+add AWS::DMS::ReplicationInstance arn:aws:dms:us-east-1:$DEV:rep:CLIREP '{"ReplicationInstanceIdentifier":"cli-rep","ReplicationInstanceClass":"dms.t3.micro","ReplicationSubnetGroupIdentifier":"cli-subnets"}'
+add AWS::DMS::ReplicationTask arn:aws:dms:us-east-1:$DEV:task:CLITASK '{"ReplicationTaskIdentifier":"cli-task","MigrationType":"full-load","TableMappings":"{\"rules\":[]}"}'
+awsq dms describe-endpoints --filters Name=endpoint-arn,Values=arn:aws:dms:us-east-1:$DEV:endpoint:CLISRC | check "dms describe-endpoints" "
+e = out['Endpoints'][0]
+assert e['EndpointIdentifier'] == 'cli-src' and e['Port'] == 3306 and e['EndpointArn'].endswith(':endpoint:CLISRC') and 'Password' not in e, out
+"
+awsq dms describe-replication-subnet-groups --filters Name=replication-subnet-group-id,Values=cli-subnets | check "dms describe-replication-subnet-groups" "
+g = out['ReplicationSubnetGroups'][0]
+assert g['ReplicationSubnetGroupIdentifier'] == 'cli-subnets' and g['Subnets'][0]['SubnetIdentifier'] == 'subnet-0000000000000001', out
+"
+awsq dms describe-replication-instances --filters Name=replication-instance-arn,Values=arn:aws:dms:us-east-1:$DEV:rep:CLIREP | check "dms describe-replication-instances" "
+i = out['ReplicationInstances'][0]
+assert i['ReplicationInstanceClass'] == 'dms.t3.micro' and i['ReplicationSubnetGroup']['ReplicationSubnetGroupIdentifier'] == 'cli-subnets', out
+"
+awsq dms describe-replication-tasks --filters Name=replication-task-arn,Values=arn:aws:dms:us-east-1:$DEV:task:CLITASK | check "dms describe-replication-tasks" "
+t = out['ReplicationTasks'][0]
+assert t['ReplicationTaskIdentifier'] == 'cli-task' and t['TableMappings'] == '{\"rules\":[]}', out
+"
+awsq dms list-tags-for-resource --resource-arn arn:aws:dms:us-east-1:$DEV:endpoint:CLISRC | check "dms list-tags-for-resource" "
+assert [(t['Key'], t['Value']) for t in out['TagList']] == [('team', 'cli')], out
+"
+fails "dms describe-endpoints (missing)" "ResourceNotFoundFault" dms describe-endpoints --filters Name=endpoint-arn,Values=arn:aws:dms:us-east-1:$DEV:endpoint:NOPE
+
+# EC2 Client VPN (EC2 query).
+CVPN=cvpn-endpoint-0cccccccccccccccc
+add AWS::EC2::ClientVpnEndpoint $CVPN '{"ClientCidrBlock":"10.100.0.0/22","TransportProtocol":"udp","VpnPort":443,"SecurityGroupIds":["sg-0aaaaaaaaaaaaaaaa"],"ConnectionLogOptions":{"Enabled":false},"AuthenticationOptions":[{"Type":"certificate-authentication","MutualAuthentication":{"ClientRootCertificateChainArn":"arn:aws:acm:us-east-1:'$DEV':certificate/root"}}]}'
+add AWS::EC2::ClientVpnTargetNetworkAssociation cvpn-assoc-0cccccccccccccccc '{"ClientVpnEndpointId":"'$CVPN'","SubnetId":"subnet-0000000000000001"}'
+add AWS::EC2::ClientVpnAuthorizationRule Cli-Rule-1 '{"ClientVpnEndpointId":"'$CVPN'","TargetNetworkCidr":"10.0.0.0/16","AuthorizeAllGroups":true}'
+awsq ec2 describe-client-vpn-endpoints --client-vpn-endpoint-ids $CVPN | check "ec2 describe-client-vpn-endpoints" "
+e = out['ClientVpnEndpoints'][0]
+assert e['ClientCidrBlock'] == '10.100.0.0/22' and e['VpnPort'] == 443 and e['SecurityGroupIds'] == ['sg-0aaaaaaaaaaaaaaaa'], out
+assert e['ConnectionLogOptions'] == {'Enabled': False}, out
+assert e['AuthenticationOptions'][0]['MutualAuthentication'] == {'ClientRootCertificateChain': 'arn:aws:acm:us-east-1:$DEV:certificate/root'}, out
+"
+awsq ec2 describe-client-vpn-target-networks --client-vpn-endpoint-id $CVPN | check "ec2 describe-client-vpn-target-networks" "
+n = out['ClientVpnTargetNetworks']
+assert [(x['AssociationId'], x['TargetNetworkId']) for x in n] == [('cvpn-assoc-0cccccccccccccccc', 'subnet-0000000000000001')], out
+"
+awsq ec2 describe-client-vpn-authorization-rules --client-vpn-endpoint-id $CVPN --filters Name=destination-cidr,Values=10.0.0.0/16 | check "ec2 describe-client-vpn-authorization-rules" "
+r = out['AuthorizationRules']
+assert [(x['DestinationCidr'], x['AccessAll']) for x in r] == [('10.0.0.0/16', True)], out
+"
+fails "ec2 describe-client-vpn-endpoints (missing)" "InvalidClientVpnEndpointId.NotFound" ec2 describe-client-vpn-endpoints --client-vpn-endpoint-ids cvpn-endpoint-0ffffffffffffffff
+
 AWS_ACCESS_KEY_ID=AKIADEMO$MGMT awsq organizations list-accounts | check "organizations list-accounts" "
 assert sorted(a['Id'] for a in out['Accounts']) == sorted(a['id'] for a in w['accounts']), out
 "

@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/codedeploy"
 	cognito "github.com/aws/aws-sdk-go-v2/service/cognitoidentityprovider"
 	"github.com/aws/aws-sdk-go-v2/service/configservice"
+	dms "github.com/aws/aws-sdk-go-v2/service/databasemigrationservice"
 	"github.com/aws/aws-sdk-go-v2/service/dax"
 	"github.com/aws/aws-sdk-go-v2/service/docdb"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -147,6 +148,7 @@ type Clients struct {
 	LakeFormation    lakeFormationAPI
 	MediaConvert     mediaConvertAPI
 	DocDB            docDBAPI
+	DMS              dmsAPI
 
 	// Region and Account are the scope of the clients, for identifiers
 	// that are ARNs. An empty Account is asked of Identity once, on first
@@ -255,6 +257,7 @@ func NewClients(cfg aws.Config) *Clients {
 		LakeFormation:    lakeformation.NewFromConfig(cfg),
 		MediaConvert:     mediaconvert.NewFromConfig(cfg),
 		DocDB:            docdb.NewFromConfig(cfg),
+		DMS:              dms.NewFromConfig(cfg),
 		Region:           cfg.Region,
 		Identity:         sts.NewFromConfig(cfg),
 		account:          &accountOnce{},

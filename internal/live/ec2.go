@@ -25,6 +25,7 @@ type ec2API interface {
 	ec2.DescribeRouteTablesAPIClient
 	DescribeAddresses(ctx context.Context, in *ec2.DescribeAddressesInput, optFns ...func(*ec2.Options)) (*ec2.DescribeAddressesOutput, error)
 	launchTemplateAPI
+	clientVpnAPI
 }
 
 var _ ec2API = (*ec2.Client)(nil)

@@ -96,6 +96,8 @@ var notFoundCodes = map[string]bool{
 	"EntityNotFoundException":                     true,
 	"DBClusterNotFoundFault":                      true,
 	"DBInstanceNotFound":                          true,
+	"ResourceNotFoundFault":                       true,
+	"InvalidClientVpnEndpointId.NotFound":         true,
 }
 
 // isNotFound reports whether err means the thing asked for does not exist.

@@ -60,6 +60,13 @@ func overrides() map[string]overrideReader {
 		"AWS::MediaConvert::Queue":                         readMediaConvertQueue,
 		"AWS::DocDB::DBCluster":                            readDocDBCluster,
 		"AWS::DocDB::DBInstance":                           readDocDBInstance,
+		"AWS::DMS::Endpoint":                               readDMSEndpoint,
+		"AWS::DMS::ReplicationInstance":                    readDMSReplicationInstance,
+		"AWS::DMS::ReplicationSubnetGroup":                 readDMSReplicationSubnetGroup,
+		"AWS::DMS::ReplicationTask":                        readDMSReplicationTask,
+		"AWS::EC2::ClientVpnEndpoint":                      readClientVpnEndpoint,
+		"AWS::EC2::ClientVpnTargetNetworkAssociation":      readClientVpnTargetNetworkAssociation,
+		"AWS::EC2::ClientVpnAuthorizationRule":             readClientVpnAuthorizationRule,
 	}
 }
 

@@ -43,7 +43,8 @@
 //	kms (JSON 1.1)              ListAliases
 //	ec2 (EC2 query)             DescribeNetworkAcls DescribeSubnets DescribeSecurityGroups
 //	                            DescribeRouteTables DescribeAddresses ReplaceNetworkAclEntry
-//	                            DescribeLaunchTemplateVersions
+//	                            DescribeLaunchTemplateVersions DescribeClientVpnEndpoints
+//	                            DescribeClientVpnTargetNetworks DescribeClientVpnAuthorizationRules
 //	logs (JSON 1.1)             DescribeMetricFilters DescribeSubscriptionFilters
 //	events (JSON 1.1)           ListRules
 //	secretsmanager (JSON 1.1)   GetResourcePolicy
@@ -70,6 +71,9 @@
 //	lakeformation (REST-JSON)   DescribeResource
 //	mediaconvert (REST-JSON)    GetQueue ListTagsForResource
 //	rds (query, DocumentDB)     DescribeDBClusters DescribeDBInstances ListTagsForResource
+//	dms (JSON 1.1)              DescribeEndpoints DescribeReplicationInstances
+//	                            DescribeReplicationSubnetGroups DescribeReplicationTasks
+//	                            ListTagsForResource
 //
 // Errors carry AWS's codes in each protocol's shape (query ErrorResponse,
 // JSON __type + X-Amzn-ErrorType, S3 <Error>, Lambda X-Amzn-ErrorType, EC2

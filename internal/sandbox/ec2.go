@@ -38,6 +38,10 @@ func ec2Service() *service {
 			"DescribeAddresses":              (*Server).ec2DescribeAddresses,
 			"ReplaceNetworkAclEntry":         (*Server).ec2ReplaceNetworkAclEntry,
 			"DescribeLaunchTemplateVersions": (*Server).ec2DescribeLaunchTemplateVersions,
+
+			"DescribeClientVpnEndpoints":          (*Server).ec2DescribeClientVpnEndpoints,
+			"DescribeClientVpnTargetNetworks":     (*Server).ec2DescribeClientVpnTargetNetworks,
+			"DescribeClientVpnAuthorizationRules": (*Server).ec2DescribeClientVpnAuthorizationRules,
 		},
 	}
 }

@@ -1,0 +1,249 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// dmsService serves AWS DMS (JSON 1.1, PascalCase): DescribeEndpoints,
+// DescribeReplicationInstances, DescribeReplicationSubnetGroups and
+// DescribeReplicationTasks from the world's AWS::DMS::Endpoint,
+// ReplicationInstance, ReplicationSubnetGroup and ReplicationTask models,
+// filtered by ARN (endpoint-arn, replication-instance-arn,
+// replication-task-arn) or identifier (…-id, case-insensitive as DMS
+// lower-cases them) and paged by MaxRecords (20-100) and Marker. An
+// endpoint, instance or task is known by its ARN (the physical id when it
+// is one, else arn:aws:dms:<region>:<account>:<kind>:<id>); a subnet group
+// by its identifier, its ARN ending subgrp:<id>. What the model holds is
+// answered in the API's shape — an instance's VpcSecurityGroupIds as
+// VpcSecurityGroups memberships and ReplicationSubnetGroupIdentifier as its
+// ReplicationSubnetGroup, a subnet group's SubnetIds as Subnets — and never
+// an endpoint's Password. A filter that matches nothing is the
+// ResourceNotFoundFault DMS answers. ListTagsForResource lists a model's
+// Tags by its ARN.
+func dmsService() *service {
+	return &service{
+		name:          "dms",
+		protocol:      protoJSON,
+		jsonNamespace: "com.amazonaws.dms#",
+		jsonVersion:   "1.1",
+		targetPrefix:  "AmazonDMSv20160101.",
+		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
+		deny:          apiError{Status: 400, Code: "AccessDeniedFault"},
+		ops: map[string]handler{
+			"DescribeEndpoints":               func(s *Server, c *call) (any, error) { return s.dmsDescribe(c, dmsEndpoint) },
+			"DescribeReplicationInstances":    func(s *Server, c *call) (any, error) { return s.dmsDescribe(c, dmsInstance) },
+			"DescribeReplicationSubnetGroups": func(s *Server, c *call) (any, error) { return s.dmsDescribe(c, dmsSubnetGroup) },
+			"DescribeReplicationTasks":        func(s *Server, c *call) (any, error) { return s.dmsDescribe(c, dmsTask) },
+			"ListTagsForResource":             (*Server).dmsListTags,
+		},
+	}
+}
+
+// dmsKind is one DMS resource type's wire facts.
+type dmsKind struct {
+	typ, list, noun, arnKind, idProp, arnField string
+	arnFilter, idFilter                        string
+	// plain are the model properties answered under their own name;
+	// fixed are fields every answer carries (status).
+	plain []string
+	fixed map[string]any
+	// defaults are the values DMS answers for an unset property.
+	defaults map[string]any
+}
+
+var (
+	dmsEndpoint = dmsKind{typ: "AWS::DMS::Endpoint", list: "Endpoints", noun: "Endpoints", arnKind: "endpoint", idProp: "EndpointIdentifier", arnField: "EndpointArn",
+		arnFilter: "endpoint-arn", idFilter: "endpoint-id",
+		plain: []string{"EndpointIdentifier", "EndpointType", "EngineName", "Username", "ServerName", "Port", "DatabaseName", "ExtraConnectionAttributes",
+			"KmsKeyId", "CertificateArn", "SslMode"},
+		fixed: map[string]any{"Status": "active"}}
+	dmsInstance = dmsKind{typ: "AWS::DMS::ReplicationInstance", list: "ReplicationInstances", noun: "Replication Instances", arnKind: "rep",
+		idProp: "ReplicationInstanceIdentifier", arnField: "ReplicationInstanceArn", arnFilter: "replication-instance-arn", idFilter: "replication-instance-id",
+		plain: []string{"ReplicationInstanceIdentifier", "ReplicationInstanceClass", "AllocatedStorage", "AutoMinorVersionUpgrade", "AvailabilityZone",
+			"EngineVersion", "KmsKeyId", "MultiAZ", "NetworkType", "PreferredMaintenanceWindow", "PubliclyAccessible", "DnsNameServers"},
+		fixed:    map[string]any{"ReplicationInstanceStatus": "available"},
+		defaults: map[string]any{"AllocatedStorage": json.Number("50"), "AutoMinorVersionUpgrade": true, "MultiAZ": false, "PubliclyAccessible": true}}
+	dmsSubnetGroup = dmsKind{typ: "AWS::DMS::ReplicationSubnetGroup", list: "ReplicationSubnetGroups", noun: "Replication Subnet Groups", arnKind: "subgrp",
+		idProp: "ReplicationSubnetGroupIdentifier", idFilter: "replication-subnet-group-id",
+		plain: []string{"ReplicationSubnetGroupIdentifier", "ReplicationSubnetGroupDescription"},
+		fixed: map[string]any{"SubnetGroupStatus": "Complete"}}
+	dmsTask = dmsKind{typ: "AWS::DMS::ReplicationTask", list: "ReplicationTasks", noun: "Replication Tasks", arnKind: "task", idProp: "ReplicationTaskIdentifier",
+		arnField: "ReplicationTaskArn", arnFilter: "replication-task-arn", idFilter: "replication-task-id",
+		plain: []string{"ReplicationTaskIdentifier", "SourceEndpointArn", "TargetEndpointArn", "ReplicationInstanceArn", "MigrationType", "TableMappings",
+			"ReplicationTaskSettings", "CdcStartPosition", "CdcStopPosition", "TaskData"},
+		fixed: map[string]any{"Status": "ready"}}
+)
+
+// dmsItem is one model with its identifier and ARN.
+type dmsItem struct {
+	id, arn string
+	m       map[string]any
+}
+
+func (s *Server) dmsItems(c *call, k dmsKind) ([]dmsItem, error) {
+	var out []dmsItem
+	for _, r := range s.st.ofType(c.account, c.region, k.typ) {
+		m, err := fieldObject(r)
+		if err != nil {
+			return nil, err
+		}
+		it := dmsItem{m: m}
+		for _, v := range []string{r.PhysicalID, r.ccID()} {
+			if strings.HasPrefix(v, "arn:") {
+				it.arn = v
+			}
+		}
+		it.id, _ = m[k.idProp].(string)
+		if it.id == "" && it.arn == "" {
+			it.id = r.ccID()
+		}
+		if it.id == "" {
+			it.id = arnTail(it.arn, ":")
+		}
+		it.id = strings.ToLower(it.id)
+		if it.arn == "" {
+			it.arn = "arn:aws:dms:" + c.region + ":" + c.account + ":" + k.arnKind + ":" + it.id
+		}
+		out = append(out, it)
+	}
+	return out, nil
+}
+
+func (s *Server) dmsDescribe(c *call, k dmsKind) (any, error) {
+	var in struct {
+		Filters []struct {
+			Name   string
+			Values []string
+		}
+		MaxRecords      int
+		Marker          string
+		WithoutSettings bool
+	}
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	size := 100
+	if in.MaxRecords != 0 {
+		if in.MaxRecords < 20 || in.MaxRecords > 100 {
+			return nil, errf(400, "InvalidParameterValueException", "MaxRecords must be between 20 and 100")
+		}
+		size = in.MaxRecords
+	}
+	off, ok := pageOffset("dms", in.Marker)
+	if !ok {
+		return nil, errf(400, "InvalidParameterValueException", "Invalid Marker")
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	items, err := s.dmsItems(c, k)
+	if err != nil {
+		return nil, err
+	}
+	var match []dmsItem
+	for _, it := range items {
+		keep := true
+		for _, f := range in.Filters {
+			var v string
+			switch {
+			case f.Name == k.arnFilter && k.arnFilter != "":
+				v = it.arn
+			case f.Name == k.idFilter:
+				v = it.id
+			default:
+				return nil, errf(400, "InvalidParameterValueException", "Invalid filter name: %s", f.Name)
+			}
+			hit := false
+			for _, want := range f.Values {
+				if v == want || (f.Name == k.idFilter && strings.EqualFold(v, want)) {
+					hit = true
+				}
+			}
+			keep = keep && hit
+		}
+		if keep {
+			match = append(match, it)
+		}
+	}
+	if len(match) == 0 && len(in.Filters) > 0 {
+		return nil, errf(400, "ResourceNotFoundFault", "No %s found matching provided filters", k.noun)
+	}
+	lo, hi, next := page(len(match), off, size)
+	list := []any{}
+	for _, it := range match[lo:hi] {
+		list = append(list, dmsAnswer(k, it, in.WithoutSettings))
+	}
+	out := map[string]any{k.list: list}
+	if next >= 0 {
+		out["Marker"] = pageToken("dms", next)
+	}
+	return out, nil
+}
+
+// dmsAnswer renders one model in the API's shape.
+func dmsAnswer(k dmsKind, it dmsItem, withoutSettings bool) map[string]any {
+	out := map[string]any{k.idProp: it.id}
+	for p, v := range k.fixed {
+		out[p] = v
+	}
+	for p, v := range k.defaults {
+		out[p] = v
+	}
+	if k.arnField != "" {
+		out[k.arnField] = it.arn
+	}
+	for _, p := range k.plain {
+		if v, ok := it.m[p]; ok && p != k.idProp {
+			out[p] = v
+		}
+	}
+	if withoutSettings {
+		delete(out, "ReplicationTaskSettings")
+		delete(out, "TableMappings")
+		delete(out, "TaskData")
+	}
+	if ids, ok := it.m["VpcSecurityGroupIds"].([]any); ok {
+		gs := []any{}
+		for _, id := range ids {
+			gs = append(gs, map[string]any{"VpcSecurityGroupId": id, "Status": "active"})
+		}
+		out["VpcSecurityGroups"] = gs
+	}
+	if g, ok := it.m["ReplicationSubnetGroupIdentifier"].(string); ok && k.typ == dmsInstance.typ {
+		out["ReplicationSubnetGroup"] = map[string]any{"ReplicationSubnetGroupIdentifier": strings.ToLower(g), "SubnetGroupStatus": "Complete"}
+	}
+	if ids, ok := it.m["SubnetIds"].([]any); ok {
+		subnets := []any{}
+		for _, id := range ids {
+			subnets = append(subnets, map[string]any{"SubnetIdentifier": id, "SubnetStatus": "Active"})
+		}
+		out["Subnets"] = subnets
+	}
+	return out
+}
+
+func (s *Server) dmsListTags(c *call) (any, error) {
+	var in struct{ ResourceArn string }
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, k := range []dmsKind{dmsEndpoint, dmsInstance, dmsSubnetGroup, dmsTask} {
+		items, err := s.dmsItems(c, k)
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range items {
+			if it.arn != in.ResourceArn {
+				continue
+			}
+			tags := []any{}
+			for _, t := range objectList(it.m["Tags"]) {
+				tags = append(tags, map[string]any{"Key": t["Key"], "Value": t["Value"], "ResourceArn": it.arn})
+			}
+			return map[string]any{"TagList": tags}, nil
+		}
+	}
+	return nil, errf(400, "ResourceNotFoundFault", "Resource %s not found", in.ResourceArn)
+}

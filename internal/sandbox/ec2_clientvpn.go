@@ -1,0 +1,211 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// EC2 Client VPN (the EC2 query protocol): DescribeClientVpnEndpoints lists
+// the world's AWS::EC2::ClientVpnEndpoint models (ClientVpnEndpointId.N,
+// filters endpoint-id and transport-protocol, MaxResults 5-1000 and
+// NextToken) with what each holds under the API's camelCase names —
+// securityGroupIdSet, dnsServer, authenticationOptions whose mutual
+// authentication is clientRootCertificateChain and whose federated one is
+// samlProviderArn / selfServiceSamlProviderArn, connectionLogOptions with
+// its PascalCase members; DescribeClientVpnTargetNetworks lists an
+// endpoint's AWS::EC2::ClientVpnTargetNetworkAssociation models
+// (targetNetworkId is the SubnetId) and DescribeClientVpnAuthorizationRules
+// its AWS::EC2::ClientVpnAuthorizationRule models (destinationCidr, groupId,
+// accessAll), both paged the same way. An unknown endpoint is
+// InvalidClientVpnEndpointId.NotFound.
+
+// clientVpnEndpoints returns the endpoint models by id.
+func (s *Server) clientVpnEndpoints(c *call) map[string]*Resource {
+	out := map[string]*Resource{}
+	for _, r := range s.st.ofType(c.account, c.region, "AWS::EC2::ClientVpnEndpoint") {
+		out[r.ccID()] = r
+	}
+	return out
+}
+
+func noClientVpnEndpoint(id string) error {
+	return errf(400, "InvalidClientVpnEndpointId.NotFound", "The Client VPN endpoint ID '%s' does not exist", id)
+}
+
+// clientVpnXML renders a template-shaped value as EC2 XML under name: objects
+// by their keys renamed, lists as <item>s.
+func clientVpnXML(name string, v any, renames map[string]string) *xnode {
+	switch t := v.(type) {
+	case map[string]any:
+		n := &xnode{name: name}
+		for _, k := range sortedKeys(t) {
+			kn, ok := renames[k]
+			if !ok {
+				kn = strings.ToLower(k[:1]) + k[1:]
+			}
+			if kid := clientVpnXML(kn, t[k], renames); kid != nil {
+				n.kids = append(n.kids, kid)
+			}
+		}
+		return n
+	case []any:
+		n := &xnode{name: name}
+		for _, e := range t {
+			if kid := clientVpnXML("item", e, renames); kid != nil {
+				n.kids = append(n.kids, kid)
+			}
+		}
+		return n
+	case string:
+		return tx(name, t)
+	case json.Number:
+		return tx(name, t.String())
+	case bool:
+		return xbool(name, t)
+	}
+	return nil
+}
+
+// clientVpnRenames are the template names whose API element is not the
+// camelCase form.
+var clientVpnRenames = map[string]string{
+	"SecurityGroupIds": "securityGroupIdSet", "DnsServers": "dnsServer", "ClientRootCertificateChainArn": "clientRootCertificateChain",
+	"SAMLProviderArn": "samlProviderArn", "SelfServiceSAMLProviderArn": "selfServiceSamlProviderArn",
+}
+
+func (s *Server) ec2DescribeClientVpnEndpoints(c *call) (any, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var objs []ec2Object
+	for id, r := range s.clientVpnEndpoints(c) {
+		m, err := fieldObject(r)
+		if err != nil {
+			return nil, err
+		}
+		delete(m, "TagSpecifications")
+		n := el("", tx("clientVpnEndpointId", id), el("status", tx("code", "available")), tx("vpnProtocol", "openvpn"))
+		for _, k := range sortedKeys(m) {
+			kn, ok := clientVpnRenames[k]
+			if !ok {
+				kn = strings.ToLower(k[:1]) + k[1:]
+			}
+			if k == "ConnectionLogOptions" {
+				// The API's connection log members are PascalCase.
+				if o, ok := m[k].(map[string]any); ok {
+					n.kids = append(n.kids, queryXML("connectionLogOptions", o))
+				}
+				continue
+			}
+			if x := clientVpnXML(kn, m[k], clientVpnRenames); x != nil {
+				n.kids = append(n.kids, x)
+			}
+		}
+		tp, _ := m["TransportProtocol"].(string)
+		objs = append(objs, ec2Object{id: id, values: map[string][]string{"endpoint-id": {id}, "transport-protocol": {tp}}, node: n})
+	}
+	return c.ec2Describe("clientVpnEndpoint", "ClientVpnEndpointId", "InvalidClientVpnEndpointId.NotFound", "Client VPN endpoint",
+		map[string]bool{"endpoint-id": true, "transport-protocol": true}, objs)
+}
+
+// clientVpnChildren returns the models of typ under the endpoint the call
+// names, or the endpoint's not-found error.
+func (s *Server) clientVpnChildren(c *call, typ string) (string, []*Resource, error) {
+	ep := c.str("ClientVpnEndpointId")
+	if s.clientVpnEndpoints(c)[ep] == nil {
+		return "", nil, noClientVpnEndpoint(ep)
+	}
+	var out []*Resource
+	for _, r := range s.st.ofType(c.account, c.region, typ) {
+		if fieldString(r, "ClientVpnEndpointId") == ep {
+			out = append(out, r)
+		}
+	}
+	return ep, out, nil
+}
+
+// ec2Page pages already filtered EC2 items (MaxResults 5-1000, NextToken).
+func (c *call) ec2Page(setName string, kept []*xnode) (any, error) {
+	size := 1000
+	if m := c.str("MaxResults"); m != "" {
+		n, err := strconv.Atoi(m)
+		if err != nil || n < 5 || n > 1000 {
+			return nil, errf(400, "InvalidParameterValue", "Value ( %s ) for parameter maxResults is invalid. Expecting a value between 5 and 1000.", m)
+		}
+		size = n
+	}
+	off, ok := pageOffset("ec2", c.str("NextToken"))
+	if !ok {
+		return nil, errf(400, "InvalidPaginationToken", "Invalid pagination token")
+	}
+	lo, hi, next := page(len(kept), off, size)
+	out := el("", items(setName, kept[lo:hi]))
+	if next >= 0 {
+		out.kids = append(out.kids, tx("nextToken", pageToken("ec2", next)))
+	}
+	return out, nil
+}
+
+func (s *Server) ec2DescribeClientVpnTargetNetworks(c *call) (any, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	ep, rs, err := s.clientVpnChildren(c, "AWS::EC2::ClientVpnTargetNetworkAssociation")
+	if err != nil {
+		return nil, err
+	}
+	ids := c.ec2List("AssociationIds")
+	var kept []*xnode
+	for _, r := range sortedByID(rs) {
+		id := r.ccID()
+		if len(ids) > 0 && !contains(ids, id) {
+			continue
+		}
+		kept = append(kept, el("", tx("associationId", id), tx("clientVpnEndpointId", ep), tx("targetNetworkId", fieldString(r, "SubnetId")),
+			el("status", tx("code", "associated"))))
+	}
+	return c.ec2Page("clientVpnTargetNetworks", kept)
+}
+
+func (s *Server) ec2DescribeClientVpnAuthorizationRules(c *call) (any, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	ep, rs, err := s.clientVpnChildren(c, "AWS::EC2::ClientVpnAuthorizationRule")
+	if err != nil {
+		return nil, err
+	}
+	filters := c.ec2Filters()
+	for name := range filters {
+		if name != "destination-cidr" && name != "group-id" && name != "description" {
+			return nil, errf(400, "InvalidParameterValue", "The filter '%s' is invalid", name)
+		}
+	}
+	var kept []*xnode
+	for _, r := range sortedByID(rs) {
+		cidr, group, desc := fieldString(r, "TargetNetworkCidr"), fieldString(r, "AccessGroupId"), fieldString(r, "Description")
+		values := map[string]string{"destination-cidr": cidr, "group-id": group, "description": desc}
+		match := true
+		for name, want := range filters {
+			match = match && contains(want, values[name])
+		}
+		if !match {
+			continue
+		}
+		all, _ := fieldValue(r, "AuthorizeAllGroups").(bool)
+		kept = append(kept, el("", tx("clientVpnEndpointId", ep), opt("description", desc), opt("groupId", group), xbool("accessAll", all),
+			tx("destinationCidr", cidr), el("status", tx("code", "active"))))
+	}
+	return c.ec2Page("authorizationRule", kept)
+}
+
+// sortedByID orders resources by their Cloud Control identifier.
+func sortedByID(rs []*Resource) []*Resource {
+	byID := map[string]*Resource{}
+	for _, r := range rs {
+		byID[r.ccID()] = r
+	}
+	out := make([]*Resource, 0, len(rs))
+	for _, id := range sortedKeys(byID) {
+		out = append(out, byID[id])
+	}
+	return out
+}
