@@ -80,6 +80,10 @@
 // <Response><Errors>), so the SDKs map them to their typed errors. The
 // per-family files (ec2.go, logs.go, ...) say which world models each
 // family's answers are built from: the same models Cloud Control serves.
+// A service or operation not listed answers NotEmulated in the protocol the
+// request speaks (read from it: X-Amz-Target is JSON, a form with Action
+// query, else REST), after the injected latency and in the call log like
+// every served call (notserved.go).
 //
 // Nested stacks are stacks of their region like any other (DescribeStacks
 // and ListStacks list them, with ParentId and RootId): a parent's
