@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/sandbox"
 )
@@ -122,4 +124,29 @@ func countTier(rep jsonReport, tier drift.Tier) int {
 		}
 	}
 	return n
+}
+
+// TestCheckCallsPerResource is the call budget of a check (issue #15's
+// figure): the 200-queue stack costs one Cloud Control read per queue, the
+// queue-policy enumerator's one GetQueueAttributes per queue (the only
+// child enumerator of a queue), and four stack calls — 404 calls, 2.02 per
+// resource. A reader or enumerator that adds a call per resource fails it.
+func TestCheckCallsPerResource(t *testing.T) {
+	env := startSandbox(t, appWorld(t, bigStack(200)), testKey, testRegion)
+	env.srv.ResetCalls()
+	if _, errs, code := env.checkJSON("Big"); code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	want := map[string]int{
+		"cloudcontrolapi:GetResource":       200,
+		"sqs:GetQueueAttributes":            200,
+		"cloudformation:DescribeStacks":     1,
+		"cloudformation:GetTemplate":        1,
+		"cloudformation:ListStackResources": 2, // 100 resources a page
+	}
+	st := env.srv.Calls()
+	if diff := cmp.Diff(st.Counts, want); diff != "" {
+		t.Errorf("calls per API (-got +want):\n%s", diff)
+	}
+	t.Logf("200 resources: %d calls, %.2f per resource", st.Total, float64(st.Total)/200)
 }
