@@ -31,9 +31,11 @@
 //     warning per process (channels.go).
 //   - Nested stacks are targets of their own: discover lists each stack of
 //     a region once (scan.ListStackTree: the listing's ParentId places each
-//     nested stack right after its parent, depth first), and classify folds
-//     what a parent's AWS::CloudFormation::Stack resource echoes of its
-//     nested stack (scan.FoldNested), as check does.
+//     nested stack right after its parent, depth first), and what a
+//     parent's AWS::CloudFormation::Stack resource echoes of its nested
+//     stack is folded by the classifier (the nested template's parameter
+//     defaults and NoEcho masks, read by Clients.AccountFacts), as check
+//     does (TestSweepEndToEndNested).
 //   - Findings are the same as `realdrift check` reports for the stack: the
 //     handlers run the same scan steps, with the same schema facts (the
 //     embedded snapshot; DescribeType only for types it lacks, once per
