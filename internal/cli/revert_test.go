@@ -120,8 +120,11 @@ func writeActions() map[string][]string {
 		"s3":              {"PutBucketPolicy", "DeleteBucketPolicy"},
 		"sqs":             {"SetQueueAttributes"},
 		"sns":             {"SetTopicAttributes"},
-		"iam":             {"PutRolePolicy", "DeleteRolePolicy", "PutUserPolicy", "DeleteUserPolicy", "PutGroupPolicy", "DeleteGroupPolicy", "CreatePolicyVersion", "DeletePolicyVersion"},
-		"lambda":          {"AddPermission", "RemovePermission"},
+		"iam": {"PutRolePolicy", "DeleteRolePolicy", "PutUserPolicy", "DeleteUserPolicy", "PutGroupPolicy", "DeleteGroupPolicy", "CreatePolicyVersion", "DeletePolicyVersion",
+			"AttachRolePolicy", "DetachRolePolicy", "AttachUserPolicy", "DetachUserPolicy", "AttachGroupPolicy", "DetachGroupPolicy"},
+		"lambda":               {"AddPermission", "RemovePermission"},
+		"route53":              {"ChangeResourceRecordSets"},
+		"elasticloadbalancing": {"ModifyLoadBalancerAttributes", "ModifyTargetGroupAttributes", "ModifyListenerAttributes"},
 	}
 }
 
@@ -188,4 +191,64 @@ func TestRevertFaults(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestRevertManagedPolicyAttachments: on the demo world, an AWS managed
+// policy attached to one function role out of band is detached and the
+// declared one detached from another role is attached again
+// (DetachRolePolicy / AttachRolePolicy, not a Cloud Control write of the
+// whole list); check --fail is clean after.
+func TestRevertManagedPolicyAttachments(t *testing.T) {
+	env := demoEnv(t)
+	if _, errs, code := env.run("revert", "--all", "--yes"); code != ExitOK {
+		t.Fatalf("revert of the planted drift: exit %d\n%s", code, errs)
+	}
+	snap, _ := env.srv.Snapshot()
+	w, err := sandbox.ParseWorld(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var roles []string
+	for _, a := range w.Accounts {
+		for _, r := range a.Regions {
+			if a.ID != worldgen.DemoAccounts()[1].ID || r.Name != "us-east-1" {
+				continue
+			}
+			for _, st := range r.Stacks {
+				for _, res := range st.Resources {
+					if res.Type == "AWS::IAM::Role" && strings.Contains(string(res.Properties), "AWSLambdaBasicExecutionRole") {
+						roles = append(roles, res.PhysicalID)
+					}
+				}
+			}
+		}
+	}
+	if len(roles) < 2 {
+		t.Fatalf("demo roles with a managed policy: %v", roles)
+	}
+	const basic, admin = "arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole", "arn:aws:iam::aws:policy/AdministratorAccess"
+	env.change(sandbox.Change{Op: sandbox.OpSet, Type: "AWS::IAM::Role", Identifier: roles[0], Path: "ManagedPolicyArns", Value: json.RawMessage(`["` + basic + `","` + admin + `"]`)})
+	env.change(sandbox.Change{Op: sandbox.OpSet, Type: "AWS::IAM::Role", Identifier: roles[1], Path: "ManagedPolicyArns", Value: json.RawMessage(`[]`)})
+	if _, _, code := env.checkJSON("--all", "--fail"); code != ExitDrift {
+		t.Fatalf("check after the attachment changes: exit %d, want 1", code)
+	}
+	env.srv.ResetCalls()
+	rep, errs, code := env.revertJSON("--all", "--yes")
+	t.Logf("managed-policy attachments: %+v; calls %v", rep.Summary, env.srv.Calls().Counts)
+	if code != ExitOK || rep.Summary.Reverted != 2 {
+		t.Fatalf("revert: exit %d summary %+v\n%s", code, rep.Summary, errs)
+	}
+	calls := env.srv.Calls().Counts
+	if calls["iam:DetachRolePolicy"] != 1 || calls["iam:AttachRolePolicy"] != 1 || calls["cloudcontrolapi:UpdateResource"] != 0 {
+		t.Errorf("write calls: detach %d attach %d cloud control %d; want 1, 1, 0",
+			calls["iam:DetachRolePolicy"], calls["iam:AttachRolePolicy"], calls["cloudcontrolapi:UpdateResource"])
+	}
+	for _, r := range roles[:2] {
+		if m, _ := env.srv.Live("", "us-east-1", "AWS::IAM::Role", r); !strings.Contains(string(m), `"ManagedPolicyArns":["`+basic+`"]`) {
+			t.Errorf("role %s after the revert: %s", r, m)
+		}
+	}
+	if c, _, code := env.checkJSON("--all", "--fail"); code != ExitOK {
+		t.Errorf("check after revert: exit %d, findings %v", code, c.briefs())
+	}
 }

@@ -18,6 +18,8 @@ func writeActions() map[string][]string {
 			"ListRolePolicies", "GetRolePolicy", "PutRolePolicy", "DeleteRolePolicy",
 			"PutUserPolicy", "DeleteUserPolicy", "PutGroupPolicy", "DeleteGroupPolicy",
 			"ListPolicyVersions", "CreatePolicyVersion", "DeletePolicyVersion",
+			"AttachRolePolicy", "DetachRolePolicy", "AttachUserPolicy", "DetachUserPolicy", "AttachGroupPolicy", "DetachGroupPolicy",
+			"ListAttachedRolePolicies", "ListAttachedUserPolicies", "ListAttachedGroupPolicies",
 		},
 		"lambda":               {"AddPermission", "RemovePermission"},
 		"ec2":                  {"ReplaceNetworkAclEntry"},

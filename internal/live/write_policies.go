@@ -260,9 +260,11 @@ func writeInlinePolicy(ctx context.Context, w *Writers, t Target, ops []byte, _ 
 // maxPolicyVersions is IAM's cap on a managed policy's versions.
 const maxPolicyVersions = 5
 
-// writeManagedPolicy writes AWS::IAM::ManagedPolicy's document as a new
-// default version (CreatePolicyVersion SetAsDefault), deleting the oldest
-// non-default version first when the policy has the maximum.
+// writeManagedPolicy writes AWS::IAM::ManagedPolicy: its Roles / Users /
+// Groups by attaching and detaching the members that changed
+// (writePolicyAttachments), and its document as a new default version
+// (CreatePolicyVersion SetAsDefault), deleting the oldest non-default
+// version first when the policy has the maximum.
 func writeManagedPolicy(ctx context.Context, w *Writers, t Target, ops []byte, _ any) error {
 	if w.IAM == nil {
 		return skip("no IAM client")
@@ -271,10 +273,13 @@ func writeManagedPolicy(ctx context.Context, w *Writers, t Target, ops []byte, _
 	if err != nil {
 		return err
 	}
+	arn := t.PhysicalID
+	if err := writePolicyAttachments(ctx, w, arn, before, after); err != nil {
+		return err
+	}
 	if reflect.DeepEqual(before["PolicyDocument"], after["PolicyDocument"]) {
 		return nil
 	}
-	arn := t.PhysicalID
 	vs, err := w.IAM.ListPolicyVersions(ctx, &iam.ListPolicyVersionsInput{PolicyArn: &arn})
 	if err != nil {
 		return fmt.Errorf("list versions: %w", err)

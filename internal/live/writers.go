@@ -55,6 +55,15 @@ type iamWriteAPI interface {
 	ListPolicyVersions(ctx context.Context, in *iam.ListPolicyVersionsInput, optFns ...func(*iam.Options)) (*iam.ListPolicyVersionsOutput, error)
 	CreatePolicyVersion(ctx context.Context, in *iam.CreatePolicyVersionInput, optFns ...func(*iam.Options)) (*iam.CreatePolicyVersionOutput, error)
 	DeletePolicyVersion(ctx context.Context, in *iam.DeletePolicyVersionInput, optFns ...func(*iam.Options)) (*iam.DeletePolicyVersionOutput, error)
+	AttachRolePolicy(ctx context.Context, in *iam.AttachRolePolicyInput, optFns ...func(*iam.Options)) (*iam.AttachRolePolicyOutput, error)
+	DetachRolePolicy(ctx context.Context, in *iam.DetachRolePolicyInput, optFns ...func(*iam.Options)) (*iam.DetachRolePolicyOutput, error)
+	AttachUserPolicy(ctx context.Context, in *iam.AttachUserPolicyInput, optFns ...func(*iam.Options)) (*iam.AttachUserPolicyOutput, error)
+	DetachUserPolicy(ctx context.Context, in *iam.DetachUserPolicyInput, optFns ...func(*iam.Options)) (*iam.DetachUserPolicyOutput, error)
+	AttachGroupPolicy(ctx context.Context, in *iam.AttachGroupPolicyInput, optFns ...func(*iam.Options)) (*iam.AttachGroupPolicyOutput, error)
+	DetachGroupPolicy(ctx context.Context, in *iam.DetachGroupPolicyInput, optFns ...func(*iam.Options)) (*iam.DetachGroupPolicyOutput, error)
+	ListAttachedRolePolicies(ctx context.Context, in *iam.ListAttachedRolePoliciesInput, optFns ...func(*iam.Options)) (*iam.ListAttachedRolePoliciesOutput, error)
+	ListAttachedUserPolicies(ctx context.Context, in *iam.ListAttachedUserPoliciesInput, optFns ...func(*iam.Options)) (*iam.ListAttachedUserPoliciesOutput, error)
+	ListAttachedGroupPolicies(ctx context.Context, in *iam.ListAttachedGroupPoliciesInput, optFns ...func(*iam.Options)) (*iam.ListAttachedGroupPoliciesOutput, error)
 }
 
 type lambdaWriteAPI interface {
@@ -162,7 +171,7 @@ func writers() map[string]writerEntry {
 		"AWS::SQS::QueuePolicy":   {"sqs:SetQueueAttributes", []string{"PolicyDocument", "Queues"}, writeQueuePolicy},
 		"AWS::SNS::TopicPolicy":   {"sns:SetTopicAttributes", []string{"PolicyDocument", "Topics"}, writeTopicPolicy},
 		"AWS::IAM::Policy":        {"iam:PutRolePolicy", []string{"PolicyDocument", "Roles", "Users", "Groups"}, writeInlinePolicy},
-		"AWS::IAM::ManagedPolicy": {"iam:CreatePolicyVersion", []string{"PolicyDocument"}, writeManagedPolicy},
+		"AWS::IAM::ManagedPolicy": {"iam:CreatePolicyVersion", []string{"PolicyDocument", "Roles", "Users", "Groups"}, writeManagedPolicy},
 		"AWS::Lambda::Permission": {"lambda:AddPermission", []string{"Action", "Principal", "SourceArn", "SourceAccount", "PrincipalOrgID", "FunctionUrlAuthType", "EventSourceToken"}, writePermission},
 
 		"AWS::EC2::NetworkAclEntry": {"ec2:ReplaceNetworkAclEntry", []string{"Protocol", "RuleAction", "CidrBlock", "Ipv6CidrBlock", "PortRange", "Icmp"}, writeNetworkAclEntry},
@@ -179,7 +188,14 @@ func propWriters() map[string]map[string]writerEntry {
 		// A Cloud Control remove of /Policies would also wipe the entries
 		// the stack's own AWS::IAM::Policy resources put there (classify
 		// filters them out of the finding): write per entry instead.
-		"AWS::IAM::Role": {"Policies": {"iam:PutRolePolicy", nil, writeRolePolicies}},
+		"AWS::IAM::Role": {
+			"Policies":          {"iam:PutRolePolicy", nil, writeRolePolicies},
+			"ManagedPolicyArns": {"iam:Attach/DetachRolePolicy", nil, writeAttachedPolicies},
+		},
+		// Managed-policy attachments, per entry: another resource of the
+		// stack (a managed policy's Roles) may own some of them.
+		"AWS::IAM::User":  {"ManagedPolicyArns": {"iam:Attach/DetachUserPolicy", nil, writeAttachedPolicies}},
+		"AWS::IAM::Group": {"ManagedPolicyArns": {"iam:Attach/DetachGroupPolicy", nil, writeAttachedPolicies}},
 		// An ELB attribute bag is written per key (the template declares
 		// a subset of the live bag; one call takes at most 20 keys).
 		"AWS::ElasticLoadBalancingV2::LoadBalancer": {"LoadBalancerAttributes": {"elasticloadbalancing:ModifyLoadBalancerAttributes", nil, writeAttributeBag}},
@@ -204,6 +220,23 @@ func deleters() map[string]deleterEntry {
 func Writer(typ string) (call string, props []string, ok bool) {
 	e, ok := writers()[typ]
 	return e.call, e.props, ok
+}
+
+// writerCalls names, per type, the calls of the properties an SDK writer
+// writes with another call than its own.
+func writerCalls() map[string]map[string]string {
+	return map[string]map[string]string{
+		"AWS::IAM::ManagedPolicy": {"Roles": "iam:Attach/DetachRolePolicy", "Users": "iam:Attach/DetachUserPolicy", "Groups": "iam:Attach/DetachGroupPolicy"},
+	}
+}
+
+// WriterCall names the call typ's SDK writer writes its property prop
+// with.
+func WriterCall(typ, prop string) string {
+	if c, ok := writerCalls()[typ][prop]; ok {
+		return c
+	}
+	return writers()[typ].call
 }
 
 // PropWriter reports whether the top-level property prop of typ is

@@ -306,7 +306,7 @@ func plan(f drift.Finding, r Resource, b *baseline.Baseline, facts *schema.Facts
 		if !contains(props, top) {
 			return nil, NoWriter, top + " is not written in place by " + call
 		}
-		it.Kind, it.Call, it.Identifier = Writer, call, identifierOf(r, f)
+		it.Kind, it.Call, it.Identifier = Writer, live.WriterCall(f.ResourceType, top), identifierOf(r, f)
 		it.Patch = []Op{op(ptr, f.Actual != nil, remove, value)}
 		return it, ReasonNone, ""
 	}

@@ -77,6 +77,8 @@ func TestBuild(t *testing.T) {
 			f(drift.Declared, "Managed", "AWS::IAM::ManagedPolicy", "PolicyDocument", map[string]any{}, doc),
 			f(drift.Declared, "Managed", "AWS::IAM::ManagedPolicy", "Roles", []any{}, []any{"r"}),
 			f(drift.Declared, "Perm", "AWS::Lambda::Permission", "Principal", "123456789012", "s3.amazonaws.com"),
+			f(drift.Declared, "Role", "AWS::IAM::Role", "ManagedPolicyArns", []any{"arn:aws:iam::111111111111:policy/rogue"}, []any{"arn:aws:iam::aws:policy/ReadOnlyAccess"}),
+			with(f(drift.Undeclared, "User", "AWS::IAM::User", "ManagedPolicyArns", []any{"arn:aws:iam::111111111111:policy/rogue"}, nil), func(x *drift.Finding) { x.Note = baseline.NoteAppeared }),
 			with(f(drift.Added, "Topic/Subscription", "AWS::SNS::Subscription", "", map[string]any{"Protocol": "email"}, nil), func(x *drift.Finding) {
 				x.Note, x.PhysicalID = baseline.NoteAppeared, "arn:aws:sns:us-east-1:111111111111:t:abc"
 			}),

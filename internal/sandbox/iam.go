@@ -9,8 +9,10 @@ import (
 	"time"
 )
 
+// iamService serves IAM; the managed-policy attachments are in
+// iam_attach.go.
 func iamService() *service {
-	return &service{
+	svc := &service{
 		name:     "iam",
 		protocol: protoQuery,
 		xmlns:    "https://iam.amazonaws.com/doc/2010-05-08/",
@@ -36,6 +38,10 @@ func iamService() *service {
 			"ListAccessKeys":        (*Server).iamListAccessKeys,
 		},
 	}
+	for op, h := range iamAttachOps() {
+		svc.ops[op] = h
+	}
+	return svc
 }
 
 // principalKind describes one IAM identity kind that holds inline policies.

@@ -1,0 +1,179 @@
+package sandbox
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Managed-policy attachments of roles, users and groups:
+// Attach{Role,User,Group}Policy, Detach…Policy and
+// ListAttached…Policies.
+//
+// An identity's attached policies are its model's ManagedPolicyArns plus
+// every AWS::IAM::ManagedPolicy whose Roles / Users / Groups name it (the
+// view ListEntitiesForPolicy answers from the policy's side). Attaching
+// adds the ARN to the identity's ManagedPolicyArns (attaching what is
+// attached is no change, as on AWS); detaching removes it from there and
+// the identity from every managed policy's list that names it (an emptied
+// ManagedPolicyArns is removed). A policy is attachable when it is an AWS
+// managed policy (arn:…:iam::aws:policy/…) or a managed policy of the
+// account; an identity takes at most 10.
+
+// maxAttachedPolicies is IAM's default quota of managed policies per
+// identity.
+const maxAttachedPolicies = 10
+
+// iamAttachOps are the handlers iamService registers.
+func iamAttachOps() map[string]handler {
+	out := map[string]handler{}
+	for _, k := range []principalKind{roleKind, userKind, groupKind} {
+		noun := strings.ToUpper(k.noun[:1]) + k.noun[1:]
+		out["Attach"+noun+"Policy"] = func(s *Server, c *call) (any, error) { return s.attachPolicy(c, k) }
+		out["Detach"+noun+"Policy"] = func(s *Server, c *call) (any, error) { return s.detachPolicy(c, k) }
+		out["ListAttached"+noun+"Policies"] = func(s *Server, c *call) (any, error) { return s.listAttached(c, k) }
+	}
+	return out
+}
+
+// attachedPolicies returns the ARNs attached to an identity, sorted. The
+// caller holds the lock.
+func (s *Server) attachedPolicies(c *call, k principalKind, name string, ident *Resource) []string {
+	seen := map[string]bool{}
+	for _, a := range fieldStrings(ident, "ManagedPolicyArns") {
+		seen[a] = true
+	}
+	for _, p := range s.st.ofType(c.account, "", "AWS::IAM::ManagedPolicy") {
+		if contains(fieldStrings(p, k.listProp), name) {
+			arn := fieldString(p, "PolicyArn")
+			if arn == "" {
+				arn = p.ccID()
+			}
+			seen[arn] = true
+		}
+	}
+	return sortedKeys(seen)
+}
+
+// attachable checks a policy ARN: well formed, and an AWS managed policy
+// or one of the account's. The caller holds the lock.
+func (s *Server) attachable(c *call, arn string) error {
+	parts := strings.SplitN(arn, ":", 6)
+	if len(parts) != 6 || parts[0] != "arn" || parts[2] != "iam" || !strings.HasPrefix(parts[5], "policy/") {
+		return errf(400, "InvalidInput", "ARN %s is not valid.", arn)
+	}
+	if parts[4] == "aws" {
+		return nil
+	}
+	_, err := s.managedPolicy(c, arn)
+	return err
+}
+
+func (s *Server) attachPolicy(c *call, k principalKind) (any, error) {
+	name, arn := c.str(k.nameProp), c.str("PolicyArn")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ident, err := s.mustIdentity(c, k, name)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.attachable(c, arn); err != nil {
+		return nil, err
+	}
+	have := s.attachedPolicies(c, k, name, ident)
+	if contains(have, arn) {
+		return nil, nil
+	}
+	if len(have) >= maxAttachedPolicies {
+		return nil, errf(409, "LimitExceeded", "Cannot exceed quota for PoliciesPer%s: %d", strings.ToUpper(k.noun[:1])+k.noun[1:], maxAttachedPolicies)
+	}
+	return nil, setField(ident, "ManagedPolicyArns", append(fieldStrings(ident, "ManagedPolicyArns"), arn))
+}
+
+func (s *Server) detachPolicy(c *call, k principalKind) (any, error) {
+	name, arn := c.str(k.nameProp), c.str("PolicyArn")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ident, err := s.mustIdentity(c, k, name)
+	if err != nil {
+		return nil, err
+	}
+	if !contains(s.attachedPolicies(c, k, name, ident), arn) {
+		return nil, noEntity("Policy %s was not found.", arn)
+	}
+	var kept []string
+	for _, a := range fieldStrings(ident, "ManagedPolicyArns") {
+		if a != arn {
+			kept = append(kept, a)
+		}
+	}
+	if len(kept) == 0 {
+		err = removeField(ident, "ManagedPolicyArns")
+	} else {
+		err = setField(ident, "ManagedPolicyArns", kept)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range s.st.ofType(c.account, "", "AWS::IAM::ManagedPolicy") {
+		pa := fieldString(p, "PolicyArn")
+		if pa == "" {
+			pa = p.ccID()
+		}
+		names := fieldStrings(p, k.listProp)
+		if pa != arn || !contains(names, name) {
+			continue
+		}
+		var rest []string
+		for _, n := range names {
+			if n != name {
+				rest = append(rest, n)
+			}
+		}
+		if len(rest) == 0 {
+			err = removeField(p, k.listProp)
+		} else {
+			err = setField(p, k.listProp, rest)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return nil, nil
+}
+
+// listAttached lists an identity's attached policies, MaxItems (1-1000,
+// default 100) a page with Marker.
+func (s *Server) listAttached(c *call, k principalKind) (any, error) {
+	name := c.str(k.nameProp)
+	size := 100
+	if m := c.str("MaxItems"); m != "" {
+		n, err := strconv.Atoi(m)
+		if err != nil || n < 1 || n > 1000 {
+			return nil, validation("1 validation error detected: Value '%s' at 'maxItems' failed to satisfy constraint: Member must have value between 1 and 1000", m)
+		}
+		size = n
+	}
+	off, ok := pageOffset("iam", c.str("Marker"))
+	if !ok {
+		return nil, validation("Invalid Marker")
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	ident, err := s.mustIdentity(c, k, name)
+	if err != nil {
+		return nil, err
+	}
+	arns := s.attachedPolicies(c, k, name, ident)
+	sort.Strings(arns)
+	var nodes []*xnode
+	for _, a := range arns {
+		nodes = append(nodes, el("", tx("PolicyName", a[strings.LastIndexByte(a, '/')+1:]), tx("PolicyArn", a)))
+	}
+	lo, hi, next := page(len(nodes), off, size)
+	out := el("", members("AttachedPolicies", nodes[lo:hi]), xbool("IsTruncated", next >= 0))
+	if next >= 0 {
+		out.kids = append(out.kids, tx("Marker", pageToken("iam", next)))
+	}
+	return out, nil
+}
