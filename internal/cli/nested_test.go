@@ -65,7 +65,8 @@ func (r nestedReport) tree() []string {
 
 // TestNestedRecursionByDefault: check descends into every nested stack,
 // depth first, each under its own name with its parent named; the stack
-// resources' TemplateURL and parameter echo is no drift; --all checks a
+// resources' TemplateURL and parameter echo (a nested default, a NoEcho
+// mask) is no drift and shows no NoEcho value; --all checks a
 // nested stack once although the account lists it too.
 func TestNestedRecursionByDefault(t *testing.T) {
 	e, n := nestedTreeEnv(t)
@@ -112,6 +113,18 @@ func TestNestedRecursionByDefault(t *testing.T) {
 	}
 	if !strings.Contains(out, "total: 4 stacks") {
 		t.Errorf("the total does not count the nested stacks:\n%s", out)
+	}
+	// The NoEcho parameter the root passes its Web stack is masked live:
+	// a readGap, its value in no report (text, --verbose or JSON).
+	verbose, _, _ := e.run("check", "--no-baseline", "--verbose", root)
+	jsonOut, _, _ := e.run("check", "--no-baseline", "--json", root)
+	for _, o := range []string{out, verbose, jsonOut} {
+		if strings.Contains(o, worldgen.NestedWebToken) {
+			t.Errorf("a report shows the NoEcho parameter's value:\n%s", o)
+		}
+	}
+	if !strings.Contains(verbose, "Parameters.ApiToken") {
+		t.Errorf("--verbose does not list the masked parameter's readGap:\n%s", verbose)
 	}
 }
 

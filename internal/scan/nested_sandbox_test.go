@@ -1,6 +1,8 @@
 package scan_test
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -12,10 +14,11 @@ import (
 
 // TestNestedThroughSandbox: through the production clients, the nested
 // world lists depth first with its nesting; the parent's check names its
-// nested stacks; and the Web stack resource's parameter echo (the nested
-// default the parent does not pass), potential drift on its own, is
-// atDefault: Check's AccountFacts read that nested template's parameters
-// (and no other nested template) for the classifier.
+// nested stacks; and the Web stack resource's parameter echo is no drift:
+// the nested default the parent does not pass (potential drift on its
+// own) is atDefault, the NoEcho parameter it passes, masked, a readGap
+// that shows no value — Check's AccountFacts read that nested template's
+// parameters (and no other nested template) for the classifier.
 func TestNestedThroughSandbox(t *testing.T) {
 	w, err := worldgen.Nested()
 	if err != nil {
@@ -50,17 +53,23 @@ func TestNestedThroughSandbox(t *testing.T) {
 	if d := cmp.Diff(scan.NestedStacks(res.Desired), want); d != "" {
 		t.Errorf("nested stacks (-got +want):\n%s", d)
 	}
-	echo := func(fs []drift.Finding) drift.Tier {
+	tier := func(fs []drift.Finding, path string) drift.Tier {
 		for _, f := range fs {
-			if f.LogicalID == "WebStack" && f.Path == "Parameters" {
+			if f.LogicalID == "WebStack" && f.Path == path {
 				return f.Tier
 			}
 		}
-		t.Fatalf("no Parameters finding on WebStack: %+v", fs)
+		t.Fatalf("no %s finding on WebStack: %+v", path, fs)
 		return 0
 	}
-	if got := echo(res.Findings); got != drift.AtDefault {
-		t.Errorf("WebStack's parameter echo: %s, want atDefault (the nested template's default, read by AccountFacts)", got)
+	if got := tier(res.Findings, "Parameters.Mode"); got != drift.AtDefault {
+		t.Errorf("WebStack's Mode echo: %s, want atDefault (the nested template's default, read by AccountFacts)", got)
+	}
+	if got := tier(res.Findings, "Parameters.ApiToken"); got != drift.ReadGap {
+		t.Errorf("WebStack's masked NoEcho ApiToken: %s, want readGap", got)
+	}
+	if b, _ := json.Marshal(res.Findings); strings.Contains(string(b), worldgen.NestedWebToken) {
+		t.Error("a finding holds the NoEcho parameter's value")
 	}
 	// Only the nested stack whose resource echoes something the parent
 	// does not pass had its template read.

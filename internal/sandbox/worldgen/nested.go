@@ -25,6 +25,10 @@ const (
 	NestedRoot = "NestedShop"
 )
 
+// NestedWebToken is the value the nested world's root passes to its Web
+// nested stack's NoEcho ApiToken parameter: no report may show it.
+const NestedWebToken = "web-token-5f1e2d"
+
 // NestedAccessKey is the access key id the nested world maps to its account.
 const NestedAccessKey = "AKIANESTED" + NestedAccount
 
@@ -65,11 +69,13 @@ func nestedTree() *nestedSpec {
 	}
 	web := &nestedSpec{
 		// The parent passes no Mode: the nested stack takes its default.
-		params: obj{"Mode": obj{"Type": "String", "Default": "blue"}},
+		// It passes ApiToken, a NoEcho parameter: the stack resource's
+		// live Parameters show it masked.
+		params: obj{"Mode": obj{"Type": "String", "Default": "blue"}, "ApiToken": obj{"Type": "String", "NoEcho": true}},
 		resources: []nestedRes{
 			{"WebTopic", "AWS::SNS::Topic", obj{"DisplayName": "web events"}},
 		},
-		passed: obj{},
+		passed: obj{"ApiToken": NestedWebToken},
 	}
 	return &nestedSpec{
 		resources: []nestedRes{
