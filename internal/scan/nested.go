@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/realdrift/realdrift/internal/classify"
 	"github.com/realdrift/realdrift/internal/live"
@@ -168,35 +169,56 @@ func NeedsNestedParameters(r Resource, res live.Result) bool {
 
 // NestedParameters reads, for each nested stack of d that
 // NeedsNestedParameters, its template's parameter declarations (GetTemplate
-// by the nested stack's ARN), keyed by that ARN. A nested template that
-// cannot be read or parsed is left out: its echoes stay as the classifier
-// sees them without the fact. nil when none is needed or read.
+// by the nested stack's ARN, nestedReads at a time), keyed by that ARN. A
+// nested template that cannot be read or parsed is left out: its echoes
+// stay as the classifier sees them without the fact. nil when none is
+// needed or read.
 func (c *Clients) NestedParameters(ctx context.Context, d *Desired, lives map[string]live.Result) map[string]map[string]NestedParameter {
-	var out map[string]map[string]NestedParameter
+	var arns []string
 	for _, r := range d.Resources {
-		if !NeedsNestedParameters(r, lives[r.LogicalID]) {
-			continue
+		if NeedsNestedParameters(r, lives[r.LogicalID]) {
+			arns = append(arns, r.PhysicalID)
 		}
-		_, tmpl, err := loadTemplate(ctx, c, r.PhysicalID)
-		if err != nil || tmpl == nil {
-			continue
-		}
-		ps := make(map[string]NestedParameter, len(tmpl.Parameters))
-		for k, p := range tmpl.Parameters {
-			np := NestedParameter{NoEcho: p.NoEcho}
-			if p.HasDefault {
-				def := p.Default
-				np.Default = &def
+	}
+	read := make([]map[string]NestedParameter, len(arns))
+	var g errgroup.Group
+	g.SetLimit(nestedReads)
+	for i, arn := range arns {
+		g.Go(func() error {
+			_, tmpl, err := loadTemplate(ctx, c, arn)
+			if err != nil || tmpl == nil {
+				return nil
 			}
-			ps[k] = np
+			ps := make(map[string]NestedParameter, len(tmpl.Parameters))
+			for k, p := range tmpl.Parameters {
+				np := NestedParameter{NoEcho: p.NoEcho}
+				if p.HasDefault {
+					def := p.Default
+					np.Default = &def
+				}
+				ps[k] = np
+			}
+			read[i] = ps
+			return nil
+		})
+	}
+	_ = g.Wait()
+	var out map[string]map[string]NestedParameter
+	for i, ps := range read {
+		if ps == nil {
+			continue
 		}
 		if out == nil {
 			out = map[string]map[string]NestedParameter{}
 		}
-		out[r.PhysicalID] = ps
+		out[arns[i]] = ps
 	}
 	return out
 }
+
+// nestedReads bounds one stack's nested-template reads in flight (the
+// clients' scheduler bounds the run's calls as a whole).
+const nestedReads = 8
 
 // withNestedParameters adds d's NestedParameters to the classifier's
 // sibling facts, in its option shape (classify.NestedParametersOption).
