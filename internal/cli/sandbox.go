@@ -40,10 +40,11 @@ func runSandbox(ctx context.Context, s IO, args []string) int {
 }
 
 func runSandboxServe(ctx context.Context, s IO, args []string) int {
-	fs := newFlags(s, "sandbox serve", "--world FILE [--addr 127.0.0.1:PORT] [--page-size N]")
+	fs := newFlags(s, "sandbox serve", "--world FILE [--addr 127.0.0.1:PORT] [--page-size N] [--local-queue-urls]")
 	world := fs.String("world", "", "world file (JSON) to serve")
 	addr := fs.String("addr", "127.0.0.1:0", "loopback address to listen on (port 0 picks a free one)")
 	pageSize := fs.Int("page-size", 100, "page size of paginated list calls")
+	localQueues := fs.Bool("local-queue-urls", false, "name every SQS queue at this server in answers (http://ADDR/queues/REGION/ACCOUNT/NAME), for clients that send SQS calls to a queue's URL, as the JavaScript SDK does; requests may use either form")
 	if done, code := parse(s, fs, args); done {
 		return code
 	}
@@ -64,7 +65,7 @@ func runSandboxServe(ctx context.Context, s IO, args []string) int {
 	if *pageSize < 1 {
 		return fail(s, "sandbox serve", errors.New("--page-size must be at least 1"))
 	}
-	opts := sandbox.Options{PageSize: *pageSize}
+	opts := sandbox.Options{PageSize: *pageSize, LocalQueueURLs: *localQueues}
 	if snap, err := schema.Embedded(); err == nil {
 		opts.Facts = snap.Lookup
 	} else {

@@ -83,7 +83,11 @@
 // A service or operation not listed answers NotEmulated in the protocol the
 // request speaks (read from it: X-Amz-Target is JSON, a form with Action
 // query, else REST), after the injected latency and in the call log like
-// every served call (notserved.go).
+// every served call (notserved.go). Queues are named as AWS names them
+// (https://sqs.REGION.amazonaws.com/ACCOUNT/NAME); with
+// Options.LocalQueueURLs every answer names them at the sandbox instead,
+// for clients that send SQS calls to a queue's URL, and requests may use
+// either form (queueurl.go).
 //
 // Nested stacks are stacks of their region like any other (DescribeStacks
 // and ListStacks list them, with ParentId and RootId): a parent's

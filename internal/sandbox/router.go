@@ -199,6 +199,12 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	if s.opts.LocalQueueURLs {
+		var qw *queueURLWriter
+		body, qw = localQueueURLs(w, r, body)
+		defer qw.flush()
+		w = qw
+	}
 	svc := s.services[sc.service]
 	if svc == nil {
 		s.refuse(w, r, sc, sniffService(sc.service, r, body), body, reqID,

@@ -31,6 +31,9 @@ type Options struct {
 	OperationDelay time.Duration
 	// Seed seeds fault injection's random choices (0 means 1).
 	Seed int64
+	// LocalQueueURLs names every queue at the sandbox in its answers
+	// (queueurl.go), for clients that send SQS calls to a queue's URL.
+	LocalQueueURLs bool
 }
 
 func (o Options) now() time.Time {
