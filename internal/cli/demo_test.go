@@ -38,7 +38,7 @@ func TestDemo(t *testing.T) {
 				"Step 9 — what the next deploy changes",
 				"$ realdrift check --region eu-west-1 --all --hide-clean --fail\n",
 				"Nested stack: OrdersAlerts-BacklogStack-", "BacklogQueue.VisibilityTimeout (AWS::SQS::Queue): template 60 → live 300",
-				"total: 4 stacks — 1 with drift (1 finding)", "[exit status 1]",
+				"total: 4 stacks — 1 with drift (1 finding), 0 with potential drift (0), 3 clean, 0 errors", "[exit status 1]",
 				"$ realdrift diff --region eu-west-1 --app ", " --all --recursive --fail\n",
 				"Stack OrdersAlerts\n", "[~] AWS::CloudFormation::Stack BacklogStack", "TemplateURL: ",
 				"Nested stack: OrdersAlerts~BacklogStack (OrdersAlerts-BacklogStack-",

@@ -12,8 +12,9 @@ import (
 // region, the stack OrdersAlerts (an alerts topic) with a nested stack of
 // the orders backlog queue and its dead-letter queue, linked as CDK links
 // them (the parent's AWS::CloudFormation::Stack resource, physical id the
-// nested stack's ARN; the topic's ARN passed down as a parameter, the
-// queue's URL passed up as an output). Its live models are the declared
+// nested stack's ARN; the topic's ARN passed down as a parameter, another
+// parameter left at the nested template's default, the queue's URL passed
+// up as an output). Its live models are the declared
 // values plus the identity AWS assigns: a check of the untouched tree
 // finds no drift.
 //
@@ -50,13 +51,15 @@ func demoNestedTree(next bool) *nestedSpec {
 		dlqName, timeout = "orders-backlog-dead-letters", 120.0
 	}
 	backlog := &nestedSpec{
-		params: obj{"AlertsTopicArn": obj{"Type": "String"}},
+		// The parent passes no Team: the nested stack takes its default,
+		// which its stack resource's live Parameters echo.
+		params: obj{"AlertsTopicArn": obj{"Type": "String"}, "Team": obj{"Type": "String", "Default": "orders"}},
 		resources: []nestedRes{
 			{DemoDeadLetterQueue, "AWS::SQS::Queue", obj{"QueueName": dlqName, "MessageRetentionPeriod": 1209600.0}},
 			{DemoBacklogQueue, "AWS::SQS::Queue", obj{
 				"VisibilityTimeout": timeout,
 				"RedrivePolicy":     obj{"deadLetterTargetArn": getAtt(DemoDeadLetterQueue, "Arn"), "maxReceiveCount": 5.0},
-				"Tags":              list(obj{"Key": "alerts", "Value": ref("AlertsTopicArn")}),
+				"Tags":              list(obj{"Key": "alerts", "Value": ref("AlertsTopicArn")}, obj{"Key": "team", "Value": ref("Team")}),
 			}},
 		},
 		outputs: obj{"BacklogQueueUrl": obj{"Value": ref(DemoBacklogQueue)}},
