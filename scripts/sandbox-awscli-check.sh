@@ -388,6 +388,12 @@ t, = out['Tasks']
 assert t['WindowTaskId'] == '22222222-0000-0000-0000-000000000001' and t['Type'] == 'RUN_COMMAND' and t['Priority'] == 1, t
 "
 fails "ssm describe-maintenance-window-targets (missing window)" "DoesNotExistException" ssm describe-maintenance-window-targets --window-id mw-00000000000000000
+add AWS::SSM::Parameter /cli/flag '{"Name":"/cli/flag","Type":"String","Value":"on","Description":"cli flag","AllowedPattern":"^(on|off)$","Tier":"Standard"}'
+awsq ssm describe-parameters --parameter-filters Key=Name,Option=Equals,Values=/cli/flag | check "ssm describe-parameters" "
+p, = out['Parameters']
+assert (p['Name'], p['Description'], p['AllowedPattern'], p['Tier'], p['DataType']) == ('/cli/flag', 'cli flag', '^(on|off)\$', 'Standard', 'text') and 'Value' not in p, p
+"
+fails "ssm describe-parameters (bad filter key)" "InvalidFilterKey" ssm describe-parameters --parameter-filters Key=Color,Values=red
 
 # Auto Scaling (query protocol) and CodeDeploy (JSON 1.1).
 add AWS::AutoScaling::AutoScalingGroup cli-asg '{"AutoScalingGroupName":"cli-asg","MinSize":"1","MaxSize":"2"}'

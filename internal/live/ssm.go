@@ -8,11 +8,13 @@ import (
 )
 
 // The Systems Manager family: the out-of-band targets and tasks of a
-// declared AWS::SSM::MaintenanceWindow.
+// declared AWS::SSM::MaintenanceWindow; a parameter's metadata is read by
+// its supplement (supp_ssm.go).
 
 type ssmAPI interface {
 	ssm.DescribeMaintenanceWindowTargetsAPIClient
 	ssm.DescribeMaintenanceWindowTasksAPIClient
+	ssm.DescribeParametersAPIClient
 }
 
 var _ ssmAPI = (*ssm.Client)(nil)

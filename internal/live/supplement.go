@@ -4,32 +4,59 @@ import "context"
 
 // supplementReader completes a Cloud Control model with the properties its
 // read handler does not return, read through the service's own API. It
-// returns only the properties it adds; a property it cannot read is left
-// out (a readGap), never guessed.
+// returns the properties it read; one the answer does not hold is left
+// out (the resource has no such setting), never guessed.
 type supplementReader func(ctx context.Context, c *Clients, r Request, model map[string]any) (map[string]any, error)
+
+// supplementEntry is one supplemented type: the properties the supplement
+// owns and the reader that reads them.
+type supplementEntry struct {
+	// Props are the properties the supplement reads. Whatever Cloud
+	// Control's model holds under them is replaced by the supplement's
+	// answer, or removed when the supplement fails (unread: a readGap).
+	Props []string
+	// WriteOnly are those of Props the registry schema marks write-only
+	// (the anchor's OVERRIDE_READABLE_WRITEONLY): read back by the
+	// supplement, they are compared like any other property.
+	WriteOnly []string
+	Read      supplementReader
+}
 
 // supplements is the one registration table of SDK supplements: types
 // Cloud Control reads, but without some properties.
-func supplements() map[string]supplementReader {
-	return map[string]supplementReader{}
+func supplements() map[string]supplementEntry {
+	return map[string]supplementEntry{
+		"AWS::SSM::Parameter": {Props: ssmParameterProps, WriteOnly: ssmParameterProps, Read: readSSMParameterSupplement},
+	}
 }
 
-// supplement merges the type's supplement into model. A failed supplement
-// leaves the model as Cloud Control read it: the missing properties stay
-// unread (readGap), the rest is still compared.
+// supplement merges the type's supplement into model. The supplement's
+// properties are its answer only: a failed supplement leaves them unread
+// (readGap) and the rest of the model is still compared.
 func supplement(ctx context.Context, c *Clients, r Request, model map[string]any) map[string]any {
 	sup, ok := supplements()[r.Type]
 	if !ok || model == nil {
 		return model
 	}
-	add, err := sup(ctx, c, r, model)
+	add, err := sup.Read(ctx, c, r, model)
+	for _, p := range sup.Props {
+		delete(model, p)
+	}
 	if err != nil {
 		return model
 	}
-	for k, v := range add {
-		model[k] = v
+	for _, p := range sup.Props {
+		if v, ok := add[p]; ok {
+			model[p] = v
+		}
 	}
 	return model
+}
+
+// supplementWriteOnly names the write-only properties t's supplement reads
+// back; nil when t has none.
+func supplementWriteOnly(t string) []string {
+	return supplements()[t].WriteOnly
 }
 
 // HasSupplement reports whether t's Cloud Control model is completed by an

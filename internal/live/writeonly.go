@@ -12,13 +12,20 @@ var overrideWriteOnly = map[string][]string{
 }
 
 // ReadableFacts corrects a type's schema facts for a read: a write-only
-// property that the override reader returned in res's model is compared
-// like any other, so it is no longer write-only. A property the read did
-// not return stays write-only (a readGap), and facts of every other read
-// come back unchanged (the same pointer).
+// property that the override reader, or the SDK supplement of a Cloud
+// Control read, returned in res's model is compared like any other, so it
+// is no longer write-only. A property the read did not return stays
+// write-only (a readGap), and facts of every other read come back
+// unchanged (the same pointer).
 func ReadableFacts(typ string, res Result, f *schema.Facts) *schema.Facts {
-	props := overrideWriteOnly[typ]
-	if f == nil || res.Route != RouteOverride || len(props) == 0 {
+	var props []string
+	switch res.Route {
+	case RouteOverride:
+		props = overrideWriteOnly[typ]
+	case RouteCloudControl:
+		props = supplementWriteOnly(typ)
+	}
+	if f == nil || len(props) == 0 {
 		return f
 	}
 	drop := map[string]bool{}

@@ -51,6 +51,7 @@
 //	ecs (JSON 1.1)              ListServices
 //	cognito-idp (JSON 1.1)      ListUserPoolClients ListGroups
 //	ssm (JSON 1.1)              DescribeMaintenanceWindowTargets DescribeMaintenanceWindowTasks
+//	                            DescribeParameters
 //	autoscaling (query)         DescribeLifecycleHooks DescribeScheduledActions
 //	codedeploy (JSON 1.1)       ListDeploymentGroups
 //	route53 (REST-XML)          ListResourceRecordSets ListHostedZonesByName

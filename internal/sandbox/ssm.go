@@ -6,7 +6,9 @@ import "sort"
 // targets and tasks, from the world's AWS::SSM::MaintenanceWindowTarget and
 // AWS::SSM::MaintenanceWindowTask models (WindowId). A window exists when
 // an AWS::SSM::MaintenanceWindow model names it or a target or task is in
-// it; another is a DoesNotExistException.
+// it; another is a DoesNotExistException. DescribeParameters answers a
+// parameter's metadata from the AWS::SSM::Parameter models
+// (ssm_parameters.go).
 func ssmService() *service {
 	return &service{
 		name:          "ssm",
@@ -19,6 +21,7 @@ func ssmService() *service {
 		ops: map[string]handler{
 			"DescribeMaintenanceWindowTargets": (*Server).ssmDescribeWindowTargets,
 			"DescribeMaintenanceWindowTasks":   (*Server).ssmDescribeWindowTasks,
+			"DescribeParameters":               (*Server).ssmDescribeParameters,
 		},
 	}
 }

@@ -1,0 +1,102 @@
+package sandbox
+
+import (
+	"sort"
+	"strings"
+)
+
+// ssmDescribeParameters serves DescribeParameters from the world's
+// AWS::SSM::Parameter models (name: the model's Name, else the physical
+// id), filtered by ParameterFilters on Name (Equals, BeginsWith) or Type
+// (Equals) and paged by MaxResults (1-50, default 10) and NextToken. The
+// metadata is the model's: Description, AllowedPattern and Tier only when
+// the model holds them, DataType "text" when it holds none. The value is
+// never answered, as DescribeParameters does not.
+func (s *Server) ssmDescribeParameters(c *call) (any, error) {
+	var in struct {
+		ParameterFilters []struct {
+			Key, Option string
+			Values      []string
+		}
+		MaxResults int
+		NextToken  string
+	}
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	if in.MaxResults != 0 && (in.MaxResults < 1 || in.MaxResults > 50) {
+		return nil, errf(400, "ValidationException", "1 validation error detected: Value '%d' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 50", in.MaxResults)
+	}
+	for _, f := range in.ParameterFilters {
+		switch {
+		case f.Key != "Name" && f.Key != "Type":
+			return nil, errf(400, "InvalidFilterKey", "The following filter key is not valid: %s", f.Key)
+		case f.Option != "" && f.Option != "Equals" && !(f.Key == "Name" && f.Option == "BeginsWith"):
+			return nil, errf(400, "InvalidFilterOption", "The following filter option is not valid: %s", f.Option)
+		}
+	}
+	size := 10
+	if in.MaxResults > 0 {
+		size = in.MaxResults
+	}
+	off, ok := pageOffset("Parameters", in.NextToken)
+	if !ok {
+		return nil, errf(400, "InvalidNextToken", "The specified token is not valid.")
+	}
+	name := func(r *Resource) string {
+		if v := fieldString(r, "Name"); v != "" {
+			return v
+		}
+		return r.PhysicalID
+	}
+	match := func(r *Resource) bool {
+		for _, f := range in.ParameterFilters {
+			v := fieldString(r, f.Key)
+			if f.Key == "Name" {
+				v = name(r)
+			}
+			hit := false
+			for _, want := range f.Values {
+				if f.Option == "BeginsWith" {
+					hit = hit || strings.HasPrefix(v, want)
+				} else {
+					hit = hit || v == want
+				}
+			}
+			if !hit {
+				return false
+			}
+		}
+		return true
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var rs []*Resource
+	for _, r := range s.st.ofType(c.account, c.region, "AWS::SSM::Parameter") {
+		if !r.Deleted && match(r) {
+			rs = append(rs, r)
+		}
+	}
+	sort.Slice(rs, func(i, j int) bool { return name(rs[i]) < name(rs[j]) })
+	lo, hi, next := page(len(rs), off, size)
+	items := []map[string]any{}
+	for _, r := range rs[lo:hi] {
+		n := name(r)
+		m := map[string]any{
+			"Name": n, "Type": fieldString(r, "Type"), "Version": 1,
+			"ARN": "arn:aws:ssm:" + c.region + ":" + c.account + ":parameter/" + strings.TrimPrefix(n, "/"),
+		}
+		m["DataType"] = "text"
+		for _, k := range []string{"Description", "AllowedPattern", "Tier", "DataType"} {
+			if v := fieldString(r, k); v != "" {
+				m[k] = v
+			}
+		}
+		items = append(items, m)
+	}
+	out := map[string]any{"Parameters": items}
+	if next >= 0 {
+		out["NextToken"] = pageToken("Parameters", next)
+	}
+	return out, nil
+}
