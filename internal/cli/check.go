@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -330,64 +329,6 @@ func requireStateDir(dir, fallback string, explicit bool) error {
 
 // errReported is an error already printed to stderr.
 var errReported = errors.New("reported")
-
-// resolveInline asks what to do about the findings: nothing (the default),
-// record the live-only values (record's own selection follows), or ignore
-// findings (ignore's selection follows). canRecord is false when the check
-// was scoped, since record must see the whole live-only side.
-func resolveInline(ctx context.Context, s IO, sess *session, runs []*stackRun, canRecord bool) error {
-	var recordable []*stackRun
-	for _, r := range runs {
-		if r.err == nil && canRecord && len(recordDelta(r.findings)) > 0 {
-			recordable = append(recordable, r)
-		}
-	}
-	canIgnore := len(ignoreCandidates(runs)) > 0
-	if len(recordable) == 0 && !canIgnore {
-		return nil
-	}
-	prompt := "\nResolve now? [Enter] nothing"
-	if len(recordable) > 0 {
-		prompt += " · r record live-only values"
-	}
-	if canIgnore {
-		prompt += " · i ignore findings"
-	}
-	prompt += ": "
-	in := bufio.NewReader(s.Stdin)
-	for range maxChoices {
-		fmt.Fprint(s.Stdout, prompt)
-		line, err := in.ReadString('\n')
-		if err != nil && line == "" {
-			fmt.Fprintln(s.Stdout)
-			return nil // end of input: nothing
-		}
-		switch strings.ToLower(strings.TrimSpace(line)) {
-		case "", "n", "nothing":
-			return nil
-		case "r", "record":
-			if len(recordable) == 0 {
-				break
-			}
-			for _, r := range recordable {
-				if err := recordRun(ctx, s, sess, r, in); err != nil {
-					return fmt.Errorf("record %s: %w", r.ref.Name, err)
-				}
-			}
-			return nil
-		case "i", "ignore":
-			if !canIgnore {
-				break
-			}
-			if code := ignoreRuns(ctx, s, sess, runs, in, ruleScope{}); code != ExitOK {
-				return errReported
-			}
-			return nil
-		}
-		fmt.Fprintln(s.Stdout, "answer r, i or press Enter")
-	}
-	return fmt.Errorf("no valid answer after %d tries", maxChoices)
-}
 
 // gatherAll checks every target (side by side, see gatherEach) and returns
 // the runs in target order. It stops early when ctx ends.

@@ -176,6 +176,12 @@ func recordRun(ctx context.Context, s IO, sess *session, run *stackRun, in *bufi
 			chosen[keyOf(delta[i])] = true
 		}
 	}
+	return recordChosen(ctx, s, sess, run, delta, chosen)
+}
+
+// recordChosen records the chosen values of delta (run's new or changed
+// live-only values); the rest of delta stays as the baseline had it.
+func recordChosen(ctx context.Context, s IO, sess *session, run *stackRun, delta []drift.Finding, chosen map[entryKey]bool) error {
 	inDelta := map[entryKey]bool{}
 	for _, f := range delta {
 		inDelta[keyOf(f)] = true

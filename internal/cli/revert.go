@@ -158,18 +158,10 @@ func (sess *session) revertOne(ctx context.Context, s IO, t target, opt revert.O
 	}
 	if in != nil {
 		printPlan(s.Stdout, p)
-		labels := make([]string, len(p.Items))
-		for i, it := range p.Items {
-			labels[i] = revertLine(it)
-		}
-		picked, err := chooseItems(s.Stdout, in, "Items to write for "+p.Stack.Name+":", labels)
+		chosen, err := chooseRevertItems(s.Stdout, in, p)
 		if err != nil {
 			rs.Error = err.Error()
 			return rs
-		}
-		chosen := make([]revert.Item, 0, len(picked))
-		for _, i := range picked {
-			chosen = append(chosen, p.Items[i])
 		}
 		if len(chosen) == 0 {
 			fmt.Fprintln(s.Stdout, "nothing chosen: nothing written")
@@ -177,8 +169,34 @@ func (sess *session) revertOne(ctx context.Context, s IO, t target, opt revert.O
 			return rs
 		}
 		p = &revert.Plan{Stack: p.Stack, Items: chosen, NotRevertable: p.NotRevertable}
-		rs.Plan = p
 	}
+	return sess.applyRevert(ctx, s, run, p, f.wait-time.Since(start))
+}
+
+// chooseRevertItems asks which items of p to write (none chosen at first).
+func chooseRevertItems(w io.Writer, in *bufio.Reader, p *revert.Plan) ([]revert.Item, error) {
+	labels := make([]string, len(p.Items))
+	for i, it := range p.Items {
+		labels[i] = revertLine(it)
+	}
+	picked, err := chooseItems(w, in, "Items to write for "+p.Stack.Name+":", labels)
+	if err != nil {
+		return nil, err
+	}
+	chosen := make([]revert.Item, 0, len(picked))
+	for _, i := range picked {
+		chosen = append(chosen, p.Items[i])
+	}
+	return chosen, nil
+}
+
+// applyRevert writes every item of p (the plan of run's stack), retrying
+// transient failures until wait has passed (when positive), then checks
+// the stack again for each item's outcome.
+func (sess *session) applyRevert(ctx context.Context, s IO, run *stackRun, p *revert.Plan, wait time.Duration) revertStack {
+	rs := revertStack{Stack: run.ref, Plan: p, Outcomes: []revert.Outcome{}}
+	t := run.target
+	c := sess.clients[t.region]
 	st := sess.settings
 	st.Region = t.region
 	cfg, err := scan.Config(ctx, st)
@@ -187,9 +205,9 @@ func (sess *session) revertOne(ctx context.Context, s IO, t target, opt revert.O
 		return rs
 	}
 	w := live.NewWriters(cfg, c.Live)
-	w.Wait = f.wait > 0 // a Route 53 change is polled to INSYNC under --wait
+	w.Wait = wait > 0 // a Route 53 change is polled to INSYNC under --wait
 	writes := revert.Apply(ctx, w, p, revert.ApplyOptions{
-		Wait:        f.wait - time.Since(start),
+		Wait:        wait,
 		Now:         time.Now,
 		Sleep:       revert.SleepContext,
 		Resources:   revert.Resources(run.result.Desired),

@@ -15,6 +15,10 @@
 //     an IAM role's inline Policies, written per entry), or the deletion
 //     of a child added out of band (Cloud Control DeleteResource, or the
 //     service's own delete call).
+//   - An ELB attribute bag's drifted keys are items of their own (path
+//     "Bag[key]", ItemID) written by the bag's property writer, the keys
+//     of one resource in one write; managed-policy attachments
+//     (ManagedPolicyArns) are written per entry like inline Policies.
 //   - Targets: declared drift → the deployed template's normalized value
 //     (finding.Desired); undeclared drift → the recorded baseline value; a
 //     value that appeared since a snapshot-complete record, and an added

@@ -240,10 +240,9 @@ func plan(f drift.Finding, r Resource, b *baseline.Baseline, facts *schema.Facts
 		return nil, Gone, ""
 	}
 	it := &Item{
-		ID: baseline.EntryID(f) + " " + findingPath(f), Tier: f.Tier, LogicalID: f.LogicalID, ResourceType: f.ResourceType,
+		ID: ItemID(f), Tier: f.Tier, LogicalID: f.LogicalID, ResourceType: f.ResourceType,
 		PhysicalID: f.PhysicalID, Path: findingPath(f), Note: f.Note, Current: f.Actual,
 	}
-	it.ID = strings.TrimSuffix(it.ID, " ")
 	// The unrecorded guard outranks every other reason: there is no
 	// target to write.
 	if f.Tier != drift.Declared && (f.Unrecorded || b == nil) {
@@ -342,6 +341,12 @@ func planDelete(f drift.Finding, it *Item) (*Item, Reason, string) {
 	it.Kind, it.Identifier, it.Remove = Delete, f.PhysicalID, true
 	it.Call = live.Deleter(f.ResourceType)
 	return it, ReasonNone, ""
+}
+
+// ItemID is the id a plan gives the item of finding f: its baseline entry
+// id and its path (an attribute-bag key in brackets).
+func ItemID(f drift.Finding) string {
+	return strings.TrimSuffix(baseline.EntryID(f)+" "+findingPath(f), " ")
 }
 
 // findingPath is the path an item and the re-check name a finding by: the
