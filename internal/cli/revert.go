@@ -23,7 +23,8 @@ const revertSynopsis = `[flags] [STACK|GLOB ...]
 Writes the drift of deployed stacks back: declared drift to the deployed
 template's value, undeclared drift to the recorded baseline value, and
 deletes children added out of band since a record. Values nobody recorded
-are never written (record them, or change them yourself). The plan is
+are never written (record them), unless --remove-unrecorded asks to remove
+them (where they have an absent state) and delete unrecorded children. The plan is
 printed first; on a terminal you choose the items to write, --yes writes
 them all, and without a terminal and --yes nothing is written (--dry-run).
 After writing, the touched stacks are checked again and each item is
@@ -43,6 +44,9 @@ type revertFlags struct {
 	undeclaredOnly bool
 	only           globList
 	wait           time.Duration
+	// removeUnrecorded removes values (and deletes children) nobody
+	// recorded instead of leaving them not revertable.
+	removeUnrecorded bool
 }
 
 // globList is a repeatable flag.
@@ -81,6 +85,7 @@ func runRevert(ctx context.Context, s IO, args []string) int {
 	fs.BoolVar(&f.declaredOnly, "declared-only", false, "revert only the declared side (declared drift)")
 	fs.BoolVar(&f.undeclaredOnly, "undeclared-only", false, "revert only live-only state (undeclared values, added children)")
 	fs.Var(&f.only, "only", "revert only findings whose LOGICALID.PATH matches this glob (repeatable)")
+	fs.BoolVar(&f.removeUnrecorded, "remove-unrecorded", false, "remove live-only values nobody recorded (where they have an absent state) and delete unrecorded out-of-band children, instead of listing them not revertable")
 	fs.DurationVar(&f.wait, "wait", 0, "retry transient write failures until this long after the run started (e.g. 2m; default: 3 attempts)")
 	if done, code := parse(s, fs, args); done {
 		return code
@@ -103,7 +108,7 @@ func runRevert(ctx context.Context, s IO, args []string) int {
 		return fail(s, "revert", err)
 	}
 	defer sess.close()
-	opt := revert.Options{DeclaredOnly: f.declaredOnly, UndeclaredOnly: f.undeclaredOnly, Only: f.only}
+	opt := revert.Options{DeclaredOnly: f.declaredOnly, UndeclaredOnly: f.undeclaredOnly, Only: f.only, RemoveUnrecorded: f.removeUnrecorded}
 	sum := revertSummary{DryRun: dry, NotRevertable: map[string]int{}}
 	var out []revertStack
 	var in *bufio.Reader

@@ -252,3 +252,31 @@ func TestRevertManagedPolicyAttachments(t *testing.T) {
 		t.Errorf("check after revert: exit %d, findings %v", code, c.briefs())
 	}
 }
+
+// TestRevertRemoveUnrecorded: a live-only value nobody recorded is not
+// revertable (unrecorded) and untouched by revert --yes; with
+// --remove-unrecorded it is removed and check no longer reports it.
+func TestRevertRemoveUnrecorded(t *testing.T) {
+	w := appWorld(t, map[string][]appResource{"App": {queue("Q", "q", map[string]any{"VisibilityTimeout": 30}, map[string]any{"DelaySeconds": 5})}})
+	env := startSandbox(t, w, testKey, testRegion)
+	rep, errs, code := env.revertJSON("App", "--yes")
+	if code != ExitDrift || rep.Summary.NotRevertable["unrecorded"] == 0 || rep.Summary.Reverted != 0 {
+		t.Fatalf("revert --yes: exit %d summary %+v\n%s", code, rep.Summary, errs)
+	}
+	if n := writeCalls(env.srv); n != 0 {
+		t.Errorf("revert --yes wrote an unrecorded value (%d write calls)", n)
+	}
+	rep, errs, code = env.revertJSON("App", "--yes", "--remove-unrecorded")
+	t.Logf("--remove-unrecorded: %+v", rep.Summary)
+	if rep.Summary.Reverted == 0 || rep.Summary.NotRevertable["unrecorded"] != 0 || rep.Summary.Failed != 0 {
+		t.Fatalf("revert --yes --remove-unrecorded: exit %d summary %+v\n%s", code, rep.Summary, errs)
+	}
+	c, _, _ := env.checkJSON("App", "--no-baseline")
+	for _, bs := range c.briefs() {
+		for _, b := range bs {
+			if strings.HasPrefix(b.Path, "DelaySeconds") {
+				t.Errorf("DelaySeconds still reported: %+v", b)
+			}
+		}
+	}
+}

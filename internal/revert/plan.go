@@ -143,6 +143,10 @@ type Options struct {
 	// Only keeps findings whose "<logicalId>.<path>" (or logical id, for a
 	// whole-resource finding) matches one of these globs (path.Match).
 	Only []string
+	// RemoveUnrecorded lifts the unrecorded guard for removals: a live
+	// value nobody recorded is removed (where it has an absent state) and
+	// a child nobody recorded is deleted, instead of not revertable.
+	RemoveUnrecorded bool
 }
 
 // Build plans the revert of one stack. It is pure and deterministic.
@@ -165,7 +169,7 @@ func Build(in Input, opt Options) (*Plan, error) {
 		if in.Facts != nil {
 			facts, _ = in.Facts(f.ResourceType)
 		}
-		it, why, detail := plan(f, res[f.LogicalID], in.Baseline, facts)
+		it, why, detail := plan(f, res[f.LogicalID], in.Baseline, facts, opt.RemoveUnrecorded)
 		switch {
 		case why != ReasonNone:
 			p.NotRevertable = append(p.NotRevertable, Unrevertable{
@@ -230,7 +234,7 @@ func chosen(f drift.Finding, opt Options) bool {
 }
 
 // plan turns one finding into an item, or the reason it cannot be one.
-func plan(f drift.Finding, r Resource, b *baseline.Baseline, facts *schema.Facts) (*Item, Reason, string) {
+func plan(f drift.Finding, r Resource, b *baseline.Baseline, facts *schema.Facts, removeUnrecorded bool) (*Item, Reason, string) {
 	switch f.Tier {
 	case drift.ReadGap:
 		return nil, NotRead, "the live read cannot return this declared value"
@@ -244,15 +248,16 @@ func plan(f drift.Finding, r Resource, b *baseline.Baseline, facts *schema.Facts
 		PhysicalID: f.PhysicalID, Path: findingPath(f), Note: f.Note, Current: f.Actual,
 	}
 	// The unrecorded guard outranks every other reason: there is no
-	// target to write.
-	if f.Tier != drift.Declared && (f.Unrecorded || b == nil) {
-		return nil, Unrecorded, "record it if the live value is right; nothing decided it should be otherwise"
+	// target to write. --remove-unrecorded makes the target removal.
+	unrecorded := f.Tier != drift.Declared && (f.Unrecorded || b == nil)
+	if unrecorded && !removeUnrecorded {
+		return nil, Unrecorded, "record it if the live value is right, or --remove-unrecorded to remove it; nothing decided it should be otherwise"
 	}
 	if f.Tier == drift.Added {
 		return planDelete(f, it)
 	}
 	target, remove := f.Desired, f.Desired == nil
-	if f.Tier == drift.Undeclared && f.Note == baseline.NoteAppeared {
+	if unrecorded || (f.Tier == drift.Undeclared && f.Note == baseline.NoteAppeared) {
 		target, remove = nil, true
 	}
 	if drift.ContainsUnknown(target) {

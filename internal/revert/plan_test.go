@@ -103,6 +103,17 @@ func TestBuild(t *testing.T) {
 			with(f(drift.Undeclared, "Edge", lb, "LoadBalancerAttributes[routing.http2.enabled]", "false", "true"), func(x *drift.Finding) { x.Note = baseline.NoteChanged }),
 			with(f(drift.Undeclared, "Pool", "AWS::ElasticLoadBalancingV2::TargetGroup", "TargetGroupAttributes[stickiness.enabled]", "true", nil), func(x *drift.Finding) { x.Note = baseline.NoteAppeared }),
 		}},
+		// --remove-unrecorded: an unrecorded value is removed, an
+		// unrecorded toggle stays (no absent state), an unrecorded child
+		// is deleted; without a baseline the same.
+		{name: "remove-unrecorded", opt: Options{RemoveUnrecorded: true}, findings: []drift.Finding{
+			f(drift.Declared, "Queue", q, "VisibilityTimeout", 60, 30),
+			with(f(drift.Undeclared, "Queue", q, "DelaySeconds", 5, nil), func(x *drift.Finding) { x.Unrecorded = true }),
+			with(f(drift.Undeclared, "Bucket", "AWS::S3::Bucket", "AccelerateConfiguration", map[string]any{"AccelerationStatus": "Enabled"}, nil), func(x *drift.Finding) { x.Unrecorded = true }),
+			with(f(drift.Added, "Topic/Subscription", "AWS::SNS::Subscription", "", map[string]any{"Protocol": "email"}, nil), func(x *drift.Finding) {
+				x.Unrecorded, x.PhysicalID = true, "arn:aws:sns:us-east-1:111111111111:t:abc"
+			}),
+		}},
 		{name: "scoped", base: base, opt: Options{UndeclaredOnly: true, Only: []string{"Queue.*"}}, findings: []drift.Finding{
 			f(drift.Declared, "Queue", q, "VisibilityTimeout", 60, 30),
 			with(f(drift.Undeclared, "Queue", q, "DelaySeconds", 5, 0), func(x *drift.Finding) { x.Note = baseline.NoteChanged }),

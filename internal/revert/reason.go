@@ -53,7 +53,7 @@ var reasonNames = [...]string{
 
 var reasonTexts = [...]string{
 	ReasonNone:    "",
-	Unrecorded:    "unrecorded — record it if the live value is right, or change it yourself",
+	Unrecorded:    "unrecorded — record it if the live value is right, or --remove-unrecorded to remove it",
 	Gone:          "deleted — recreate it with a deploy: a patch cannot recreate a resource",
 	CreateOnly:    "create-only — needs a resource replacement, which an in-place update cannot do",
 	ReadOnlyValue: "read-only — no write sets it",
