@@ -727,6 +727,51 @@ assert [(x['DestinationCidr'], x['AccessAll']) for x in r] == [('10.0.0.0/16', T
 "
 fails "ec2 describe-client-vpn-endpoints (missing)" "InvalidClientVpnEndpointId.NotFound" ec2 describe-client-vpn-endpoints --client-vpn-endpoint-ids cvpn-endpoint-0ffffffffffffffff
 
+# Budgets (JSON 1.1) and DLM (REST-JSON).
+add AWS::Budgets::Budget cli-budget '{"Budget":{"BudgetName":"cli-budget","BudgetType":"COST","TimeUnit":"MONTHLY","BudgetLimit":{"Amount":40,"Unit":"USD"}}}'
+add AWS::DLM::LifecyclePolicy policy-0cccccccccccccccc '{"Description":"cli","State":"ENABLED","PolicyDetails":{"PolicyType":"EBS_SNAPSHOT_MANAGEMENT","ResourceTypes":["VOLUME"],"Schedules":[{"Name":"daily","RetainRule":{"Count":7}}]},"Tags":[{"Key":"team","Value":"cli"}]}'
+awsq budgets describe-budget --account-id $DEV --budget-name cli-budget | check "budgets describe-budget" "
+b = out['Budget']
+assert b['BudgetName'] == 'cli-budget' and b['BudgetLimit'] == {'Amount': '40', 'Unit': 'USD'} and b['TimeUnit'] == 'MONTHLY', out
+"
+fails "budgets describe-budget (missing)" "NotFoundException" budgets describe-budget --account-id $DEV --budget-name nope
+awsq dlm get-lifecycle-policy --policy-id policy-0cccccccccccccccc | check "dlm get-lifecycle-policy" "
+p = out['Policy']
+assert p['PolicyId'] == 'policy-0cccccccccccccccc' and p['PolicyDetails']['ResourceTypes'] == ['VOLUME'] and p['PolicyDetails']['Schedules'] == [{'Name': 'daily', 'RetainRule': {'Count': 7}}] and p['Tags'] == {'team': 'cli'}, out
+"
+fails "dlm get-lifecycle-policy (missing)" "ResourceNotFoundException" dlm get-lifecycle-policy --policy-id policy-0ffffffffffffffff
+
+# Glue tables (JSON 1.1), MediaConvert job templates (REST-JSON), SageMaker (JSON 1.1).
+add AWS::Glue::Table cli_table '{"DatabaseName":"cli_db","TableInput":{"Name":"cli_table","TableType":"EXTERNAL_TABLE","Parameters":{"classification":"json","skip.header.line.count":1},"StorageDescriptor":{"Columns":[{"Name":"id","Type":"string"}],"Location":"s3://cli-bucket/t/"}}}'
+awsq glue get-table --database-name cli_db --name cli_table | check "glue get-table" "
+t = out['Table']
+assert t['Name'] == 'cli_table' and t['DatabaseName'] == 'cli_db' and t['Parameters'] == {'classification': 'json', 'skip.header.line.count': '1'}, out
+assert t['StorageDescriptor']['Columns'] == [{'Name': 'id', 'Type': 'string'}], out
+"
+fails "glue get-table (missing)" "EntityNotFoundException" glue get-table --database-name cli_db --name nope
+add AWS::MediaConvert::JobTemplate cli-template '{"Name":"cli-template","Queue":"cli-queue","Priority":5,"SettingsJson":{"outputGroups":[{"name":"File Group","outputs":[{"containerSettings":{"container":"MP4"}}]}]},"Tags":{"team":"cli"}}'
+awsq mediaconvert get-job-template --name cli-template | check "mediaconvert get-job-template" "
+j = out['JobTemplate']
+assert j['Name'] == 'cli-template' and j['Priority'] == 5 and j['Queue'] == 'arn:aws:mediaconvert:us-east-1:$DEV:queues/cli-queue', out
+assert j['Settings']['OutputGroups'][0]['Outputs'][0]['ContainerSettings']['Container'] == 'MP4', out
+"
+awsq mediaconvert list-tags-for-resource --arn arn:aws:mediaconvert:us-east-1:$DEV:jobTemplates/cli-template | check "mediaconvert list-tags-for-resource (job template)" "
+assert out['ResourceTags']['Tags'] == {'team': 'cli'}, out
+"
+add AWS::SageMaker::EndpointConfig arn:aws:sagemaker:us-east-1:$DEV:endpoint-config/cli-config '{"EndpointConfigName":"cli-config","ProductionVariants":[{"VariantName":"AllTraffic","ModelName":"cli-model","InitialInstanceCount":1,"InstanceType":"ml.t2.medium","InitialVariantWeight":0.1}],"Tags":[{"Key":"team","Value":"cli"}]}'
+add AWS::SageMaker::MonitoringSchedule arn:aws:sagemaker:us-east-1:$DEV:monitoring-schedule/cli-schedule '{"MonitoringScheduleName":"cli-schedule","MonitoringScheduleConfig":{"ScheduleConfig":{"ScheduleExpression":"cron(0 23 ? * * *)"},"MonitoringType":"DataQuality"}}'
+awsq sagemaker describe-endpoint-config --endpoint-config-name cli-config | check "sagemaker describe-endpoint-config" "
+assert out['EndpointConfigName'] == 'cli-config' and out['ProductionVariants'][0]['InitialVariantWeight'] == 0.1 and out['EndpointConfigArn'].endswith(':endpoint-config/cli-config'), out
+"
+awsq sagemaker describe-monitoring-schedule --monitoring-schedule-name cli-schedule | check "sagemaker describe-monitoring-schedule" "
+assert out['MonitoringScheduleName'] == 'cli-schedule' and out['MonitoringScheduleConfig']['ScheduleConfig'] == {'ScheduleExpression': 'cron(0 23 ? * * *)'}, out
+"
+awsq sagemaker list-tags --resource-arn arn:aws:sagemaker:us-east-1:$DEV:endpoint-config/cli-config | check "sagemaker list-tags" "
+assert out['Tags'] == [{'Key': 'team', 'Value': 'cli'}], out
+"
+fails "sagemaker describe-endpoint-config (missing)" "Could not find endpoint configuration" sagemaker describe-endpoint-config --endpoint-config-name nope
+fails "sagemaker describe-monitoring-schedule (missing)" "ResourceNotFound" sagemaker describe-monitoring-schedule --monitoring-schedule-name nope
+
 AWS_ACCESS_KEY_ID=AKIADEMO$MGMT awsq organizations list-accounts | check "organizations list-accounts" "
 assert sorted(a['Id'] for a in out['Accounts']) == sorted(a['id'] for a in w['accounts']), out
 "

@@ -98,6 +98,7 @@ var notFoundCodes = map[string]bool{
 	"DBInstanceNotFound":                          true,
 	"ResourceNotFoundFault":                       true,
 	"InvalidClientVpnEndpointId.NotFound":         true,
+	"ResourceNotFound":                            true,
 }
 
 // isNotFound reports whether err means the thing asked for does not exist.

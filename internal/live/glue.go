@@ -18,6 +18,7 @@ type glueAPI interface {
 	GetWorkflow(ctx context.Context, in *glue.GetWorkflowInput, optFns ...func(*glue.Options)) (*glue.GetWorkflowOutput, error)
 	GetTags(ctx context.Context, in *glue.GetTagsInput, optFns ...func(*glue.Options)) (*glue.GetTagsOutput, error)
 	glueMoreAPI
+	glueTableAPI
 }
 
 var _ glueAPI = (*glue.Client)(nil)

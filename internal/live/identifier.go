@@ -126,6 +126,9 @@ func identifierAdapters() map[string]adapter {
 
 		"AWS::ApiGateway::BasePathMapping":           basePathMapping,
 		"AWS::ApplicationAutoScaling::ScalingPolicy": scalingPolicy,
+		// <PublicIp>|<AllocationId>; the allocation id from EC2 when no
+		// template holds it (identifier_eip.go).
+		"AWS::EC2::EIP": eipIdentifier,
 	}
 	for typ, k := range compoundIdentifiers() {
 		m[typ] = k.adapt

@@ -16,6 +16,7 @@ import (
 type mediaConvertAPI interface {
 	GetQueue(ctx context.Context, in *mediaconvert.GetQueueInput, optFns ...func(*mediaconvert.Options)) (*mediaconvert.GetQueueOutput, error)
 	ListTagsForResource(ctx context.Context, in *mediaconvert.ListTagsForResourceInput, optFns ...func(*mediaconvert.Options)) (*mediaconvert.ListTagsForResourceOutput, error)
+	mediaConvertJobTemplateAPI
 }
 
 var _ mediaConvertAPI = (*mediaconvert.Client)(nil)

@@ -67,6 +67,13 @@ func overrides() map[string]overrideReader {
 		"AWS::EC2::ClientVpnEndpoint":                      readClientVpnEndpoint,
 		"AWS::EC2::ClientVpnTargetNetworkAssociation":      readClientVpnTargetNetworkAssociation,
 		"AWS::EC2::ClientVpnAuthorizationRule":             readClientVpnAuthorizationRule,
+		"AWS::Budgets::Budget":                             readBudget,
+		"AWS::DLM::LifecyclePolicy":                        readLifecyclePolicy,
+		"AWS::Glue::Table":                                 readGlueTable,
+		"AWS::MediaConvert::JobTemplate":                   readMediaConvertJobTemplate,
+		"AWS::SageMaker::EndpointConfig":                   readSageMakerEndpointConfig,
+		"AWS::SageMaker::MonitoringSchedule":               readSageMakerMonitoringSchedule,
+		"AWS::Cognito::IdentityPool":                       readIdentityPool,
 	}
 }
 

@@ -67,14 +67,18 @@
 //	ses (query)                 ListReceiptFilters DescribeReceiptRuleSet DescribeReceiptRule
 //	                            DescribeConfigurationSet
 //	glue (JSON 1.1)             GetClassifier GetWorkflow GetTags GetConnection
-//	                            GetSecurityConfiguration
+//	                            GetSecurityConfiguration GetTable
 //	appsync (REST-JSON)         ListApiKeys
 //	lakeformation (REST-JSON)   DescribeResource
-//	mediaconvert (REST-JSON)    GetQueue ListTagsForResource
+//	mediaconvert (REST-JSON)    GetQueue GetJobTemplate ListTagsForResource
 //	rds (query, DocumentDB)     DescribeDBClusters DescribeDBInstances ListTagsForResource
 //	dms (JSON 1.1)              DescribeEndpoints DescribeReplicationInstances
 //	                            DescribeReplicationSubnetGroups DescribeReplicationTasks
 //	                            ListTagsForResource
+//	budgets (JSON 1.1)          DescribeBudget
+//	dlm (REST-JSON)             GetLifecyclePolicy
+//	sagemaker (JSON 1.1)        DescribeEndpointConfig DescribeMonitoringSchedule ListTags
+//	cognito-identity (JSON 1.1) DescribeIdentityPool
 //
 // Errors carry AWS's codes in each protocol's shape (query ErrorResponse,
 // JSON __type + X-Amzn-ErrorType, S3 <Error>, Lambda X-Amzn-ErrorType, EC2

@@ -22,6 +22,7 @@ func glueService() *service {
 			"GetTags":                  (*Server).glueGetTags,
 			"GetConnection":            (*Server).glueGetConnection,
 			"GetSecurityConfiguration": (*Server).glueGetSecurityConfiguration,
+			"GetTable":                 (*Server).glueGetTable,
 		},
 	}
 }

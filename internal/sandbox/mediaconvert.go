@@ -22,6 +22,7 @@ func mediaConvertService() *service {
 		ops: map[string]handler{
 			"GetQueue":            (*Server).mediaConvertGetQueue,
 			"ListTagsForResource": (*Server).mediaConvertListTags,
+			"GetJobTemplate":      (*Server).mediaConvertGetJobTemplate,
 		},
 	}
 }
@@ -40,6 +41,8 @@ func mediaConvertRoute(r *http.Request) (string, map[string]string) {
 		return "GetQueue", map[string]string{"name": v}
 	case "tags":
 		return "ListTagsForResource", map[string]string{"arn": v}
+	case "jobTemplates":
+		return "GetJobTemplate", map[string]string{"name": v}
 	}
 	return "", nil
 }
@@ -83,13 +86,18 @@ func (s *Server) mediaConvertGetQueue(c *call) (any, error) {
 
 func (s *Server) mediaConvertListTags(c *call) (any, error) {
 	arn := c.params["arn"]
-	name := arnTail(arn, ":queues/")
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if arn != mediaConvertQueueArn(c, name) {
+	var m map[string]any
+	var err error
+	switch {
+	case arn == mediaConvertQueueArn(c, arnTail(arn, ":queues/")):
+		m, err = s.mediaConvertQueue(c, arnTail(arn, ":queues/"))
+	case arn == mediaConvertJobTemplateArn(c, arnTail(arn, ":jobTemplates/")):
+		m, err = s.mediaConvertJobTemplate(c, arnTail(arn, ":jobTemplates/"))
+	default:
 		return nil, errf(404, "NotFoundException", "The resource %s doesn't exist.", arn)
 	}
-	m, err := s.mediaConvertQueue(c, name)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,75 @@
+package sandbox
+
+import "encoding/json"
+
+// budgetsService serves AWS Budgets (JSON 1.1, PascalCase): DescribeBudget
+// answers the Budget of the world's AWS::Budgets::Budget model of that
+// name (Budget.BudgetName, else the identifier) in the caller's account,
+// its limits' Amounts as the decimal text Budgets answers; TimePeriod is
+// not answered (the template's text is not the API's timestamps). Another
+// account's id is AccessDeniedException, an unknown budget
+// NotFoundException.
+func budgetsService() *service {
+	return &service{
+		name:          "budgets",
+		protocol:      protoJSON,
+		jsonNamespace: "com.amazonaws.budgets#",
+		jsonVersion:   "1.1",
+		targetPrefix:  "AWSBudgetServiceGateway.",
+		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
+		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
+		ops: map[string]handler{
+			"DescribeBudget": (*Server).budgetsDescribeBudget,
+		},
+	}
+}
+
+func (s *Server) budgetsDescribeBudget(c *call) (any, error) {
+	var in struct{ AccountId, BudgetName string }
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	if in.AccountId != c.account {
+		return nil, errf(400, "AccessDeniedException", "Account %s is not the caller's account", in.AccountId)
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, r := range s.st.ofType(c.account, c.region, "AWS::Budgets::Budget") {
+		m, err := fieldObject(r)
+		if err != nil {
+			return nil, err
+		}
+		b, _ := m["Budget"].(map[string]any)
+		if b == nil {
+			b = map[string]any{}
+		}
+		name, _ := b["BudgetName"].(string)
+		if name == "" {
+			name = r.ccID()
+		}
+		if name != in.BudgetName {
+			continue
+		}
+		b["BudgetName"] = name
+		delete(b, "TimePeriod")
+		if l, ok := b["BudgetLimit"].(map[string]any); ok {
+			budgetAmountText(l)
+		}
+		if pl, ok := b["PlannedBudgetLimits"].(map[string]any); ok {
+			for _, v := range pl {
+				if l, ok := v.(map[string]any); ok {
+					budgetAmountText(l)
+				}
+			}
+		}
+		return map[string]any{"Budget": b}, nil
+	}
+	return nil, errf(400, "NotFoundException", "Unable to get budget: %s - the budget doesn't exist.", in.BudgetName)
+}
+
+// budgetAmountText turns a spend's numeric Amount into Budgets' text.
+func budgetAmountText(l map[string]any) {
+	if n, ok := l["Amount"].(json.Number); ok {
+		l["Amount"] = n.String()
+	}
+}

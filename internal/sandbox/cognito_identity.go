@@ -1,0 +1,69 @@
+package sandbox
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// cognitoIdentityService serves Cognito Identity (JSON 1.1, PascalCase):
+// DescribeIdentityPool answers the world's AWS::Cognito::IdentityPool
+// model of that id with the properties the API holds (the schema's Id and
+// Name copies and the Cognito Sync settings — CognitoEvents,
+// CognitoStreams, PushSync — are not answered), its IdentityPoolTags list
+// as the API's map in the list's order. An unknown pool is
+// ResourceNotFoundException.
+func cognitoIdentityService() *service {
+	return &service{
+		name:          "cognito-identity",
+		protocol:      protoJSON,
+		jsonNamespace: "com.amazonaws.cognitoidentity#",
+		jsonVersion:   "1.1",
+		targetPrefix:  "AWSCognitoIdentityService.",
+		throttle:      apiError{Status: 400, Code: "TooManyRequestsException"},
+		deny:          apiError{Status: 400, Code: "NotAuthorizedException"},
+		ops: map[string]handler{
+			"DescribeIdentityPool": (*Server).cognitoIdentityDescribePool,
+		},
+	}
+}
+
+func (s *Server) cognitoIdentityDescribePool(c *call) (any, error) {
+	var in struct{ IdentityPoolId string }
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	r := s.st.resource(c.account, c.region, "AWS::Cognito::IdentityPool", in.IdentityPoolId)
+	if r == nil {
+		return nil, errf(400, "ResourceNotFoundException", "IdentityPool '%s' not found.", in.IdentityPoolId)
+	}
+	m, err := fieldObject(r)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"IdentityPoolId": in.IdentityPoolId}
+	for _, k := range []string{"IdentityPoolName", "AllowUnauthenticatedIdentities", "AllowClassicFlow", "SupportedLoginProviders",
+		"DeveloperProviderName", "OpenIdConnectProviderARNs", "CognitoIdentityProviders", "SamlProviderARNs"} {
+		if v, ok := m[k]; ok {
+			out[k] = v
+		}
+	}
+	if _, ok := m["IdentityPoolTags"]; ok {
+		var b bytes.Buffer
+		b.WriteByte('{')
+		for i, t := range objectList(m["IdentityPoolTags"]) {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			k, _ := marshalNoEscape(t["Key"])
+			v, _ := marshalNoEscape(t["Value"])
+			b.Write(bytes.TrimSpace(k))
+			b.WriteByte(':')
+			b.Write(bytes.TrimSpace(v))
+		}
+		b.WriteByte('}')
+		out["IdentityPoolTags"] = json.RawMessage(b.Bytes())
+	}
+	return out, nil
+}

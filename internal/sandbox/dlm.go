@@ -1,0 +1,79 @@
+package sandbox
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// dlmService serves Data Lifecycle Manager (REST-JSON, PascalCase): GET
+// /policies/{policyId} answers the world's AWS::DLM::LifecyclePolicy model
+// of that id in the API's shape: a default policy (the template's
+// DefaultPolicy VOLUME or INSTANCE) as DefaultPolicy true with its
+// CreateInterval, RetainInterval, CopyTags, ExtendDeletion, Exclusions and
+// CrossRegionCopyTargets inside PolicyDetails (ResourceType, language
+// SIMPLIFIED); the Tags list as the API's map. An unknown policy is
+// ResourceNotFoundException (404).
+func dlmService() *service {
+	return &service{
+		name:     "dlm",
+		protocol: protoRESTJSON,
+		throttle: apiError{Status: 429, Code: "LimitExceededException"},
+		deny:     apiError{Status: 403, Code: "AccessDeniedException"},
+		route: func(r *http.Request) (string, map[string]string) {
+			segs := strings.Split(strings.Trim(r.URL.EscapedPath(), "/"), "/")
+			if r.Method != http.MethodGet || len(segs) != 2 || segs[0] != "policies" {
+				return "", nil
+			}
+			id, err := url.PathUnescape(segs[1])
+			if err != nil {
+				return "", nil
+			}
+			return "GetLifecyclePolicy", map[string]string{"policyId": id}
+		},
+		ops: map[string]handler{
+			"GetLifecyclePolicy": (*Server).dlmGetLifecyclePolicy,
+		},
+	}
+}
+
+// dlmDefaultPolicyProps are the PolicyDetails fields a default policy's
+// template declares at the top level.
+var dlmDefaultPolicyProps = []string{"CreateInterval", "RetainInterval", "CopyTags", "ExtendDeletion", "Exclusions", "CrossRegionCopyTargets"}
+
+func (s *Server) dlmGetLifecyclePolicy(c *call) (any, error) {
+	id := c.params["policyId"]
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	r := s.st.resource(c.account, c.region, "AWS::DLM::LifecyclePolicy", id)
+	if r == nil {
+		return nil, errf(404, "ResourceNotFoundException", "Policy %s not found", id)
+	}
+	m, err := fieldObject(r)
+	if err != nil {
+		return nil, err
+	}
+	p := map[string]any{"PolicyId": id, "PolicyArn": "arn:aws:dlm:" + c.region + ":" + c.account + ":policy/" + id, "DefaultPolicy": false}
+	for _, k := range []string{"Description", "State", "ExecutionRoleArn", "PolicyDetails"} {
+		if v, ok := m[k]; ok {
+			p[k] = v
+		}
+	}
+	if t, ok := m["DefaultPolicy"].(string); ok {
+		d := map[string]any{"ResourceType": t, "PolicyLanguage": "SIMPLIFIED", "PolicyType": "EBS_SNAPSHOT_MANAGEMENT"}
+		for _, k := range dlmDefaultPolicyProps {
+			if v, ok := m[k]; ok {
+				d[k] = v
+			}
+		}
+		p["DefaultPolicy"], p["PolicyDetails"] = true, d
+	}
+	tags := map[string]any{}
+	for _, t := range objectList(m["Tags"]) {
+		if k, ok := t["Key"].(string); ok {
+			tags[k] = t["Value"]
+		}
+	}
+	p["Tags"] = tags
+	return map[string]any{"Policy": p}, nil
+}

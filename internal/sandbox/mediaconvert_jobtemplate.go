@@ -1,0 +1,55 @@
+package sandbox
+
+import "strings"
+
+// MediaConvert job templates: GET /2017-08-29/jobTemplates/{name} answers
+// the world's AWS::MediaConvert::JobTemplate model of that name (Name,
+// else the identifier) in the API's camelCase shape: its SettingsJson as
+// the settings (already in that shape), a queue name as the queue's ARN,
+// plus its ARN, type and times; its Tags map is what ListTagsForResource
+// answers by that ARN. An unknown template is NotFoundException.
+
+func (s *Server) mediaConvertJobTemplate(c *call, name string) (map[string]any, error) {
+	for _, r := range s.st.ofType(c.account, c.region, "AWS::MediaConvert::JobTemplate") {
+		m, err := fieldObject(r)
+		if err != nil {
+			return nil, err
+		}
+		n, _ := m["Name"].(string)
+		if n == "" {
+			n = r.ccID()
+		}
+		if n == name {
+			m["Name"] = n
+			return m, nil
+		}
+	}
+	return nil, errf(404, "NotFoundException", "The specified job template %s doesn't exist.", name)
+}
+
+func mediaConvertJobTemplateArn(c *call, name string) string {
+	return "arn:aws:mediaconvert:" + c.region + ":" + c.account + ":jobTemplates/" + name
+}
+
+func (s *Server) mediaConvertGetJobTemplate(c *call) (any, error) {
+	name := c.params["name"]
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	m, err := s.mediaConvertJobTemplate(c, name)
+	if err != nil {
+		return nil, err
+	}
+	settings, hasSettings := m["SettingsJson"]
+	delete(m, "Tags")
+	delete(m, "SettingsJson")
+	jt := camelModel(m, nil).(map[string]any)
+	if hasSettings {
+		jt["settings"] = settings
+	}
+	if q, ok := jt["queue"].(string); ok && !strings.HasPrefix(q, "arn:") {
+		jt["queue"] = mediaConvertQueueArn(c, q)
+	}
+	jt["arn"], jt["type"] = mediaConvertJobTemplateArn(c, name), "CUSTOM"
+	jt["createdAt"], jt["lastUpdated"] = epoch(defaultStackTime), epoch(defaultStackTime)
+	return map[string]any{"jobTemplate": jt}, nil
+}

@@ -1,0 +1,144 @@
+package sandbox
+
+import "strings"
+
+// sageMakerService serves SageMaker (JSON 1.1, PascalCase, the template's
+// own shape): DescribeEndpointConfig and DescribeMonitoringSchedule answer
+// the world's AWS::SageMaker::EndpointConfig and MonitoringSchedule models
+// by name (the name property, else the identifier's ARN tail) as they hold
+// them, with the ARN, times, and a schedule's status and MonitoringType;
+// ListTags lists a model's Tags by its ARN (MaxResults, NextToken). A
+// missing endpoint configuration is the ValidationException "Could not
+// find endpoint configuration" SageMaker answers, a missing schedule
+// ResourceNotFound.
+func sageMakerService() *service {
+	return &service{
+		name:          "sagemaker",
+		protocol:      protoJSON,
+		jsonNamespace: "com.amazonaws.sagemaker#",
+		jsonVersion:   "1.1",
+		targetPrefix:  "SageMaker.",
+		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
+		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
+		ops: map[string]handler{
+			"DescribeEndpointConfig":     (*Server).sageMakerDescribeEndpointConfig,
+			"DescribeMonitoringSchedule": (*Server).sageMakerDescribeMonitoringSchedule,
+			"ListTags":                   (*Server).sageMakerListTags,
+		},
+	}
+}
+
+// sageMakerKind is one SageMaker type's naming facts.
+type sageMakerKind struct{ typ, nameProp, arnKind, arnField string }
+
+var (
+	smEndpointConfig     = sageMakerKind{"AWS::SageMaker::EndpointConfig", "EndpointConfigName", "endpoint-config", "EndpointConfigArn"}
+	smMonitoringSchedule = sageMakerKind{"AWS::SageMaker::MonitoringSchedule", "MonitoringScheduleName", "monitoring-schedule", "MonitoringScheduleArn"}
+)
+
+func (k sageMakerKind) arn(c *call, name string) string {
+	return "arn:aws:sagemaker:" + c.region + ":" + c.account + ":" + k.arnKind + "/" + name
+}
+
+// sageMakerModel returns the model of k named name (its name set).
+func (s *Server) sageMakerModel(c *call, k sageMakerKind, name string) (map[string]any, error) {
+	for _, r := range s.st.ofType(c.account, c.region, k.typ) {
+		m, err := fieldObject(r)
+		if err != nil {
+			return nil, err
+		}
+		n, _ := m[k.nameProp].(string)
+		if n == "" {
+			n = arnTail(r.ccID(), ":"+k.arnKind+"/")
+		}
+		if n == name {
+			m[k.nameProp] = n
+			return m, nil
+		}
+	}
+	return nil, nil
+}
+
+func (s *Server) sageMakerDescribe(c *call, k sageMakerKind, missing func(string) error) (map[string]any, error) {
+	var in map[string]string
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	name := in[k.nameProp]
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	m, err := s.sageMakerModel(c, k, name)
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nil, missing(name)
+	}
+	delete(m, "Tags")
+	m[k.arnField], m["CreationTime"] = k.arn(c, name), epoch(defaultStackTime)
+	return m, nil
+}
+
+func (s *Server) sageMakerDescribeEndpointConfig(c *call) (any, error) {
+	return s.sageMakerDescribe(c, smEndpointConfig, func(name string) error {
+		return errf(400, "ValidationException", "Could not find endpoint configuration \"%s\".", smEndpointConfig.arn(c, name))
+	})
+}
+
+func (s *Server) sageMakerDescribeMonitoringSchedule(c *call) (any, error) {
+	m, err := s.sageMakerDescribe(c, smMonitoringSchedule, func(name string) error {
+		return errf(400, "ResourceNotFound", "Monitoring schedule %s does not exist.", name)
+	})
+	if err != nil {
+		return nil, err
+	}
+	m["MonitoringScheduleStatus"], m["LastModifiedTime"] = "Scheduled", epoch(defaultStackTime)
+	if cfg, ok := m["MonitoringScheduleConfig"].(map[string]any); ok && cfg["MonitoringType"] != nil {
+		m["MonitoringType"] = cfg["MonitoringType"]
+	}
+	return m, nil
+}
+
+func (s *Server) sageMakerListTags(c *call) (any, error) {
+	var in struct {
+		ResourceArn, NextToken string
+		MaxResults             int
+	}
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	size := 50
+	if in.MaxResults > 0 {
+		size = in.MaxResults
+	}
+	off, ok := pageOffset("sagemaker", in.NextToken)
+	if !ok {
+		return nil, errf(400, "ValidationException", "Invalid NextToken")
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, k := range []sageMakerKind{smEndpointConfig, smMonitoringSchedule} {
+		prefix := k.arn(c, "")
+		if !strings.HasPrefix(in.ResourceArn, prefix) {
+			continue
+		}
+		m, err := s.sageMakerModel(c, k, strings.TrimPrefix(in.ResourceArn, prefix))
+		if err != nil {
+			return nil, err
+		}
+		if m == nil {
+			break
+		}
+		tags := []any{}
+		for _, t := range objectList(m["Tags"]) {
+			tags = append(tags, map[string]any{"Key": t["Key"], "Value": t["Value"]})
+		}
+		lo, hi, next := page(len(tags), off, size)
+		out := map[string]any{"Tags": tags[lo:hi]}
+		if next >= 0 {
+			out["NextToken"] = pageToken("sagemaker", next)
+		}
+		return out, nil
+	}
+	return nil, errf(400, "ValidationException", "Resource %s does not exist.", in.ResourceArn)
+}
