@@ -50,7 +50,7 @@ type enumerator func(ctx context.Context, c *Clients, parent StackResource, stac
 // enumerators is the one registration table of child enumerators, per
 // declared parent type.
 func enumerators() map[string][]enumerator {
-	return map[string][]enumerator{
+	m := map[string][]enumerator{
 		"AWS::SNS::Topic":       {topicSubscriptions, outOfBandTopicPolicy},
 		"AWS::Lambda::Function": {functionURLs, functionAliases, eventSourceMappings, functionVersions, functionPermissions},
 		"AWS::S3::Bucket":       {outOfBandBucketPolicy},
@@ -70,6 +70,11 @@ func enumerators() map[string][]enumerator {
 		"AWS::AutoScaling::AutoScalingGroup": {groupHooks, groupScheduledActions},
 		"AWS::CodeDeploy::Application":       {appDeploymentGroups},
 	}
+	// And the parents whose children Cloud Control lists (cc_children.go).
+	for parent, kinds := range ccChildren() {
+		m[parent] = append(m[parent], ccListed(kinds)...)
+	}
+	return m
 }
 
 // HasEnumerator reports whether live children of parentType are enumerated.

@@ -31,6 +31,13 @@
 // CloudFormation stack owns is returned for the added tier, read in full.
 // A child whose Cloud Control identifier is compound carries its physical
 // id apart: the ownership check (DescribeStackResources) asks for that.
+// Where Cloud Control lists a parent's children by a ResourceModel naming
+// it (a REST API's resources, a load balancer's listeners, a detector's
+// filters, ...), one generic enumerator serves a data table of parent →
+// child type and key (cc_children.go); children AWS creates by itself are
+// never added (a REST API's root resource and default models; kinds AWS
+// may create, such as a deployment's implicit stage or a transit gateway's
+// default route table, are not enumerated at all).
 //
 // Rules and invariants:
 //   - One registration table each for override readers, identifier adapters

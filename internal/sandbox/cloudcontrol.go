@@ -134,15 +134,25 @@ func (s *Server) ccGetResource(c *call) (any, error) {
 
 func (s *Server) ccListResources(c *call) (any, error) {
 	var in struct {
-		TypeName   string
-		NextToken  string
-		MaxResults int
+		TypeName      string
+		NextToken     string
+		MaxResults    int
+		ResourceModel string
 	}
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
 	if err := s.ccCheckType(c, in.TypeName, "LIST"); err != nil {
 		return nil, err
+	}
+	// A ResourceModel selects the children of a parent (RestApiId,
+	// ListenerArn, ...): only resources whose model holds each of its
+	// values are listed.
+	var sel map[string]any
+	if in.ResourceModel != "" {
+		if err := json.Unmarshal([]byte(in.ResourceModel), &sel); err != nil || sel == nil {
+			return nil, errf(400, "InvalidRequestException", "The ResourceModel is not a JSON object: %v", err)
+		}
 	}
 	size := s.opts.PageSize
 	if in.MaxResults > 0 && in.MaxResults < size {
@@ -155,6 +165,15 @@ func (s *Server) ccListResources(c *call) (any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	all := s.st.ofType(c.account, c.region, in.TypeName)
+	if sel != nil {
+		var kept []*Resource
+		for _, res := range all {
+			if modelHolds(res, sel) {
+				kept = append(kept, res)
+			}
+		}
+		all = kept
+	}
 	lo, hi, next := page(len(all), off, size)
 	descs := []resourceDescription{}
 	for _, res := range all[lo:hi] {
@@ -475,3 +494,24 @@ func collect(v any, path string) []any {
 }
 
 func concat(a, b []string) []string { return append(append([]string(nil), a...), b...) }
+
+// modelHolds reports whether a resource's live model holds every value of
+// sel (top-level properties, compared as JSON).
+func modelHolds(res *Resource, sel map[string]any) bool {
+	var m map[string]any
+	if json.Unmarshal(res.Properties, &m) != nil {
+		return false
+	}
+	for k, want := range sel {
+		got, ok := m[k]
+		if !ok {
+			return false
+		}
+		a, _ := json.Marshal(got)
+		b, _ := json.Marshal(want)
+		if string(a) != string(b) {
+			return false
+		}
+	}
+	return true
+}
