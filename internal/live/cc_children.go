@@ -27,8 +27,9 @@ type ccChild struct {
 // are left out rather than risk a false added finding: an API Gateway
 // Deployment's implicit stage (Stage, Deployment), a transit gateway's
 // default route table, a DB cluster's auto-scaled replicas, Route 53's NS
-// and SOA records, a quick-created HTTP API's route, integration and stage
-// (the Api parent is skipped when it declares Target).
+// and SOA records; and no children at all of an API whose children AWS
+// made from its declaration (definedBy: an imported OpenAPI body, a clone,
+// a quick-created HTTP API).
 func ccChildren() map[string][]ccChild {
 	c := func(typ, key string) ccChild { return ccChild{typ: typ, key: key} }
 	return map[string][]ccChild{
@@ -82,16 +83,31 @@ func ccListed(kinds []ccChild) []enumerator {
 	return out
 }
 
-// skipsQuickCreate names parents whose declared properties make AWS create
-// children by itself: an HTTP API quick-created from a Target.
-func skipsQuickCreate(parent StackResource) bool {
-	return parent.Type == "AWS::ApiGatewayV2::Api" && parent.Declared["Target"] != nil
+// definedBy are, per parent type, the declared properties that make AWS
+// create the parent's children by itself: an API imported from an OpenAPI
+// or Swagger body (Body, BodyS3Location), cloned (CloneFrom) or
+// quick-created from a Target. Such a parent's children are not listed:
+// each would be a false added finding.
+var definedBy = map[string][]string{
+	"AWS::ApiGateway::RestApi": {"Body", "BodyS3Location", "CloneFrom"},
+	"AWS::ApiGatewayV2::Api":   {"Body", "BodyS3Location", "Target"},
+}
+
+// childrenDefinedByParent reports whether the parent declares one of its
+// definedBy properties (an unresolved one counts: fail closed).
+func childrenDefinedByParent(parent StackResource) bool {
+	for _, p := range definedBy[parent.Type] {
+		if parent.Declared[p] != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // enumerate lists the parent's children of one kind through Cloud Control
 // and keeps those the stack does not declare and AWS did not create.
 func (k ccChild) enumerate(ctx context.Context, c *Clients, parent StackResource, stack []StackResource) ([]candidate, error) {
-	if skipsQuickCreate(parent) {
+	if childrenDefinedByParent(parent) {
 		return nil, nil
 	}
 	if c.CloudControl == nil {

@@ -141,21 +141,31 @@ func TestEnumerateCloudControlChildren(t *testing.T) {
 	}
 }
 
-// TestEnumerateQuickCreatedApi: an HTTP API declared with Target was
-// quick-created — AWS made its route, integration and stage — so its
-// children are not listed at all.
-func TestEnumerateQuickCreatedApi(t *testing.T) {
-	w := worldOf()
-	k := ccKind{typ: "AWS::ApiGatewayV2::Route", key: "ApiId"}
-	w.Accounts[0].Regions[0].Resources = append(w.Accounts[0].Regions[0].Resources, ccChild(t, k, "api1", "defaultroute", nil))
-	_, url := serve(t, w)
-	parent := live.StackResource{LogicalID: "Api", Type: "AWS::ApiGatewayV2::Api", PhysicalID: "api1", Declared: map[string]any{"Target": "arn:aws:lambda:us-east-1:111111111111:function:f"}}
-	got, err := live.Enumerate(ctx(t), live.NewClients(config(url)), parent, []live.StackResource{parent})
-	if err != nil || len(got) != 0 {
-		t.Errorf("quick-created API: %v %v, want no children", got, err)
-	}
-	parent.Declared = nil
-	if got, err := live.Enumerate(ctx(t), live.NewClients(config(url)), parent, []live.StackResource{parent}); err != nil || len(got) != 1 {
-		t.Errorf("API without Target: %v %v, want its out-of-band route", got, err)
+// TestEnumerateDefinedByParent: an API whose children AWS made from its
+// declaration — quick-created from a Target, imported from an OpenAPI body
+// (inline or in S3), cloned — has its children not listed at all; the
+// same API declared without them has its out-of-band child.
+func TestEnumerateDefinedByParent(t *testing.T) {
+	for _, tt := range []struct {
+		typ, id, prop string
+		kind          ccKind
+	}{
+		{"AWS::ApiGatewayV2::Api", "api1", "Target", ccKind{typ: "AWS::ApiGatewayV2::Route", key: "ApiId"}},
+		{"AWS::ApiGatewayV2::Api", "api1", "Body", ccKind{typ: "AWS::ApiGatewayV2::Route", key: "ApiId"}},
+		{"AWS::ApiGateway::RestApi", "rest1", "BodyS3Location", ccKind{typ: "AWS::ApiGateway::Authorizer", key: "RestApiId"}},
+		{"AWS::ApiGateway::RestApi", "rest1", "CloneFrom", ccKind{typ: "AWS::ApiGateway::Authorizer", key: "RestApiId"}},
+	} {
+		w := worldOf()
+		w.Accounts[0].Regions[0].Resources = append(w.Accounts[0].Regions[0].Resources, ccChild(t, tt.kind, tt.id, "made", nil))
+		_, url := serve(t, w)
+		parent := live.StackResource{LogicalID: "Api", Type: tt.typ, PhysicalID: tt.id, Declared: map[string]any{tt.prop: "x"}}
+		got, err := live.Enumerate(ctx(t), live.NewClients(config(url)), parent, []live.StackResource{parent})
+		if err != nil || len(got) != 0 {
+			t.Errorf("%s declaring %s: %v %v, want no children", tt.typ, tt.prop, got, err)
+		}
+		parent.Declared = nil
+		if got, err := live.Enumerate(ctx(t), live.NewClients(config(url)), parent, []live.StackResource{parent}); err != nil || len(got) != 1 {
+			t.Errorf("%s without %s: %v %v, want its out-of-band child", tt.typ, tt.prop, got, err)
+		}
 	}
 }
