@@ -27,6 +27,9 @@ are never written (record them), unless --remove-unrecorded asks to remove
 them (where they have an absent state) and delete unrecorded children. The plan is
 printed first; on a terminal you choose the items to write, --yes writes
 them all, and without a terminal and --yes nothing is written (--dry-run).
+Nested stacks (AWS::CloudFormation::Stack) are reverted too, depth first
+after their parent, each with its own plan against its own baseline
+(--no-recursive: only the stacks chosen).
 After writing, the touched stacks are checked again and each item is
 reported reverted, still drifted (with the live value) or failed (with
 the AWS error).
@@ -57,7 +60,9 @@ func (g *globList) Set(v string) error { *g = append(*g, v); return nil }
 
 // revertStack is one stack's revert as the JSON report writes it.
 type revertStack struct {
-	Stack    drift.StackRef   `json:"stack"`
+	Stack drift.StackRef `json:"stack"`
+	// Parent names the stack a nested stack was reached from.
+	Parent   string           `json:"parent,omitempty"`
 	Plan     *revert.Plan     `json:"plan,omitempty"`
 	Outcomes []revert.Outcome `json:"outcomes"`
 	Error    string           `json:"error,omitempty"`
@@ -86,6 +91,7 @@ func runRevert(ctx context.Context, s IO, args []string) int {
 	fs.BoolVar(&f.undeclaredOnly, "undeclared-only", false, "revert only live-only state (undeclared values, added children)")
 	fs.Var(&f.only, "only", "revert only findings whose LOGICALID.PATH matches this glob (repeatable)")
 	fs.BoolVar(&f.removeUnrecorded, "remove-unrecorded", false, "remove live-only values nobody recorded (where they have an absent state) and delete unrecorded out-of-band children, instead of listing them not revertable")
+	f.registerRecursion(fs)
 	fs.DurationVar(&f.wait, "wait", 0, "retry transient write failures until this long after the run started (e.g. 2m; default: 3 attempts)")
 	if done, code := parse(s, fs, args); done {
 		return code
@@ -120,11 +126,22 @@ func runRevert(ctx context.Context, s IO, args []string) int {
 		if ctx.Err() != nil {
 			break
 		}
-		rs := sess.revertOne(ctx, s, t, opt, &f, dry, in, start)
-		out = append(out, rs)
-		sum.add(rs)
-		if !f.json {
-			printRevert(s.Stdout, rs, dry)
+		// A stack, then its nested stacks depth first (each its own plan
+		// against its own baseline), unless --no-recursive.
+		tree := []*stackRun{sess.gather(ctx, t, gatherMode{})}
+		if !sess.flags.noRecursive {
+			tree = sess.descendRun(ctx, tree[0], gatherMode{}, 1, &visited{seen: map[string]bool{}})
+		}
+		for _, run := range tree {
+			if ctx.Err() != nil {
+				break
+			}
+			rs := sess.revertRun(ctx, s, run, opt, &f, dry, in, start)
+			out = append(out, rs)
+			sum.add(rs)
+			if !f.json {
+				printRevert(s.Stdout, rs, dry)
+			}
 		}
 	}
 	if f.json {
@@ -142,15 +159,14 @@ func runRevert(ctx context.Context, s IO, args []string) int {
 	return sum.exit()
 }
 
-// revertOne plans, writes and re-checks one stack.
-func (sess *session) revertOne(ctx context.Context, s IO, t target, opt revert.Options, f *revertFlags, dry bool, in *bufio.Reader, start time.Time) revertStack {
-	run := sess.gather(ctx, t, gatherMode{})
-	rs := revertStack{Stack: run.ref, Outcomes: []revert.Outcome{}}
+// revertRun plans, writes and re-checks one checked stack.
+func (sess *session) revertRun(ctx context.Context, s IO, run *stackRun, opt revert.Options, f *revertFlags, dry bool, in *bufio.Reader, start time.Time) revertStack {
+	rs := revertStack{Stack: run.ref, Parent: run.parent, Outcomes: []revert.Outcome{}}
 	if run.err != nil {
 		rs.Error = run.err.Error()
 		return rs
 	}
-	c := sess.clients[t.region]
+	c := sess.clients[run.target.region]
 	p, err := revert.Build(planInput(ctx, c, run), opt)
 	if err != nil {
 		rs.Error = err.Error()
@@ -199,7 +215,7 @@ func chooseRevertItems(w io.Writer, in *bufio.Reader, p *revert.Plan) ([]revert.
 // transient failures until wait has passed (when positive), then checks
 // the stack again for each item's outcome.
 func (sess *session) applyRevert(ctx context.Context, s IO, run *stackRun, p *revert.Plan, wait time.Duration) revertStack {
-	rs := revertStack{Stack: run.ref, Plan: p, Outcomes: []revert.Outcome{}}
+	rs := revertStack{Stack: run.ref, Parent: run.parent, Plan: p, Outcomes: []revert.Outcome{}}
 	t := run.target
 	c := sess.clients[t.region]
 	st := sess.settings
