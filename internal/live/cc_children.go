@@ -13,8 +13,9 @@ import (
 // type and the ResourceModel property its list handler selects the parent
 // by (the parent's Cloud Control identifier: RestApiId, ListenerArn, ...).
 // implicit, when set, tells a child AWS creates by itself with the parent
-// (a REST API's root resource, its Empty and Error models) from its full
-// live model: such a child is never an added resource.
+// (a REST API's root resource, its Empty and Error models, a listener's
+// default rule) from its full live model: such a child is never an added
+// resource.
 type ccChild struct {
 	typ      string
 	key      string
@@ -64,7 +65,8 @@ func ccChildren() map[string][]ccChild {
 			c("AWS::ElasticLoadBalancingV2::Listener", "LoadBalancerArn"),
 		},
 		"AWS::ElasticLoadBalancingV2::Listener": {
-			c("AWS::ElasticLoadBalancingV2::ListenerRule", "ListenerArn"),
+			// A listener's default rule is its DefaultActions, not a rule.
+			{typ: "AWS::ElasticLoadBalancingV2::ListenerRule", key: "ListenerArn", implicit: func(m map[string]any) bool { return m["IsDefault"] == true }},
 		},
 		"AWS::GuardDuty::Detector": {
 			c("AWS::GuardDuty::Filter", "DetectorId"),

@@ -56,7 +56,7 @@ func ccParents() []ccParent {
 			{typ: "AWS::ElasticBeanstalk::ConfigurationTemplate", key: "ApplicationName"}, {typ: "AWS::ElasticBeanstalk::Environment", key: "ApplicationName"},
 		}},
 		{"AWS::ElasticLoadBalancingV2::LoadBalancer", lb, lb, []ccKind{{typ: "AWS::ElasticLoadBalancingV2::Listener", key: "LoadBalancerArn"}}},
-		{"AWS::ElasticLoadBalancingV2::Listener", listener, listener, []ccKind{{typ: "AWS::ElasticLoadBalancingV2::ListenerRule", key: "ListenerArn"}}},
+		{"AWS::ElasticLoadBalancingV2::Listener", listener, listener, []ccKind{{"AWS::ElasticLoadBalancingV2::ListenerRule", "ListenerArn", map[string]any{"IsDefault": true}, map[string]any{"IsDefault": false, "Priority": 10}}}},
 		{"AWS::GuardDuty::Detector", "det1", "det1", []ccKind{
 			{typ: "AWS::GuardDuty::Filter", key: "DetectorId"}, {typ: "AWS::GuardDuty::IPSet", key: "DetectorId"}, {typ: "AWS::GuardDuty::ThreatIntelSet", key: "DetectorId"},
 		}},
