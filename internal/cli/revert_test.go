@@ -280,3 +280,58 @@ func TestRevertRemoveUnrecorded(t *testing.T) {
 		}
 	}
 }
+
+// TestRevertRecordSetAndAttributeBag: a Route 53 record's TTL and a load
+// balancer attribute changed out of band are reverted through their SDK
+// writers (ChangeResourceRecordSets polled to INSYNC under --wait,
+// ModifyLoadBalancerAttributes with the one drifted key) while 30 % of
+// those calls fail transiently; check --fail is clean after.
+func TestRevertRecordSetAndAttributeBag(t *testing.T) {
+	const zone = "Z0CLIREVERT00001"
+	lbARN := "arn:aws:elasticloadbalancing:" + testRegion + ":" + testAccount + ":loadbalancer/app/edge/0123456789abcdef"
+	rec := map[string]any{"HostedZoneId": zone, "Name": "www.example.com.", "Type": "A", "TTL": "300", "ResourceRecords": []any{"192.0.2.10"}}
+	lbDeclared := map[string]any{"Type": "application", "LoadBalancerAttributes": []any{map[string]any{"Key": "idle_timeout.timeout_seconds", "Value": "120"}}}
+	lbLive := map[string]any{"LoadBalancerArn": lbARN, "Type": "application", "LoadBalancerAttributes": []any{
+		map[string]any{"Key": "idle_timeout.timeout_seconds", "Value": "120"}, map[string]any{"Key": "routing.http2.enabled", "Value": "true"}}}
+	w := appWorld(t, map[string][]appResource{"Edge": {
+		{logicalID: "Zone", typ: "AWS::Route53::HostedZone", physicalID: zone, declared: map[string]any{"Name": "example.com."}, live: map[string]any{"Id": zone, "Name": "example.com."}},
+		{logicalID: "Www", typ: "AWS::Route53::RecordSet", physicalID: "www.example.com", declared: rec, live: rec},
+		{logicalID: "Lb", typ: "AWS::ElasticLoadBalancingV2::LoadBalancer", physicalID: lbARN, declared: lbDeclared, live: lbLive},
+	}})
+	env := startSandbox(t, w, testKey, testRegion)
+	if _, errs, code := env.run("record", "--all", "--yes"); code != ExitOK {
+		t.Fatalf("record: exit %d\n%s", code, errs)
+	}
+	if c, _, code := env.checkJSON("--all", "--fail"); code != ExitOK {
+		t.Fatalf("check before the changes: exit %d %v", code, c.briefs())
+	}
+	env.change(sandbox.Change{Op: sandbox.OpSet, Type: "AWS::Route53::RecordSet", Identifier: "www.example.com", Path: "TTL", Value: json.RawMessage(`"900"`)})
+	env.change(sandbox.Change{Op: sandbox.OpSet, Type: "AWS::ElasticLoadBalancingV2::LoadBalancer", Identifier: lbARN, Path: "LoadBalancerAttributes",
+		Value: json.RawMessage(`[{"Key":"idle_timeout.timeout_seconds","Value":"300"},{"Key":"routing.http2.enabled","Value":"true"}]`)})
+	if _, _, code := env.checkJSON("--all", "--fail"); code != ExitDrift {
+		t.Fatalf("check after the changes: exit %d, want 1", code)
+	}
+	var rules []sandbox.FaultRule
+	for _, r := range [][2]string{{"route53", "ChangeResourceRecordSets"}, {"route53", "GetChange"}, {"elasticloadbalancing", "ModifyLoadBalancerAttributes"}} {
+		rules = append(rules, sandbox.FaultRule{Service: r[0], Action: r[1], Rate: 0.3, Code: "ServiceUnavailable", Status: 503})
+	}
+	if err := env.srv.SetFaults(rules); err != nil {
+		t.Fatal(err)
+	}
+	env.srv.ResetCalls()
+	rep, errs, code := env.revertJSON("--all", "--yes", "--wait", "1m", "--max-attempts", "1")
+	calls := env.srv.Calls()
+	t.Logf("record set and attribute bag: %+v; injected %v", rep.Summary, calls.Errors)
+	if code != ExitOK || rep.Summary.Reverted != 2 {
+		t.Fatalf("revert: exit %d %+v\n%s", code, rep.Summary, errs)
+	}
+	if calls.Counts["route53:GetChange"] == 0 || calls.Counts["cloudcontrolapi:UpdateResource"] != 0 {
+		t.Errorf("calls: %v", calls.Counts)
+	}
+	if err := env.srv.SetFaults(nil); err != nil {
+		t.Fatal(err)
+	}
+	if c, _, code := env.checkJSON("--all", "--fail"); code != ExitOK {
+		t.Errorf("check after revert: exit %d %v", code, c.briefs())
+	}
+}
