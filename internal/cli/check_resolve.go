@@ -44,14 +44,23 @@ type resolveRun struct {
 	items map[string]revert.Item
 }
 
-func (r *resolvable) counts() (record, rev int) {
+// counts returns how many values record can take, how many items revert
+// can write for drift, and how many more remove values nobody recorded.
+func (r *resolvable) counts() (record, rev, unrecorded int) {
 	for _, rr := range r.runs {
 		record += len(rr.delta)
-		if rr.plan != nil {
-			rev += len(rr.plan.Items)
+		if rr.plan == nil {
+			continue
+		}
+		for _, it := range rr.plan.Items {
+			if it.Note == revert.NoteUnrecorded {
+				unrecorded++
+			} else {
+				rev++
+			}
 		}
 	}
-	return record, rev
+	return record, rev, unrecorded
 }
 
 // resolvableOf plans what each run's findings can take. A plan that
@@ -68,7 +77,9 @@ func resolvableOf(ctx context.Context, s IO, sess *session, runs []*stackRun, ca
 			rr.delta = recordDelta(r.findings)
 		}
 		if c := sess.clients[r.target.region]; c != nil && hasDrift(r.findings) {
-			p, err := revert.Build(planInput(ctx, c, r), revert.Options{})
+			// Values nobody recorded are opt-in removals here, as on
+			// revert's terminal (each is chosen explicitly or not at all).
+			p, err := revert.Build(planInput(ctx, c, r), revert.Options{RemoveUnrecorded: true})
 			if err != nil {
 				fmt.Fprintf(s.Stderr, "note: %s: no revert plan: %v\n", r.ref.Name, err)
 			} else {
@@ -97,7 +108,8 @@ func hasDrift(fs []drift.Finding) bool {
 // live-only side.
 func resolveInline(ctx context.Context, s IO, sess *session, runs []*stackRun, canRecord bool) error {
 	res := resolvableOf(ctx, s, sess, runs, canRecord)
-	nRecord, nRevert := res.counts()
+	nRecord, nDrift, nUnrecorded := res.counts()
+	nRevert := nDrift + nUnrecorded
 	decidable := res.decidable()
 	if nRecord == 0 && nRevert == 0 && res.ignorable == 0 {
 		return nil
@@ -106,8 +118,11 @@ func resolveInline(ctx context.Context, s IO, sess *session, runs []*stackRun, c
 	if nRecord > 0 {
 		prompt += fmt.Sprintf(" · r record live-only values (%d)", nRecord)
 	}
-	if nRevert > 0 {
-		prompt += fmt.Sprintf(" · v revert drift (%d)", nRevert)
+	switch {
+	case nUnrecorded > 0:
+		prompt += fmt.Sprintf(" · v revert drift (%d, and %d unrecorded to remove)", nDrift, nUnrecorded)
+	case nDrift > 0:
+		prompt += fmt.Sprintf(" · v revert drift (%d)", nDrift)
 	}
 	if res.ignorable > 0 {
 		prompt += fmt.Sprintf(" · i ignore findings (%d)", res.ignorable)

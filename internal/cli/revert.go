@@ -114,7 +114,10 @@ func runRevert(ctx context.Context, s IO, args []string) int {
 		return fail(s, "revert", err)
 	}
 	defer sess.close()
-	opt := revert.Options{DeclaredOnly: f.declaredOnly, UndeclaredOnly: f.undeclaredOnly, Only: f.only, RemoveUnrecorded: f.removeUnrecorded}
+	// On a terminal, values nobody recorded are offered as opt-in REMOVE
+	// rows (none is chosen unless picked): the choice is the consent the
+	// flag gives a run without prompts (seed 002 §7).
+	opt := revert.Options{DeclaredOnly: f.declaredOnly, UndeclaredOnly: f.undeclaredOnly, Only: f.only, RemoveUnrecorded: f.removeUnrecorded || interactive}
 	sum := revertSummary{DryRun: dry, NotRevertable: map[string]int{}}
 	var out []revertStack
 	var in *bufio.Reader
@@ -269,11 +272,15 @@ func revertLine(it revert.Item) string {
 	if it.Path != "" {
 		name += "." + it.Path
 	}
+	unrecorded := ""
+	if it.Note == revert.NoteUnrecorded {
+		unrecorded = ", unrecorded"
+	}
 	switch {
 	case it.Kind == revert.Delete:
-		return fmt.Sprintf("%s %s (DELETE via %s)", name, it.PhysicalID, it.Call)
+		return fmt.Sprintf("%s %s (DELETE%s via %s)", name, it.PhysicalID, unrecorded, it.Call)
 	case it.Remove:
-		return fmt.Sprintf("%s: %s → (REMOVE) via %s", name, shortValue(it.Current), it.Call)
+		return fmt.Sprintf("%s: %s → (REMOVE%s) via %s", name, shortValue(it.Current), unrecorded, it.Call)
 	}
 	return fmt.Sprintf("%s: %s → %s via %s", name, shortValue(it.Current), shortValue(it.Target), it.Call)
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -333,5 +334,27 @@ func TestRevertRecordSetAndAttributeBag(t *testing.T) {
 	}
 	if c, _, code := env.checkJSON("--all", "--fail"); code != ExitOK {
 		t.Errorf("check after revert: exit %d %v", code, c.briefs())
+	}
+}
+
+// TestRevertTerminalOffersUnrecorded: on a terminal (no --yes) values
+// nobody recorded are offered as opt-in (REMOVE, unrecorded) rows, none
+// chosen unless picked; picking one removes it.
+func TestRevertTerminalOffersUnrecorded(t *testing.T) {
+	w := appWorld(t, map[string][]appResource{"App": {queue("Q", "q", map[string]any{"VisibilityTimeout": 30}, map[string]any{"DelaySeconds": 5})}})
+	env := startSandbox(t, w, testKey, testRegion)
+	env.tty, env.stdoutTTY, env.stdin = true, true, "\n"
+	out, errs, _ := env.run("revert", "App")
+	m := regexp.MustCompile(`(?m)^ +(\d+)  Q\.DelaySeconds: 5 → \(REMOVE, unrecorded\)`).FindStringSubmatch(out)
+	if m == nil || !strings.Contains(out, "nothing chosen: nothing written") {
+		t.Fatalf("no opt-in row for the unrecorded value:\n%s\n%s", out, errs)
+	}
+	if n := writeCalls(env.srv); n != 0 {
+		t.Errorf("nothing chosen, yet %d write calls", n)
+	}
+	env.stdin = m[1] + "\n"
+	out, errs, _ = env.run("revert", "App")
+	if !strings.Contains(out, "reverted: Q.DelaySeconds: 5 → (REMOVE, unrecorded)") {
+		t.Fatalf("the chosen removal was not reverted:\n%s\n%s", out, errs)
 	}
 }

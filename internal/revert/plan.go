@@ -149,6 +149,10 @@ type Options struct {
 	RemoveUnrecorded bool
 }
 
+// NoteUnrecorded marks an item that removes a value (or deletes a child)
+// nobody recorded: planned only with Options.RemoveUnrecorded.
+const NoteUnrecorded = "unrecorded"
+
 // Build plans the revert of one stack. It is pure and deterministic.
 func Build(in Input, opt Options) (*Plan, error) {
 	for _, g := range opt.Only {
@@ -254,11 +258,17 @@ func plan(f drift.Finding, r Resource, b *baseline.Baseline, facts *schema.Facts
 		return nil, Unrecorded, "record it if the live value is right, or --remove-unrecorded to remove it; nothing decided it should be otherwise"
 	}
 	if f.Tier == drift.Added {
+		if unrecorded {
+			it.Note = NoteUnrecorded
+		}
 		return planDelete(f, it)
 	}
 	target, remove := f.Desired, f.Desired == nil
 	if unrecorded || (f.Tier == drift.Undeclared && f.Note == baseline.NoteAppeared) {
 		target, remove = nil, true
+	}
+	if unrecorded {
+		it.Note = NoteUnrecorded
 	}
 	if drift.ContainsUnknown(target) {
 		return nil, Unresolvable, "the target holds a value the resolver could not know"
