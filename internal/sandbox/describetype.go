@@ -11,15 +11,15 @@ import (
 var sandboxHandlers = []string{"read", "update", "delete", "list"}
 
 // handlersOf returns the handlers a type has here: its facts' list when
-// known, else what the sandbox serves; a Cloud Control gap has no read or
-// list handler.
+// known — the pinned schema's, whether or not the world serves the type's
+// reads, as AWS answers DescribeType — else what the sandbox serves (no
+// read or list handler for a type the world cannot read).
 func handlersOf(f *schema.Facts, readable bool) []string {
-	hs := f.Handlers
-	if len(hs) == 0 {
-		hs = sandboxHandlers
+	if len(f.Handlers) > 0 {
+		return f.Handlers
 	}
 	var out []string
-	for _, h := range hs {
+	for _, h := range sandboxHandlers {
 		if !readable && (h == "read" || h == "list") {
 			continue
 		}
