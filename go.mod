@@ -13,6 +13,7 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/budgets v1.44.0
 	github.com/aws/aws-sdk-go-v2/service/cloudcontrol v1.30.2
 	github.com/aws/aws-sdk-go-v2/service/cloudformation v1.84.0
+	github.com/aws/aws-sdk-go-v2/service/cloudwatch v1.75.7
 	github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs v1.92.2
 	github.com/aws/aws-sdk-go-v2/service/codebuild v1.69.0
 	github.com/aws/aws-sdk-go-v2/service/codedeploy v1.36.0

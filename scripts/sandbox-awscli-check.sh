@@ -772,6 +772,22 @@ assert out['Tags'] == [{'Key': 'team', 'Value': 'cli'}], out
 fails "sagemaker describe-endpoint-config (missing)" "Could not find endpoint configuration" sagemaker describe-endpoint-config --endpoint-config-name nope
 fails "sagemaker describe-monitoring-schedule (missing)" "ResourceNotFound" sagemaker describe-monitoring-schedule --monitoring-schedule-name nope
 
+# Cognito Identity (JSON 1.1).
+add AWS::Cognito::IdentityPool us-east-1:0c0c0c0c-0000-4000-8000-000000000001 '{"IdentityPoolName":"cli_pool","AllowUnauthenticatedIdentities":true,"SupportedLoginProviders":{"accounts.google.com":"cli"},"IdentityPoolTags":[{"Key":"team","Value":"cli"}]}'
+awsq cognito-identity describe-identity-pool --identity-pool-id us-east-1:0c0c0c0c-0000-4000-8000-000000000001 | check "cognito-identity describe-identity-pool" "
+assert out['IdentityPoolName'] == 'cli_pool' and out['AllowUnauthenticatedIdentities'] is True and out['IdentityPoolTags'] == {'team': 'cli'}, out
+assert out['SupportedLoginProviders'] == {'accounts.google.com': 'cli'}, out
+"
+fails "cognito-identity describe-identity-pool (missing)" "ResourceNotFoundException" cognito-identity describe-identity-pool --identity-pool-id us-east-1:0c0c0c0c-0000-4000-8000-00000000ffff
+
+# CloudWatch anomaly detectors (the CLI here speaks the query protocol; the SDK RPCv2 CBOR).
+add AWS::CloudWatch::AnomalyDetector Cli-Detector-1 '{"SingleMetricAnomalyDetector":{"Namespace":"AWS/Lambda","MetricName":"Errors","Stat":"Sum","Dimensions":[{"Name":"FunctionName","Value":"cli-fn"}]},"Configuration":{"MetricTimeZone":"UTC","ExcludedTimeRanges":[{"StartTime":"2026-12-24T00:00:00","EndTime":"2026-12-26T00:00:00"}]}}'
+awsq cloudwatch describe-anomaly-detectors --namespace AWS/Lambda --metric-name Errors --dimensions Name=FunctionName,Value=cli-fn | check "cloudwatch describe-anomaly-detectors" "
+d, = out['AnomalyDetectors']
+assert d['SingleMetricAnomalyDetector']['Dimensions'] == [{'Name': 'FunctionName', 'Value': 'cli-fn'}] and d['Stat'] == 'Sum', out
+assert d['Configuration']['MetricTimezone'] == 'UTC' and d['Configuration']['ExcludedTimeRanges'][0]['StartTime'].startswith('2026-12-24T00:00:00'), out
+"
+
 AWS_ACCESS_KEY_ID=AKIADEMO$MGMT awsq organizations list-accounts | check "organizations list-accounts" "
 assert sorted(a['Id'] for a in out['Accounts']) == sorted(a['id'] for a in w['accounts']), out
 "

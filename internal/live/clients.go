@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/budgets"
 	"github.com/aws/aws-sdk-go-v2/service/cloudcontrol"
 	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
 	"github.com/aws/aws-sdk-go-v2/service/codebuild"
 	"github.com/aws/aws-sdk-go-v2/service/codedeploy"
@@ -157,6 +158,7 @@ type Clients struct {
 	DLM              dlmAPI
 	SageMaker        sageMakerAPI
 	CognitoIdentity  cognitoIdentityAPI
+	CloudWatch       cloudWatchAPI
 
 	// Region and Account are the scope of the clients, for identifiers
 	// that are ARNs. An empty Account is asked of Identity once, on first
@@ -270,6 +272,7 @@ func NewClients(cfg aws.Config) *Clients {
 		DLM:              dlm.NewFromConfig(cfg),
 		SageMaker:        sagemaker.NewFromConfig(cfg),
 		CognitoIdentity:  cognitoidentity.NewFromConfig(cfg),
+		CloudWatch:       cloudwatch.NewFromConfig(cfg),
 		Region:           cfg.Region,
 		Identity:         sts.NewFromConfig(cfg),
 		account:          &accountOnce{},

@@ -74,6 +74,7 @@ func overrides() map[string]overrideReader {
 		"AWS::SageMaker::EndpointConfig":                   readSageMakerEndpointConfig,
 		"AWS::SageMaker::MonitoringSchedule":               readSageMakerMonitoringSchedule,
 		"AWS::Cognito::IdentityPool":                       readIdentityPool,
+		"AWS::CloudWatch::AnomalyDetector":                 readAnomalyDetector,
 	}
 }
 

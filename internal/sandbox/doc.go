@@ -79,10 +79,12 @@
 //	dlm (REST-JSON)             GetLifecyclePolicy
 //	sagemaker (JSON 1.1)        DescribeEndpointConfig DescribeMonitoringSchedule ListTags
 //	cognito-identity (JSON 1.1) DescribeIdentityPool
+//	monitoring (RPCv2 CBOR;     DescribeAnomalyDetectors
+//	  query too)
 //
 // Errors carry AWS's codes in each protocol's shape (query ErrorResponse,
 // JSON __type + X-Amzn-ErrorType, S3 <Error>, Lambda X-Amzn-ErrorType, EC2
-// <Response><Errors>), so the SDKs map them to their typed errors. The
+// <Response><Errors>, CBOR __type + x-amzn-query-error), so the SDKs map them to their typed errors. The
 // per-family files (ec2.go, logs.go, ...) say which world models each
 // family's answers are built from: the same models Cloud Control serves.
 // A service or operation not listed answers NotEmulated in the protocol the

@@ -141,7 +141,7 @@ func services() map[string]*service {
 		ecsService(), cognitoService(), ssmService(), autoScalingService(), codeDeployService(),
 		route53Service(), acmService(), codeBuildService(), schedulerService(), configService(),
 		serviceDiscoveryService(), elbv2Service(), elastiCacheService(), daxService(), sesService(), glueService(), appSyncService(),
-		lakeFormationService(), mediaConvertService(), docDBService(), dmsService(), budgetsService(), dlmService(), sageMakerService(), cognitoIdentityService(),
+		lakeFormationService(), mediaConvertService(), docDBService(), dmsService(), budgetsService(), dlmService(), sageMakerService(), cognitoIdentityService(), cloudWatchService(),
 		securityHubService(),
 	} {
 		out[s.name] = s
@@ -211,7 +211,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 			errf(400, NotEmulated, "service %q (from the credential scope) is not emulated by the sandbox", sc.service))
 		return
 	}
-	if svc.queryXMLNS != "" && r.Header.Get("X-Amz-Target") == "" {
+	if svc.queryXMLNS != "" && r.Header.Get("X-Amz-Target") == "" && r.Header.Get("Smithy-Protocol") == "" {
 		q := *svc
 		q.protocol, q.xmlns = protoQuery, svc.queryXMLNS
 		svc = &q

@@ -22,6 +22,7 @@ const (
 	protoRESTXML                  // S3
 	protoRESTJSON                 // Lambda
 	protoEC2                      // form POST, EC2's own XML replies and errors
+	protoCBOR                     // Smithy RPCv2 CBOR (CloudWatch), routed by path (cbor.go)
 )
 
 // apiError is an error answered to the client in its protocol's shape.
@@ -170,6 +171,8 @@ func writeError(w http.ResponseWriter, svc *service, reqID string, e *apiError) 
 	switch proto {
 	case protoEC2:
 		writeEC2Error(w, reqID, status, e)
+	case protoCBOR:
+		writeCBORError(w, svc, status, e)
 	case protoJSON:
 		ns := "com.amazonaws.sandbox#"
 		if svc != nil {

@@ -1,0 +1,204 @@
+package sandbox
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// cloudWatchService serves CloudWatch (signing name monitoring) for anomaly
+// detectors: DescribeAnomalyDetectors over Smithy RPCv2 CBOR, the protocol
+// the SDK speaks (cbor.go), and over the query protocol older clients
+// (the AWS CLI v2 of these machines) still speak. It lists the world's
+// AWS::CloudWatch::AnomalyDetector models that match the Namespace,
+// MetricName, Dimensions and AnomalyDetectorTypes asked (MaxResults,
+// NextToken), in the API's shape: the template's SingleMetricAnomalyDetector
+// also as the top-level Namespace / MetricName / Dimensions / Stat copies,
+// Configuration's MetricTimeZone as MetricTimezone and its excluded time
+// ranges as timestamps, StateValue TRAINED_INSUFFICIENT_DATA.
+func cloudWatchService() *service {
+	return &service{
+		name:          "monitoring",
+		protocol:      protoCBOR,
+		jsonNamespace: "com.amazonaws.cloudwatch#",
+		queryXMLNS:    "http://monitoring.amazonaws.com/doc/2010-08-01/",
+		throttle:      apiError{Status: 400, Code: "ThrottlingException", QueryCode: "Throttling"},
+		deny:          apiError{Status: 403, Code: "AccessDeniedException", QueryCode: "AccessDenied"},
+		route: func(r *http.Request) (string, map[string]string) {
+			op, ok := strings.CutPrefix(r.URL.Path, "/service/GraniteServiceVersion20100801/operation/")
+			if r.Method != http.MethodPost || !ok || strings.Contains(op, "/") {
+				return "", nil
+			}
+			return op, nil
+		},
+		ops: map[string]handler{
+			"DescribeAnomalyDetectors": (*Server).cloudWatchDescribeAnomalyDetectors,
+		},
+	}
+}
+
+type cwDimension struct{ Name, Value string }
+
+// cwQuery is what DescribeAnomalyDetectors asks.
+type cwQuery struct {
+	Namespace, MetricName, NextToken string
+	Dimensions                       []cwDimension
+	AnomalyDetectorTypes             []string
+	MaxResults                       int
+}
+
+// cwRangeTime reads a template's excluded-range time.
+func cwRangeTime(v any) (time.Time, bool) {
+	s, _ := v.(string)
+	for _, layout := range []string{"2006-01-02T15:04:05", time.RFC3339, "2006-01-02T15:04:05.000Z"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+func (s *Server) cloudWatchDescribeAnomalyDetectors(c *call) (any, error) {
+	query := c.svc.protocol == protoQuery
+	var in cwQuery
+	if query {
+		in.Namespace, in.MetricName, in.NextToken = c.str("Namespace"), c.str("MetricName"), c.str("NextToken")
+		in.AnomalyDetectorTypes = c.list("AnomalyDetectorTypes")
+		for i := 1; c.str("Dimensions.member."+strconv.Itoa(i)+".Name") != ""; i++ {
+			p := "Dimensions.member." + strconv.Itoa(i)
+			in.Dimensions = append(in.Dimensions, cwDimension{c.str(p + ".Name"), c.str(p + ".Value")})
+		}
+		in.MaxResults, _ = strconv.Atoi(c.str("MaxResults"))
+	} else if err := c.decodeCBOR(&in); err != nil {
+		return nil, err
+	}
+	size := 100
+	if in.MaxResults > 0 {
+		size = in.MaxResults
+	}
+	off, ok := pageOffset("cw", in.NextToken)
+	if !ok {
+		return nil, errf(400, "InvalidNextToken", "Invalid NextToken")
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var found []map[string]any
+	for _, r := range sortedByID(s.st.ofType(c.account, c.region, "AWS::CloudWatch::AnomalyDetector")) {
+		m, err := fieldObject(r)
+		if err != nil {
+			return nil, err
+		}
+		d := cwDetector(m)
+		if cwMatches(d, in) {
+			found = append(found, d)
+		}
+	}
+	lo, hi, next := page(len(found), off, size)
+	if query {
+		var nodes []*xnode
+		for _, d := range found[lo:hi] {
+			nodes = append(nodes, cwXML(d))
+		}
+		out := el("", members("AnomalyDetectors", nodes))
+		if next >= 0 {
+			out.kids = append(out.kids, tx("NextToken", pageToken("cw", next)))
+		}
+		return out, nil
+	}
+	list := []any{}
+	for _, d := range found[lo:hi] {
+		list = append(list, d)
+	}
+	out := map[string]any{"AnomalyDetectors": list}
+	if next >= 0 {
+		out["NextToken"] = pageToken("cw", next)
+	}
+	return cborReply(out), nil
+}
+
+// cwDetector renders a template-shaped model in the API's shape.
+func cwDetector(m map[string]any) map[string]any {
+	d := map[string]any{"StateValue": "TRAINED_INSUFFICIENT_DATA"}
+	for _, k := range []string{"Namespace", "MetricName", "Dimensions", "Stat", "MetricCharacteristics", "MetricMathAnomalyDetector", "SingleMetricAnomalyDetector"} {
+		if v, ok := m[k]; ok {
+			d[k] = v
+		}
+	}
+	if sm, ok := m["SingleMetricAnomalyDetector"].(map[string]any); ok {
+		for _, k := range []string{"Namespace", "MetricName", "Dimensions", "Stat"} {
+			if v, ok := sm[k]; ok {
+				d[k] = v
+			}
+		}
+	}
+	if cfg, ok := m["Configuration"].(map[string]any); ok {
+		out := map[string]any{}
+		if tz, ok := cfg["MetricTimeZone"]; ok {
+			out["MetricTimezone"] = tz
+		}
+		if rs, ok := cfg["ExcludedTimeRanges"].([]any); ok {
+			ranges := []any{}
+			for _, e := range rs {
+				rm, _ := e.(map[string]any)
+				st, ok1 := cwRangeTime(rm["StartTime"])
+				et, ok2 := cwRangeTime(rm["EndTime"])
+				if ok1 && ok2 {
+					ranges = append(ranges, map[string]any{"StartTime": cborTime(st), "EndTime": cborTime(et)})
+				}
+			}
+			out["ExcludedTimeRanges"] = ranges
+		}
+		d["Configuration"] = out
+	}
+	return d
+}
+
+func cwMatches(d map[string]any, in cwQuery) bool {
+	if in.Namespace != "" && d["Namespace"] != in.Namespace || in.MetricName != "" && d["MetricName"] != in.MetricName {
+		return false
+	}
+	if len(in.AnomalyDetectorTypes) > 0 {
+		typ := "SINGLE_METRIC"
+		if _, ok := d["MetricMathAnomalyDetector"]; ok {
+			typ = "METRIC_MATH"
+		}
+		if !contains(in.AnomalyDetectorTypes, typ) {
+			return false
+		}
+	}
+	for _, want := range in.Dimensions {
+		hit := false
+		for _, e := range objectList(d["Dimensions"]) {
+			hit = hit || (e["Name"] == want.Name && e["Value"] == want.Value)
+		}
+		if !hit {
+			return false
+		}
+	}
+	return true
+}
+
+// cwXML renders a detector as query XML (lists as members, times ISO).
+func cwXML(d map[string]any) *xnode {
+	n := &xnode{name: "member"}
+	for _, k := range sortedKeys(d) {
+		if k == "Configuration" {
+			cfg, _ := d[k].(map[string]any)
+			cn := el("Configuration", opt("MetricTimezone", strOf(cfg["MetricTimezone"])))
+			var rs []*xnode
+			for _, e := range objectList(cfg["ExcludedTimeRanges"]) {
+				rs = append(rs, el("", xtime("StartTime", time.Time(e["StartTime"].(cborTime))), xtime("EndTime", time.Time(e["EndTime"].(cborTime)))))
+			}
+			cn.kids = append(cn.kids, members("ExcludedTimeRanges", rs))
+			n.kids = append(n.kids, cn)
+			continue
+		}
+		if x := queryXML(k, d[k]); x != nil {
+			n.kids = append(n.kids, x)
+		}
+	}
+	return n
+}
+
+func strOf(v any) string { s, _ := v.(string); return s }
