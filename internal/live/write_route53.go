@@ -38,7 +38,7 @@ func writeRecordSet(ctx context.Context, w *Writers, t Target, ops []byte, _ any
 		return err
 	}
 	if reflect.DeepEqual(before, after) {
-		return nil
+		return w.awaitPending(ctx, t)
 	}
 	zone, _, err := declaredZone(ctx, w.Read, t.Declared)
 	if err != nil {
@@ -51,7 +51,7 @@ func writeRecordSet(ctx context.Context, w *Writers, t Target, ops []byte, _ any
 	if err != nil {
 		return err
 	}
-	return w.upsertRecords(ctx, zone, []r53types.ResourceRecordSet{rrs})
+	return w.upsertRecords(ctx, t, zone, []r53types.ResourceRecordSet{rrs})
 }
 
 // writeRecordSetGroup writes AWS::Route53::RecordSetGroup: every record
@@ -67,7 +67,7 @@ func writeRecordSetGroup(ctx context.Context, w *Writers, t Target, ops []byte, 
 		return err
 	}
 	if reflect.DeepEqual(before, after) {
-		return nil
+		return w.awaitPending(ctx, t)
 	}
 	zone, _, err := declaredZone(ctx, w.Read, t.Declared)
 	if err != nil {
@@ -98,9 +98,9 @@ func writeRecordSetGroup(ctx context.Context, w *Writers, t Target, ops []byte, 
 		sets = append(sets, rrs)
 	}
 	if len(sets) == 0 {
-		return nil
+		return w.awaitPending(ctx, t)
 	}
-	return w.upsertRecords(ctx, zone, sets)
+	return w.upsertRecords(ctx, t, zone, sets)
 }
 
 // sameRecord refuses a patch that renames the record (its name, type or
@@ -120,8 +120,10 @@ func sameRecord(before, after map[string]any) error {
 
 // upsertRecords UPSERTs sets in zone in one change batch; under Wait the
 // change is polled through GetChange until INSYNC (short polls first,
-// doubling up to the poll interval).
-func (w *Writers) upsertRecords(ctx context.Context, zone string, sets []r53types.ResourceRecordSet) error {
+// doubling up to the poll interval). A change whose polling fails stays
+// pending for t: the retried write finds the record at its target and
+// polls that change instead of confirming nothing.
+func (w *Writers) upsertRecords(ctx context.Context, t Target, zone string, sets []r53types.ResourceRecordSet) error {
 	changes := make([]r53types.Change, len(sets))
 	for i := range sets {
 		changes[i] = r53types.Change{Action: r53types.ChangeActionUpsert, ResourceRecordSet: &sets[i]}
@@ -136,12 +138,40 @@ func (w *Writers) upsertRecords(ctx context.Context, zone string, sets []r53type
 	if !w.Wait || out.ChangeInfo == nil {
 		return nil
 	}
+	w.pending.Store(pendingKey(t), aws.ToString(out.ChangeInfo.Id))
+	if err := w.awaitChange(ctx, out.ChangeInfo); err != nil {
+		return err
+	}
+	w.pending.Delete(pendingKey(t))
+	return nil
+}
+
+func pendingKey(t Target) string { return t.Type + "|" + t.LogicalID + "|" + t.PhysicalID }
+
+// awaitPending polls the change a failed poll left pending for t (under
+// Wait); none pending is done.
+func (w *Writers) awaitPending(ctx context.Context, t Target) error {
+	if !w.Wait || w.Route53 == nil {
+		return nil
+	}
+	id, ok := w.pending.Load(pendingKey(t))
+	if !ok {
+		return nil
+	}
+	if err := w.awaitChange(ctx, &r53types.ChangeInfo{Id: aws.String(id.(string)), Status: r53types.ChangeStatusPending}); err != nil {
+		return err
+	}
+	w.pending.Delete(pendingKey(t))
+	return nil
+}
+
+// awaitChange polls a change through GetChange until INSYNC.
+func (w *Writers) awaitChange(ctx context.Context, info *r53types.ChangeInfo) error {
 	maxPoll := w.Poll
 	if maxPoll <= 0 {
 		maxPoll = DefaultPoll
 	}
 	poll := min(100*time.Millisecond, maxPoll)
-	info := out.ChangeInfo
 	for info.Status != r53types.ChangeStatusInsync {
 		if err := w.sleep(ctx, poll); err != nil {
 			return fmt.Errorf("change %s still %s: %w", aws.ToString(info.Id), info.Status, err)

@@ -119,3 +119,40 @@ func jsonHas(got []byte, k string, v any) bool {
 	var m map[string]any
 	return json.Unmarshal(got, &m) == nil && reflect.DeepEqual(m[k], v)
 }
+
+// TestRecordSetWriterPendingChange: under Wait, a change whose GetChange
+// fails is still polled by the retried write (which finds the record at
+// its target and makes no second change).
+func TestRecordSetWriterPendingChange(t *testing.T) {
+	srv, url := sandboxtest.Serve(t, route53World(), sandbox.Options{OperationDelay: 50 * time.Millisecond})
+	w := writers(t, url)
+	w.Wait = true
+	r53Set(t, srv, "AWS::Route53::RecordSet", "www.example.com", "TTL", `"900"`)
+	www := live.Target{Type: "AWS::Route53::RecordSet", LogicalID: "Www", PhysicalID: "www.example.com", Declared: declaredOf(t, wwwRS)}
+	ops := []byte(`[{"op":"replace","path":"/TTL","value":"300"}]`)
+	if err := srv.SetFaults([]sandbox.FaultRule{{Service: "route53", Action: "GetChange", Code: "Throttling"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteSDK(ctx(t), www, ops, nil); err == nil {
+		t.Fatal("a write whose change could not be polled succeeded")
+	}
+	if err := srv.SetFaults(nil); err != nil {
+		t.Fatal(err)
+	}
+	before := srv.Calls().Counts
+	if err := w.WriteSDK(ctx(t), www, ops, nil); err != nil {
+		t.Fatal(err)
+	}
+	after := srv.Calls().Counts
+	if after["route53:ChangeResourceRecordSets"] != before["route53:ChangeResourceRecordSets"] || after["route53:GetChange"] <= before["route53:GetChange"] {
+		t.Errorf("retry: ChangeResourceRecordSets %d→%d, GetChange %d→%d; want no change, the pending change polled",
+			before["route53:ChangeResourceRecordSets"], after["route53:ChangeResourceRecordSets"], before["route53:GetChange"], after["route53:GetChange"])
+	}
+	again := srv.Calls().Counts["route53:GetChange"]
+	if err := w.WriteSDK(ctx(t), www, ops, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := srv.Calls().Counts["route53:GetChange"] - again; n != 0 {
+		t.Errorf("a third write polled %d times: the change is no longer pending", n)
+	}
+}

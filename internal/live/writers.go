@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -102,6 +103,9 @@ type Writers struct {
 	// (DefaultPoll when 0); Sleep waits (a timer when nil).
 	Poll  time.Duration
 	Sleep func(ctx context.Context, d time.Duration) error
+
+	// pending are the Route 53 changes whose polling failed, by target.
+	pending sync.Map
 }
 
 // DefaultPoll is the default wait between two Cloud Control status reads.
