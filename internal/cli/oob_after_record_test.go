@@ -124,7 +124,7 @@ func TestOOBAfterRecord(t *testing.T) {
 					}
 					facts, _ := snap.Lookup(res.Type)
 					ts := oobTargets(res.Type, live, tpl.Resources[res.LogicalID].Properties, before[st.Name+"/"+res.LogicalID], assigned)
-					ts = observable(ts, facts, before[st.Name+"/"+res.LogicalID], excluded)
+					ts = observable(ts, facts, res.PhysicalID, before[st.Name+"/"+res.LogicalID], excluded)
 					tg, ok := pickTarget(ts, n)
 					if !ok {
 						continue
@@ -425,12 +425,14 @@ func oobRelated(p, q string) bool {
 
 // observable drops the targets an out-of-band change cannot reach or no
 // reader can see: write-only values (never read back: a read gap, fail
-// closed), declared create-only values and the primary identifier
-// (changing them is a new resource, not an edit; AWS itself still moves
+// closed), declared create-only values, the primary identifier and the
+// value the resource is found by — its physical id, or the name ending it
+// (a budget's name, a Glue table's, an endpoint configuration's in its ARN)
+// — (changing them is a new resource, not an edit; AWS itself still moves
 // create-only values it assigned, such as a zone on failover, so those stay
 // targets), and values under a first-check read gap.
 // excluded counts them by reason.
-func observable(ts []oobTarget, facts *schema.Facts, first []drift.Finding, excluded map[string]int) []oobTarget {
+func observable(ts []oobTarget, facts *schema.Facts, physicalID string, first []drift.Finding, excluded map[string]int) []oobTarget {
 	reason := map[string]string{}
 	if facts != nil {
 		for _, l := range []struct {
@@ -462,6 +464,10 @@ targets:
 			excluded[why]++
 			continue
 		}
+		if v, ok := tg.from.(string); ok && namesResource(physicalID, v) {
+			excluded["identifier"]++
+			continue
+		}
 		for _, g := range gaps {
 			if oobRelated(g, tg.path) {
 				excluded["read gap"]++
@@ -471,6 +477,23 @@ targets:
 		out = append(out, tg)
 	}
 	return out
+}
+
+// namesResource reports whether v is the physical id or the name it ends
+// with (after "/", ":" or "|").
+func namesResource(physicalID, v string) bool {
+	if v == "" || physicalID == "" {
+		return false
+	}
+	if v == physicalID {
+		return true
+	}
+	for _, sep := range []string{"/", ":", "|"} {
+		if strings.HasSuffix(physicalID, sep+v) {
+			return true
+		}
+	}
+	return false
 }
 
 // inlineHolders are the changes that make a change to an AWS::IAM::Policy
