@@ -367,6 +367,16 @@ awsq ecs list-services --cluster cli-cluster --page-size 2 | check "ecs list-ser
 assert [a.rsplit('/', 1)[1] for a in out['serviceArns']] == ['a', 'b', 'c'], out
 "
 fails "ecs list-services (missing cluster)" "ClusterNotFoundException" ecs list-services --cluster nope
+add AWS::ECS::Service "arn:aws:ecs:us-east-1:$DEV:service/cli-cluster/sc|cli-cluster" '{"ServiceArn":"arn:aws:ecs:us-east-1:'$DEV':service/cli-cluster/sc","ServiceName":"sc","Cluster":"cli-cluster","ServiceConnectConfiguration":{"Enabled":true,"Namespace":"cli","LogConfiguration":{"LogDriver":"awslogs","Options":{"awslogs-group":"/sc"}}},"VolumeConfigurations":[{"Name":"data","ManagedEBSVolume":{"RoleArn":"arn:aws:iam::'$DEV':role/ebs","SizeInGiB":20}}]}'
+awsq ecs describe-services --cluster cli-cluster --services sc nope | check "ecs describe-services" "
+s, = out['services']
+d, = s['deployments']
+assert s['serviceName'] == 'sc' and d['status'] == 'PRIMARY', s
+assert d['serviceConnectConfiguration'] == {'enabled': True, 'namespace': 'cli', 'logConfiguration': {'logDriver': 'awslogs', 'options': {'awslogs-group': '/sc'}}}, d
+# (AWS CLI 2.9's model predates volumeConfigurations: it drops them.)
+assert d.get('volumeConfigurations', [{'name': 'data', 'managedEBSVolume': {'roleArn': 'arn:aws:iam::$DEV:role/ebs', 'sizeInGiB': 20}}]) == [{'name': 'data', 'managedEBSVolume': {'roleArn': 'arn:aws:iam::$DEV:role/ebs', 'sizeInGiB': 20}}], d
+assert [(f['arn'].rsplit('/', 1)[1], f['reason']) for f in out['failures']] == [('nope', 'MISSING')], out
+"
 POOL=us-east-1_CliPool01
 add AWS::Cognito::UserPool $POOL '{"UserPoolId":"'$POOL'"}'
 add AWS::Cognito::UserPoolClient "$POOL|cliclient" '{"UserPoolId":"'$POOL'","ClientId":"cliclient","ClientName":"cli"}'
@@ -574,6 +584,22 @@ awsq elasticache list-tags-for-resource --resource-name arn:aws:elasticache:us-e
 assert out['TagList'] == [{'Key': 'team', 'Value': 'cli'}], out
 "
 fails "elasticache describe-cache-parameters (missing group)" "CacheParameterGroupNotFound" elasticache describe-cache-parameters --cache-parameter-group-name nope
+add AWS::ElastiCache::ReplicationGroup cli-rg '{"ReplicationGroupId":"cli-rg","ReplicationGroupDescription":"cli","NumCacheClusters":2,"EngineVersion":"7.1","PreferredMaintenanceWindow":"sun:05:00-sun:06:00","NotificationTopicArn":"arn:aws:sns:us-east-1:'$DEV':cli"}'
+add AWS::ElastiCache::User cli-user '{"UserId":"cli-user","UserName":"cli","Engine":"redis","AccessString":"on ~* +@read"}'
+awsq elasticache describe-replication-groups --replication-group-id cli-rg | check "elasticache describe-replication-groups" "
+g, = out['ReplicationGroups']
+assert g['ReplicationGroupId'] == 'cli-rg' and g['MemberClusters'] == ['cli-rg-001', 'cli-rg-002'], g
+"
+awsq elasticache describe-cache-clusters --cache-cluster-id cli-rg-002 | check "elasticache describe-cache-clusters" "
+c, = out['CacheClusters']
+assert (c['EngineVersion'], c['PreferredMaintenanceWindow'], c['NotificationConfiguration']['TopicArn']) == ('7.1', 'sun:05:00-sun:06:00', 'arn:aws:sns:us-east-1:$DEV:cli'), c
+"
+awsq elasticache describe-users --user-id cli-user | check "elasticache describe-users" "
+u, = out['Users']
+assert (u['UserId'], u['AccessString']) == ('cli-user', 'on ~* +@read'), u
+"
+fails "elasticache describe-users (missing)" "UserNotFound" elasticache describe-users --user-id nope
+fails "elasticache describe-replication-groups (missing)" "ReplicationGroupNotFoundFault" elasticache describe-replication-groups --replication-group-id nope
 
 # DAX (JSON 1.1).
 add AWS::DAX::Cluster cli-dax '{"ClusterName":"cli-dax","NodeType":"dax.t3.small","IAMRoleARN":"arn:aws:iam::'$DEV':role/dax","SubnetGroupName":"cli-dax-subnets","SecurityGroupIds":["sg-0aaaaaaaaaaaaaaaa"],"Tags":{"team":"cli"}}'

@@ -7,10 +7,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ecs"
 )
 
-// The ECS family: the out-of-band services of a declared AWS::ECS::Cluster.
+// The ECS family: the out-of-band services of a declared AWS::ECS::Cluster;
+// a service's Service Connect and volume configurations are read by its
+// supplement (supp_ecs.go).
 
 type ecsAPI interface {
 	ecs.ListServicesAPIClient
+	ecs.DescribeServicesAPIClient
 }
 
 var _ ecsAPI = (*ecs.Client)(nil)

@@ -12,11 +12,16 @@ import (
 // cannot read it) by its name (the physical id): DescribeCacheParameterGroups
 // for the family and description, DescribeCacheParameters with Source
 // "user" (every page) for Properties, the parameters set away from the
-// family's defaults, and ListTagsForResource for its tags.
+// family's defaults, and ListTagsForResource for its tags. A replication
+// group's member-cluster settings and a user's access string are read by
+// their supplements (supp_elasticache.go).
 
 type elastiCacheAPI interface {
 	elasticache.DescribeCacheParameterGroupsAPIClient
 	elasticache.DescribeCacheParametersAPIClient
+	elasticache.DescribeReplicationGroupsAPIClient
+	elasticache.DescribeCacheClustersAPIClient
+	elasticache.DescribeUsersAPIClient
 	ListTagsForResource(ctx context.Context, in *elasticache.ListTagsForResourceInput, optFns ...func(*elasticache.Options)) (*elasticache.ListTagsForResourceOutput, error)
 }
 

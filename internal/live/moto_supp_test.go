@@ -1,14 +1,19 @@
 package live_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ecs"
+	"github.com/aws/aws-sdk-go-v2/service/elasticache"
+	ecstypes "github.com/aws/aws-sdk-go-v2/service/ecs/types"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/realdrift/realdrift/internal/live"
+	"github.com/realdrift/realdrift/internal/sandbox"
 )
 
 // The supplements against moto: moto 5.2.1 has no Cloud Control, so the
@@ -49,5 +54,77 @@ func TestMotoSSMParameterSupplement(t *testing.T) {
 	got = supplementedFromMoto(t, live.Request{Type: "AWS::SSM::Parameter", PhysicalID: "/moto/absent"}, `{"Name":"/moto/absent","Type":"String","Value":"v","Description":"stale"}`, use)
 	if diff := cmp.Diff(got.Model, map[string]any{"Name": "/moto/absent", "Type": "String", "Value": "v"}); got.Status != live.Found || diff != "" {
 		t.Errorf("unlisted parameter: %s (-got +want):\n%s", got.Status, diff)
+	}
+}
+
+// TestMotoECSServiceSupplement: moto 5.2.1 answers DescribeServices with a
+// PRIMARY deployment but keeps no Service Connect or volume configuration
+// (CreateService ignores them): the supplement finds the service by its
+// ARN and reads that it has neither, replacing what the Cloud Control
+// model held.
+func TestMotoECSServiceSupplement(t *testing.T) {
+	cfg := motoConfig(t)
+	cx := ctx(t)
+	e := ecs.NewFromConfig(cfg)
+	if _, err := e.CreateCluster(cx, &ecs.CreateClusterInput{ClusterName: aws.String("moto-cluster")}); err != nil {
+		t.Fatal(err)
+	}
+	td, err := e.RegisterTaskDefinition(cx, &ecs.RegisterTaskDefinitionInput{Family: aws.String("moto-api"),
+		ContainerDefinitions: []ecstypes.ContainerDefinition{{Name: aws.String("api"), Image: aws.String("nginx"), Memory: aws.Int32(128)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv, err := e.CreateService(cx, &ecs.CreateServiceInput{Cluster: aws.String("moto-cluster"), ServiceName: aws.String("moto-api"), TaskDefinition: td.TaskDefinition.TaskDefinitionArn, DesiredCount: aws.Int32(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arn := aws.ToString(sv.Service.ServiceArn)
+	req := live.Request{Type: "AWS::ECS::Service", PhysicalID: arn, Declared: map[string]any{"Cluster": "moto-cluster"}}
+	_, url := serve(t, worldOf(&sandbox.Resource{Type: req.Type, PhysicalID: arn, Identifier: arn + "|moto-cluster",
+		Properties: json.RawMessage(`{"ServiceArn":"` + arn + `","Cluster":"moto-cluster","DesiredCount":1,"VolumeConfigurations":[{"Name":"stale"}]}`)}))
+	c := live.NewClients(config(url))
+	c.ECS = e
+	got := live.Read(cx, c, req)
+	if diff := cmp.Diff(got.Model, map[string]any{"ServiceArn": arn, "Cluster": "moto-cluster", "DesiredCount": 1.0}); got.Status != live.Found || diff != "" {
+		t.Errorf("%s (-got +want):\n%s", got.Status, diff)
+	}
+	// A service moto does not hold is a MISSING failure: unread.
+	c2 := live.NewClients(config(url))
+	c2.ECS = e
+	if _, err := e.DeleteService(cx, &ecs.DeleteServiceInput{Cluster: aws.String("moto-cluster"), Service: &arn, Force: aws.Bool(true)}); err != nil {
+		t.Fatal(err)
+	}
+	if got := live.Read(cx, c2, req); got.Status != live.Found || got.Model["VolumeConfigurations"] != nil {
+		t.Errorf("deleted in moto: %+v, want the Cloud Control model without the supplemented properties", got)
+	}
+}
+
+// TestMotoCacheSupplements: an ElastiCache user (CreateUser) and a
+// replication group (CreateReplicationGroup) read by their supplements.
+func TestMotoCacheSupplements(t *testing.T) {
+	cfg := motoConfig(t)
+	cx := ctx(t)
+	ec := elasticache.NewFromConfig(cfg)
+	if _, err := ec.CreateUser(cx, &elasticache.CreateUserInput{UserId: aws.String("moto-user"), UserName: aws.String("moto"), Engine: aws.String("redis"),
+		AccessString: aws.String("on ~app:* +@read"), NoPasswordRequired: aws.Bool(true)}); err != nil {
+		t.Fatal(err)
+	}
+	use := func(c *live.Clients) { c.ElastiCache = ec }
+	got := supplementedFromMoto(t, live.Request{Type: "AWS::ElastiCache::User", PhysicalID: "moto-user"}, `{"UserId":"moto-user","UserName":"moto","Engine":"redis"}`, use)
+	if diff := cmp.Diff(got.Model, map[string]any{"UserId": "moto-user", "UserName": "moto", "Engine": "redis", "AccessString": "on ~app:* +@read"}); diff != "" {
+		t.Errorf("user (-got +want):\n%s", diff)
+	}
+	// moto 5.2.1 lists a replication group's member clusters
+	// (moto-rg-001) but answers CacheClusterNotFound for them in
+	// DescribeCacheClusters: the replication group supplement is checked
+	// against the sandbox only, and here only that such a failure leaves
+	// the member settings unread.
+	if _, err := ec.CreateReplicationGroup(cx, &elasticache.CreateReplicationGroupInput{ReplicationGroupId: aws.String("moto-rg"), ReplicationGroupDescription: aws.String("moto"),
+		Engine: aws.String("redis"), EngineVersion: aws.String("7.1"), CacheNodeType: aws.String("cache.t4g.micro"), NumCacheClusters: aws.Int32(1)}); err != nil {
+		t.Fatal(err)
+	}
+	got = supplementedFromMoto(t, live.Request{Type: "AWS::ElastiCache::ReplicationGroup", PhysicalID: "moto-rg"}, `{"ReplicationGroupId":"moto-rg","Engine":"redis","EngineVersion":"stale"}`, use)
+	if diff := cmp.Diff(got.Model, map[string]any{"ReplicationGroupId": "moto-rg", "Engine": "redis"}); got.Status != live.Found || diff != "" {
+		t.Errorf("replication group: %s (-got +want):\n%s", got.Status, diff)
 	}
 }

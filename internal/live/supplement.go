@@ -26,7 +26,10 @@ type supplementEntry struct {
 // Cloud Control reads, but without some properties.
 func supplements() map[string]supplementEntry {
 	return map[string]supplementEntry{
-		"AWS::SSM::Parameter": {Props: ssmParameterProps, WriteOnly: ssmParameterProps, Read: readSSMParameterSupplement},
+		"AWS::ECS::Service":                  {Props: ecsServiceProps, WriteOnly: ecsServiceProps, Read: readECSServiceSupplement},
+		"AWS::ElastiCache::ReplicationGroup": {Props: cacheReplicationGroupProps, WriteOnly: cacheReplicationGroupProps, Read: readCacheReplicationGroupSupplement},
+		"AWS::ElastiCache::User":             {Props: cacheUserProps, WriteOnly: cacheUserProps, Read: readCacheUserSupplement},
+		"AWS::SSM::Parameter":                {Props: ssmParameterProps, WriteOnly: ssmParameterProps, Read: readSSMParameterSupplement},
 	}
 }
 

@@ -48,7 +48,7 @@
 //	logs (JSON 1.1)             DescribeMetricFilters DescribeSubscriptionFilters
 //	events (JSON 1.1)           ListRules
 //	secretsmanager (JSON 1.1)   GetResourcePolicy
-//	ecs (JSON 1.1)              ListServices
+//	ecs (JSON 1.1)              ListServices DescribeServices
 //	cognito-idp (JSON 1.1)      ListUserPoolClients ListGroups
 //	ssm (JSON 1.1)              DescribeMaintenanceWindowTargets DescribeMaintenanceWindowTasks
 //	                            DescribeParameters
@@ -62,6 +62,7 @@
 //	servicediscovery (JSON 1.1) GetNamespace GetService ListTagsForResource
 //	elasticloadbalancing (query) DescribeListenerCertificates
 //	elasticache (query)         DescribeCacheParameterGroups DescribeCacheParameters ListTagsForResource
+//	                            DescribeReplicationGroups DescribeCacheClusters DescribeUsers
 //	dax (JSON 1.1)              DescribeClusters DescribeSubnetGroups DescribeParameterGroups DescribeParameters
 //	                            ListTags
 //	ses (query)                 ListReceiptFilters DescribeReceiptRuleSet DescribeReceiptRule

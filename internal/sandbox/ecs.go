@@ -8,6 +8,8 @@ import (
 // ecsService serves ECS (JSON 1.1): the services of a cluster, from the
 // world's AWS::ECS::Service models (Cluster: a name or ARN). A cluster
 // exists when an AWS::ECS::Cluster model names it or a service is in it.
+// DescribeServices answers a service with its primary deployment
+// (ecs_services.go).
 func ecsService() *service {
 	return &service{
 		name:          "ecs",
@@ -18,7 +20,8 @@ func ecsService() *service {
 		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
 		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
 		ops: map[string]handler{
-			"ListServices": (*Server).ecsListServices,
+			"ListServices":     (*Server).ecsListServices,
+			"DescribeServices": (*Server).ecsDescribeServices,
 		},
 	}
 }

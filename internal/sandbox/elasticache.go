@@ -14,7 +14,8 @@ import (
 // for other than "system" / "engine-default" (which list none). Lists are
 // of <CacheParameterGroup>, <Parameter> and <Tag> elements, as ElastiCache
 // names them; its Tags are what ListTagsForResource answers by the group's
-// ARN.
+// ARN. Replication groups, their member clusters and users are served
+// for the supplements (elasticache_supp.go).
 func elastiCacheService() *service {
 	return &service{
 		name:     "elasticache",
@@ -26,6 +27,9 @@ func elastiCacheService() *service {
 			"DescribeCacheParameterGroups": (*Server).cacheDescribeParameterGroups,
 			"DescribeCacheParameters":      (*Server).cacheDescribeParameters,
 			"ListTagsForResource":          (*Server).cacheListTags,
+			"DescribeReplicationGroups":    (*Server).cacheDescribeReplicationGroups,
+			"DescribeCacheClusters":        (*Server).cacheDescribeCacheClusters,
+			"DescribeUsers":                (*Server).cacheDescribeUsers,
 		},
 	}
 }

@@ -1,0 +1,107 @@
+package sandbox
+
+import "strings"
+
+// ecsDescribeServices serves DescribeServices from the world's
+// AWS::ECS::Service models in the request's cluster (default "default"),
+// each named by its ARN or name (at most 10). A service is answered with
+// one PRIMARY deployment carrying the model's ServiceConnectConfiguration
+// and VolumeConfigurations in the API's camelCase (log options keep their
+// keys); one not in the cluster is a MISSING failure, and an unknown
+// cluster a ClusterNotFoundException, as ECS answers.
+func (s *Server) ecsDescribeServices(c *call) (any, error) {
+	var in struct {
+		Cluster  string   `json:"cluster"`
+		Services []string `json:"services"`
+	}
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	if len(in.Services) == 0 || len(in.Services) > 10 {
+		return nil, errf(400, "InvalidParameterException", "services can have at most 10 items and at least 1.")
+	}
+	cluster := clusterName(in.Cluster)
+	if cluster == "" {
+		cluster = "default"
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	exists := false
+	for _, cl := range s.st.ofType(c.account, c.region, "AWS::ECS::Cluster") {
+		exists = exists || fieldString(cl, "ClusterName") == cluster || clusterName(cl.PhysicalID) == cluster
+	}
+	var inCluster []*Resource
+	for _, sv := range s.st.ofType(c.account, c.region, "AWS::ECS::Service") {
+		if clusterName(fieldString(sv, "Cluster")) == cluster {
+			exists = true
+			if !sv.Deleted {
+				inCluster = append(inCluster, sv)
+			}
+		}
+	}
+	if !exists {
+		return nil, errf(400, "ClusterNotFoundException", "Cluster not found.")
+	}
+	clusterArn := "arn:aws:ecs:" + c.region + ":" + c.account + ":cluster/" + cluster
+	services, failures := []any{}, []any{}
+	for _, want := range in.Services {
+		var hit *Resource
+		for _, sv := range inCluster {
+			if arn, name := ecsServiceIDs(sv); want == arn || want == name {
+				hit = sv
+			}
+		}
+		if hit == nil {
+			arn := want
+			if !strings.HasPrefix(want, "arn:") {
+				arn = "arn:aws:ecs:" + c.region + ":" + c.account + ":service/" + cluster + "/" + want
+			}
+			failures = append(failures, map[string]any{"arn": arn, "reason": "MISSING"})
+			continue
+		}
+		arn, name := ecsServiceIDs(hit)
+		dep := map[string]any{"id": "ecs-svc/" + shortHash(arn, 19), "status": "PRIMARY", "taskDefinition": fieldString(hit, "TaskDefinition")}
+		if v := fieldValue(hit, "ServiceConnectConfiguration"); v != nil {
+			sc := camelModel(v, nil).(map[string]any)
+			if lc, ok := sc["logConfiguration"].(map[string]any); ok {
+				if orig, ok := v.(map[string]any)["LogConfiguration"].(map[string]any); ok && orig["Options"] != nil {
+					lc["options"] = orig["Options"]
+					delete(lc, "Options")
+				}
+			}
+			dep["serviceConnectConfiguration"] = sc
+		}
+		if v := fieldValue(hit, "VolumeConfigurations"); v != nil {
+			dep["volumeConfigurations"] = camelModel(v, nil)
+		}
+		svc := map[string]any{"serviceArn": arn, "serviceName": name, "clusterArn": clusterArn, "status": "ACTIVE", "deployments": []any{dep}}
+		if v := fieldString(hit, "TaskDefinition"); v != "" {
+			svc["taskDefinition"] = v
+		}
+		if v := fieldString(hit, "LaunchType"); v != "" {
+			svc["launchType"] = v
+		}
+		if v, ok := fieldValue(hit, "DesiredCount").(float64); ok {
+			svc["desiredCount"] = v
+		}
+		services = append(services, svc)
+	}
+	return map[string]any{"services": services, "failures": failures}, nil
+}
+
+// ecsServiceIDs are a service model's ARN (ServiceArn, else the physical
+// id) and name (ServiceName, else Name, else the ARN's last part).
+func ecsServiceIDs(r *Resource) (arn, name string) {
+	arn = fieldString(r, "ServiceArn")
+	if arn == "" {
+		arn = r.PhysicalID
+	}
+	name = fieldString(r, "ServiceName")
+	if name == "" {
+		name = fieldString(r, "Name")
+	}
+	if name == "" {
+		name = arn[strings.LastIndex(arn, "/")+1:]
+	}
+	return arn, name
+}
