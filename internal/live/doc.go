@@ -24,6 +24,13 @@
 // logs.go, events.go, kms.go, ecs.go, cognito.go, ssm.go, autoscaling.go,
 // codedeploy.go, secretsmanager.go, ...), registered in the tables above.
 // Tables() exports the tables' coverage (scripts/coverage.sh prints it).
+// Most overrides project the SDK's output structures (sdkModel); a reader
+// whose template shape is the API's own JSON (Glue tables, SageMaker,
+// Cognito identity pools, MediaConvert job settings) reads the answer's
+// body as sent (rawbody.go), since an SDK structure cannot tell an absent
+// member from its zero value. An identifier with a part no template holds
+// (an EIP's allocation id) fails closed in Identifier and IdentifierIn and
+// is asked of the service by (*Clients).Identifier (identifier_eip.go).
 //
 // Child enumerators (children.go) list, per declared parent type, the live
 // children a template could have declared (subscriptions, function URLs,
