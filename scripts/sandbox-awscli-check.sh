@@ -515,6 +515,25 @@ assert not any('SecretAccessKey' in k for k in out['AccessKeyMetadata'])
 "
 fails "iam list-access-keys (missing user)" "NoSuchEntity" iam list-access-keys --user-name cli-nobody
 
+# IAM managed-policy attachments (the revert writers' calls).
+add AWS::IAM::Role cli-attach '{"RoleName":"cli-attach","ManagedPolicyArns":["arn:aws:iam::aws:policy/ReadOnlyAccess"]}'
+add AWS::IAM::ManagedPolicy arn:aws:iam::$DEV:policy/cli-owned '{"ManagedPolicyName":"cli-owned","PolicyArn":"arn:aws:iam::'$DEV':policy/cli-owned","PolicyDocument":{"Version":"2012-10-17","Statement":[]},"Roles":["cli-attach"]}'
+awsq iam attach-role-policy --role-name cli-attach --policy-arn arn:aws:iam::aws:policy/AdministratorAccess | check "iam attach-role-policy" "
+assert out is None, out
+"
+awsq iam list-attached-role-policies --role-name cli-attach | check "iam list-attached-role-policies" "
+got = sorted((p['PolicyName'], p['PolicyArn']) for p in out['AttachedPolicies'])
+assert got == [('AdministratorAccess', 'arn:aws:iam::aws:policy/AdministratorAccess'), ('ReadOnlyAccess', 'arn:aws:iam::aws:policy/ReadOnlyAccess'), ('cli-owned', 'arn:aws:iam::$DEV:policy/cli-owned')], got
+"
+awsq iam detach-role-policy --role-name cli-attach --policy-arn arn:aws:iam::$DEV:policy/cli-owned | check "iam detach-role-policy" "
+assert out is None, out
+"
+awsq iam list-attached-role-policies --role-name cli-attach | check "iam list-attached-role-policies (after the detach)" "
+assert sorted(p['PolicyName'] for p in out['AttachedPolicies']) == ['AdministratorAccess', 'ReadOnlyAccess'], out
+"
+fails "iam detach-role-policy (not attached)" "NoSuchEntity" iam detach-role-policy --role-name cli-attach --policy-arn arn:aws:iam::$DEV:policy/cli-owned
+fails "iam attach-role-policy (missing policy)" "NoSuchEntity" iam attach-role-policy --role-name cli-attach --policy-arn arn:aws:iam::$DEV:policy/nope
+
 # EventBridge Scheduler (REST-JSON).
 add AWS::Scheduler::Schedule cli-nightly '{"Name":"cli-nightly","ScheduleExpression":"cron(0 2 * * ? *)","FlexibleTimeWindow":{"Mode":"OFF"},"StartDate":"2030-01-01T00:00:00Z","Target":{"Arn":"arn:aws:sqs:us-east-1:'$DEV':cli","RoleArn":"arn:aws:iam::'$DEV':role/cli"}}'
 awsq scheduler get-schedule --name cli-nightly | check "scheduler get-schedule" "
@@ -570,6 +589,12 @@ awsq elbv2 describe-listener-certificates --listener-arn $LSN --page-size 1 | ch
 assert [c['CertificateArn'].rsplit('/', 1)[1] for c in out['Certificates']] == ['d'] and out['NextMarker'], out
 "
 fails "elbv2 describe-listener-certificates (missing listener)" "ListenerNotFound" elbv2 describe-listener-certificates --listener-arn ${LSN}0
+LB=arn:aws:elasticloadbalancing:us-east-1:$DEV:loadbalancer/app/cli/0123456789abcdef
+add AWS::ElasticLoadBalancingV2::LoadBalancer $LB '{"LoadBalancerArn":"'$LB'","Type":"application","LoadBalancerAttributes":[{"Key":"idle_timeout.timeout_seconds","Value":"60"},{"Key":"deletion_protection.enabled","Value":"false"}]}'
+awsq elbv2 modify-load-balancer-attributes --load-balancer-arn $LB --attributes Key=idle_timeout.timeout_seconds,Value=120 | check "elbv2 modify-load-balancer-attributes" "
+assert {a['Key']: a['Value'] for a in out['Attributes']} == {'idle_timeout.timeout_seconds': '120', 'deletion_protection.enabled': 'false'}, out
+"
+fails "elbv2 modify-load-balancer-attributes (missing load balancer)" "LoadBalancerNotFound" elbv2 modify-load-balancer-attributes --load-balancer-arn ${LB}0 --attributes Key=idle_timeout.timeout_seconds,Value=120
 
 # ElastiCache (query/XML: <CacheParameterGroup>, <Parameter>, <Tag> list items).
 add AWS::ElastiCache::ParameterGroup cli-redis '{"CacheParameterGroupName":"cli-redis","CacheParameterGroupFamily":"redis7","Description":"cli","Properties":{"timeout":"300"},"Tags":[{"Key":"team","Value":"cli"}]}'

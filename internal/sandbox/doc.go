@@ -38,6 +38,8 @@
 //	                            ListPolicyVersions CreatePolicyVersion DeletePolicyVersion
 //	                            ListEntitiesForPolicy PutUserPolicy DeleteUserPolicy
 //	                            PutGroupPolicy DeleteGroupPolicy ListAccessKeys
+//	                            Attach/Detach{Role,User,Group}Policy
+//	                            ListAttached{Role,User,Group}Policies
 //	lambda (REST-JSON)          GetPolicy AddPermission RemovePermission ListFunctionUrlConfigs
 //	                            ListAliases ListEventSourceMappings ListVersionsByFunction
 //	kms (JSON 1.1)              ListAliases
@@ -55,12 +57,14 @@
 //	autoscaling (query)         DescribeLifecycleHooks DescribeScheduledActions
 //	codedeploy (JSON 1.1)       ListDeploymentGroups
 //	route53 (REST-XML)          ListResourceRecordSets ListHostedZonesByName
+//	                            ChangeResourceRecordSets GetChange
 //	acm (JSON 1.1)              DescribeCertificate ListTagsForCertificate
 //	codebuild (JSON 1.1)        BatchGetProjects BatchGetReportGroups
 //	scheduler (REST-JSON)       GetSchedule
 //	config (JSON 1.1)           DescribeConfigurationRecorders DescribeDeliveryChannels
 //	servicediscovery (JSON 1.1) GetNamespace GetService ListTagsForResource
-//	elasticloadbalancing (query) DescribeListenerCertificates
+//	elasticloadbalancing (query) DescribeListenerCertificates ModifyLoadBalancerAttributes
+//	                            ModifyTargetGroupAttributes ModifyListenerAttributes
 //	elasticache (query)         DescribeCacheParameterGroups DescribeCacheParameters ListTagsForResource
 //	                            DescribeReplicationGroups DescribeCacheClusters DescribeUsers
 //	dax (JSON 1.1)              DescribeClusters DescribeSubnetGroups DescribeParameterGroups DescribeParameters
