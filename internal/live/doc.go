@@ -46,6 +46,18 @@
 // may create, such as a deployment's implicit stage or a transit gateway's
 // default route table, are not enumerated at all).
 //
+// Writers (writers.go, write_*.go) are revert's write path: Cloud Control
+// UpdateResource and DeleteResource polled to their end; SDK writers for
+// the types Cloud Control cannot write (writers: bucket, queue and topic
+// policies, inline and managed IAM policies, Lambda permissions, network
+// ACL entries, Route 53 record sets and groups); property writers for a
+// property a whole-list Cloud Control write would damage (propWriters: an
+// IAM role's inline Policies and an identity's ManagedPolicyArns per
+// entry, the ELBv2 attribute bags per key); and deleters of added
+// children (deleters). Every writer reads first and writes only what still
+// differs, so a repeated write is a no-op; WriteActions lists the IAM
+// actions they call (the revert role's permissions).
+//
 // Rules and invariants:
 //   - One registration table each for override readers, identifier adapters
 //     and child enumerators; nothing else switches on a resource type.
