@@ -24,6 +24,8 @@ func TestIAMAction(t *testing.T) {
 		{"s3", "ListBuckets", "s3:ListAllMyBuckets"},
 		{"sqs", "GetQueueAttributes", "sqs:GetQueueAttributes"},
 		{"sts", "AssumeRole", "sts:AssumeRole"},
+		{"monitoring", "DescribeAnomalyDetectors", "cloudwatch:DescribeAnomalyDetectors"},
+		{"budgets", "DescribeBudget", "budgets:ViewBudget"},
 	} {
 		if got := sandbox.IAMAction(tt.svc, tt.op); got != tt.want {
 			t.Errorf("IAMAction(%s, %s) = %s, want %s", tt.svc, tt.op, got, tt.want)

@@ -7,6 +7,8 @@ import "strings"
 // (cloudformation:GetResource, not cloudcontrol:GetResource).
 var iamPrefixes = map[string]string{
 	"cloudcontrolapi": "cloudformation",
+	// CloudWatch signs as monitoring; its actions are cloudwatch:*.
+	"monitoring": "cloudwatch",
 }
 
 // iamActionNames are the operations whose IAM action is not named after the
@@ -26,6 +28,9 @@ var iamActionNames = map[string]string{
 	"s3:PutBucketCors":                      "s3:PutBucketCORS",
 	"s3:GetBucketNotificationConfiguration": "s3:GetBucketNotification",
 	"s3:GetBucketReplication":               "s3:GetReplicationConfiguration",
+	// Budgets reads are authorized as ViewBudget.
+	"budgets:DescribeBudget":  "budgets:ViewBudget",
+	"budgets:DescribeBudgets": "budgets:ViewBudget",
 }
 
 // unauthenticated are operations no policy governs: AWS answers
