@@ -45,6 +45,9 @@ func (s *Service) RevertWrite(ctx context.Context, in statemachine.RevertWriteTa
 	sub := &revert.Plan{Stack: ps.Plan.Stack, Items: groups[in.Resource]}
 	read := s.clients(in.Stack.Account, in.Stack.Region)
 	w := live.NewWriters(s.reverters.config(in.Stack.Account, in.Stack.Region), read.Live)
+	// A write that completes after the call (a Route 53 change) is polled
+	// to its end within RevertWait, as the CLI's --wait does.
+	w.Wait = s.set.RevertWait > 0
 	writes := revert.Apply(ctx, w, sub, revert.ApplyOptions{
 		Wait: s.set.RevertWait, Now: s.now, Sleep: revert.SleepContext, Resources: revert.Resources(ps.Desired), Concurrency: 1,
 	})
