@@ -87,12 +87,8 @@ func (s *Server) Guard(signingName string, ask Asker, next http.Handler) http.Ha
 			if d == allowed {
 				continue
 			}
-			why := "because no identity-based policy allows the " + a.Action + " action"
-			if d == explicitDeny {
-				why = "with an explicit deny in an identity-based policy"
-			}
 			e := svc.deny
-			e.Message = fmt.Sprintf("User: %s is not authorized to perform: %s on resource: %s %s", who.arn, a.Action, a.Resource, why)
+			e.Message = denyMessage(who, a.Action, a.Resource, d)
 			_, op, _ := strings.Cut(a.Action, ":")
 			done := s.calls.begin(who.account, sc.region, signingName, op)
 			writeError(w, svc, reqID, &e)

@@ -29,16 +29,21 @@ func (s *Server) authorize(c *call) *apiError {
 	if d == allowed {
 		return nil
 	}
-	why := "because no identity-based policy allows the " + action + " action"
-	if d == explicitDeny {
-		why = "with an explicit deny in an identity-based policy"
-	}
 	e := c.svc.deny
-	e.Message = fmt.Sprintf("User: %s is not authorized to perform: %s on resource: %s %s", c.who.arn, action, q.resource, why)
+	e.Message = denyMessage(c.who, action, q.resource, d)
 	if c.svc.protocol == protoEC2 {
 		e.Message = "You are not authorized to perform this operation. " + e.Message
 	}
 	return &e
+}
+
+// denyMessage is AWS's AccessDenied message for a refused action.
+func denyMessage(who principal, action, resource string, d decision) string {
+	why := "because no identity-based policy allows the " + action + " action"
+	if d == explicitDeny {
+		why = "with an explicit deny in an identity-based policy"
+	}
+	return fmt.Sprintf("User: %s is not authorized to perform: %s on resource: %s %s", who.arn, action, resource, why)
 }
 
 // policiesOf returns the compiled statements of a principal and whether
