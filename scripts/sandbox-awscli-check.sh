@@ -839,6 +839,31 @@ assert d['SingleMetricAnomalyDetector']['Dimensions'] == [{'Name': 'FunctionName
 assert d['Configuration']['MetricTimezone'] == 'UTC' and d['Configuration']['ExcludedTimeRanges'][0]['StartTime'].startswith('2026-12-24T00:00:00'), out
 "
 
+# MemoryDB (JSON 1.1).
+add AWS::MemoryDB::User cli-mdb-user '{"UserName":"cli-mdb-user","AccessString":"on ~* &* +@read"}'
+add AWS::MemoryDB::ParameterGroup cli-mdb-pg '{"ParameterGroupName":"cli-mdb-pg","Family":"memorydb_redis7","Parameters":{"timeout":"300","maxmemory-policy":"allkeys-lru"}}'
+awsq memorydb describe-users --user-name cli-mdb-user | check "memorydb describe-users" "
+u, = out['Users']
+assert (u['Name'], u['AccessString']) == ('cli-mdb-user', 'on ~* &* +@read'), u
+"
+awsq memorydb describe-parameters --parameter-group-name cli-mdb-pg --page-size 1 | check "memorydb describe-parameters (paginated)" "
+assert sorted((p['Name'], p['Value']) for p in out['Parameters']) == [('maxmemory-policy', 'allkeys-lru'), ('timeout', '300')], out
+"
+fails "memorydb describe-users (missing)" "UserNotFoundFault" memorydb describe-users --user-name nope
+fails "memorydb describe-parameters (missing group)" "ParameterGroupNotFoundFault" memorydb describe-parameters --parameter-group-name nope
+
+# MSK configurations (REST-JSON; the server properties a base64 blob).
+MSKCONF=arn:aws:kafka:us-east-1:$DEV:configuration/cli-conf/0b3f8a3c-1111-4222-8333-444455556666-2
+add AWS::MSK::Configuration $MSKCONF '{"Arn":"'$MSKCONF'","Name":"cli-conf","ServerProperties":"log.retention.hours=48\n","LatestRevision":{"Revision":3}}'
+awsq kafka describe-configuration --arn $MSKCONF | check "kafka describe-configuration" "
+assert out['Name'] == 'cli-conf' and out['LatestRevision']['Revision'] == 3, out
+"
+awsq kafka describe-configuration-revision --arn $MSKCONF --revision 3 | check "kafka describe-configuration-revision" "
+import base64
+assert base64.b64decode(out['ServerProperties']) == b'log.retention.hours=48\n', out
+"
+fails "kafka describe-configuration-revision (missing revision)" "NotFoundException" kafka describe-configuration-revision --arn $MSKCONF --revision 1
+
 AWS_ACCESS_KEY_ID=AKIADEMO$MGMT awsq organizations list-accounts | check "organizations list-accounts" "
 assert sorted(a['Id'] for a in out['Accounts']) == sorted(a['id'] for a in w['accounts']), out
 "

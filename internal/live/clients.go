@@ -30,10 +30,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/glue"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
+	"github.com/aws/aws-sdk-go-v2/service/kafka"
 	"github.com/aws/aws-sdk-go-v2/service/kms"
 	"github.com/aws/aws-sdk-go-v2/service/lakeformation"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/mediaconvert"
+	"github.com/aws/aws-sdk-go-v2/service/memorydb"
 	"github.com/aws/aws-sdk-go-v2/service/route53"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
@@ -152,6 +154,8 @@ type Clients struct {
 	AppSync          appSyncAPI
 	LakeFormation    lakeFormationAPI
 	MediaConvert     mediaConvertAPI
+	MemoryDB         memoryDBAPI
+	Kafka            kafkaAPI
 	DocDB            docDBAPI
 	DMS              dmsAPI
 	Budgets          budgetsAPI
@@ -266,6 +270,8 @@ func NewClients(cfg aws.Config) *Clients {
 		AppSync:          appsync.NewFromConfig(cfg),
 		LakeFormation:    lakeformation.NewFromConfig(cfg),
 		MediaConvert:     mediaconvert.NewFromConfig(cfg),
+		MemoryDB:         memorydb.NewFromConfig(cfg),
+		Kafka:            kafka.NewFromConfig(cfg),
 		DocDB:            docdb.NewFromConfig(cfg),
 		DMS:              dms.NewFromConfig(cfg),
 		Budgets:          budgets.NewFromConfig(cfg),

@@ -86,6 +86,8 @@
 //	cognito-identity (JSON 1.1) DescribeIdentityPool
 //	monitoring (RPCv2 CBOR;     DescribeAnomalyDetectors
 //	  query too)
+//	memorydb (JSON 1.1)         DescribeUsers DescribeParameters
+//	kafka (REST-JSON)           DescribeConfiguration DescribeConfigurationRevision
 //
 // Errors carry AWS's codes in each protocol's shape (query ErrorResponse,
 // JSON __type + X-Amzn-ErrorType, S3 <Error>, Lambda X-Amzn-ErrorType, EC2

@@ -1,0 +1,103 @@
+package sandbox
+
+import (
+	"encoding/base64"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// kafkaService serves Amazon MSK (REST-JSON, camelCase): GET
+// /v1/configurations/{arn} and /v1/configurations/{arn}/revisions/{n}
+// from the world's AWS::MSK::Configuration models (by Arn, else the
+// identifier). The model's LatestRevision.Revision (default 1) is the only
+// revision; its ServerProperties is answered as the blob MSK sends
+// (base64). An unknown configuration or revision is a NotFoundException.
+func kafkaService() *service {
+	return &service{
+		name:     "kafka",
+		protocol: protoRESTJSON,
+		throttle: apiError{Status: 429, Code: "TooManyRequestsException"},
+		deny:     apiError{Status: 403, Code: "ForbiddenException"},
+		route:    kafkaRoute,
+		ops: map[string]handler{
+			"DescribeConfiguration":         (*Server).kafkaDescribeConfiguration,
+			"DescribeConfigurationRevision": (*Server).kafkaDescribeConfigurationRevision,
+		},
+	}
+}
+
+func kafkaRoute(r *http.Request) (string, map[string]string) {
+	segs := strings.Split(strings.Trim(r.URL.EscapedPath(), "/"), "/")
+	if r.Method != http.MethodGet || len(segs) < 3 || segs[0] != "v1" || segs[1] != "configurations" {
+		return "", nil
+	}
+	arn, err := url.PathUnescape(segs[2])
+	if err != nil {
+		return "", nil
+	}
+	switch {
+	case len(segs) == 3:
+		return "DescribeConfiguration", map[string]string{"arn": arn}
+	case len(segs) == 5 && segs[3] == "revisions":
+		return "DescribeConfigurationRevision", map[string]string{"arn": arn, "revision": segs[4]}
+	}
+	return "", nil
+}
+
+// kafkaConfiguration finds the model and its latest revision.
+func (s *Server) kafkaConfiguration(c *call, arn string) (*Resource, int, error) {
+	for _, r := range s.st.ofType(c.account, c.region, "AWS::MSK::Configuration") {
+		a := fieldString(r, "Arn")
+		if a == "" {
+			a = r.ccID()
+		}
+		if a != arn || r.Deleted {
+			continue
+		}
+		rev := 1
+		if lr, ok := fieldValue(r, "LatestRevision").(map[string]any); ok {
+			if n, ok := lr["Revision"].(float64); ok && n > 0 {
+				rev = int(n)
+			}
+		}
+		return r, rev, nil
+	}
+	return nil, 0, errf(404, "NotFoundException", "The configuration %s does not exist.", arn)
+}
+
+func (s *Server) kafkaDescribeConfiguration(c *call) (any, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	r, rev, err := s.kafkaConfiguration(c, c.params["arn"])
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"arn": c.params["arn"], "name": fieldString(r, "Name"), "state": "ACTIVE", "latestRevision": map[string]any{"revision": rev}}
+	if v := fieldString(r, "Description"); v != "" {
+		out["description"] = v
+	}
+	if v := fieldStrings(r, "KafkaVersionsList"); v != nil {
+		out["kafkaVersions"] = v
+	}
+	return out, nil
+}
+
+func (s *Server) kafkaDescribeConfigurationRevision(c *call) (any, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	r, rev, err := s.kafkaConfiguration(c, c.params["arn"])
+	if err != nil {
+		return nil, err
+	}
+	n, convErr := strconv.Atoi(c.params["revision"])
+	if convErr != nil || n != rev {
+		return nil, errf(404, "NotFoundException", "The revision %s of configuration %s does not exist.", c.params["revision"], c.params["arn"])
+	}
+	out := map[string]any{"arn": c.params["arn"], "revision": rev}
+	if v := fieldString(r, "ServerProperties"); v != "" {
+		out["serverProperties"] = base64.StdEncoding.EncodeToString([]byte(v))
+	}
+	return out, nil
+}

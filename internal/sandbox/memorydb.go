@@ -1,0 +1,151 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"sort"
+)
+
+// memoryDBService serves MemoryDB (JSON 1.1, PascalCase): users from the
+// world's AWS::MemoryDB::User models (by UserName, else the identifier)
+// with their AccessString, and the parameters of AWS::MemoryDB::
+// ParameterGroup models (by ParameterGroupName, else the identifier): the
+// model's Parameters map, name → value (the family's defaults are not
+// modelled). Both page by MaxResults and NextToken; an unknown user or
+// group is the UserNotFoundFault / ParameterGroupNotFoundFault MemoryDB
+// answers.
+func memoryDBService() *service {
+	return &service{
+		name:          "memorydb",
+		protocol:      protoJSON,
+		jsonNamespace: "com.amazonaws.memorydb#",
+		jsonVersion:   "1.1",
+		targetPrefix:  "AmazonMemoryDB.",
+		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
+		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
+		ops: map[string]handler{
+			"DescribeUsers":      (*Server).memoryDBDescribeUsers,
+			"DescribeParameters": (*Server).memoryDBDescribeParameters,
+		},
+	}
+}
+
+// memoryDBNamed maps the models of typ by nameProp (else the identifier).
+func (s *Server) memoryDBNamed(c *call, typ, nameProp string) map[string]*Resource {
+	out := map[string]*Resource{}
+	for _, r := range s.st.ofType(c.account, c.region, typ) {
+		if r.Deleted {
+			continue
+		}
+		n := fieldString(r, nameProp)
+		if n == "" {
+			n = r.ccID()
+		}
+		out[n] = r
+	}
+	return out
+}
+
+type memoryDBPageIn struct {
+	MaxResults int
+	NextToken  string
+}
+
+func memoryDBPage(in memoryDBPageIn, prefix string, total int) (lo, hi int, next string, err error) {
+	size := 100
+	if in.MaxResults < 0 || in.MaxResults > 100 {
+		return 0, 0, "", errf(400, "InvalidParameterValueException", "MaxResults must be between 1 and 100")
+	}
+	if in.MaxResults > 0 {
+		size = in.MaxResults
+	}
+	off, ok := pageOffset(prefix, in.NextToken)
+	if !ok {
+		return 0, 0, "", errf(400, "InvalidParameterValueException", "Invalid NextToken")
+	}
+	lo, hi, n := page(total, off, size)
+	if n >= 0 {
+		next = pageToken(prefix, n)
+	}
+	return lo, hi, next, nil
+}
+
+func (s *Server) memoryDBDescribeUsers(c *call) (any, error) {
+	var in struct {
+		UserName string
+		memoryDBPageIn
+	}
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	users := s.memoryDBNamed(c, "AWS::MemoryDB::User", "UserName")
+	names := sortedKeys(users)
+	if in.UserName != "" {
+		if users[in.UserName] == nil {
+			return nil, errf(400, "UserNotFoundFault", "User %s not found", in.UserName)
+		}
+		names = []string{in.UserName}
+	}
+	lo, hi, next, err := memoryDBPage(in.memoryDBPageIn, "memorydb-users", len(names))
+	if err != nil {
+		return nil, err
+	}
+	items := []map[string]any{}
+	for _, n := range names[lo:hi] {
+		u := map[string]any{"Name": n, "Status": "active", "ARN": "arn:aws:memorydb:" + c.region + ":" + c.account + ":user/" + n}
+		if v := fieldString(users[n], "AccessString"); v != "" {
+			u["AccessString"] = v
+		}
+		items = append(items, u)
+	}
+	out := map[string]any{"Users": items}
+	if next != "" {
+		out["NextToken"] = next
+	}
+	return out, nil
+}
+
+func (s *Server) memoryDBDescribeParameters(c *call) (any, error) {
+	var in struct {
+		ParameterGroupName string
+		memoryDBPageIn
+	}
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	g := s.memoryDBNamed(c, "AWS::MemoryDB::ParameterGroup", "ParameterGroupName")[in.ParameterGroupName]
+	if g == nil {
+		return nil, errf(400, "ParameterGroupNotFoundFault", "ParameterGroup %s not found", in.ParameterGroupName)
+	}
+	params, _ := fieldValue(g, "Parameters").(map[string]any)
+	names := make([]string, 0, len(params))
+	for k := range params {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	lo, hi, next, err := memoryDBPage(in.memoryDBPageIn, "memorydb-params", len(names))
+	if err != nil {
+		return nil, err
+	}
+	items := []map[string]any{}
+	for _, n := range names[lo:hi] {
+		items = append(items, map[string]any{"Name": n, "Value": scalarString(params[n]), "DataType": "string"})
+	}
+	out := map[string]any{"Parameters": items}
+	if next != "" {
+		out["NextToken"] = next
+	}
+	return out, nil
+}
+
+// scalarString is a parameter value as MemoryDB answers it: a string.
+func scalarString(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
