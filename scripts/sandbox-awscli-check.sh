@@ -259,6 +259,10 @@ fails "lambda get-policy (missing function)" "ResourceNotFoundException" lambda 
 awsq lambda list-versions-by-function --function-name "$FN" | check "lambda list-versions-by-function" "
 assert [v['Version'] for v in out['Versions']][:1] == ['\$LATEST'], out
 "
+awsq lambda get-function-configuration --function-name "$FN" | check "lambda get-function-configuration" "
+assert out['FunctionName'] == '$FN' and out['FunctionArn'].endswith(':function:$FN'), out
+"
+fails "lambda get-function-configuration (missing)" "ResourceNotFoundException" lambda get-function-configuration --function-name nope-fn
 awsq kms list-aliases | check "kms list-aliases" "
 assert out['Aliases'] == [], out
 "

@@ -1,6 +1,8 @@
 package live_test
 
 import (
+	"archive/zip"
+	"bytes"
 	"encoding/json"
 	"testing"
 
@@ -8,6 +10,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ecs"
 	ecstypes "github.com/aws/aws-sdk-go-v2/service/ecs/types"
 	"github.com/aws/aws-sdk-go-v2/service/elasticache"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
+	"github.com/aws/aws-sdk-go-v2/service/lambda"
+	lambdatypes "github.com/aws/aws-sdk-go-v2/service/lambda/types"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
 	"github.com/google/go-cmp/cmp"
@@ -126,5 +131,34 @@ func TestMotoCacheSupplements(t *testing.T) {
 	got = supplementedFromMoto(t, live.Request{Type: "AWS::ElastiCache::ReplicationGroup", PhysicalID: "moto-rg"}, `{"ReplicationGroupId":"moto-rg","Engine":"redis","EngineVersion":"stale"}`, use)
 	if diff := cmp.Diff(got.Model, map[string]any{"ReplicationGroupId": "moto-rg", "Engine": "redis"}); got.Status != live.Found || diff != "" {
 		t.Errorf("replication group: %s (-got +want):\n%s", got.Status, diff)
+	}
+}
+
+// TestMotoLambdaFunctionSupplement: a function created in moto
+// (CreateFunction with a zip) read by the supplement: its CodeSha256 is
+// moto's hash of the zip.
+func TestMotoLambdaFunctionSupplement(t *testing.T) {
+	cfg := motoConfig(t)
+	cx := ctx(t)
+	role, err := iam.NewFromConfig(cfg).CreateRole(cx, &iam.CreateRoleInput{RoleName: aws.String("moto-fn"), AssumeRolePolicyDocument: aws.String(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"Service":"lambda.amazonaws.com"},"Action":"sts:AssumeRole"}]}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, _ := zw.Create("index.js")
+	_, _ = w.Write([]byte("exports.handler = async () => 'ok';\n"))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	lc := lambda.NewFromConfig(cfg)
+	fn, err := lc.CreateFunction(cx, &lambda.CreateFunctionInput{FunctionName: aws.String("moto-fn"), Runtime: lambdatypes.RuntimeNodejs20x, Handler: aws.String("index.handler"),
+		Role: role.Role.Arn, Code: &lambdatypes.FunctionCode{ZipFile: buf.Bytes()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := supplementedFromMoto(t, live.Request{Type: "AWS::Lambda::Function", PhysicalID: "moto-fn"}, `{"FunctionName":"moto-fn","Runtime":"nodejs20.x"}`, func(c *live.Clients) { c.Lambda = lc })
+	if want := aws.ToString(fn.CodeSha256); got.Model["CodeSha256"] != want || want == "" {
+		t.Errorf("CodeSha256 %v, want moto's %q", got.Model["CodeSha256"], want)
 	}
 }

@@ -29,6 +29,7 @@ func supplements() map[string]supplementEntry {
 		"AWS::ECS::Service":                  {Props: ecsServiceProps, WriteOnly: ecsServiceProps, Read: readECSServiceSupplement},
 		"AWS::ElastiCache::ReplicationGroup": {Props: cacheReplicationGroupProps, WriteOnly: cacheReplicationGroupProps, Read: readCacheReplicationGroupSupplement},
 		"AWS::ElastiCache::User":             {Props: cacheUserProps, WriteOnly: cacheUserProps, Read: readCacheUserSupplement},
+		"AWS::Lambda::Function":              {Props: lambdaFunctionProps, Read: readLambdaFunctionSupplement},
 		"AWS::MSK::Configuration":            {Props: mskConfigurationProps, WriteOnly: mskConfigurationProps, Read: readMSKConfigurationSupplement},
 		"AWS::MemoryDB::ParameterGroup":      {Props: memoryDBParameterGroupProps, WriteOnly: memoryDBParameterGroupProps, Read: readMemoryDBParameterGroupSupplement},
 		"AWS::MemoryDB::User":                {Props: memoryDBUserProps, WriteOnly: memoryDBUserProps, Read: readMemoryDBUserSupplement},

@@ -42,6 +42,7 @@
 //	                            ListAttached{Role,User,Group}Policies
 //	lambda (REST-JSON)          GetPolicy AddPermission RemovePermission ListFunctionUrlConfigs
 //	                            ListAliases ListEventSourceMappings ListVersionsByFunction
+//	                            GetFunctionConfiguration
 //	kms (JSON 1.1)              ListAliases
 //	ec2 (EC2 query)             DescribeNetworkAcls DescribeSubnets DescribeSecurityGroups
 //	                            DescribeRouteTables DescribeAddresses ReplaceNetworkAclEntry

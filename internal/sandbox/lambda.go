@@ -15,13 +15,14 @@ func lambdaService() *service {
 		deny:     apiError{Status: 403, Code: "AccessDeniedException"},
 		route:    lambdaRoute,
 		ops: map[string]handler{
-			"GetPolicy":               (*Server).lambdaGetPolicy,
-			"ListFunctionUrlConfigs":  (*Server).lambdaListFunctionURLConfigs,
-			"ListAliases":             (*Server).lambdaListAliases,
-			"ListEventSourceMappings": (*Server).lambdaListEventSourceMappings,
-			"ListVersionsByFunction":  (*Server).lambdaListVersionsByFunction,
-			"AddPermission":           (*Server).lambdaAddPermission,
-			"RemovePermission":        (*Server).lambdaRemovePermission,
+			"GetPolicy":                (*Server).lambdaGetPolicy,
+			"ListFunctionUrlConfigs":   (*Server).lambdaListFunctionURLConfigs,
+			"ListAliases":              (*Server).lambdaListAliases,
+			"ListEventSourceMappings":  (*Server).lambdaListEventSourceMappings,
+			"ListVersionsByFunction":   (*Server).lambdaListVersionsByFunction,
+			"GetFunctionConfiguration": (*Server).lambdaGetFunctionConfiguration,
+			"AddPermission":            (*Server).lambdaAddPermission,
+			"RemovePermission":         (*Server).lambdaRemovePermission,
 		},
 	}
 }
@@ -35,6 +36,7 @@ var lambdaRoutes = []struct {
 	{"2021-10-31", "urls", "ListFunctionUrlConfigs"},
 	{"2015-03-31", "aliases", "ListAliases"},
 	{"2015-03-31", "versions", "ListVersionsByFunction"},
+	{"2015-03-31", "configuration", "GetFunctionConfiguration"},
 }
 
 func lambdaRoute(r *http.Request) (string, map[string]string) {

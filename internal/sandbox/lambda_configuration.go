@@ -1,0 +1,26 @@
+package sandbox
+
+// lambdaGetFunctionConfiguration serves GetFunctionConfiguration (GET
+// /2015-03-31/functions/{fn}/configuration) from the function's model:
+// its name, ARN, runtime, handler, role and the CodeSha256 the model
+// holds (none when it holds none); an unknown function is the
+// ResourceNotFoundException Lambda answers.
+func (s *Server) lambdaGetFunctionConfiguration(c *call) (any, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	f := s.findFunction(c, c.params["fn"])
+	if f == nil || f.Deleted {
+		return nil, noFunction(c, functionName(c.params["fn"]))
+	}
+	name := fieldString(f, "FunctionName")
+	if name == "" {
+		name = functionName(c.params["fn"])
+	}
+	out := map[string]any{"FunctionName": name, "FunctionArn": functionArn(c, f, name), "State": "Active"}
+	for _, k := range []string{"Runtime", "Handler", "Role", "PackageType", "CodeSha256", "Description"} {
+		if v := fieldString(f, k); v != "" {
+			out[k] = v
+		}
+	}
+	return out, nil
+}
