@@ -34,6 +34,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/kms"
 	"github.com/aws/aws-sdk-go-v2/service/lakeformation"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
+	"github.com/aws/aws-sdk-go-v2/service/lexmodelsv2"
 	"github.com/aws/aws-sdk-go-v2/service/mediaconvert"
 	"github.com/aws/aws-sdk-go-v2/service/memorydb"
 	"github.com/aws/aws-sdk-go-v2/service/route53"
@@ -164,6 +165,7 @@ type Clients struct {
 	SageMaker        sageMakerAPI
 	CognitoIdentity  cognitoIdentityAPI
 	CloudWatch       cloudWatchAPI
+	LexModels        lexModelsAPI
 
 	// Region and Account are the scope of the clients, for identifiers
 	// that are ARNs. An empty Account is asked of Identity once, on first
@@ -280,6 +282,7 @@ func NewClients(cfg aws.Config) *Clients {
 		SageMaker:        sagemaker.NewFromConfig(cfg),
 		CognitoIdentity:  cognitoidentity.NewFromConfig(cfg),
 		CloudWatch:       cloudwatch.NewFromConfig(cfg),
+		LexModels:        lexmodelsv2.NewFromConfig(cfg),
 		Region:           cfg.Region,
 		Identity:         sts.NewFromConfig(cfg),
 		account:          &accountOnce{},

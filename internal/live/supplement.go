@@ -30,6 +30,7 @@ func supplements() map[string]supplementEntry {
 		"AWS::ElastiCache::ReplicationGroup": {Props: cacheReplicationGroupProps, WriteOnly: cacheReplicationGroupProps, Read: readCacheReplicationGroupSupplement},
 		"AWS::ElastiCache::User":             {Props: cacheUserProps, WriteOnly: cacheUserProps, Read: readCacheUserSupplement},
 		"AWS::Lambda::Function":              {Props: lambdaFunctionProps, Read: readLambdaFunctionSupplement},
+		"AWS::Lex::Bot":                      {Props: lexBotProps, WriteOnly: lexBotProps, Read: readLexBotSupplement},
 		"AWS::MSK::Configuration":            {Props: mskConfigurationProps, WriteOnly: mskConfigurationProps, Read: readMSKConfigurationSupplement},
 		"AWS::MemoryDB::ParameterGroup":      {Props: memoryDBParameterGroupProps, WriteOnly: memoryDBParameterGroupProps, Read: readMemoryDBParameterGroupSupplement},
 		"AWS::MemoryDB::User":                {Props: memoryDBUserProps, WriteOnly: memoryDBUserProps, Read: readMemoryDBUserSupplement},

@@ -89,6 +89,8 @@
 //	  query too)
 //	memorydb (JSON 1.1)         DescribeUsers DescribeParameters
 //	kafka (REST-JSON)           DescribeConfiguration DescribeConfigurationRevision
+//	lex (REST-JSON; Lex V2      ListBotLocales DescribeBotLocale ListSlotTypes DescribeSlotType
+//	  models, DRAFT)            ListIntents DescribeIntent ListSlots DescribeSlot
 //
 // Errors carry AWS's codes in each protocol's shape (query ErrorResponse,
 // JSON __type + X-Amzn-ErrorType, S3 <Error>, Lambda X-Amzn-ErrorType, EC2
