@@ -49,6 +49,10 @@ import (
 // slot id no answer names, an unknown resolution strategy) leaves the
 // whole BotLocales unread too: a partial BotLocales would be false drift.
 //
+// A template that defines the bot by a BotFileS3Location (an import file
+// of its locales) has its locales in the file, which the reader cannot
+// compare: BotLocales is left unread then.
+//
 // Lex creates the built-in AMAZON.FallbackIntent in every locale. A
 // template may declare it (CDK templates do: Name FallbackIntent,
 // ParentIntentSignature AMAZON.FallbackIntent); the rule: the live
@@ -194,6 +198,9 @@ func (w *lexWalk) call() error {
 func readLexBotSupplement(ctx context.Context, c *Clients, r Request, _ map[string]any) (map[string]any, error) {
 	if c.LexModels == nil {
 		return nil, skip("no Lex models client")
+	}
+	if _, ok := r.Declared["BotFileS3Location"]; ok {
+		return nil, skip("BotLocales: the template defines the bot by BotFileS3Location, whose file the reader cannot compare")
 	}
 	if d, ok := r.Declared["BotLocales"]; ok {
 		if p := lexMapped.unmapped("BotLocales", d); p != "" {

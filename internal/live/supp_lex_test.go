@@ -260,3 +260,20 @@ func TestLexBotSupplementUnmapped(t *testing.T) {
 		t.Errorf("live-only IntentClosingSetting: %+v", fs)
 	}
 }
+
+// TestLexBotSupplementImportFile: a bot the template defines by an import
+// file (BotFileS3Location) has its locales in the file: BotLocales is left
+// unread, not reported as undeclared.
+func TestLexBotSupplementImportFile(t *testing.T) {
+	const fromFile = `{"Name":"flowers","RoleArn":"arn:aws:iam::111111111111:role/lex","DataPrivacy":{"ChildDirected":false},"IdleSessionTTLInSeconds":300,
+  "BotFileS3Location":{"S3Bucket":"bots","S3ObjectKey":"flowers.zip"}}`
+	_, c := lexWorld(t, lexDeclared)
+	r := lexRequest(t, fromFile)
+	res := live.Read(ctx(t), c, r)
+	if v, ok := res.Model["BotLocales"]; ok {
+		t.Errorf("BotLocales read as %v, want unread", v)
+	}
+	if fs := driftOnly(classifyAll(t, r, res)); len(fs) != 0 {
+		t.Errorf("bot from an import file: %+v", fs)
+	}
+}
