@@ -70,6 +70,57 @@ func revertSelfDenials() []string {
 	}
 }
 
+// readerActions are the IAM actions realdrift's readers, supplements and
+// enumerators call through their own service APIs (internal/live
+// ReadActions, less Cloud Control's and CloudFormation's, granted above
+// them): granted explicitly, so no read depends on what an AWS managed
+// policy happens to include. The committed copy
+// testdata/iam/member-read-role.json is held equal to the synthesized role
+// here, and the service's tests hold it to ReadActions, so a new reader's
+// call cannot go ungranted.
+func readerActions() []string {
+	return []string{
+		"acm:DescribeCertificate", "acm:ListTagsForCertificate",
+		"appsync:ListApiKeys",
+		"autoscaling:DescribeLifecycleHooks", "autoscaling:DescribeScheduledActions",
+		"budgets:ViewBudget",
+		"cloudwatch:DescribeAnomalyDetectors",
+		"codebuild:BatchGetProjects", "codebuild:BatchGetReportGroups",
+		"codedeploy:ListDeploymentGroups",
+		"cognito-identity:DescribeIdentityPool",
+		"cognito-idp:ListGroups", "cognito-idp:ListUserPoolClients",
+		"config:DescribeConfigurationRecorders", "config:DescribeDeliveryChannels",
+		"dax:DescribeClusters", "dax:DescribeParameterGroups", "dax:DescribeParameters", "dax:DescribeSubnetGroups", "dax:ListTags",
+		"dlm:GetLifecyclePolicy",
+		"dms:DescribeEndpoints", "dms:DescribeReplicationInstances", "dms:DescribeReplicationSubnetGroups", "dms:DescribeReplicationTasks", "dms:ListTagsForResource",
+		"ec2:DescribeAddresses", "ec2:DescribeClientVpnAuthorizationRules", "ec2:DescribeClientVpnEndpoints", "ec2:DescribeClientVpnTargetNetworks", "ec2:DescribeLaunchTemplateVersions", "ec2:DescribeNetworkAcls", "ec2:DescribeRouteTables", "ec2:DescribeSecurityGroups", "ec2:DescribeSubnets",
+		"ecs:DescribeServices", "ecs:ListServices",
+		"elasticache:DescribeCacheClusters", "elasticache:DescribeCacheParameterGroups", "elasticache:DescribeCacheParameters", "elasticache:DescribeReplicationGroups", "elasticache:DescribeUsers", "elasticache:ListTagsForResource",
+		"elasticloadbalancing:DescribeListenerCertificates",
+		"events:ListRules",
+		"glue:GetClassifier", "glue:GetConnection", "glue:GetSecurityConfiguration", "glue:GetTable", "glue:GetTags", "glue:GetWorkflow",
+		"iam:GetGroupPolicy", "iam:GetPolicy", "iam:GetPolicyVersion", "iam:GetRolePolicy", "iam:GetUserPolicy", "iam:ListAccessKeys", "iam:ListEntitiesForPolicy",
+		"kafka:DescribeConfiguration", "kafka:DescribeConfigurationRevision",
+		"kms:ListAliases",
+		"lakeformation:DescribeResource",
+		"lambda:GetFunctionConfiguration", "lambda:GetPolicy", "lambda:ListAliases", "lambda:ListEventSourceMappings", "lambda:ListFunctionUrlConfigs", "lambda:ListVersionsByFunction",
+		"logs:DescribeMetricFilters", "logs:DescribeSubscriptionFilters",
+		"mediaconvert:GetJobTemplate", "mediaconvert:GetQueue", "mediaconvert:ListTagsForResource",
+		"memorydb:DescribeParameters", "memorydb:DescribeUsers",
+		"rds:DescribeDBClusters", "rds:DescribeDBInstances", "rds:ListTagsForResource",
+		"route53:ListHostedZonesByName", "route53:ListResourceRecordSets",
+		"s3:GetBucketPolicy",
+		"sagemaker:DescribeEndpointConfig", "sagemaker:DescribeMonitoringSchedule", "sagemaker:ListTags",
+		"scheduler:GetSchedule",
+		"secretsmanager:GetResourcePolicy",
+		"servicediscovery:GetNamespace", "servicediscovery:GetService", "servicediscovery:ListTagsForResource",
+		"ses:DescribeConfigurationSet", "ses:DescribeReceiptRule", "ses:DescribeReceiptRuleSet", "ses:ListReceiptFilters",
+		"sns:GetTopicAttributes", "sns:ListSubscriptionsByTopic",
+		"sqs:GetQueueAttributes",
+		"ssm:DescribeMaintenanceWindowTargets", "ssm:DescribeMaintenanceWindowTasks", "ssm:DescribeParameters",
+	}
+}
+
 // dataReadDenials are reads of data (not configuration) the read role must
 // never perform, whatever a managed policy grants.
 func dataReadDenials() []string {
@@ -148,6 +199,11 @@ func NewMember(scope constructs.Construct, id string) awscdk.Stack {
 				awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
 					Sid:       jsii.String("ReadResources"),
 					Actions:   jsii.Strings("cloudformation:GetResource", "cloudformation:ListResources"),
+					Resources: jsii.Strings("*"),
+				}),
+				awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+					Sid:       jsii.String("ReadConfiguration"),
+					Actions:   jsii.Strings(readerActions()...),
 					Resources: jsii.Strings("*"),
 				}),
 				awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{

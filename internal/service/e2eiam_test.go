@@ -2,13 +2,14 @@ package service_test
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/realdrift/realdrift/internal/live"
 	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/sandbox/sandboxtest"
 	"github.com/realdrift/realdrift/internal/store"
 )
 
@@ -18,73 +19,35 @@ import (
 // managed policies it attaches.
 var iamDir = filepath.Join("..", "..", "testdata", "iam")
 
-// readRoleDocuments returns the read role's policy documents: its inline
-// policies, statements whose Sid is in drop left out, and the committed
-// excerpt of every managed policy it attaches (a managed policy without an
-// excerpt fails the test, so a new attachment gets one).
+// readRoleDocuments returns the read role's policy documents
+// (sandboxtest.ReadRole.Documents), statements whose Sid is in drop left
+// out.
 func readRoleDocuments(t *testing.T, drop ...string) []json.RawMessage {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(iamDir, "member-read-role.json"))
-	if err != nil {
-		t.Fatal(err)
+	r := sandboxtest.LoadReadRole(t, iamDir)
+	if r.Role != readRole {
+		t.Fatalf("read role copy is of %s, the e2e assumes %s", r.Role, readRole)
 	}
-	var copy struct {
-		Role   string
-		Inline []struct {
-			PolicyName     string
-			PolicyDocument struct {
-				Version   string
-				Statement []map[string]any
-			}
+	return r.Documents(t, iamDir, drop...)
+}
+
+// TestReadRoleGrantsTheReaders holds the read role to the readers: every
+// action live.ReadActions lists (each call a reader, supplement or
+// enumerator makes) is granted by an unconditional Allow of the role's
+// inline policies (infra readerActions; change it and rerun infra's
+// TestReadRolePolicyCopy -update), and none is refused by its
+// unconditional Deny.
+func TestReadRoleGrantsTheReaders(t *testing.T) {
+	r := sandboxtest.LoadReadRole(t, iamDir)
+	allowed, denied := r.Actions("Allow"), r.Actions("Deny")
+	for _, a := range live.ReadActions() {
+		if !slices.Contains(allowed, a) {
+			t.Errorf("the read role does not grant %s, which a reader calls", a)
 		}
-		Managed []json.RawMessage
-	}
-	if err := json.Unmarshal(b, &copy); err != nil {
-		t.Fatal(err)
-	}
-	if copy.Role != readRole {
-		t.Fatalf("read role copy is of %s, the e2e assumes %s", copy.Role, readRole)
-	}
-	var docs []json.RawMessage
-	dropped := 0
-	for _, p := range copy.Inline {
-		d := p.PolicyDocument
-		d.Statement = slices.DeleteFunc(d.Statement, func(st map[string]any) bool {
-			sid, _ := st["Sid"].(string)
-			if slices.Contains(drop, sid) {
-				dropped++
-				return true
-			}
-			return false
-		})
-		doc, err := json.Marshal(d)
-		if err != nil {
-			t.Fatal(err)
+		if slices.Contains(denied, a) {
+			t.Errorf("the read role denies %s, which a reader calls", a)
 		}
-		docs = append(docs, doc)
 	}
-	if dropped != len(drop) {
-		t.Fatalf("dropped %d of the statements %v", dropped, drop)
-	}
-	for _, m := range copy.Managed {
-		// The ARN is synthesized as a join on the partition: its name is
-		// the part after policy/.
-		_, name, ok := strings.Cut(string(m), ":iam::aws:policy/")
-		if !ok {
-			t.Fatalf("managed policy %s is not an AWS managed policy", m)
-		}
-		name = strings.TrimRight(name, `"]} `+"\n")
-		b, err := os.ReadFile(filepath.Join(iamDir, "managed", name+".json"))
-		if err != nil {
-			t.Fatalf("the read role attaches %s: commit an excerpt of it under testdata/iam/managed (%v)", name, err)
-		}
-		var ex struct{ Document json.RawMessage }
-		if err := json.Unmarshal(b, &ex); err != nil {
-			t.Fatalf("managed/%s.json: %v", name, err)
-		}
-		docs = append(docs, ex.Document)
-	}
-	return docs
 }
 
 // lockedDeny is the stack-scoped deny a member account attached to the read

@@ -2,6 +2,8 @@ package worldgen_test
 
 import (
 	"encoding/json"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -54,4 +56,60 @@ func TestCorpusWorldThroughReaders(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d cases differ", bad, len(cases))
+}
+
+// TestCorpusWorldUnderReadRole reads every case as the service does: with
+// a session of the member read role, whose policies (infra's, through the
+// committed copy) the sandbox enforces for every call. Every reader,
+// supplement and identifier adapter must read the same model as above: a
+// call the role does not grant is refused as AWS refuses it, and the case
+// differs or is skipped.
+func TestCorpusWorldUnderReadRole(t *testing.T) {
+	iamDir := filepath.Join("..", "..", "..", "testdata", "iam")
+	role := sandboxtest.LoadReadRole(t, iamDir)
+	docs := role.Documents(t, iamDir)
+	cases, w := corpusCasesWorld(t)
+	for _, a := range w.Accounts {
+		a.AccessKeys = append(a.AccessKeys, sandbox.AccessKey{ID: "ASIAREAD" + a.ID, Role: role.Role})
+		a.Policies = append(a.Policies, &sandbox.Policies{Role: role.Role, Documents: docs})
+	}
+	srv, url := sandboxtest.Serve(t, w, sandbox.Options{})
+	places, err := worldgen.Placements(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clients := map[[2]string]*live.Clients{}
+	bad := 0
+	for _, c := range cases {
+		p := places[c.File]
+		loc := [2]string{p.Account, p.Region}
+		cl := clients[loc]
+		if cl == nil {
+			cl = live.NewClients(aws.Config{Region: loc[1], Credentials: credentials.NewStaticCredentialsProvider("ASIAREAD"+loc[0], "s", ""), BaseEndpoint: aws.String(url)})
+			clients[loc] = cl
+		}
+		f := c.Schema
+		res := live.Read(t.Context(), cl, live.Request{Type: c.Resource.ResourceType, LogicalID: c.Resource.LogicalID, PhysicalID: c.Resource.PhysicalID, Declared: c.Resource.Declared, Facts: &f})
+		var want map[string]any
+		if err := json.Unmarshal(c.RawLive, &want); err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != live.Found {
+			bad++
+			t.Errorf("%s under the read role: %s via %s: %s", c.File, res.Status, res.Route, res.Reason)
+			continue
+		}
+		if diff := cmp.Diff(res.Model, want); diff != "" {
+			bad++
+			t.Errorf("%s under the read role via %s (-got +want):\n%s", c.File, res.Route, diff)
+		}
+	}
+	denied := 0
+	for k, n := range srv.Calls().Errors {
+		if strings.HasSuffix(k, "AccessDenied") || strings.HasSuffix(k, "AccessDeniedException") || strings.Contains(k, "UnauthorizedOperation") {
+			denied += n
+			t.Errorf("the sandbox refused %d %s calls", n, k)
+		}
+	}
+	t.Logf("%d of %d cases differ under the read role; %d calls refused", bad, len(cases), denied)
 }
