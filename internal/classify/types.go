@@ -118,6 +118,7 @@ func subsetIDs(fields ...string) *identity {
 var (
 	reKMSKey      = regexp.MustCompile(`^(arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key/)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 	reSHA256B64   = regexp.MustCompile(`^[A-Za-z0-9+/]{43}=$`)
+	reSHA256Hex   = regexp.MustCompile(`^[0-9a-f]{64}$`)
 	reShortID     = regexp.MustCompile(`^[a-z0-9]{6,10}$`)
 	reSGList      = regexp.MustCompile(`^\["sg-[0-9a-f]{8,17}"(,"sg-[0-9a-f]{8,17}")*\]$`)
 	reCfnAutoName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9]{12}$`)
@@ -172,6 +173,15 @@ var typeTable = sync.OnceValue(func() map[string]*typeFacts {
 		"AWS::ElasticBeanstalk::Environment": {
 			identities: map[string]*identity{"OptionSettings": subsetIDs("Namespace", "OptionName")},
 			knownAlias: struct{ typ, prefix string }{"AWS::ElasticBeanstalk::ConfigurationTemplate", "OptionSettings["},
+		},
+		// A workgroup's parameters read back as the resolved set (about
+		// nine), of which a template declares one or two (seed 002
+		// NAME_VALUE_SUBSET_PATHS): the declared ones are compared, the
+		// ones AWS filled in are folded whatever their value and watched
+		// by the baseline (a later change is confirmed drift).
+		"AWS::RedshiftServerless::Workgroup": {
+			identities: map[string]*identity{"ConfigParameters": subsetIDs("ParameterKey")},
+			watched:    set("ConfigParameters.*"),
 		},
 		"AWS::RDS::OptionGroup": {
 			identities: map[string]*identity{"OptionConfigurations.*.OptionSettings": ids("Name")},
@@ -266,6 +276,9 @@ var typeTable = sync.OnceValue(func() map[string]*typeFacts {
 		"AWS::ApiGatewayV2::Stage":             {generatedShapes: map[string]*regexp.Regexp{"DeploymentId": reShortID}},
 		"AWS::Lambda::Function":                {generatedShapes: map[string]*regexp.Regexp{"CodeSha256": reSHA256B64}},
 		"AWS::Lambda::Version":                 {generatedShapes: map[string]*regexp.Regexp{"CodeSha256": reSHA256B64}},
+		// The script hash the Glue supplement computes (seed 002
+		// GENERATED_TOPLEVEL_PATHS), recordable like CodeSha256.
+		"AWS::Glue::Job": {generatedShapes: map[string]*regexp.Regexp{"ScriptSha256": reSHA256Hex}},
 		"AWS::AutoScaling::AutoScalingGroup": {
 			generatedShapes: map[string]*regexp.Regexp{
 				"LaunchTemplate.LaunchTemplateName":                                                  reCfnAutoName,

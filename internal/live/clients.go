@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/acm"
 	"github.com/aws/aws-sdk-go-v2/service/appsync"
 	"github.com/aws/aws-sdk-go-v2/service/autoscaling"
@@ -26,6 +27,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ecs"
 	"github.com/aws/aws-sdk-go-v2/service/elasticache"
+	"github.com/aws/aws-sdk-go-v2/service/elasticbeanstalk"
 	elbv2 "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/glue"
@@ -37,6 +39,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/lexmodelsv2"
 	"github.com/aws/aws-sdk-go-v2/service/mediaconvert"
 	"github.com/aws/aws-sdk-go-v2/service/memorydb"
+	"github.com/aws/aws-sdk-go-v2/service/redshiftserverless"
 	"github.com/aws/aws-sdk-go-v2/service/route53"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
@@ -64,6 +67,7 @@ type stackResourcesAPI interface {
 
 type s3API interface {
 	GetBucketPolicy(ctx context.Context, in *s3.GetBucketPolicyInput, optFns ...func(*s3.Options)) (*s3.GetBucketPolicyOutput, error)
+	GetObject(ctx context.Context, in *s3.GetObjectInput, optFns ...func(*s3.Options)) (*s3.GetObjectOutput, error)
 }
 
 type sqsAPI interface {
@@ -125,47 +129,56 @@ var (
 // yourself (any value with the SDK method shapes will do). A nil field makes
 // the readers that need it skip with a reason.
 type Clients struct {
-	CloudControl     cloudControlAPI
-	CloudFormation   stackResourcesAPI
-	S3               s3API
-	SQS              sqsAPI
-	SNS              snsAPI
-	IAM              iamAPI
-	Lambda           lambdaAPI
-	EC2              ec2API
-	Logs             logsAPI
-	Events           eventsAPI
-	KMS              kmsAPI
-	Secrets          secretsAPI
-	ECS              ecsAPI
-	Cognito          cognitoAPI
-	SSM              ssmAPI
-	AutoScaling      autoScalingAPI
-	CodeDeploy       codeDeployAPI
-	Route53          route53API
-	ACM              acmAPI
-	CodeBuild        codeBuildAPI
-	Scheduler        schedulerAPI
-	Config           configAPI
-	ServiceDiscovery serviceDiscoveryAPI
-	ELBv2            elbv2API
-	ElastiCache      elastiCacheAPI
-	DAX              daxAPI
-	SES              sesAPI
-	Glue             glueAPI
-	AppSync          appSyncAPI
-	LakeFormation    lakeFormationAPI
-	MediaConvert     mediaConvertAPI
-	MemoryDB         memoryDBAPI
-	Kafka            kafkaAPI
-	DocDB            docDBAPI
-	DMS              dmsAPI
-	Budgets          budgetsAPI
-	DLM              dlmAPI
-	SageMaker        sageMakerAPI
-	CognitoIdentity  cognitoIdentityAPI
-	CloudWatch       cloudWatchAPI
-	LexModels        lexModelsAPI
+	CloudControl       cloudControlAPI
+	CloudFormation     stackResourcesAPI
+	S3                 s3API
+	SQS                sqsAPI
+	SNS                snsAPI
+	IAM                iamAPI
+	Lambda             lambdaAPI
+	EC2                ec2API
+	Logs               logsAPI
+	Events             eventsAPI
+	KMS                kmsAPI
+	Secrets            secretsAPI
+	ECS                ecsAPI
+	Cognito            cognitoAPI
+	SSM                ssmAPI
+	AutoScaling        autoScalingAPI
+	CodeDeploy         codeDeployAPI
+	Route53            route53API
+	ACM                acmAPI
+	CodeBuild          codeBuildAPI
+	Scheduler          schedulerAPI
+	Config             configAPI
+	ServiceDiscovery   serviceDiscoveryAPI
+	ELBv2              elbv2API
+	ElastiCache        elastiCacheAPI
+	DAX                daxAPI
+	SES                sesAPI
+	Glue               glueAPI
+	AppSync            appSyncAPI
+	LakeFormation      lakeFormationAPI
+	MediaConvert       mediaConvertAPI
+	MemoryDB           memoryDBAPI
+	Kafka              kafkaAPI
+	DocDB              docDBAPI
+	DMS                dmsAPI
+	Budgets            budgetsAPI
+	DLM                dlmAPI
+	SageMaker          sageMakerAPI
+	CognitoIdentity    cognitoIdentityAPI
+	CloudWatch         cloudWatchAPI
+	ElasticBeanstalk   elasticBeanstalkAPI
+	RedshiftServerless redshiftServerlessAPI
+	LexModels          lexModelsAPI
+
+	// HTTP fetches the presigned URLs some answers hold (a trust store's
+	// CA bundle): the aws.Config's HTTP client.
+	HTTP httpDoer
+	// Endpoint is the custom base endpoint the clients were built with
+	// (a sandbox or another emulator); empty on AWS.
+	Endpoint string
 
 	// Region and Account are the scope of the clients, for identifiers
 	// that are ARNs. An empty Account is asked of Identity once, on first
@@ -245,46 +258,58 @@ func NewClients(cfg aws.Config) *Clients {
 				o.UsePathStyle = true
 			}
 		}),
-		SQS:              sqs.NewFromConfig(cfg),
-		SNS:              sns.NewFromConfig(cfg),
-		IAM:              iam.NewFromConfig(cfg),
-		Lambda:           lambda.NewFromConfig(cfg),
-		EC2:              ec2.NewFromConfig(cfg),
-		Logs:             cloudwatchlogs.NewFromConfig(cfg),
-		Events:           eventbridge.NewFromConfig(cfg),
-		KMS:              kms.NewFromConfig(cfg),
-		Secrets:          secretsmanager.NewFromConfig(cfg),
-		ECS:              ecs.NewFromConfig(cfg),
-		Cognito:          cognito.NewFromConfig(cfg),
-		SSM:              ssm.NewFromConfig(cfg),
-		AutoScaling:      autoscaling.NewFromConfig(cfg),
-		CodeDeploy:       codedeploy.NewFromConfig(cfg),
-		Route53:          route53.NewFromConfig(cfg),
-		ACM:              acm.NewFromConfig(cfg),
-		CodeBuild:        codebuild.NewFromConfig(cfg),
-		Scheduler:        scheduler.NewFromConfig(cfg),
-		Config:           configservice.NewFromConfig(cfg),
-		ServiceDiscovery: servicediscovery.NewFromConfig(cfg),
-		ELBv2:            elbv2.NewFromConfig(cfg),
-		ElastiCache:      elasticache.NewFromConfig(cfg),
-		DAX:              dax.NewFromConfig(cfg),
-		SES:              ses.NewFromConfig(cfg),
-		Glue:             glue.NewFromConfig(cfg),
-		AppSync:          appsync.NewFromConfig(cfg),
-		LakeFormation:    lakeformation.NewFromConfig(cfg),
-		MediaConvert:     mediaconvert.NewFromConfig(cfg),
-		MemoryDB:         memorydb.NewFromConfig(cfg),
-		Kafka:            kafka.NewFromConfig(cfg),
-		DocDB:            docdb.NewFromConfig(cfg),
-		DMS:              dms.NewFromConfig(cfg),
-		Budgets:          budgets.NewFromConfig(cfg),
-		DLM:              dlm.NewFromConfig(cfg),
-		SageMaker:        sagemaker.NewFromConfig(cfg),
-		CognitoIdentity:  cognitoidentity.NewFromConfig(cfg),
-		CloudWatch:       cloudwatch.NewFromConfig(cfg),
-		LexModels:        lexmodelsv2.NewFromConfig(cfg),
-		Region:           cfg.Region,
-		Identity:         sts.NewFromConfig(cfg),
-		account:          &accountOnce{},
+		SQS:                sqs.NewFromConfig(cfg),
+		SNS:                sns.NewFromConfig(cfg),
+		IAM:                iam.NewFromConfig(cfg),
+		Lambda:             lambda.NewFromConfig(cfg),
+		EC2:                ec2.NewFromConfig(cfg),
+		Logs:               cloudwatchlogs.NewFromConfig(cfg),
+		Events:             eventbridge.NewFromConfig(cfg),
+		KMS:                kms.NewFromConfig(cfg),
+		Secrets:            secretsmanager.NewFromConfig(cfg),
+		ECS:                ecs.NewFromConfig(cfg),
+		Cognito:            cognito.NewFromConfig(cfg),
+		SSM:                ssm.NewFromConfig(cfg),
+		AutoScaling:        autoscaling.NewFromConfig(cfg),
+		CodeDeploy:         codedeploy.NewFromConfig(cfg),
+		Route53:            route53.NewFromConfig(cfg),
+		ACM:                acm.NewFromConfig(cfg),
+		CodeBuild:          codebuild.NewFromConfig(cfg),
+		Scheduler:          scheduler.NewFromConfig(cfg),
+		Config:             configservice.NewFromConfig(cfg),
+		ServiceDiscovery:   servicediscovery.NewFromConfig(cfg),
+		ELBv2:              elbv2.NewFromConfig(cfg),
+		ElastiCache:        elasticache.NewFromConfig(cfg),
+		DAX:                dax.NewFromConfig(cfg),
+		SES:                ses.NewFromConfig(cfg),
+		Glue:               glue.NewFromConfig(cfg),
+		AppSync:            appsync.NewFromConfig(cfg),
+		LakeFormation:      lakeformation.NewFromConfig(cfg),
+		MediaConvert:       mediaconvert.NewFromConfig(cfg),
+		MemoryDB:           memorydb.NewFromConfig(cfg),
+		Kafka:              kafka.NewFromConfig(cfg),
+		DocDB:              docdb.NewFromConfig(cfg),
+		DMS:                dms.NewFromConfig(cfg),
+		Budgets:            budgets.NewFromConfig(cfg),
+		DLM:                dlm.NewFromConfig(cfg),
+		SageMaker:          sagemaker.NewFromConfig(cfg),
+		CognitoIdentity:    cognitoidentity.NewFromConfig(cfg),
+		CloudWatch:         cloudwatch.NewFromConfig(cfg),
+		ElasticBeanstalk:   elasticbeanstalk.NewFromConfig(cfg),
+		RedshiftServerless: redshiftserverless.NewFromConfig(cfg),
+		HTTP:               httpClient(cfg),
+		Endpoint:           aws.ToString(cfg.BaseEndpoint),
+		Region:             cfg.Region,
+		Identity:           sts.NewFromConfig(cfg),
+		account:            &accountOnce{},
+		LexModels:          lexmodelsv2.NewFromConfig(cfg),
 	}
+}
+
+// httpClient is cfg's HTTP client, else the SDK's default one.
+func httpClient(cfg aws.Config) httpDoer {
+	if cfg.HTTPClient != nil {
+		return cfg.HTTPClient
+	}
+	return awshttp.NewBuildableClient()
 }

@@ -14,6 +14,7 @@ import (
 
 type elbv2API interface {
 	elbv2.DescribeListenerCertificatesAPIClient
+	GetTrustStoreCaCertificatesBundle(ctx context.Context, in *elbv2.GetTrustStoreCaCertificatesBundleInput, optFns ...func(*elbv2.Options)) (*elbv2.GetTrustStoreCaCertificatesBundleOutput, error)
 }
 
 var _ elbv2API = (*elbv2.Client)(nil)

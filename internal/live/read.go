@@ -87,6 +87,9 @@ type Result struct {
 	Model map[string]any `json:"model,omitempty"`
 	// Reason explains a Skipped or NotFound result.
 	Reason string `json:"reason,omitempty"`
+	// Unread names the properties a failed SDK supplement left unread
+	// (Found only), each with why: shown as readGaps, never drift.
+	Unread map[string]string `json:"unread,omitempty"`
 	// Waiting marks a Skipped result whose reader needs a declared value
 	// that is not resolved yet; re-read it once live attributes are known.
 	Waiting bool `json:"waiting,omitempty"`
@@ -154,10 +157,13 @@ func Read(ctx context.Context, c *Clients, r Request) Result {
 		return result(RouteCloudControl, nil, err)
 	}
 	model, err := getResource(ctx, c, r.Type, id)
+	var unread map[string]string
 	if err == nil {
-		model = supplement(ctx, c, r, model)
+		model, unread = supplement(ctx, c, r, model)
 	}
-	return result(RouteCloudControl, model, err)
+	res := result(RouteCloudControl, model, err)
+	res.Unread = unread
+	return res
 }
 
 func result(route Route, model map[string]any, err error) Result {

@@ -26,39 +26,48 @@ type supplementEntry struct {
 // Cloud Control reads, but without some properties.
 func supplements() map[string]supplementEntry {
 	return map[string]supplementEntry{
-		"AWS::ECS::Service":                  {Props: ecsServiceProps, WriteOnly: ecsServiceProps, Read: readECSServiceSupplement},
-		"AWS::ElastiCache::ReplicationGroup": {Props: cacheReplicationGroupProps, WriteOnly: cacheReplicationGroupProps, Read: readCacheReplicationGroupSupplement},
-		"AWS::ElastiCache::User":             {Props: cacheUserProps, WriteOnly: cacheUserProps, Read: readCacheUserSupplement},
-		"AWS::Lambda::Function":              {Props: lambdaFunctionProps, Read: readLambdaFunctionSupplement},
-		"AWS::Lex::Bot":                      {Props: lexBotProps, WriteOnly: lexBotProps, Read: readLexBotSupplement},
-		"AWS::MSK::Configuration":            {Props: mskConfigurationProps, WriteOnly: mskConfigurationProps, Read: readMSKConfigurationSupplement},
-		"AWS::MemoryDB::ParameterGroup":      {Props: memoryDBParameterGroupProps, WriteOnly: memoryDBParameterGroupProps, Read: readMemoryDBParameterGroupSupplement},
-		"AWS::MemoryDB::User":                {Props: memoryDBUserProps, WriteOnly: memoryDBUserProps, Read: readMemoryDBUserSupplement},
-		"AWS::SSM::Parameter":                {Props: ssmParameterProps, WriteOnly: ssmParameterProps, Read: readSSMParameterSupplement},
+		"AWS::ECS::Service":                       {Props: ecsServiceProps, WriteOnly: ecsServiceProps, Read: readECSServiceSupplement},
+		"AWS::ElastiCache::ReplicationGroup":      {Props: cacheReplicationGroupProps, WriteOnly: cacheReplicationGroupProps, Read: readCacheReplicationGroupSupplement},
+		"AWS::ElastiCache::User":                  {Props: cacheUserProps, WriteOnly: cacheUserProps, Read: readCacheUserSupplement},
+		"AWS::ElasticBeanstalk::Environment":      {Props: ebEnvironmentProps, WriteOnly: ebEnvironmentProps, Read: readEBEnvironmentSupplement},
+		"AWS::ElasticLoadBalancingV2::TrustStore": {Props: trustStoreProps, Read: readTrustStoreSupplement},
+		"AWS::Glue::Job":                          {Props: glueJobProps, Read: readGlueJobSupplement},
+		"AWS::Lambda::Function":                   {Props: lambdaFunctionProps, Read: readLambdaFunctionSupplement},
+		"AWS::Lex::Bot":                           {Props: lexBotProps, WriteOnly: lexBotProps, Read: readLexBotSupplement},
+		"AWS::MSK::Configuration":                 {Props: mskConfigurationProps, WriteOnly: mskConfigurationProps, Read: readMSKConfigurationSupplement},
+		"AWS::MemoryDB::ParameterGroup":           {Props: memoryDBParameterGroupProps, WriteOnly: memoryDBParameterGroupProps, Read: readMemoryDBParameterGroupSupplement},
+		"AWS::MemoryDB::User":                     {Props: memoryDBUserProps, WriteOnly: memoryDBUserProps, Read: readMemoryDBUserSupplement},
+		"AWS::RedshiftServerless::Workgroup":      {Props: rsWorkgroupProps, WriteOnly: rsWorkgroupProps, Read: readRSWorkgroupSupplement},
+		"AWS::SSM::Parameter":                     {Props: ssmParameterProps, WriteOnly: ssmParameterProps, Read: readSSMParameterSupplement},
 	}
 }
 
 // supplement merges the type's supplement into model. The supplement's
 // properties are its answer only: a failed supplement leaves them unread
-// (readGap) and the rest of the model is still compared.
-func supplement(ctx context.Context, c *Clients, r Request, model map[string]any) map[string]any {
+// (readGap) and the rest of the model is still compared. It returns the
+// properties a failed supplement left unread, each with why.
+func supplement(ctx context.Context, c *Clients, r Request, model map[string]any) (map[string]any, map[string]string) {
 	sup, ok := supplements()[r.Type]
 	if !ok || model == nil {
-		return model
+		return model, nil
 	}
 	add, err := sup.Read(ctx, c, r, model)
 	for _, p := range sup.Props {
 		delete(model, p)
 	}
 	if err != nil {
-		return model
+		unread := make(map[string]string, len(sup.Props))
+		for _, p := range sup.Props {
+			unread[p] = describe(err)
+		}
+		return model, unread
 	}
 	for _, p := range sup.Props {
 		if v, ok := add[p]; ok {
 			model[p] = v
 		}
 	}
-	return model
+	return model, nil
 }
 
 // supplementWriteOnly names the write-only properties t's supplement reads

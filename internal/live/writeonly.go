@@ -1,6 +1,10 @@
 package live
 
-import "github.com/realdrift/realdrift/internal/schema"
+import (
+	"strings"
+
+	"github.com/realdrift/realdrift/internal/schema"
+)
 
 // overrideWriteOnly lists, per type, the properties the registry schema
 // marks write-only that the type's SDK override reads back all the same
@@ -15,7 +19,8 @@ var overrideWriteOnly = map[string][]string{
 // property that the override reader, or the SDK supplement of a Cloud
 // Control read, returned in res's model is compared like any other, so it
 // is no longer write-only. A property the read did not return stays
-// write-only (a readGap), and facts of every other read come back
+// write-only (a readGap), as do its nested write-only paths
+// ("OptionSettings.*.Value" goes with "OptionSettings"), and facts of every other read come back
 // unchanged (the same pointer).
 func ReadableFacts(typ string, res Result, f *schema.Facts) *schema.Facts {
 	var props []string
@@ -41,7 +46,8 @@ func ReadableFacts(typ string, res Result, f *schema.Facts) *schema.Facts {
 	keep := func(ps []string) []string {
 		var out []string
 		for _, p := range ps {
-			if !drop[p] {
+			top, _, _ := strings.Cut(p, ".")
+			if !drop[top] {
 				out = append(out, p)
 			}
 		}

@@ -214,6 +214,7 @@ func (s *Server) Restore(snapshot []byte) error {
 //	POST /_sandbox/throttle   [ThrottleRule]        replace throttle rules
 //	POST /_sandbox/faults     [FaultRule]           replace fault rules
 //	GET  /_sandbox/calls                            CallStats
+//	GET  /_sandbox/truststore-bundle?...            a trust store's CA bundle (elbv2_truststore.go)
 //	DELETE /_sandbox/calls                          reset the call log
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	route := strings.TrimPrefix(r.URL.Path, adminPrefix)
@@ -223,6 +224,10 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key := r.Method + " " + route
+	if r.URL.Path == trustStoreBundlePath && r.Method == http.MethodGet {
+		s.serveTrustStoreBundle(w, r)
+		return
+	}
 	switch key {
 	case "POST change":
 		var ch Change

@@ -10,7 +10,8 @@ import "strconv"
 // model's Certificates are the listener's other (not default)
 // certificates, in world order, each once.
 //
-// The attribute writes are in elbv2_write.go.
+// A trust store's CA bundle is in elbv2_truststore.go, the attribute
+// writes in elbv2_write.go.
 func elbv2Service() *service {
 	svc := &service{
 		name:     "elasticloadbalancing",
@@ -19,7 +20,8 @@ func elbv2Service() *service {
 		throttle: apiError{Status: 400, Code: "Throttling"},
 		deny:     apiError{Status: 403, Code: "AccessDenied"},
 		ops: map[string]handler{
-			"DescribeListenerCertificates": (*Server).elbv2DescribeListenerCertificates,
+			"DescribeListenerCertificates":      (*Server).elbv2DescribeListenerCertificates,
+			"GetTrustStoreCaCertificatesBundle": (*Server).elbv2GetTrustStoreCaCertificatesBundle,
 		},
 	}
 	for op, h := range elbv2WriteOps() {

@@ -141,7 +141,7 @@ func services() map[string]*service {
 		ecsService(), cognitoService(), ssmService(), autoScalingService(), codeDeployService(),
 		route53Service(), acmService(), codeBuildService(), schedulerService(), configService(),
 		serviceDiscoveryService(), elbv2Service(), elastiCacheService(), daxService(), sesService(), glueService(), appSyncService(),
-		lakeFormationService(), mediaConvertService(), docDBService(), dmsService(), budgetsService(), dlmService(), sageMakerService(), cognitoIdentityService(), cloudWatchService(), memoryDBService(), kafkaService(), lexModelsService(),
+		lakeFormationService(), mediaConvertService(), docDBService(), dmsService(), budgetsService(), dlmService(), sageMakerService(), cognitoIdentityService(), cloudWatchService(), memoryDBService(), kafkaService(), elasticBeanstalkService(), redshiftServerlessService(), lexModelsService(),
 		securityHubService(),
 	} {
 		out[s.name] = s

@@ -103,7 +103,9 @@ func ClassifyStack(d *Desired, lives map[string]live.Result, children []Children
 			if r.Type == "AWS::IAM::Role" {
 				s.SiblingPolicyNames = siblingPolicyNames(d, r)
 			}
-			out = append(out, classify(s, res.Model, f, sf)...)
+			fs := classify(s, res.Model, f, sf)
+			out = append(out, fs...)
+			out = append(out, unreadGaps(r.Ref(), res.Unread, fs)...)
 		default:
 			reason := res.Reason
 			if reason == "" {
@@ -139,6 +141,32 @@ func ClassifyStack(d *Desired, lives map[string]live.Result, children []Children
 		}
 		return a.Path < b.Path
 	})
+	return out
+}
+
+// unreadGaps is one readGap for each property a failed SDK supplement left
+// unread (res.Unread) that fs does not already show as a readGap at or
+// under it (a declared write-only one is already a readGap): the property
+// is unknown, never drift, and never silently absent.
+func unreadGaps(ref drift.ResourceRef, unread map[string]string, fs []drift.Finding) []drift.Finding {
+	props := make([]string, 0, len(unread))
+	for p := range unread {
+		props = append(props, p)
+	}
+	sort.Strings(props)
+	var out []drift.Finding
+	for _, p := range props {
+		shown := false
+		for _, f := range fs {
+			shown = shown || f.Tier == drift.ReadGap && (f.Path == p || strings.HasPrefix(f.Path, p+".") || strings.HasPrefix(f.Path, p+"["))
+		}
+		if shown {
+			continue
+		}
+		f := finding(ref, drift.ReadGap, "")
+		f.Path, f.Note = p, "not read: "+unread[p]
+		out = append(out, f)
+	}
 	return out
 }
 

@@ -1,0 +1,98 @@
+package sandbox
+
+// redshiftServerlessService serves Redshift Serverless (JSON 1.1,
+// camelCase): GetWorkgroup from the world's
+// AWS::RedshiftServerless::Workgroup models (by WorkgroupName, else the
+// identifier), answering the model's ConfigParameters ({ParameterKey,
+// ParameterValue} → {parameterKey, parameterValue}), SecurityGroupIds and
+// SubnetIds — the top-level properties, else the copies in the model's
+// read-only Workgroup echo — with its name, namespace, ARN and an
+// AVAILABLE status. An unknown workgroup is the ResourceNotFoundException
+// Redshift Serverless answers.
+func redshiftServerlessService() *service {
+	return &service{
+		name:          "redshift-serverless",
+		protocol:      protoJSON,
+		jsonNamespace: "com.amazonaws.redshiftserverless#",
+		jsonVersion:   "1.1",
+		targetPrefix:  "RedshiftServerless.",
+		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
+		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
+		ops: map[string]handler{
+			"GetWorkgroup": (*Server).rsGetWorkgroup,
+		},
+	}
+}
+
+func (s *Server) rsGetWorkgroup(c *call) (any, error) {
+	var in struct {
+		WorkgroupName string `json:"workgroupName"`
+	}
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	if in.WorkgroupName == "" {
+		return nil, errf(400, "ValidationException", "1 validation error detected: Value null at 'workgroupName' failed to satisfy constraint: Member must not be null")
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var m map[string]any
+	for _, r := range s.st.ofType(c.account, c.region, "AWS::RedshiftServerless::Workgroup") {
+		if r.Deleted {
+			continue
+		}
+		name := fieldString(r, "WorkgroupName")
+		if name == "" {
+			name = r.ccID()
+		}
+		if name == in.WorkgroupName {
+			obj, err := fieldObject(r)
+			if err != nil {
+				return nil, err
+			}
+			m = obj
+		}
+	}
+	if m == nil {
+		return nil, errf(400, "ResourceNotFoundException", "Workgroup %s not found.", in.WorkgroupName)
+	}
+	echo, _ := m["Workgroup"].(map[string]any)
+	prop := func(k string) any {
+		if v, ok := m[k]; ok {
+			return v
+		}
+		return echo[k]
+	}
+	w := map[string]any{
+		"workgroupName": in.WorkgroupName,
+		"workgroupArn":  "arn:aws:redshift-serverless:" + c.region + ":" + c.account + ":workgroup/" + in.WorkgroupName,
+		"status":        "AVAILABLE",
+	}
+	if ns, ok := prop("NamespaceName").(string); ok {
+		w["namespaceName"] = ns
+	}
+	if ps, ok := prop("ConfigParameters").([]any); ok {
+		out := []map[string]any{}
+		for _, e := range ps {
+			p, ok := e.(map[string]any)
+			if !ok {
+				continue
+			}
+			q := map[string]any{}
+			if v, ok := p["ParameterKey"]; ok {
+				q["parameterKey"] = scalarString(v)
+			}
+			if v, ok := p["ParameterValue"]; ok {
+				q["parameterValue"] = scalarString(v)
+			}
+			out = append(out, q)
+		}
+		w["configParameters"] = out
+	}
+	for k, api := range map[string]string{"SecurityGroupIds": "securityGroupIds", "SubnetIds": "subnetIds"} {
+		if v, ok := prop(k).([]any); ok {
+			w[api] = v
+		}
+	}
+	return map[string]any{"workgroup": w}, nil
+}
