@@ -868,6 +868,47 @@ assert base64.b64decode(out['ServerProperties']) == b'log.retention.hours=48\n',
 "
 fails "kafka describe-configuration-revision (missing revision)" "NotFoundException" kafka describe-configuration-revision --arn $MSKCONF --revision 1
 
+# Elastic Beanstalk (query): an environment's option settings.
+add AWS::ElasticBeanstalk::Environment cli-env '{"ApplicationName":"cli-app","EnvironmentName":"cli-env","OptionSettings":[{"Namespace":"aws:elasticbeanstalk:environment","OptionName":"EnvironmentType","Value":"SingleInstance"},{"ResourceName":"AWSEBAutoScalingGroup","Namespace":"aws:autoscaling:asg","OptionName":"Custom Availability Zones","Value":""}]}'
+awsq elasticbeanstalk describe-configuration-settings --application-name cli-app --environment-name cli-env | check "elasticbeanstalk describe-configuration-settings" "
+c, = out['ConfigurationSettings']
+assert (c['ApplicationName'], c['EnvironmentName'], c['DeploymentStatus']) == ('cli-app', 'cli-env', 'deployed'), c
+assert c['OptionSettings'] == [{'Namespace': 'aws:elasticbeanstalk:environment', 'OptionName': 'EnvironmentType', 'Value': 'SingleInstance'},
+    {'ResourceName': 'AWSEBAutoScalingGroup', 'Namespace': 'aws:autoscaling:asg', 'OptionName': 'Custom Availability Zones', 'Value': ''}], c
+"
+fails "elasticbeanstalk describe-configuration-settings (missing)" "InvalidParameterValue" elasticbeanstalk describe-configuration-settings --application-name other-app --environment-name cli-env
+
+# Redshift Serverless (JSON 1.1, camelCase).
+add AWS::RedshiftServerless::Workgroup cli-wg '{"WorkgroupName":"cli-wg","NamespaceName":"cli-ns","ConfigParameters":[{"ParameterKey":"auto_mv","ParameterValue":"true"}],"SecurityGroupIds":["sg-0cli"],"SubnetIds":["subnet-0a","subnet-0b"]}'
+awsq redshift-serverless get-workgroup --workgroup-name cli-wg | check "redshift-serverless get-workgroup" "
+g = out['workgroup']
+assert (g['workgroupName'], g['namespaceName'], g['status']) == ('cli-wg', 'cli-ns', 'AVAILABLE'), g
+assert g['configParameters'] == [{'parameterKey': 'auto_mv', 'parameterValue': 'true'}] and g['securityGroupIds'] == ['sg-0cli'] and g['subnetIds'] == ['subnet-0a', 'subnet-0b'], g
+"
+fails "redshift-serverless get-workgroup (missing)" "ResourceNotFoundException" redshift-serverless get-workgroup --workgroup-name nope
+
+# S3 objects (a Glue job's script) and a trust store's CA bundle, whose
+# presigned URL points at the sandbox itself.
+printf -- '-----BEGIN CERTIFICATE-----\nMIIBcli\n-----END CERTIFICATE-----\n' >"$tmp/ca.pem"
+awsq s3api put-object --bucket "$BUCKET" --key cli/ca.pem --body "$tmp/ca.pem" >/dev/null
+awsq s3api get-object --bucket "$BUCKET" --key cli/ca.pem "$tmp/ca-got.pem" >/dev/null
+cmp -s "$tmp/ca.pem" "$tmp/ca-got.pem" || { echo "FAIL: s3api get-object: the object read back differs" >&2; exit 1; }
+echo "s3api put-object / get-object" >>"$tmp/passed"; echo "ok   s3api put-object / get-object"
+TS=arn:aws:elasticloadbalancing:us-east-1:$DEV:truststore/cli-ts/0123456789abcdef
+add AWS::ElasticLoadBalancingV2::TrustStore $TS '{"Name":"cli-ts","TrustStoreArn":"'$TS'","CaCertificatesBundleS3Bucket":"'$BUCKET'","CaCertificatesBundleS3Key":"cli/ca.pem"}'
+# Trust stores are newer than some AWS CLI v2 builds (2.9 lacks them):
+# this call takes the first CLI that has the operation, v1 included.
+TS_CLI=""
+for cli in "$AWS_CLI" aws /usr/bin/aws; do
+	if command -v "$cli" >/dev/null && "$cli" elbv2 get-trust-store-ca-certificates-bundle help >/dev/null 2>&1; then TS_CLI=$cli; break; fi
+done
+[ -n "$TS_CLI" ] || { echo "FAIL: no AWS CLI here has elbv2 get-trust-store-ca-certificates-bundle (install a newer one)" >&2; exit 1; }
+LOC=$(AWS_CLI=$TS_CLI awsq elbv2 get-trust-store-ca-certificates-bundle --trust-store-arn $TS | python3 -c 'import json,sys; print(json.load(sys.stdin)["Location"])')
+case "$LOC" in "$url"/*) ;; *) echo "FAIL: elbv2 get-trust-store-ca-certificates-bundle: location $LOC is not on the sandbox" >&2; exit 1 ;; esac
+curl -sf "$LOC" | cmp -s "$tmp/ca.pem" - || { echo "FAIL: elbv2 get-trust-store-ca-certificates-bundle: the bundle fetched differs" >&2; exit 1; }
+echo "elbv2 get-trust-store-ca-certificates-bundle" >>"$tmp/passed"; echo "ok   elbv2 get-trust-store-ca-certificates-bundle"
+AWS_CLI=$TS_CLI fails "elbv2 get-trust-store-ca-certificates-bundle (missing)" "TrustStoreNotFound" elbv2 get-trust-store-ca-certificates-bundle --trust-store-arn ${TS}0
+
 AWS_ACCESS_KEY_ID=AKIADEMO$MGMT awsq organizations list-accounts | check "organizations list-accounts" "
 assert sorted(a['Id'] for a in out['Accounts']) == sorted(a['id'] for a in w['accounts']), out
 "
