@@ -103,6 +103,7 @@ func readerActions() []string {
 		"kafka:DescribeConfiguration", "kafka:DescribeConfigurationRevision",
 		"kms:ListAliases",
 		"lakeformation:DescribeResource",
+		"lex:DescribeBotLocale", "lex:DescribeIntent", "lex:DescribeSlot", "lex:DescribeSlotType", "lex:ListBotLocales", "lex:ListIntents", "lex:ListSlotTypes", "lex:ListSlots",
 		"lambda:GetFunctionConfiguration", "lambda:GetPolicy", "lambda:ListAliases", "lambda:ListEventSourceMappings", "lambda:ListFunctionUrlConfigs", "lambda:ListVersionsByFunction",
 		"logs:DescribeMetricFilters", "logs:DescribeSubscriptionFilters",
 		"mediaconvert:GetJobTemplate", "mediaconvert:GetQueue", "mediaconvert:ListTagsForResource",

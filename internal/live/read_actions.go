@@ -51,6 +51,7 @@ var readPrefixes = map[string]string{
 	"SageMaker":        "sagemaker",
 	"CognitoIdentity":  "cognito-identity",
 	"CloudWatch":       "cloudwatch",
+	"LexModels":        "lex",
 }
 
 // readActionNames are the calls whose IAM action is not named after the
