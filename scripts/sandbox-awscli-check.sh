@@ -909,6 +909,55 @@ curl -sf "$LOC" | cmp -s "$tmp/ca.pem" - || { echo "FAIL: elbv2 get-trust-store-
 echo "elbv2 get-trust-store-ca-certificates-bundle" >>"$tmp/passed"; echo "ok   elbv2 get-trust-store-ca-certificates-bundle"
 AWS_CLI=$TS_CLI fails "elbv2 get-trust-store-ca-certificates-bundle (missing)" "TrustStoreNotFound" elbv2 get-trust-store-ca-certificates-bundle --trust-store-arn ${TS}0
 
+# Lex V2 models (REST-JSON, signing name lex): the DRAFT locale tree of a
+# bot, its List calls paged by maxResults / nextToken.
+LEXBOT=CLILEXBOT1
+add AWS::Lex::Bot $LEXBOT '{"Id":"'$LEXBOT'","Name":"cli-bot","BotLocales":[{"LocaleId":"en_US","NluConfidenceThreshold":0.4,"VoiceSettings":{"VoiceId":"Ivy"},
+ "SlotTypes":[{"Name":"FlowerType","ValueSelectionSetting":{"ResolutionStrategy":"ORIGINAL_VALUE"},"SlotTypeValues":[{"SampleValue":{"Value":"roses"}}]}],
+ "Intents":[{"Name":"OrderFlowers","SampleUtterances":[{"Utterance":"order flowers"}],"SlotPriorities":[{"Priority":1,"SlotName":"Flower"}],
+   "Slots":[{"Name":"Flower","SlotTypeName":"FlowerType","ValueElicitationSetting":{"SlotConstraint":"Required","PromptSpecification":{"MaxRetries":2,"MessageGroupsList":[{"Message":{"SSMLMessage":{"Value":"<speak>Which?</speak>"}}}]}}}]},
+  {"Name":"Greeting","SampleUtterances":[{"Utterance":"hello"}]}]}]}'
+LEX="--bot-id $LEXBOT --bot-version DRAFT"
+awsq lexv2-models list-bot-locales $LEX | check "lexv2-models list-bot-locales" "
+l, = out['botLocaleSummaries']
+assert l['localeId'] == 'en_US' and 'nextToken' not in out, out
+"
+awsq lexv2-models describe-bot-locale $LEX --locale-id en_US | check "lexv2-models describe-bot-locale" "
+assert out['nluIntentConfidenceThreshold'] == 0.4 and out['voiceSettings'] == {'voiceId': 'Ivy'} and out['intentsCount'] == 3, out
+"
+awsq lexv2-models list-slot-types $LEX --locale-id en_US | check "lexv2-models list-slot-types" "
+st, = out['slotTypeSummaries']
+assert st['slotTypeName'] == 'FlowerType' and len(st['slotTypeId']) == 10, out
+"
+LEXTYPE=$(awsq lexv2-models list-slot-types $LEX --locale-id en_US | python3 -c 'import json,sys; print(json.load(sys.stdin)["slotTypeSummaries"][0]["slotTypeId"])')
+awsq lexv2-models describe-slot-type $LEX --locale-id en_US --slot-type-id $LEXTYPE | check "lexv2-models describe-slot-type" "
+assert out['valueSelectionSetting'] == {'resolutionStrategy': 'OriginalValue'} and out['slotTypeValues'] == [{'sampleValue': {'value': 'roses'}}], out
+"
+awsq lexv2-models list-intents $LEX --locale-id en_US --max-results 2 >"$tmp/intents1"
+check "lexv2-models list-intents (page 1 of 2)" "
+assert [i['intentName'] for i in out['intentSummaries']] == ['OrderFlowers', 'Greeting'] and out['nextToken'], out
+" <"$tmp/intents1"
+awsq lexv2-models list-intents $LEX --locale-id en_US --max-results 2 --next-token "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["nextToken"])' "$tmp/intents1")" | check "lexv2-models list-intents (page 2 of 2: Lex's fallback intent)" "
+i, = out['intentSummaries']
+assert (i['intentId'], i['intentName'], i['parentIntentSignature']) == ('FALLBCKINT', 'FallbackIntent', 'AMAZON.FallbackIntent') and 'nextToken' not in out, out
+"
+LEXINTENT=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["intentSummaries"][0]["intentId"])' "$tmp/intents1")
+awsq lexv2-models list-slots $LEX --locale-id en_US --intent-id $LEXINTENT | check "lexv2-models list-slots" "
+s, = out['slotSummaries']
+assert s['slotName'] == 'Flower' and s['slotTypeId'] == '$LEXTYPE' and s['slotConstraint'] == 'Required', out
+"
+LEXSLOT=$(awsq lexv2-models list-slots $LEX --locale-id en_US --intent-id $LEXINTENT | python3 -c 'import json,sys; print(json.load(sys.stdin)["slotSummaries"][0]["slotId"])')
+awsq lexv2-models describe-intent $LEX --locale-id en_US --intent-id $LEXINTENT | check "lexv2-models describe-intent" "
+assert out['intentName'] == 'OrderFlowers' and out['sampleUtterances'] == [{'utterance': 'order flowers'}], out
+assert out['slotPriorities'] == [{'priority': 1, 'slotId': '$LEXSLOT'}], out
+"
+awsq lexv2-models describe-slot $LEX --locale-id en_US --intent-id $LEXINTENT --slot-id $LEXSLOT | check "lexv2-models describe-slot" "
+ps = out['valueElicitationSetting']['promptSpecification']
+assert out['slotTypeId'] == '$LEXTYPE' and ps['maxRetries'] == 2 and ps['messageGroups'] == [{'message': {'ssmlMessage': {'value': '<speak>Which?</speak>'}}}], out
+"
+fails "lexv2-models describe-bot-locale (missing bot)" "ResourceNotFoundException" lexv2-models describe-bot-locale --bot-id NOPE000000 --bot-version DRAFT --locale-id en_US
+fails "lexv2-models list-intents (bad page size)" "ValidationException" lexv2-models list-intents $LEX --locale-id en_US --max-results 1001
+
 AWS_ACCESS_KEY_ID=AKIADEMO$MGMT awsq organizations list-accounts | check "organizations list-accounts" "
 assert sorted(a['Id'] for a in out['Accounts']) == sorted(a['id'] for a in w['accounts']), out
 "
