@@ -214,11 +214,19 @@ func NewMember(scope constructs.Construct, id string) awscdk.Stack {
 					Actions:   jsii.Strings("tag:GetResources"),
 					Resources: jsii.Strings("*"),
 				}),
+				// Only the role's own calls: Cloud Control runs a type's
+				// handler with the caller's credentials (forward access
+				// sessions, aws:ViaAWSService true), and the handlers of 59
+				// types list one of these (an API's S3 body, a state
+				// machine's KMS key, a secret's value) for a read that
+				// returns configuration only. Denied outright, reading
+				// them through Cloud Control fails.
 				awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
-					Sid:       jsii.String("NeverReadData"),
-					Effect:    awsiam.Effect_DENY,
-					Actions:   jsii.Strings(dataReadDenials()...),
-					Resources: jsii.Strings("*"),
+					Sid:        jsii.String("NeverReadData"),
+					Effect:     awsiam.Effect_DENY,
+					Actions:    jsii.Strings(dataReadDenials()...),
+					Resources:  jsii.Strings("*"),
+					Conditions: &map[string]any{"BoolIfExists": map[string]any{"aws:ViaAWSService": "false"}},
 				}),
 			}}),
 		},

@@ -120,6 +120,9 @@ func (s *Server) ccGetResource(c *call) (any, error) {
 	if err := s.ccCheckType(c, in.TypeName, "READ"); err != nil {
 		return nil, err
 	}
+	if err := s.handlerDenied(c, in.TypeName, "read"); err != nil {
+		return nil, err
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	res := s.st.resource(c.account, c.region, in.TypeName, in.Identifier)
@@ -143,6 +146,9 @@ func (s *Server) ccListResources(c *call) (any, error) {
 		return nil, err
 	}
 	if err := s.ccCheckType(c, in.TypeName, "LIST"); err != nil {
+		return nil, err
+	}
+	if err := s.handlerDenied(c, in.TypeName, "list"); err != nil {
 		return nil, err
 	}
 	// A ResourceModel selects the children of a parent (RestApiId,

@@ -79,6 +79,9 @@ func (s *Server) conditionKeys(who principal, region string, tls bool, resource 
 		"aws:requestedregion":  {region},
 		"aws:userid":           {who.userID},
 		"aws:securetransport":  {fmt.Sprint(tls)},
+		// A call the principal makes itself; a service calling on its
+		// behalf (forward access sessions) says true (handlerDenied).
+		"aws:viaawsservice": {"false"},
 	}
 	if who.role != "" {
 		keys["aws:principalarn"] = []string{"arn:aws:iam::" + who.account + ":role/" + who.role}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -32,9 +33,11 @@ type rawSchema struct {
 	PrimaryIdentifier               []string          `json:"primaryIdentifier"`
 	AdditionalIdentifiers           [][]string        `json:"additionalIdentifiers"`
 	PropertyTransform               map[string]string `json:"propertyTransform"`
-	Handlers                        map[string]any    `json:"handlers"`
-	Tagging                         *rawTagging       `json:"tagging"`
-	Taggable                        *bool             `json:"taggable"`
+	Handlers                        map[string]struct {
+		Permissions []string `json:"permissions"`
+	} `json:"handlers"`
+	Tagging  *rawTagging `json:"tagging"`
+	Taggable *bool       `json:"taggable"`
 }
 
 type rawTagging struct {
@@ -98,8 +101,14 @@ func extract(raw *rawSchema) (Facts, error) {
 		f.PropertyTransforms[p] = expr
 	}
 	for _, h := range handlerOrder() {
-		if _, ok := raw.Handlers[h]; ok {
+		if hd, ok := raw.Handlers[h]; ok {
 			f.Handlers = append(f.Handlers, h)
+			if len(hd.Permissions) > 0 {
+				if f.HandlerPermissions == nil {
+					f.HandlerPermissions = map[string][]string{}
+				}
+				f.HandlerPermissions[h] = slices.Compact(slices.Sorted(slices.Values(hd.Permissions)))
+			}
 		}
 	}
 	f.Taggable = true

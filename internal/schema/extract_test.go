@@ -141,6 +141,12 @@ func TestFromRegistryRules(t *testing.T) {
 			exp:  []any{[]string{"read", "update", "list"}, true, true, false},
 		},
 		{
+			name: "handler permissions sorted, without duplicates",
+			doc:  doc(`{}`, "", `"handlers":{"read":{"permissions":["sqs:ListQueueTags","sqs:GetQueueAttributes","sqs:ListQueueTags"]},"delete":{}}`),
+			want: func(f *schema.Facts) any { return f.HandlerPermissions },
+			exp:  map[string][]string{"read": {"sqs:GetQueueAttributes", "sqs:ListQueueTags"}},
+		},
+		{
 			name: "no handlers",
 			doc:  doc(`{}`, ""),
 			want: func(f *schema.Facts) any { return []any{f.Handlers, f.Readable()} },

@@ -46,6 +46,10 @@ type Facts struct {
 	// Handlers lists the Cloud Control handlers the type has: any of
 	// "create", "read", "update", "delete", "list".
 	Handlers []string `json:"handlers,omitempty"`
+	// HandlerPermissions are, per handler, the IAM actions the schema says
+	// its handler calls (Cloud Control runs the handler with the caller's
+	// credentials, so the caller needs them), as the schema writes them.
+	HandlerPermissions map[string][]string `json:"handlerPermissions,omitempty"`
 }
 
 // Readable reports whether Cloud Control can read the type.
@@ -95,6 +99,12 @@ func (f *Facts) Clone() *Facts {
 		}
 	}
 	c.Handlers = cloneStrings(f.Handlers)
+	if f.HandlerPermissions != nil {
+		c.HandlerPermissions = make(map[string][]string, len(f.HandlerPermissions))
+		for h, ps := range f.HandlerPermissions {
+			c.HandlerPermissions[h] = cloneStrings(ps)
+		}
+	}
 	return &c
 }
 

@@ -144,6 +144,17 @@ func TestPinnedTypes(t *testing.T) {
 			for p := range got.PropertyTransforms {
 				got.PropertyTransforms[p] = ""
 			}
+			// Every pinned type's read handler lists its permissions; the
+			// lists themselves are pinned for one type below.
+			if len(got.HandlerPermissions["read"]) == 0 {
+				t.Errorf("no read handler permissions: %v", got.HandlerPermissions)
+			}
+			if typeName == "AWS::EC2::SecurityGroup" {
+				if diff := cmp.Diff(got.HandlerPermissions["read"], []string{"ec2:DescribeSecurityGroups"}); diff != "" {
+					t.Errorf("read handler permissions (-got +want):\n%s", diff)
+				}
+			}
+			got.HandlerPermissions = nil
 			if diff := cmp.Diff(got, &want); diff != "" {
 				t.Errorf("facts (-got +want):\n%s", diff)
 			}

@@ -9,5 +9,5 @@ const (
 	snapshotVersion   = "0.1.71"
 	snapshotIntegrity = "sha512-PaDDo2e+RIDh+dbaiZi6a/Epe641Akj/tQCEVwp7EKVcN1lD6P4Desn1TxC8t3qNv8JHccKeSN1qobdUwsaYVA=="
 	snapshotTypes     = 1522
-	snapshotSHA256    = "ce3c2a146cca4fbc1547ec22888463c35f7d6344bb9fa881f4d0b0aa90f085be"
+	snapshotSHA256    = "76b1e2fbe51c938c1f5366d34b3826751b2586f93d54cb9fd93b336cb16e0ae1"
 )

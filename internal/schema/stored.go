@@ -28,20 +28,21 @@ type storedFile struct {
 }
 
 type storedFacts struct {
-	ReadOnly              []string          `json:"ro,omitempty"`
-	WriteOnly             []string          `json:"wo,omitempty"`
-	CreateOnly            []string          `json:"co,omitempty"`
-	ConditionalCreateOnly []string          `json:"cco,omitempty"`
-	Defaults              map[string]any    `json:"def,omitempty"`
-	UnorderedScalar       []string          `json:"us,omitempty"`
-	UnorderedObject       []string          `json:"uo,omitempty"`
-	FreeForm              []string          `json:"ff,omitempty"`
-	PrimaryIdentifier     []string          `json:"pid,omitempty"`
-	AdditionalIdentifiers [][]string        `json:"aid,omitempty"`
-	PropertyTransforms    map[string]string `json:"pt,omitempty"`
-	NotTaggable           bool              `json:"notag,omitempty"`
-	TagProperty           string            `json:"tag,omitempty"`
-	Handlers              []string          `json:"h,omitempty"`
+	ReadOnly              []string            `json:"ro,omitempty"`
+	WriteOnly             []string            `json:"wo,omitempty"`
+	CreateOnly            []string            `json:"co,omitempty"`
+	ConditionalCreateOnly []string            `json:"cco,omitempty"`
+	Defaults              map[string]any      `json:"def,omitempty"`
+	UnorderedScalar       []string            `json:"us,omitempty"`
+	UnorderedObject       []string            `json:"uo,omitempty"`
+	FreeForm              []string            `json:"ff,omitempty"`
+	PrimaryIdentifier     []string            `json:"pid,omitempty"`
+	AdditionalIdentifiers [][]string          `json:"aid,omitempty"`
+	PropertyTransforms    map[string]string   `json:"pt,omitempty"`
+	NotTaggable           bool                `json:"notag,omitempty"`
+	TagProperty           string              `json:"tag,omitempty"`
+	Handlers              []string            `json:"h,omitempty"`
+	HandlerPermissions    map[string][]string `json:"hp,omitempty"`
 }
 
 func toStored(f *Facts) storedFacts {
@@ -60,6 +61,7 @@ func toStored(f *Facts) storedFacts {
 		NotTaggable:           !f.Taggable,
 		TagProperty:           f.TagProperty,
 		Handlers:              f.Handlers,
+		HandlerPermissions:    f.HandlerPermissions,
 	}
 }
 
@@ -80,6 +82,7 @@ func (s storedFacts) facts() *Facts {
 		Taggable:                   !s.NotTaggable,
 		TagProperty:                s.TagProperty,
 		Handlers:                   s.Handlers,
+		HandlerPermissions:         s.HandlerPermissions,
 	}
 	f.ReadOnly = topLevel(f.ReadOnlyPaths)
 	f.WriteOnly = topLevel(f.WriteOnlyPaths)

@@ -18,7 +18,9 @@
 // attached to the role are not read: use it for roles without them, the
 // revert role). Matching is case-insensitive (schemas write s3:getObject
 // too); the statements' action wildcards are honoured, their resources and
-// conditions not.
+// conditions not, except that a statement conditioned on aws:ViaAWSService
+// false (the role's own calls only) is left out: it never applies to a
+// handler's calls.
 package main
 
 import (
@@ -90,8 +92,9 @@ func statements(file, effect string) ([]string, error) {
 		Inline []struct {
 			PolicyDocument struct {
 				Statement []struct {
-					Effect string
-					Action any
+					Effect    string
+					Action    any
+					Condition map[string]map[string]any
 				}
 			}
 		}
@@ -102,7 +105,7 @@ func statements(file, effect string) ([]string, error) {
 	var out []string
 	for _, p := range copy.Inline {
 		for _, st := range p.PolicyDocument.Statement {
-			if st.Effect != effect {
+			if st.Effect != effect || sparesServiceCalls(st.Condition) {
 				continue
 			}
 			switch a := st.Action.(type) {
@@ -118,6 +121,23 @@ func statements(file, effect string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// sparesServiceCalls reports whether a statement's condition leaves out
+// the calls a service makes with the caller's credentials (aws:ViaAWSService
+// true): a Deny of the role's own calls only does not refuse a handler's.
+func sparesServiceCalls(cond map[string]map[string]any) bool {
+	for op, kv := range cond {
+		if op != "Bool" && op != "BoolIfExists" {
+			continue
+		}
+		for k, v := range kv {
+			if strings.EqualFold(k, "aws:ViaAWSService") && fmt.Sprint(v) == "false" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // scan returns, per AWS type, the handler permissions a pattern matches

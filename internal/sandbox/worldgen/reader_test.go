@@ -63,7 +63,10 @@ func TestCorpusWorldThroughReaders(t *testing.T) {
 // committed copy) the sandbox enforces for every call. Every reader,
 // supplement and identifier adapter must read the same model as above: a
 // call the role does not grant is refused as AWS refuses it, and the case
-// differs or is skipped.
+// differs or is skipped. Cloud Control reads are also refused when the
+// role explicitly denies a permission the type's handler lists (the
+// sandbox evaluates them as the handler's calls with the caller's
+// credentials, cloudcontrol_handlers.go).
 func TestCorpusWorldUnderReadRole(t *testing.T) {
 	iamDir := filepath.Join("..", "..", "..", "testdata", "iam")
 	role := sandboxtest.LoadReadRole(t, iamDir)
@@ -106,6 +109,11 @@ func TestCorpusWorldUnderReadRole(t *testing.T) {
 	}
 	denied := 0
 	for k, n := range srv.Calls().Errors {
+		// The role never reads objects itself (NeverReadData): the Glue
+		// Job supplement's script hash is unread under it, by design.
+		if k == "s3:GetObject:AccessDenied" {
+			continue
+		}
 		if strings.HasSuffix(k, "AccessDenied") || strings.HasSuffix(k, "AccessDeniedException") || strings.Contains(k, "UnauthorizedOperation") {
 			denied += n
 			t.Errorf("the sandbox refused %d %s calls", n, k)
