@@ -18,7 +18,9 @@
 //     primaryIdentifier parts in order, joined with "|"), ARN identifiers
 //     take the clients' region and account (STS, asked once). A type with
 //     an SDK supplement (supplement.go) then gets the properties its Cloud
-//     Control model lacks; a failed supplement leaves them unread.
+//     Control model lacks; a failed supplement leaves them unread and
+//     names them, with why, on Result.Unread (the scan shows each as a
+//     readGap, so an unread synthetic hash is never silent).
 //
 // Readers and enumerators live in one file per service family (ec2.go,
 // logs.go, events.go, kms.go, ecs.go, cognito.go, ssm.go, autoscaling.go,
