@@ -315,6 +315,17 @@ assert a['PublicIp'] == '203.0.113.10' and a['Domain'] == 'vpc' and a['Allocatio
 assert a['Tags'] == [{'Key': 'Name', 'Value': 'cli'}], a
 "
 fails "ec2 describe-addresses (released address)" "InvalidAddress.NotFound" ec2 describe-addresses --public-ips 203.0.113.11
+add AWS::EC2::TransitGateway tgw-0c11c11c11c11c11c '{"Id":"tgw-0c11c11c11c11c11c","AssociationDefaultRouteTableId":"tgw-rtb-0c1default"}'
+add AWS::EC2::TransitGatewayVpcAttachment tgw-attach-0c11c11c11c11c11 '{"Id":"tgw-attach-0c11c11c11c11c11","TransitGatewayId":"tgw-0c11c11c11c11c11c","VpcId":"'$VPC'","SubnetIds":["subnet-0c1"]}'
+add AWS::EC2::TransitGatewayRouteTable tgw-rtb-0c11c11c11c11c11 '{"TransitGatewayRouteTableId":"tgw-rtb-0c11c11c11c11c11","TransitGatewayId":"tgw-0c11c11c11c11c11c"}'
+awsq ec2 describe-transit-gateway-vpc-attachments --filters Name=transit-gateway-id,Values=tgw-0c11c11c11c11c11c | check "ec2 describe-transit-gateway-vpc-attachments" "
+a, = out['TransitGatewayVpcAttachments']
+assert a['TransitGatewayAttachmentId'] == 'tgw-attach-0c11c11c11c11c11' and a['VpcId'] == '$VPC' and a['SubnetIds'] == ['subnet-0c1'] and a['State'] == 'available', out
+"
+awsq ec2 describe-transit-gateway-route-tables --filters Name=transit-gateway-id,Values=tgw-0c11c11c11c11c11c | check "ec2 describe-transit-gateway-route-tables (the default one AWS made)" "
+got = sorted((t['TransitGatewayRouteTableId'], t['DefaultAssociationRouteTable'], t['DefaultPropagationRouteTable']) for t in out['TransitGatewayRouteTables'])
+assert got == [('tgw-rtb-0c11c11c11c11c11', False, False), ('tgw-rtb-0c1default', True, True)], out
+"
 
 # CloudWatch Logs (JSON 1.1).
 add AWS::Logs::LogGroup cli-logs '{"LogGroupName":"cli-logs"}'
@@ -690,6 +701,17 @@ awsq glue get-security-configuration --name cli-sec | check "glue get-security-c
 assert out['SecurityConfiguration']['EncryptionConfiguration'] == {'S3Encryption': [{'S3EncryptionMode': 'SSE-S3'}]}, out
 "
 fails "glue get-classifier (missing)" "EntityNotFoundException" glue get-classifier --name nope
+add AWS::Glue::Database cli_db '{"DatabaseName":"cli_db","DatabaseInput":{"Name":"cli_db"}}'
+add AWS::Glue::Table cli_b '{"DatabaseName":"cli_db","TableInput":{"Name":"cli_b","TableType":"EXTERNAL_TABLE"}}'
+add AWS::Glue::Table cli_a '{"DatabaseName":"cli_db","TableInput":{"Name":"cli_a","Parameters":{"classification":"json"}}}'
+awsq glue get-tables --database-name cli_db --max-items 1 --page-size 1 | check "glue get-tables (paginated)" "
+t, = out['TableList']
+assert t['Name'] == 'cli_a' and t['DatabaseName'] == 'cli_db' and t['Parameters'] == {'classification': 'json'} and out.get('NextToken'), out
+"
+awsq glue get-tables --database-name cli_db --page-size 1 | check "glue get-tables (all pages)" "
+assert [t['Name'] for t in out['TableList']] == ['cli_a', 'cli_b'], out
+"
+fails "glue get-tables (missing database)" "EntityNotFoundException" glue get-tables --database-name nope
 
 # AppSync (REST-JSON).
 add AWS::AppSync::GraphQLApi arn:aws:appsync:us-east-1:$DEV:apis/cliapi '{"ApiId":"cliapi","Name":"cli"}'
@@ -734,6 +756,15 @@ awsq docdb list-tags-for-resource --resource-name arn:aws:rds:us-east-1:$DEV:clu
 assert out['TagList'] == [{'Key': 'team', 'Value': 'cli'}], out
 "
 fails "docdb describe-db-clusters (missing)" "DBClusterNotFoundFault" docdb describe-db-clusters --db-cluster-identifier nope
+
+# RDS (the same query API): an Aurora cluster's member instances by filter.
+add AWS::RDS::DBInstance cli-aurora-1 '{"DBInstanceIdentifier":"cli-aurora-1","DBClusterIdentifier":"cli-aurora","Engine":"aurora-postgresql","DBInstanceClass":"db.r6g.large"}'
+add AWS::RDS::DBInstance cli-aurora-2 '{"DBInstanceIdentifier":"cli-aurora-2","DBClusterIdentifier":"cli-aurora","Engine":"aurora-postgresql","DBInstanceClass":"db.r6g.large"}'
+add AWS::RDS::DBInstance cli-other-1 '{"DBInstanceIdentifier":"cli-other-1","DBClusterIdentifier":"cli-other","Engine":"aurora-mysql","DBInstanceClass":"db.r6g.large"}'
+awsq rds describe-db-instances --filters Name=db-cluster-id,Values=cli-aurora --page-size 20 | check "rds describe-db-instances (filter db-cluster-id)" "
+assert [(i['DBInstanceIdentifier'], i['Engine'], i['DBClusterIdentifier']) for i in out['DBInstances']] == [('cli-aurora-1', 'aurora-postgresql', 'cli-aurora'), ('cli-aurora-2', 'aurora-postgresql', 'cli-aurora')], out
+"
+fails "rds describe-db-instances (unknown filter)" "InvalidParameterValue" rds describe-db-instances --filters Name=nope,Values=x
 
 # DMS (JSON 1.1).
 add AWS::DMS::Endpoint arn:aws:dms:us-east-1:$DEV:endpoint:CLISRC '{"EndpointIdentifier":"cli-src","EndpointType":"SOURCE","EngineName":"mysql","Port":3306,"Password":"never-shown","Tags":[{"Key":"team","Value":"cli"}]}'

@@ -26,11 +26,13 @@ type ccChild struct {
 // out-of-band children are listed through Cloud Control ListResources with
 // a ResourceModel naming the parent. Children AWS may create by itself
 // are left out rather than risk a false added finding: an API Gateway
-// Deployment's implicit stage (Stage, Deployment), a transit gateway's
-// default route table, a DB cluster's auto-scaled replicas, Route 53's NS
-// and SOA records; and no children at all of an API whose children AWS
-// made from its declaration (definedBy: an imported OpenAPI body, a clone,
-// a quick-created HTTP API).
+// Deployment's implicit stage (Stage, Deployment); and no children at all
+// of an API whose children AWS made from its declaration (definedBy: an
+// imported OpenAPI body, a clone, a quick-created HTTP API). Parents whose
+// AWS-made children only the service's own API tells apart are listed
+// through it instead (children.go): a transit gateway's default route
+// table (children_tgw.go), a DB cluster's auto-scaled replicas
+// (children_rds.go).
 func ccChildren() map[string][]ccChild {
 	c := func(typ, key string) ccChild { return ccChild{typ: typ, key: key} }
 	return map[string][]ccChild{

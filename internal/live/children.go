@@ -69,6 +69,9 @@ func enumerators() map[string][]enumerator {
 
 		"AWS::AutoScaling::AutoScalingGroup": {groupHooks, groupScheduledActions},
 		"AWS::CodeDeploy::Application":       {appDeploymentGroups},
+		"AWS::Glue::Database":                {databaseTables},
+		"AWS::RDS::DBCluster":                {clusterInstances},
+		"AWS::EC2::TransitGateway":           {gatewayAttachments, gatewayRouteTables},
 	}
 	// And the parents whose children Cloud Control lists (cc_children.go).
 	for parent, kinds := range ccChildren() {

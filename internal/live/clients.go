@@ -39,6 +39,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/lexmodelsv2"
 	"github.com/aws/aws-sdk-go-v2/service/mediaconvert"
 	"github.com/aws/aws-sdk-go-v2/service/memorydb"
+	"github.com/aws/aws-sdk-go-v2/service/rds"
 	"github.com/aws/aws-sdk-go-v2/service/redshiftserverless"
 	"github.com/aws/aws-sdk-go-v2/service/route53"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -172,6 +173,7 @@ type Clients struct {
 	ElasticBeanstalk   elasticBeanstalkAPI
 	RedshiftServerless redshiftServerlessAPI
 	LexModels          lexModelsAPI
+	RDS                rdsAPI
 
 	// HTTP fetches the presigned URLs some answers hold (a trust store's
 	// CA bundle): the aws.Config's HTTP client.
@@ -297,6 +299,7 @@ func NewClients(cfg aws.Config) *Clients {
 		CloudWatch:         cloudwatch.NewFromConfig(cfg),
 		ElasticBeanstalk:   elasticbeanstalk.NewFromConfig(cfg),
 		RedshiftServerless: redshiftserverless.NewFromConfig(cfg),
+		RDS:                rds.NewFromConfig(cfg),
 		HTTP:               httpClient(cfg),
 		Endpoint:           aws.ToString(cfg.BaseEndpoint),
 		Region:             cfg.Region,

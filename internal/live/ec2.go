@@ -26,6 +26,7 @@ type ec2API interface {
 	DescribeAddresses(ctx context.Context, in *ec2.DescribeAddressesInput, optFns ...func(*ec2.Options)) (*ec2.DescribeAddressesOutput, error)
 	launchTemplateAPI
 	clientVpnAPI
+	transitGatewayAPI
 }
 
 var _ ec2API = (*ec2.Client)(nil)

@@ -19,6 +19,7 @@ type glueAPI interface {
 	GetTags(ctx context.Context, in *glue.GetTagsInput, optFns ...func(*glue.Options)) (*glue.GetTagsOutput, error)
 	glueMoreAPI
 	glueTableAPI
+	glueTablesAPI
 }
 
 var _ glueAPI = (*glue.Client)(nil)

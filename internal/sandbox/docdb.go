@@ -16,8 +16,12 @@ import (
 // EnabledCloudwatchLogsExports, EnablePerformanceInsights as
 // PerformanceInsightsEnabled; a master password is never answered.
 // ListTagsForResource lists a model's Tags by its ARN (cluster:<id>,
-// db:<id>). Pages are MaxRecords (20-100) and Marker; a missing cluster is
-// DBClusterNotFoundFault, a missing instance DBInstanceNotFound (404).
+// db:<id>). DescribeDBInstances also answers the world's
+// AWS::RDS::DBInstance models (the RDS API is the same one; Engine is the
+// model's), and takes the Filters db-cluster-id, db-instance-id and engine
+// (another filter name is InvalidParameterValue). Pages are MaxRecords
+// (20-100) and Marker; a missing cluster is DBClusterNotFoundFault, a
+// missing instance DBInstanceNotFound (404).
 func docDBService() *service {
 	return &service{
 		name:     "rds",
@@ -36,7 +40,9 @@ func docDBService() *service {
 // docDBKind is what differs between clusters and instances.
 type docDBKind struct {
 	typ, idProp, idParam, arnKind, item, list, fault, noun string
-	status                                                 [2]string
+	// engine is the Engine answered; "" answers the model's.
+	engine string
+	status [2]string
 	// renames are template property → API field; the other properties
 	// of the model the API answers under their own name are in plain.
 	renames map[string]string
@@ -45,14 +51,21 @@ type docDBKind struct {
 
 var (
 	docDBCluster = docDBKind{typ: "AWS::DocDB::DBCluster", idProp: "DBClusterIdentifier", idParam: "DBClusterIdentifier", arnKind: "cluster",
-		item: "DBCluster", list: "DBClusters", fault: "DBClusterNotFoundFault", noun: "DBCluster", status: [2]string{"Status", "available"},
+		item: "DBCluster", list: "DBClusters", fault: "DBClusterNotFoundFault", noun: "DBCluster", engine: "docdb", status: [2]string{"Status", "available"},
 		renames: map[string]string{"DBClusterParameterGroupName": "DBClusterParameterGroup", "DBSubnetGroupName": "DBSubnetGroup"},
 		plain: []string{"BackupRetentionPeriod", "DeletionProtection", "EngineVersion", "KmsKeyId", "MasterUsername", "NetworkType", "Port",
 			"PreferredBackupWindow", "PreferredMaintenanceWindow", "StorageEncrypted", "StorageType"}}
 	docDBInstance = docDBKind{typ: "AWS::DocDB::DBInstance", idProp: "DBInstanceIdentifier", idParam: "DBInstanceIdentifier", arnKind: "db",
-		item: "DBInstance", list: "DBInstances", fault: "DBInstanceNotFound", noun: "DBInstance", status: [2]string{"DBInstanceStatus", "available"},
+		item: "DBInstance", list: "DBInstances", fault: "DBInstanceNotFound", noun: "DBInstance", engine: "docdb", status: [2]string{"DBInstanceStatus", "available"},
 		renames: map[string]string{"EnablePerformanceInsights": "PerformanceInsightsEnabled"},
 		plain:   []string{"AutoMinorVersionUpgrade", "AvailabilityZone", "CACertificateIdentifier", "DBClusterIdentifier", "DBInstanceClass", "PreferredMaintenanceWindow"}}
+	// rdsInstance is an RDS DB instance as DescribeDBInstances answers it
+	// beside DocDB's.
+	rdsInstance = docDBKind{typ: "AWS::RDS::DBInstance", idProp: "DBInstanceIdentifier", idParam: "DBInstanceIdentifier", arnKind: "db",
+		item: "DBInstance", list: "DBInstances", fault: "DBInstanceNotFound", noun: "DBInstance", status: [2]string{"DBInstanceStatus", "available"},
+		renames: map[string]string{"EnablePerformanceInsights": "PerformanceInsightsEnabled"},
+		plain: []string{"AutoMinorVersionUpgrade", "AvailabilityZone", "CACertificateIdentifier", "DBClusterIdentifier", "DBInstanceClass", "EngineVersion",
+			"PreferredMaintenanceWindow", "PromotionTier", "PubliclyAccessible"}}
 )
 
 func docDBArn(c *call, kind, id string) string {
@@ -80,7 +93,11 @@ func (s *Server) docDBModels(c *call, k docDBKind) (map[string]map[string]any, e
 // docDBNode renders one model in the API's shape.
 func docDBNode(c *call, k docDBKind, m map[string]any) *xnode {
 	id, _ := m[k.idProp].(string)
-	n := el(k.item, tx(k.idProp, id), tx("Engine", "docdb"), tx(k.status[0], k.status[1]), tx(k.item+"Arn", docDBArn(c, k.arnKind, id)))
+	engine := k.engine
+	if engine == "" {
+		engine, _ = m["Engine"].(string)
+	}
+	n := el(k.item, tx(k.idProp, id), tx("Engine", engine), tx(k.status[0], k.status[1]), tx(k.item+"Arn", docDBArn(c, k.arnKind, id)))
 	for _, p := range k.plain {
 		if v, ok := m[p]; ok && p != k.idProp {
 			if x := queryXML(p, v); x != nil {
@@ -113,7 +130,10 @@ func docDBNode(c *call, k docDBKind, m map[string]any) *xnode {
 	return n
 }
 
-func (s *Server) docDBDescribe(c *call, k docDBKind) (any, error) {
+// docDBDescribe answers a Describe call over the models of kinds (all of
+// one item and list).
+func (s *Server) docDBDescribe(c *call, kinds ...docDBKind) (any, error) {
+	k := kinds[0]
 	size := 100
 	if v := c.str("MaxRecords"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -126,11 +146,22 @@ func (s *Server) docDBDescribe(c *call, k docDBKind) (any, error) {
 	if !ok {
 		return nil, errf(400, "InvalidParameterValue", "Invalid Marker")
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	all, err := s.docDBModels(c, k)
+	filters, err := rdsFilters(c)
 	if err != nil {
 		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	all := map[string]map[string]any{}
+	kindOf := map[string]docDBKind{}
+	for _, kk := range kinds {
+		models, err := s.docDBModels(c, kk)
+		if err != nil {
+			return nil, err
+		}
+		for id, m := range models {
+			all[id], kindOf[id] = m, kk
+		}
 	}
 	ids := sortedKeys(all)
 	if want := c.str(k.idParam); want != "" {
@@ -141,7 +172,9 @@ func (s *Server) docDBDescribe(c *call, k docDBKind) (any, error) {
 	}
 	var nodes []*xnode
 	for _, id := range ids {
-		nodes = append(nodes, docDBNode(c, k, all[id]))
+		if rdsFiltered(filters, kindOf[id], all[id]) {
+			nodes = append(nodes, docDBNode(c, kindOf[id], all[id]))
+		}
 	}
 	lo, hi, next := page(len(nodes), off, size)
 	out := el("", listOf(k.list, k.item, nodes[lo:hi]))
@@ -151,17 +184,66 @@ func (s *Server) docDBDescribe(c *call, k docDBKind) (any, error) {
 	return out, nil
 }
 
+// rdsFilterProps are the DescribeDBInstances filters the sandbox serves,
+// by the model property each compares.
+var rdsFilterProps = map[string]string{"db-cluster-id": "DBClusterIdentifier", "db-instance-id": "DBInstanceIdentifier", "engine": "Engine"}
+
+// rdsFilters reads Filters.Filter.N.Name / .Values.Value.M.
+func rdsFilters(c *call) (map[string][]string, error) {
+	out := map[string][]string{}
+	for i := 1; ; i++ {
+		name := c.str("Filters.Filter." + strconv.Itoa(i) + ".Name")
+		if name == "" {
+			return out, nil
+		}
+		if _, ok := rdsFilterProps[name]; !ok {
+			return nil, errf(400, "InvalidParameterValue", "Unrecognized filter name: %s", name)
+		}
+		for j := 1; ; j++ {
+			v := c.str("Filters.Filter." + strconv.Itoa(i) + ".Values.Value." + strconv.Itoa(j))
+			if v == "" {
+				break
+			}
+			out[name] = append(out[name], v)
+		}
+	}
+}
+
+// rdsFiltered reports whether model m of kind k passes every filter
+// (identifiers compared without regard to case, ARNs by their last part).
+func rdsFiltered(filters map[string][]string, k docDBKind, m map[string]any) bool {
+	for name, vals := range filters {
+		var have string
+		if name == "engine" && k.engine != "" {
+			have = k.engine
+		} else {
+			have, _ = m[rdsFilterProps[name]].(string)
+		}
+		ok := false
+		for _, v := range vals {
+			if i := strings.LastIndexByte(v, ':'); i >= 0 && strings.HasPrefix(v, "arn:") {
+				v = v[i+1:]
+			}
+			ok = ok || strings.EqualFold(v, have)
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
 func (s *Server) docDBDescribeClusters(c *call) (any, error) { return s.docDBDescribe(c, docDBCluster) }
 
 func (s *Server) docDBDescribeInstances(c *call) (any, error) {
-	return s.docDBDescribe(c, docDBInstance)
+	return s.docDBDescribe(c, docDBInstance, rdsInstance)
 }
 
 func (s *Server) docDBListTags(c *call) (any, error) {
 	arn := c.str("ResourceName")
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	for _, k := range []docDBKind{docDBCluster, docDBInstance} {
+	for i, k := range []docDBKind{docDBCluster, docDBInstance, rdsInstance} {
 		prefix := docDBArn(c, k.arnKind, "")
 		id, ok := strings.CutPrefix(arn, prefix)
 		if !ok {
@@ -172,6 +254,9 @@ func (s *Server) docDBListTags(c *call) (any, error) {
 			return nil, err
 		}
 		m := all[id]
+		if m == nil && i == 1 {
+			continue // an RDS instance, perhaps
+		}
 		if m == nil {
 			return nil, errf(404, k.fault, "%s %s not found.", k.noun, id)
 		}

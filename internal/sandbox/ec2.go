@@ -23,6 +23,7 @@ import (
 // NetworkAclId names; an ACL only entries name exists too). Each VPC has
 // the resources AWS creates with it: its default security group, default
 // network ACL and main route table, with ids derived from the VPC id.
+// Transit gateways' attachments and route tables: ec2_transitgateway.go.
 func ec2Service() *service {
 	return &service{
 		name:     "ec2",
@@ -38,6 +39,9 @@ func ec2Service() *service {
 			"DescribeAddresses":              (*Server).ec2DescribeAddresses,
 			"ReplaceNetworkAclEntry":         (*Server).ec2ReplaceNetworkAclEntry,
 			"DescribeLaunchTemplateVersions": (*Server).ec2DescribeLaunchTemplateVersions,
+
+			"DescribeTransitGatewayVpcAttachments": (*Server).ec2DescribeTransitGatewayVpcAttachments,
+			"DescribeTransitGatewayRouteTables":    (*Server).ec2DescribeTransitGatewayRouteTables,
 
 			"DescribeClientVpnEndpoints":          (*Server).ec2DescribeClientVpnEndpoints,
 			"DescribeClientVpnTargetNetworks":     (*Server).ec2DescribeClientVpnTargetNetworks,

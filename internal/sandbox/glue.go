@@ -23,6 +23,7 @@ func glueService() *service {
 			"GetConnection":            (*Server).glueGetConnection,
 			"GetSecurityConfiguration": (*Server).glueGetSecurityConfiguration,
 			"GetTable":                 (*Server).glueGetTable,
+			"GetTables":                (*Server).glueGetTables,
 		},
 	}
 }

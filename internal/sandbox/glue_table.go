@@ -11,7 +11,69 @@ import (
 // "<database>|") are the ones asked, as Glue's Table: the TableInput as the
 // model holds it (parameters as the text Glue stores) with the database,
 // the catalog (the account) and the times added. An unknown table is
-// EntityNotFoundException.
+// EntityNotFoundException. GetTables lists a database's tables so, ordered
+// by name, in pages of MaxResults (default 100, at most 1000) and
+// NextToken; a database that neither an AWS::Glue::Database model
+// (DatabaseName, DatabaseInput.Name, else the identifier) nor a table
+// names is EntityNotFoundException.
+
+// glueTables returns the tables of database db in Glue's shape, by name.
+func (s *Server) glueTables(c *call, db string) (map[string]map[string]any, error) {
+	out := map[string]map[string]any{}
+	for _, r := range s.st.ofType(c.account, c.region, "AWS::Glue::Table") {
+		m, err := fieldObject(r)
+		if err != nil {
+			return nil, err
+		}
+		t, _ := m["TableInput"].(map[string]any)
+		if t == nil {
+			t = map[string]any{}
+		}
+		rdb, _ := m["DatabaseName"].(string)
+		name, _ := t["Name"].(string)
+		if name == "" {
+			name = r.ccID()
+			for _, sep := range []string{"|", "/"} {
+				name = strings.TrimPrefix(name, rdb+sep)
+			}
+		}
+		if rdb != db {
+			continue
+		}
+		t["Name"], t["DatabaseName"], t["CatalogId"] = name, rdb, c.account
+		glueTextParams(t)
+		if sd, ok := t["StorageDescriptor"].(map[string]any); ok {
+			glueTextParams(sd)
+			if serde, ok := sd["SerdeInfo"].(map[string]any); ok {
+				glueTextParams(serde)
+			}
+		}
+		t["CreateTime"], t["UpdateTime"], t["IsRegisteredWithLakeFormation"] = epoch(defaultStackTime), epoch(defaultStackTime), false
+		out[name] = t
+	}
+	return out, nil
+}
+
+// glueDatabaseExists reports whether the world holds database db.
+func (s *Server) glueDatabaseExists(c *call, db string) (bool, error) {
+	for _, r := range s.st.ofType(c.account, c.region, "AWS::Glue::Database") {
+		m, err := fieldObject(r)
+		if err != nil {
+			return false, err
+		}
+		name, _ := m["DatabaseName"].(string)
+		if in, ok := m["DatabaseInput"].(map[string]any); ok && name == "" {
+			name, _ = in["Name"].(string)
+		}
+		if name == "" {
+			name = r.ccID()
+		}
+		if name == db {
+			return true, nil
+		}
+	}
+	return false, nil
+}
 
 func (s *Server) glueGetTable(c *call) (any, error) {
 	var in struct{ CatalogId, DatabaseName, Name string }
@@ -23,38 +85,64 @@ func (s *Server) glueGetTable(c *call) (any, error) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::Glue::Table") {
-		m, err := fieldObject(r)
-		if err != nil {
-			return nil, err
-		}
-		t, _ := m["TableInput"].(map[string]any)
-		if t == nil {
-			t = map[string]any{}
-		}
-		db, _ := m["DatabaseName"].(string)
-		name, _ := t["Name"].(string)
-		if name == "" {
-			name = r.ccID()
-			for _, sep := range []string{"|", "/"} {
-				name = strings.TrimPrefix(name, db+sep)
-			}
-		}
-		if db != in.DatabaseName || name != in.Name {
-			continue
-		}
-		t["Name"], t["DatabaseName"], t["CatalogId"] = name, db, c.account
-		glueTextParams(t)
-		if sd, ok := t["StorageDescriptor"].(map[string]any); ok {
-			glueTextParams(sd)
-			if serde, ok := sd["SerdeInfo"].(map[string]any); ok {
-				glueTextParams(serde)
-			}
-		}
-		t["CreateTime"], t["UpdateTime"], t["IsRegisteredWithLakeFormation"] = epoch(defaultStackTime), epoch(defaultStackTime), false
+	tables, err := s.glueTables(c, in.DatabaseName)
+	if err != nil {
+		return nil, err
+	}
+	if t := tables[in.Name]; t != nil {
 		return map[string]any{"Table": t}, nil
 	}
 	return nil, errf(400, "EntityNotFoundException", "Table %s not found.", in.Name)
+}
+
+func (s *Server) glueGetTables(c *call) (any, error) {
+	var in struct {
+		CatalogId, DatabaseName, NextToken string
+		MaxResults                         int
+	}
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	if in.CatalogId != "" && in.CatalogId != c.account {
+		return nil, errf(400, "AccessDeniedException", "Catalog %s is not the caller's", in.CatalogId)
+	}
+	size := 100
+	if in.MaxResults != 0 {
+		if in.MaxResults < 1 || in.MaxResults > 1000 {
+			return nil, errf(400, "InvalidInputException", "MaxResults must be between 1 and 1000")
+		}
+		size = in.MaxResults
+	}
+	off, ok := pageOffset("gluetables", in.NextToken)
+	if !ok {
+		return nil, errf(400, "InvalidInputException", "Invalid NextToken")
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	tables, err := s.glueTables(c, in.DatabaseName)
+	if err != nil {
+		return nil, err
+	}
+	if len(tables) == 0 {
+		exists, err := s.glueDatabaseExists(c, in.DatabaseName)
+		if err != nil {
+			return nil, err
+		}
+		if !exists {
+			return nil, errf(400, "EntityNotFoundException", "Database %s not found.", in.DatabaseName)
+		}
+	}
+	names := sortedKeys(tables)
+	lo, hi, next := page(len(names), off, size)
+	list := make([]any, 0, hi-lo)
+	for _, n := range names[lo:hi] {
+		list = append(list, tables[n])
+	}
+	out := map[string]any{"TableList": list}
+	if next >= 0 {
+		out["NextToken"] = pageToken("gluetables", next)
+	}
+	return out, nil
 }
 
 // glueTextParams turns an object's Parameters values into the text Glue

@@ -1,0 +1,127 @@
+package live_test
+
+import (
+	"sort"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/glue"
+	gluetypes "github.com/aws/aws-sdk-go-v2/service/glue/types"
+	"github.com/aws/aws-sdk-go-v2/service/rds"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/realdrift/realdrift/internal/live"
+)
+
+// The SDK-listed child enumerators against moto: each creates a parent and
+// its children in moto through the SDK and enumerates the parent. moto has
+// no Cloud Control, so a child without a listed model carries a reason
+// instead; the ones below all carry their listed model.
+
+// motoAdded enumerates parent in moto and returns the added children's
+// identifiers, sorted.
+func motoAdded(t *testing.T, c *live.Clients, parent live.StackResource, stack []live.StackResource) ([]string, []live.Child) {
+	t.Helper()
+	got, err := live.Enumerate(ctx(t), c, parent, stack)
+	if err != nil {
+		t.Fatalf("%s %s: %v", parent.Type, parent.PhysicalID, err)
+	}
+	var ids []string
+	for _, ch := range got {
+		ids = append(ids, ch.Identifier)
+	}
+	sort.Strings(ids)
+	return ids, got
+}
+
+// TestMotoGlueDatabaseTables: a declared and an out-of-band table in a
+// moto database; GetTables lists both, the out-of-band one is added with
+// its projected model.
+func TestMotoGlueDatabaseTables(t *testing.T) {
+	cfg := motoConfig(t)
+	cx := ctx(t)
+	g := glue.NewFromConfig(cfg)
+	if _, err := g.CreateDatabase(cx, &glue.CreateDatabaseInput{DatabaseInput: &gluetypes.DatabaseInput{Name: aws.String("moto_enum_db")}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"declared_t", "console_t"} {
+		if _, err := g.CreateTable(cx, &glue.CreateTableInput{DatabaseName: aws.String("moto_enum_db"), TableInput: &gluetypes.TableInput{Name: aws.String(name),
+			TableType: aws.String("EXTERNAL_TABLE")}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	parent := live.StackResource{LogicalID: "Db", Type: "AWS::Glue::Database", PhysicalID: "moto_enum_db"}
+	ids, got := motoAdded(t, live.NewClients(cfg), parent, []live.StackResource{parent, {LogicalID: "T", Type: "AWS::Glue::Table", PhysicalID: "declared_t"}})
+	if diff := cmp.Diff(ids, []string{"moto_enum_db|console_t"}); diff != "" {
+		t.Fatalf("added (-got +want):\n%s", diff)
+	}
+	ti, _ := got[0].Model["TableInput"].(map[string]any)
+	if got[0].Model["DatabaseName"] != "moto_enum_db" || ti["Name"] != "console_t" || ti["TableType"] != "EXTERNAL_TABLE" {
+		t.Errorf("model %v", got[0].Model)
+	}
+}
+
+// TestMotoClusterInstances: a moto Aurora cluster with a declared and an
+// out-of-band member and an instance of another cluster; DescribeDBInstances
+// with the db-cluster-id filter lists the members, the out-of-band one is
+// added (its full read fails: moto has no Cloud Control).
+func TestMotoClusterInstances(t *testing.T) {
+	cfg := motoConfig(t)
+	cx := ctx(t)
+	r := rds.NewFromConfig(cfg)
+	for _, cl := range []string{"moto-enum-cluster", "moto-other-cluster"} {
+		if _, err := r.CreateDBCluster(cx, &rds.CreateDBClusterInput{DBClusterIdentifier: aws.String(cl), Engine: aws.String("aurora-postgresql"),
+			MasterUsername: aws.String("admin"), MasterUserPassword: aws.String("password123")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for id, cl := range map[string]string{"moto-enum-writer": "moto-enum-cluster", "moto-enum-console": "moto-enum-cluster", "moto-other-writer": "moto-other-cluster"} {
+		if _, err := r.CreateDBInstance(cx, &rds.CreateDBInstanceInput{DBInstanceIdentifier: aws.String(id), DBClusterIdentifier: aws.String(cl),
+			Engine: aws.String("aurora-postgresql"), DBInstanceClass: aws.String("db.r6g.large")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	parent := live.StackResource{LogicalID: "Cluster", Type: "AWS::RDS::DBCluster", PhysicalID: "moto-enum-cluster"}
+	ids, _ := motoAdded(t, live.NewClients(cfg), parent, []live.StackResource{parent, {LogicalID: "W", Type: "AWS::RDS::DBInstance", PhysicalID: "moto-enum-writer"}})
+	if diff := cmp.Diff(ids, []string{"moto-enum-console"}); diff != "" {
+		t.Errorf("added (-got +want):\n%s", diff)
+	}
+}
+
+// TestMotoTransitGatewayChildren: a moto transit gateway with an
+// out-of-band VPC attachment and route table; the default route table
+// moto (as AWS) creates with the gateway is not added.
+func TestMotoTransitGatewayChildren(t *testing.T) {
+	cfg := motoConfig(t)
+	cx := ctx(t)
+	e := ec2.NewFromConfig(cfg)
+	tg, err := e.CreateTransitGateway(cx, &ec2.CreateTransitGatewayInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tgw := aws.ToString(tg.TransitGateway.TransitGatewayId)
+	vpc, err := e.CreateVpc(cx, &ec2.CreateVpcInput{CidrBlock: aws.String("10.77.0.0/16")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sn, err := e.CreateSubnet(cx, &ec2.CreateSubnetInput{VpcId: vpc.Vpc.VpcId, CidrBlock: aws.String("10.77.1.0/24")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	att, err := e.CreateTransitGatewayVpcAttachment(cx, &ec2.CreateTransitGatewayVpcAttachmentInput{TransitGatewayId: &tgw, VpcId: vpc.Vpc.VpcId, SubnetIds: []string{aws.ToString(sn.Subnet.SubnetId)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt, err := e.CreateTransitGatewayRouteTable(cx, &ec2.CreateTransitGatewayRouteTableInput{TransitGatewayId: &tgw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent := live.StackResource{LogicalID: "Tgw", Type: "AWS::EC2::TransitGateway", PhysicalID: tgw}
+	ids, _ := motoAdded(t, live.NewClients(cfg), parent, []live.StackResource{parent})
+	want := []string{aws.ToString(att.TransitGatewayVpcAttachment.TransitGatewayAttachmentId), aws.ToString(rt.TransitGatewayRouteTable.TransitGatewayRouteTableId)}
+	sort.Strings(want)
+	if diff := cmp.Diff(ids, want); diff != "" {
+		t.Errorf("added (-got +want):\n%s", diff)
+	}
+}

@@ -1,0 +1,103 @@
+package sandbox
+
+import "strings"
+
+// Transit gateway children (EC2 query protocol):
+// DescribeTransitGatewayVpcAttachments lists the world's
+// AWS::EC2::TransitGatewayVpcAttachment models (Id, else the identifier;
+// TransitGatewayId, VpcId, SubnetIds, State, default available) and
+// DescribeTransitGatewayRouteTables the AWS::EC2::TransitGatewayRouteTable
+// models (TransitGatewayRouteTableId, else the identifier; TransitGatewayId,
+// State) plus the default route table AWS creates with each
+// AWS::EC2::TransitGateway whose DefaultRouteTableAssociation or
+// DefaultRouteTablePropagation is not "disable": its id is the gateway
+// model's AssociationDefaultRouteTableId (else one derived from the
+// gateway id), flagged defaultAssociationRouteTable and
+// defaultPropagationRouteTable as the gateway's options say. Both take ids
+// and the filters transit-gateway-id, state and the table's or
+// attachment's id (route tables also default-association-route-table and
+// default-propagation-route-table), and page by MaxResults (5-1000) and
+// NextToken.
+
+func (s *Server) ec2DescribeTransitGatewayVpcAttachments(c *call) (any, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var objs []ec2Object
+	for _, r := range s.st.ofType(c.account, c.region, "AWS::EC2::TransitGatewayVpcAttachment") {
+		id := fieldString(r, "Id")
+		if id == "" {
+			id = r.ccID()
+		}
+		tgw, vpc, state := fieldString(r, "TransitGatewayId"), fieldString(r, "VpcId"), fieldString(r, "State")
+		if state == "" {
+			state = "available"
+		}
+		var subnets []*xnode
+		for _, sn := range fieldStrings(r, "SubnetIds") {
+			subnets = append(subnets, tx("", sn))
+		}
+		node := el("", tx("transitGatewayAttachmentId", id), tx("transitGatewayId", tgw), tx("vpcId", vpc), tx("vpcOwnerId", c.account),
+			tx("state", state), items("subnetIds", subnets), tagSet(r))
+		objs = append(objs, ec2Object{id: id, node: node, values: map[string][]string{
+			"transit-gateway-attachment-id": {id}, "transit-gateway-id": {tgw}, "vpc-id": {vpc}, "state": {state}}})
+	}
+	return c.ec2Describe("transitGatewayVpcAttachments", "TransitGatewayAttachmentIds", "InvalidTransitGatewayAttachmentID.NotFound", "transit gateway attachment",
+		map[string]bool{"transit-gateway-attachment-id": true, "transit-gateway-id": true, "vpc-id": true, "state": true}, objs)
+}
+
+func (s *Server) ec2DescribeTransitGatewayRouteTables(c *call) (any, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var objs []ec2Object
+	seen := map[string]bool{}
+	add := func(id, tgw, state string, assoc, prop bool, tags *xnode) {
+		seen[id] = true
+		node := el("", tx("transitGatewayRouteTableId", id), tx("transitGatewayId", tgw), tx("state", state),
+			tx("defaultAssociationRouteTable", boolText(assoc)), tx("defaultPropagationRouteTable", boolText(prop)), tags)
+		objs = append(objs, ec2Object{id: id, node: node, values: map[string][]string{
+			"transit-gateway-route-table-id": {id}, "transit-gateway-id": {tgw}, "state": {state},
+			"default-association-route-table": {boolText(assoc)}, "default-propagation-route-table": {boolText(prop)}}})
+	}
+	for _, r := range s.st.ofType(c.account, c.region, "AWS::EC2::TransitGatewayRouteTable") {
+		id := fieldString(r, "TransitGatewayRouteTableId")
+		if id == "" {
+			id = r.ccID()
+		}
+		state := fieldString(r, "State")
+		if state == "" {
+			state = "available"
+		}
+		add(id, fieldString(r, "TransitGatewayId"), state, false, false, tagSet(r))
+	}
+	for _, g := range s.st.ofType(c.account, c.region, "AWS::EC2::TransitGateway") {
+		tgw := fieldString(g, "Id")
+		if tgw == "" {
+			tgw = g.ccID()
+		}
+		assoc := !strings.EqualFold(fieldString(g, "DefaultRouteTableAssociation"), "disable")
+		prop := !strings.EqualFold(fieldString(g, "DefaultRouteTablePropagation"), "disable")
+		if !assoc && !prop {
+			continue
+		}
+		id := fieldString(g, "AssociationDefaultRouteTableId")
+		if id == "" {
+			id = fieldString(g, "PropagationDefaultRouteTableId")
+		}
+		if id == "" {
+			id = derivedID("tgw-rtb", tgw)
+		}
+		if !seen[id] {
+			add(id, tgw, "available", assoc, prop, items("tagSet", nil))
+		}
+	}
+	return c.ec2Describe("transitGatewayRouteTables", "TransitGatewayRouteTableIds", "InvalidRouteTableID.NotFound", "transit gateway route table",
+		map[string]bool{"transit-gateway-route-table-id": true, "transit-gateway-id": true, "state": true,
+			"default-association-route-table": true, "default-propagation-route-table": true}, objs)
+}
+
+func boolText(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
