@@ -54,6 +54,7 @@ var readPrefixes = map[string]string{
 	"ElasticBeanstalk":   "elasticbeanstalk",
 	"RedshiftServerless": "redshift-serverless",
 	"LexModels":          "lex",
+	"RDS":                "rds",
 }
 
 // readActionNames are the calls whose IAM action is not named after the
