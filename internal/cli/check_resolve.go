@@ -42,6 +42,9 @@ type resolveRun struct {
 	plan *revert.Plan
 	// items are plan's items by revert.ItemID.
 	items map[string]revert.Item
+	// establish says record would write the stack's first baseline
+	// (there is none yet), even with no live-only value to take.
+	establish bool
 }
 
 // counts returns how many values record can take, how many items revert
@@ -75,6 +78,7 @@ func resolvableOf(ctx context.Context, s IO, sess *session, runs []*stackRun, ca
 		rr := resolveRun{run: r, items: map[string]revert.Item{}}
 		if canRecord {
 			rr.delta = recordDelta(r.findings)
+			rr.establish = r.noBaseline
 		}
 		if c := sess.clients[r.target.region]; c != nil && hasDrift(r.findings) {
 			// Values nobody recorded are opt-in removals here, as on
@@ -94,6 +98,51 @@ func resolvableOf(ctx context.Context, s IO, sess *session, runs []*stackRun, ca
 	return res
 }
 
+// firstBaselines counts the stacks record would give a first baseline,
+// and whether one of them also has declared drift (which a baseline does
+// not resolve).
+func (r *resolvable) firstBaselines() (n int, declared bool) {
+	for _, rr := range r.runs {
+		if !rr.establish {
+			continue
+		}
+		n++
+		for _, f := range rr.run.findings {
+			declared = declared || f.Tier == drift.Declared || f.Tier == drift.Deleted
+		}
+	}
+	return n, declared
+}
+
+// recordOption is the prompt's record choice: the live-only values, and
+// the first baseline of the stacks that have none yet (seed 002 R141:
+// offered even on a clean stack, so the day-1 baseline is set from
+// check's own flow; worded so it never reads as resolving declared drift).
+func recordOption(values, first int, declared bool) string {
+	var s string
+	switch {
+	case values > 0 && first > 0:
+		s = fmt.Sprintf(" · r record live-only values (%d; first baseline for %s)", values, stacksOf(first))
+	case values > 0:
+		return fmt.Sprintf(" · r record live-only values (%d)", values)
+	case first > 0:
+		s = fmt.Sprintf(" · r record the current state as the first baseline (%s without one; start watching undeclared state)", stacksOf(first))
+	default:
+		return ""
+	}
+	if declared {
+		s += " — declared drift stays reported: revert or ignore it separately"
+	}
+	return s
+}
+
+func stacksOf(n int) string {
+	if n == 1 {
+		return "1 stack"
+	}
+	return fmt.Sprintf("%d stacks", n)
+}
+
 func hasDrift(fs []drift.Finding) bool {
 	for _, f := range fs {
 		if f.Tier.IsDrift() {
@@ -111,13 +160,11 @@ func resolveInline(ctx context.Context, s IO, sess *session, runs []*stackRun, c
 	nRecord, nDrift, nUnrecorded := res.counts()
 	nRevert := nDrift + nUnrecorded
 	decidable := res.decidable()
-	if nRecord == 0 && nRevert == 0 && res.ignorable == 0 {
+	nFirst, declaredToo := res.firstBaselines()
+	if nRecord == 0 && nFirst == 0 && nRevert == 0 && res.ignorable == 0 {
 		return nil
 	}
-	prompt := "\nResolve now? [Enter] nothing"
-	if nRecord > 0 {
-		prompt += fmt.Sprintf(" · r record live-only values (%d)", nRecord)
-	}
+	prompt := "\nResolve now? [Enter] nothing" + recordOption(nRecord, nFirst, declaredToo)
 	switch {
 	case nUnrecorded > 0:
 		prompt += fmt.Sprintf(" · v revert drift (%d, and %d unrecorded to remove)", nDrift, nUnrecorded)
@@ -143,11 +190,11 @@ func resolveInline(ctx context.Context, s IO, sess *session, runs []*stackRun, c
 		case "", "n", "nothing":
 			return nil
 		case "r", "record":
-			if nRecord == 0 {
+			if nRecord == 0 && nFirst == 0 {
 				break
 			}
 			for _, rr := range res.runs {
-				if len(rr.delta) == 0 {
+				if len(rr.delta) == 0 && !rr.establish {
 					continue
 				}
 				if err := recordRun(ctx, s, sess, rr.run, in); err != nil {

@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/realdrift/realdrift/internal/sandbox"
 )
 
 // decideCount runs check --all on a terminal that answers "d" and then
@@ -141,4 +144,40 @@ func countDrift(r jsonReport) int {
 		}
 	}
 	return n
+}
+
+// TestCheckResolveFirstBaseline (seed 002 R141): a stack with no baseline
+// yet is offered Record on a terminal even when it is clean, and the
+// chosen record writes its first baseline, after which a clean check
+// prompts nothing; with declared drift the offer says the drift stays
+// reported.
+func TestCheckResolveFirstBaseline(t *testing.T) {
+	t.Run("clean stack", func(t *testing.T) {
+		e := startSandbox(t, appWorld(t, map[string][]appResource{
+			"App": {queue("Q", "q", map[string]any{"VisibilityTimeout": 30, "QueueName": "q", "MaximumMessageSize": 262144}, nil)},
+		}), testKey, testRegion)
+		e.tty, e.stdoutTTY, e.stdin = true, true, "r\n"
+		out, errs, code := e.run("check", "App")
+		if code != ExitOK || !strings.Contains(out, "· r record the current state as the first baseline (1 stack without one; start watching undeclared state)") ||
+			strings.Contains(out, "declared drift stays reported") || !strings.Contains(out, "recorded ") {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+		}
+		e.baselineOf("App") // fails the test when none was written
+		e.stdin = "\n"
+		out, _, code = e.run("check", "App")
+		if code != ExitOK || strings.Contains(out, "Resolve now?") {
+			t.Errorf("a clean stack with a baseline prompts: exit %d\n%s", code, out)
+		}
+	})
+	t.Run("declared drift", func(t *testing.T) {
+		e := startSandbox(t, appWorld(t, map[string][]appResource{
+			"App": {queue("Q", "q", map[string]any{"VisibilityTimeout": 30, "QueueName": "q", "MaximumMessageSize": 262144}, nil)},
+		}), testKey, testRegion)
+		e.change(sandbox.Change{Op: sandbox.OpSet, Type: "AWS::SQS::Queue", Identifier: queueURL("q"), Path: "VisibilityTimeout", Value: json.RawMessage(`99`)})
+		e.tty, e.stdoutTTY, e.stdin = true, true, "\n"
+		out, errs, _ := e.run("check", "App")
+		if !strings.Contains(out, "first baseline (1 stack without one; start watching undeclared state) — declared drift stays reported: revert or ignore it separately") {
+			t.Fatalf("offer with declared drift:\n%s\n%s", out, errs)
+		}
+	})
 }

@@ -46,6 +46,10 @@ type stackRun struct {
 	raw []drift.Finding
 	// base is the stack's baseline as loaded (nil when none or unused).
 	base *baseline.Baseline
+	// noBaseline says the stack has no baseline yet (checked against the
+	// store, not a pre-deploy view): check's terminal offers to record
+	// the first one (seed 002 R141).
+	noBaseline bool
 	// findings are the reconciled findings (baseline, scope, ignore rules).
 	findings []drift.Finding
 	// notes are one-line nudges for stderr.
@@ -114,7 +118,7 @@ func (sess *session) gather(ctx context.Context, t target, mode gatherMode) *sta
 			run.err = sess.state.explain(err)
 			return run
 		}
-		run.base = b
+		run.base, run.noBaseline = b, b == nil
 		use := b
 		if mode.showAll || mode.noBaseline {
 			use = nil

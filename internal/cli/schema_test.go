@@ -39,6 +39,11 @@ func TestSchemaShow(t *testing.T) {
 		TagProperty:               "Tags",
 		Handlers:                  []string{"create", "read", "update", "delete", "list"},
 	}
+	// The handlers' permissions are shown too (the read handler's here).
+	if diff := cmp.Diff(got.HandlerPermissions["read"], []string{"iam:GetRole", "iam:GetRolePolicy", "iam:ListAttachedRolePolicies", "iam:ListRolePolicies"}); diff != "" {
+		t.Errorf("read handler permissions (-got +want):\n%s", diff)
+	}
+	got.HandlerPermissions = nil
 	if diff := cmp.Diff(got, want); diff != "" {
 		t.Errorf("facts (-got +want):\n%s", diff)
 	}
