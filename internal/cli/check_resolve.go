@@ -13,7 +13,8 @@ import (
 
 // check's inline resolution (seed 002): after the report, on a terminal,
 // check asks what to do about the findings — Nothing (first, and the
-// default: Enter), Record the live-only values, Revert drift, Ignore
+// default: Enter), Record the live-only values (and the first baseline of
+// a stack that has none yet, even a clean one), Revert drift, Ignore
 // findings, or Decide per finding. A bulk choice is offered only when at
 // least one finding can take it, and leads to that verb's own selection
 // (every item unselected at first); deciding per finding is offered when
