@@ -81,6 +81,7 @@ func revertSelfDenials() []string {
 func readerActions() []string {
 	return []string{
 		"acm:DescribeCertificate", "acm:ListTagsForCertificate",
+		"application-autoscaling:DescribeScalingPolicies",
 		"appsync:ListApiKeys",
 		"autoscaling:DescribeLifecycleHooks", "autoscaling:DescribeScheduledActions",
 		"budgets:ViewBudget",

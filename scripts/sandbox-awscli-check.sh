@@ -766,6 +766,18 @@ assert [(i['DBInstanceIdentifier'], i['Engine'], i['DBClusterIdentifier']) for i
 "
 fails "rds describe-db-instances (unknown filter)" "InvalidParameterValue" rds describe-db-instances --filters Name=nope,Values=x
 
+# Application Auto Scaling (JSON 1.1): a scalable target's scaling policies.
+AASARN=arn:aws:autoscaling:us-east-1:$DEV:scalingPolicy:0a1b:resource/dynamodb/table/cli-sessions:policyName
+add AWS::ApplicationAutoScaling::ScalingPolicy "$AASARN/cli-read|dynamodb:table:ReadCapacityUnits" '{"PolicyName":"cli-read","PolicyType":"TargetTrackingScaling","ServiceNamespace":"dynamodb","ResourceId":"table/cli-sessions","ScalableDimension":"dynamodb:table:ReadCapacityUnits","TargetTrackingScalingPolicyConfiguration":{"TargetValue":70}}'
+add AWS::ApplicationAutoScaling::ScalingPolicy "$AASARN/cli-write|dynamodb:table:WriteCapacityUnits" '{"PolicyName":"cli-write","PolicyType":"TargetTrackingScaling","ServiceNamespace":"dynamodb","ResourceId":"table/cli-sessions","ScalableDimension":"dynamodb:table:WriteCapacityUnits","TargetTrackingScalingPolicyConfiguration":{"TargetValue":60}}'
+awsq application-autoscaling describe-scaling-policies --service-namespace dynamodb --resource-id table/cli-sessions --scalable-dimension dynamodb:table:ReadCapacityUnits | check "application-autoscaling describe-scaling-policies" "
+assert [(p['PolicyName'], p['PolicyARN'].endswith('/cli-read'), p['TargetTrackingScalingPolicyConfiguration']['TargetValue']) for p in out['ScalingPolicies']] == [('cli-read', True, 70)], out
+"
+awsq application-autoscaling describe-scaling-policies --service-namespace dynamodb --page-size 1 | check "application-autoscaling describe-scaling-policies (all pages)" "
+assert sorted(p['PolicyName'] for p in out['ScalingPolicies']) == ['cli-read', 'cli-write'], out
+"
+fails "application-autoscaling describe-scaling-policies (no namespace)" "ValidationException" application-autoscaling describe-scaling-policies --service-namespace ''
+
 # DMS (JSON 1.1).
 add AWS::DMS::Endpoint arn:aws:dms:us-east-1:$DEV:endpoint:CLISRC '{"EndpointIdentifier":"cli-src","EndpointType":"SOURCE","EngineName":"mysql","Port":3306,"Password":"never-shown","Tags":[{"Key":"team","Value":"cli"}]}'
 add AWS::DMS::ReplicationSubnetGroup cli-subnets '{"ReplicationSubnetGroupIdentifier":"cli-subnets","ReplicationSubnetGroupDescription":"cli","SubnetIds":["subnet-0000000000000001"]}'

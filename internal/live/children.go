@@ -72,6 +72,8 @@ func enumerators() map[string][]enumerator {
 		"AWS::Glue::Database":                {databaseTables},
 		"AWS::RDS::DBCluster":                {clusterInstances},
 		"AWS::EC2::TransitGateway":           {gatewayAttachments, gatewayRouteTables},
+
+		"AWS::ApplicationAutoScaling::ScalableTarget": {targetPolicies},
 	}
 	// And the parents whose children Cloud Control lists (cc_children.go).
 	for parent, kinds := range ccChildren() {

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/acm"
+	"github.com/aws/aws-sdk-go-v2/service/applicationautoscaling"
 	"github.com/aws/aws-sdk-go-v2/service/appsync"
 	"github.com/aws/aws-sdk-go-v2/service/autoscaling"
 	"github.com/aws/aws-sdk-go-v2/service/budgets"
@@ -174,6 +175,7 @@ type Clients struct {
 	RedshiftServerless redshiftServerlessAPI
 	LexModels          lexModelsAPI
 	RDS                rdsAPI
+	AppAutoScaling     appAutoScalingAPI
 
 	// HTTP fetches the presigned URLs some answers hold (a trust store's
 	// CA bundle): the aws.Config's HTTP client.
@@ -300,6 +302,7 @@ func NewClients(cfg aws.Config) *Clients {
 		ElasticBeanstalk:   elasticbeanstalk.NewFromConfig(cfg),
 		RedshiftServerless: redshiftserverless.NewFromConfig(cfg),
 		RDS:                rds.NewFromConfig(cfg),
+		AppAutoScaling:     applicationautoscaling.NewFromConfig(cfg),
 		HTTP:               httpClient(cfg),
 		Endpoint:           aws.ToString(cfg.BaseEndpoint),
 		Region:             cfg.Region,

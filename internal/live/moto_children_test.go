@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/applicationautoscaling"
+	aastypes "github.com/aws/aws-sdk-go-v2/service/applicationautoscaling/types"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/glue"
 	gluetypes "github.com/aws/aws-sdk-go-v2/service/glue/types"
@@ -122,6 +124,41 @@ func TestMotoTransitGatewayChildren(t *testing.T) {
 	want := []string{aws.ToString(att.TransitGatewayVpcAttachment.TransitGatewayAttachmentId), aws.ToString(rt.TransitGatewayRouteTable.TransitGatewayRouteTableId)}
 	sort.Strings(want)
 	if diff := cmp.Diff(ids, want); diff != "" {
+		t.Errorf("added (-got +want):\n%s", diff)
+	}
+}
+
+// TestMotoScalableTargetPolicies: a moto DynamoDB scalable target with a
+// declared and an out-of-band scaling policy, and a policy on another
+// dimension of the same table; DescribeScalingPolicies for the target's
+// namespace, resource and dimension lists the first two, the out-of-band
+// one is added under "<ARN>|<dimension>".
+func TestMotoScalableTargetPolicies(t *testing.T) {
+	cfg := motoConfig(t)
+	cx := ctx(t)
+	a := applicationautoscaling.NewFromConfig(cfg)
+	const table = "table/moto-enum-sessions"
+	dims := []aastypes.ScalableDimension{aastypes.ScalableDimensionDynamoDBTableReadCapacityUnits, aastypes.ScalableDimensionDynamoDBTableWriteCapacityUnits}
+	for _, dim := range dims {
+		if _, err := a.RegisterScalableTarget(cx, &applicationautoscaling.RegisterScalableTargetInput{ServiceNamespace: aastypes.ServiceNamespaceDynamodb,
+			ResourceId: aws.String(table), ScalableDimension: dim, MinCapacity: aws.Int32(1), MaxCapacity: aws.Int32(10)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	arns := map[string]string{}
+	for name, dim := range map[string]aastypes.ScalableDimension{"declared": dims[0], "console": dims[0], "writes": dims[1]} {
+		out, err := a.PutScalingPolicy(cx, &applicationautoscaling.PutScalingPolicyInput{PolicyName: aws.String(name), ServiceNamespace: aastypes.ServiceNamespaceDynamodb,
+			ResourceId: aws.String(table), ScalableDimension: dim, PolicyType: aastypes.PolicyTypeTargetTrackingScaling,
+			TargetTrackingScalingPolicyConfiguration: &aastypes.TargetTrackingScalingPolicyConfiguration{TargetValue: aws.Float64(70),
+				PredefinedMetricSpecification: &aastypes.PredefinedMetricSpecification{PredefinedMetricType: aastypes.MetricTypeDynamoDBReadCapacityUtilization}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		arns[name] = aws.ToString(out.PolicyARN)
+	}
+	parent := live.StackResource{LogicalID: "Target", Type: "AWS::ApplicationAutoScaling::ScalableTarget", PhysicalID: table + "|" + string(dims[0]) + "|dynamodb"}
+	ids, _ := motoAdded(t, live.NewClients(cfg), parent, []live.StackResource{parent, {LogicalID: "P", Type: "AWS::ApplicationAutoScaling::ScalingPolicy", PhysicalID: arns["declared"]}})
+	if diff := cmp.Diff(ids, []string{arns["console"] + "|" + string(dims[0])}); diff != "" {
 		t.Errorf("added (-got +want):\n%s", diff)
 	}
 }

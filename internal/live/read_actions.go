@@ -55,6 +55,7 @@ var readPrefixes = map[string]string{
 	"RedshiftServerless": "redshift-serverless",
 	"LexModels":          "lex",
 	"RDS":                "rds",
+	"AppAutoScaling":     "application-autoscaling",
 }
 
 // readActionNames are the calls whose IAM action is not named after the

@@ -142,7 +142,7 @@ func services() map[string]*service {
 		route53Service(), acmService(), codeBuildService(), schedulerService(), configService(),
 		serviceDiscoveryService(), elbv2Service(), elastiCacheService(), daxService(), sesService(), glueService(), appSyncService(),
 		lakeFormationService(), mediaConvertService(), docDBService(), dmsService(), budgetsService(), dlmService(), sageMakerService(), cognitoIdentityService(), cloudWatchService(), memoryDBService(), kafkaService(), elasticBeanstalkService(), redshiftServerlessService(), lexModelsService(),
-		securityHubService(),
+		securityHubService(), applicationAutoScalingService(),
 	} {
 		out[s.name] = s
 	}

@@ -1,0 +1,104 @@
+package sandbox
+
+import (
+	"strings"
+)
+
+// applicationAutoScalingService serves Application Auto Scaling (JSON
+// 1.1, PascalCase): DescribeScalingPolicies lists the world's
+// AWS::ApplicationAutoScaling::ScalingPolicy models in the namespace asked
+// (and the ResourceId, ScalableDimension and PolicyNames, when given),
+// ordered by name, in pages of MaxResults (default 50, at most 50) and
+// NextToken. A model's target is its ServiceNamespace, ResourceId and
+// ScalableDimension, else its ScalingTargetId ("<resource id>|<dimension>|
+// <namespace>"); its ARN is Arn, else the identifier's part before "|".
+// The model's Step/TargetTracking configurations are answered as it holds
+// them (the API's shape is the template's).
+func applicationAutoScalingService() *service {
+	return &service{
+		name:          "application-autoscaling",
+		protocol:      protoJSON,
+		jsonNamespace: "com.amazonaws.applicationautoscaling#",
+		jsonVersion:   "1.1",
+		targetPrefix:  "AnyScaleFrontendService.",
+		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
+		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
+		ops: map[string]handler{
+			"DescribeScalingPolicies": (*Server).aasDescribeScalingPolicies,
+		},
+	}
+}
+
+// aasPolicyProps are the ScalingPolicy fields answered as the model holds
+// them.
+var aasPolicyProps = []string{"PolicyName", "PolicyType", "StepScalingPolicyConfiguration", "TargetTrackingScalingPolicyConfiguration", "PredictiveScalingPolicyConfiguration"}
+
+func (s *Server) aasDescribeScalingPolicies(c *call) (any, error) {
+	var in struct {
+		ServiceNamespace, ResourceId, ScalableDimension, NextToken string
+		PolicyNames                                                []string
+		MaxResults                                                 int
+	}
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	if in.ServiceNamespace == "" {
+		return nil, errf(400, "ValidationException", "1 validation error detected: Value null at 'serviceNamespace' failed to satisfy constraint: Member must not be null")
+	}
+	size := 50
+	if in.MaxResults != 0 {
+		if in.MaxResults < 1 || in.MaxResults > 50 {
+			return nil, errf(400, "ValidationException", "MaxResults must be between 1 and 50")
+		}
+		size = in.MaxResults
+	}
+	off, ok := pageOffset("aas", in.NextToken)
+	if !ok {
+		return nil, errf(400, "InvalidNextTokenException", "Invalid token")
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	byName := map[string]map[string]any{}
+	for _, r := range s.st.ofType(c.account, c.region, "AWS::ApplicationAutoScaling::ScalingPolicy") {
+		m, err := fieldObject(r)
+		if err != nil {
+			return nil, err
+		}
+		ns, res, dim := str(m["ServiceNamespace"]), str(m["ResourceId"]), str(m["ScalableDimension"])
+		if parts := strings.Split(str(m["ScalingTargetId"]), "|"); len(parts) == 3 && ns == "" {
+			res, dim, ns = parts[0], parts[1], parts[2]
+		}
+		arn := str(m["Arn"])
+		if arn == "" {
+			arn, _, _ = strings.Cut(r.ccID(), "|")
+		}
+		name := str(m["PolicyName"])
+		if ns != in.ServiceNamespace || (in.ResourceId != "" && res != in.ResourceId) || (in.ScalableDimension != "" && dim != in.ScalableDimension) ||
+			(len(in.PolicyNames) > 0 && !contains(in.PolicyNames, name)) {
+			continue
+		}
+		p := map[string]any{"PolicyARN": arn, "ServiceNamespace": ns, "ResourceId": res, "ScalableDimension": dim, "CreationTime": epoch(defaultStackTime), "Alarms": []any{}}
+		for _, k := range aasPolicyProps {
+			if v, ok := m[k]; ok {
+				p[k] = v
+			}
+		}
+		byName[res+"\x00"+dim+"\x00"+name] = p
+	}
+	keys := sortedKeys(byName)
+	lo, hi, next := page(len(keys), off, size)
+	list := make([]any, 0, hi-lo)
+	for _, k := range keys[lo:hi] {
+		list = append(list, byName[k])
+	}
+	out := map[string]any{"ScalingPolicies": list}
+	if next >= 0 {
+		out["NextToken"] = pageToken("aas", next)
+	}
+	return out, nil
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
