@@ -72,6 +72,7 @@ func enumerators() map[string][]enumerator {
 		"AWS::Glue::Database":                {databaseTables},
 		"AWS::RDS::DBCluster":                {clusterInstances},
 		"AWS::EC2::TransitGateway":           {gatewayAttachments, gatewayRouteTables},
+		"AWS::Route53::HostedZone":           {hostedZoneRecords},
 
 		"AWS::ApplicationAutoScaling::ScalableTarget": {targetPolicies},
 	}
