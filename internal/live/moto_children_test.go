@@ -2,6 +2,7 @@ package live_test
 
 import (
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -11,6 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/glue"
 	gluetypes "github.com/aws/aws-sdk-go-v2/service/glue/types"
 	"github.com/aws/aws-sdk-go-v2/service/rds"
+	"github.com/aws/aws-sdk-go-v2/service/route53"
+	r53types "github.com/aws/aws-sdk-go-v2/service/route53/types"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/realdrift/realdrift/internal/live"
@@ -160,5 +163,52 @@ func TestMotoScalableTargetPolicies(t *testing.T) {
 	ids, _ := motoAdded(t, live.NewClients(cfg), parent, []live.StackResource{parent, {LogicalID: "P", Type: "AWS::ApplicationAutoScaling::ScalingPolicy", PhysicalID: arns["declared"]}})
 	if diff := cmp.Diff(ids, []string{arns["console"] + "|" + string(dims[0])}); diff != "" {
 		t.Errorf("added (-got +want):\n%s", diff)
+	}
+}
+
+// TestMotoHostedZoneRecords: a moto zone (its apex NS and SOA made by
+// CreateHostedZone) with a declared record, a record of a declared group,
+// an ACM validation CNAME and one made out of band: only the last is
+// added, with the RecordSet reader's model. (moto's DescribeStackResources
+// ignores PhysicalResourceId, so a sibling stack's record is left to the
+// sandbox test.)
+func TestMotoHostedZoneRecords(t *testing.T) {
+	cfg := motoConfig(t)
+	cx := ctx(t)
+	r53 := route53.NewFromConfig(cfg)
+	zone, err := r53.CreateHostedZone(cx, &route53.CreateHostedZoneInput{Name: aws.String("moto-enum.example."), CallerReference: aws.String("realdrift-moto-enum")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	zoneID := strings.TrimPrefix(aws.ToString(zone.HostedZone.Id), "/hostedzone/")
+	rec := func(name string, typ r53types.RRType, ttl int64, vs ...string) r53types.Change {
+		rrs := &r53types.ResourceRecordSet{Name: aws.String(name), Type: typ, TTL: aws.Int64(ttl)}
+		for _, v := range vs {
+			rrs.ResourceRecords = append(rrs.ResourceRecords, r53types.ResourceRecord{Value: aws.String(v)})
+		}
+		return r53types.Change{Action: r53types.ChangeActionCreate, ResourceRecordSet: rrs}
+	}
+	if _, err := r53.ChangeResourceRecordSets(cx, &route53.ChangeResourceRecordSetsInput{HostedZoneId: &zoneID, ChangeBatch: &r53types.ChangeBatch{Changes: []r53types.Change{
+		rec("www.moto-enum.example.", r53types.RRTypeA, 300, "192.0.2.1"),
+		rec("mx.moto-enum.example.", r53types.RRTypeMx, 3600, "10 mail.moto-enum.example."),
+		rec("_0a1b2c3d4e5f60718293a4b5c6d7e8f9.www.moto-enum.example.", r53types.RRTypeCname, 300, "_f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4.mhbtsbpdnt.acm-validations.aws."),
+		rec("console.moto-enum.example.", r53types.RRTypeTxt, 600, `"made by hand"`),
+	}}}); err != nil {
+		t.Fatal(err)
+	}
+	parent := live.StackResource{LogicalID: "Zone", Type: "AWS::Route53::HostedZone", PhysicalID: zoneID, Declared: map[string]any{"Name": "moto-enum.example."}}
+	stack := []live.StackResource{parent,
+		{LogicalID: "Www", Type: "AWS::Route53::RecordSet", PhysicalID: "www.moto-enum.example",
+			Declared: map[string]any{"HostedZoneId": zoneID, "Name": "www.moto-enum.example.", "Type": "A", "TTL": "300", "ResourceRecords": []any{"192.0.2.1"}}},
+		{LogicalID: "Records", Type: "AWS::Route53::RecordSetGroup", PhysicalID: "App-Records-1MOTO",
+			Declared: map[string]any{"HostedZoneName": "moto-enum.example.", "RecordSets": []any{map[string]any{"Name": "mx.moto-enum.example", "Type": "MX"}}}},
+	}
+	ids, got := motoAdded(t, live.NewClients(cfg), parent, stack)
+	if diff := cmp.Diff(ids, []string{zoneID + "|console.moto-enum.example|TXT"}); diff != "" {
+		t.Fatalf("added (-got +want):\n%s", diff)
+	}
+	want := map[string]any{"HostedZoneId": zoneID, "Name": "console.moto-enum.example", "Type": "TXT", "TTL": "600", "ResourceRecords": []any{`"made by hand"`}}
+	if diff := cmp.Diff(got[0].Model, want); diff != "" {
+		t.Errorf("model (-got +want):\n%s", diff)
 	}
 }
