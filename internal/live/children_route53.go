@@ -44,7 +44,8 @@ import (
 // not resolved may declare any record of the zone: the zone is then
 // skipped with the reason, never reported on a guess. A record of another
 // stack's RecordSetGroup has no physical id of its own (the group's is
-// generated), so the ownership check cannot find it.
+// generated), so the ownership check cannot find it: such a record comes
+// out added.
 
 // recordSetType is the child type of a hosted zone.
 const recordSetType = "AWS::Route53::RecordSet"

@@ -44,7 +44,8 @@
 // it (a REST API's resources, a load balancer's listeners, a detector's
 // filters, ...), one generic enumerator serves a data table of parent →
 // child type and key (cc_children.go); children AWS creates by itself are
-// never added (a REST API's root resource and default models; kinds AWS
+// never added (a REST API's root resource and default models, a hosted
+// zone's apex NS and SOA records and ACM's DNS-validation CNAMEs; kinds AWS
 // may create, such as a deployment's implicit stage or a transit gateway's
 // default route table, are not enumerated at all).
 //
