@@ -224,6 +224,10 @@ type DiscoveredTargets struct {
 // pass through the state — and the children's results go under
 // ResultsPrefix (ResultWriter); Targets is then empty. Without one (local
 // runs, statemachine.LocalDefinition) Targets holds the list inline.
+// Measured at 5,000 stacks (TestDiscoverFiveThousandStacks in
+// internal/service): the object is 338,901 bytes and the entry 215; inline,
+// at about 68 bytes a stack, the list passes Step Functions' 256 KiB state
+// limit at about 3,800 stacks.
 type RegionTargets struct {
 	Region        string           `json:"region"`
 	Stacks        int              `json:"stacks"`

@@ -44,7 +44,9 @@ type failure struct {
 // after its parent, depth first. With a targets bucket
 // (REALDRIFT_TARGETS_BUCKET, set by infra) each region's list is an S3
 // object the entry names, so thousands of stacks never pass through the
-// state machine; without one (local runs) the list is inline.
+// state machine (5,000 stacks: a 215-byte result instead of 338,962 bytes,
+// TestDiscoverFiveThousandStacks); without one (local runs) the list is
+// inline.
 func (s *Service) Discover(ctx context.Context, in statemachine.DiscoverTask) (any, error) {
 	if in.RunID == "" {
 		return nil, fmt.Errorf("discover: no run id")
