@@ -447,7 +447,8 @@ func strs(v any) []string {
 }
 
 // statements lists every identity-policy statement of a template: inline
-// role policies and AWS::IAM::Policy documents.
+// role policies, AWS::IAM::Policy documents and customer managed policies
+// attached to the template's roles.
 func statements(t *testing.T, tpl map[string]any) []statement {
 	t.Helper()
 	var out []statement
@@ -467,6 +468,12 @@ func statements(t *testing.T, tpl map[string]any) []statement {
 	}
 	for _, r := range resourcesOf(tpl, "AWS::IAM::Policy") {
 		for _, role := range r.props["Roles"].([]any) {
+			add(r.id, role.(map[string]any)["Ref"].(string), r.props["PolicyDocument"])
+		}
+	}
+	for _, r := range resourcesOf(tpl, "AWS::IAM::ManagedPolicy") {
+		roles, _ := r.props["Roles"].([]any)
+		for _, role := range roles {
 			add(r.id, role.(map[string]any)["Ref"].(string), r.props["PolicyDocument"])
 		}
 	}

@@ -63,10 +63,14 @@ func revertActions() []string {
 }
 
 // revertSelfDenials are the writes the revert role may never make to
-// realdrift's own roles, whatever a revert plan asks.
+// realdrift's own roles, whatever a revert plan asks: directly or through
+// Cloud Control's IAM handlers (the deny has no condition), and never
+// passing them to a resource.
 func revertSelfDenials() []string {
 	return []string{
-		"iam:PutRolePolicy", "iam:DeleteRolePolicy",
+		"iam:PutRolePolicy", "iam:DeleteRolePolicy", "iam:AttachRolePolicy", "iam:DetachRolePolicy",
+		"iam:UpdateAssumeRolePolicy", "iam:PutRolePermissionsBoundary", "iam:DeleteRolePermissionsBoundary",
+		"iam:UpdateRole", "iam:DeleteRole", "iam:PassRole",
 	}
 }
 
@@ -142,7 +146,11 @@ func dataReadDenials() []string {
 // NewMember defines the member-account stack: the read role (created in one
 // region only, since IAM is global) and the rule forwarding CloudTrail
 // changes to the central bus (in every region).
-func NewMember(scope constructs.Construct, id string) awscdk.Stack {
+//
+// revertTypes are the types whose Cloud Control writes the opt-in revert
+// role is granted (defaultRevertTypes when nil); a type the role cannot be
+// granted is an error.
+func NewMember(scope constructs.Construct, id string, revertTypes []string) (awscdk.Stack, error) {
 	stack := awscdk.NewStack(scope, jsii.String(id), &awscdk.StackProps{
 		Synthesizer: awscdk.NewBootstraplessSynthesizer(&awscdk.BootstraplessSynthesizerProps{}),
 		Description: jsii.String("realdrift member account: read-only role for the central sweep, CloudTrail change forwarding."),
@@ -233,7 +241,13 @@ func NewMember(scope constructs.Construct, id string) awscdk.Stack {
 		},
 	})
 	role.Node().DefaultChild().(awscdk.CfnResource).CfnOptions().SetCondition(inRoleRegion)
-	newRevertRole(stack, central.ValueAsString(), orgID.ValueAsString(), revertEnabled)
+	if revertTypes == nil {
+		revertTypes = defaultRevertTypes()
+	}
+	revertRole := newRevertRole(stack, central.ValueAsString(), orgID.ValueAsString(), revertEnabled)
+	if err := attachHandlerPolicies(stack, revertRole, revertTypes, revertEnabled); err != nil {
+		return nil, err
+	}
 	newFindingsRole(stack, central.ValueAsString(), orgID.ValueAsString(), inRoleRegion)
 
 	bus := awsevents.EventBus_FromEventBusArn(stack, jsii.String("CentralBus"), busArn.ValueAsString())
@@ -253,7 +267,7 @@ func NewMember(scope constructs.Construct, id string) awscdk.Stack {
 			DeadLetterQueue: newDeadLetters(stack, "ForwardDeadLetters", nil),
 		})},
 	})
-	return stack
+	return stack, nil
 }
 
 // securityHubActions are the calls the notify function's Security Hub
@@ -325,7 +339,7 @@ const (
 // newRevertRole defines the opt-in revert role: assumable only by the
 // central reverter functions, allowed exactly the writers' actions, and
 // never its own or the read role's policies. It exists only under cond.
-func newRevertRole(stack awscdk.Stack, central, orgID *string, cond awscdk.CfnCondition) {
+func newRevertRole(stack awscdk.Stack, central, orgID *string, cond awscdk.CfnCondition) awsiam.Role {
 	var trusted []*string
 	for _, name := range reverterRoleNames() {
 		trusted = append(trusted, jsii.String(fmt.Sprintf("arn:%s:iam::%s:role/%s", *awscdk.Aws_PARTITION(), *central, name)))
@@ -358,18 +372,21 @@ func newRevertRole(stack awscdk.Stack, central, orgID *string, cond awscdk.CfnCo
 		},
 	})
 	role.Node().DefaultChild().(awscdk.CfnResource).CfnOptions().SetCondition(cond)
+	return role
 }
 
 // memberTemplate synthesizes the member stack in an app of its own and
 // returns its template as JSON, the StackSet's TemplateBody.
-func memberTemplate() (string, error) {
+func memberTemplate(revertTypes []string) (string, error) {
 	dir, err := os.MkdirTemp("", "realdrift-member-")
 	if err != nil {
 		return "", fmt.Errorf("member template: %w", err)
 	}
 	defer os.RemoveAll(dir)
 	app := awscdk.NewApp(&awscdk.AppProps{Outdir: jsii.String(dir), AnalyticsReporting: jsii.Bool(false)})
-	NewMember(app, MemberStackName)
+	if _, err := NewMember(app, MemberStackName, revertTypes); err != nil {
+		return "", fmt.Errorf("member template: %w", err)
+	}
 	tpl := app.Synth(nil).GetStackByName(jsii.String(MemberStackName)).Template()
 	b, err := json.Marshal(tpl)
 	if err != nil {

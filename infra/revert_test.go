@@ -180,6 +180,9 @@ func TestMemberRevertRole(t *testing.T) {
 				t.Errorf("revert role %s: wildcard action %s", st.sid, a)
 			}
 		}
+		if strings.HasPrefix(st.sid, "CloudControlHandlers") {
+			continue // TestRevertHandlerGrants
+		}
 		switch st.effect {
 		case "Allow":
 			allowed = append(allowed, st.actions...)
@@ -198,7 +201,7 @@ func TestMemberRevertRole(t *testing.T) {
 		t.Error("the revert role may write realdrift's own roles (no NeverWriteRealdriftRoles deny)")
 	}
 	if role.props["ManagedPolicyArns"] != nil {
-		t.Errorf("revert role attaches managed policies %v", role.props["ManagedPolicyArns"])
+		t.Errorf("revert role attaches AWS managed policies %v", role.props["ManagedPolicyArns"])
 	}
 	trust := role.props["AssumeRolePolicyDocument"].(map[string]any)["Statement"].([]any)
 	b, _ := json.Marshal(trust)
@@ -213,11 +216,128 @@ func TestMemberRevertRole(t *testing.T) {
 // rewrites it).
 func TestRevertRolePolicyCopy(t *testing.T) {
 	role := revertRole(t)
-	want := readRolePolicies{
-		Comment: "The member revert role's policies as infra synthesizes them (infra TestRevertRolePolicyCopy keeps this equal; -update rewrites it). The e2e revert seeds the sandbox with them; internal/service holds their actions equal to the writers'.",
-		Role:    RevertRoleName, Inline: role.props["Policies"], Managed: role.props["ManagedPolicyArns"],
+	var handlers []any
+	for _, r := range resourcesOf(member, "AWS::IAM::ManagedPolicy") {
+		if strings.HasPrefix(r.id, "RevertHandlers") {
+			handlers = append(handlers, map[string]any{"PolicyName": r.id, "PolicyDocument": r.props["PolicyDocument"]})
+		}
+	}
+	want := revertRolePolicies{
+		readRolePolicies: readRolePolicies{
+			Comment: "The member revert role's policies as infra synthesizes them (infra TestRevertRolePolicyCopy keeps this equal; -update rewrites it). The e2e revert seeds the sandbox with them; internal/service holds their actions equal to the writers'. handlers are the customer managed policies granting the Cloud Control handler permissions of types.",
+			Role:    RevertRoleName, Inline: role.props["Policies"], Managed: role.props["ManagedPolicyArns"],
+		},
+		Handlers: handlers, Types: defaultRevertTypes(),
 	}
 	checkJSONCopy(t, want, revertRoleCopy, "revert role")
+}
+
+// revertRolePolicies is the storage shape of revertRoleCopy.
+type revertRolePolicies struct {
+	readRolePolicies
+	// Handlers are the RevertHandlers managed policies (name, document).
+	Handlers []any `json:"handlers"`
+	// Types are the revert types they grant.
+	Types []string `json:"types"`
+}
+
+// TestRevertHandlerGrants: the revert role holds, through Cloud Control
+// only (aws:ViaAWSService), every IAM action the read, update and delete
+// handlers of each default revert type list, and nothing else; each
+// managed policy fits IAM's 6,144 characters and exists only with the
+// revert role.
+func TestRevertHandlerGrants(t *testing.T) {
+	role := revertRole(t)
+	want, err := handlerActions(defaultRevertTypes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	policies := 0
+	for _, r := range resourcesOf(member, "AWS::IAM::ManagedPolicy") {
+		if !strings.HasPrefix(r.id, "RevertHandlers") {
+			continue
+		}
+		policies++
+		if r.body["Condition"] != RevertEnabledCondition {
+			t.Errorf("%s: Condition %v, want %s", r.id, r.body["Condition"], RevertEnabledCondition)
+		}
+		if roles := r.props["Roles"].([]any); len(roles) != 1 || refID(roles[0]) != role.id {
+			t.Errorf("%s attached to %v, want only the revert role", r.id, roles)
+		}
+		b, _ := json.Marshal(r.props["PolicyDocument"])
+		if n := len(strings.Join(strings.Fields(string(b)), "")); n > 6144 {
+			t.Errorf("%s: %d characters, IAM allows 6,144", r.id, n)
+		}
+	}
+	for _, st := range statements(t, member) {
+		if !strings.HasPrefix(st.sid, "CloudControlHandlers") {
+			continue
+		}
+		if st.role != role.id || st.effect != "Allow" || !cmp.Equal(st.condition, map[string]any{"Bool": map[string]any{"aws:ViaAWSService": "true"}}) {
+			t.Errorf("%s: role %s, effect %s, condition %v; want an Allow on the revert role through AWS services only", st.sid, st.role, st.effect, st.condition)
+		}
+		got = append(got, st.actions...)
+	}
+	slices.Sort(got)
+	if diff := cmp.Diff(got, want); diff != "" {
+		t.Errorf("handler grants (-got +want):\n%s", diff)
+	}
+	t.Logf("%d revert types: %d handler actions in %d managed policies", len(defaultRevertTypes()), len(got), policies)
+}
+
+// TestRevertTypesConfig: REALDRIFT_REVERT_TYPES replaces the default list,
+// "default" in it stands for the list, and a type the role cannot be
+// granted is refused with its reason.
+func TestRevertTypesConfig(t *testing.T) {
+	if got := parseRevertTypes(" AWS::SQS::Queue, AWS::SNS::Topic ,AWS::SQS::Queue"); !cmp.Equal(got, []string{"AWS::SNS::Topic", "AWS::SQS::Queue"}) {
+		t.Errorf("parse = %v", got)
+	}
+	if got := parseRevertTypes("default,AWS::Glue::Job"); len(got) != len(defaultRevertTypes())+1 || !slices.Contains(got, "AWS::Glue::Job") {
+		t.Errorf("default,AWS::Glue::Job = %d types", len(got))
+	}
+	for typ, want := range map[string]string{
+		"AWS::AutoScaling::AutoScalingGroup": "wildcard permission",
+		"AWS::No::Such":                      "not in the registry schema snapshot",
+		"AWS::ApiGatewayV2::Stage":           "neither update nor delete",
+	} {
+		if err := checkRevertTypes([]string{typ}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("checkRevertTypes(%s) = %v, want %q", typ, err, want)
+		}
+	}
+	if err := checkRevertTypes(defaultRevertTypes()); err != nil {
+		t.Errorf("default revert types: %v", err)
+	}
+	if n := len(strings.Join(defaultRevertTypes(), ",")); n > maxRevertTypesEnv {
+		t.Errorf("default revert types: %d characters, the revert-plan environment holds %d", n, maxRevertTypesEnv)
+	}
+	too := Config{LambdaDir: "l", StateMachineDir: "s", SweepSchedule: DefaultSweepSchedule, RevertTypes: append(defaultRevertTypes(), defaultRevertTypes()...)}
+	if err := too.Validate(); err == nil || !strings.Contains(err.Error(), "4 KB") {
+		t.Errorf("Validate of a %d-type list = %v, want the environment bound", len(too.RevertTypes), err)
+	}
+}
+
+// TestChunkActions: chunks keep the order, and each fits the budget.
+func TestChunkActions(t *testing.T) {
+	var actions []string
+	for i := range 900 {
+		actions = append(actions, fmt.Sprintf("svc:Action%04d", i))
+	}
+	chunks := chunkActions(actions)
+	var flat []string
+	for _, c := range chunks {
+		n := 0
+		for _, a := range c {
+			n += len(a) + 3
+		}
+		if n > managedPolicyBudget {
+			t.Errorf("chunk of %d characters, budget %d", n, managedPolicyBudget)
+		}
+		flat = append(flat, c...)
+	}
+	if !cmp.Equal(flat, actions) || len(chunks) < 2 {
+		t.Errorf("%d chunks do not partition the actions in order", len(chunks))
+	}
 }
 
 // TestApprovalLink: approve-link is the only function with a URL; only it

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudformation"
@@ -70,7 +71,7 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 		}
 		definitions[name] = string(b)
 	}
-	member, err := memberTemplate()
+	member, err := memberTemplate(cfg.RevertTypes)
 	if err != nil {
 		return nil, err
 	}
@@ -254,6 +255,10 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 		}
 		fns[f.Name] = fn
 	}
+	// The planner marks a Cloud Control write of a type the revert role
+	// is not granted not revertable ("ungranted"), never a write that
+	// fails in the member account.
+	fns["revert-plan"].AddEnvironment(jsii.String("REALDRIFT_REVERT_TYPES"), jsii.String(strings.Join(cfg.revertTypes(), ",")), nil)
 	fns["discover"].Role().AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
 		Sid:       jsii.String("ListOrganizationAccounts"),
 		Actions:   jsii.Strings("organizations:ListAccounts", "organizations:DescribeOrganization"),

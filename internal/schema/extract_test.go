@@ -253,3 +253,17 @@ func FuzzFromRegistry(f *testing.F) {
 		}
 	})
 }
+
+// TestIAMAction: handler permissions that are real actions pass; the
+// names notactions.txt lists, wildcards and malformed strings do not.
+func TestIAMAction(t *testing.T) {
+	for perm, want := range map[string]bool{
+		"sqs:SetQueueAttributes": true, "iam:PassRole": true,
+		"apigateway:TagResource": false, "APIGATEWAY:tagresource": false,
+		"ec2:Describe*": false, "sqs": false, ":Get": false, "": false,
+	} {
+		if got := schema.IAMAction(perm); got != want {
+			t.Errorf("IAMAction(%q) = %v, want %v", perm, got, want)
+		}
+	}
+}
