@@ -22,7 +22,10 @@
 //     role exists only when it is "true"), is assumable only by the central
 //     revert-write function, holds exactly the writers' actions
 //     (revertActions, kept equal to internal/live WriteActions through the
-//     committed testdata/iam/member-revert-role.json) and may never write
+//     committed testdata/iam/member-revert-role.json), the Cloud Control
+//     handler permissions of its revert types through AWS services only
+//     (revert_grants.go: from the embedded registry schema snapshot,
+//     REALDRIFT_REVERT_TYPES at synth time), and may never write or pass
 //     realdrift's own roles. The tests parse the synthesized policies and
 //     hold these rules.
 //   - Table access is per function and per key prefix (functions.go,

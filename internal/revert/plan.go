@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -147,6 +148,12 @@ type Options struct {
 	// value nobody recorded is removed (where it has an absent state) and
 	// a child nobody recorded is deleted, instead of not revertable.
 	RemoveUnrecorded bool
+	// CloudControlTypes, when not nil, are the only types a Cloud Control
+	// write (UpdateResource, DeleteResource) may address: the types whose
+	// handler permissions the service's revert role is granted. Any other
+	// is not revertable (Ungranted). Nil (the CLI, on the caller's own
+	// credentials) allows every type.
+	CloudControlTypes []string
 }
 
 // NoteUnrecorded marks an item that removes a value (or deletes a child)
@@ -174,6 +181,10 @@ func Build(in Input, opt Options) (*Plan, error) {
 			facts, _ = in.Facts(f.ResourceType)
 		}
 		it, why, detail := plan(f, res[f.LogicalID], in.Baseline, facts, opt.RemoveUnrecorded)
+		if it != nil && why == ReasonNone && opt.CloudControlTypes != nil && strings.HasPrefix(it.Call, "cloudcontrol:") &&
+			!slices.Contains(opt.CloudControlTypes, f.ResourceType) {
+			it, why, detail = nil, Ungranted, "the member revert role holds no Cloud Control handler permissions for "+f.ResourceType+"; add it to REALDRIFT_REVERT_TYPES and redeploy"
+		}
 		switch {
 		case why != ReasonNone:
 			p.NotRevertable = append(p.NotRevertable, Unrevertable{

@@ -114,6 +114,20 @@ func TestBuild(t *testing.T) {
 				x.Unrecorded, x.PhysicalID = true, "arn:aws:sns:us-east-1:111111111111:t:abc"
 			}),
 		}},
+		// The service's revert role is granted Cloud Control writes of the
+		// bucket only: the queue's patch and the subscription's Cloud
+		// Control delete are ungranted, the bucket's patch is planned, and
+		// the SDK deleter of the Lambda permission needs no grant.
+		{name: "ungranted", base: base, opt: Options{CloudControlTypes: []string{"AWS::S3::Bucket"}, RemoveUnrecorded: true}, findings: []drift.Finding{
+			f(drift.Declared, "Queue", q, "VisibilityTimeout", 60, 30),
+			f(drift.Declared, "Bucket", "AWS::S3::Bucket", "VersioningConfiguration.Status", "Suspended", "Enabled"),
+			with(f(drift.Added, "Topic/Subscription", "AWS::SNS::Subscription", "", map[string]any{"Protocol": "email"}, nil), func(x *drift.Finding) {
+				x.Unrecorded, x.PhysicalID = true, "arn:aws:sns:us-east-1:111111111111:t:abc"
+			}),
+			with(f(drift.Added, "Fn/Permission", "AWS::Lambda::Permission", "", map[string]any{"Principal": "s3.amazonaws.com"}, nil), func(x *drift.Finding) {
+				x.Unrecorded, x.PhysicalID = true, "fn|oob-statement"
+			}),
+		}},
 		{name: "scoped", base: base, opt: Options{UndeclaredOnly: true, Only: []string{"Queue.*"}}, findings: []drift.Finding{
 			f(drift.Declared, "Queue", q, "VisibilityTimeout", 60, 30),
 			with(f(drift.Undeclared, "Queue", q, "DelaySeconds", 5, 0), func(x *drift.Finding) { x.Note = baseline.NoteChanged }),

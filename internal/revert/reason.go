@@ -34,6 +34,12 @@ const (
 	ChangedChild
 	// NotRead: a declared value the live read cannot show (readGap).
 	NotRead
+	// Ungranted: a Cloud Control write of a type whose handler
+	// permissions the deployment's revert role is not granted (the
+	// service's REALDRIFT_REVERT_TYPES). Not one of seed 002 §7's: a
+	// configuration of the service, planned as not revertable rather than
+	// written to fail with AccessDenied in the member account.
+	Ungranted
 )
 
 var reasonNames = [...]string{
@@ -49,6 +55,7 @@ var reasonNames = [...]string{
 	NoWriter:      "noWriter",
 	ChangedChild:  "changedChild",
 	NotRead:       "readGap",
+	Ungranted:     "ungranted",
 }
 
 var reasonTexts = [...]string{
@@ -64,6 +71,7 @@ var reasonTexts = [...]string{
 	NoWriter:      "no writer — Cloud Control cannot update the type and no SDK writer exists",
 	ChangedChild:  "changed child — an out-of-band child recorded earlier has changed",
 	NotRead:       "read gap — the live read cannot show the value",
+	Ungranted:     "ungranted — the revert role is not granted this type's Cloud Control writes (REALDRIFT_REVERT_TYPES)",
 }
 
 // String returns the reason's wire name.

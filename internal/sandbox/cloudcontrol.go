@@ -51,6 +51,9 @@ type progress struct {
 	model                json.RawMessage
 	errorCode, statusMsg string
 	timer                *time.Timer
+	// refused is the AccessDenied message of a handler permission the
+	// caller lacks (handlerRefused): the request fails when it completes.
+	refused string
 }
 
 func (p *progress) event() map[string]any {
@@ -205,6 +208,7 @@ func (s *Server) ccUpdateResource(c *call) (any, error) {
 		return nil, errf(400, "InvalidRequestException", "The PatchDocument is not a valid RFC 6902 JSON patch: %v", err)
 	}
 	f, _ := s.facts(c.account, c.region, in.TypeName)
+	refused, _ := s.handlerRefused(c, in.TypeName, "update")
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if p := s.byClientToken(c.account, in.ClientToken); p != nil {
@@ -222,6 +226,7 @@ func (s *Server) ccUpdateResource(c *call) (any, error) {
 	}
 	p := s.newProgress(c, in.TypeName, res.ccID(), "UPDATE", in.ClientToken)
 	p.patch = patch
+	p.refused = refused
 	return map[string]any{"ProgressEvent": p.event()}, nil
 }
 
@@ -233,6 +238,7 @@ func (s *Server) ccDeleteResource(c *call) (any, error) {
 	if err := s.ccCheckType(c, in.TypeName, "DELETE"); err != nil {
 		return nil, err
 	}
+	refused, _ := s.handlerRefused(c, in.TypeName, "delete")
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if p := s.byClientToken(c.account, in.ClientToken); p != nil {
@@ -246,6 +252,7 @@ func (s *Server) ccDeleteResource(c *call) (any, error) {
 		return nil, err
 	}
 	p := s.newProgress(c, in.TypeName, res.ccID(), "DELETE", in.ClientToken)
+	p.refused = refused
 	return map[string]any{"ProgressEvent": p.event()}, nil
 }
 
@@ -363,6 +370,10 @@ func (s *Server) complete(token string) {
 		return
 	}
 	p.eventTime = s.opts.now()
+	if p.refused != "" {
+		p.status, p.errorCode, p.statusMsg = "FAILED", "AccessDenied", p.refused
+		return
+	}
 	res := s.st.resource(p.account, p.region, p.typ, p.id)
 	if res == nil {
 		p.status, p.errorCode = "FAILED", "NotFound"

@@ -12,33 +12,34 @@ import (
 // and aws:CalledVia naming CloudFormation. So a policy that explicitly
 // denies an action the handler needs (the read role's NeverReadData, say,
 // without a condition sparing service calls) makes Cloud Control reads of
-// that type fail on AWS, whatever cloudformation:GetResource grants.
+// that type fail on AWS, whatever cloudformation:GetResource grants; and a
+// caller no policy allows the handler's actions (a revert role granted
+// cloudformation:UpdateResource alone) cannot write through it.
 //
-// handlerDenied models that half of it: each permission the pinned
-// registry schema lists for the handler is evaluated as such a service
-// call, and an explicit Deny refuses the operation. A permission no
-// statement allows is not refused: what the AWS managed policies a role
-// attaches grant is not known here (their committed excerpts are partial),
-// so requiring an Allow would refuse what AWS permits. Schemas over-list
-// (a read handler naming a write action it does not call on a read), so
-// an implicit deny would not be faithful either.
+// handlerRefused models it: each permission the pinned registry schema
+// lists for the handler is evaluated as such a service call. An explicit
+// Deny refuses the operation. No Allow refuses it too when the caller's
+// Policies are Complete; otherwise not, since what the AWS managed
+// policies a role attaches grant is not known here (their committed
+// excerpts are partial). Permissions that name no single IAM action
+// (schema.IAMAction: wildcards, the names IAM does not know) cannot be
+// granted and are not required. Schemas over-list (a handler naming an
+// action it does not call on every request), so requiring all of them is
+// stricter than AWS; realdrift's grants give a handler all it lists.
 //
-// The error a synchronous Cloud Control call answers when its handler is
-// refused is not documented; the sandbox answers AccessDeniedException
-// with the downstream action in the message, which the readers report as
-// skipped (AccessDenied), never as drift.
-func (s *Server) handlerDenied(c *call, typ, handler string) error {
+// It returns the AccessDenied message of the first refused permission.
+func (s *Server) handlerRefused(c *call, typ, handler string) (string, bool) {
 	snap, err := schema.Embedded()
 	if err != nil {
-		return nil
+		return "", false
 	}
 	f, ok := snap.Lookup(typ)
 	if !ok {
-		return nil
+		return "", false
 	}
-	stmts, ok := s.policiesOf(c.who)
-	if !ok {
-		return nil
+	pol := s.principalPolicies(c.who)
+	if pol == nil {
+		return "", false
 	}
 	keys := s.conditionKeys(c.who, c.region, true, "*")
 	keys["aws:viaawsservice"] = []string{"true"}
@@ -46,13 +47,27 @@ func (s *Server) handlerDenied(c *call, typ, handler string) error {
 	keys["aws:calledviafirst"] = []string{"cloudformation.amazonaws.com"}
 	keys["aws:calledvialast"] = []string{"cloudformation.amazonaws.com"}
 	for _, perm := range f.HandlerPermissions[handler] {
-		if evaluate(stmts, request{action: perm, resource: "*", keys: keys}) != explicitDeny {
-			continue
+		d := evaluate(pol.stmts, request{action: perm, resource: "*", keys: keys})
+		if d == explicitDeny || (d == implicitDeny && pol.Complete && schema.IAMAction(perm)) {
+			return denyMessage(c.who, perm, "*", d) +
+				" (called by the " + strings.ToUpper(handler) + " handler of " + typ + " through Cloud Control, with the caller's credentials)", true
 		}
-		e := c.svc.deny
-		e.Message = denyMessage(c.who, perm, "*", explicitDeny) +
-			" (called by the " + strings.ToUpper(handler) + " handler of " + typ + " through Cloud Control, with the caller's credentials)"
-		return &e
 	}
-	return nil
+	return "", false
+}
+
+// handlerDenied is handlerRefused as the error a synchronous Cloud Control
+// call (GetResource, ListResources) answers. That error is not documented;
+// the sandbox answers AccessDeniedException with the downstream action in
+// the message, which the readers report as skipped (AccessDenied), never
+// as drift. An asynchronous write instead fails its request (FAILED,
+// ErrorCode AccessDenied), as the handler's own call fails.
+func (s *Server) handlerDenied(c *call, typ, handler string) error {
+	msg, refused := s.handlerRefused(c, typ, handler)
+	if !refused {
+		return nil
+	}
+	e := c.svc.deny
+	e.Message = msg
+	return &e
 }

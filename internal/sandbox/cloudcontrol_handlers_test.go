@@ -3,13 +3,16 @@ package sandbox_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudcontrol"
+	cctypes "github.com/aws/aws-sdk-go-v2/service/cloudcontrol/types"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 
 	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/schema"
 )
 
 // TestCloudControlHandlerPermissions: Cloud Control's read handler calls
@@ -53,6 +56,98 @@ func TestCloudControlHandlerPermissions(t *testing.T) {
 			_, err = sqs.NewFromConfig(mc).GetQueueAttributes(c, &sqs.GetQueueAttributesInput{QueueUrl: aws.String(memberQueue)})
 			if err == nil || !strings.Contains(err.Error(), "explicit deny") {
 				t.Errorf("direct GetQueueAttributes: %v, want the explicit deny", err)
+			}
+		})
+	}
+}
+
+// TestCloudControlWriteHandlerPermissions: an UpdateResource or
+// DeleteResource whose handler permissions the caller lacks is accepted,
+// then fails as the handler's own call does (FAILED, ErrorCode
+// AccessDenied, the action named) and changes nothing — when the caller's
+// policies are Complete. Granted through AWS services only, the handler's
+// permissions let it succeed; with policies not Complete (an AWS managed
+// policy the sandbox lacks might grant them) only an explicit Deny refuses.
+func TestCloudControlWriteHandlerPermissions(t *testing.T) {
+	snap, err := schema.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := snap.Lookup(queueType)
+	var handler []string
+	for _, h := range []string{"read", "update", "delete"} {
+		for _, p := range f.HandlerPermissions[h] {
+			if schema.IAMAction(p) {
+				handler = append(handler, `"`+p+`"`)
+			}
+		}
+	}
+	const cc = `{"Sid":"CC","Effect":"Allow","Action":["cloudformation:GetResource","cloudformation:UpdateResource","cloudformation:DeleteResource","cloudformation:GetResourceRequestStatus"],"Resource":"*"}`
+	handlers := `{"Sid":"Handlers","Effect":"Allow","Action":[` + strings.Join(handler, ",") + `],"Resource":"*","Condition":{"Bool":{"aws:ViaAWSService":"true"}}}`
+	for _, tt := range []struct {
+		name     string
+		stmts    string
+		complete bool
+		wantFail bool
+	}{
+		{"complete, Cloud Control only", cc, true, true},
+		{"complete, handlers granted", cc + "," + handlers, true, false},
+		{"not complete, Cloud Control only", cc, false, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			w := policyWorld(t, `{"Version":"2012-10-17","Statement":[`+tt.stmts+`]}`,
+				`{"Statement":{"Effect":"Allow","Action":"sts:AssumeRole","Resource":"arn:aws:iam::222222222222:role/realdrift-read"}}`)
+			for _, a := range w.Accounts {
+				for _, p := range a.Policies {
+					if p.Role == "realdrift-read" {
+						p.Complete = tt.complete
+					}
+				}
+			}
+			sb, url := startWorld(t, w, sandbox.Options{})
+			c := ctx(t)
+			out, err := sts.NewFromConfig(cfg(url, mgmtKey, "us-east-1")).AssumeRole(c, &sts.AssumeRoleInput{RoleArn: aws.String("arn:aws:iam::222222222222:role/realdrift-read"), RoleSessionName: aws.String("revert")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cl := cloudcontrol.NewFromConfig(cfg(url, aws.ToString(out.Credentials.AccessKeyId), "eu-west-1"))
+			wait := func(token *string) *cctypes.ProgressEvent {
+				t.Helper()
+				for range 200 {
+					st, err := cl.GetResourceRequestStatus(c, &cloudcontrol.GetResourceRequestStatusInput{RequestToken: token})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if ev := st.ProgressEvent; ev.OperationStatus != cctypes.OperationStatusInProgress && ev.OperationStatus != cctypes.OperationStatusPending {
+						return ev
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+				t.Fatal("request never completed")
+				return nil
+			}
+			up, err := cl.UpdateResource(c, &cloudcontrol.UpdateResourceInput{TypeName: aws.String(queueType), Identifier: aws.String(memberQueue),
+				PatchDocument: aws.String(`[{"op":"add","path":"/VisibilityTimeout","value":47}]`)})
+			if err != nil {
+				t.Fatalf("UpdateResource: %v (refused handler permissions fail the request, not the call)", err)
+			}
+			ev := wait(up.ProgressEvent.RequestToken)
+			live, _ := sb.Live(member, "eu-west-1", queueType, memberQueue)
+			changed := strings.Contains(string(live), `"VisibilityTimeout":47`)
+			if tt.wantFail {
+				if ev.OperationStatus != cctypes.OperationStatusFailed || ev.ErrorCode != cctypes.HandlerErrorCodeAccessDenied ||
+					!strings.Contains(aws.ToString(ev.StatusMessage), "UPDATE handler of AWS::SQS::Queue") || changed {
+					t.Errorf("update without handler grants: %s %s %q, changed %v; want FAILED AccessDenied naming the handler, nothing changed", ev.OperationStatus, ev.ErrorCode, aws.ToString(ev.StatusMessage), changed)
+				}
+			} else if ev.OperationStatus != cctypes.OperationStatusSuccess || !changed {
+				t.Errorf("update: %s %s %q, changed %v; want SUCCESS", ev.OperationStatus, ev.ErrorCode, aws.ToString(ev.StatusMessage), changed)
+			}
+			del, err := cl.DeleteResource(c, &cloudcontrol.DeleteResourceInput{TypeName: aws.String(queueType), Identifier: aws.String(memberQueue)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ev := wait(del.ProgressEvent.RequestToken); (ev.OperationStatus == cctypes.OperationStatusFailed) != tt.wantFail {
+				t.Errorf("delete: %s %s %q, failed want %v", ev.OperationStatus, ev.ErrorCode, aws.ToString(ev.StatusMessage), tt.wantFail)
 			}
 		})
 	}

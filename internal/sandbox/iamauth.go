@@ -49,25 +49,35 @@ func denyMessage(who principal, action, resource string, d decision) string {
 // policiesOf returns the compiled statements of a principal and whether
 // its account declares policies for it.
 func (s *Server) policiesOf(p principal) ([]statement, bool) {
+	pol := s.principalPolicies(p)
+	if pol == nil {
+		return nil, false
+	}
+	return pol.stmts, true
+}
+
+// principalPolicies returns the Policies its account declares for p, nil
+// for none (or the account root).
+func (s *Server) principalPolicies(p principal) *Policies {
 	role, user := p.role, ""
 	if role == "" {
 		_, user, _ = strings.Cut(p.arn, ":user/")
 		if user == "" {
-			return nil, false // the account root
+			return nil // the account root
 		}
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	a := s.st.account(p.account)
 	if a == nil {
-		return nil, false
+		return nil
 	}
 	for _, pol := range a.Policies {
 		if pol != nil && pol.Role == role && pol.User == user {
-			return pol.stmts, true
+			return pol
 		}
 	}
-	return nil, false
+	return nil
 }
 
 // conditionKeys are the global condition keys of a request context: the

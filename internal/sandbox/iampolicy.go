@@ -22,6 +22,12 @@ type Policies struct {
 	// Documents are IAM policy documents ({"Version", "Statement"}): the
 	// principal's inline policies and the managed policies attached to it.
 	Documents []json.RawMessage `json:"documents"`
+	// Complete says Documents are all the principal's policies, the AWS
+	// managed ones it attaches included. Then what a service does on the
+	// principal's behalf with its credentials (Cloud Control's handlers)
+	// needs an Allow too; otherwise only an explicit Deny refuses it, since
+	// an attached AWS managed policy the sandbox lacks may allow it.
+	Complete bool `json:"complete,omitempty"`
 
 	stmts []statement
 }

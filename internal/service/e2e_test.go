@@ -119,7 +119,10 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 	}, conf.centralDrop...))
 	if conf.revertPolicies != nil {
 		for _, a := range world.Accounts {
-			a.Policies = append(a.Policies, &sandbox.Policies{Role: revertRole, Documents: conf.revertPolicies(a.ID)})
+			// Complete: the revert role attaches no AWS managed policy, so
+			// what Cloud Control's handlers call needs the role's own
+			// Allow (its RevertHandlers policies), as on AWS.
+			a.Policies = append(a.Policies, &sandbox.Policies{Role: revertRole, Documents: conf.revertPolicies(a.ID), Complete: true})
 		}
 	}
 	if conf.securityHub {
@@ -192,6 +195,7 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 	if conf.revertPolicies != nil {
 		set.RevertRoleName = revertRole
 		set.RevertStateMachineARN = revertARN
+		set.RevertTypes = readRevertRole(t).Types
 	}
 	if conf.accept {
 		set.AcceptStateMachineARN = acceptARN

@@ -78,6 +78,13 @@ type revertRoleCopy struct {
 		}
 	}
 	Managed []json.RawMessage
+	// Handlers are the customer managed policies granting the Cloud
+	// Control handler permissions of Types, through AWS services only.
+	Handlers []struct {
+		PolicyName     string
+		PolicyDocument json.RawMessage
+	}
+	Types []string
 }
 
 func readRevertRole(t *testing.T) revertRoleCopy {
@@ -90,14 +97,16 @@ func readRevertRole(t *testing.T) revertRoleCopy {
 	if err := json.Unmarshal(b, &c); err != nil {
 		t.Fatal(err)
 	}
-	if c.Role != revertRole || len(c.Managed) != 0 {
-		t.Fatalf("revert role copy is of %s with managed policies %s; the e2e assumes %s and inline policies only", c.Role, c.Managed, revertRole)
+	if c.Role != revertRole || len(c.Managed) != 0 || len(c.Handlers) == 0 || len(c.Types) == 0 {
+		t.Fatalf("revert role copy is of %s with AWS managed policies %s, %d handler policies of %d types; the e2e assumes %s, its own policies only, handler grants",
+			c.Role, c.Managed, len(c.Handlers), len(c.Types), revertRole)
 	}
 	return c
 }
 
-// revertRoleDocuments returns the revert role's inline policy documents as
-// one member account sees them (its partition and account id resolved).
+// revertRoleDocuments returns the revert role's policy documents — inline
+// and its Cloud Control handler policies — as one member account sees them
+// (its partition and account id resolved).
 func revertRoleDocuments(t *testing.T) func(account string) []json.RawMessage {
 	c := readRevertRole(t)
 	return func(account string) []json.RawMessage {
@@ -108,6 +117,9 @@ func revertRoleDocuments(t *testing.T) func(account string) []json.RawMessage {
 				t.Fatal(err)
 			}
 			docs = append(docs, resolveJoins(t, b, account))
+		}
+		for _, p := range c.Handlers {
+			docs = append(docs, resolveJoins(t, p.PolicyDocument, account))
 		}
 		return docs
 	}

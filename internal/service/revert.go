@@ -98,7 +98,7 @@ func (s *Service) plan(ctx context.Context, stack drift.StackRef, req statemachi
 	if err != nil {
 		return revertPlanState{}, err
 	}
-	p, err := revert.Build(in, revert.Options{Only: req.Findings})
+	p, err := revert.Build(in, revert.Options{Only: req.Findings, CloudControlTypes: s.set.RevertTypes})
 	if err != nil {
 		return revertPlanState{}, fmt.Errorf("plan the revert of %s: %w", stack, err)
 	}

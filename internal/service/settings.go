@@ -39,6 +39,7 @@ const (
 	EnvStepFunctionURL = "REALDRIFT_STEPFUNCTIONS_ENDPOINT_URL"
 	EnvEventBridgeURL  = "REALDRIFT_EVENTBRIDGE_ENDPOINT_URL"
 	EnvRevertRoleName  = "REALDRIFT_REVERT_ROLE_NAME"
+	EnvRevertTypes     = "REALDRIFT_REVERT_TYPES"
 	EnvApprovalURL     = "REALDRIFT_APPROVAL_URL"
 	EnvRevertARN       = "REALDRIFT_REVERT_STATE_MACHINE_ARN"
 	EnvAcceptARN       = "REALDRIFT_ACCEPT_STATE_MACHINE_ARN"
@@ -141,6 +142,12 @@ type Settings struct {
 	// for the revert's writes (reads stay on the read role). Empty with a
 	// read role set: reverts are off, the write step refuses.
 	RevertRoleName string
+	// RevertTypes, when set, are the types whose Cloud Control handler
+	// permissions the member revert role is granted (infra's revert
+	// types): the planner marks a Cloud Control write of any other type
+	// not revertable ("ungranted") instead of letting it fail with
+	// AccessDenied in the member account. Empty: no such check.
+	RevertTypes []string
 	// ApprovalURL is the approve-link function's URL the approval message
 	// links to; empty leaves the links out (realdrift approve still works).
 	ApprovalURL string
@@ -185,6 +192,7 @@ func SettingsFromEnv(getenv func(string) string) (Settings, error) {
 		CheckStackARN:         getenv(EnvCheckStackARN),
 		IgnoreScopes:          list(getenv(EnvIgnoreScopes)),
 		RevertRoleName:        getenv(EnvRevertRoleName),
+		RevertTypes:           list(getenv(EnvRevertTypes)),
 		FindingsRoleName:      getenv(EnvFindingsRole),
 		TargetsBucket:         getenv(EnvTargetsBucket),
 		ApprovalURL:           getenv(EnvApprovalURL),
