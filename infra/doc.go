@@ -15,7 +15,9 @@
 //     error, unless missing functions are explicitly allowed, in which case
 //     a clearly labelled placeholder asset stands in and main warns.
 //   - Least privilege: no IAM action with a wildcard except read verbs, no
-//     write action on "*" resources, the member read role reads only, and
+//     write action on "*" resources, the member read role reads only (its
+//     Cloud Control read handlers' read verbs granted through AWS services
+//     only, for the common types: readHandlerActions), and
 //     the only revert (Cloud Control or SDK write) permissions are the
 //     member revert role's. That role is opt-in (the EnableRevert
 //     parameter of the central stack and the StackSet, default "false": the

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -381,8 +382,55 @@ func TestMemberReadRole(t *testing.T) {
 			if !readAction(a) {
 				t.Errorf("read role allows %s, which is not a read action", a)
 			}
+			if strings.HasPrefix(st.sid, "ReadHandlers") && slices.Contains(dataReadDenials(), a) {
+				t.Errorf("read role %s grants the data read %s", st.sid, a)
+			}
 		}
 	}
+}
+
+// TestReadHandlerGrants: the read role holds, through Cloud Control only,
+// the read verbs the read and list handlers of the read handler types
+// list, in managed policies IAM accepts, created with the role.
+func TestReadHandlerGrants(t *testing.T) {
+	want, err := readHandlerActions(readHandlerTypes(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	role := memberRole(t, ReadRoleName)
+	var got []string
+	policies := 0
+	for _, r := range resourcesOf(member, "AWS::IAM::ManagedPolicy") {
+		if !strings.HasPrefix(r.id, "ReadHandlers") {
+			continue
+		}
+		policies++
+		if r.body["Condition"] != "InRoleRegion" {
+			t.Errorf("%s: Condition %v, want InRoleRegion", r.id, r.body["Condition"])
+		}
+		b, _ := json.Marshal(r.props["PolicyDocument"])
+		if n := len(strings.Join(strings.Fields(string(b)), "")); n > 6144 {
+			t.Errorf("%s: %d characters, IAM allows 6,144", r.id, n)
+		}
+	}
+	for _, st := range statements(t, member) {
+		if !strings.HasPrefix(st.sid, "ReadHandlers") {
+			continue
+		}
+		if st.role != role.id || st.effect != "Allow" || !cmp.Equal(st.condition, map[string]any{"Bool": map[string]any{"aws:ViaAWSService": "true"}}) {
+			t.Errorf("%s: role %s, effect %s, condition %v; want an Allow on the read role through AWS services only", st.sid, st.role, st.effect, st.condition)
+		}
+		got = append(got, st.actions...)
+	}
+	slices.Sort(got)
+	if diff := cmp.Diff(got, want); diff != "" || len(got) == 0 {
+		t.Errorf("read handler grants (-got +want):\n%s", diff)
+	}
+	// SQS's read handler's attributes call is among them.
+	if !slices.Contains(got, "sqs:GetQueueAttributes") {
+		t.Error("the read role is not granted sqs:GetQueueAttributes for Cloud Control's SQS queue reads")
+	}
+	t.Logf("%d read handler types: %d actions in %d managed policies", len(readHandlerTypes(nil)), len(got), policies)
 }
 
 func TestMemberForwarding(t *testing.T) {

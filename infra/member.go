@@ -244,6 +244,17 @@ func NewMember(scope constructs.Construct, id string, revertTypes []string) (aws
 	if revertTypes == nil {
 		revertTypes = defaultRevertTypes()
 	}
+	// Cloud Control reads with the read role's credentials too: the read
+	// and list handlers' read permissions of the common types, beside
+	// SecurityAudit (one of the role's managed policies).
+	readTypes := readHandlerTypes(revertTypes)
+	readGrants, err := readHandlerActions(readTypes)
+	if err != nil {
+		return nil, err
+	}
+	if err := attachServicePolicies(stack, role, "ReadHandlers", "realdrift read", readGrants, len(readTypes), maxRoleManagedPolicies-1, inRoleRegion); err != nil {
+		return nil, err
+	}
 	revertRole := newRevertRole(stack, central.ValueAsString(), orgID.ValueAsString(), revertEnabled)
 	if err := attachHandlerPolicies(stack, revertRole, revertTypes, revertEnabled); err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -23,6 +24,21 @@ type readRolePolicies struct {
 	Inline any `json:"inline"`
 	// Managed are the managed policy ARNs attached (ManagedPolicyArns).
 	Managed any `json:"managed"`
+	// Handlers are the customer managed policies granting Cloud Control
+	// handler permissions ({PolicyName, PolicyDocument}).
+	Handlers []any `json:"handlers"`
+}
+
+// handlerPolicies returns the member template's customer managed policies
+// whose logical id starts with prefix, as {PolicyName, PolicyDocument}.
+func handlerPolicies(prefix string) []any {
+	var out []any
+	for _, r := range resourcesOf(member, "AWS::IAM::ManagedPolicy") {
+		if strings.HasPrefix(r.id, prefix) {
+			out = append(out, map[string]any{"PolicyName": r.id, "PolicyDocument": r.props["PolicyDocument"]})
+		}
+	}
+	return out
 }
 
 // TestReadRolePolicyCopy holds the committed copy equal to the synthesized
@@ -38,8 +54,8 @@ func TestReadRolePolicyCopy(t *testing.T) {
 		t.Fatal("no member read role")
 	}
 	want := readRolePolicies{
-		Comment: "The member read role's policies as infra synthesizes them (infra TestReadRolePolicyCopy keeps this equal; -update rewrites it). The e2e sweep seeds the sandbox with them.",
-		Role:    ReadRoleName, Inline: role.props["Policies"], Managed: role.props["ManagedPolicyArns"],
+		Comment: "The member read role's policies as infra synthesizes them (infra TestReadRolePolicyCopy keeps this equal; -update rewrites it). The e2e sweep seeds the sandbox with them. handlers are the customer managed policies granting Cloud Control's read and list handlers' read permissions.",
+		Role:    ReadRoleName, Inline: role.props["Policies"], Managed: role.props["ManagedPolicyArns"], Handlers: handlerPolicies("ReadHandlers"),
 	}
 	checkJSONCopy(t, want, readRoleCopy, "read role")
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -109,14 +110,27 @@ func handlerActions(types []string) ([]string, error) {
 	if err := checkRevertTypes(types); err != nil {
 		return nil, err
 	}
-	snap, _ := schema.Embedded()
+	return schemaHandlerActions(types, revertHandlers(), schema.IAMAction)
+}
+
+// schemaHandlerActions returns the sorted, distinct permissions the given
+// handlers of types list that keep accepts (types the snapshot lacks are
+// skipped).
+func schemaHandlerActions(types, handlers []string, keep func(string) bool) ([]string, error) {
+	snap, err := schema.Embedded()
+	if err != nil {
+		return nil, err
+	}
 	seen := map[string]bool{}
 	var out []string
 	for _, typ := range types {
-		f, _ := snap.Lookup(typ)
-		for _, h := range revertHandlers() {
+		f, ok := snap.Lookup(typ)
+		if !ok {
+			continue
+		}
+		for _, h := range handlers {
 			for _, p := range f.HandlerPermissions[h] {
-				if schema.IAMAction(p) && !seen[strings.ToLower(p)] {
+				if keep(p) && !seen[strings.ToLower(p)] {
 					seen[strings.ToLower(p)] = true
 					out = append(out, p)
 				}
@@ -125,6 +139,30 @@ func handlerActions(types []string) ([]string, error) {
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// readHandlerVerb matches the read verbs the read role may be granted for
+// Cloud Control's read and list handlers.
+var readHandlerVerb = regexp.MustCompile(`^[a-z0-9-]+:(Get|List|Describe|BatchGet|Lookup|View)[A-Za-z0-9]*$`)
+
+// readHandlerActions are the read role's Cloud Control handler grants: the
+// read and list handlers' permissions of types, read verbs only and never
+// the data reads the role denies itself (dataReadDenials). A type outside
+// types reads on what SecurityAudit grants; a refused read is reported
+// skipped with the AccessDenied, never guessed.
+func readHandlerActions(types []string) ([]string, error) {
+	return schemaHandlerActions(types, []string{"read", "list"}, func(p string) bool {
+		return schema.IAMAction(p) && readHandlerVerb.MatchString(p) && !slices.Contains(dataReadDenials(), p)
+	})
+}
+
+// readHandlerTypes are the types the read role holds Cloud Control handler
+// grants for: the default revert types (common CDK types and every
+// enumerated child type) and any configured revert type.
+func readHandlerTypes(revertTypes []string) []string {
+	out := append(defaultRevertTypes(), revertTypes...)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // managedPolicyBudget is the room for actions in one managed policy: IAM
@@ -164,16 +202,23 @@ func attachHandlerPolicies(stack awscdk.Stack, role awsiam.Role, types []string,
 	if err != nil {
 		return err
 	}
+	return attachServicePolicies(stack, role, "RevertHandlers", "realdrift revert", actions, len(types), maxRoleManagedPolicies, cond)
+}
+
+// attachServicePolicies attaches actions to role in customer managed
+// policies PREFIX01.. (under cond), each statement allowed only through an
+// AWS service (aws:ViaAWSService), at most limit policies.
+func attachServicePolicies(stack awscdk.Stack, role awsiam.Role, prefix, what string, actions []string, types, limit int, cond awscdk.CfnCondition) error {
 	chunks := chunkActions(actions)
-	if len(chunks) > maxRoleManagedPolicies {
-		return fmt.Errorf("revert types: their handlers need %d actions, %d managed policies; a role holds %d", len(actions), len(chunks), maxRoleManagedPolicies)
+	if len(chunks) > limit {
+		return fmt.Errorf("%s: the handlers of %d types need %d actions, %d managed policies; the role has room for %d", what, types, len(actions), len(chunks), limit)
 	}
 	for i, chunk := range chunks {
-		p := awsiam.NewManagedPolicy(stack, jsii.String(fmt.Sprintf("RevertHandlers%02d", i+1)), &awsiam.ManagedPolicyProps{
-			Description: jsii.String(fmt.Sprintf("realdrift revert: Cloud Control handler permissions of %d types, part %d of %d (through Cloud Control only).", len(types), i+1, len(chunks))),
+		p := awsiam.NewManagedPolicy(stack, jsii.String(fmt.Sprintf("%s%02d", prefix, i+1)), &awsiam.ManagedPolicyProps{
+			Description: jsii.String(fmt.Sprintf("%s: Cloud Control handler permissions of %d types, part %d of %d (through Cloud Control only).", what, types, i+1, len(chunks))),
 			Roles:       &[]awsiam.IRole{role},
 			Statements: &[]awsiam.PolicyStatement{awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
-				Sid:        jsii.String(fmt.Sprintf("CloudControlHandlers%02d", i+1)),
+				Sid:        jsii.String(fmt.Sprintf("%s%02d", prefix, i+1)),
 				Actions:    jsii.Strings(chunk...),
 				Resources:  jsii.Strings("*"),
 				Conditions: &map[string]any{"Bool": map[string]any{"aws:ViaAWSService": "true"}},

@@ -180,7 +180,7 @@ func TestMemberRevertRole(t *testing.T) {
 				t.Errorf("revert role %s: wildcard action %s", st.sid, a)
 			}
 		}
-		if strings.HasPrefix(st.sid, "CloudControlHandlers") {
+		if strings.HasPrefix(st.sid, "RevertHandlers") {
 			continue // TestRevertHandlerGrants
 		}
 		switch st.effect {
@@ -216,18 +216,12 @@ func TestMemberRevertRole(t *testing.T) {
 // rewrites it).
 func TestRevertRolePolicyCopy(t *testing.T) {
 	role := revertRole(t)
-	var handlers []any
-	for _, r := range resourcesOf(member, "AWS::IAM::ManagedPolicy") {
-		if strings.HasPrefix(r.id, "RevertHandlers") {
-			handlers = append(handlers, map[string]any{"PolicyName": r.id, "PolicyDocument": r.props["PolicyDocument"]})
-		}
-	}
 	want := revertRolePolicies{
 		readRolePolicies: readRolePolicies{
 			Comment: "The member revert role's policies as infra synthesizes them (infra TestRevertRolePolicyCopy keeps this equal; -update rewrites it). The e2e revert seeds the sandbox with them; internal/service holds their actions equal to the writers'. handlers are the customer managed policies granting the Cloud Control handler permissions of types.",
-			Role:    RevertRoleName, Inline: role.props["Policies"], Managed: role.props["ManagedPolicyArns"],
+			Role:    RevertRoleName, Inline: role.props["Policies"], Managed: role.props["ManagedPolicyArns"], Handlers: handlerPolicies("RevertHandlers"),
 		},
-		Handlers: handlers, Types: defaultRevertTypes(),
+		Types: defaultRevertTypes(),
 	}
 	checkJSONCopy(t, want, revertRoleCopy, "revert role")
 }
@@ -235,8 +229,6 @@ func TestRevertRolePolicyCopy(t *testing.T) {
 // revertRolePolicies is the storage shape of revertRoleCopy.
 type revertRolePolicies struct {
 	readRolePolicies
-	// Handlers are the RevertHandlers managed policies (name, document).
-	Handlers []any `json:"handlers"`
 	// Types are the revert types they grant.
 	Types []string `json:"types"`
 }
@@ -271,7 +263,7 @@ func TestRevertHandlerGrants(t *testing.T) {
 		}
 	}
 	for _, st := range statements(t, member) {
-		if !strings.HasPrefix(st.sid, "CloudControlHandlers") {
+		if !strings.HasPrefix(st.sid, "RevertHandlers") {
 			continue
 		}
 		if st.role != role.id || st.effect != "Allow" || !cmp.Equal(st.condition, map[string]any{"Bool": map[string]any{"aws:ViaAWSService": "true"}}) {

@@ -22,6 +22,12 @@ type ReadRole struct {
 		}
 	}
 	Managed []json.RawMessage
+	// Handlers are its customer managed policies granting Cloud Control's
+	// read and list handlers' permissions (through AWS services only).
+	Handlers []struct {
+		PolicyName     string
+		PolicyDocument json.RawMessage
+	}
 }
 
 // LoadReadRole reads the copy from iamDir (the repo's testdata/iam).
@@ -64,7 +70,8 @@ func (r ReadRole) Actions(effect string) []string {
 }
 
 // Documents returns the role's policy documents: its inline policies,
-// statements whose Sid is in drop left out (each must exist), and the
+// statements whose Sid is in drop left out (each must exist), its Cloud
+// Control handler policies, and the
 // committed excerpt under iamDir/managed of every AWS managed policy it
 // attaches (a managed policy without an excerpt fails the test, so a new
 // attachment gets one).
@@ -90,6 +97,9 @@ func (r ReadRole) Documents(t testing.TB, iamDir string, drop ...string) []json.
 	}
 	if dropped != len(drop) {
 		t.Fatalf("dropped %d of the statements %v", dropped, drop)
+	}
+	for _, h := range r.Handlers {
+		docs = append(docs, h.PolicyDocument)
 	}
 	for _, m := range r.Managed {
 		// The ARN is synthesized as a join on the partition: its name is
