@@ -382,9 +382,6 @@ func TestMemberReadRole(t *testing.T) {
 			if !readAction(a) {
 				t.Errorf("read role allows %s, which is not a read action", a)
 			}
-			if strings.HasPrefix(st.sid, "ReadHandlers") && slices.Contains(dataReadDenials(), a) {
-				t.Errorf("read role %s grants the data read %s", st.sid, a)
-			}
 		}
 	}
 }
@@ -397,40 +394,57 @@ func TestReadHandlerGrants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	role := memberRole(t, ReadRoleName)
-	var got []string
+	got := checkHandlerGrants(t, "ReadHandlers", memberRole(t, ReadRoleName), "InRoleRegion", want)
+	for _, a := range got {
+		if slices.Contains(dataReadDenials(), a) {
+			t.Errorf("the read role's handler grants hold the data read %s", a)
+		}
+	}
+	if !slices.Contains(got, "sqs:GetQueueAttributes") {
+		t.Error("the read role is not granted sqs:GetQueueAttributes for Cloud Control's SQS queue reads")
+	}
+	t.Logf("%d read handler types: %d actions", len(readHandlerTypes(nil)), len(got))
+}
+
+// checkHandlerGrants checks the member template's managed policies PREFIXnn:
+// each under cond, attached to role only, within IAM's 6,144 characters,
+// its statements Allows through AWS services only (aws:ViaAWSService)
+// whose actions together are want. It returns those actions.
+func checkHandlerGrants(t *testing.T, prefix string, role resource, cond string, want []string) []string {
+	t.Helper()
 	policies := 0
 	for _, r := range resourcesOf(member, "AWS::IAM::ManagedPolicy") {
-		if !strings.HasPrefix(r.id, "ReadHandlers") {
+		if !strings.HasPrefix(r.id, prefix) {
 			continue
 		}
 		policies++
-		if r.body["Condition"] != "InRoleRegion" {
-			t.Errorf("%s: Condition %v, want InRoleRegion", r.id, r.body["Condition"])
+		if r.body["Condition"] != cond {
+			t.Errorf("%s: Condition %v, want %s", r.id, r.body["Condition"], cond)
+		}
+		if roles := r.props["Roles"].([]any); len(roles) != 1 || refID(roles[0]) != role.id {
+			t.Errorf("%s attached to %v, want only %s", r.id, roles, role.id)
 		}
 		b, _ := json.Marshal(r.props["PolicyDocument"])
 		if n := len(strings.Join(strings.Fields(string(b)), "")); n > 6144 {
 			t.Errorf("%s: %d characters, IAM allows 6,144", r.id, n)
 		}
 	}
+	var got []string
 	for _, st := range statements(t, member) {
-		if !strings.HasPrefix(st.sid, "ReadHandlers") {
+		if !strings.HasPrefix(st.sid, prefix) {
 			continue
 		}
 		if st.role != role.id || st.effect != "Allow" || !cmp.Equal(st.condition, map[string]any{"Bool": map[string]any{"aws:ViaAWSService": "true"}}) {
-			t.Errorf("%s: role %s, effect %s, condition %v; want an Allow on the read role through AWS services only", st.sid, st.role, st.effect, st.condition)
+			t.Errorf("%s: role %s, effect %s, condition %v; want an Allow on %s through AWS services only", st.sid, st.role, st.effect, st.condition, role.id)
 		}
 		got = append(got, st.actions...)
 	}
 	slices.Sort(got)
 	if diff := cmp.Diff(got, want); diff != "" || len(got) == 0 {
-		t.Errorf("read handler grants (-got +want):\n%s", diff)
+		t.Errorf("%s grants (-got +want):\n%s", prefix, diff)
 	}
-	// SQS's read handler's attributes call is among them.
-	if !slices.Contains(got, "sqs:GetQueueAttributes") {
-		t.Error("the read role is not granted sqs:GetQueueAttributes for Cloud Control's SQS queue reads")
-	}
-	t.Logf("%d read handler types: %d actions in %d managed policies", len(readHandlerTypes(nil)), len(got), policies)
+	t.Logf("%s: %d actions in %d managed policies", prefix, len(got), policies)
+	return got
 }
 
 func TestMemberForwarding(t *testing.T) {

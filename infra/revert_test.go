@@ -239,43 +239,11 @@ type revertRolePolicies struct {
 // managed policy fits IAM's 6,144 characters and exists only with the
 // revert role.
 func TestRevertHandlerGrants(t *testing.T) {
-	role := revertRole(t)
 	want, err := handlerActions(defaultRevertTypes())
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	policies := 0
-	for _, r := range resourcesOf(member, "AWS::IAM::ManagedPolicy") {
-		if !strings.HasPrefix(r.id, "RevertHandlers") {
-			continue
-		}
-		policies++
-		if r.body["Condition"] != RevertEnabledCondition {
-			t.Errorf("%s: Condition %v, want %s", r.id, r.body["Condition"], RevertEnabledCondition)
-		}
-		if roles := r.props["Roles"].([]any); len(roles) != 1 || refID(roles[0]) != role.id {
-			t.Errorf("%s attached to %v, want only the revert role", r.id, roles)
-		}
-		b, _ := json.Marshal(r.props["PolicyDocument"])
-		if n := len(strings.Join(strings.Fields(string(b)), "")); n > 6144 {
-			t.Errorf("%s: %d characters, IAM allows 6,144", r.id, n)
-		}
-	}
-	for _, st := range statements(t, member) {
-		if !strings.HasPrefix(st.sid, "RevertHandlers") {
-			continue
-		}
-		if st.role != role.id || st.effect != "Allow" || !cmp.Equal(st.condition, map[string]any{"Bool": map[string]any{"aws:ViaAWSService": "true"}}) {
-			t.Errorf("%s: role %s, effect %s, condition %v; want an Allow on the revert role through AWS services only", st.sid, st.role, st.effect, st.condition)
-		}
-		got = append(got, st.actions...)
-	}
-	slices.Sort(got)
-	if diff := cmp.Diff(got, want); diff != "" {
-		t.Errorf("handler grants (-got +want):\n%s", diff)
-	}
-	t.Logf("%d revert types: %d handler actions in %d managed policies", len(defaultRevertTypes()), len(got), policies)
+	checkHandlerGrants(t, "RevertHandlers", revertRole(t), RevertEnabledCondition, want)
 }
 
 // TestRevertTypesConfig: REALDRIFT_REVERT_TYPES replaces the default list,
