@@ -331,15 +331,7 @@ func TestSweepBench(t *testing.T) {
 		Endpoints:   service.Endpoints{Default: sbSrv.URL, DynamoDB: ddbURL},
 		AccessKeyID: benchKey(benchCentral), SecretAccessKey: "bench-secret",
 	}
-	cfg, err := service.AWSConfig(ctx, set, "us-east-1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Logger = logging.Nop{}
-	db := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) { o.BaseEndpoint = aws.String(ddbURL) })
-	if err := store.CreateTable(ctx, db, table); err != nil {
-		t.Fatal(err)
-	}
+	cfg, db := tableConfig(t, set, "us-east-1", ddbURL, table)
 	t.Cleanup(func() {
 		_, _ = db.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(table)})
 	})
@@ -530,4 +522,20 @@ func checkStackStates(t *testing.T) map[string]any {
 		}
 	}
 	return out
+}
+
+// tableConfig returns the AWS config of set in region (SDK logging off)
+// and a DynamoDB client of it on ddbURL, with the table created there.
+func tableConfig(t *testing.T, set service.Settings, region, ddbURL, table string) (aws.Config, *dynamodb.Client) {
+	t.Helper()
+	cfg, err := service.AWSConfig(t.Context(), set, region)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Logger = logging.Nop{}
+	db := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) { o.BaseEndpoint = aws.String(ddbURL) })
+	if err := store.CreateTable(t.Context(), db, table); err != nil {
+		t.Fatal(err)
+	}
+	return cfg, db
 }

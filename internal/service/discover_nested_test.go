@@ -6,16 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/smithy-go/logging"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
 	"github.com/realdrift/realdrift/internal/service"
-	"github.com/realdrift/realdrift/internal/store"
 	"github.com/realdrift/realdrift/statemachine"
 )
 
@@ -42,15 +38,7 @@ func TestDiscoverNestedStacks(t *testing.T) {
 		Endpoints:   service.Endpoints{Default: srv.URL, DynamoDB: ddbURL},
 		AccessKeyID: worldgen.NestedAccessKey, SecretAccessKey: "nested-secret",
 	}
-	cfg, err := service.AWSConfig(ctx, set, worldgen.NestedRegion)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Logger = logging.Nop{}
-	db := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) { o.BaseEndpoint = aws.String(ddbURL) })
-	if err := store.CreateTable(ctx, db, set.Table); err != nil {
-		t.Fatal(err)
-	}
+	cfg, _ := tableConfig(t, set, worldgen.NestedRegion, ddbURL, set.Table)
 	svc, err := service.New(cfg, set)
 	if err != nil {
 		t.Fatal(err)

@@ -14,9 +14,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/aws/smithy-go/logging"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/realdrift/realdrift/internal/drift"
@@ -85,15 +83,7 @@ func TestDiscoverFiveThousandStacks(t *testing.T) {
 		Endpoints:   service.Endpoints{Default: srv.URL, DynamoDB: ddbURL},
 		AccessKeyID: benchKey(benchCentral), SecretAccessKey: "5k-secret",
 	}
-	cfg, err := service.AWSConfig(ctx, set, "us-east-1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Logger = logging.Nop{}
-	db := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) { o.BaseEndpoint = aws.String(ddbURL) })
-	if err := store.CreateTable(ctx, db, set.Table); err != nil {
-		t.Fatal(err)
-	}
+	cfg, db := tableConfig(t, set, "us-east-1", ddbURL, set.Table)
 	newService := func(bucket string) *service.Service {
 		t.Helper()
 		s := set

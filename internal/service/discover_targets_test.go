@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/smithy-go/logging"
 	"github.com/google/go-cmp/cmp"
@@ -17,7 +16,6 @@ import (
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/service"
-	"github.com/realdrift/realdrift/internal/store"
 	"github.com/realdrift/realdrift/statemachine"
 )
 
@@ -46,15 +44,7 @@ func TestDiscoverWritesStackLists(t *testing.T) {
 			TargetsBucket: bucket, Endpoints: service.Endpoints{Default: srv.URL, DynamoDB: ddbURL},
 			AccessKeyID: benchKey(benchCentral), SecretAccessKey: "targets-secret",
 		}
-		cfg, err := service.AWSConfig(ctx, set, "us-east-1")
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg.Logger = logging.Nop{}
-		db := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) { o.BaseEndpoint = aws.String(ddbURL) })
-		if err := store.CreateTable(ctx, db, set.Table); err != nil {
-			t.Fatal(err)
-		}
+		cfg, _ := tableConfig(t, set, "us-east-1", ddbURL, set.Table)
 		svc, err := service.New(cfg, set)
 		if err != nil {
 			t.Fatal(err)

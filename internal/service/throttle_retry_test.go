@@ -11,8 +11,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/smithy-go/logging"
 
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/sandbox"
@@ -43,21 +41,12 @@ func newThrottleRig(t *testing.T) *throttleRig {
 	srv := httptest.NewServer(sb)
 	t.Cleanup(func() { srv.Close(); sb.Close() })
 	ddbURL := dynamoLocal.Endpoint(t, "the throttled-read retries")
-	ctx := t.Context()
 	set := service.Settings{
 		Table: fmt.Sprintf("realdrift-throttle-%d", time.Now().UnixNano()), Regions: regions, ReadRoleName: readRole,
 		ReadDeadline: time.Hour, Endpoints: service.Endpoints{Default: srv.URL, DynamoDB: ddbURL},
 		AccessKeyID: benchKey(benchCentral), SecretAccessKey: "throttle-secret",
 	}
-	cfg, err := service.AWSConfig(ctx, set, "us-east-1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Logger = logging.Nop{}
-	db := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) { o.BaseEndpoint = aws.String(ddbURL) })
-	if err := store.CreateTable(ctx, db, set.Table); err != nil {
-		t.Fatal(err)
-	}
+	cfg, db := tableConfig(t, set, "us-east-1", ddbURL, set.Table)
 	// One attempt per call: the SDK gives up on the first throttle.
 	cfg.Retryer = func() aws.Retryer { return retry.AddWithMaxAttempts(retry.NewStandard(), 1) }
 	svc, err := service.New(cfg, set, service.WithLogger(slog.New(slog.DiscardHandler)))
