@@ -90,7 +90,7 @@ func (c Config) Validate() error {
 		if err := checkRevertTypes(c.RevertTypes); err != nil {
 			return fmt.Errorf("%s: %w", envRevertTypes, err)
 		}
-		if n := len(strings.Join(c.RevertTypes, ",")); n > maxRevertTypesEnv {
+		if n := len(strings.Join(c.RevertTypes, ",")) - 5*len(c.RevertTypes); n > maxRevertTypesEnv {
 			return fmt.Errorf("%s: %d characters; the revert-plan function's environment (4 KB in all) holds at most %d", envRevertTypes, n, maxRevertTypesEnv)
 		}
 	}

@@ -33,8 +33,9 @@ import (
 // the Auto Scaling group, whose handlers list wildcard permissions
 // (ec2:Get*, ssm:Get*) the role will not hold, and the enumerated child
 // types Cloud Control can neither update nor delete (API Gateway V2
-// stages, CodeDeploy deployment groups, SSM maintenance windows: their
-// added children stay not revertable).
+// stages, CodeDeploy deployment groups, Glue tables, Route 53 record set
+// groups, SSM maintenance windows: a Cloud Control write of them is
+// ungranted, not attempted).
 func defaultRevertTypes() []string {
 	return []string{
 		"AWS::ApiGateway::Account", "AWS::ApiGateway::ApiKey", "AWS::ApiGateway::Authorizer",
@@ -42,31 +43,38 @@ func defaultRevertTypes() []string {
 		"AWS::ApiGateway::RequestValidator", "AWS::ApiGateway::Resource", "AWS::ApiGateway::RestApi",
 		"AWS::ApiGateway::Stage", "AWS::ApiGateway::UsagePlan", "AWS::ApiGateway::UsagePlanKey",
 		"AWS::ApiGatewayV2::Api", "AWS::ApiGatewayV2::Authorizer", "AWS::ApiGatewayV2::Integration",
-		"AWS::ApiGatewayV2::Route", "AWS::AppConfig::Application",
-		"AWS::AppConfig::ConfigurationProfile", "AWS::AppConfig::Environment", "AWS::AppSync::DataSource",
-		"AWS::AppSync::FunctionConfiguration", "AWS::AppSync::GraphQLApi",
-		"AWS::ApplicationAutoScaling::ScalableTarget", "AWS::ApplicationAutoScaling::ScalingPolicy",
-		"AWS::CloudWatch::Alarm", "AWS::CloudWatch::Dashboard", "AWS::CodeDeploy::Application",
-		"AWS::Cognito::UserPool", "AWS::DynamoDB::Table", "AWS::EC2::EIP",
+		"AWS::ApiGatewayV2::Route", "AWS::AppConfig::Application", "AWS::AppConfig::ConfigurationProfile",
+		"AWS::AppConfig::Environment", "AWS::AppSync::DataSource", "AWS::AppSync::FunctionConfiguration",
+		"AWS::AppSync::GraphQLApi", "AWS::ApplicationAutoScaling::ScalableTarget",
+		"AWS::ApplicationAutoScaling::ScalingPolicy", "AWS::AutoScaling::LifecycleHook",
+		"AWS::AutoScaling::ScheduledAction", "AWS::CloudWatch::Alarm", "AWS::CloudWatch::Dashboard",
+		"AWS::CodeDeploy::Application", "AWS::Cognito::UserPool", "AWS::Cognito::UserPoolClient",
+		"AWS::Cognito::UserPoolGroup", "AWS::DynamoDB::Table", "AWS::EC2::EIP",
 		"AWS::EC2::EgressOnlyInternetGateway", "AWS::EC2::FlowLog", "AWS::EC2::Instance",
-		"AWS::EC2::InternetGateway", "AWS::EC2::LaunchTemplate", "AWS::EC2::NatGateway", "AWS::EC2::NetworkAcl",
-		"AWS::EC2::Route", "AWS::EC2::RouteTable", "AWS::EC2::SecurityGroup", "AWS::EC2::SecurityGroupEgress",
-		"AWS::EC2::SecurityGroupIngress", "AWS::EC2::Subnet", "AWS::EC2::SubnetRouteTableAssociation",
-		"AWS::EC2::TransitGateway", "AWS::EC2::VPC", "AWS::EC2::VPCCidrBlock", "AWS::EC2::VPCEndpoint",
-		"AWS::EC2::VPCGatewayAttachment", "AWS::ECS::Cluster", "AWS::ECS::Service", "AWS::ECS::TaskDefinition",
-		"AWS::EFS::AccessPoint", "AWS::EFS::FileSystem", "AWS::EFS::MountTarget",
-		"AWS::ElasticBeanstalk::Application", "AWS::ElasticBeanstalk::ConfigurationTemplate",
-		"AWS::ElasticBeanstalk::Environment", "AWS::ElasticLoadBalancingV2::Listener",
-		"AWS::ElasticLoadBalancingV2::ListenerRule", "AWS::ElasticLoadBalancingV2::LoadBalancer",
-		"AWS::ElasticLoadBalancingV2::TargetGroup", "AWS::Events::ApiDestination", "AWS::Events::Connection",
-		"AWS::Events::EventBus", "AWS::Events::Rule", "AWS::Glue::Database", "AWS::GuardDuty::Detector",
+		"AWS::EC2::InternetGateway", "AWS::EC2::LaunchTemplate", "AWS::EC2::NatGateway",
+		"AWS::EC2::NetworkAcl", "AWS::EC2::NetworkAclEntry", "AWS::EC2::Route", "AWS::EC2::RouteTable",
+		"AWS::EC2::SecurityGroup", "AWS::EC2::SecurityGroupEgress", "AWS::EC2::SecurityGroupIngress",
+		"AWS::EC2::Subnet", "AWS::EC2::SubnetRouteTableAssociation", "AWS::EC2::TransitGateway",
+		"AWS::EC2::TransitGatewayAttachment", "AWS::EC2::TransitGatewayRouteTable",
+		"AWS::EC2::TransitGatewayVpcAttachment", "AWS::EC2::VPC", "AWS::EC2::VPCCidrBlock",
+		"AWS::EC2::VPCEndpoint", "AWS::EC2::VPCGatewayAttachment", "AWS::ECS::Cluster",
+		"AWS::ECS::Service", "AWS::ECS::TaskDefinition", "AWS::EFS::AccessPoint", "AWS::EFS::FileSystem",
+		"AWS::EFS::MountTarget", "AWS::ElasticBeanstalk::Application",
+		"AWS::ElasticBeanstalk::ConfigurationTemplate", "AWS::ElasticBeanstalk::Environment",
+		"AWS::ElasticLoadBalancingV2::Listener", "AWS::ElasticLoadBalancingV2::ListenerRule",
+		"AWS::ElasticLoadBalancingV2::LoadBalancer", "AWS::ElasticLoadBalancingV2::TargetGroup",
+		"AWS::Events::ApiDestination", "AWS::Events::Connection", "AWS::Events::EventBus",
+		"AWS::Events::Rule", "AWS::Glue::Database", "AWS::GuardDuty::Detector",
 		"AWS::GuardDuty::Filter", "AWS::GuardDuty::IPSet", "AWS::GuardDuty::ThreatIntelSet",
-		"AWS::IAM::InstanceProfile", "AWS::IAM::Policy", "AWS::IAM::Role", "AWS::KMS::Alias", "AWS::KMS::Key",
-		"AWS::Lambda::Alias", "AWS::Lambda::EventSourceMapping", "AWS::Lambda::Function", "AWS::Lambda::Permission",
-		"AWS::Lambda::Url", "AWS::Lambda::Version", "AWS::Logs::LogGroup", "AWS::RDS::DBCluster",
-		"AWS::Route53::HostedZone", "AWS::S3::Bucket", "AWS::S3::BucketPolicy", "AWS::SNS::Subscription",
-		"AWS::SNS::Topic", "AWS::SNS::TopicInlinePolicy", "AWS::SNS::TopicPolicy", "AWS::SQS::Queue",
-		"AWS::SQS::QueueInlinePolicy", "AWS::SQS::QueuePolicy", "AWS::SSM::Parameter",
+		"AWS::IAM::InstanceProfile", "AWS::IAM::Policy", "AWS::IAM::Role", "AWS::KMS::Alias",
+		"AWS::KMS::Key", "AWS::Lambda::Alias", "AWS::Lambda::EventSourceMapping", "AWS::Lambda::Function",
+		"AWS::Lambda::Permission", "AWS::Lambda::Url", "AWS::Lambda::Version", "AWS::Logs::LogGroup",
+		"AWS::Logs::MetricFilter", "AWS::Logs::SubscriptionFilter", "AWS::RDS::DBCluster",
+		"AWS::RDS::DBInstance", "AWS::Route53::HostedZone",
+		"AWS::S3::Bucket", "AWS::S3::BucketPolicy", "AWS::SNS::Subscription", "AWS::SNS::Topic",
+		"AWS::SNS::TopicInlinePolicy", "AWS::SNS::TopicPolicy", "AWS::SQS::Queue",
+		"AWS::SQS::QueueInlinePolicy", "AWS::SQS::QueuePolicy", "AWS::SSM::MaintenanceWindowTarget",
+		"AWS::SSM::MaintenanceWindowTask", "AWS::SSM::Parameter", "AWS::SecretsManager::ResourcePolicy",
 		"AWS::SecretsManager::Secret", "AWS::StepFunctions::StateMachine",
 	}
 }

@@ -258,7 +258,13 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 	// The planner marks a Cloud Control write of a type the revert role
 	// is not granted not revertable ("ungranted"), never a write that
 	// fails in the member account.
-	fns["revert-plan"].AddEnvironment(jsii.String("REALDRIFT_REVERT_TYPES"), jsii.String(strings.Join(cfg.revertTypes(), ",")), nil)
+	// AWS types go without their "AWS::" (Lambda allows 4 KB of
+	// environment); the service puts it back.
+	var short []string
+	for _, t := range cfg.revertTypes() {
+		short = append(short, strings.TrimPrefix(t, "AWS::"))
+	}
+	fns["revert-plan"].AddEnvironment(jsii.String("REALDRIFT_REVERT_TYPES"), jsii.String(strings.Join(short, ",")), nil)
 	fns["discover"].Role().AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
 		Sid:       jsii.String("ListOrganizationAccounts"),
 		Actions:   jsii.Strings("organizations:ListAccounts", "organizations:DescribeOrganization"),

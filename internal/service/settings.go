@@ -192,7 +192,7 @@ func SettingsFromEnv(getenv func(string) string) (Settings, error) {
 		CheckStackARN:         getenv(EnvCheckStackARN),
 		IgnoreScopes:          list(getenv(EnvIgnoreScopes)),
 		RevertRoleName:        getenv(EnvRevertRoleName),
-		RevertTypes:           list(getenv(EnvRevertTypes)),
+		RevertTypes:           resourceTypes(list(getenv(EnvRevertTypes))),
 		FindingsRoleName:      getenv(EnvFindingsRole),
 		TargetsBucket:         getenv(EnvTargetsBucket),
 		ApprovalURL:           getenv(EnvApprovalURL),
@@ -313,6 +313,17 @@ func AWSConfig(ctx context.Context, s Settings, region string) (aws.Config, erro
 		SecretAccessKey: s.SecretAccessKey,
 		CallTimeout:     callTimeout,
 	})
+}
+
+// resourceTypes reads a type list where AWS types may go without their
+// "AWS::" (SQS::Queue): a name of two parts gets it back.
+func resourceTypes(names []string) []string {
+	for i, n := range names {
+		if strings.Count(n, "::") == 1 {
+			names[i] = "AWS::" + n
+		}
+	}
+	return names
 }
 
 func list(v string) []string {
