@@ -90,7 +90,7 @@ func (c Config) Validate() error {
 		if err := checkRevertTypes(c.RevertTypes); err != nil {
 			return fmt.Errorf("%s: %w", envRevertTypes, err)
 		}
-		if n := len(strings.Join(c.RevertTypes, ",")) - 5*len(c.RevertTypes); n > maxRevertTypesEnv {
+		if n := len(revertTypesEnv(c.RevertTypes)); n > maxRevertTypesEnv {
 			return fmt.Errorf("%s: %d characters; the revert-plan function's environment (4 KB in all) holds at most %d", envRevertTypes, n, maxRevertTypesEnv)
 		}
 	}
@@ -115,6 +115,17 @@ func parseRevertTypes(v string) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// revertTypesEnv is the revert-plan function's REALDRIFT_REVERT_TYPES:
+// AWS types without their "AWS::" (Lambda allows 4 KB of environment; the
+// service puts it back).
+func revertTypesEnv(types []string) string {
+	short := make([]string, len(types))
+	for i, t := range types {
+		short[i] = strings.TrimPrefix(t, "AWS::")
+	}
+	return strings.Join(short, ",")
 }
 
 // revertTypes returns the configured revert types.

@@ -148,8 +148,8 @@ func dataReadDenials() []string {
 // changes to the central bus (in every region).
 //
 // revertTypes are the types whose Cloud Control writes the opt-in revert
-// role is granted (defaultRevertTypes when nil); a type the role cannot be
-// granted is an error.
+// role is granted (Config.revertTypes); a type the role cannot be granted
+// is an error.
 func NewMember(scope constructs.Construct, id string, revertTypes []string) (awscdk.Stack, error) {
 	stack := awscdk.NewStack(scope, jsii.String(id), &awscdk.StackProps{
 		Synthesizer: awscdk.NewBootstraplessSynthesizer(&awscdk.BootstraplessSynthesizerProps{}),
@@ -241,9 +241,6 @@ func NewMember(scope constructs.Construct, id string, revertTypes []string) (aws
 		},
 	})
 	role.Node().DefaultChild().(awscdk.CfnResource).CfnOptions().SetCondition(inRoleRegion)
-	if revertTypes == nil {
-		revertTypes = defaultRevertTypes()
-	}
 	// Cloud Control reads with the read role's credentials too: the read
 	// and list handlers' read permissions of the common types, beside
 	// SecurityAudit (one of the role's managed policies).

@@ -268,7 +268,7 @@ func TestRevertTypesConfig(t *testing.T) {
 	if err := checkRevertTypes(defaultRevertTypes()); err != nil {
 		t.Errorf("default revert types: %v", err)
 	}
-	if n := len(strings.Join(defaultRevertTypes(), ",")) - 5*len(defaultRevertTypes()); n > maxRevertTypesEnv {
+	if n := len(revertTypesEnv(defaultRevertTypes())); n > maxRevertTypesEnv {
 		t.Errorf("default revert types: %d characters, the revert-plan environment holds %d", n, maxRevertTypesEnv)
 	}
 	too := Config{LambdaDir: "l", StateMachineDir: "s", SweepSchedule: DefaultSweepSchedule, RevertTypes: append(defaultRevertTypes(), defaultRevertTypes()...)}

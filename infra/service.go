@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudformation"
@@ -71,7 +70,7 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 		}
 		definitions[name] = string(b)
 	}
-	member, err := memberTemplate(cfg.RevertTypes)
+	member, err := memberTemplate(cfg.revertTypes())
 	if err != nil {
 		return nil, err
 	}
@@ -258,13 +257,7 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 	// The planner marks a Cloud Control write of a type the revert role
 	// is not granted not revertable ("ungranted"), never a write that
 	// fails in the member account.
-	// AWS types go without their "AWS::" (Lambda allows 4 KB of
-	// environment); the service puts it back.
-	var short []string
-	for _, t := range cfg.revertTypes() {
-		short = append(short, strings.TrimPrefix(t, "AWS::"))
-	}
-	fns["revert-plan"].AddEnvironment(jsii.String("REALDRIFT_REVERT_TYPES"), jsii.String(strings.Join(short, ",")), nil)
+	fns["revert-plan"].AddEnvironment(jsii.String("REALDRIFT_REVERT_TYPES"), jsii.String(revertTypesEnv(cfg.revertTypes())), nil)
 	fns["discover"].Role().AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
 		Sid:       jsii.String("ListOrganizationAccounts"),
 		Actions:   jsii.Strings("organizations:ListAccounts", "organizations:DescribeOrganization"),
