@@ -12,7 +12,7 @@
 #                   (a token bucket of burst R); the script then prints the
 #                   share of the allowed rate the run used on its busiest API
 #   KEEP=DIR        copy the report, check's stderr and the call log there
-#   REALDRIFT_CORPUS_DIR  the corpus (default ../shared/corpus/dev)
+#   REALDRIFT_CORPUS_DIR  the corpus (default testdata/shared/corpus/dev)
 #
 # Needs go, jq; /usr/bin/time -v for peak memory (else the run's own figure
 # from --verbose is printed). Figures are noisy on a loaded machine: the
@@ -20,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 latency="${1:-30}"
-corpus="${REALDRIFT_CORPUS_DIR:-../shared/corpus/dev}"
+corpus="${REALDRIFT_CORPUS_DIR:-testdata/shared/corpus/dev}"
 command -v jq >/dev/null || { echo "bench-check-latency: jq not found" >&2; exit 2; }
 
 tmp=$(mktemp -d)

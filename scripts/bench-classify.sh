@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 benchtime="${1:-20x}"
 base="${2:-}"
-export REALDRIFT_CORPUS_DIR="$(cd "${REALDRIFT_CORPUS_DIR:-../shared/corpus/dev}" && pwd)"
+export REALDRIFT_CORPUS_DIR="$(cd "${REALDRIFT_CORPUS_DIR:-testdata/shared/corpus/dev}" && pwd)"
 cases="$(ls "$REALDRIFT_CORPUS_DIR"/*.json | wc -l)"
 
 # bench DIR prints "us allocs" for one benchmark run in DIR.

@@ -8,7 +8,7 @@
 #
 #   scripts/oob-after-record.sh [-v]
 #
-# The corpus is ../shared/corpus/dev (REALDRIFT_CORPUS_DIR overrides it).
+# The corpus is testdata/shared/corpus/dev (REALDRIFT_CORPUS_DIR overrides it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(go test -count=1 -run '^TestOOBAfterRecord$' -v ./internal/cli/ 2>&1) && rc=0 || rc=$?

@@ -30,9 +30,10 @@ shows the JSON report, reverts the rest and diffs the app's next version
 (nested stack included) against the drifted stacks. Every command's output
 is real.`
 
-// defaultDemoCorpus is where the golden corpus sits next to the repository;
-// its recordings seed the demo's live models.
-const defaultDemoCorpus = "../shared/corpus/dev"
+// defaultDemoCorpus is the repository's committed copy of the dev golden
+// corpus (testdata/shared, refreshed by scripts/sync-shared.sh); its
+// recordings seed the demo's live models.
+const defaultDemoCorpus = "testdata/shared/corpus/dev"
 
 // The demo's account and region: the organisation's dev account.
 const (

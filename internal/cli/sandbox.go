@@ -99,7 +99,7 @@ func runSandboxWorld(s IO, args []string) int {
 	fs := newFlags(s, "sandbox world", "(--from-corpus DIR | --demo [--corpus DIR] [--drift]) -o FILE")
 	from := fs.String("from-corpus", "", "golden-corpus directory to build the world from")
 	demo := fs.Bool("demo", false, "build the demo organisation")
-	corpusDir := fs.String("corpus", "", "demo: corpus directory whose recordings seed the live models (default $REALDRIFT_CORPUS_DIR, else ../shared/corpus/dev)")
+	corpusDir := fs.String("corpus", "", "demo: corpus directory whose recordings seed the live models (default $REALDRIFT_CORPUS_DIR, else "+defaultDemoCorpus+")")
 	plant := fs.Bool("drift", false, "demo: plant the demo's out-of-band changes in the dev account's us-east-1")
 	out := fs.String("o", "", "output world file ('-' for stdout)")
 	if done, code := parse(s, fs, args); done {
@@ -122,7 +122,7 @@ func runSandboxWorld(s IO, args []string) int {
 			dir = s.Getenv("REALDRIFT_CORPUS_DIR")
 		}
 		if dir == "" {
-			dir = "../shared/corpus/dev"
+			dir = defaultDemoCorpus
 		}
 		cases, err := corpus.LoadDirs(dir)
 		if err != nil {

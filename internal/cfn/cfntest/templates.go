@@ -10,18 +10,18 @@ import (
 )
 
 // TemplatesDir returns the shared templates directory: REALDRIFT_TEMPLATES_DIR
-// when set, else shared/templates beside the repository.
+// when set, else the repository's committed copy, testdata/shared/templates
+// (scripts/sync-shared.sh refreshes it from ../shared).
 func TemplatesDir() string {
 	if d := os.Getenv("REALDRIFT_TEMPLATES_DIR"); d != "" {
 		return d
 	}
 	_, file, _, ok := runtime.Caller(0)
 	if !ok {
-		return filepath.Join("..", "..", "..", "shared", "templates")
+		return filepath.Join("..", "..", "..", "testdata", "shared", "templates")
 	}
-	// file is <repo>/internal/cfn/cfntest/templates.go; the fixtures sit
-	// beside the repository.
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "..", "shared", "templates")
+	// file is <repo>/internal/cfn/cfntest/templates.go.
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "testdata", "shared", "templates")
 }
 
 // IsTemplate reports whether a file name under the templates directory is a

@@ -18,12 +18,13 @@ func root() string {
 }
 
 // DevDir is where the dev corpus is looked for: REALDRIFT_CORPUS_DIR when
-// set, else shared/corpus/dev beside the repository.
+// set, else the repository's committed copy, testdata/shared/corpus/dev
+// (scripts/sync-shared.sh refreshes it from ../shared).
 func DevDir() string {
 	if d := os.Getenv("REALDRIFT_CORPUS_DIR"); d != "" {
 		return d
 	}
-	return filepath.Join(root(), "..", "shared", "corpus", "dev")
+	return filepath.Join(root(), "testdata", "shared", "corpus", "dev")
 }
 
 // Dir returns the dev corpus directory. When it is not there the test
