@@ -122,8 +122,9 @@ func (r *run) prepare() {
 	// Security-group rules in EC2's read-back form on both sides (protocol
 	// names for numbers, no port range on an all-protocols rule).
 	r.normalizeSGRules()
-	// Security-group rules owned by sibling rule resources.
-	r.dropSiblingSgRules()
+	// List entries owned by sibling resources (security-group rules,
+	// topic subscriptions).
+	r.dropSiblingEntries()
 
 	// Sibling IAM policies.
 	if r.tf.siblingPolicies {
@@ -255,6 +256,9 @@ func (r *run) absent(k string, d any) {
 const (
 	noteWriteOnly   = "write-only — cannot be read back"
 	noteNotReturned = "declared but not returned by live read"
+	// noteMaskedNonASCII: the read returns the value with its non-ASCII
+	// characters written as '?'.
+	noteMaskedNonASCII = "the live read masks non-ASCII characters — cannot be compared"
 )
 
 func isCollection(v any) bool {
@@ -732,6 +736,14 @@ func (r *run) declared(rp string, d, l any, quiet bool) {
 		// Neither side is written: the value is a NoEcho parameter's.
 		r.emit(drift.Finding{Tier: drift.ReadGap, Path: rp, Note: noteNestedNoEcho})
 		return
+	}
+	if ds, ok := d.(string); ok {
+		if ls, ok := l.(string); ok && normalize.MaskedNonASCII(ds, ls) {
+			// The read masks non-ASCII characters: the value cannot be
+			// read back, so it is not compared.
+			r.emit(drift.Finding{Tier: drift.ReadGap, Path: rp, Note: noteMaskedNonASCII})
+			return
+		}
 	}
 	actual := redact(l)
 	if drift.ContainsSecret(d) {

@@ -11,11 +11,18 @@
 //     items; canonicalizes JSON text and IAM policy documents; orders id /
 //     ARN / method / AZ sets and identity-keyed object sets. Then readOnly
 //     and writeOnly schema paths are stripped, sibling IAM policies are
-//     filtered by name, schema-unordered arrays are sorted.
+//     filtered by name, list entries a sibling resource of the stack owns
+//     are dropped from live (siblingEntries: security-group rules of
+//     AWS::EC2::SecurityGroupIngress / Egress siblings, each only from
+//     the list of its own direction; subscriptions of
+//     AWS::SNS::Subscription siblings), schema-unordered arrays are
+//     sorted.
 //  2. Declared properties: an unresolved value is `unresolved`; a write-only
 //     one the read cannot show is `readGap`; a declared non-empty collection
 //     absent from live is `declared` (except the collections AWS never
-//     returns); a declared scalar live does not echo is `readGap`; otherwise
+//     returns); a declared scalar live does not echo is `readGap`, and so
+//     is a declared string the read returns with its non-ASCII characters
+//     masked as '?' (normalize.MaskedNonASCII); otherwise
 //     the values are compared through the equality folds, and live-only
 //     sub-keys inside a declared object are classified as undeclared values
 //     (nested: true, dotted paths, A[id] for identity-keyed elements).

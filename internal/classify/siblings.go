@@ -1,6 +1,9 @@
 package classify
 
 import (
+	"strings"
+
+	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/normalize"
 )
 
@@ -304,54 +307,114 @@ func (r *run) normalizeSGRules() {
 	}
 }
 
-// dropSiblingSgRules removes from a security group's live ingress and
-// egress the rules sibling AWS::EC2::SecurityGroupIngress / Egress
-// resources own (opts siblingSgRules: this group's id → rule objects);
-// their own checks report them. Every other live rule stays.
-func (r *run) dropSiblingSgRules() {
-	v, ok := r.siblingFact("siblingSgRules")
-	if !ok {
-		return
-	}
-	rules, _ := v.([]any)
-	if len(rules) == 0 {
-		return
-	}
-	for _, prop := range sgRuleLists {
-		live, ok := r.live[prop].([]any)
+// siblingEntries are the list properties whose entries a sibling resource
+// of the stack may own, one row per property: the classifier drops the
+// live entries that match one of the sibling's (opts Sibling[fact]: this
+// resource's physical or logical id → entry objects), so they are neither
+// compared with a declared list nor reported as undeclared; the sibling's
+// own check reports them. Every other live entry stays, so an entry added
+// out of band still surfaces. An entry matches when every key of keys is
+// equal on both (empty on both counts as equal); a sibling value the
+// resolver could not know never matches (fail open).
+var siblingEntries = []struct {
+	typ, prop, fact string
+	// direction, when set, is the entry direction the property holds:
+	// a sibling entry of the other direction never matches.
+	direction string
+	keys      []string
+	// canon puts a sibling entry in the live read's form.
+	canon func(map[string]any) map[string]any
+}{
+	// AWS::EC2::SecurityGroupIngress / Egress rules of this group.
+	{typ: "AWS::EC2::SecurityGroup", prop: "SecurityGroupIngress", fact: "siblingSgRules", direction: "ingress", keys: sgRuleKeys, canon: sgRuleCanon},
+	{typ: "AWS::EC2::SecurityGroup", prop: "SecurityGroupEgress", fact: "siblingSgRules", direction: "egress", keys: sgRuleKeys, canon: sgRuleCanon},
+	// AWS::SNS::Subscription resources of this topic.
+	{typ: "AWS::SNS::Topic", prop: "Subscription", fact: "siblingSnsSubscriptions", keys: []string{"Protocol", "Endpoint"}},
+}
+
+func sgRuleCanon(m map[string]any) map[string]any {
+	n, _ := normalize.SGRule(m)
+	return n
+}
+
+// dropSiblingEntries removes from the live lists of siblingEntries the
+// entries sibling resources own.
+func (r *run) dropSiblingEntries() {
+	for _, row := range siblingEntries {
+		if row.typ != r.s.Ref.Type {
+			continue
+		}
+		live, ok := r.live[row.prop].([]any)
+		if !ok || len(live) == 0 {
+			continue
+		}
+		v, ok := r.siblingFact(row.fact)
 		if !ok {
+			continue
+		}
+		entries, _ := v.([]any)
+		var own []map[string]any
+		for _, e := range entries {
+			m, ok := e.(map[string]any)
+			if !ok || !sameDirection(m, row.direction) {
+				continue
+			}
+			if row.canon != nil {
+				m = row.canon(m)
+			}
+			own = append(own, m)
+		}
+		if len(own) == 0 {
 			continue
 		}
 		kept := make([]any, 0, len(live))
 		for _, e := range live {
-			if !matchesAnyRule(e, rules) {
+			if !matchesAnyEntry(e, own, row.keys) {
 				kept = append(kept, e)
 			}
 		}
 		if len(kept) != len(live) {
-			r.live[prop] = kept
+			r.live[row.prop] = kept
 		}
 	}
 }
 
-func matchesAnyRule(live any, rules []any) bool {
+// sameDirection reports whether a sibling rule belongs to a list of the
+// given direction: its Direction field when it has one, else its shape (a
+// destination is an egress rule's, a source an ingress rule's); a rule
+// with neither (a CIDR rule recorded without its direction) may be in
+// either list.
+func sameDirection(m map[string]any, direction string) bool {
+	if direction == "" {
+		return true
+	}
+	if d, ok := m["Direction"].(string); ok {
+		return strings.EqualFold(d, direction)
+	}
+	for k := range m {
+		switch k {
+		case "DestinationSecurityGroupId", "DestinationPrefixListId":
+			return direction == "egress"
+		case "SourceSecurityGroupId", "SourceSecurityGroupName", "SourceSecurityGroupOwnerId", "SourcePrefixListId":
+			return direction == "ingress"
+		}
+	}
+	return true
+}
+
+func matchesAnyEntry(live any, own []map[string]any, keys []string) bool {
 	lm, ok := live.(map[string]any)
 	if !ok {
 		return false
 	}
-	for _, rule := range rules {
-		rm, ok := rule.(map[string]any)
-		if !ok {
-			continue
-		}
-		rm, _ = normalize.SGRule(rm)
+	for _, rm := range own {
 		same := true
-		for _, k := range sgRuleKeys {
+		for _, k := range keys {
 			a, b := lm[k], rm[k]
 			if normalize.TriviallyEmpty(a) && normalize.TriviallyEmpty(b) {
 				continue
 			}
-			if !normalize.SameScalarOrEqual(a, b) {
+			if drift.ContainsUnknown(b) || !normalize.SameScalarOrEqual(a, b) {
 				same = false
 				break
 			}

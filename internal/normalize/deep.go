@@ -87,6 +87,11 @@ func (w *walker) child(k, sp string, v any) (any, bool) {
 		if isPolicyDoc(nv) {
 			return CanonicalPolicy(nv, ""), true
 		}
+		if k == "Statement" && isStatement(nv) {
+			// A property that is one policy statement (an event bus
+			// policy's Statement) takes the statement's canonical form.
+			return canonicalStatement(nv, ""), true
+		}
 		if changed {
 			return nv, true
 		}

@@ -15,6 +15,12 @@
 //     still compares unequal (every fold has a paired test: the noise folds,
 //     the real change surfaces).
 //   - drift.Unknown never compares equal to anything.
+//   - IAM policy documents, and a property that is one statement, take one
+//     canonical form: a string or a one-element list, statement and value
+//     order, a bare account id or its root ARN are one value.
+//   - A value a read returns masked (MaskedNonASCII: non-ASCII characters
+//     written as '?') is never equal to its declared value: the caller
+//     reports it as a read gap.
 //   - Free-form user maps (schema freeFormMapPaths) are never stripped of
 //     Cloud-Control-managed keys: their keys are user data.
 package normalize

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // StringlyEqual reports whether two scalars are the same value written as
@@ -251,10 +252,56 @@ func SSHPublicKeyEqual(a, b string) bool {
 	if len(fa) < 2 || len(fb) < 2 || (len(fa) > 2 && len(fb) > 2) {
 		return false
 	}
-	if !strings.HasPrefix(fa[0], "ssh-") && !strings.HasPrefix(fa[0], "ecdsa-") {
+	if !sshKeyType(fa[0]) {
 		return false
 	}
 	return fa[0] == fb[0] && fa[1] == fb[1] && len(fa[1]) >= 64
+}
+
+// sshKeyType reports whether s names an OpenSSH public key algorithm
+// (ssh-rsa, ssh-ed25519, ecdsa-sha2-*, and the security-key forms
+// sk-ssh-ed25519@openssh.com, sk-ecdsa-sha2-*@openssh.com).
+func sshKeyType(s string) bool {
+	s = strings.TrimPrefix(s, "sk-")
+	return strings.HasPrefix(s, "ssh-") || strings.HasPrefix(s, "ecdsa-")
+}
+
+// MaskedNonASCII reports whether live is declared as a read returns it
+// with its non-ASCII characters masked: every non-ASCII character of
+// declared written as one '?' (or one '?' per UTF-8 byte), every other
+// character equal. Declared must hold a non-ASCII character, so two ASCII
+// strings never match; a changed ASCII character, or a '?' where declared
+// holds an ASCII one, still differs. The value cannot be read back, so it
+// is a read gap, never drift and never equal.
+func MaskedNonASCII(declared, live string) bool {
+	if declared == live || len(live) > len(declared) {
+		return false
+	}
+	masked := false
+	j := 0
+	for _, c := range declared {
+		if c < 0x80 {
+			if j >= len(live) || live[j] != byte(c) {
+				return false
+			}
+			j++
+			continue
+		}
+		masked = true
+		if j >= len(live) || live[j] != '?' {
+			return false
+		}
+		// One '?' per character, or one per byte of its encoding.
+		n := 1
+		for n < utf8.RuneLen(c) && j+n < len(live) && live[j+n] == '?' {
+			n++
+		}
+		if n != 1 && n != utf8.RuneLen(c) {
+			n = 1
+		}
+		j += n
+	}
+	return masked && j == len(live)
 }
 
 // RateExpressionEqual folds two schedule rate expressions of the same

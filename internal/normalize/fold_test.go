@@ -79,6 +79,12 @@ func TestStringFolds(t *testing.T) {
 		{"public key comment folds", SSHPublicKeyEqual, "ssh-ed25519 " + sshKey + " me@host", "ssh-ed25519 " + sshKey, true},
 		{"another public key surfaces", SSHPublicKeyEqual, "ssh-ed25519 " + sshKey + " me@host", "ssh-ed25519 " + sshKey[1:] + "A", false},
 		{"a changed comment on both sides surfaces", SSHPublicKeyEqual, "ssh-ed25519 " + sshKey + " a", "ssh-ed25519 " + sshKey + " b", false},
+		{"security-key public key comment folds", SSHPublicKeyEqual, "sk-ssh-ed25519@openssh.com " + sshKey + " me@host", "sk-ssh-ed25519@openssh.com " + sshKey, true},
+		{"masked non-ASCII folds to a read gap", MaskedNonASCII, "Caf\u00e9 \u65e5\u672c", "Caf? ??", true},
+		{"masked per byte folds to a read gap", MaskedNonASCII, "Caf\u00e9", "Caf??", true},
+		{"a changed ASCII character beside a mask surfaces", MaskedNonASCII, "Caf\u00e9 bar", "Cof? bar", false},
+		{"a question mark for an ASCII character surfaces", MaskedNonASCII, "Cafe", "Caf?", false},
+		{"two ASCII strings never mask", MaskedNonASCII, "a?", "a?", false},
 		{"account root principal folds", AccountPrincipalEqual, "111111111111", "arn:aws:iam::111111111111:root", true},
 		{"another account surfaces", AccountPrincipalEqual, "111111111111", "arn:aws:iam::222222222222:root", false},
 	}

@@ -64,6 +64,17 @@ func isPolicyDoc(m map[string]any) bool {
 	return false
 }
 
+// isStatement reports whether m is one IAM policy statement: an Effect
+// and an Action or NotAction. A WAF rule's Statement has neither.
+func isStatement(m map[string]any) bool {
+	if _, ok := m["Effect"].(string); !ok {
+		return false
+	}
+	_, a := m["Action"]
+	_, na := m["NotAction"]
+	return a || na
+}
+
 // CanonicalPolicy returns the canonical form of one policy document.
 func CanonicalPolicy(doc map[string]any, account string) map[string]any {
 	out := make(map[string]any, len(doc))

@@ -61,9 +61,46 @@ func TestCanonicalPolicy(t *testing.T) {
 	if Equal(CanonicalPolicy(a, ""), CanonicalPolicy(changed, "")) {
 		t.Error("a widened action must still differ")
 	}
+	// The shorthand forms of one statement: a string or a one-element
+	// list, an S3 bucket and its objects in either order.
+	short := map[string]any{"Statement": map[string]any{"Effect": "Allow", "Action": "s3:GetObject",
+		"Resource": []any{"arn:aws:s3:::b/*", "arn:aws:s3:::b"}}}
+	long := map[string]any{"Statement": []any{map[string]any{"Effect": "Allow", "Action": []any{"s3:GetObject"},
+		"Resource": []any{"arn:aws:s3:::b", "arn:aws:s3:::b/*"}}}}
+	if d := cmp.Diff(CanonicalPolicy(short, ""), CanonicalPolicy(long, "")); d != "" {
+		t.Errorf("shorthand forms of one statement differ:\n%s", d)
+	}
+	wider := Clone(long).(map[string]any)
+	wider["Statement"].([]any)[0].(map[string]any)["Resource"] = []any{"arn:aws:s3:::b", "arn:aws:s3:::b*"}
+	if Equal(CanonicalPolicy(short, ""), CanonicalPolicy(wider, "")) {
+		t.Error("an object ARN widened to a bucket prefix must still differ")
+	}
 	waf := map[string]any{"Statement": map[string]any{"ByteMatchStatement": map[string]any{}}}
 	if isPolicyDoc(waf) {
 		t.Error("a WAF rule statement is not a policy document")
+	}
+}
+
+// TestStatementProperty: a property that is one policy statement (an
+// event bus policy's Statement) folds its shorthand; a changed action
+// still differs.
+func TestStatementProperty(t *testing.T) {
+	p := Pass{}
+	decl := p.Copy(map[string]any{"Statement": map[string]any{"Effect": "Allow", "Action": "events:PutEvents",
+		"Principal": map[string]any{"AWS": "111111111111"}, "Resource": "arn:aws:events:us-east-1:111111111111:event-bus/b"}})
+	live := p.Copy(map[string]any{"Statement": map[string]any{"Effect": "Allow", "Action": []any{"events:PutEvents"},
+		"Principal": map[string]any{"AWS": []any{"arn:aws:iam::111111111111:root"}}, "Resource": []any{"arn:aws:events:us-east-1:111111111111:event-bus/b"}}})
+	if d := cmp.Diff(decl, live); d != "" {
+		t.Errorf("shorthand statement differs:\n%s", d)
+	}
+	changed := p.Copy(map[string]any{"Statement": map[string]any{"Effect": "Allow", "Action": []any{"events:*"},
+		"Principal": map[string]any{"AWS": "111111111111"}, "Resource": "arn:aws:events:us-east-1:111111111111:event-bus/b"}})
+	if Equal(decl, changed) {
+		t.Error("a widened action must still differ")
+	}
+	waf := p.Copy(map[string]any{"Statement": map[string]any{"ByteMatchStatement": map[string]any{"SearchString": "a"}}})
+	if _, ok := waf["Statement"].(map[string]any)["ByteMatchStatement"]; !ok {
+		t.Error("a WAF statement must be left alone")
 	}
 }
 

@@ -20,7 +20,12 @@ import (
 //     AWS::EC2::SubnetCidrBlock extends;
 //   - ecsBgGovernedListenerRules: a listener rule's logical id → the target
 //     groups a sibling blue/green AWS::ECS::Service shifts its traffic
-//     between (the rule is the service's production or test listener rule).
+//     between (the rule is the service's production or test listener rule);
+//   - siblingSgRules: a security group's declared GroupId (or GroupName) →
+//     the rules sibling AWS::EC2::SecurityGroupIngress / Egress resources
+//     add to it, each with its Direction (their own checks report them);
+//   - siblingSnsSubscriptions: a topic's ARN → the Protocol and Endpoint of
+//     each sibling AWS::SNS::Subscription of it.
 //
 // A fact is only derived from resolved declared values and read live
 // models; nothing is guessed. Facts that need other APIs (account EBS
@@ -38,8 +43,36 @@ func SiblingFacts(d *Desired, lives map[string]live.Result) map[string]any {
 	sources := map[string]any{}
 	var eips, subnets []any
 	governed := map[string]any{}
+	sgRules := map[string]any{}
+	subscriptions := map[string]any{}
 	for _, r := range d.Resources {
 		switch r.Type {
+		case "AWS::EC2::SecurityGroupIngress", "AWS::EC2::SecurityGroupEgress":
+			group, ok := r.Declared["GroupId"].(string)
+			if !ok {
+				group, ok = r.Declared["GroupName"].(string)
+			}
+			if !ok || group == "" {
+				continue
+			}
+			rule := map[string]any{"Direction": "ingress"}
+			if r.Type == "AWS::EC2::SecurityGroupEgress" {
+				rule["Direction"] = "egress"
+			}
+			for k, v := range r.Declared {
+				if k != "GroupId" && k != "GroupName" {
+					rule[k] = v
+				}
+			}
+			list, _ := sgRules[group].([]any)
+			sgRules[group] = append(list, rule)
+		case "AWS::SNS::Subscription":
+			topic, ok := r.Declared["TopicArn"].(string)
+			if !ok || topic == "" {
+				continue
+			}
+			list, _ := subscriptions[topic].([]any)
+			subscriptions[topic] = append(list, map[string]any{"Protocol": r.Declared["Protocol"], "Endpoint": r.Declared["Endpoint"]})
 		case "AWS::RDS::DBInstance", "AWS::Neptune::DBInstance", "AWS::DocDB::DBInstance":
 			if id, ok := r.Declared["DBClusterIdentifier"].(string); ok && r.PhysicalID != "" {
 				key := strings.ToLower(arnTail(id))
@@ -96,6 +129,12 @@ func SiblingFacts(d *Desired, lives map[string]live.Result) map[string]any {
 	}
 	if len(governed) > 0 {
 		out["ecsBgGovernedListenerRules"] = governed
+	}
+	if len(sgRules) > 0 {
+		out["siblingSgRules"] = sgRules
+	}
+	if len(subscriptions) > 0 {
+		out["siblingSnsSubscriptions"] = subscriptions
 	}
 	if len(out) == 0 {
 		return nil

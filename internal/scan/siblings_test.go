@@ -29,6 +29,14 @@ func TestSiblingFactsReachTheClassifier(t *testing.T) {
 			"LoadBalancers": []any{map[string]any{"TargetGroupArn": "arn:tg/blue", "AdvancedConfiguration": map[string]any{
 				"AlternateTargetGroupArn": "arn:tg/green", "ProductionListenerRule": "arn:rule/prod"}}},
 		}},
+		{LogicalID: "Sg", Type: "AWS::EC2::SecurityGroup", PhysicalID: "sg-1"},
+		{LogicalID: "In", Type: "AWS::EC2::SecurityGroupIngress", PhysicalID: "sgr-1", Declared: map[string]any{
+			"GroupId": "sg-1", "IpProtocol": "tcp", "FromPort": 5432.0, "ToPort": 5432.0, "SourceSecurityGroupId": "sg-2"}},
+		{LogicalID: "Out", Type: "AWS::EC2::SecurityGroupEgress", PhysicalID: "sgr-2", Declared: map[string]any{
+			"GroupId": "sg-1", "IpProtocol": "tcp", "FromPort": 443.0, "ToPort": 443.0, "CidrIp": "0.0.0.0/0"}},
+		{LogicalID: "Topic", Type: "AWS::SNS::Topic", PhysicalID: "arn:aws:sns:us-east-1:111111111111:t"},
+		{LogicalID: "Sub", Type: "AWS::SNS::Subscription", PhysicalID: "arn:sub", Declared: map[string]any{
+			"TopicArn": "arn:aws:sns:us-east-1:111111111111:t", "Protocol": "sqs", "Endpoint": "arn:aws:sqs:us-east-1:111111111111:q"}},
 		{LogicalID: "Rolling", Type: "AWS::ECS::Service", PhysicalID: "arn:svc2", Declared: map[string]any{
 			"LoadBalancers": []any{map[string]any{"TargetGroupArn": "arn:tg/x", "AdvancedConfiguration": map[string]any{
 				"AlternateTargetGroupArn": "arn:tg/y", "ProductionListenerRule": "arn:rule/other"}}},
@@ -55,6 +63,12 @@ func TestSiblingFactsReachTheClassifier(t *testing.T) {
 		"siblingEipAssociations":     []any{"3.3.3.3"},
 		"siblingSubnetCidrBlocks":    []any{"subnet-1"},
 		"ecsBgGovernedListenerRules": map[string]any{"Prod": []any{"arn:tg/blue", "arn:tg/green"}},
+		"siblingSgRules": map[string]any{"sg-1": []any{
+			map[string]any{"Direction": "ingress", "IpProtocol": "tcp", "FromPort": 5432.0, "ToPort": 5432.0, "SourceSecurityGroupId": "sg-2"},
+			map[string]any{"Direction": "egress", "IpProtocol": "tcp", "FromPort": 443.0, "ToPort": 443.0, "CidrIp": "0.0.0.0/0"},
+		}},
+		"siblingSnsSubscriptions": map[string]any{"arn:aws:sns:us-east-1:111111111111:t": []any{
+			map[string]any{"Protocol": "sqs", "Endpoint": "arn:aws:sqs:us-east-1:111111111111:q"}}},
 	}
 	if diff := cmp.Diff(got, want); diff != "" {
 		t.Errorf("sibling facts (-got +want):\n%s", diff)
