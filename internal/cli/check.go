@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,6 +20,11 @@ import (
 	"github.com/realdrift/realdrift/internal/report"
 	"github.com/realdrift/realdrift/internal/scan"
 )
+
+// checkFormats are check's --format values (completion offers them).
+func checkFormats() []string {
+	return []string{"text", "json", "sarif", "junit", "asff", "markdown"}
+}
 
 const checkSynopsis = `[flags] [STACK|GLOB ...]
 
@@ -46,7 +52,7 @@ type checkFlags struct {
 	undeclaredOnly bool
 	preDeploy      bool
 	noBaseline     bool
-	// format is text, json, sarif or junit (--json is --format json).
+	// format is one of checkFormats (--json is --format json).
 	format    string
 	output    string
 	quiet     bool
@@ -82,7 +88,7 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 	var f checkFlags
 	f.register(fs)
 	fs.BoolVar(&f.json, "json", false, "write the JSON report (every finding) to stdout; the same as --format json")
-	fs.StringVar(&f.format, "format", "text", "report format: text, json, sarif (SARIF 2.1.0 for code scanning, on the template lines that declare the resources) junit (JUnit XML for CI dashboards) or asff (AWS Security Finding Format, the Findings of a Security Hub BatchImportFindings call)")
+	fs.StringVar(&f.format, "format", "text", "report format: text, json, sarif (SARIF 2.1.0 for code scanning, on the template lines that declare the resources) junit (JUnit XML for CI dashboards) asff (AWS Security Finding Format, the Findings of a Security Hub BatchImportFindings call) or markdown (a pull-request comment or CI job summary, within GitHub's 65,536-character limit)")
 	fs.StringVar(&f.output, "o", "", "write the report to FILE (atomically: the file appears whole, or not at all) instead of stdout")
 	fs.BoolVar(&f.quiet, "quiet", false, "text: only stacks with drift or errors, without the info: footer and notes, then the total")
 	fs.BoolVar(&f.hideClean, "hide-clean", false, "text: leave out the stacks that are clean")
@@ -109,10 +115,8 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 		}
 		f.format = "json"
 	}
-	switch f.format {
-	case "text", "json", "sarif", "junit", "asff":
-	default:
-		return fail(s, "check", fmt.Errorf("--format must be text, json, sarif, junit or asff (got %q)%s", f.format, didYouMean(f.format, []string{"text", "json", "sarif", "junit", "asff"})))
+	if !slices.Contains(checkFormats(), f.format) {
+		return fail(s, "check", fmt.Errorf("--format must be %s (got %q)%s", strings.Join(checkFormats(), ", "), f.format, didYouMean(f.format, checkFormats())))
 	}
 	f.json = f.format == "json"
 	text := f.format == "text"
@@ -218,6 +222,8 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 		err = report.JUnit(stdout, stacks)
 	case "asff":
 		err = report.ASFF(stdout, stacks, time.Now())
+	case "markdown":
+		err = report.Markdown(stdout, stacks, report.MarkdownOptions{Options: report.Options{Verbose: f.verbose}})
 	}
 	if err != nil {
 		return fail(s, "check", err)

@@ -24,9 +24,15 @@ func TestVersion(t *testing.T) {
 		}
 	}
 	got := versionOf(&debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v1.2.3"}, Settings: []debug.BuildSetting{
-		{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.time", Value: "2026-01-02T03:04:05Z"}, {Key: "vcs.modified", Value: "true"}}})
+		{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.time", Value: "2026-01-02T03:04:05Z"}, {Key: "vcs.modified", Value: "true"}}}, stamp{})
 	if want := "realdrift v1.2.3 (commit 0123456789ab, modified, 2026-01-02T03:04:05Z) go1.26.8"; got != want {
 		t.Errorf("versionOf = %q, want %q", got, want)
+	}
+	// A release build without VCS stamping (-buildvcs=false, -trimpath)
+	// prints the tag and commit the linker was given.
+	got = versionOf(&debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}}, stamp{"v1.4.0", "fedcba9876543210", "2026-03-04T05:06:07Z"})
+	if want := "realdrift v1.4.0 (commit fedcba987654, 2026-03-04T05:06:07Z) go1.26.8"; got != want {
+		t.Errorf("versionOf with a release stamp = %q, want %q", got, want)
 	}
 }
 

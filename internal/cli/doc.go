@@ -75,7 +75,7 @@
 //     --show-all / --pre-deploy, which use no baseline): a mistyped
 //     --state-dir is an error. record leaves a baseline file untouched when
 //     only capturedAt would change.
-//   - Reports are text, json, sarif or junit (--format), to stdout or to
+//   - Reports are text, json, sarif, junit, asff or markdown (--format), to stdout or to
 //     -o FILE written atomically. Errors a person must act on (no
 //     credentials, an unreachable endpoint, AccessDenied) say what to do
 //     (awserr.go); the SDK's own logger is off.

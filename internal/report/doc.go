@@ -1,5 +1,12 @@
-// Package report renders checked stacks as text for people and as JSON for
-// machines, and computes the check's exit status.
+// Package report renders checked stacks as text for people, as JSON,
+// SARIF, JUnit and ASFF for machines and as Markdown for pull-request
+// comments and CI job summaries, and computes the check's exit status.
+//
+// Markdown (markdown.go) stays within a byte limit (GitHub's 65,536-character
+// comment limit by default): it stops between whole rows or stacks, closes
+// the <details> it opened, and its last line counts the findings and
+// stacks left out. Values from AWS or a template are in code spans or
+// escaped, so they cannot open HTML, a link or a table cell.
 //
 // Input: one Stack per checked stack, its findings already reconciled with
 // the baseline (baseline.Apply) and the ignore rules (ignore.Apply).
