@@ -2,7 +2,8 @@
 # Installs what `make test` needs and a fresh machine of this project's kind
 # may lack: Java (DynamoDB Local), Node.js and npm (the local Step Functions
 # interpreter, CDK synth), AWS CLI v2 and curl (the sandbox conformance
-# check) from Debian's packages, and moto (the second emulator) with pip.
+# check) from Debian's packages, zsh and fish (the completion tests run
+# their scripts in each shell), and moto (the second emulator) with pip.
 # Does nothing when everything is there; without root or apt-get it names
 # what is missing and fails.
 set -euo pipefail
@@ -16,6 +17,8 @@ fi
 
 need=()
 command -v curl >/dev/null || need+=(curl)
+command -v zsh >/dev/null || need+=(zsh)
+command -v fish >/dev/null || need+=(fish)
 command -v java >/dev/null || need+=(openjdk-17-jre-headless)
 command -v node >/dev/null || need+=(nodejs)
 command -v npm >/dev/null || need+=(npm)

@@ -7,22 +7,29 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
 
 const completionSynopsis = `bash|zsh|fish
 
-Prints a completion script for the shell, with every verb and each verb's
-flags. Load it with:
+Prints a completion script for the shell: every verb, each verb's flags,
+the sub-verbs of sandbox, schema and baseline, check's --format values, and
+the region's stack names for the verbs that take stacks (listed by
+"realdrift completion stacks" when AWS credentials are present, within 3
+seconds; nothing otherwise). Load it with:
   bash:  source <(realdrift completion bash)
   zsh:   realdrift completion zsh > "${fpath[1]}/_realdrift"
   fish:  realdrift completion fish > ~/.config/fish/completions/realdrift.fish`
 
-func runCompletion(_ context.Context, s IO, args []string) int {
+func runCompletion(ctx context.Context, s IO, args []string) int {
 	fs := newFlags(s, "completion", completionSynopsis)
 	if done, code := parse(s, fs, args); done {
 		return code
+	}
+	if fs.Arg(0) == "stacks" {
+		return runCompleteStacks(ctx, s, fs.Args()[1:])
 	}
 	if fs.NArg() != 1 {
 		return fail(s, "completion", errors.New("name one shell: bash, zsh or fish"))
@@ -91,6 +98,26 @@ func verbFlags() []verbInfo {
 	return out
 }
 
+// verbValues is one flag's completion values.
+type verbValues struct {
+	verb, flag string
+	values     []string
+}
+
+// sortedValues lists flagValues in a stable order.
+func sortedValues() []verbValues {
+	var out []verbValues
+	for verb, flags := range flagValues() {
+		for flag, vals := range flags {
+			out = append(out, verbValues{verb, flag, vals})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].verb+" "+out[i].flag < out[j].verb+" "+out[j].flag
+	})
+	return out
+}
+
 func dashed(name string) string {
 	if len(name) == 1 {
 		return "-" + name
@@ -105,9 +132,20 @@ func writeBash(w io.Writer, verbs []verbInfo) error {
 		names[i] = v.name
 	}
 	b.WriteString("# bash completion for realdrift (realdrift completion bash)\n_realdrift() {\n")
-	b.WriteString("  local cur=\"${COMP_WORDS[COMP_CWORD]}\"\n")
+	b.WriteString("  local cur=\"${COMP_WORDS[COMP_CWORD]}\" prev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n")
 	b.WriteString("  if [ \"$COMP_CWORD\" -eq 1 ]; then\n")
 	fmt.Fprintf(&b, "    COMPREPLY=($(compgen -W %q -- \"$cur\"))\n    return\n  fi\n", strings.Join(names, " ")+" help --version --help")
+	b.WriteString("  case \"${COMP_WORDS[1]} $prev\" in\n")
+	for _, vf := range sortedValues() {
+		fmt.Fprintf(&b, "    %q) COMPREPLY=($(compgen -W %q -- \"$cur\")); return ;;\n", vf.verb+" --"+vf.flag, strings.Join(vf.values, " "))
+	}
+	b.WriteString("  esac\n  if [ \"$COMP_CWORD\" -eq 2 ]; then\n    case \"${COMP_WORDS[1]}\" in\n")
+	for _, v := range verbs {
+		if sub := subVerbs()[v.name]; len(sub) > 0 {
+			fmt.Fprintf(&b, "      %s) COMPREPLY=($(compgen -W %q -- \"$cur\")); return ;;\n", v.name, strings.Join(sub, " "))
+		}
+	}
+	b.WriteString("    esac\n  fi\n")
 	b.WriteString("  case \"${COMP_WORDS[1]}\" in\n")
 	for _, v := range verbs {
 		var fl []string
@@ -118,7 +156,11 @@ func writeBash(w io.Writer, verbs []verbInfo) error {
 		case "completion":
 			fl = append(fl, "bash", "zsh", "fish")
 		}
-		fmt.Fprintf(&b, "    %s) COMPREPLY=($(compgen -W %q -- \"$cur\")) ;;\n", v.name, strings.Join(fl, " "))
+		stacks := ""
+		if slices.Contains(stackVerbs(), v.name) {
+			stacks = ` $([[ "$cur" == -* ]] || realdrift completion stacks 2>/dev/null)`
+		}
+		fmt.Fprintf(&b, "    %s) COMPREPLY=($(compgen -W \"%s%s\" -- \"$cur\")) ;;\n", v.name, strings.Join(fl, " "), stacks)
 	}
 	fmt.Fprintf(&b, "    help) COMPREPLY=($(compgen -W %q -- \"$cur\")) ;;\n", strings.Join(names, " "))
 	b.WriteString("  esac\n}\ncomplete -o default -F _realdrift realdrift\n")
@@ -135,7 +177,22 @@ func writeZsh(w io.Writer, verbs []verbInfo) error {
 	for _, v := range verbs {
 		fmt.Fprintf(&b, "    %s\n", zshQuote(v.name+":"+strings.ReplaceAll(v.summary, ":", `\:`)))
 	}
-	b.WriteString("  )\n  if (( CURRENT == 2 )); then\n    _describe 'command' verbs\n    return\n  fi\n  case $words[2] in\n")
+	b.WriteString("  )\n  if (( CURRENT == 2 )); then\n    _describe 'command' verbs\n    return\n  fi\n")
+	b.WriteString("  case \"$words[2] $words[CURRENT-1]\" in\n")
+	for _, vf := range sortedValues() {
+		vals := make([]string, len(vf.values))
+		for i, x := range vf.values {
+			vals[i] = zshQuote(x)
+		}
+		fmt.Fprintf(&b, "    %s) compadd -- %s; return ;;\n", zshQuote(vf.verb+" --"+vf.flag), strings.Join(vals, " "))
+	}
+	b.WriteString("  esac\n  if (( CURRENT == 3 )); then\n    case $words[2] in\n")
+	for _, v := range verbs {
+		if sub := subVerbs()[v.name]; len(sub) > 0 {
+			fmt.Fprintf(&b, "      %s) compadd -- %s; return ;;\n", v.name, strings.Join(sub, " "))
+		}
+	}
+	b.WriteString("    esac\n  fi\n  case $words[2] in\n")
 	for _, v := range verbs {
 		var fl []string
 		for _, f := range v.flags {
@@ -144,7 +201,11 @@ func writeZsh(w io.Writer, verbs []verbInfo) error {
 		if v.name == "completion" {
 			fl = append(fl, "bash", "zsh", "fish")
 		}
-		fmt.Fprintf(&b, "    %s) compadd -- %s; _files ;;\n", v.name, strings.Join(fl, " "))
+		stacks := ""
+		if slices.Contains(stackVerbs(), v.name) {
+			stacks = `; [[ $PREFIX == -* ]] || compadd -- ${(f)"$(realdrift completion stacks 2>/dev/null)"}`
+		}
+		fmt.Fprintf(&b, "    %s) compadd -- %s%s; _files ;;\n", v.name, strings.Join(fl, " "), stacks)
 	}
 	b.WriteString("    help) _describe 'command' verbs ;;\n  esac\n}\ncompdef _realdrift realdrift 2>/dev/null || true\n")
 	_, err := io.WriteString(w, b.String())
@@ -168,7 +229,17 @@ func writeFish(w io.Writer, verbs []verbInfo) error {
 			if len(f.name) == 1 {
 				opt = "-s " + f.name
 			}
+			if vals := flagValues()[v.name][f.name]; len(vals) > 0 {
+				opt += " -x -a " + fishQuote(strings.Join(vals, " "))
+			}
 			fmt.Fprintf(&b, "complete -c realdrift -n '__fish_seen_subcommand_from %s' %s -d %s\n", v.name, opt, fishQuote(f.usage))
+		}
+		if sub := subVerbs()[v.name]; len(sub) > 0 {
+			list := strings.Join(sub, " ")
+			fmt.Fprintf(&b, "complete -c realdrift -n '__fish_seen_subcommand_from %s; and not __fish_seen_subcommand_from %s' -a %s\n", v.name, list, fishQuote(list))
+		}
+		if slices.Contains(stackVerbs(), v.name) {
+			fmt.Fprintf(&b, "complete -c realdrift -n '__fish_seen_subcommand_from %s' -a '(realdrift completion stacks 2>/dev/null)'\n", v.name)
 		}
 	}
 	b.WriteString("complete -c realdrift -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'\n")

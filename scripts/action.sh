@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# The shell steps of the GitHub Action (action.yml); the test suite runs it
+# with a fake GITHUB_* environment against the sandbox (internal/cli
+# TestActionScript).
+#
+#   scripts/action.sh install   puts realdrift on the PATH: RD_VERSION
+#                               "source" builds it from the action's own
+#                               checkout (GITHUB_ACTION_PATH), a tag (v1.2.3)
+#                               downloads that release's archive and checks
+#                               it against the release's checksums.txt
+#   scripts/action.sh check     runs realdrift check and writes the report
+#                               files, the job summary and the step outputs
+#
+# Inputs (environment): RD_STACKS (stack names or globs, whitespace-separated;
+# empty: every stack, --all), RD_APP (--app), RD_REGION (--region), RD_FAIL
+# (true: --fail), RD_SUMMARY (false: no job summary), RD_FORMAT (the report in the log: text, json, sarif, junit,
+# markdown or asff), RD_ARGS (more check flags, word-split), RD_OUT (the
+# report directory; default RUNNER_TEMP/realdrift). GitHub's: GITHUB_OUTPUT,
+# GITHUB_STEP_SUMMARY, GITHUB_ACTION_PATH, GITHUB_PATH, RUNNER_TEMP,
+# RUNNER_OS, RUNNER_ARCH, GITHUB_SERVER_URL, RD_REPOSITORY.
+#
+# check writes realdrift.sarif (code scanning), realdrift.xml (JUnit) and
+# realdrift.md (the Markdown report, also appended to the job summary), and
+# the outputs sarif, junit, markdown, exit-code and verdict. Until check
+# writes several formats in one run, each format is its own check run of
+# the same stacks; exit-code is the run with RD_FORMAT's (--fail applies
+# there only). The script itself exits 0 unless a run errs (exit 2): the
+# action's last step exits with exit-code, after SARIF is uploaded.
+set -euo pipefail
+
+die() { echo "::error::realdrift action: $*" >&2; exit 2; }
+
+install() {
+	local dir="${RUNNER_TEMP:?RUNNER_TEMP unset}/realdrift-bin" version="${RD_VERSION:-source}"
+	mkdir -p "$dir"
+	if [ "$version" = source ]; then
+		(cd "${GITHUB_ACTION_PATH:?GITHUB_ACTION_PATH unset}" &&
+			go build -trimpath -o "$dir/realdrift" ./cmd/realdrift) || die "go build failed"
+	else
+		local os arch ext=tar.gz base
+		case "${RUNNER_OS:-Linux}" in Linux) os=linux ;; macOS) os=darwin ;; Windows) os=windows ext=zip ;; *) die "runner OS ${RUNNER_OS}" ;; esac
+		case "${RUNNER_ARCH:-X64}" in X64) arch=amd64 ;; ARM64) arch=arm64 ;; *) die "runner arch ${RUNNER_ARCH}" ;; esac
+		base="${RD_DOWNLOAD_URL:-${GITHUB_SERVER_URL:-https://github.com}/${RD_REPOSITORY:-realdrift/realdrift}/releases/download}/$version"
+		local archive="realdrift_${version#v}_${os}_${arch}.${ext}"
+		curl -fsSL -o "$dir/$archive" "$base/$archive" || die "download $base/$archive"
+		curl -fsSL -o "$dir/checksums.txt" "$base/checksums.txt" || die "download $base/checksums.txt"
+		(cd "$dir" && grep "  $archive\$" checksums.txt | sha256sum -c --quiet -) || die "$archive does not match checksums.txt"
+		if [ "$ext" = zip ]; then
+			(cd "$dir" && unzip -oq "$archive" realdrift.exe)
+		else
+			tar -xzf "$dir/$archive" -C "$dir" realdrift
+		fi
+	fi
+	[ -n "${GITHUB_PATH:-}" ] && echo "$dir" >>"$GITHUB_PATH"
+	"$dir/realdrift" version
+}
+
+check() {
+	local out="${RD_OUT:-${RUNNER_TEMP:?RUNNER_TEMP unset}/realdrift}" format="${RD_FORMAT:-text}"
+	local bin="${REALDRIFT:-realdrift}"
+	mkdir -p "$out"
+	local -a args=()
+	[ -n "${RD_APP:-}" ] && args+=(--app "$RD_APP")
+	[ -n "${RD_REGION:-}" ] && args+=(--region "$RD_REGION")
+	# shellcheck disable=SC2206 # word-splitting is the input's contract
+	[ -n "${RD_ARGS:-}" ] && args+=(${RD_ARGS})
+	local -a stacks=()
+	# shellcheck disable=SC2206
+	[ -n "${RD_STACKS:-}" ] && stacks=(${RD_STACKS})
+	if [ ${#stacks[@]} -eq 0 ]; then
+		args+=(--all)
+	fi
+	local -a fail=()
+	[ "${RD_FAIL:-false}" = true ] && fail=(--fail)
+
+	# run FORMAT FILE [extra flags]: one check run; prints its exit code.
+	run() {
+		local f="$1" file="$2"
+		shift 2
+		local code=0
+		if [ -n "$file" ]; then
+			"$bin" check "${args[@]}" "$@" --format "$f" -o "$file" -- "${stacks[@]}" >&2 || code=$?
+		else
+			"$bin" check "${args[@]}" "$@" --format "$f" -- "${stacks[@]}" >&2 || code=$?
+		fi
+		[ "$code" -ge 2 ] && die "check --format $f exited $code"
+		echo "$code"
+	}
+
+	local code
+	echo "::group::realdrift check (${format})" >&2
+	code=$(run "$format" "" "${fail[@]}")
+	echo "::endgroup::" >&2
+	run sarif "$out/realdrift.sarif" >/dev/null
+	run junit "$out/realdrift.xml" >/dev/null
+	run markdown "$out/realdrift.md" >/dev/null
+
+	local verdict
+	verdict=$(sed -n '1s/^## realdrift check: //p' "$out/realdrift.md")
+	if [ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ "${RD_SUMMARY:-true}" = true ]; then
+		cat "$out/realdrift.md" >>"$GITHUB_STEP_SUMMARY"
+	fi
+	if [ -n "${GITHUB_OUTPUT:-}" ]; then
+		{
+			echo "sarif=$out/realdrift.sarif"
+			echo "junit=$out/realdrift.xml"
+			echo "markdown=$out/realdrift.md"
+			echo "exit-code=$code"
+			echo "verdict=$verdict"
+		} >>"$GITHUB_OUTPUT"
+	fi
+	[ "$code" = 1 ] && echo "::warning::realdrift check: $verdict (exit 1 under --fail)" >&2
+	return 0
+}
+
+case "${1:-}" in
+install) install ;;
+check) check ;;
+*) die "usage: scripts/action.sh install|check" ;;
+esac
