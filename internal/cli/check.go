@@ -37,8 +37,13 @@ each under its own name and baseline (--no-recursive: only the stacks chosen).
 Baselines and ignore rules come from the state directory (.realdrift), or
 with --store dynamodb://TABLE[?region=REGION] from the service's table, the
 ones the team records there and the service's sweeps apply.
-Exit status: 0 clean or report-only, 1 drift with --fail (or incomplete
-coverage with --strict), 2 error, 130 interrupted.`
+A stack any resource or child listing of which could not be read is
+INCOMPLETE (n of m not read), never CLEAN; beside drift it is drift, with
+the count. Exit status: 0 clean or report-only, 1 drift with --fail (or
+incomplete coverage with --strict, which makes any gap an error), 2
+error, 3 incomplete coverage and no drift with --fail, 130 interrupted
+(a JSON report then says "interrupted": true and lists "notChecked"; -o
+FILE is left as it was unless the exit status is 0, 1 or 3).`
 
 // checkFlags are check's own flags.
 type checkFlags struct {
@@ -93,8 +98,8 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 	fs.BoolVar(&f.quiet, "quiet", false, "text: only stacks with drift or errors, without the info: footer and notes, then the total")
 	fs.BoolVar(&f.hideClean, "hide-clean", false, "text: leave out the stacks that are clean")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colour in the text report (also NO_COLOR, TERM=dumb)")
-	fs.BoolVar(&f.fail, "fail", false, "exit 1 when there is drift (automation mode)")
-	fs.BoolVar(&f.strict, "strict", false, "exit 1 when coverage is incomplete (a resource was not read)")
+	fs.BoolVar(&f.fail, "fail", false, "exit 1 when there is drift, 3 when nothing drifted but something could not be read (automation mode)")
+	fs.BoolVar(&f.strict, "strict", false, "exit 1 when coverage is incomplete (a resource or child listing was not read), drift or not")
 	fs.BoolVar(&f.showAll, "show-all", false, "inventory mode: ignore the baseline and list every live-only value and informational finding")
 	fs.BoolVar(&f.verbose, "verbose", false, "list the informational findings and values in full")
 	fs.BoolVar(&f.declaredOnly, "declared-only", false, "report only the declared side (deleted, declared drift)")
@@ -141,9 +146,16 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 		if err != nil {
 			return fail(s, "check", err)
 		}
-		// The report file appears whole once the run is over (partial
-		// when interrupted, as stdout would be), never half-written.
+		// The report file appears whole once the run is over, never
+		// half-written, and only for a whole report (exit 0, 1 or 3): an
+		// interrupted or failed run leaves FILE as it was (stdout would
+		// get the partial report, marked interrupted).
 		defer func() {
+			if !wholeReport(code) {
+				out.discard()
+				fmt.Fprintf(s.Stderr, "realdrift check: -o %s left as it was (exit %d)\n", f.output, code)
+				return
+			}
 			if err := out.commit(); err != nil {
 				code = fail(s, "check", err)
 			}
@@ -213,9 +225,13 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 	if f.verbose {
 		printCallStats(s.Stderr, st)
 	}
+	var partial report.Partial
+	if ctx.Err() != nil {
+		partial = report.Partial{Interrupted: true, NotChecked: notChecked(sess.targets, runs)}
+	}
 	switch f.format {
 	case "json":
-		err = jsonWithStats(stdout, stacks, st)
+		err = jsonWithStats(stdout, stacks, partial, st)
 	case "sarif":
 		err = report.SARIF(stdout, stacks, templatesOf(runs))
 	case "junit":
@@ -229,6 +245,9 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 		return fail(s, "check", err)
 	}
 	if ctx.Err() != nil {
+		if text && printErr == nil && len(stacks) > 0 {
+			fmt.Fprintf(stdout, "\ninterrupted: partial report — not checked: %s\n", listSome(partial.NotChecked))
+		}
 		fmt.Fprintln(s.Stderr, interruptedLine(sess.targets, runs, f.output))
 		return ExitInterrupt
 	}
@@ -258,20 +277,13 @@ const progressTick = 200 * time.Millisecond
 // interruptedLine says what an interrupted check reported and what it
 // did not: check writes nothing but its report.
 func interruptedLine(targets []target, runs []*stackRun, output string) string {
-	done := map[string]bool{}
 	checked := 0
 	for _, r := range runs {
 		if r.parent == "" {
-			done[r.target.name+"\x00"+r.target.region] = true
 			checked++
 		}
 	}
-	var missing []string
-	for _, t := range targets {
-		if !done[t.name+"\x00"+t.region] {
-			missing = append(missing, t.name)
-		}
-	}
+	missing := notChecked(targets, runs)
 	line := fmt.Sprintf("realdrift check: interrupted — %d of %d stacks checked and reported", checked, len(targets))
 	if nested := len(runs) - checked; nested > 0 {
 		line += fmt.Sprintf(" (and %d nested)", nested)
@@ -280,9 +292,27 @@ func interruptedLine(targets []target, runs []*stackRun, output string) string {
 		line += "; not checked: " + listSome(missing)
 	}
 	if output != "" {
-		line += "; " + output + " holds the partial report"
+		line += "; -o " + output + " left as it was"
 	}
 	return line + " (no baseline or ignore file is written by check)"
+}
+
+// notChecked names the targets runs did not check (nested stacks of a
+// checked target are not targets).
+func notChecked(targets []target, runs []*stackRun) []string {
+	done := map[string]bool{}
+	for _, r := range runs {
+		if r.parent == "" {
+			done[r.target.name+"\x00"+r.target.region] = true
+		}
+	}
+	var missing []string
+	for _, t := range targets {
+		if !done[t.name+"\x00"+t.region] {
+			missing = append(missing, t.name)
+		}
+	}
+	return missing
 }
 
 // templatesOf locates each checked stack's template for SARIF: the app's
@@ -413,9 +443,9 @@ func printCallStats(w io.Writer, st scan.Stats) {
 // jsonWithStats writes the JSON report with the run's call figures added
 // under "stats" (an additive key: the report package's contract is
 // otherwise unchanged).
-func jsonWithStats(w io.Writer, stacks []report.Stack, st scan.Stats) error {
+func jsonWithStats(w io.Writer, stacks []report.Stack, partial report.Partial, st scan.Stats) error {
 	var buf bytes.Buffer
-	if err := report.JSON(&buf, stacks); err != nil {
+	if err := report.JSONPartial(&buf, stacks, partial); err != nil {
 		return err
 	}
 	stats, err := json.MarshalIndent(st, "  ", "  ")

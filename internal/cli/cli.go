@@ -14,7 +14,10 @@ const (
 	ExitOK        = 0
 	ExitDrift     = 1
 	ExitError     = 2
-	ExitInterrupt = 130
+	// ExitIncomplete: nothing drifted among what was read, but something
+	// could not be read (check --fail, revert): not clean.
+	ExitIncomplete = 3
+	ExitInterrupt  = 130
 )
 
 // IO carries the process streams so tests can drive verbs in-process.

@@ -63,7 +63,16 @@ type stackRun struct {
 
 // report returns the run as the report package takes it.
 func (r *stackRun) report() report.Stack {
-	return report.Stack{Ref: r.ref, Findings: r.findings, Err: r.err, Parent: r.parent, ParentLogicalID: r.parentLogicalID}
+	return report.Stack{Ref: r.ref, Findings: r.findings, Err: r.err, Parent: r.parent, ParentLogicalID: r.parentLogicalID, Resources: r.resources()}
+}
+
+// resources is how many resources the run covered: the template's plus
+// the added children the scan found (0 for a stack not checked).
+func (r *stackRun) resources() int {
+	if r.result == nil || r.result.Desired == nil {
+		return 0
+	}
+	return drift.Resources(len(r.result.Desired.Resources), r.raw)
 }
 
 // gather checks one stack: the scan pipeline, then the baseline, the scope

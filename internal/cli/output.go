@@ -89,14 +89,15 @@ func (r *redirect) Write(p []byte) (int, error) {
 	return r.w.Write(p)
 }
 
-// finish puts -o FILE in place when the verb succeeded (exit 0, or 1 for
-// a finding it reports) and leaves FILE as it was otherwise; a nil
+// finish puts -o FILE in place when the verb's report is whole (exit 0, 1
+// for a finding it reports, or 3 for a report that says what it could not
+// read) and leaves FILE as it was otherwise; a nil
 // redirect, or one -o was not given to, changes nothing.
 func (r *redirect) finish(code int, stderr io.Writer, verb string) int {
 	if r == nil || r.file == nil {
 		return code
 	}
-	if code != ExitOK && code != ExitDrift {
+	if !wholeReport(code) {
 		r.file.discard()
 		fmt.Fprintf(stderr, "realdrift %s: -o %s left as it was (exit %d)\n", verb, r.file.path, code)
 		return code
@@ -106,6 +107,13 @@ func (r *redirect) finish(code int, stderr io.Writer, verb string) int {
 		return ExitError
 	}
 	return code
+}
+
+// wholeReport reports whether a verb exiting with code wrote a whole
+// report, which -o FILE then holds: 0, 1 and 3 do; an error (2) or an
+// interrupt (130) leaves FILE as it was.
+func wholeReport(code int) bool {
+	return code == ExitOK || code == ExitDrift || code == ExitIncomplete
 }
 
 // outputFlag is -o FILE of a verb with a redirect.

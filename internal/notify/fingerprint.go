@@ -48,6 +48,11 @@ func (e Event) DetailType() string {
 // headline names the event in messages; an unchanged run (never sent by a
 // Notifier, but a Summary can still be rendered) says so.
 func headline(s Summary) string {
+	if s.Event == EventResolved && s.Verdict.Unread() > 0 {
+		// The drift set emptied, but not everything was read: what was
+		// not read may still drift.
+		return "No Drift Seen, INCOMPLETE (" + s.Verdict.NotRead() + ")"
+	}
 	if h := s.Event.DetailType(); h != "" {
 		return h
 	}

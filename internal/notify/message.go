@@ -95,10 +95,16 @@ func Text(s Summary) string {
 	if !s.At.IsZero() {
 		fmt.Fprintf(&b, "Finished: %s\n", s.At.UTC().Format(time.RFC3339))
 	}
-	if s.Event == EventResolved {
+	switch {
+	case s.Event == EventResolved && s.Verdict.Unread() > 0:
+		fmt.Fprintf(&b, "No drift found in what was read; %s.\n", s.Verdict.NotRead())
+	case s.Event == EventResolved:
 		b.WriteString("No drift remains.\n")
-	} else {
+	default:
 		fmt.Fprintf(&b, "Drift: %d (%s)\n", s.Drift, countsLine(s.Counts, true))
+	}
+	if s.Verdict.Unread() > 0 {
+		fmt.Fprintf(&b, "Verdict: %s — coverage incomplete: drift on what was not read is unknown (the skipped findings say why)\n", s.Verdict)
 	}
 	if s.Potential > 0 {
 		fmt.Fprintf(&b, "Potential drift (not yet recorded in the baseline): %d\n", s.Potential)
@@ -177,10 +183,16 @@ func SlackPayload(s Summary) ([]byte, error) {
 		}},
 	}
 	var counts strings.Builder
-	if s.Event == EventResolved {
+	switch {
+	case s.Event == EventResolved && s.Verdict.Unread() > 0:
+		fmt.Fprintf(&counts, "*No drift found in what was read; %s.*", s.Verdict.NotRead())
+	case s.Event == EventResolved:
 		counts.WriteString("*No drift remains.*")
-	} else {
+	default:
 		fmt.Fprintf(&counts, "*Drift: %d*", s.Drift)
+	}
+	if s.Verdict.Unread() > 0 {
+		fmt.Fprintf(&counts, "\n*Verdict: %s* — drift on what was not read is unknown", slackEscape(s.Verdict.String()))
 	}
 	for _, t := range drift.Tiers() {
 		if n := s.Counts[t]; n > 0 {
@@ -253,6 +265,9 @@ type eventDetail struct {
 	DriftCount          int             `json:"driftCount"`
 	PotentialDriftCount int             `json:"potentialDriftCount"`
 	TopFindings         []drift.Finding `json:"topFindings"`
+	Verdict             drift.Outcome   `json:"verdict"`
+	Resources           int             `json:"resources"`
+	NotRead             int             `json:"notRead"`
 	ValuesOmitted       bool            `json:"valuesOmitted,omitempty"`
 	ConsoleURL          string          `json:"consoleUrl"`
 }
@@ -269,6 +284,10 @@ func EventDetail(s Summary) ([]byte, error) {
 		Fingerprint: s.Fingerprint, PreviousFingerprint: s.PreviousFingerprint,
 		Counts: countsMap(s.Counts), DriftCount: s.Drift, PotentialDriftCount: s.Potential,
 		TopFindings: s.Top, ConsoleURL: s.ConsoleURL,
+		Verdict: s.Verdict.Outcome(), Resources: s.Verdict.Resources(), NotRead: s.Verdict.Unread(),
+	}
+	if d.Verdict == drift.OutcomeUnknown {
+		d.Verdict = drift.Judge(nil, 0, false).Outcome() // a Summary built by hand
 	}
 	if d.TopFindings == nil {
 		d.TopFindings = []drift.Finding{}
@@ -323,6 +342,8 @@ func SNSAttributes(s Summary) (map[string]Attribute, error) {
 		"region":     {DataType: "String", Value: s.Stack.Region},
 		"stack":      {DataType: "String", Value: s.Stack.Name},
 		"driftCount": {DataType: "Number", Value: strconv.Itoa(s.Drift)},
+		"verdict":    {DataType: "String", Value: s.Verdict.Outcome().String()},
+		"notRead":    {DataType: "Number", Value: strconv.Itoa(s.Verdict.Unread())},
 		"counts":     {DataType: "String", Value: string(counts)},
 	}, nil
 }

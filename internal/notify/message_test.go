@@ -44,6 +44,11 @@ func goldenCases() map[string]Summary {
 		"detected-few":  Summarize(drift.StackRef{Account: "222222222222", Region: "cn-north-1", Name: "Billing"}, "check-1", at, baseFindings()[:1], "0ld"),
 		"resolved":      Summarize(shop, "sweep-2026-12-01T04-00", at.Add(24*time.Hour), baseFindings()[3:], Fingerprint(baseFindings())),
 		"unchanged-run": Summarize(shop, "run-3", at, baseFindings(), Fingerprint(baseFindings())),
+		// The drift set emptied while a read was denied: never "No drift
+		// remains", always INCOMPLETE with the count.
+		"resolved-incomplete": Summarize(shop, "sweep-2026-12-02T04-00", at.Add(48*time.Hour), []drift.Finding{
+			{Tier: drift.Skipped, LogicalID: "Queue", ResourceType: "AWS::SQS::Queue", PhysicalID: "q", Reason: "CloudControl GetResource: AccessDeniedException: not authorized to perform cloudformation:GetResource"},
+		}, Fingerprint(baseFindings())).WithResources(12),
 	}
 }
 

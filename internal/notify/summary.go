@@ -42,6 +42,19 @@ type Summary struct {
 	// Functions console (RevertConsoleURL of its ARN), to record the
 	// stack's current undeclared state as its baseline.
 	AcceptURL string
+	// Verdict is the run's verdict (drift.Judge): an alert about a stack
+	// something of which could not be read says INCOMPLETE with the count,
+	// never that no drift remains. WithResources sets what it counts
+	// against.
+	Verdict drift.Verdict `json:"-"`
+	all     []drift.Finding
+}
+
+// WithResources returns s with its verdict counted against resources, the
+// number the check covered (drift.Resources).
+func (s Summary) WithResources(resources int) Summary {
+	s.Verdict = drift.Judge(s.all, resources, false)
+	return s
 }
 
 // Summarize builds the Summary of a run from its findings and the previous
@@ -53,6 +66,8 @@ func Summarize(stack drift.StackRef, runID string, at time.Time, findings []drif
 		PreviousFingerprint: previousFingerprint,
 		Counts:              map[drift.Tier]int{},
 		ConsoleURL:          ConsoleURL(stack),
+		Verdict:             drift.Judge(findings, 0, false),
+		all:                 findings,
 	}
 	s.Event = Decide(previousFingerprint, s.Fingerprint)
 	var set []drift.Finding

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/ignore"
 )
 
 // asffSchema is the AWS Security Finding Format version written.
@@ -18,7 +19,9 @@ const asffSchema = "2018-10-08"
 // ASFF writes the drift findings of stacks as AWS Security Finding Format
 // findings (a JSON array, the Findings of a BatchImportFindings call):
 // confirmed drift HIGH (deleted, declared) or MEDIUM (undeclared, added),
-// potential drift LOW; informational tiers and failed stacks are left out.
+// potential drift LOW; each resource not read INFORMATIONAL (its stack is
+// incomplete, never clean); other informational tiers and failed stacks
+// are left out.
 // Ids are stable per stack, resource and path, so a re-import updates a
 // finding instead of adding one. now is the finding time (the caller's
 // clock).
@@ -95,6 +98,53 @@ func ASFFFindings(stacks []Stack, now time.Time, withPotential bool) []map[strin
 				"RecordState": "ACTIVE",
 			})
 		}
+		if withPotential {
+			out = append(out, asffNotRead(s, ts)...)
+		}
+	}
+	return out
+}
+
+// asffNotRead is one INFORMATIONAL finding per resource of s not read:
+// the stack's verdict is then incomplete, never clean, and Security Hub
+// shows what was not looked at and why.
+func asffNotRead(s Stack, ts string) []map[string]any {
+	var out []map[string]any
+	sum := Summarize(s)
+	for _, u := range unreadOf(s) {
+		f := u.F
+		key := strings.Join([]string{s.Ref.Account, s.Ref.Region, s.Ref.Name, f.LogicalID, f.PhysicalID, "not read"}, "\x00")
+		h := sha256.Sum256([]byte(key))
+		resID := f.PhysicalID
+		if resID == "" {
+			resID = s.Ref.Name + "/" + f.LogicalID
+		}
+		out = append(out, map[string]any{
+			"SchemaVersion": asffSchema,
+			"Id":            "realdrift/" + hex.EncodeToString(h[:16]),
+			"ProductArn":    fmt.Sprintf("arn:aws:securityhub:%s:%s:product/%s/default", s.Ref.Region, s.Ref.Account, s.Ref.Account),
+			"GeneratorId":   "realdrift/notRead",
+			"AwsAccountId":  s.Ref.Account,
+			"Region":        s.Ref.Region,
+			"Types":         []string{"Software and Configuration Checks/AWS Config Analysis"},
+			"CreatedAt":     ts,
+			"UpdatedAt":     ts,
+			"Severity":      map[string]any{"Label": "INFORMATIONAL"},
+			"Title":         truncate(fmt.Sprintf("not read: %s (%s) — %s", ignore.DisplayPath(s.Ref.Name, f), f.ResourceType, sum.Judged), 256),
+			"Description": truncate(fmt.Sprintf("%s (%s) in %s was not read: %s. The stack's verdict is %s: drift there is unknown, not absent.",
+				oneLine(ignore.DisplayPath(s.Ref.Name, f)), f.ResourceType, s.Ref, oneLine(u.Reason), sum.Judged), 1024),
+			"Resources": []any{map[string]any{
+				"Type": "Other", "Id": resID, "Partition": "aws", "Region": s.Ref.Region,
+				"Details": map[string]any{"Other": map[string]any{
+					"stack": s.Ref.Name, "logicalId": f.LogicalID, "resourceType": f.ResourceType, "verdict": sum.Verdict.String(),
+				}},
+			}},
+			"ProductFields": map[string]any{
+				"realdrift/stack": s.Ref.Name, "realdrift/account": s.Ref.Account, "realdrift/region": s.Ref.Region,
+			},
+			"Workflow":    map[string]any{"Status": "NEW"},
+			"RecordState": "ACTIVE",
+		})
 	}
 	return out
 }

@@ -7,18 +7,22 @@ import (
 	"strings"
 
 	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/ignore"
 )
 
 // JUnit XML, as CI dashboards read it: one testsuite per stack, one
 // testcase per resource with drift (a failure listing its findings),
-// one "stack" testcase per stack (an error when it could not be checked),
-// potential drift as a passing testcase's system-out.
+// one "stack" testcase per stack (an error when it could not be checked;
+// its system-out carries the verdict when it is not clean), one skipped
+// testcase per resource not read ("not read: <reason>"), potential drift
+// as a passing testcase's system-out.
 type junitSuites struct {
 	XMLName  xml.Name     `xml:"testsuites"`
 	Name     string       `xml:"name,attr"`
 	Tests    int          `xml:"tests,attr"`
 	Failures int          `xml:"failures,attr"`
 	Errors   int          `xml:"errors,attr"`
+	Skipped  int          `xml:"skipped,attr"`
 	Suites   []junitSuite `xml:"testsuite"`
 }
 
@@ -27,6 +31,7 @@ type junitSuite struct {
 	Tests    int         `xml:"tests,attr"`
 	Failures int         `xml:"failures,attr"`
 	Errors   int         `xml:"errors,attr"`
+	Skipped  int         `xml:"skipped,attr"`
 	Cases    []junitCase `xml:"testcase"`
 }
 
@@ -35,6 +40,7 @@ type junitCase struct {
 	ClassName string        `xml:"classname,attr"`
 	Failure   *junitProblem `xml:"failure,omitempty"`
 	Error     *junitProblem `xml:"error,omitempty"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
 	SystemOut string        `xml:"system-out,omitempty"`
 }
 
@@ -42,6 +48,10 @@ type junitProblem struct {
 	Message string `xml:"message,attr"`
 	Type    string `xml:"type,attr"`
 	Text    string `xml:",chardata"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
 }
 
 // JUnit writes stacks as a JUnit XML report.
@@ -91,6 +101,15 @@ func JUnit(w io.Writer, stacks []Stack) error {
 				}
 				suite.Cases = append(suite.Cases, c)
 			}
+			for _, u := range unreadOf(s) {
+				suite.Cases = append(suite.Cases, junitCase{
+					Name: oneLine(ignore.DisplayPath(s.Ref.Name, u.F)) + " (" + u.F.ResourceType + ")", ClassName: class,
+					Skipped: &junitSkipped{Message: "not read: " + oneLine(u.Reason)},
+				})
+			}
+			if sum := Summarize(s); sum.Unread > 0 {
+				suite.Cases[0].SystemOut = "verdict: " + sum.Judged.String() + "\n"
+			}
 		}
 		for _, c := range suite.Cases {
 			suite.Tests++
@@ -100,10 +119,14 @@ func JUnit(w io.Writer, stacks []Stack) error {
 			if c.Error != nil {
 				suite.Errors++
 			}
+			if c.Skipped != nil {
+				suite.Skipped++
+			}
 		}
 		doc.Tests += suite.Tests
 		doc.Failures += suite.Failures
 		doc.Errors += suite.Errors
+		doc.Skipped += suite.Skipped
 		doc.Suites = append(doc.Suites, suite)
 	}
 	b, err := xml.MarshalIndent(doc, "", "  ")

@@ -68,9 +68,9 @@ func cases() map[string][]Stack {
 		"clean-info":   {{Ref: prod, Findings: []drift.Finding{fnd(drift.AtDefault, "Q", "AWS::SQS::Queue", "DelaySeconds", 0.0, nil), fnd(drift.AtDefault, "Q", "AWS::SQS::Queue", "VisibilityTimeout", 30.0, nil)}}},
 		"potential":    {{Ref: prod, Findings: []drift.Finding{with(fnd(drift.Undeclared, "Q", "AWS::SQS::Queue", "Policy", "p", nil), func(f *drift.Finding) { f.Unrecorded = true })}}},
 		"declared":     {{Ref: prod, Findings: []drift.Finding{fnd(drift.Declared, "Fn", "AWS::Lambda::Function", "Timeout", 30.0, 3.0)}}},
-		"mixed":        {{Ref: prod, Findings: mixed()}},
+		"mixed":        {{Ref: prod, Findings: mixed(), Resources: 11}},
 		"multi-error":  {{Ref: prod, Findings: mixed()[:1]}, {Ref: dev, Err: errors.New("GetTemplate: AccessDenied\n(check the read role)")}},
-		"skipped-only": {{Ref: dev, Findings: []drift.Finding{with(fnd(drift.Skipped, "C", "Custom::X", "", nil, nil), func(f *drift.Finding) { f.Reason = "custom resource" })}}},
+		"skipped-only": {{Ref: dev, Resources: 4, Findings: []drift.Finding{with(fnd(drift.Skipped, "C", "Custom::X", "", nil, nil), func(f *drift.Finding) { f.Reason = "custom resource" })}}},
 	}
 }
 
@@ -160,7 +160,10 @@ func TestExitCode(t *testing.T) {
 		{"drift with --fail", []Stack{clean, driftS}, true, false, ExitDrift},
 		{"potential drift never fails", []Stack{potentialS}, true, true, ExitOK},
 		{"ignored never fails", []Stack{ignoredS}, true, true, ExitOK},
-		{"skipped without --strict", []Stack{skipped}, true, false, ExitOK},
+		{"skipped is incomplete, not clean, with --fail", []Stack{skipped}, true, false, ExitIncomplete},
+		{"skipped report-only", []Stack{skipped}, false, false, ExitOK},
+		{"skipped beside drift is drift", []Stack{skipped, driftS}, true, false, ExitDrift},
+		{"--strict wins over incomplete", []Stack{skipped}, true, true, ExitDrift},
 		{"skipped with --strict", []Stack{skipped}, false, true, ExitDrift},
 		{"an error wins", []Stack{driftS, failed}, true, true, ExitError},
 	}

@@ -45,7 +45,9 @@ func sarifRules() []sarifRule {
 // the finding's resource (the stack's first line for a resource the
 // template lacks). templates gives each stack's template; a stack it has
 // none for is located by a stack URI alone. A stack that could not be
-// checked is a failed tool execution notification.
+// checked is a failed tool execution notification; each resource not read
+// is a warning notification (descriptor RD900) naming why, and a stack of
+// which nothing could be read makes the execution unsuccessful.
 func SARIF(w io.Writer, stacks []Stack, templates func(Stack) Template) error {
 	rules := sarifRules()
 	ruleIndex := map[string]int{}
@@ -60,13 +62,37 @@ func SARIF(w io.Writer, stacks []Stack, templates func(Stack) Template) error {
 	}
 	results := []map[string]any{}
 	var notes []map[string]any
+	successful := true
 	for _, s := range stacks {
 		if s.Err != nil {
+			successful = false
 			notes = append(notes, map[string]any{
 				"level":   "error",
 				"message": map[string]any{"text": fmt.Sprintf("%s: %s", s.Ref, oneLine(s.Err.Error()))},
 			})
 			continue
+		}
+		// Every resource not read is a notification: the run did not see
+		// it, so no result about it means nothing. A stack of which
+		// nothing could be read is a failed execution.
+		sum := Summarize(s)
+		if sum.Unread > 0 && sum.Unread == sum.Resources {
+			successful = false
+		}
+		for _, u := range unreadOf(s) {
+			notes = append(notes, map[string]any{
+				"level": "warning",
+				"message": map[string]any{"text": fmt.Sprintf("%s (%s) in %s not read: %s — %s",
+					oneLine(ignore.DisplayPath(s.Ref.Name, u.F)), u.F.ResourceType, s.Ref, oneLine(u.Reason), sum.Judged)},
+				"descriptor": map[string]any{"id": "RD900"},
+				"locations": []any{map[string]any{"logicalLocations": []any{map[string]any{
+					"name": u.F.LogicalID, "fullyQualifiedName": s.Ref.Name + "/" + u.F.LogicalID, "kind": "resource",
+				}}}},
+				"properties": map[string]any{
+					"stack": s.Ref.Name, "account": s.Ref.Account, "region": s.Ref.Region,
+					"resourceType": u.F.ResourceType, "verdict": sum.Verdict.String(),
+				},
+			})
 		}
 		var tpl Template
 		if templates != nil {
@@ -110,7 +136,7 @@ func SARIF(w io.Writer, stacks []Stack, templates func(Stack) Template) error {
 			}
 		}
 	}
-	invocation := map[string]any{"executionSuccessful": len(notes) == 0}
+	invocation := map[string]any{"executionSuccessful": successful}
 	if len(notes) > 0 {
 		invocation["toolExecutionNotifications"] = notes
 	}

@@ -18,34 +18,30 @@ type Stack struct {
 	// from, and ParentLogicalID the logical id of its
 	// AWS::CloudFormation::Stack resource there; both "" otherwise.
 	Parent, ParentLogicalID string
+	// Resources is how many resources the check covered: the template's
+	// plus the added children found (drift.Resources). The verdict's
+	// "n of m not read" counts against it.
+	Resources int
 }
 
-// Verdict is a stack's (or a run's) outcome.
-type Verdict uint8
+// Verdict is a stack's (or a run's) outcome: drift.Outcome, whose wire
+// names are the JSON report's verdicts.
+type Verdict = drift.Outcome
 
-// The verdicts, from best to worst.
+// The verdicts, from best to worst (drift.Outcome's).
 const (
-	Clean Verdict = iota
-	PotentialDrift
-	Drift
-	Error
+	Clean          = drift.Clean
+	PotentialDrift = drift.PotentialDrift
+	Incomplete     = drift.Incomplete
+	Drift          = drift.Drifted
+	Error          = drift.Failed
 )
-
-var verdictNames = [...]string{Clean: "clean", PotentialDrift: "potentialDrift", Drift: "drift", Error: "error"}
-
-// String returns the verdict's wire name.
-func (v Verdict) String() string {
-	if int(v) < len(verdictNames) {
-		return verdictNames[v]
-	}
-	return "unknown"
-}
-
-// MarshalText writes the wire name.
-func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
 
 // Summary is what a stack's findings add up to.
 type Summary struct {
+	// Judged is the stack's verdict with its counts (drift.Judge).
+	Judged drift.Verdict
+	// Verdict is Judged's outcome.
 	Verdict Verdict
 	// Confirmed counts the drift findings that are not Unrecorded, by tier.
 	Confirmed map[drift.Tier]int
@@ -56,41 +52,28 @@ type Summary struct {
 	// All counts every finding by tier.
 	All map[drift.Tier]int
 	// Unread is the number of resources with a skipped finding, added
-	// children whose read failed included.
-	Unread int
+	// children whose read failed included; Resources the number the
+	// check covered (at least Unread).
+	Unread, Resources int
 }
 
 // CoverageComplete reports whether every resource was read: never for a
 // stack that could not be checked at all.
-func (s Summary) CoverageComplete() bool { return s.Unread == 0 && s.Verdict != Error }
+func (s Summary) CoverageComplete() bool { return s.Judged.Complete() }
 
 // Summarize adds up a stack's findings.
 func Summarize(s Stack) Summary {
-	sum := Summary{Confirmed: map[drift.Tier]int{}, All: map[drift.Tier]int{}}
-	unread := map[string]bool{}
+	v := drift.Judge(s.Findings, s.Resources, s.Err != nil)
+	sum := Summary{
+		Judged: v, Verdict: v.Outcome(), Drifted: v.Drifted(), Potential: v.Potential(),
+		Unread: v.Unread(), Resources: v.Resources(),
+		Confirmed: map[drift.Tier]int{}, All: map[drift.Tier]int{},
+	}
 	for _, f := range s.Findings {
 		sum.All[f.Tier]++
-		switch {
-		case potential(f):
-			sum.Potential++
-		case f.Tier.IsDrift():
+		if !potential(f) && f.Tier.IsDrift() {
 			sum.Confirmed[f.Tier]++
-			sum.Drifted++
-		case f.Tier == drift.Skipped:
-			unread[f.LogicalID+"#"+f.PhysicalID] = true
 		}
-		if f.Tier == drift.Added && f.Actual == nil {
-			unread[f.LogicalID+"#"+f.PhysicalID] = true // its full read failed
-		}
-	}
-	sum.Unread = len(unread)
-	switch {
-	case s.Err != nil:
-		sum.Verdict = Error
-	case sum.Drifted > 0:
-		sum.Verdict = Drift
-	case sum.Potential > 0:
-		sum.Verdict = PotentialDrift
 	}
 	return sum
 }
@@ -114,5 +97,45 @@ func sorted(stack string, fs []drift.Finding) []drift.Finding {
 		}
 		return a.LogicalID < b.LogicalID
 	})
+	return out
+}
+
+// unreadResource is one resource a stack's check did not read, with why.
+type unreadResource struct {
+	// F is the finding that says so (its resource fields name it).
+	F      drift.Finding
+	Reason string
+}
+
+// unreadOf lists the resources of s not read, in report order: one per
+// resource, its reasons joined (a resource's read and its child listing
+// can both fail).
+func unreadOf(s Stack) []unreadResource {
+	var out []unreadResource
+	at := map[string]int{}
+	for _, f := range sorted(s.Ref.Name, s.Findings) {
+		reason := ""
+		switch {
+		case f.Tier == drift.Skipped:
+			reason = f.Reason
+		case f.Tier == drift.Added && f.Actual == nil:
+			reason = "added child not read"
+			if f.Note != "" {
+				reason += ": " + f.Note
+			}
+		default:
+			continue
+		}
+		if reason == "" {
+			reason = "not read"
+		}
+		k := f.LogicalID + "#" + f.PhysicalID
+		if i, ok := at[k]; ok {
+			out[i].Reason += "; " + reason
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, unreadResource{F: f, Reason: reason})
+	}
 	return out
 }

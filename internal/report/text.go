@@ -117,7 +117,7 @@ func writeStack(b *bytes.Buffer, s Stack, opt Options, st style) {
 		writeInfo(b, s.Ref.Name, findings, opt)
 	}
 	if sum.Unread > 0 {
-		fmt.Fprintf(b, "coverage: incomplete — %d %s not read (--strict fails on this)\n", sum.Unread, plural(sum.Unread, "resource", "resources"))
+		fmt.Fprintf(b, "coverage: incomplete — %d of %d %s not read, so the stack is not clean (skipped says why; check --fail exits 3, --strict 1)\n", sum.Unread, sum.Resources, plural(sum.Resources, "resource", "resources"))
 	}
 	plain, styled := verdictLine(sum, st)
 	if printed == 0 {
@@ -242,7 +242,19 @@ func verdictLine(sum Summary, st style) (plain, styled string) {
 	drifts := fmt.Sprintf("%d %s (%s)", sum.Drifted, plural(sum.Drifted, "drift", "drifts"), strings.Join(counts, ", "))
 	pot := fmt.Sprintf("%d potential drift", sum.Potential)
 	var body, colored string
+	gap := ""
+	if g := sum.Judged.NotRead(); g != "" {
+		gap = " — " + g
+	}
 	switch {
+	case sum.Verdict == Incomplete:
+		inc := "INCOMPLETE (" + sum.Judged.NotRead() + ")"
+		body, colored = inc, st.yellow(st.bold(inc))
+		if sum.Potential > 0 {
+			body += " — " + pot
+			colored += " — " + st.yellow(pot)
+		}
+		return "result: " + body, st.bold("result:") + " " + colored
 	case sum.Drifted > 0 && sum.Potential > 0:
 		n := sum.Drifted + sum.Potential
 		body = fmt.Sprintf("%d findings — %s + %s", n, drifts, pot)
@@ -252,10 +264,13 @@ func verdictLine(sum Summary, st style) (plain, styled string) {
 	case sum.Potential > 0:
 		body = "no confirmed drift — " + pot
 		colored = st.green(st.bold("no confirmed drift")) + " — " + st.yellow(pot)
-	default:
+	case sum.Verdict == Clean:
 		body, colored = "CLEAN", st.green(st.bold("CLEAN"))
+	default:
+		// Only drift.Judge says Clean; anything else is not claimed.
+		body, colored = sum.Judged.String(), st.yellow(st.bold(sum.Judged.String()))
 	}
-	return "result: " + body, st.bold("result:") + " " + colored
+	return "result: " + body + gap, st.bold("result:") + " " + colored + st.yellow(gap)
 }
 
 // value renders a JSON value for a finding line.

@@ -12,6 +12,7 @@ type Totals struct {
 	// ByVerdict counts stacks by their verdict.
 	Clean          int `json:"clean"`
 	PotentialDrift int `json:"potentialDrift"`
+	Incomplete     int `json:"incomplete"`
 	Drift          int `json:"drift"`
 	Error          int `json:"error"`
 	// Drifted and Potential count findings over every stack.
@@ -32,6 +33,8 @@ func Total(stacks []Stack) Totals {
 			t.Clean++
 		case PotentialDrift:
 			t.PotentialDrift++
+		case Incomplete:
+			t.Incomplete++
 		case Drift:
 			t.Drift++
 		case Error:
@@ -45,14 +48,20 @@ func Total(stacks []Stack) Totals {
 }
 
 // String is the grand total line: "total: 257 stacks — 3 with drift (20
-// findings), 12 with potential drift (40), 242 clean, 0 errors".
+// findings), 12 with potential drift (40), 240 clean, 2 incomplete, 0
+// errors; 5 resources not read" (incomplete and not read only when there
+// are any).
 func (t Totals) String() string {
 	parts := []string{
 		fmt.Sprintf("%d with drift (%d %s)", t.Drift, t.Drifted, plural(t.Drifted, "finding", "findings")),
 		fmt.Sprintf("%d with potential drift (%d)", t.PotentialDrift, t.Potential),
 		fmt.Sprintf("%d clean", t.Clean),
-		fmt.Sprintf("%d %s", t.Error, plural(t.Error, "error", "errors")),
 	}
+	if t.Incomplete > 0 {
+		parts = append(parts, fmt.Sprintf("%d incomplete", t.Incomplete))
+	}
+	parts = append(parts,
+		fmt.Sprintf("%d %s", t.Error, plural(t.Error, "error", "errors")))
 	s := fmt.Sprintf("total: %d %s — %s", t.Stacks, plural(t.Stacks, "stack", "stacks"), strings.Join(parts, ", "))
 	if t.Unread > 0 {
 		s += fmt.Sprintf("; %d %s not read", t.Unread, plural(t.Unread, "resource", "resources"))

@@ -16,7 +16,7 @@ func TestTotal(t *testing.T) {
 		{Ref: drift.StackRef{Name: "E"}, Findings: []drift.Finding{{Tier: drift.Skipped, LogicalID: "S"}}},
 	}
 	got := Total(stacks).String()
-	want := "total: 5 stacks — 1 with drift (2 findings), 1 with potential drift (1), 2 clean, 1 error; 1 resource not read"
+	want := "total: 5 stacks — 1 with drift (2 findings), 1 with potential drift (1), 1 clean, 1 incomplete, 1 error; 1 resource not read"
 	if got != want {
 		t.Errorf("Total = %q\nwant    %q", got, want)
 	}

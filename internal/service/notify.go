@@ -66,6 +66,16 @@ func (s *Service) notifyStack(ctx context.Context, in statemachine.NotifyTask) e
 	if sum.Event == notify.EventNone {
 		return nil
 	}
+	// The alert's verdict counts what was not read against the stack's
+	// resources: INCOMPLETE (n of m not read), never "no drift remains".
+	declared := 0
+	var ds desiredState
+	if ok, err := s.getJSON(ctx, in.RunID, stateKey(keyDesired, stack), &ds); err != nil {
+		return err
+	} else if ok && ds.Desired != nil {
+		declared = len(ds.Desired.Resources)
+	}
+	sum = sum.WithResources(drift.Resources(declared, findings))
 	if sum.Event == notify.EventDetected && s.set.RevertStateMachineARN != "" {
 		sum.RevertURL = notify.RevertConsoleURL(s.set.RevertStateMachineARN)
 	}
