@@ -148,7 +148,7 @@ func TestCheckFormatSARIFJUnit(t *testing.T) {
 		t.Errorf("result at %s:%d rule %s, want App.template:1 RD003 (one-line JSON template)", loc.ArtifactLocation.URI, loc.Region.StartLine, log.Runs[0].Results[0].RuleID)
 	}
 	out, _, code = e.run("check", "--all", "--format", "junit")
-	if code != ExitOK || !strings.HasPrefix(out, "<?xml") || !strings.Contains(out, `<testsuites name="realdrift" tests="3" failures="1" errors="0">`) {
+	if code != ExitOK || !strings.HasPrefix(out, "<?xml") || !strings.Contains(out, `<testsuites name="realdrift" tests="3" failures="1" errors="0" skipped="0">`) {
 		t.Errorf("junit: exit %d\n%s", code, out)
 	}
 }

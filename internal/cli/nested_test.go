@@ -149,15 +149,15 @@ func TestNestedNoRecursive(t *testing.T) {
 
 // TestNestedReadFailure: a nested stack that cannot be read is a skipped
 // finding on its parent's stack resource naming it and why — coverage
-// incomplete, --strict exits 1 — never drift, never an error, never left
-// out; its siblings are still checked.
+// incomplete (--fail exits 3, --strict 1) — never drift, never an error,
+// never left out; its siblings are still checked.
 func TestNestedReadFailure(t *testing.T) {
 	e, n := nestedTreeEnv(t)
 	root, queues, web := n[0], n[1], n[3]
 	if err := e.srv.SetFaults([]sandbox.FaultRule{{Service: "cloudformation", Action: "GetTemplate", Match: queues, Code: "AccessDenied", Status: 403, Message: "not authorized to perform cloudformation:GetTemplate"}}); err != nil {
 		t.Fatal(err)
 	}
-	rep := e.nestedCheck(t, ExitOK, "--no-baseline", "--fail", root)
+	rep := e.nestedCheck(t, ExitIncomplete, "--no-baseline", "--fail", root) // not clean, not drift
 	if d := cmp.Diff(rep.tree(), []string{root + "<", web + "<" + root}); d != "" {
 		t.Errorf("stacks (-got +want):\n%s", d)
 	}
@@ -174,8 +174,8 @@ func TestNestedReadFailure(t *testing.T) {
 	if !strings.Contains(gap.Reason, queues) || !strings.Contains(gap.Reason, "AccessDenied") {
 		t.Errorf("reason %q does not name the nested stack and the error", gap.Reason)
 	}
-	if top.Coverage || top.Drifted != 0 || top.Verdict != "clean" {
-		t.Errorf("parent: coverage %v, drifted %d, verdict %s; want incomplete, 0, clean", top.Coverage, top.Drifted, top.Verdict)
+	if top.Coverage || top.Drifted != 0 || top.Verdict != "incomplete" {
+		t.Errorf("parent: coverage %v, drifted %d, verdict %s; want incomplete, 0, incomplete (never clean)", top.Coverage, top.Drifted, top.Verdict)
 	}
 	e.nestedCheck(t, ExitDrift, "--no-baseline", "--strict", root)
 
