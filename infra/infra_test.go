@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -207,8 +208,45 @@ func TestFunctions(t *testing.T) {
 	}
 }
 
+// synthesizedCopy is the committed record of the synthesized state
+// machines (statemachine.SynthesizedFile): the local runner takes each
+// one's type from it and the local tests hold the definition they run
+// equal to its hash.
+var synthesizedCopy = filepath.Join("..", "testdata", "statemachine", "synthesized.json")
+
+// synthesizedMachine is one entry of synthesizedCopy.
+type synthesizedMachine struct {
+	Name   string `json:"name"`
+	Type   string `json:"type"`
+	SHA256 string `json:"sha256"`
+}
+
 func TestStateMachines(t *testing.T) {
 	placeholder := regexp.MustCompile(`\$\{(\w+)\}`)
+	synthesized := map[string]synthesizedMachine{}
+	defer func() {
+		want, err := json.MarshalIndent(synthesized, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, '\n')
+		if *update {
+			if err := os.MkdirAll(filepath.Dir(synthesizedCopy), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(synthesizedCopy, want, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		got, err := os.ReadFile(synthesizedCopy)
+		if err != nil {
+			t.Fatalf("%v (go test -run TestStateMachines -update writes it)", err)
+		}
+		if diff := cmp.Diff(string(got), string(want)); diff != "" {
+			t.Errorf("%s is not what infra synthesizes (go test -run TestStateMachines -update rewrites it) (-committed +synthesized):\n%s", synthesizedCopy, diff)
+		}
+	}()
 	for _, tt := range []struct{ file, name, typ string }{
 		{"sweep", SweepStateMachineName, "STANDARD"},
 		{"check-stack", CheckStackStateMachineName, "EXPRESS"},
@@ -234,6 +272,10 @@ func TestStateMachines(t *testing.T) {
 			}
 			if sm.props["DefinitionString"] != string(def) {
 				t.Errorf("DefinitionString is not %s.asl.json verbatim", tt.file)
+			}
+			synthesized[tt.file] = synthesizedMachine{
+				Name: sm.props["StateMachineName"].(string), Type: sm.props["StateMachineType"].(string),
+				SHA256: fmt.Sprintf("%x", sha256.Sum256([]byte(sm.props["DefinitionString"].(string)))),
 			}
 			subs, _ := sm.props["DefinitionSubstitutions"].(map[string]any)
 			needed := map[string]bool{}

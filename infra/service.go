@@ -395,10 +395,6 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 		Service: jsii.String("states"), Resource: jsii.String("execution"),
 		ResourceName: jsii.String(SweepStateMachineName + "/*"), ArnFormat: awscdk.ArnFormat_COLON_RESOURCE_NAME,
 	})
-	sweepExpress := stack.FormatArn(&awscdk.ArnComponents{
-		Service: jsii.String("states"), Resource: jsii.String("express"),
-		ResourceName: jsii.String(SweepStateMachineName + "/*"), ArnFormat: awscdk.ArnFormat_COLON_RESOURCE_NAME,
-	})
 	sweep.AddToRolePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
 		Sid:       jsii.String("DistributedMapChildren"),
 		Actions:   jsii.Strings("states:StartExecution"),
@@ -414,7 +410,8 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 	sweep.AddToRolePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
 		Sid:       jsii.String("DistributedMapChildExecutions"),
 		Actions:   jsii.Strings("states:DescribeExecution", "states:StopExecution"),
-		Resources: jsii.Strings(*sweepExecutions, *sweepExpress),
+		// Every child is a Standard execution (statemachine/doc.go).
+		Resources: jsii.Strings(*sweepExecutions),
 	}))
 
 	// Schedule.

@@ -31,24 +31,6 @@ func readDefinition(t *testing.T, name string) map[string]any {
 	return def
 }
 
-// readLocal reads a definition in the shape the local interpreter runs
-// (statemachine.LocalDefinition).
-func readLocal(t *testing.T, name string) map[string]any {
-	t.Helper()
-	b, err := os.ReadFile(name + ".asl.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b, err = statemachine.LocalDefinition(b); err != nil {
-		t.Fatal(err)
-	}
-	var def map[string]any
-	if err := json.Unmarshal(b, &def); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return def
-}
-
 func TestDefinitionsValidate(t *testing.T) {
 	l := statemachinetest.Local(t)
 	var files []string
@@ -174,13 +156,13 @@ func TestDefinitionRules(t *testing.T) {
 		// Sweeps and checks must retry timeouts; the other definitions may.
 		paced := name == statemachine.Sweep || name == statemachine.CheckStack
 		wantRetry := [][]string{lambdaErrors, timeouts, {statemachine.ErrorThrottled}}
-		def := readLocal(t, name)
+		def := readDefinition(t, name)
 		if _, ok := def["QueryLanguage"]; ok {
 			t.Errorf("%s sets QueryLanguage; definitions are JSONPath only", name)
 		}
 		walk(def, name+":", func(s state) {
 			t.Run(s.path, func(t *testing.T) {
-				for _, banned := range []string{"Assign", "Arguments", "Output", "QueryLanguage", "ItemReader", "ResultWriter", "ItemBatcher"} {
+				for _, banned := range []string{"Assign", "Arguments", "Output", "QueryLanguage"} {
 					if _, ok := s.body[banned]; ok {
 						t.Errorf("uses %s, which does not run locally", banned)
 					}
@@ -285,8 +267,11 @@ func TestSweepInlinesCheckStack(t *testing.T) {
 	if reader["Resource"] != "arn:aws:states:::s3:getObject" || writer["Resource"] != "arn:aws:states:::s3:putObject" || stacks["ItemsPath"] != nil {
 		t.Errorf("Stacks: ItemReader %v, ResultWriter %v, ItemsPath %v; want S3 getObject and putObject, no ItemsPath", reader, writer, stacks["ItemsPath"])
 	}
-	if pc := inner["ProcessorConfig"].(map[string]any); pc["ExecutionType"] != "EXPRESS" {
-		t.Errorf("per-stack ProcessorConfig = %v, want EXPRESS children", pc)
+	// A stack's reads share its account-region's paced rate, so its
+	// duration is unbounded by anything Express's 5 minutes could hold:
+	// Standard children (doc.go).
+	if pc := inner["ProcessorConfig"].(map[string]any); pc["ExecutionType"] != "STANDARD" {
+		t.Errorf("per-stack ProcessorConfig = %v, want STANDARD children", pc)
 	}
 	if inner["StartAt"] != check["StartAt"] {
 		t.Errorf("per-stack StartAt = %v, check-stack StartAt = %v", inner["StartAt"], check["StartAt"])

@@ -34,16 +34,17 @@ func TestSweepLocal(t *testing.T) {
 			"444444444444": {},
 		},
 		FailAccounts: map[string]bool{"333333333333": true},
+		Targets:      statemachinetest.ServeS3(t, "realdrift-targets"),
 	}
 	endpoint := statemachinetest.Serve(t, fake.Register)
 
-	ex, err := l.Run(t.Context(), statemachine.Run{
+	ex, err := l.Run(t.Context(), fake.Targets.Run(statemachine.Run{
 		Definition:     statemachine.Sweep,
 		Input:          map[string]any{},
 		LambdaEndpoint: endpoint,
 		ExecutionName:  "sweep-run-1",
 		RetryMillis:    1,
-	})
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +188,7 @@ func TestSweepPayloadsStayBounded(t *testing.T) {
 		t.Skip("-short: the larger sweep is skipped; TestSweepLocal still checks the bound")
 	}
 	l := statemachinetest.Local(t)
-	fake := &statemachinetest.Fake{Accounts: map[string][]statemachinetest.Stack{}}
+	fake := &statemachinetest.Fake{Accounts: map[string][]statemachinetest.Stack{}, Targets: statemachinetest.ServeS3(t, "realdrift-targets")}
 	stacks := 0
 	for a := range 6 {
 		acct := fmt.Sprintf("%012d", 100000000000+a)
@@ -201,7 +202,7 @@ func TestSweepPayloadsStayBounded(t *testing.T) {
 		}
 	}
 	endpoint := statemachinetest.Serve(t, fake.Register)
-	ex, err := l.Run(t.Context(), statemachine.Run{Definition: statemachine.Sweep, Input: map[string]any{}, LambdaEndpoint: endpoint, ExecutionName: "big"})
+	ex, err := l.Run(t.Context(), fake.Targets.Run(statemachine.Run{Definition: statemachine.Sweep, Input: map[string]any{}, LambdaEndpoint: endpoint, ExecutionName: "big"}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -141,7 +142,27 @@ type Run struct {
 	// and SendTaskFailure and the waits of scripts/sfn/run.js). Required
 	// by a definition with such a Task.
 	TaskTokens string
+	// Type is the state machine's type (TypeStandard, TypeExpress); for a
+	// definition name it defaults to the type infra synthesizes
+	// (testdata/statemachine/synthesized.json), else Standard.
+	Type string
+	// TimeScale, when positive, runs the runner's clocks that many times
+	// faster than real time: the execution limits (Express's 5 minutes,
+	// TimeoutSeconds) and a callback Task's TimeoutSeconds and
+	// HeartbeatSeconds. Lambda invocations take real time.
+	TimeScale float64
+	// S3Endpoint is where a Distributed Map's ItemReader and ResultWriter
+	// call S3 (AWS_ENDPOINT_URL_S3), with AccessKeyID and SecretAccessKey
+	// (default "local"): the state machine role's credentials.
+	S3Endpoint                   string
+	AccessKeyID, SecretAccessKey string
 }
+
+// State machine types.
+const (
+	TypeStandard = "STANDARD"
+	TypeExpress  = "EXPRESS"
+)
 
 // StateOutput is the size of one state's output.
 type StateOutput struct {
@@ -156,6 +177,46 @@ type ExecutionError struct {
 	Cause string `json:"Cause"`
 }
 
+// MapRunCounts are a Map Run's item or child-execution counts, as
+// DescribeMapRun reports them.
+type MapRunCounts struct {
+	Total          int `json:"total"`
+	Succeeded      int `json:"succeeded"`
+	Failed         int `json:"failed"`
+	TimedOut       int `json:"timedOut"`
+	Aborted        int `json:"aborted"`
+	Pending        int `json:"pending"`
+	ResultsWritten int `json:"resultsWritten"`
+}
+
+// ResultWriterDetails names a Map Run's manifest.json.
+type ResultWriterDetails struct {
+	Bucket string `json:"Bucket"`
+	Key    string `json:"Key"`
+}
+
+// MapRun is the summary of one Distributed Map state's run.
+type MapRun struct {
+	State                      string               `json:"state"`
+	MapRunArn                  string               `json:"mapRunArn"`
+	ExecutionType              string               `json:"executionType"`
+	Status                     string               `json:"status"`
+	MaxConcurrency             int                  `json:"maxConcurrency"`
+	ToleratedFailurePercentage float64              `json:"toleratedFailurePercentage"`
+	ToleratedFailureCount      int                  `json:"toleratedFailureCount"`
+	ItemCounts                 MapRunCounts         `json:"itemCounts"`
+	ExecutionCounts            MapRunCounts         `json:"executionCounts"`
+	ResultWriter               *ResultWriterDetails `json:"resultWriter"`
+}
+
+// ExecutionRecord is one execution of a run: the root's and every child's.
+type ExecutionRecord struct {
+	Name   string `json:"name"`
+	Type   string `json:"type"`
+	Status string `json:"status"`
+	Error  string `json:"error,omitempty"`
+}
+
 // Execution is the outcome of a local run.
 type Execution struct {
 	Status              string          `json:"status"`
@@ -165,20 +226,36 @@ type Execution struct {
 	MaxStateOutputBytes int             `json:"maxStateOutputBytes"`
 	Retries             int             `json:"retries"`
 	Caught              []string        `json:"caught"`
+	MapRuns             []MapRun        `json:"mapRuns"`
+	// Executions lists the root execution and every child execution.
+	Executions []ExecutionRecord `json:"executions"`
+	// DefinitionSHA256 is the SHA-256 of the definition file the runner
+	// executed, byte for byte as read; Type the type it ran it as.
+	DefinitionSHA256 string `json:"definitionSha256"`
+	Type             string `json:"type"`
 }
 
 // Run executes a definition under aws-local-stepfunctions. A failed
 // execution is reported in Execution.Status, not as an error.
 func (l Local) Run(ctx context.Context, r Run) (Execution, error) {
 	def := r.Definition
+	typ, name := r.Type, ""
 	if !strings.ContainsAny(def, `/\`) && !strings.HasSuffix(def, ".json") {
 		def = l.DefinitionPath(def)
+		synth, err := l.Synthesized()
+		if err != nil {
+			return Execution{}, fmt.Errorf("run %s locally: %w", r.Definition, err)
+		}
+		if s, ok := synth[r.Definition]; ok {
+			name = s.Name
+			if typ == "" {
+				typ = s.Type
+			}
+		}
 	}
-	def, cleanup, err := localFile(def)
-	if err != nil {
-		return Execution{}, fmt.Errorf("run %s locally: %w", r.Definition, err)
+	if typ == "" {
+		typ = TypeStandard
 	}
-	defer cleanup()
 	input, err := json.Marshal(r.Input)
 	if err != nil {
 		return Execution{}, fmt.Errorf("encode input of %s: %w", r.Definition, err)
@@ -190,10 +267,31 @@ func (l Local) Run(ctx context.Context, r Run) (Execution, error) {
 	if account == "" {
 		account = "123456789012"
 	}
+	inputArgs := []string{"--input", string(input)}
+	if len(input) > 64*1024 {
+		// A command line holds at most about 128 KiB per argument.
+		dir, err := os.MkdirTemp("", "realdrift-input-")
+		if err != nil {
+			return Execution{}, fmt.Errorf("run %s locally: %w", r.Definition, err)
+		}
+		defer os.RemoveAll(dir)
+		file := filepath.Join(dir, "input.json")
+		if err := os.WriteFile(file, input, 0o600); err != nil {
+			return Execution{}, fmt.Errorf("run %s locally: %w", r.Definition, err)
+		}
+		inputArgs = []string{"--input-file", file}
+	}
 	args := []string{"--require", "./polyfill.cjs", "run.js",
 		"--definition", def,
-		"--input", string(input),
 		"--lambda-arns", region + ":" + account,
+		"--type", typ,
+	}
+	args = append(args, inputArgs...)
+	if name != "" {
+		args = append(args, "--name", name)
+	}
+	if r.TimeScale > 0 {
+		args = append(args, "--time-scale", strconv.FormatFloat(r.TimeScale, 'f', -1, 64))
 	}
 	if r.ExecutionName != "" {
 		args = append(args, "--execution-name", r.ExecutionName)
@@ -215,13 +313,20 @@ func (l Local) Run(ctx context.Context, r Run) (Execution, error) {
 
 	cmd := exec.CommandContext(ctx, "node", args...)
 	cmd.Dir = l.scripts()
+	key, secret := r.AccessKeyID, r.SecretAccessKey
+	if key == "" {
+		key, secret = "local", "local"
+	}
 	cmd.Env = append(os.Environ(),
 		"AWS_REGION="+region,
-		"AWS_ACCESS_KEY_ID=local",
-		"AWS_SECRET_ACCESS_KEY=local",
+		"AWS_ACCESS_KEY_ID="+key,
+		"AWS_SECRET_ACCESS_KEY="+secret,
 		"AWS_ENDPOINT_URL_LAMBDA="+r.LambdaEndpoint,
 		"AWS_MAX_ATTEMPTS=1",
 	)
+	if r.S3Endpoint != "" {
+		cmd.Env = append(cmd.Env, "AWS_ENDPOINT_URL_S3="+r.S3Endpoint)
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -259,11 +259,10 @@ func TestDiscoverFiveThousandStacks(t *testing.T) {
 
 	t.Run("StacksMapSweepsObjectItems", func(t *testing.T) {
 		l := statemachinetest.Local(t)
-		// The production Stacks state on its own; Local.Run makes it
-		// local (statemachine.LocalDefinition: its items are
-		// $.region.targets, no ResultWriter). The interpreter cannot read
-		// S3, so the test is the ItemReader: it puts the object's first
-		// items, as read, where the local Map reads them.
+		// The production Stacks state on its own, its ItemReader reading
+		// an object of the first items as discover wrote them (the whole
+		// object is 5,000 stacks) from the sandbox's S3 and its
+		// ResultWriter writing beside it.
 		machine := map[string]any{
 			"Comment": "The sweep's Stacks Map (statemachine/sweep.asl.json), alone.",
 			"StartAt": "Stacks", "States": map[string]any{"Stacks": stacksMap},
@@ -272,8 +271,12 @@ func TestDiscoverFiveThousandStacks(t *testing.T) {
 		if err := os.WriteFile(file, mustJSON(machine), 0o600); err != nil {
 			t.Fatal(err)
 		}
+		firstKey := prefix + "first.json"
+		if _, err := s3cl.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(scaleBucket), Key: aws.String(firstKey), Body: bytes.NewReader(mustJSON(objItems[:scaleSwept]))}); err != nil {
+			t.Fatal(err)
+		}
 		in := generic(t, mustJSON(stacksIn)).(map[string]any)
-		in["region"].(map[string]any)["targets"] = generic(t, mustJSON(objItems[:scaleSwept]))
+		in["region"].(map[string]any)["key"] = firstKey
 
 		svc := newService(scaleBucket)
 		lambdaURL := statemachinetest.Serve(t, svc.Register)
@@ -281,6 +284,7 @@ func TestDiscoverFiveThousandStacks(t *testing.T) {
 		ex, err := l.Run(ctx, statemachine.Run{
 			Definition: file, Input: in, LambdaEndpoint: lambdaURL,
 			ExecutionName: runID, Account: benchCentral, RetryMillis: 1,
+			S3Endpoint: srv.URL, AccessKeyID: benchKey(benchCentral), SecretAccessKey: "bench-secret",
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -296,6 +300,10 @@ func TestDiscoverFiveThousandStacks(t *testing.T) {
 		t.Logf("Stacks Map over %d items: %v, %d states, largest output %d bytes", scaleSwept, time.Since(start).Round(time.Millisecond), len(ex.States), ex.MaxStateOutputBytes)
 		if states["LoadDesired"] != scaleSwept || states["StackChecked"] != scaleSwept || states["StackFailed"] != 0 {
 			t.Errorf("states %v: want %d stacks loaded and checked, none failed", states, scaleSwept)
+		}
+		if len(ex.MapRuns) != 1 || ex.MapRuns[0].ItemCounts.Succeeded != scaleSwept || ex.MapRuns[0].ResultWriter == nil ||
+			!strings.HasPrefix(ex.MapRuns[0].ResultWriter.Key, prefix+"results/") {
+			t.Errorf("map runs %+v: want one of %d succeeded items, its results under %sresults/", ex.MapRuns, scaleSwept, prefix)
 		}
 		st := store.NewDynamo(db, set.Table)
 		for i, raw := range objItems[:scaleSwept+1] {

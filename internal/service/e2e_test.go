@@ -109,13 +109,22 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 		stacks = append(stacks, add(world))
 	}
 	e.stacks, e.planted, e.queues = stacks, planted, queues
+	// discover writes each account-region's stack list to the targets
+	// bucket in the central account; the sweep's Stacks Map reads it
+	// (ItemReader) and writes its results beside it (ResultWriter).
+	for _, a := range world.Accounts {
+		if a.ID == demoAccount(0) {
+			a.Regions[0].Resources = append(a.Regions[0].Resources, &sandbox.Resource{
+				Type: "AWS::S3::Bucket", PhysicalID: targetsBucket, Properties: json.RawMessage(`{"BucketName":"` + targetsBucket + `"}`)})
+		}
+	}
 	seedReadRole(world, conf.readPolicies)
 	// Each function calls AWS with its own role, as infra deploys it.
 	table := fmt.Sprintf("realdrift-e2e-%d", time.Now().UnixNano())
 	seedCentralRoles(world, centralRoles(t, map[string]string{
 		"{{Account}}": demoAccount(0), "{{Region}}": centralRegion, "{{OrganizationId}}": world.Organization.ID,
 		"{{Table}}": table, "{{SlackSecretArn}}": slackSecretArn(), "{{Topic}}": "realdrift-alerts",
-		"{{EventBus}}": "realdrift", "{{TargetsBucket}}": "realdrift-e2e-targets",
+		"{{EventBus}}": "realdrift", "{{TargetsBucket}}": targetsBucket,
 	}, conf.centralDrop...))
 	if conf.revertPolicies != nil {
 		for _, a := range world.Accounts {
@@ -180,6 +189,7 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 	e.checkARN = "arn:aws:states:us-east-1:" + demoAccount(0) + ":stateMachine:realdrift-check-stack"
 	set := service.Settings{
 		Table:         table,
+		TargetsBucket: targetsBucket,
 		Regions:       demoRegions(),
 		ReadRoleName:  readRole,
 		SlackSecretID: slackSecret,
@@ -263,6 +273,7 @@ func (e *e2e) sweep(t *testing.T, runID string) statemachine.RunSummary {
 	ex, err := e.local.Run(t.Context(), statemachine.Run{
 		Definition: statemachine.Sweep, Input: map[string]any{}, LambdaEndpoint: e.lambdaURL,
 		ExecutionName: runID, Account: demoAccount(0), RetryMillis: 1,
+		S3Endpoint: e.sandboxURL, AccessKeyID: worldgen.DemoAccessKey(demoAccount(0)), SecretAccessKey: "e2e-secret",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -271,6 +282,7 @@ func (e *e2e) sweep(t *testing.T, runID string) statemachine.RunSummary {
 		t.Fatalf("sweep %s: status %s, error %+v", runID, ex.Status, ex.Error)
 	}
 	statemachinetest.CheckStateOutputs(t, ex)
+	statemachinetest.CheckSynthesized(t, e.local, statemachine.Sweep, ex)
 	t.Logf("%s: %d states, largest output %d bytes, %d retries", runID, len(ex.States), ex.MaxStateOutputBytes, ex.Retries)
 	var sum statemachine.RunSummary
 	if err := json.Unmarshal(ex.Output, &sum); err != nil {
@@ -294,6 +306,7 @@ func (e *e2e) checkStack(t *testing.T, call startCall) statemachine.Execution {
 		t.Fatal(err)
 	}
 	statemachinetest.CheckStateOutputs(t, ex)
+	statemachinetest.CheckSynthesized(t, e.local, statemachine.CheckStack, ex)
 	return ex
 }
 

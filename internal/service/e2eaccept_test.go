@@ -132,6 +132,7 @@ func (e *e2e) runAccept(t *testing.T, name string, input statemachine.AcceptInpu
 		t.Fatal(err)
 	}
 	statemachinetest.CheckStateOutputs(t, ex)
+	statemachinetest.CheckSynthesized(t, e.local, statemachine.Accept, ex)
 	if ex.Status != "SUCCEEDED" {
 		t.Fatalf("accept %s: %s %+v", name, ex.Status, ex.Error)
 	}

@@ -209,16 +209,17 @@ func writeCalls(sb *sandbox.Server) map[string]int {
 
 // revertRun is one revert execution running under the local interpreter.
 type revertRun struct {
-	name string
-	done chan struct{}
-	ex   statemachine.Execution
-	err  error
+	local statemachine.Local
+	name  string
+	done  chan struct{}
+	ex    statemachine.Execution
+	err   error
 }
 
 // startRevert starts the real revert definition for input.
 func (e *e2e) startRevert(t *testing.T, name string, input statemachine.RevertInput) *revertRun {
 	t.Helper()
-	r := &revertRun{name: name, done: make(chan struct{})}
+	r := &revertRun{local: e.local, name: name, done: make(chan struct{})}
 	go func() {
 		defer close(r.done)
 		r.ex, r.err = e.local.Run(context.WithoutCancel(t.Context()), statemachine.Run{
@@ -241,6 +242,7 @@ func (r *revertRun) wait(t *testing.T) statemachine.Execution {
 		t.Fatalf("revert %s: %v", r.name, r.err)
 	}
 	statemachinetest.CheckStateOutputs(t, r.ex)
+	statemachinetest.CheckSynthesized(t, r.local, statemachine.Revert, r.ex)
 	return r.ex
 }
 

@@ -16,8 +16,10 @@ import (
 // accounts, an OrdersData and an OrdersService stack in each of two regions,
 // live models from corpus recordings) plus one stack whose reads are denied.
 const (
-	readRole   = "realdrift-read"
-	lockedName = "LedgerLocked"
+	// targetsBucket is the sweep's stack-list bucket (central account).
+	targetsBucket = "realdrift-e2e-targets"
+	readRole      = "realdrift-read"
+	lockedName    = "LedgerLocked"
 )
 
 func demoAccount(i int) string { return worldgen.DemoAccounts()[i].ID }

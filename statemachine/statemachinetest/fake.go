@@ -2,6 +2,7 @@ package statemachinetest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -42,6 +43,10 @@ type Fake struct {
 	Accounts map[string][]Stack
 	// FailAccounts lists accounts whose stacks cannot be listed.
 	FailAccounts map[string]bool
+	// Targets is where discover writes each account-region's stack list
+	// (a JSON array of StackRef), for the sweep's Stacks Map to read with
+	// its ItemReader, as the service does with a targets bucket.
+	Targets *S3
 
 	mu        sync.Mutex
 	calls     map[string]int
@@ -133,7 +138,7 @@ func batches(n, size int) []int {
 	return out
 }
 
-func (f *Fake) discover(_ context.Context, in statemachine.DiscoverTask) (any, error) {
+func (f *Fake) discover(ctx context.Context, in statemachine.DiscoverTask) (any, error) {
 	f.call(statemachine.FunctionDiscover)
 	if err := needRun(in.RunID); err != nil {
 		return nil, err
@@ -175,6 +180,20 @@ func (f *Fake) discover(_ context.Context, in statemachine.DiscoverTask) (any, e
 		out.Regions[i].Targets = append(out.Regions[i].Targets, s.Ref)
 		out.Regions[i].Stacks++
 		r.stacks++
+	}
+	if f.Targets == nil {
+		return nil, errors.New("the Fake has no Targets bucket to write the stack lists to")
+	}
+	for i, rt := range out.Regions {
+		prefix := fmt.Sprintf("runs/%s/%s/%s/", in.RunID, in.Account, rt.Region)
+		b, err := json.Marshal(rt.Targets)
+		if err != nil {
+			return nil, err
+		}
+		if err := f.Targets.Put(ctx, prefix+"targets.json", b); err != nil {
+			return nil, err
+		}
+		out.Regions[i].Bucket, out.Regions[i].Key, out.Regions[i].ResultsPrefix, out.Regions[i].Targets = f.Targets.Bucket, prefix+"targets.json", prefix+"results", nil
 	}
 	return out, nil
 }

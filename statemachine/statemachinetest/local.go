@@ -61,3 +61,22 @@ func CheckStateOutputs(t testing.TB, ex statemachine.Execution) {
 		t.Errorf("largest state output is %d bytes, want < %d", ex.MaxStateOutputBytes, MaxStateOutput)
 	}
 }
+
+// CheckSynthesized fails the test unless the run executed the named
+// definition byte for byte as infra synthesizes it, and as the type infra
+// gives it (statemachine.SynthesizedFile).
+func CheckSynthesized(t testing.TB, l statemachine.Local, name string, ex statemachine.Execution) {
+	t.Helper()
+	synth, err := l.Synthesized()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, ok := synth[name]
+	if !ok {
+		t.Fatalf("infra synthesizes no state machine %s (%s)", name, statemachine.SynthesizedFile)
+	}
+	if ex.DefinitionSHA256 != want.SHA256 || ex.Type != want.Type {
+		t.Errorf("%s: the runner executed definition sha256 %s as %s; infra synthesizes sha256 %s as %s (cd infra && go test -run TestStateMachines -update)",
+			name, ex.DefinitionSHA256, ex.Type, want.SHA256, want.Type)
+	}
+}

@@ -32,6 +32,10 @@ type task struct {
 	err     string
 	cause   string
 	awaited bool // run.js waits on it
+	// heartbeats counts SendTaskHeartbeat calls; expired is set when the
+	// Task timed out (a later answer is refused with TaskTimedOut).
+	heartbeats int
+	expired    bool
 }
 
 // ServeTaskTokens starts a TaskTokens server; it stops when the test ends.
@@ -83,6 +87,8 @@ func (tt *TaskTokens) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		Output    string `json:"output"`
 		Error     string `json:"error"`
 		Cause     string `json:"cause"`
+		// WaitMillis bounds one /local/await (default 20 s).
+		WaitMillis int `json:"waitMillis"`
 	}
 	if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&in) != nil {
 		sfnError(w, http.StatusBadRequest, "InvalidRequestException", "want a JSON POST")
@@ -94,7 +100,10 @@ func (tt *TaskTokens) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, map[string]bool{"registered": true})
 		return
 	case "/local/await":
-		tt.await(w, r, in.Token)
+		tt.await(w, r, in.Token, in.WaitMillis)
+		return
+	case "/local/expire":
+		tt.expire(w, in.Token)
 		return
 	}
 	switch r.Header.Get("X-Amz-Target") {
@@ -109,6 +118,9 @@ func (tt *TaskTokens) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "AWSStepFunctions.SendTaskHeartbeat":
 		tt.mu.Lock()
 		t, ok := tt.tasks[in.TaskToken]
+		if ok && !t.isDecided() {
+			t.heartbeats++
+		}
 		tt.mu.Unlock()
 		switch {
 		case !ok:
@@ -150,9 +162,37 @@ func (tt *TaskTokens) decide(w http.ResponseWriter, token string, set func(*task
 	}
 }
 
-// await answers run.js with the token's decision, or {pending} after a
-// while (it asks again), so no HTTP request waits for long.
-func (tt *TaskTokens) await(w http.ResponseWriter, r *http.Request, token string) {
+// Expired reports whether the Task waiting on token timed out.
+func (tt *TaskTokens) Expired(token string) bool {
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	t, ok := tt.tasks[token]
+	return ok && t.expired
+}
+
+// expire ends a token whose Task timed out: Step Functions refuses any
+// later SendTaskSuccess, SendTaskFailure or SendTaskHeartbeat for it
+// (TaskTimedOut).
+func (tt *TaskTokens) expire(w http.ResponseWriter, token string) {
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	t, ok := tt.tasks[token]
+	if !ok {
+		sfnError(w, http.StatusNotFound, "InvalidToken", "token was not registered")
+		return
+	}
+	if !t.isDecided() {
+		t.expired = true
+		t.err = "States.Timeout"
+		close(t.decided)
+	}
+	writeJSON(w, map[string]bool{"expired": true})
+}
+
+// await answers run.js with the token's decision, or {pending, heartbeats}
+// after waitMillis (default 20 s; it asks again), so no HTTP request waits
+// for long and the runner sees heartbeats as they come.
+func (tt *TaskTokens) await(w http.ResponseWriter, r *http.Request, token string, waitMillis int) {
 	tt.mu.Lock()
 	t, ok := tt.tasks[token]
 	first := ok && !t.awaited
@@ -170,19 +210,29 @@ func (tt *TaskTokens) await(w http.ResponseWriter, r *http.Request, token string
 		default:
 		}
 	}
+	wait := 20 * time.Second
+	if waitMillis > 0 && time.Duration(waitMillis)*time.Millisecond < wait {
+		wait = time.Duration(waitMillis) * time.Millisecond
+	}
 	select {
 	case <-t.decided:
-	case <-time.After(20 * time.Second):
-		writeJSON(w, map[string]bool{"pending": true})
+	case <-time.After(wait):
+		tt.mu.Lock()
+		beats := t.heartbeats
+		tt.mu.Unlock()
+		writeJSON(w, map[string]any{"pending": true, "heartbeats": beats})
 		return
 	case <-r.Context().Done():
 		return
 	}
+	tt.mu.Lock()
+	beats := t.heartbeats
+	tt.mu.Unlock()
 	if t.err != "" || t.output == "" {
-		writeJSON(w, map[string]string{"error": t.err, "cause": t.cause})
+		writeJSON(w, map[string]any{"error": t.err, "cause": t.cause, "heartbeats": beats})
 		return
 	}
-	writeJSON(w, map[string]string{"output": t.output})
+	writeJSON(w, map[string]any{"output": t.output, "heartbeats": beats})
 }
 
 func writeJSON(w http.ResponseWriter, v any) {
