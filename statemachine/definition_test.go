@@ -33,12 +33,18 @@ func readDefinition(t *testing.T, name string) map[string]any {
 
 func TestDefinitionsValidate(t *testing.T) {
 	l := statemachinetest.Local(t)
-	var files []string
+	synth, err := l.Synthesized()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files, args []string
 	for _, name := range statemachine.DefinitionNames() {
 		readDefinition(t, name)
 		files = append(files, l.DefinitionPath(name))
+		// Each as the type infra deploys it.
+		args = append(args, l.DefinitionPath(name)+"="+synth[name].Type)
 	}
-	got, err := l.Validate(t.Context(), files...)
+	got, err := l.Validate(t.Context(), args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,28 +61,38 @@ func TestDefinitionsValidate(t *testing.T) {
 	}
 }
 
-// TestValidatorRejects proves the validation test can fail.
+// TestValidatorRejects proves the validation test can fail, and that it
+// refuses what Step Functions refuses of the Distributed Map shapes
+// (scripts/sfn/shapes.cjs): an ItemReader resource or InputType AWS does
+// not document, a Distributed Map in an Express child or machine.
 func TestValidatorRejects(t *testing.T) {
 	l := statemachinetest.Local(t)
-	b, err := os.ReadFile("check-stack.asl.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct{ name, from, to, wantErr string }{
-		{"missing target", `"Next": "Classify"`, `"Next": "Nowhere"`, "Nowhere"},
-		{"no substitution for a placeholder", `${NotifyFunctionArn}`, `${NotAFunction}`, ""},
+	tests := []struct{ name, file, typ, from, to, wantErr string }{
+		{"missing target", "check-stack", "EXPRESS", `"Next": "Classify"`, `"Next": "Nowhere"`, "Nowhere"},
+		{"no substitution for a placeholder", "check-stack", "EXPRESS", `${NotifyFunctionArn}`, `${NotAFunction}`, ""},
+		{"ItemReader resource", "sweep", "STANDARD", `arn:aws:states:::s3:getObject`, `arn:aws:states:::s3:getObjekt`, "SHAPE_ITEM_READER"},
+		{"ItemReader InputType", "sweep", "STANDARD", `"InputType": "JSON"`, `"InputType": "XML"`, "SHAPE_INPUT_TYPE"},
+		{"ResultWriter resource", "sweep", "STANDARD", `arn:aws:states:::s3:putObject`, `arn:aws:states:::s3:putObjects`, "SHAPE_RESULT_WRITER"},
+		{"Distributed Map in an Express child", "sweep", "STANDARD", `"ExecutionType": "STANDARD"`, `"ExecutionType": "EXPRESS"`, "SHAPE_DISTRIBUTED_IN_EXPRESS"},
+		{"Distributed Map in an Express machine", "sweep", "EXPRESS", `"StartAt"`, `"StartAt"`, "SHAPE_DISTRIBUTED_IN_EXPRESS"},
+		{"ItemReader on an inline Map", "sweep", "STANDARD", `"Mode": "DISTRIBUTED",
+                      "ExecutionType": "STANDARD"`, `"Mode": "INLINE"`, "SHAPE_INLINE_MAP"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			b, err := os.ReadFile(tt.file + ".asl.json")
+			if err != nil {
+				t.Fatal(err)
+			}
 			bad := strings.Replace(string(b), tt.from, tt.to, 1)
-			if bad == string(b) {
-				t.Fatalf("%q not found in check-stack", tt.from)
+			if !strings.Contains(string(b), tt.from) || bad == string(b) && tt.from != tt.to {
+				t.Fatalf("%q not found in %s", tt.from, tt.file)
 			}
 			path := filepath.Join(t.TempDir(), "bad.asl.json")
 			if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			got, err := l.Validate(t.Context(), path)
+			got, err := l.Validate(t.Context(), path+"="+tt.typ)
 			if tt.wantErr == "" {
 				if err == nil {
 					t.Errorf("Validate accepted an unsubstitutable definition: %v", got)

@@ -96,8 +96,10 @@ type Validation struct {
 	Errors []string `json:"errors"`
 }
 
-// Validate runs asl-validator on definition files (paths) and returns its
-// verdict per file. An invalid definition is not an error; failing to run
+// Validate runs asl-validator and the Distributed Map shape checks of
+// scripts/sfn/shapes.cjs on definition files (paths; "PATH=EXPRESS" checks
+// the file as an Express state machine, else Standard) and returns the
+// verdict per file path. An invalid definition is not an error; failing to run
 // the validator is.
 func (l Local) Validate(ctx context.Context, files ...string) (map[string]Validation, error) {
 	cmd := exec.CommandContext(ctx, "node", append([]string{"validate.js"}, files...)...)

@@ -103,6 +103,15 @@ func (s *Server) iamResource(c *call) string {
 		if name := u[strings.LastIndexByte(u, '/')+1:]; name != "" {
 			return "arn:" + part + ":sqs:" + c.region + ":" + c.account + ":" + name
 		}
+	case "s3":
+		// As S3 authorizes them: an object operation against the
+		// object's ARN, a bucket operation against the bucket's.
+		if b := c.params["bucket"]; b != "" {
+			if k := c.params["key"]; k != "" {
+				return "arn:" + part + ":s3:::" + b + "/" + k
+			}
+			return "arn:" + part + ":s3:::" + b
+		}
 	}
 	return "*"
 }

@@ -125,7 +125,7 @@ func (s *Service) discoverStacks(ctx context.Context, runID, account string) (st
 		}
 		targets = append(targets, rt.Targets...)
 		if s.set.TargetsBucket != "" {
-			if err := s.writeTargets(ctx, runID, &rt); err != nil {
+			if err := s.writeTargets(ctx, runID, account, &rt); err != nil {
 				return statemachine.DiscoveredTargets{}, err
 			}
 		}
@@ -142,13 +142,15 @@ func (s *Service) discoverStacks(ctx context.Context, runID, account string) (st
 // bucket, key and the prefix its children's results go under
 // (ResultWriter). The key is deterministic in (run, account, region), so a
 // retried discover overwrites its first attempt's object.
-func (s *Service) writeTargets(ctx context.Context, runID string, rt *statemachine.RegionTargets) error {
-	if len(rt.Targets) == 0 {
-		return nil // an empty inline list: nothing to page
-	}
-	account := rt.Targets[0].Account
+func (s *Service) writeTargets(ctx context.Context, runID, account string, rt *statemachine.RegionTargets) error {
+	// A region without stacks gets its object too (an empty array): the
+	// Stacks Map's ItemReader always reads one.
 	prefix := "runs/" + runID + "/" + account + "/" + rt.Region + "/"
-	body, err := json.Marshal(rt.Targets)
+	list := rt.Targets
+	if list == nil {
+		list = []drift.StackRef{}
+	}
+	body, err := json.Marshal(list)
 	if err != nil {
 		return fmt.Errorf("encode stack list: %w", err)
 	}
