@@ -6,34 +6,118 @@
 //
 // Rules and invariants:
 //
-//   - Definitions use JSONPath only (no JSONata, no Assign variables) and
-//     only what the local interpreter runs: Tasks with a direct Lambda ARN
-//     (a ${XFunctionArn} DefinitionSubstitution), inline-compatible Maps,
-//     Choice, Pass, Fail, Retry and Catch. One service integration is used:
-//     revert's approval, a Lambda invoked with a task token
-//     (arn:aws:states:::lambda:invoke.waitForTaskToken), which the
-//     interpreter lacks; scripts/sfn/run.js runs it against a callback
-//     service (Run.TaskTokens; statemachinetest.TaskTokens answers
-//     SendTaskSuccess and SendTaskFailure as Step Functions does). Production-only fields
-//     (Distributed Map ProcessorConfig, ToleratedFailurePercentage, Label)
-//     are ignored locally and change no data flow.
+//   - The definitions run locally are the ones infra deploys, byte for
+//     byte: infra's tests record each synthesized DefinitionString's
+//     SHA-256 and type in SynthesizedFile, Local.Run runs a named
+//     definition as that type, and the local tests hold the SHA-256 the
+//     runner reports equal to it (statemachinetest.CheckSynthesized,
+//     TestRunsSynthesizedDefinitions). Nothing rewrites a definition for
+//     local runs.
+//   - Definitions use JSONPath only (no JSONata, no Assign variables):
+//     Tasks with a direct Lambda ARN (a ${XFunctionArn}
+//     DefinitionSubstitution), inline and Distributed Maps, Choice, Pass,
+//     Fail, Retry and Catch, and one service integration: revert's
+//     approval, a Lambda invoked with a task token
+//     (arn:aws:states:::lambda:invoke.waitForTaskToken).
 //   - Payloads carry references (run id, StackRef, store keys, batch
 //     numbers, counts), never live models or findings; those live in the
-//     store. Every state's output stays far below Step Functions' 256 KiB
-//     limit; the local end-to-end tests hold each under 32 KiB.
+//     store. The runner fails an execution whose state input or output
+//     passes Step Functions' 256 KiB; the local end-to-end tests hold each
+//     under 32 KiB.
 //   - sweep's per-stack ItemProcessor is check-stack's states verbatim,
 //     except StackFailed (a Fail state in check-stack, a Pass in sweep so one
 //     stack's failure never fails the sweep). A test keeps them in step.
+//   - The sweep's per-stack children are Standard executions, not Express.
+//     A stack's reads are paced per account-region (internal/pace: 10
+//     calls/s by default, shared by every stack of the account-region), so
+//     how long a stack takes depends on its size and on its neighbours: 5
+//     stacks sharing an account-region read about one resource a second
+//     each, and a 300-resource stack would pass Express's 5 minutes.
+//     Chunking a stack's reads across Express children would not bound
+//     that either (a chunk still waits for its neighbours' calls) and would
+//     need a Standard parent per stack anyway (a Distributed Map cannot run
+//     in an Express execution). A Standard child has no such limit (a
+//     year); it costs state transitions (about 12 per stack plus 2 per
+//     batch of 20 reads or 10 parents) instead of Express duration.
+//     check-stack, started per CloudTrail change for one stack, stays
+//     Express (TimeoutSeconds 300): alone in its account-region it reads
+//     at the full rate (at most 3,000 calls in 5 minutes).
 //   - Every Task retries Lambda service errors and the Throttled error
 //     (FULL jitter, capped backoff; Throttled ThrottledRetries times); the
 //     sweep's and check-stack's also retry a Lambda timeout. Every
 //     check-stack Task or Map catches States.ALL and records the stack as
 //     failed for the run.
-//   - The sweep's Stacks Map reads its items from S3 (ItemReader) and
-//     writes its results there (ResultWriter) in production; the local
-//     interpreter runs LocalDefinition's inline shape of it.
+//   - The sweep's Stacks Map reads its items from S3 (ItemReader: the
+//     object discover writes for every account-region, an empty array for
+//     one without stacks) and writes its results there (ResultWriter),
+//     locally as in production: the runner reads and writes the sandbox's
+//     S3 (Run.S3Endpoint).
 //   - revert (Standard) writes only after an approval: a dry run and an
 //     empty plan stop at the stored plan, a rejection or an approval that
 //     times out is audited without reaching the writes, and every Task or
 //     Map ends in a catch-all that records the outcome in the audit item.
+//
+// # What the local runner models
+//
+// scripts/sfn runs definitions under aws-local-stepfunctions and adds, in
+// its own code (execution.cjs, distributed.cjs, s3.cjs, shapes.cjs), what
+// Step Functions does and the interpreter lacks. Each behaviour and its
+// test (runner_test.go unless named):
+//
+//   - Distributed Map items from the ItemReader's S3 object
+//     (arn:aws:states:::s3:getObject; InputType JSON: a top-level array,
+//     JSONL: one value a line; ReaderConfig.MaxItems) or from ItemsPath;
+//     a missing or malformed object fails the state with
+//     States.ItemReaderFailed: TestDistributedMapReadsS3AndWritesResults,
+//     TestDistributedMapItemReaderFailures.
+//   - ItemSelector per item ($$.Map.Item.Index, $$.Map.Item.Value, the
+//     state input as $): TestDistributedMapReadsS3AndWritesResults.
+//   - ItemBatcher (MaxItemsPerBatch, MaxInputBytesPerBatch, BatchInput;
+//     a child's input is {Items, BatchInput}) and MaxConcurrency /
+//     MaxConcurrencyPath (0: 10,000 children at once):
+//     TestDistributedMapBatches.
+//   - ResultWriter (arn:aws:states:::s3:putObject, Bucket, Prefix):
+//     <Prefix>/<map run id>/SUCCEEDED_0.json, FAILED_0.json (failed,
+//     timed-out and aborted children) and manifest.json, the children's
+//     execution records with Input and Output as JSON strings; the state's
+//     result is {MapRunArn, ResultWriterDetails: {Bucket, Key}}:
+//     TestDistributedMapReadsS3AndWritesResults,
+//     TestDistributedMapToleratedFailures.
+//   - ToleratedFailurePercentage / ToleratedFailureCount (no threshold
+//     set: one failure fails the state): within them the state succeeds,
+//     beyond them no further child starts and the state fails with
+//     States.ExceedToleratedFailureThreshold:
+//     TestDistributedMapToleratedFailures.
+//   - Child executions of ProcessorConfig.ExecutionType, each with its own
+//     context ($$.Execution) and limits; the Map Run summary (ARN, type,
+//     status, concurrency, tolerance, item and execution counts) in
+//     Execution.MapRuns: TestDistributedMapBatches, TestExpressFiveMinutes.
+//   - Express's 5-minute duration (an execution, root or child, ends
+//     TIMED_OUT with States.Timeout) and a definition's TimeoutSeconds:
+//     TestExpressFiveMinutes. A Standard execution's year is not enforced
+//     (a Node timer holds at most 24.8 days).
+//   - The 256 KiB limit on a state's input and output and an execution's
+//     input and output (States.DataLimitExceeded): TestPayloadLimit.
+//   - A Distributed Map in an Express execution is refused, at run time
+//     (TestDistributedMapNotInExpress) and by the validator, which also
+//     refuses an ItemReader resource other than s3:getObject /
+//     s3:listObjectsV2, an InputType other than CSV, JSON, JSONL,
+//     MANIFEST, PARQUET, a ResultWriter other than s3:putObject and
+//     Distributed-only fields on an inline Map: TestValidatorRejects.
+//   - Callback Tasks (waitForTaskToken): a fresh $$.Task.Token, the
+//     decision by SendTaskSuccess / SendTaskFailure, and TimeoutSeconds /
+//     HeartbeatSeconds: no answer in time fails the Task with
+//     States.Timeout (States.HeartbeatTimeout) and the token expires, so a
+//     late answer is refused with TaskTimedOut: TestRevertLocal ("an
+//     approval nobody answers expires").
+//   - Time: Run.TimeScale runs the runner's clocks (execution limits, a
+//     callback Task's TimeoutSeconds and HeartbeatSeconds, a Wait state's
+//     Seconds) that many times faster than real time, so a test of a
+//     day-long approval or a 5-minute limit takes seconds; Lambda
+//     invocations take the real time they take.
+//
+// Not modelled: ItemReader s3:listObjectsV2 and the CSV, MANIFEST and
+// PARQUET input types (the runner fails the state saying so), result files
+// split at 5 GB, redrive, a Lambda Task's own TimeoutSeconds on the
+// runner's clock (the interpreter's, in real seconds, default 60), JSONata.
 package statemachine

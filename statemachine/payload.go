@@ -172,7 +172,7 @@ type RunSummary struct {
 	Checked        int    `json:"checked"`
 	Failed         int    `json:"failed"`
 	// Missing counts stacks discovered but neither checked nor recorded as
-	// failed (an Express child that timed out, for example).
+	// failed (a child execution that timed out or was stopped, for example).
 	Missing int    `json:"missing"`
 	Changed int    `json:"changed"`
 	Counts  Counts `json:"counts"`
@@ -223,7 +223,8 @@ type DiscoveredTargets struct {
 // StackRef the Stacks Map's ItemReader reads, so thousands of stacks never
 // pass through the state — and the children's results go under
 // ResultsPrefix (ResultWriter); Targets is then empty. Without one (local
-// runs, statemachine.LocalDefinition) Targets holds the list inline.
+// a bucket, which the production definition cannot read) Targets holds the
+// list inline.
 // Measured at 5,000 stacks (TestDiscoverFiveThousandStacks in
 // internal/service): the object is 338,901 bytes and the entry 215; inline,
 // at about 68 bytes a stack, the list passes Step Functions' 256 KiB state

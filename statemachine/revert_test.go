@@ -3,6 +3,7 @@ package statemachine_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -33,10 +34,14 @@ func TestRevertLocal(t *testing.T) {
 		}
 	}
 	tests := []struct {
-		name        string
-		fake        *statemachinetest.RevertFake
-		dryRun      bool
-		decide      func(*testing.T, *sfn.Client, string)
+		name   string
+		fake   *statemachinetest.RevertFake
+		dryRun bool
+		decide func(*testing.T, *sfn.Client, string)
+		// expire leaves the approval unanswered: WaitForApproval's
+		// TimeoutSeconds (a day, 86,400 s) passes on the runner's clock,
+		// run 20,000 times faster than real time (4.3 s).
+		expire      bool
 		wantStatus  string
 		wantAudit   string // "" when no audit
 		wantWritten []int
@@ -49,6 +54,11 @@ func TestRevertLocal(t *testing.T) {
 		},
 		{
 			name: "rejected writes nothing", fake: &statemachinetest.RevertFake{Resources: 3}, decide: reject,
+			wantStatus: "SUCCEEDED", wantAudit: statemachine.RevertRejected,
+			wantCalls: map[string]int{"revert-plan": 1, "request-approval": 1, "revert-audit": 1, "notify": 1},
+		},
+		{
+			name: "an approval nobody answers expires", fake: &statemachinetest.RevertFake{Resources: 3}, expire: true,
 			wantStatus: "SUCCEEDED", wantAudit: statemachine.RevertRejected,
 			wantCalls: map[string]int{"revert-plan": 1, "request-approval": 1, "revert-audit": 1, "notify": 1},
 		},
@@ -82,16 +92,22 @@ func TestRevertLocal(t *testing.T) {
 			done := make(chan struct{})
 			var ex statemachine.Execution
 			var err error
+			scale := 0.0
+			if tt.expire {
+				scale = 20000
+			}
 			go func() {
 				defer close(done)
 				ex, err = l.Run(context.WithoutCancel(t.Context()), statemachine.Run{
 					Definition: statemachine.Revert, Input: in, LambdaEndpoint: endpoint, TaskTokens: tokens.URL,
-					ExecutionName: "revert-1", RetryMillis: 1,
+					ExecutionName: "revert-1", RetryMillis: 1, TimeScale: scale,
 				})
 			}()
-			if tt.decide != nil {
+			var token string
+			if tt.decide != nil || tt.expire {
 				ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-				token, werr := tokens.Awaiting(ctx)
+				var werr error
+				token, werr = tokens.Awaiting(ctx)
 				cancel()
 				if werr != nil {
 					t.Fatalf("the execution never waited for approval: %v", werr)
@@ -99,11 +115,20 @@ func TestRevertLocal(t *testing.T) {
 				if rec := fake.Record(); len(rec.Written) != 0 || !cmp.Equal(rec.Tokens, []string{token}) {
 					t.Fatalf("before the decision: written %v, tokens %v (awaited %s)", rec.Written, rec.Tokens, token)
 				}
-				tt.decide(t, client, token)
+				if tt.decide != nil {
+					tt.decide(t, client, token)
+				}
 			}
 			<-done
 			if err != nil {
 				t.Fatal(err)
+			}
+			if tt.expire {
+				// The expired token is refused, as Step Functions refuses it.
+				_, serr := client.SendTaskSuccess(t.Context(), &sfn.SendTaskSuccessInput{TaskToken: aws.String(token), Output: aws.String(`{"approved":true}`)})
+				if !tokens.Expired(token) || serr == nil || !strings.Contains(serr.Error(), "TaskTimedOut") {
+					t.Errorf("after the expiry: expired %v, a late approval answered %v; want TaskTimedOut", tokens.Expired(token), serr)
+				}
 			}
 			if ex.Status != tt.wantStatus {
 				t.Fatalf("status %s (%+v), want %s", ex.Status, ex.Error, tt.wantStatus)
@@ -127,7 +152,11 @@ func TestRevertLocal(t *testing.T) {
 			}
 			if tt.wantAudit == statemachine.RevertRejected {
 				var a statemachine.Approval
-				if rec.Audits[0].Error != statemachine.ErrorRejected || json.Unmarshal([]byte(rec.Audits[0].Cause), &a) != nil || a.Approver != "arn:bob" {
+				if tt.expire {
+					if rec.Audits[0].Error != "States.Timeout" {
+						t.Errorf("expired audit error %q, want States.Timeout", rec.Audits[0].Error)
+					}
+				} else if rec.Audits[0].Error != statemachine.ErrorRejected || json.Unmarshal([]byte(rec.Audits[0].Cause), &a) != nil || a.Approver != "arn:bob" {
 					t.Errorf("rejected audit error %q cause %q, want RevertRejected with bob's Approval", rec.Audits[0].Error, rec.Audits[0].Cause)
 				}
 			}

@@ -226,7 +226,9 @@ func TestDistributedMapToleratedFailures(t *testing.T) {
 			if tt.wantStatus != "SUCCEEDED" {
 				return
 			}
-			var out struct{ ResultWriterDetails statemachine.ResultWriterDetails }
+			var out struct {
+				ResultWriterDetails statemachine.ResultWriterDetails
+			}
 			if err := json.Unmarshal(ex.Output, &out); err != nil {
 				t.Fatal(err)
 			}

@@ -205,8 +205,8 @@ func TestDiscoverFiveThousandStacks(t *testing.T) {
 	if err := json.Unmarshal(body, &objItems); err != nil {
 		t.Fatalf("%s: %v", objKey, err)
 	}
-	// The local path's items: the inline list, as the state holds it at
-	// $.region.targets (statemachine.LocalItemsPath).
+	// The inline list (discover without a bucket), as the state would
+	// hold it at $.region.targets.
 	var inlineRegion struct {
 		Targets []json.RawMessage `json:"targets"`
 	}

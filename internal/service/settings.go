@@ -66,7 +66,7 @@ const (
 	DefaultReadRate = 10.0
 	// DefaultReadDeadline is how long after a stack's check started its
 	// throttled reads are retried by the workflow before they are
-	// reported skipped; under the 5 minutes of an Express child.
+	// reported skipped; under the 5 minutes of an Express check-stack.
 	DefaultReadDeadline = 3 * time.Minute
 	// DefaultAccountsAtOnce bounds the accounts a sweep checks at once.
 	DefaultAccountsAtOnce = 10
