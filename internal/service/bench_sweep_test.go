@@ -140,6 +140,37 @@ func benchWorld(sc benchScale) (*sandbox.World, []string) {
 	return w, regions
 }
 
+// benchTargets gives the central account of a bench world the sweep's
+// targets bucket (discover writes the stack lists there, the Stacks Map's
+// ItemReader reads them) and returns its name.
+func benchTargets(w *sandbox.World) string {
+	const bucket = "realdrift-bench-targets"
+	w.Accounts[0].Regions[0].Resources = append(w.Accounts[0].Regions[0].Resources,
+		&sandbox.Resource{Type: "AWS::S3::Bucket", PhysicalID: bucket, Properties: json.RawMessage(`{"BucketName":"` + bucket + `"}`)})
+	return bucket
+}
+
+// benchServe serves a bench world whose every account-region is granted
+// rate calls/s over all its APIs (the quota the limiter paces to); it
+// stops when the test ends.
+func benchServe(t *testing.T, world *sandbox.World, rate float64) (*sandbox.Server, *httptest.Server) {
+	t.Helper()
+	opts := sandbox.Options{}
+	if snap, err := schema.Embedded(); err == nil {
+		opts.Facts = snap.Lookup
+	}
+	sb, err := sandbox.New(world, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sb.SetThrottle([]sandbox.ThrottleRule{{Rate: rate, Shared: true}}); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(sb)
+	t.Cleanup(func() { srv.Close(); sb.Close() })
+	return sb, srv
+}
+
 // invocations counts the Lambda invocations per function and their time.
 type invocations struct {
 	mu    sync.Mutex
@@ -309,25 +340,12 @@ func TestSweepBench(t *testing.T) {
 	ctx := t.Context()
 
 	world, regions := benchWorld(sc)
-	opts := sandbox.Options{}
-	if snap, err := schema.Embedded(); err == nil {
-		opts.Facts = snap.Lookup
-	}
-	sb, err := sandbox.New(world, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The sandbox grants each account-region the configured rate over all
-	// its APIs, as the quota the limiter paces to.
-	if err := sb.SetThrottle([]sandbox.ThrottleRule{{Rate: sc.Rate, Shared: true}}); err != nil {
-		t.Fatal(err)
-	}
-	sbSrv := httptest.NewServer(sb)
-	t.Cleanup(func() { sbSrv.Close(); sb.Close() })
+	bucket := benchTargets(world)
+	sb, sbSrv := benchServe(t, world, sc.Rate)
 
 	table := fmt.Sprintf("realdrift-bench-%d", time.Now().UnixNano())
 	set := service.Settings{
-		Table: table, Regions: regions, ReadRoleName: readRole, ReadRate: sc.Rate, AccountsAtOnce: sc.AccountsAtOnce,
+		Table: table, Regions: regions, ReadRoleName: readRole, ReadRate: sc.Rate, AccountsAtOnce: sc.AccountsAtOnce, TargetsBucket: bucket,
 		Endpoints:   service.Endpoints{Default: sbSrv.URL, DynamoDB: ddbURL},
 		AccessKeyID: benchKey(benchCentral), SecretAccessKey: "bench-secret",
 	}
@@ -350,6 +368,7 @@ func TestSweepBench(t *testing.T) {
 	ex, err := l.Run(ctx, statemachine.Run{
 		Definition: statemachine.Sweep, Input: map[string]any{}, LambdaEndpoint: front.URL,
 		ExecutionName: "bench-sweep", Account: benchCentral, RetryMillis: 1000,
+		S3Endpoint: sbSrv.URL, AccessKeyID: benchKey(benchCentral), SecretAccessKey: "bench-secret",
 	})
 	if err != nil {
 		t.Fatal(err)
