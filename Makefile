@@ -6,7 +6,7 @@ BIN           := bin
 STATICCHECK   := $(BIN)/staticcheck
 STATICCHECK_V := v0.8.2
 
-.PHONY: all build test lint bench demo fuzz generate clean
+.PHONY: all build test lint bench demo fuzz generate clean release-snapshot
 
 all: build
 
@@ -33,6 +33,12 @@ lint: $(STATICCHECK)
 	$(STATICCHECK) ./...
 	@test -z "$$(gofmt -l . | grep -v '^infra/' )" || (echo "gofmt needed:"; gofmt -l .; exit 1)
 
+# The release snapshot without GoReleaser or Docker (scripts/release):
+# six archives, checksums.txt, an SBOM and the container image in dist/,
+# each binary's architecture checked and the host's run, also from the image.
+release-snapshot:
+	GO=$(GO) scripts/release-snapshot.sh dist
+
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
@@ -44,7 +50,7 @@ generate:
 	$(GO) generate ./...
 
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) dist
 
 # --- Service: Lambda binaries, CDK synth (infra/ is its own module), local end-to-end ---
 LAMBDA_DIR     := $(BIN)/lambda

@@ -3,7 +3,8 @@
 # may lack: Java (DynamoDB Local), Node.js and npm (the local Step Functions
 # interpreter, CDK synth), AWS CLI v2 and curl (the sandbox conformance
 # check) from Debian's packages, zsh and fish (the completion tests run
-# their scripts in each shell), and moto (the second emulator) with pip.
+# their scripts in each shell), ca-certificates (the container image
+# carries them), and moto (the second emulator) with pip.
 # Does nothing when everything is there; without root or apt-get it names
 # what is missing and fails.
 set -euo pipefail
@@ -17,6 +18,7 @@ fi
 
 need=()
 command -v curl >/dev/null || need+=(curl)
+[ -s /etc/ssl/certs/ca-certificates.crt ] || need+=(ca-certificates) # the container image's
 command -v zsh >/dev/null || need+=(zsh)
 command -v fish >/dev/null || need+=(fish)
 command -v java >/dev/null || need+=(openjdk-17-jre-headless)
