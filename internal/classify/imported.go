@@ -191,6 +191,43 @@ var embeddedImported = sync.OnceValues(func() (*importedTable, error) {
 	return buildImported(&t)
 })
 
+// embeddedDocumented is the documented table alone, for the
+// leave-one-type-out benchmark (HidingType).
+var embeddedDocumented = sync.OnceValues(func() (*importedTable, error) {
+	var doc Imported
+	if err := json.Unmarshal(documentedJSON, &doc); err != nil {
+		return nil, fmt.Errorf("documented defaults: %w", err)
+	}
+	return buildImported(&doc)
+})
+
+// tableMask hides the imported and AWS-facts value rows of one type, so a
+// benchmark measures what the documented table alone recovers on a type
+// no hand-kept or imported row was written for (scripts/mine-defaults
+// -loo-documented). With documented set the documented rows of the type
+// apply at every path; without, no table row of the type does.
+type tableMask struct {
+	typ        string
+	documented bool
+}
+
+// HidingType returns a copy of the table under which the imported and
+// AWS-facts value rows of typ do not apply, and the documented rows of
+// typ apply at every path when documented is set. The table's own rows
+// are kept: the caller mines it without typ's cases. For benchmarks only.
+func (t *KnownTable) HidingType(typ string, documented bool) *KnownTable {
+	c := *t
+	c.mask = &tableMask{typ: typ, documented: documented}
+	return &c
+}
+
+func (t *KnownTable) maskFor(typ string) *tableMask {
+	if t == nil || t.mask == nil || t.mask.typ != typ {
+		return nil
+	}
+	return t.mask
+}
+
 func buildImported(t *Imported) (*importedTable, error) {
 	out := &importedTable{rows: map[string]map[string][]*importedRow{}, facts: t.Types}
 	put := func(typ, path string, row *importedRow) {
@@ -250,6 +287,12 @@ func addImportedFields(put func(string, string, *importedRow), typ, path string,
 // KeyPath kp.
 func (r *run) importedAt(kp string, cv *canon) (drift.Tier, bool) {
 	t, err := embeddedImported()
+	if m := r.opts.Known.maskFor(r.s.Ref.Type); m != nil {
+		if !m.documented {
+			return drift.TierUnknown, false
+		}
+		t, err = embeddedDocumented()
+	}
 	if err != nil {
 		return drift.TierUnknown, false
 	}

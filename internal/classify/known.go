@@ -29,6 +29,9 @@ var knownValuesJSON []byte
 // KnownTable is a parsed known-values table. The zero value is empty.
 type KnownTable struct {
 	byType map[string]map[string]*knownEntry
+	// mask, when set, hides one type's imported value rows (imported.go,
+	// HidingType).
+	mask *tableMask
 }
 
 // NewKnownTable builds a table from rows (as mined by corpus.MineKnown).
