@@ -112,10 +112,15 @@
 //     else one well-formed group id on its shape; two groups never fold.
 //     AssignedValue names these values for the recall harnesses.
 //   - documented.json, in the same form, holds the defaults AWS documents
-//     (scripts/mine-documented: registry-schema default keywords and
-//     descriptions, botocore's Create* input documentation matched by
-//     name), one agreed non-empty value per property; a documented row
-//     applies only where imported.json names nothing at its path.
+//     (scripts/mine-documented: registry-schema default keywords,
+//     description sentences and one-value enums; botocore's documentation
+//     of the write operations' inputs a property maps to by name, Create,
+//     Put, Update, Modify and the name/value attribute operations per
+//     attribute name; AWS's naming rules for default objects as pattern
+//     rows), one agreed non-empty value per property, each row naming its
+//     source; a documented row applies only where imported.json names
+//     nothing at its path. scripts/mine-defaults -loo-documented measures
+//     what it recovers on a type no other table covers.
 //   - Secret-bearing values (drift.Secret, secret drift.Unknown) reach a
 //     finding only as drift.Redacted, and so does the live value at a
 //     secret's place (its plaintext), wherever else in the resource's

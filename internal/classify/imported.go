@@ -14,7 +14,7 @@ import (
 )
 
 //go:generate go run ../../scripts/import-knowledge -out imported.json
-//go:generate sh -c "test -z \"$CFN_SCHEMAS\" || go run ../../scripts/mine-documented -schemas \"$CFN_SCHEMAS\" -out documented.json"
+//go:generate sh -c "test -z \"$CFN_SCHEMAS\" || go run ../../scripts/mine-documented -schemas \"$CFN_SCHEMAS\" -botocore \"$BOTOCORE_DATA\" -out documented.json"
 
 // Imported is the table scripts/import-knowledge writes from the per-type
 // facts cdk-real-drift observed on AWS (NOTICE credits the source). It is
@@ -48,6 +48,9 @@ type ImportedValue struct {
 	// when none does.
 	When   []ImportedCond `json:"when,omitempty"`
 	Unless []ImportedCond `json:"unless,omitempty"`
+	// Source names where the row's fact is documented (a generated
+	// table's provenance); the classifier does not read it.
+	Source string `json:"source,omitempty"`
 }
 
 // ImportedCond holds when the resource's top-level property Prop (live, or

@@ -109,6 +109,8 @@ func (n *looCount) add(c *corpus.Case, offFs, onFs []drift.Finding) []string {
 		case newUnder(k):
 			n.split++
 			lines = append(lines, "recovered per sub-key "+c.File+" "+k)
+		default:
+			lines = append(lines, "missed "+c.File+" "+k)
 		}
 	}
 	for k := range on {

@@ -42,7 +42,7 @@
 // type's imported and AWS-facts rows hidden, with and without the
 // documented rows; it prints how many expected atDefault findings the
 // documented rows alone recover and how many false folds they make (-v
-// lists them). A benchmark, not a test: the figure is for the issue notes.
+// lists them and the misses). A benchmark, not a test: the figure is for the issue notes.
 package main
 
 import (

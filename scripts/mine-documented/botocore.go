@@ -3,6 +3,7 @@ package main
 import (
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"html"
 	"os"
 	"path/filepath"
@@ -40,7 +41,8 @@ type apiShapeDef struct {
 	Member *struct {
 		Shape string `json:"shape"`
 	} `json:"member"`
-	Documentation string `json:"documentation"`
+	Documentation string   `json:"documentation"`
+	Enum          []string `json:"enum"`
 }
 
 // apiShape is a position in an API model: the shape and the text that
@@ -49,6 +51,12 @@ type apiShape struct {
 	m   *apiModel
 	def *apiShapeDef
 	doc string
+	// op is the operation, path the member path from its input
+	// ("CreateTargetGroup.HealthCheckPath").
+	op, path string
+	// noun, on an attributeOps input, is the resource name a property
+	// prefixes its member's name with.
+	noun string
 }
 
 func loadBotocore(dir string) (apis, error) {
@@ -99,29 +107,123 @@ func norm(s string) string {
 	return strings.ToLower(strings.ReplaceAll(strings.ReplaceAll(s, " ", ""), "-", ""))
 }
 
-func (a apis) input(typ string) apiShape {
+// writeVerbs are the operations whose input carries a resource's
+// settable properties: AWS::Svc::Res maps to CreateRes, PutRes, UpdateRes
+// and ModifyRes (each that the service has).
+var writeVerbs = []string{"Create", "Put", "Update", "Modify"}
+
+// attributeOps are the operations that set a resource's name/value
+// attributes (ModifyTargetGroupAttributes): a property named after the
+// resource and the operation's member ("TargetGroupAttributes") maps to
+// that member ("Attributes").
+var attributeOps = []string{"Modify%sAttributes", "Set%sAttributes", "Put%sAttributes"}
+
+// inputs returns the input shapes of the write operations of typ's
+// resource (writeVerbs); a property's documentation is the text of every
+// member it maps to.
+func (a apis) inputs(typ string) apiShapes {
 	parts := strings.Split(typ, "::")
 	if len(parts) != 3 || parts[0] != "AWS" {
-		return apiShape{}
+		return nil
 	}
 	m := a[norm(parts[1])]
 	if m == nil {
-		return apiShape{}
+		return nil
 	}
-	op, ok := m.Operations["Create"+parts[2]]
-	if !ok || op.Input == nil {
-		return apiShape{}
+	var out apiShapes
+	for _, verb := range writeVerbs {
+		op, ok := m.Operations[verb+parts[2]]
+		if !ok || op.Input == nil {
+			continue
+		}
+		out = append(out, apiShape{m: m, def: m.Shapes[op.Input.Shape], op: verb + parts[2]})
 	}
-	return apiShape{m: m, def: m.Shapes[op.Input.Shape]}
+	for _, f := range attributeOps {
+		name := fmt.Sprintf(f, parts[2])
+		if op, ok := m.Operations[name]; ok && op.Input != nil {
+			out = append(out, apiShape{m: m, def: m.Shapes[op.Input.Shape], op: name, noun: parts[2]})
+		}
+	}
+	return out
+}
+
+// apiShapes are the positions a property maps to in several operations'
+// inputs.
+type apiShapes []apiShape
+
+func (ss apiShapes) member(name string) apiShapes {
+	var out apiShapes
+	for _, s := range ss {
+		if m := s.member(name); m.def != nil || m.doc != "" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func (ss apiShapes) items() apiShapes {
+	var out apiShapes
+	for _, s := range ss {
+		if m := s.items(); m.def != nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// doc is the documentation of every member, one paragraph each.
+func (ss apiShapes) doc() string {
+	var b strings.Builder
+	for _, s := range ss {
+		if s.doc != "" {
+			b.WriteString(s.doc)
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+// enum returns the enum values the members' shapes allow, when they all
+// name the same one set.
+func (ss apiShapes) enum() []string {
+	var out []string
+	for i, s := range ss {
+		if s.def == nil || len(s.def.Enum) == 0 {
+			return nil
+		}
+		if i > 0 && strings.Join(s.def.Enum, "\x00") != strings.Join(out, "\x00") {
+			return nil
+		}
+		out = s.def.Enum
+	}
+	return out
+}
+
+// source names the operations and members a property maps to.
+func (ss apiShapes) source() string {
+	var parts []string
+	for _, s := range ss {
+		if s.doc != "" {
+			parts = append(parts, s.path)
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (s apiShape) member(name string) apiShape {
 	if s.def == nil {
 		return apiShape{}
 	}
+	if s.noun != "" && s.path == "" {
+		name = strings.TrimPrefix(name, s.noun)
+	}
 	for k, mem := range s.def.Members {
 		if strings.EqualFold(k, name) {
-			return apiShape{m: s.m, def: s.m.Shapes[mem.Shape], doc: plain(mem.Documentation)}
+			p := s.path
+			if p == "" {
+				p = s.op
+			}
+			return apiShape{m: s.m, def: s.m.Shapes[mem.Shape], doc: plain(mem.Documentation), op: s.op, path: p + "." + k}
 		}
 	}
 	return apiShape{}
@@ -131,7 +233,7 @@ func (s apiShape) items() apiShape {
 	if s.def == nil || s.def.Type != "list" || s.def.Member == nil {
 		return apiShape{}
 	}
-	return apiShape{m: s.m, def: s.m.Shapes[s.def.Member.Shape]}
+	return apiShape{m: s.m, def: s.m.Shapes[s.def.Member.Shape], op: s.op, path: s.path + ".member"}
 }
 
 var (

@@ -1,28 +1,47 @@
-// Command mine-documented mines the defaults AWS itself documents in the
-// CloudFormation registry schemas — a property's "default" keyword and the
-// default its description states ("Default: X", "The default is X",
-// "defaults to X") — and writes them as the classifier's documented table,
+// Command mine-documented mines the defaults AWS itself documents and
+// writes them as the classifier's documented table,
 // internal/classify/documented.json, in the imported-table form
-// (classify.Imported). Only derived facts are written; the schemas are
-// never copied.
+// (classify.Imported), each row naming its source. Only derived facts are
+// written; neither the schemas nor the API models are copied.
 //
 // Usage (through go generate ./internal/classify/):
 //
-//	go run ./scripts/mine-documented -schemas DIR/schemas.ndjson.gz [-out FILE]
+//	go run ./scripts/mine-documented -schemas DIR/schemas.ndjson.gz [-botocore DIR] [-out FILE]
 //
 // The schemas are the pinned registry-schema package scripts/gen-schema
-// uses (npm install @propulsionworks/cfn-resource-schemas@0.1.71).
+// uses (npm install @propulsionworks/cfn-resource-schemas@0.1.71);
+// -botocore is botocore's data directory
+// (python3 -c 'import botocore,os;print(os.path.dirname(botocore.__file__))'
+// plus /data; $BOTOCORE_DATA under go generate).
 //
-// Rules, per property (top-level or nested, "*" for array items):
+// Sources, per property (top-level or nested, "*" for array items):
+//   - the schema's "default" keyword;
+//   - description sentences of the schema and of every API member the
+//     property maps to — the input of the resource's Create, Put, Update
+//     and Modify operations, matched by name ("Default: X", "The default
+//     is X", "defaults to X", "X is the default", "X (default)", "if you
+//     don't specify ..., ... is X", "by default, ... is X");
+//   - an enum (schema, or API when the schema has none) that allows one
+//     value only;
+//   - a name/value list ("TargetGroupAttributes") whose API element's Key
+//     documents each name it supports (Modify<Res>Attributes): a row per
+//     name at Path[name], the value as the string the API passes;
+//   - AWS's naming rules for default objects (namingRules: default
+//     parameter and option groups, the default event bus) on a property
+//     whose documentation says the default one is used: a pattern row.
+//
+// Rules:
 //   - a description value counts only when it fits the property: a
-//     boolean for a boolean, a number for a number, and for a string a
-//     member of its enum or a value the description quotes (“X“);
+//     boolean for a boolean, a number for a number (not one in another
+//     unit: "1 day"), and for a string a member of its enum or a value
+//     the text quotes (“X“);
 //   - a property is kept only when its candidates agree on one value;
 //   - read-only properties are skipped (the read strips them anyway), and
 //     so are empty defaults (false, ""), which the classifier drops.
 //
-// Every row is an equality-gated fold: the live value folds only when it
-// equals the documented value. The output depends only on the input.
+// Every row is an equality- or pattern-gated fold: the live value folds
+// only when it equals the documented value or has the whole shape of the
+// named default object. The output depends only on the input.
 package main
 
 import (
@@ -99,7 +118,7 @@ func run(in, out, boto string) error {
 		props, _ := s["properties"].(node)
 		before := len(t.Values)
 		w := walker{typ: typ, defs: defs, readOnly: ro}
-		in := apis.input(typ)
+		in := apis.inputs(typ)
 		for _, k := range sortedKeys(props) {
 			w.walk(k, props[k], 0, map[string]bool{}, in.member(k))
 		}
@@ -151,7 +170,7 @@ type walker struct {
 
 const maxDepth = 6
 
-func (w *walker) walk(path string, v any, depth int, seen map[string]bool, api apiShape) {
+func (w *walker) walk(path string, v any, depth int, seen map[string]bool, api apiShapes) {
 	n, _ := v.(node)
 	if n == nil || depth > maxDepth || w.readOnly[strings.ReplaceAll(path, ".*", "")] {
 		return
@@ -179,9 +198,13 @@ func (w *walker) walk(path string, v any, depth int, seen map[string]bool, api a
 	}
 	// An empty default (false, "") is the service's "off": the classifier
 	// drops such a value before any lookup, so no row is written for it.
-	if val, ok := documented(n, api.doc); ok && !normalize.TriviallyEmpty(val) {
+	if val, src, ok := documentedFrom(n, api); ok && !normalize.TriviallyEmpty(val) {
 		for _, kp := range keyPaths(path) {
-			w.rows = append(w.rows, classify.ImportedValue{Type: w.typ, Path: kp, Tier: "atDefault", Value: normalize.Canonical(val)})
+			w.rows = append(w.rows, classify.ImportedValue{Type: w.typ, Path: kp, Tier: "atDefault", Value: normalize.Canonical(val), Source: src})
+		}
+	} else if rule, src, ok := namingRule(n, api, path); ok {
+		for _, kp := range keyPaths(path) {
+			w.rows = append(w.rows, classify.ImportedValue{Type: w.typ, Path: kp, Tier: "atDefault", Pattern: rule, Source: src})
 		}
 	}
 	if props, ok := n["properties"].(node); ok {
@@ -191,47 +214,109 @@ func (w *walker) walk(path string, v any, depth int, seen map[string]bool, api a
 	}
 	if items, ok := n["items"]; ok {
 		w.walk(path+".*", items, depth+1, seen, api.items())
+		if !strings.Contains(path, "*") {
+			w.rows = append(w.rows, keyedDefaults(w.typ, path, api.items())...)
+		}
 	}
 }
 
 var (
-	reQuoted = regexp.MustCompile("(?i)(?:default(?: value)?(?: setting)? is|defaults to|default:)\\s*``([^`]{1,64})``")
-	rePlain  = regexp.MustCompile(`(?i)(?:default(?: value)?(?: setting)? is|defaults to|default:)\s*([A-Za-z0-9_.:/+-]{1,64})`)
+	reQuoted = regexp.MustCompile("(?i)(?:default(?: value)?(?: setting)?(?: for [a-z ]{1,40}?)? is|defaults to|default:)\\s*``([^`]{1,64})``")
+	rePlain  = regexp.MustCompile(`(?i)(?:default(?: value)?(?: setting)?(?: for [a-z ]{1,40}?)? is|defaults to|default:)\s*([A-Za-z0-9_.:/+-]{1,64})(\s+(?:days?|weeks?|hours?|minutes?|months?|years?)\b)?`)
+	// One candidate value a sentence states as the default, quoted:
+	// "``X`` is the default", "``X`` (default)", "if you don't specify
+	// ..., ... is set to ``X``", "by default, ... is ``X``".
+	reQuotedIs       = regexp.MustCompile("``([^`]{1,64})``\\s*(?:is the default|\\(default\\))")
+	reUnspecified    = regexp.MustCompile("(?i)(?:if (?:you )?(?:do not|don't|omit)|if not|when (?:you )?(?:do not|don't))[^.]{0,100}?(?:is set to|defaults to|is|uses|use)\\s+``([^`]{1,64})``")
+	reByDefault      = regexp.MustCompile("(?i)by default,?[^.]{0,60}?(?:is|are) (?:set to )?``([^`]{1,64})``")
+	sentencePatterns = []*regexp.Regexp{reQuotedIs, reUnspecified, reByDefault}
 )
 
-// documented returns the one default a schema node states, if any.
+// documented returns the one default a schema node states, if any, with
+// the API documentation text of the members it maps to.
 func documented(n node, apiDoc string) (any, bool) {
+	v, _, ok := documentedFrom(n, apiShapes{{doc: apiDoc, path: "api"}})
+	return v, ok
+}
+
+// candidate is one value a source states, with the source.
+type candidate struct {
+	v   any
+	src string
+}
+
+// documentedFrom returns the one default a schema node and the API members
+// it maps to state, if any, and the sources that state it: the schema's
+// default keyword and description sentences, the API documentation, and
+// an enum (schema or API) that allows one value only.
+func documentedFrom(n node, api apiShapes) (any, string, bool) {
 	typ := schemaType(n)
 	if typ == "" || typ == "object" || typ == "array" {
-		return nil, false
+		return nil, "", false
 	}
-	var cands []any
+	var cands []candidate
+	add := func(v any, src string, quoted bool) {
+		if c, ok := coerce(v, typ, n, quoted); ok {
+			cands = append(cands, candidate{c, src})
+		}
+	}
 	if d, ok := n["default"]; ok {
-		if c, ok := coerce(d, typ, n, true); ok {
-			cands = append(cands, c)
+		add(d, "schema default", true)
+	}
+	texts := []struct{ text, src string }{{str(n["description"]), "schema description"}}
+	if d := api.doc(); d != "" {
+		texts = append(texts, struct{ text, src string }{d, "API documentation " + api.source()})
+	}
+	for _, t := range texts {
+		for _, m := range reQuoted.FindAllStringSubmatch(t.text, -1) {
+			add(strings.Trim(m[1], `'"`), t.src, true)
+		}
+		for _, m := range rePlain.FindAllStringSubmatch(t.text, -1) {
+			if m[2] != "" {
+				continue // a number in a unit other than the property's own
+			}
+			add(strings.TrimRight(m[1], ".,;:"), t.src, false)
+		}
+		for _, re := range sentencePatterns {
+			for _, m := range re.FindAllStringSubmatch(t.text, -1) {
+				add(strings.Trim(m[1], `'"`), t.src, true)
+			}
 		}
 	}
-	desc, _ := n["description"].(string)
-	desc += " " + apiDoc
-	for _, m := range reQuoted.FindAllStringSubmatch(desc, -1) {
-		if c, ok := coerce(strings.Trim(m[1], `'"`), typ, n, true); ok {
-			cands = append(cands, c)
-		}
-	}
-	for _, m := range rePlain.FindAllStringSubmatch(desc, -1) {
-		if c, ok := coerce(strings.TrimRight(m[1], ".,;:"), typ, n, false); ok {
-			cands = append(cands, c)
+	if typ == "string" {
+		if enum, ok := n["enum"].([]any); ok && len(enum) == 1 {
+			add(enum[0], "schema enum of one value", true)
+		} else if e := api.enum(); len(e) == 1 && !ok {
+			add(e[0], "API enum of one value "+api.source(), true)
 		}
 	}
 	if len(cands) == 0 {
-		return nil, false
+		return nil, "", false
 	}
-	for _, c := range cands[1:] {
-		if normalize.Canonical(c) != normalize.Canonical(cands[0]) {
-			return nil, false
+	var srcs []string
+	for _, c := range cands {
+		if normalize.Canonical(c.v) != normalize.Canonical(cands[0].v) {
+			return nil, "", false
+		}
+		if !contains(srcs, c.src) {
+			srcs = append(srcs, c.src)
 		}
 	}
-	return cands[0], true
+	return cands[0].v, strings.Join(srcs, "; "), true
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
 }
 
 func schemaType(n node) string {
@@ -339,6 +424,102 @@ func copySet(m map[string]bool) map[string]bool {
 	out := make(map[string]bool, len(m)+1)
 	for k, v := range m {
 		out[k] = v
+	}
+	return out
+}
+
+// namingRules are AWS's naming rules for the default objects a service
+// uses when a resource names none, as the user guides state them; a rule
+// applies to a string property whose name ends in suffix when its schema
+// description or API documentation says the default object is used
+// (phrase). Each becomes a pattern row: only a name of that whole shape
+// folds.
+var namingRules = []struct {
+	suffix  string
+	phrase  *regexp.Regexp
+	pattern string
+	source  string
+}{
+	{"ParameterGroupName", regexp.MustCompile(`(?i)default (?:DB |DB cluster |cluster |cache |Amazon Redshift cluster )?parameter group`),
+		`^default\.[a-z][a-z0-9-]*[0-9]+(\.[0-9]+)*(\.cluster\.on)?$`,
+		"naming rule: default parameter groups are named default.<parameter group family> (RDS, ElastiCache, Redshift, Neptune, DocumentDB, MemoryDB user guides)"},
+	{"OptionGroupName", regexp.MustCompile(`(?i)default option group`),
+		`^default:[a-z][a-z0-9-]*-[0-9]+(-[0-9]+)*$`,
+		"naming rule: default option groups are named default:<engine>-<major version> (RDS user guide, working with option groups)"},
+	{"EventBusName", regexp.MustCompile(`(?i)default (?:event )?bus`),
+		`^default$`,
+		"naming rule: the account's default event bus is named default (EventBridge user guide)"},
+}
+
+// namingRule returns the pattern of the default object a string property
+// names when the documentation says a default one is used.
+func namingRule(n node, api apiShapes, path string) (string, string, bool) {
+	if schemaType(n) != "string" {
+		return "", "", false
+	}
+	name := path[strings.LastIndexByte(path, '.')+1:]
+	text := str(n["description"]) + "\n" + api.doc()
+	for _, r := range namingRules {
+		if name != "" && strings.HasSuffix(name, r.suffix) && r.phrase.MatchString(text) {
+			src := r.source + "; stated in the schema description"
+			if a := api.source(); a != "" {
+				src = r.source + "; stated in " + a
+			}
+			return r.pattern, src, true
+		}
+	}
+	return "", "", false
+}
+
+var (
+	reListItem  = regexp.MustCompile(`(?s)<li>\s*<p>\s*<code>([a-z0-9_.:-]{1,128})</code>\s*-\s*(.*?)</p>\s*</li>`)
+	reItemValue = regexp.MustCompile("(?i)the default(?: value)? is\\s+(?:``([^`]{1,64})``|([0-9]+|true|false)(?:\\s+seconds?)?(?:[.,;]|\\s*$))")
+)
+
+// keyedDefaults mines the defaults of a name/value list the API documents
+// per name: the Key member of the list's element lists each name it
+// supports ("<code>name</code> - ... The default is X."), and a name
+// whose text states exactly one default gives a row at Path[name] (the
+// element's value, a string as the API passes every value).
+func keyedDefaults(typ, path string, items apiShapes) []classify.ImportedValue {
+	var out []classify.ImportedValue
+	found := map[string][]string{}
+	var order []string
+	srcs := map[string]string{}
+	for _, it := range items {
+		key := it.member("Key")
+		if key.def == nil || key.doc == "" {
+			continue
+		}
+		var raw string
+		for k, m := range it.def.Members {
+			if strings.EqualFold(k, "Key") {
+				raw = m.Documentation
+			}
+		}
+		for _, li := range reListItem.FindAllStringSubmatch(raw, -1) {
+			name, text := li[1], plain(li[2])
+			for _, m := range reItemValue.FindAllStringSubmatch(text, -1) {
+				v := m[1] + m[2]
+				if _, ok := found[name]; !ok {
+					order = append(order, name)
+				}
+				found[name] = append(found[name], v)
+				srcs[name] = key.path
+			}
+		}
+	}
+	for _, name := range order {
+		vs := found[name]
+		one := true
+		for _, v := range vs[1:] {
+			one = one && v == vs[0]
+		}
+		if !one || vs[0] == "" {
+			continue
+		}
+		out = append(out, classify.ImportedValue{Type: typ, Path: path + "[" + name + "]", Tier: "atDefault",
+			Value: normalize.Canonical(vs[0]), Source: "API documentation " + srcs[name] + " (" + name + ")"})
 	}
 	return out
 }
