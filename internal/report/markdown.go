@@ -113,10 +113,14 @@ func mdVerdict(v Verdict, unread int) string {
 		s = "ERROR"
 	case Drift:
 		s = "DRIFT"
+	case Incomplete:
+		return fmt.Sprintf("INCOMPLETE (%d %s not read)", unread, plural(unread, "resource", "resources"))
 	case PotentialDrift:
 		s = "no confirmed drift, potential drift"
-	default:
+	case Clean:
 		s = "CLEAN"
+	default:
+		s = v.String()
 	}
 	if unread > 0 && v != Error {
 		s += " (coverage incomplete)"
@@ -160,7 +164,7 @@ func mdStack(s Stack, sum Summary, opt Options) []mdPart {
 		}
 	}
 	if len(unread) > 0 {
-		parts = append(parts, mdPart{text: fmt.Sprintf("\n**Coverage incomplete — %d %s not read** (`--strict` fails on this):\n\n", sum.Unread, plural(sum.Unread, "resource", "resources"))})
+		parts = append(parts, mdPart{text: fmt.Sprintf("\n**Coverage incomplete — %d %s not read** (not clean: `--fail` exits 3 on it, `--strict` 1):\n\n", sum.Unread, plural(sum.Unread, "resource", "resources"))})
 		for _, f := range unread {
 			line := "- " + code(ignore.DisplayPath(s.Ref.Name, f)) + " (" + mdText(f.ResourceType) + ")"
 			if r := why(f); r != "" {
