@@ -366,7 +366,7 @@ func Apply(b *Baseline, in Input, opt Options) Result {
 	if b == nil {
 		return out
 	}
-	out.Findings = append(out.Findings, r.removals(matched, &out.Notes)...)
+	out.Findings = append(out.Findings, r.removals(matched, in.Parents, &out.Notes)...)
 	out.Findings = append(out.Findings, r.deletedDefaults(undeclaredSide)...)
 	out.Findings = append(out.Findings, r.watchedGone(in.Findings, watchMatched)...)
 	out.Notes = append(out.Notes, r.foldNotes()...)
@@ -377,16 +377,22 @@ func Apply(b *Baseline, in Input, opt Options) Result {
 }
 
 // removals reports recorded entries no finding matched.
-func (r *run) removals(matched map[entryKey]bool, notes *[]string) []drift.Finding {
+// A recorded added child whose parent was not read this run (its read
+// or its child listing failed) is not "no longer present": nobody looked.
+func (r *run) removals(matched map[entryKey]bool, parents map[string]string, notes *[]string) []drift.Finding {
 	var out []drift.Finding
 	var goneFromTemplate, goneAdded int
+	unlisted := map[string]int{}
 	for _, e := range r.sortedActive() {
 		k := entryKey{e.LogicalID, e.Path}
 		if matched[k] || r.coveredBelow(k, matched) {
 			continue
 		}
 		x, inTemplate := r.res[e.LogicalID]
+		parent, hasParent := parentOf(e.LogicalID, parents)
 		switch {
+		case e.Path == "" && !inTemplate && hasParent && r.unread[parent]:
+			unlisted[parent]++
 		case e.Path == "" && !inTemplate:
 			goneAdded++
 		case !inTemplate:
@@ -404,6 +410,15 @@ func (r *run) removals(matched map[entryKey]bool, notes *[]string) []drift.Findi
 	}
 	if goneFromTemplate > 0 {
 		*notes = append(*notes, fmt.Sprintf("%d baseline %s belong to resources no longer in the template — re-run realdrift record", goneFromTemplate, plural(goneFromTemplate, "entry", "entries")))
+	}
+	keys := make([]string, 0, len(unlisted))
+	for p := range unlisted {
+		keys = append(keys, p)
+	}
+	sort.Strings(keys)
+	for _, p := range keys {
+		n := unlisted[p]
+		*notes = append(*notes, fmt.Sprintf("%s was not read (its child listing or read failed): its %d recorded added %s kept, not checked this run", p, n, plural(n, "resource is", "resources are")))
 	}
 	if goneAdded > 0 {
 		*notes = append(*notes, fmt.Sprintf("%d recorded added %s no longer present — re-run realdrift record", goneAdded, plural(goneAdded, "resource is", "resources are")))

@@ -11,9 +11,9 @@ import (
 
 // Exit statuses.
 const (
-	ExitOK        = 0
-	ExitDrift     = 1
-	ExitError     = 2
+	ExitOK    = 0
+	ExitDrift = 1
+	ExitError = 2
 	// ExitIncomplete: nothing drifted among what was read, but something
 	// could not be read (check --fail, revert): not clean.
 	ExitIncomplete = 3

@@ -13,6 +13,7 @@ import (
 
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/live"
+	"github.com/realdrift/realdrift/internal/report"
 	"github.com/realdrift/realdrift/internal/revert"
 	"github.com/realdrift/realdrift/internal/scan"
 	"github.com/realdrift/realdrift/internal/schema"
@@ -33,9 +34,14 @@ after their parent, each with its own plan against its own baseline
 After writing, the touched stacks are checked again and each item is
 reported reverted, still drifted (with the live value) or failed (with
 the AWS error).
+A resource (or a parent's child listing) that could not be read is listed
+"not read: <reason>" in the plan and the result: its drift is unknown, so
+nothing of it is reverted and the revert is incomplete.
 Exit status: 0 every chosen item converged and nothing else drifts (or a
 dry run), 1 drift remains (still drifted, not revertable, or nothing
-chosen), 2 a write failed or a stack could not be checked, 130 interrupted.`
+chosen), 2 a write failed or a stack could not be checked, 3 incomplete
+(otherwise 0, but something could not be read; a dry run too), 130
+interrupted.`
 
 // revertFlags are revert's own flags.
 type revertFlags struct {
@@ -65,7 +71,28 @@ type revertStack struct {
 	Parent   string           `json:"parent,omitempty"`
 	Plan     *revert.Plan     `json:"plan,omitempty"`
 	Outcomes []revert.Outcome `json:"outcomes"`
-	Error    string           `json:"error,omitempty"`
+	// NotRead are the resources (and parents whose child listing) the
+	// check could not read: what drifts there is unknown, so nothing of
+	// theirs is in the plan and the stack's revert is incomplete.
+	NotRead []revertNotRead `json:"notRead,omitempty"`
+	Error   string          `json:"error,omitempty"`
+}
+
+// revertNotRead is one resource revert could not read, with why.
+type revertNotRead struct {
+	LogicalID    string `json:"logicalId"`
+	ResourceType string `json:"resourceType"`
+	PhysicalID   string `json:"physicalId,omitempty"`
+	Reason       string `json:"reason"`
+}
+
+// notReadOf lists the resources run's check could not read.
+func notReadOf(run *stackRun) []revertNotRead {
+	var out []revertNotRead
+	for _, u := range report.UnreadResources(run.report()) {
+		out = append(out, revertNotRead{LogicalID: u.F.LogicalID, ResourceType: u.F.ResourceType, PhysicalID: u.F.PhysicalID, Reason: u.Reason})
+	}
+	return out
 }
 
 // revertSummary counts a run's outcomes.
@@ -77,7 +104,9 @@ type revertSummary struct {
 	Failed        int            `json:"failed"`
 	NotChosen     int            `json:"notChosen"`
 	NotRevertable map[string]int `json:"notRevertable"`
-	StackErrors   int            `json:"stackErrors"`
+	// NotRead counts the resources not read (the revert is incomplete).
+	NotRead     int `json:"notRead"`
+	StackErrors int `json:"stackErrors"`
 }
 
 func runRevert(ctx context.Context, s IO, args []string) int {
@@ -176,6 +205,7 @@ func (sess *session) revertRun(ctx context.Context, s IO, run *stackRun, opt rev
 		return rs
 	}
 	rs.Plan = p
+	rs.NotRead = notReadOf(run)
 	if dry || len(p.Items) == 0 {
 		rs.Outcomes = revert.PlannedOutcomes(p)
 		return rs
@@ -194,7 +224,9 @@ func (sess *session) revertRun(ctx context.Context, s IO, run *stackRun, opt rev
 		}
 		p = &revert.Plan{Stack: p.Stack, Items: chosen, NotRevertable: p.NotRevertable}
 	}
-	return sess.applyRevert(ctx, s, run, p, f.wait-time.Since(start))
+	out := sess.applyRevert(ctx, s, run, p, f.wait-time.Since(start))
+	out.NotRead = rs.NotRead
+	return out
 }
 
 // chooseRevertItems asks which items of p to write (none chosen at first).
@@ -339,7 +371,12 @@ func printRevert(w io.Writer, rs revertStack, dry bool) {
 	if rs.Plan == nil {
 		return
 	}
+	defer printNotRead(w, rs.NotRead)
 	if len(rs.Plan.Items) == 0 && len(rs.Plan.NotRevertable) == 0 {
+		if len(rs.NotRead) > 0 {
+			fmt.Fprintf(w, "%s: no drift to revert among what was read — INCOMPLETE, %d not read:\n", rs.Stack, len(rs.NotRead))
+			return
+		}
 		fmt.Fprintf(w, "%s: no drift to revert\n", rs.Stack)
 		return
 	}
@@ -368,6 +405,14 @@ func printRevert(w io.Writer, rs revertStack, dry bool) {
 	}
 }
 
+// printNotRead lists the resources not read: their drift is unknown, so
+// the plan and the outcome cannot speak for them.
+func printNotRead(w io.Writer, nr []revertNotRead) {
+	for _, n := range nr {
+		fmt.Fprintf(w, "  not read: %s (%s): %s\n", n.LogicalID, n.ResourceType, n.Reason)
+	}
+}
+
 func written(rs revertStack) bool {
 	for _, o := range rs.Outcomes {
 		if o.Status != revert.Planned {
@@ -381,6 +426,7 @@ func (sum *revertSummary) add(rs revertStack) {
 	if rs.Error != "" {
 		sum.StackErrors++
 	}
+	sum.NotRead += len(rs.NotRead)
 	if rs.Plan != nil {
 		for _, n := range rs.Plan.NotRevertable {
 			sum.NotRevertable[n.Reason.String()]++
@@ -422,6 +468,9 @@ func (sum *revertSummary) line() string {
 	if len(reasons) > 0 {
 		nr += " (" + strings.Join(reasons, ", ") + ")"
 	}
+	if sum.NotRead > 0 {
+		nr += fmt.Sprintf(", %d not read (INCOMPLETE: their drift is unknown)", sum.NotRead)
+	}
 	if sum.DryRun {
 		return fmt.Sprintf("dry run: %d to revert, %s; nothing written", sum.Planned, nr)
 	}
@@ -432,10 +481,10 @@ func (sum *revertSummary) exit() int {
 	switch {
 	case sum.Failed > 0 || sum.StackErrors > 0:
 		return ExitError
-	case sum.DryRun:
-		return ExitOK
-	case sum.StillDrifted > 0 || sum.NotChosen > 0 || sum.notRevertable() > 0:
+	case !sum.DryRun && (sum.StillDrifted > 0 || sum.NotChosen > 0 || sum.notRevertable() > 0):
 		return ExitDrift
+	case sum.NotRead > 0:
+		return ExitIncomplete
 	}
 	return ExitOK
 }

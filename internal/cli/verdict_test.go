@@ -198,3 +198,76 @@ func TestInterruptedReportSaysSo(t *testing.T) {
 		t.Errorf("files left beside the report: %v", ents)
 	}
 }
+
+// TestRevertSaysWhatItCouldNotRead: a revert whose read of one drifted
+// queue is denied reverts the other, lists the denied one "not read" with
+// the reason in the plan and the result, and exits 3 (incomplete), never
+// 0 as if everything converged.
+func TestRevertSaysWhatItCouldNotRead(t *testing.T) {
+	e := faultWorld(t)
+	if _, errs, code := e.run("record", "--all", "--yes"); code != ExitOK {
+		t.Fatalf("record: exit %d\n%s", code, errs)
+	}
+	e.change(sandbox.Change{Op: sandbox.OpSet, Type: "AWS::SQS::Queue", Identifier: queueURL("App-Orders-1"), Path: "VisibilityTimeout", Value: json.RawMessage(`45`)})
+	e.change(sandbox.Change{Op: sandbox.OpSet, Type: "AWS::SQS::Queue", Identifier: queueURL("App-Jobs-1"), Path: "VisibilityTimeout", Value: json.RawMessage(`90`)})
+	if err := e.srv.SetFaults([]sandbox.FaultRule{{Service: "cloudcontrolapi", Action: "GetResource", Match: "App-Orders-1", Code: "AccessDeniedException", Status: 403,
+		Message: "not authorized to perform cloudformation:GetResource"}}); err != nil {
+		t.Fatal(err)
+	}
+	flags := []string{"App", "--call-timeout", "5s", "--max-attempts", "1"}
+
+	plan, errs, code := e.run("revert", append([]string{"--dry-run"}, flags...)...)
+	if code != ExitIncomplete || !strings.Contains(plan, "not read: Orders (AWS::SQS::Queue): ") || !strings.Contains(plan, "AccessDeniedException") {
+		t.Errorf("dry run: exit %d, want 3, plan:\n%s\n%s", code, plan, errs)
+	}
+
+	out, errs, code := e.run("revert", append([]string{"--yes", "--json"}, flags...)...)
+	var rep struct {
+		Stacks []struct {
+			Outcomes []struct{ ID, Status string } `json:"outcomes"`
+			NotRead  []struct {
+				LogicalID, Reason string
+			} `json:"notRead"`
+		} `json:"stacks"`
+		Summary struct {
+			Reverted, NotRead int
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Stacks) != 1 {
+		t.Fatalf("revert --json: %v\n%s\n%s", err, out, errs)
+	}
+	if code != ExitIncomplete {
+		t.Errorf("revert --yes: exit %d, want 3 (incomplete)\n%s", code, errs)
+	}
+	nr := rep.Stacks[0].NotRead
+	if len(nr) != 1 || nr[0].LogicalID != "Orders" || !strings.Contains(nr[0].Reason, "AccessDeniedException") || rep.Summary.NotRead != 1 {
+		t.Errorf("not read: %+v (summary %d), want Orders with the AccessDenied", nr, rep.Summary.NotRead)
+	}
+	if rep.Summary.Reverted != 1 {
+		t.Errorf("reverted %d, want Jobs' one item: %+v", rep.Summary.Reverted, rep.Stacks[0].Outcomes)
+	}
+	text, _, code := e.run("revert", append([]string{"--yes"}, flags...)...)
+	if code != ExitIncomplete || !strings.Contains(text, "1 not read (INCOMPLETE") || !strings.Contains(text, "not read: Orders") {
+		t.Errorf("revert --yes text: exit %d\n%s", code, text)
+	}
+}
+
+// TestFailedChildListingIsNotGone: when a topic's subscription listing is
+// denied, check and record never say its recorded subscription is "no
+// longer present": they say the listing failed and the recorded children
+// were kept.
+func TestFailedChildListingIsNotGone(t *testing.T) {
+	e := faultWorld(t)
+	if _, errs, code := e.run("record", "--all", "--yes"); code != ExitOK {
+		t.Fatalf("record: exit %d\n%s", code, errs)
+	}
+	if err := e.srv.SetFaults([]sandbox.FaultRule{{Service: "sns", Action: "ListSubscriptionsByTopic", Code: "AuthorizationError", Status: 403}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, verb := range [][]string{{"check", "App"}, {"record", "App", "--yes"}} {
+		_, errs, _ := e.run(verb[0], append(verb[1:], "--call-timeout", "5s", "--max-attempts", "1")...)
+		if strings.Contains(errs, "no longer present") || !strings.Contains(errs, "Alerts was not read (its child listing or read failed): its 1 recorded added resource is kept") {
+			t.Errorf("%s under a denied child listing:\n%s", verb[0], errs)
+		}
+	}
+}

@@ -6,6 +6,11 @@
 //
 // Invariants:
 //   - Tier is a closed set; ParseTier rejects anything else.
+//   - A Verdict (Clean, PotentialDrift, Incomplete, Drifted, Failed) is
+//     made only by Judge, from the findings and the number of resources
+//     the check covered: it cannot say Clean without that count, and a
+//     stack with anything not read is Incomplete (or Drifted beside the
+//     count), never Clean.
 //   - A Finding's Actual and Desired are JSON-shaped values (nil, bool,
 //     float64 or json.Number, string, []any, map[string]any). A nil Actual
 //     means "absent", never JSON null: an absent key and a null are different.

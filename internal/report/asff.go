@@ -111,7 +111,7 @@ func ASFFFindings(stacks []Stack, now time.Time, withPotential bool) []map[strin
 func asffNotRead(s Stack, ts string) []map[string]any {
 	var out []map[string]any
 	sum := Summarize(s)
-	for _, u := range unreadOf(s) {
+	for _, u := range UnreadResources(s) {
 		f := u.F
 		key := strings.Join([]string{s.Ref.Account, s.Ref.Region, s.Ref.Name, f.LogicalID, f.PhysicalID, "not read"}, "\x00")
 		h := sha256.Sum256([]byte(key))

@@ -11,9 +11,15 @@
 // Input: one Stack per checked stack, its findings already reconciled with
 // the baseline (baseline.Apply) and the ignore rules (ignore.Apply).
 //
-// Verdicts (Verdict, worst first): error (the stack could not be checked),
-// drift (a deleted, declared, undeclared or added finding that is not
-// Unrecorded), potentialDrift (only Unrecorded live-only values), clean.
+// Verdicts (Verdict = drift.Outcome, worst first): error (the stack could
+// not be checked), drift (a deleted, declared, undeclared or added finding
+// that is not Unrecorded; unread resources may sit beside it, counted),
+// incomplete (no confirmed drift, but a resource, a child listing or an
+// added child could not be read: "INCOMPLETE (n of m not read)", never
+// clean), potentialDrift (only Unrecorded live-only values), clean
+// (everything read, nothing drifted). Only drift.Judge makes a verdict,
+// from the findings and the number of resources the check covered
+// (Stack.Resources), so no output can say clean without that count.
 // Coverage is complete when no finding is skipped and the stack did not
 // fail (a stack that could not be checked covers nothing).
 //
@@ -42,16 +48,21 @@
 //
 //	{
 //	  "schemaVersion": 1,
-//	  "verdict": "clean" | "potentialDrift" | "drift" | "error",   // worst stack
+//	  "verdict": "clean" | "potentialDrift" | "incomplete" | "drift" | "error",   // worst stack
 //	  "drifted": <confirmed drift findings, all stacks>,
 //	  "potentialDrift": <unrecorded findings, all stacks>,
-//	  "coverageComplete": <no stack failed or has a skipped finding>,
+//	  "coverageComplete": <no stack failed or has a skipped finding, and the run was not interrupted>,
+//	  "notRead": <resources not read, all stacks>,
+//	  "interrupted": <the run ended early (SIGINT, SIGTERM): a partial report>,
+//	  "notChecked": ["<stack>", ...],  // only when interrupted: the stacks not checked
 //	  "stacks": [{
 //	    "stack": "<name>", "account": "<id>", "region": "<region>",
 //	    "parent": "<name>",              // only for a nested stack: the stack it is nested in
 //	    "parentLogicalId": "<id>",       // and its AWS::CloudFormation::Stack resource there
 //	    "verdict": ..., "drifted": n, "potentialDrift": n,
 //	    "coverageComplete": bool,
+//	    "resources": n,                  // resources covered: the template's and the added children found
+//	    "notRead": n,                    // of them, not read (skipped, or an added child whose read failed)
 //	    "counts": {"<tier>": n, ...},    // every finding by tier, non-zero only
 //	    "error": "<message>",            // only when the stack failed
 //	    "findings": [<finding>, ...]     // every finding, always an array
@@ -69,5 +80,12 @@
 // Fields are only ever added to this contract, never renamed or removed.
 //
 // Exit status (ExitCode): 2 when a stack failed; else 1 for confirmed drift
-// under --fail or incomplete coverage under --strict; else 0.
+// under --fail or incomplete coverage under --strict; else 3 for incomplete
+// coverage under --fail; else 0.
+//
+// Every output says incomplete where the text says it: SARIF a warning
+// tool execution notification per resource not read (executionSuccessful
+// false when nothing of a stack could be read), JUnit a skipped test case
+// per resource not read, ASFF an INFORMATIONAL finding per resource not
+// read, markdown an INCOMPLETE heading.
 package report

@@ -73,7 +73,7 @@ func JSONPartial(w io.Writer, stacks []Stack, p Partial) error {
 			Parent: s.Parent, ParentLogicalID: s.ParentLogicalID,
 			Verdict: sum.Verdict, Drifted: sum.Drifted, PotentialDrift: sum.Potential,
 			CoverageComplete: sum.CoverageComplete(), Resources: sum.Resources, NotRead: sum.Unread,
-			Counts: map[string]int{},
+			Counts:   map[string]int{},
 			Findings: sorted(s.Ref.Name, s.Findings),
 		}
 		if js.Findings == nil {

@@ -101,7 +101,7 @@ func JUnit(w io.Writer, stacks []Stack) error {
 				}
 				suite.Cases = append(suite.Cases, c)
 			}
-			for _, u := range unreadOf(s) {
+			for _, u := range UnreadResources(s) {
 				suite.Cases = append(suite.Cases, junitCase{
 					Name: oneLine(ignore.DisplayPath(s.Ref.Name, u.F)) + " (" + u.F.ResourceType + ")", ClassName: class,
 					Skipped: &junitSkipped{Message: "not read: " + oneLine(u.Reason)},

@@ -79,7 +79,7 @@ func SARIF(w io.Writer, stacks []Stack, templates func(Stack) Template) error {
 		if sum.Unread > 0 && sum.Unread == sum.Resources {
 			successful = false
 		}
-		for _, u := range unreadOf(s) {
+		for _, u := range UnreadResources(s) {
 			notes = append(notes, map[string]any{
 				"level": "warning",
 				"message": map[string]any{"text": fmt.Sprintf("%s (%s) in %s not read: %s — %s",

@@ -100,18 +100,18 @@ func sorted(stack string, fs []drift.Finding) []drift.Finding {
 	return out
 }
 
-// unreadResource is one resource a stack's check did not read, with why.
-type unreadResource struct {
+// UnreadResource is one resource a stack's check did not read, with why.
+type UnreadResource struct {
 	// F is the finding that says so (its resource fields name it).
 	F      drift.Finding
 	Reason string
 }
 
-// unreadOf lists the resources of s not read, in report order: one per
-// resource, its reasons joined (a resource's read and its child listing
-// can both fail).
-func unreadOf(s Stack) []unreadResource {
-	var out []unreadResource
+// UnreadResources lists the resources of s not read, in report order: one
+// per resource, its reasons joined (a resource's read and its child
+// listing can both fail).
+func UnreadResources(s Stack) []UnreadResource {
+	var out []UnreadResource
 	at := map[string]int{}
 	for _, f := range sorted(s.Ref.Name, s.Findings) {
 		reason := ""
@@ -135,7 +135,7 @@ func unreadOf(s Stack) []unreadResource {
 			continue
 		}
 		at[k] = len(out)
-		out = append(out, unreadResource{F: f, Reason: reason})
+		out = append(out, UnreadResource{F: f, Reason: reason})
 	}
 	return out
 }
