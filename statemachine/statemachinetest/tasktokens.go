@@ -14,8 +14,10 @@ import (
 // answers SendTaskSuccess, SendTaskFailure and SendTaskHeartbeat (JSON 1.0,
 // X-Amz-Target AWSStepFunctions.<Op>) as Step Functions does, so the code
 // under test sends decisions through a real *sfn.Client; and it serves
-// scripts/sfn/run.js the tokens' registrations and waits (/local/register,
-// /local/await). Point statemachine.Run.TaskTokens and the clients'
+// scripts/sfn/run.js the tokens' registrations, waits and expiries
+// (/local/register, /local/await, /local/expire: a Task whose
+// TimeoutSeconds or HeartbeatSeconds passed; later answers to its token are
+// refused with TaskTimedOut). Point statemachine.Run.TaskTokens and the clients'
 // Step Functions endpoint at URL.
 type TaskTokens struct {
 	URL string
