@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/realdrift/realdrift/internal/drift"
 )
@@ -36,9 +37,9 @@ var knownAfterDeploy = drift.Unknown{Reason: "known after deploy"}
 // comparison collects the leaf changes between two resolved values.
 type comparison struct {
 	changes []PropertyChange
-	// unknown is set when a leaf could not be compared (either side
-	// drift.Unknown): it is not a change.
-	unknown bool
+	// unknown lists the paths whose value could not be compared (either
+	// side drift.Unknown): they are not changes.
+	unknown []string
 }
 
 // compare walks old and new (resolved, JSON-shaped) and records every
@@ -46,12 +47,8 @@ type comparison struct {
 // index; a list whose length changed is one change. Scalars compare by their
 // CloudFormation text, so 80 and "80" are one value.
 func (c *comparison) compare(path string, old, new any, depth int) {
-	if depth > maxDepth {
-		c.unknown = true
-		return
-	}
-	if drift.IsUnknown(old) || drift.IsUnknown(new) {
-		c.unknown = true
+	if depth > maxDepth || drift.IsUnknown(old) || drift.IsUnknown(new) {
+		c.unknown = append(c.unknown, path)
 		return
 	}
 	o, n := unwrap(old), unwrap(new)
@@ -92,7 +89,7 @@ func (c *comparison) compare(path string, old, new any, depth int) {
 		}
 	}
 	if drift.ContainsUnknown(o) && drift.ContainsUnknown(n) && sameShape(o, n) {
-		c.unknown = true
+		c.unknown = append(c.unknown, path)
 		return
 	}
 	c.changes = append(c.changes, PropertyChange{Path: path, Old: old, New: new})
@@ -179,4 +176,66 @@ func equalRaw(a, b any) bool {
 	aj, err1 := json.Marshal(a)
 	bj, err2 := json.Marshal(b)
 	return err1 == nil && err2 == nil && string(aj) == string(bj)
+}
+
+// rawAt is the raw template value at path (dotted, list indices) under
+// props: the walk stops at an intrinsic function, which then stands for
+// everything under it; ok is false when the path is not there.
+func rawAt(props map[string]any, path string) (any, bool) {
+	var cur any = props
+	for _, seg := range strings.Split(path, ".") {
+		if isIntrinsic(cur) {
+			return cur, true
+		}
+		switch t := cur.(type) {
+		case map[string]any:
+			v, ok := t[seg]
+			if !ok {
+				return nil, false
+			}
+			cur = v
+		case []any:
+			i, err := strconv.Atoi(seg)
+			if err != nil || i < 0 || i >= len(t) {
+				return nil, false
+			}
+			cur = t[i]
+		default:
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// valueAt is the resolved value at path under props (nil when absent).
+func valueAt(props map[string]any, path string) any {
+	var cur any = props
+	for _, seg := range strings.Split(path, ".") {
+		switch t := unwrap(cur).(type) {
+		case map[string]any:
+			cur = t[seg]
+		case []any:
+			i, err := strconv.Atoi(seg)
+			if err != nil || i < 0 || i >= len(t) {
+				return nil
+			}
+			cur = t[i]
+		default:
+			return nil
+		}
+	}
+	return cur
+}
+
+// isIntrinsic reports a raw value that is one intrinsic function call
+// (a one-key map whose key is Ref, Condition or Fn::…).
+func isIntrinsic(v any) bool {
+	m, ok := v.(map[string]any)
+	if !ok || len(m) != 1 {
+		return false
+	}
+	for k := range m {
+		return k == "Ref" || k == "Condition" || strings.HasPrefix(k, "Fn::")
+	}
+	return false
 }

@@ -229,8 +229,12 @@ func compareResource(in Input, old, neu side, o, n intrinsic.Resource, f *schema
 			default:
 				c.changes = []PropertyChange{{Path: k, Old: ov, NewAbsent: true}}
 			}
-			if c.unknown && len(c.changes) == 0 && !equalRaw(oldSrc.Properties[k], newSrc.Properties[k]) {
-				rc.Undecided = append(rc.Undecided, k)
+			for _, p := range c.unknown {
+				ro, _ := rawAt(oldSrc.Properties, p)
+				rn, _ := rawAt(newSrc.Properties, p)
+				if !equalRaw(ro, rn) {
+					rc.Undecided = append(rc.Undecided, p)
+				}
 			}
 			rc.Properties = append(rc.Properties, c.changes...)
 		}
@@ -248,7 +252,7 @@ func compareResource(in Input, old, neu side, o, n intrinsic.Resource, f *schema
 		if pc.Path == "DeletionPolicy" || pc.Path == "UpdateReplacePolicy" {
 			continue
 		}
-		pc.Replacement = replacementOf(f, pc.Path)
+		pc.Replacement = replacementOf(n.Type, f, pc.Path)
 	}
 	settle(rc)
 	return rc
@@ -296,7 +300,8 @@ func markCreatedReferences(old, neu side, changes map[string]*ResourceChange, fa
 		for _, k := range rc.Undecided {
 			via := ""
 			if k != "Properties" {
-				for _, ref := range references(neu.t.Resources[id].Properties[k], isRes) {
+				raw, _ := rawAt(neu.t.Resources[id].Properties, k)
+				for _, ref := range references(raw, isRes) {
 					if t := changes[ref.Target]; t != nil && t.Action == Create {
 						via = ref.Target
 						break
@@ -307,7 +312,11 @@ func markCreatedReferences(old, neu side, changes map[string]*ResourceChange, fa
 				keep = append(keep, k)
 				continue
 			}
-			rc.Properties = append(rc.Properties, PropertyChange{Path: k, Old: old.res[id].Properties[k], New: knownAfterDeploy, Via: via, Replacement: replacementOf(facts(rc.Type), k)})
+			pc := PropertyChange{Path: k, Old: valueAt(old.res[id].Properties, k), New: knownAfterDeploy, Via: via, Replacement: replacementOf(rc.Type, facts(rc.Type), k)}
+			if _, had := rawAt(old.t.Resources[id].Properties, k); !had {
+				pc.Old, pc.OldAbsent = nil, true
+			}
+			rc.Properties = append(rc.Properties, pc)
 		}
 		rc.Undecided = keep
 		settle(rc)

@@ -124,7 +124,7 @@ func TestCompute(t *testing.T) {
 			name: "unknown compares as unknown, never as a change",
 			old:  resources(bucket(`{"Tags": [{"Key": "k", "Value": "literal"}]}`)),
 			new:  resources(bucket(`{"Tags": [{"Key": "k", "Value": {"Fn::Select": [0, {"Fn::GetAZs": ""}]}}]}`)),
-			want: []string{"undecided B.Tags"},
+			want: []string{"undecided B.Tags.0.Value"},
 		},
 		{
 			name: "a secret dynamic reference is unknown, not a change",

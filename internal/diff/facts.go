@@ -8,11 +8,13 @@ import (
 )
 
 // replacementOf decides whether a change at path (dotted, with list indices)
-// replaces a resource of a type with these facts: a create-only path equal
-// to it or holding it is Always; a conditionally create-only one, or a
-// create-only path inside the changed value (a container replaced whole), is
-// Conditional. No facts: Never (the verdict needs the schema).
-func replacementOf(f *schema.Facts, path string) Replacement {
+// replaces a resource of type typ with these facts: a create-only path
+// equal to it or holding it is Always; a conditionally create-only one, or
+// a create-only path inside the changed value (a container replaced whole),
+// is Conditional, unless resolvedConditional settles that conditional path
+// from what the service's update API allows. No facts: Never (the verdict
+// needs the schema).
+func replacementOf(typ string, f *schema.Facts, path string) Replacement {
 	if f == nil {
 		return Never
 	}
@@ -28,10 +30,79 @@ func replacementOf(f *schema.Facts, path string) Replacement {
 	}
 	for _, c := range f.ConditionalCreateOnlyPaths {
 		if c == p || within(p, c) || within(c, p) {
-			verdict = Conditional
+			v := Conditional
+			if r, ok := resolvedConditional[typ][c]; ok {
+				v = r.verdict
+			}
+			if v == Always && (c == p || within(p, c)) {
+				return Always
+			}
+			if v > verdict {
+				verdict = min(v, Conditional)
+			}
 		}
 	}
 	return verdict
+}
+
+// propagatedReplacement is the verdict of a propagated change of the
+// top-level property prop (its template text did not change, its resolved
+// value will): a whole create-only property replaces, a conditionally
+// create-only one may (seed 000, "Replacement propagation to dependents"),
+// as it does when changed directly; resolvedConditional settles it the
+// same way.
+func propagatedReplacement(typ string, f *schema.Facts, prop string) Replacement {
+	if f == nil {
+		return Never
+	}
+	if wholeCreateOnly(f, prop) {
+		return Always
+	}
+	for _, c := range f.ConditionalCreateOnlyPaths {
+		if c != prop {
+			continue
+		}
+		if r, ok := resolvedConditional[typ][c]; ok {
+			return r.verdict
+		}
+		return Conditional
+	}
+	return Never
+}
+
+// resolution settles one conditionally create-only property from the
+// service's documented update behaviour, with where that is stated.
+type resolution struct {
+	verdict Replacement
+	source  string
+}
+
+// resolvedConditional settles conditionally create-only properties (the
+// registry's conditionalCreateOnlyProperties) that AWS's update APIs decide
+// for every value: Always when the service's update call has no parameter
+// for the property (CloudFormation must create a new resource), Never when
+// it has one and the property is updated in place. Keyed by type, then by
+// the schema's path. Unlisted conditional paths stay Conditional.
+var resolvedConditional = map[string]map[string]resolution{
+	"AWS::DynamoDB::Table": {
+		"KeySchema": {Always, "botocore dynamodb 2012-08-10 UpdateTable: no KeySchema member (a table's key schema is set by CreateTable only)"},
+	},
+	"AWS::DynamoDB::GlobalTable": {
+		"KeySchema":             {Always, "botocore dynamodb 2012-08-10 UpdateTable: no KeySchema member"},
+		"LocalSecondaryIndexes": {Always, "botocore dynamodb 2012-08-10 UpdateTable: no LocalSecondaryIndexes member (GlobalSecondaryIndexUpdates covers global indexes only)"},
+	},
+	"AWS::RDS::DBCluster": {
+		"MasterUsername": {Always, "botocore rds 2014-10-31 ModifyDBCluster: no MasterUsername member"},
+		"Engine":         {Always, "botocore rds 2014-10-31 ModifyDBCluster: no Engine member (EngineMode and EngineVersion only)"},
+	},
+	"AWS::RDS::DBInstance": {
+		"AutoMinorVersionUpgrade":    {Never, "botocore rds 2014-10-31 ModifyDBInstance: AutoMinorVersionUpgrade member; registry schema text: Update requires No interruption"},
+		"PreferredMaintenanceWindow": {Never, "botocore rds 2014-10-31 ModifyDBInstance: PreferredMaintenanceWindow member; registry schema text: Update requires No interruption"},
+	},
+	"AWS::Neptune::DBInstance": {
+		"AutoMinorVersionUpgrade":    {Never, "botocore neptune 2014-10-31 ModifyDBInstance: AutoMinorVersionUpgrade member"},
+		"PreferredMaintenanceWindow": {Never, "botocore neptune 2014-10-31 ModifyDBInstance: PreferredMaintenanceWindow member"},
+	},
 }
 
 // wholeCreateOnly reports whether the top-level property is create-only as

@@ -103,10 +103,11 @@ func promote(old side, d *ResourceChange, e edge, kind Propagation, f *schema.Fa
 	} else {
 		pc.OldAbsent = true
 	}
-	// The change is a ceiling, not a verdict: the reference's template
-	// text did not change, so only a whole-property create-only path can
-	// replace (seed 000).
-	if wholeCreateOnly(f, e.prop) || kind == ParentReplaced {
+	// The reference's template text did not change, so only a whole
+	// create-only property replaces (seed 000); a conditionally create-only
+	// one keeps its "may" (issue 31, part 4).
+	pc.Replacement = propagatedReplacement(d.Type, f, e.prop)
+	if kind == ParentReplaced {
 		pc.Replacement = Always
 	}
 	d.Properties = append(d.Properties, pc)
