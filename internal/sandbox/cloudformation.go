@@ -19,6 +19,7 @@ func cloudFormationService() *service {
 			"ListStackResources":     (*Server).cfnListStackResources,
 			"DescribeStackResources": (*Server).cfnDescribeStackResources,
 			"ListExports":            (*Server).cfnListExports,
+			"ListImports":            (*Server).cfnListImports,
 			"DescribeType":           (*Server).cfnDescribeType,
 		},
 	}
@@ -271,6 +272,43 @@ func (s *Server) cfnListExports(c *call) (any, error) {
 	res := el("", members("Exports", items[lo:hi]))
 	if next >= 0 {
 		res.kids = append(res.kids, tx("NextToken", pageToken("exports", next)))
+	}
+	return res, nil
+}
+
+// cfnListImports lists the stacks importing an export, by name, as
+// CloudFormation does; an export no stack imports (or no such export) is
+// a ValidationError, not an empty list.
+func (s *Server) cfnListImports(c *call) (any, error) {
+	name := c.str("ExportName")
+	if name == "" {
+		return nil, validation("1 validation error detected: Value null at 'exportName' failed to satisfy constraint: Member must not be null")
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var items []*xnode
+	for _, st := range s.st.stacks(c.account, c.region) {
+		if st.Status == "DELETE_COMPLETE" {
+			continue
+		}
+		for _, imp := range st.Imports {
+			if imp == name {
+				items = append(items, tx("", st.Name))
+				break
+			}
+		}
+	}
+	if len(items) == 0 {
+		return nil, validation("Export '%s' is not imported by any stack.", name)
+	}
+	off, ok := pageOffset("imports", c.str("NextToken"))
+	if !ok {
+		return nil, validation("Invalid NextToken")
+	}
+	lo, hi, next := page(len(items), off, s.opts.PageSize)
+	res := el("", members("Imports", items[lo:hi]))
+	if next >= 0 {
+		res.kids = append(res.kids, tx("NextToken", pageToken("imports", next)))
 	}
 	return res, nil
 }

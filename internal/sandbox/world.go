@@ -105,6 +105,10 @@ type Stack struct {
 	// ARN (nested.go).
 	ParentID string `json:"parentId,omitempty"`
 	RootID   string `json:"rootId,omitempty"`
+	// Imports are the export names the stack imports (Fn::ImportValue),
+	// as CloudFormation records them when it deploys the stack:
+	// ListImports answers from them.
+	Imports []string `json:"imports,omitempty"`
 }
 
 // Parameter is a stack parameter as DescribeStacks shows it.
