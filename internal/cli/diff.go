@@ -17,18 +17,39 @@ import (
 	"github.com/realdrift/realdrift/internal/diff"
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/live"
+	"github.com/realdrift/realdrift/internal/scan"
 	"github.com/realdrift/realdrift/internal/schema"
+	"github.com/realdrift/realdrift/internal/secdiff"
 )
 
 const diffSynopsis = `--app A [flags] [STACK|GLOB ...]
 
 Shows what the next deploy of the app's stacks changes: per resource
-CREATE / UPDATE (the changed sub-properties) / REPLACE / DELETE, resolved
-against the deployed stack and its live resources, with replacements
-propagated to dependents, the Outputs diff and, beside each resource, where
-it has drifted. --recursive descends into nested stacks.
-Exit status: 0 (also with changes, unless --fail), 1 changes with --fail,
-2 error, 130 interrupted.`
+CREATE / UPDATE (the changed sub-properties) / REPLACE / DELETE (orphan
+when retained), resolved against the deployed stack and its live
+resources, with replacements propagated to dependents, the Outputs diff,
+what stays undecided until the deploy, an export other stacks import that
+the deploy would change, and, beside each resource, where it has drifted.
+The security view lists the IAM statement, managed-policy and
+security-group rule changes. --recursive descends into nested stacks.
+--template OLD.json diffs one stack against a template file instead of the
+deployed stack, with no AWS call (nested templates are read beside it).
+Exit status: 0 (also with changes, unless --fail or --fail-on), 1 changes
+with --fail, or a change of the --fail-on class (broadening: an added
+grant or an opened security-group rule; destructive: a delete, or a
+replacement of a stateful resource; any: any change), 2 error,
+130 interrupted.`
+
+// failOn is the class of change --fail-on exits 1 for.
+type failOn string
+
+// The --fail-on classes.
+const (
+	failOnNone        failOn = ""
+	failOnBroadening  failOn = "broadening"
+	failOnDestructive failOn = "destructive"
+	failOnAny         failOn = "any"
+)
 
 // diffFlags are diff's own flags.
 type diffFlags struct {
@@ -37,6 +58,12 @@ type diffFlags struct {
 	fail      bool
 	verbose   bool
 	recursive bool
+	// template is the deployed template's file (--template): the diff
+	// makes no AWS call.
+	template     string
+	strict       bool
+	securityOnly bool
+	failOn       string
 }
 
 func runDiff(ctx context.Context, s IO, args []string) int {
@@ -47,24 +74,43 @@ func runDiff(ctx context.Context, s IO, args []string) int {
 	fs.BoolVar(&f.fail, "fail", false, "exit 1 when the deploy would change anything (the whole nested tree with --recursive)")
 	fs.BoolVar(&f.verbose, "verbose", false, "print the AWS call figures to stderr")
 	fs.BoolVar(&f.recursive, "recursive", false, "descend into nested stacks (AWS::CloudFormation::Stack), depth first")
+	fs.StringVar(&f.template, "template", "", "diff against this template file (the deployed stack's, e.g. from an earlier cdk.out) instead of the deployed stack: no AWS call, one stack; nested stacks' old templates are read beside it by their aws:asset:path")
+	fs.BoolVar(&f.strict, "strict", false, "also show the resources a tool adds for itself (AWS::CDK::Metadata)")
+	fs.BoolVar(&f.securityOnly, "security-only", false, "print only the security view: IAM statement, managed-policy and security-group rule changes")
+	fs.StringVar(&f.failOn, "fail-on", "", "exit 1 when the deploy makes a change of this class: broadening (an added grant or opened rule), destructive (a delete, or a replacement of a stateful resource), or any")
 	if done, code := parse(s, fs, args); done {
 		return code
 	}
 	if f.app == "" {
 		return fail(s, "diff", errors.New("--app is needed (the synthesized templates the next deploy sends)"))
 	}
-	sess, err := f.open(ctx, s, fs.Args())
-	if err != nil {
-		return fail(s, "diff", err)
+	switch failOn(f.failOn) {
+	case failOnNone, failOnBroadening, failOnDestructive, failOnAny:
+	default:
+		return fail(s, "diff", fmt.Errorf("--fail-on %q: want broadening, destructive or any", f.failOn))
 	}
-	defer sess.close()
 	var out []*stackDiff
-	for _, t := range sess.targets {
-		if ctx.Err() != nil {
-			return ExitInterrupt
+	var sess *session
+	if f.template != "" {
+		sd, err := diffTemplateFile(ctx, s, &f, fs.Args())
+		if err != nil {
+			return fail(s, "diff", err)
 		}
-		sd := sess.diffStack(ctx, t, f.recursive, 0)
 		out = append(out, sd)
+	} else {
+		var err error
+		if sess, err = f.open(ctx, s, fs.Args()); err != nil {
+			return fail(s, "diff", err)
+		}
+		defer sess.close()
+		sess.strict = f.strict
+		for _, t := range sess.targets {
+			if ctx.Err() != nil {
+				return ExitInterrupt
+			}
+			sd := sess.diffStack(ctx, t, f.recursive, 0)
+			out = append(out, sd)
+		}
 	}
 	color := colorOn(s, false)
 	failed := false
@@ -87,10 +133,10 @@ func runDiff(ctx context.Context, s IO, args []string) int {
 			if i > 0 {
 				fmt.Fprintln(s.Stdout)
 			}
-			writeDiff(s.Stdout, sd, color)
+			writeDiff(s.Stdout, sd, color, f.securityOnly)
 		}
 	}
-	if f.verbose {
+	if f.verbose && sess != nil {
 		printCallStats(s.Stderr, sess.sched.Stats())
 	}
 	switch {
@@ -99,14 +145,36 @@ func runDiff(ctx context.Context, s IO, args []string) int {
 	case failed:
 		return ExitError
 	}
+	class := failOn(f.failOn)
 	if f.fail {
-		for _, sd := range out {
-			if sd.changed() {
-				return ExitDrift
-			}
+		class = failOnAny
+	}
+	for _, sd := range out {
+		if sd.fails(class) {
+			return ExitDrift
 		}
 	}
 	return ExitOK
+}
+
+// fails reports whether the tree holds a change of the class.
+func (d *stackDiff) fails(class failOn) bool {
+	hit := false
+	d.walk(func(c *stackDiff) {
+		switch class {
+		case failOnAny:
+			hit = hit || len(c.Changes) > 0 || len(c.Outputs) > 0 || (c.Security != nil && !c.Security.Empty())
+		case failOnBroadening:
+			hit = hit || (c.Security != nil && c.Security.Broadening())
+		case failOnDestructive:
+			for _, ch := range c.Changes {
+				if (ch.Action == diff.Delete && !ch.Retained) || (ch.Action == diff.Replace && ch.Stateful && !ch.Retained) {
+					hit = true
+				}
+			}
+		}
+	})
+	return hit
 }
 
 // stackDiff is one stack's diff as diff writes it.
@@ -117,11 +185,19 @@ type stackDiff struct {
 	Outputs  []outputView   `json:"outputChanges"`
 	Children []*stackDiff   `json:"children"`
 	Error    string         `json:"error,omitempty"`
-	result   *diff.Result   `json:"-"`
-	account  string         `json:"-"`
-	err      error          `json:"-"`
-	unknown  []string       `json:"-"`
-	drifts   map[string]int `json:"-"`
+	// Undecided and UndecidedOutputs are what stays unknown until the
+	// deploy (not counted as changes).
+	Undecided        []string               `json:"undecided"`
+	UndecidedOutputs []diff.UndecidedOutput `json:"undecidedOutputs"`
+	// Security is the security view: IAM statement, managed-policy and
+	// security-group rule changes.
+	Security *secdiff.Result `json:"security"`
+	// Offline: diffed against a template file (--template), no AWS call.
+	Offline bool           `json:"offline,omitempty"`
+	result  *diff.Result   `json:"-"`
+	account string         `json:"-"`
+	err     error          `json:"-"`
+	drifts  map[string]int `json:"-"`
 }
 
 // changeView is a resource change with its drift notes.
@@ -152,7 +228,7 @@ const maxNestedDepth = 8
 // diffStack diffs one stack of the app (or a nested child: t.app nil and
 // child set).
 func (sess *session) diffStack(ctx context.Context, t target, recursive bool, depth int) *stackDiff {
-	sd := &stackDiff{Stack: t.name, Region: t.region, Changes: []changeView{}, Outputs: []outputView{}, Children: []*stackDiff{}}
+	sd := newStackDiff(t.name, t.region)
 	body, err := t.app.template()
 	if err != nil {
 		sd.setErr(err)
@@ -172,6 +248,10 @@ func (sess *session) diffStack(ctx context.Context, t target, recursive bool, de
 	return sd
 }
 
+func newStackDiff(name, region string) *stackDiff {
+	return &stackDiff{Stack: name, Region: region, Changes: []changeView{}, Outputs: []outputView{}, Children: []*stackDiff{}, Undecided: []string{}, UndecidedOutputs: []diff.UndecidedOutput{}}
+}
+
 func (sd *stackDiff) setErr(err error) {
 	sd.err = err
 	sd.Error = err.Error()
@@ -184,6 +264,9 @@ type deployedStack struct {
 	tmpl    *cfn.Template
 	outputs []diff.DeployedOutput
 	ctx     intrinsic.Context
+	// templateFile is the old template's file when diffing offline
+	// (--template); nested templates are read beside it.
+	templateFile string
 }
 
 // deployed checks the deployed stack through the check pipeline and reads
@@ -246,7 +329,7 @@ func (sess *session) diffWith(ctx context.Context, sd *stackDiff, t target, dep 
 		sd.setErr(err)
 		return
 	}
-	in := diff.Input{Old: dep.tmpl, New: tmpl, Context: dep.ctx, NewParameters: newParams, Facts: facts}
+	in := diff.Input{Old: dep.tmpl, New: tmpl, Context: dep.ctx, NewParameters: newParams, Facts: facts, Strict: sess.strict}
 	if dep.run != nil {
 		in.Outputs, in.HasOutputs = dep.outputs, true
 		sd.account = dep.ctx.AccountID
@@ -257,15 +340,40 @@ func (sess *session) diffWith(ctx context.Context, sd *stackDiff, t target, dep 
 	}
 	res := diff.Compute(in)
 	sd.result = res
-	sd.unknown = res.Undecided
+	sd.Undecided = append(sd.Undecided, res.Undecided...)
+	for _, c := range res.Changes {
+		for _, k := range c.Undecided {
+			sd.Undecided = append(sd.Undecided, c.LogicalID+"."+k)
+		}
+	}
+	sd.Security = secdiff.Compute(dep.tmpl, tmpl)
 	var findings []drift.Finding
 	if dep.run != nil {
 		findings = dep.run.findings
 	}
 	for _, c := range res.Changes {
+		if dep.templateFile != "" {
+			c.PhysicalID = "" // a placeholder, not the deployed resource's id
+		}
 		sd.Changes = append(sd.Changes, changeView{ResourceChange: c, Drift: driftNotes(c, findings)})
 	}
+	switch {
+	case dep.run != nil:
+		sess.importers(ctx, t.region, res)
+	case dep.templateFile != "":
+		for i := range res.Outputs {
+			if o := &res.Outputs[i]; o.Export && o.Action != diff.OutputAdd {
+				o.ImportersUnknown = "--template makes no AWS call (ListImports): a stack importing this export makes CloudFormation refuse the change"
+			}
+		}
+		for i := range res.UndecidedOutputs {
+			if u := &res.UndecidedOutputs[i]; u.Export && u.Via != "" {
+				u.ImportersUnknown = "--template makes no AWS call (ListImports): a stack importing this export makes CloudFormation refuse the change"
+			}
+		}
+	}
 	sd.Outputs = append(sd.Outputs, res.Outputs...)
+	sd.UndecidedOutputs = append(sd.UndecidedOutputs, res.UndecidedOutputs...)
 	if recursive && depth < maxNestedDepth {
 		sess.descend(ctx, sd, t, dep, tmpl, recursive, depth)
 	}
@@ -273,13 +381,21 @@ func (sess *session) diffWith(ctx context.Context, sd *stackDiff, t target, dep 
 
 // factsFor looks up the schema facts of every type of both templates.
 func (sess *session) factsFor(ctx context.Context, region string, ts ...*cfn.Template) (func(string) (*schema.Facts, bool), error) {
-	c, err := sess.clientsFor(ctx, region)
-	if err != nil {
-		return nil, err
-	}
-	src, err := c.FactsSource(sess.flags.schemaSource == "live")
-	if err != nil {
-		return nil, err
+	var src scan.FactsSource
+	if sess.offline {
+		snap, err := schema.Embedded()
+		if err != nil {
+			return nil, fmt.Errorf("schema facts: %w", err)
+		}
+		src = snapshotSource{snap}
+	} else {
+		c, err := sess.clientsFor(ctx, region)
+		if err != nil {
+			return nil, err
+		}
+		if src, err = c.FactsSource(sess.flags.schemaSource == "live"); err != nil {
+			return nil, err
+		}
 	}
 	byType := map[string]*schema.Facts{}
 	for _, t := range ts {
@@ -384,7 +500,8 @@ func (sess *session) descend(ctx context.Context, sd *stackDiff, t target, dep *
 	}
 	sort.Strings(sorted)
 	for _, id := range sorted {
-		child := &stackDiff{Stack: t.name + "~" + id, Region: t.region, Changes: []changeView{}, Outputs: []outputView{}, Children: []*stackDiff{}}
+		child := newStackDiff(t.name+"~"+id, t.region)
+		child.Offline = sd.Offline
 		sd.Children = append(sd.Children, child)
 		sess.diffChild(ctx, child, t, dep, tmpl, id, recursive, depth+1)
 	}
@@ -417,7 +534,14 @@ func (sess *session) diffChild(ctx context.Context, sd *stackDiff, parent target
 	}
 	childTarget := target{region: parent.region}
 	dep := &deployedStack{ctx: intrinsic.Context{Region: parent.region, AccountID: pdep.ctx.AccountID}}
-	if arn := pdep.ctx.PhysicalIDs[id]; arn != "" && pdep.run != nil {
+	if pdep.templateFile != "" {
+		d, err := oldChild(pdep, id)
+		if err != nil {
+			sd.setErr(err)
+			return
+		}
+		dep = d
+	} else if arn := pdep.ctx.PhysicalIDs[id]; arn != "" && pdep.run != nil {
 		childTarget.name = stackNameOfARN(arn)
 		d, err := sess.deployed(ctx, childTarget)
 		if err != nil {
@@ -426,14 +550,16 @@ func (sess *session) diffChild(ctx context.Context, sd *stackDiff, parent target
 		}
 		dep = d
 	}
-	if childTarget.name != "" {
+	if pdep.templateFile != "" {
+		childTarget.name = sd.Stack // offline: the child is known by its place in the tree
+	} else if childTarget.name != "" {
 		sd.Stack += " (" + childTarget.name + ")"
 	}
 	childTarget.app = nil
 	var params map[string]string
 	if newTmpl != nil {
 		params = childParameters(pdep, ptmpl, id, dep.ctx.Parameters)
-		if dep.run != nil {
+		if dep.run != nil || dep.templateFile != "" {
 			dep.ctx.Parameters = carriedExpressions(pdep, id, dep.ctx.Parameters)
 		}
 	}

@@ -122,7 +122,7 @@ func TestDiffNoColorAndStrip(t *testing.T) {
 		t.Errorf("colour with NO_COLOR, or no change:\n%s", out)
 	}
 	var b strings.Builder
-	writeDiff(&b, &stackDiff{Stack: "S\u202e", Changes: []changeView{{ResourceChange: diff.ResourceChange{LogicalID: "L\x07", Type: "AWS::SNS::Topic", Action: diff.Create}}}}, true)
+	writeDiff(&b, &stackDiff{Stack: "S\u202e", Changes: []changeView{{ResourceChange: diff.ResourceChange{LogicalID: "L\x07", Type: "AWS::SNS::Topic", Action: diff.Create}}}}, true, false)
 	if !strings.Contains(b.String(), ansiGreen+"[+]"+ansiReset+" AWS::SNS::Topic L\n") || strings.Contains(b.String(), "\u202e") {
 		t.Errorf("coloured text = %q", b.String())
 	}

@@ -211,6 +211,7 @@ type cfnAPI interface {
 	GetTemplate(ctx context.Context, in *cloudformation.GetTemplateInput, optFns ...func(*cloudformation.Options)) (*cloudformation.GetTemplateOutput, error)
 	ListStackResources(ctx context.Context, in *cloudformation.ListStackResourcesInput, optFns ...func(*cloudformation.Options)) (*cloudformation.ListStackResourcesOutput, error)
 	ListExports(ctx context.Context, in *cloudformation.ListExportsInput, optFns ...func(*cloudformation.Options)) (*cloudformation.ListExportsOutput, error)
+	ListImports(ctx context.Context, in *cloudformation.ListImportsInput, optFns ...func(*cloudformation.Options)) (*cloudformation.ListImportsOutput, error)
 	DescribeType(ctx context.Context, in *cloudformation.DescribeTypeInput, optFns ...func(*cloudformation.Options)) (*cloudformation.DescribeTypeOutput, error)
 }
 
@@ -232,6 +233,10 @@ func (s synthTemplate) ListStackResources(ctx context.Context, in *cloudformatio
 
 func (s synthTemplate) ListExports(ctx context.Context, in *cloudformation.ListExportsInput, optFns ...func(*cloudformation.Options)) (*cloudformation.ListExportsOutput, error) {
 	return s.stackAPI.ListExports(ctx, in, optFns...)
+}
+
+func (s synthTemplate) ListImports(ctx context.Context, in *cloudformation.ListImportsInput, optFns ...func(*cloudformation.Options)) (*cloudformation.ListImportsOutput, error) {
+	return s.stackAPI.ListImports(ctx, in, optFns...)
 }
 
 func (s synthTemplate) DescribeType(ctx context.Context, in *cloudformation.DescribeTypeInput, optFns ...func(*cloudformation.Options)) (*cloudformation.DescribeTypeOutput, error) {

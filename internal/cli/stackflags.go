@@ -84,6 +84,8 @@ type session struct {
 	clients map[string]*scan.Clients
 	// app is the --app assembly (nil without --app).
 	app *appAssembly
+	// offline: diff --template, no AWS call; strict: diff --strict.
+	offline, strict bool
 	// io is the verb's streams and environment.
 	io IO
 	// checked is set once preflight passed (guarded by mu).

@@ -29,6 +29,10 @@ type PropertyChange struct {
 	Propagated Propagation `json:"propagated,omitempty"`
 	// Via names the referenced resource of a propagated change.
 	Via string `json:"via,omitempty"`
+	// Attribute marks a change of a resource attribute (DependsOn,
+	// Metadata, DeletionPolicy, UpdateReplacePolicy) rather than of a
+	// property: CloudFormation records it without updating the resource.
+	Attribute bool `json:"attribute,omitempty"`
 }
 
 // knownAfterDeploy stands for a value only the deploy will know.

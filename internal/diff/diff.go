@@ -33,6 +33,9 @@ type Input struct {
 	// Facts returns a type's schema facts (createOnly paths); nil, or a
 	// type it does not know, means no replacement verdict from the schema.
 	Facts func(typeName string) (*schema.Facts, bool)
+	// Strict keeps the types hiddenTypes leaves out (the CDK's
+	// AWS::CDK::Metadata resource).
+	Strict bool
 }
 
 // DeployedOutput is one output of the deployed stack.
@@ -60,7 +63,16 @@ type ResourceChange struct {
 	Undecided []string `json:"undecided,omitempty"`
 	// ConditionUnknown: the resource's Condition could not be evaluated.
 	ConditionUnknown bool `json:"conditionUnknown,omitempty"`
+	// AttributesOnly: every change is to a resource attribute
+	// (DependsOn, Metadata, DeletionPolicy, UpdateReplacePolicy), which
+	// CloudFormation records without updating the resource.
+	AttributesOnly bool `json:"attributesOnly,omitempty"`
 }
+
+// Orphaned reports a DELETE that CloudFormation carries out by leaving the
+// resource in place (DeletionPolicy Retain): it is removed from the stack,
+// not destroyed.
+func (c *ResourceChange) Orphaned() bool { return c.Action == Delete && c.Retained }
 
 // OutputChange is one changed output key: an output's name, or its export
 // name (Export set), which is the string Fn::ImportValue resolves.
@@ -73,6 +85,33 @@ type OutputChange struct {
 	// secret-bearing (the old may be the plaintext).
 	OldRedacted bool `json:"oldValueRedacted,omitempty"`
 	Export      bool `json:"export"`
+	// Via names the resource this deploy creates that an added output
+	// reads (its value is known after the deploy).
+	Via string `json:"via,omitempty"`
+	// OldDescription and NewDescription are set when the output's
+	// Description changes (Old and New are then nil if the value does not).
+	OldDescription any `json:"oldDescription,omitempty"`
+	NewDescription any `json:"newDescription,omitempty"`
+	// Importers are the stacks importing this export (ListImports, filled
+	// by the caller): a changed or removed export they import fails the
+	// deploy.
+	Importers []string `json:"importers,omitempty"`
+	// ImportersUnknown says why the importers could not be listed.
+	ImportersUnknown string `json:"importersUnknown,omitempty"`
+}
+
+// UndecidedOutput is an output key whose new value is known only after the
+// deploy: it is not compared, and says why.
+type UndecidedOutput struct {
+	Name   string `json:"name"`
+	Export bool   `json:"export,omitempty"`
+	// Via names the created or replaced resource it reads.
+	Via    string `json:"via,omitempty"`
+	Reason string `json:"reason"`
+	// Importers and ImportersUnknown: as OutputChange's, for an export
+	// whose value may change.
+	Importers        []string `json:"importers,omitempty"`
+	ImportersUnknown string   `json:"importersUnknown,omitempty"`
 }
 
 // Result is one stack's diff.
@@ -81,9 +120,9 @@ type Result struct {
 	Changes []ResourceChange `json:"changes"`
 	// Outputs are the changed output keys, by name.
 	Outputs []OutputChange `json:"outputChanges"`
-	// UnresolvedOutputs are output keys whose new value cannot be known
+	// UndecidedOutputs are output keys whose new value cannot be known
 	// before the deploy; they are not compared.
-	UnresolvedOutputs []string `json:"unresolvedOutputs,omitempty"`
+	UndecidedOutputs []UndecidedOutput `json:"undecidedOutputs,omitempty"`
 	// Undecided are what cannot be decided before the deploy and is not
 	// counted as a change: a resource present in one template whose
 	// condition cannot be evaluated (its logical id), and the properties of
@@ -96,20 +135,35 @@ type Result struct {
 // output.
 func (r *Result) HasChanges() bool { return len(r.Changes) > 0 || len(r.Outputs) > 0 }
 
-// Counts returns the number of creates, updates (replacements included) and
-// deletes.
-func (r *Result) Counts() (create, update, del int) {
+// Tally counts a result's resource changes the way the text diff states
+// them.
+type Tally struct {
+	Create, Update, Delete int
+	// Orphan counts retained deletes (not in Delete); AttributesOnly the
+	// updates that change resource attributes only (not in Update).
+	Orphan, AttributesOnly int
+}
+
+// Counts tallies the changes: creates, updates (replacements included),
+// deletes (a retained resource is orphaned, not deleted) and
+// attribute-only changes.
+func (r *Result) Counts() Tally {
+	var t Tally
 	for _, c := range r.Changes {
-		switch c.Action {
-		case Create:
-			create++
-		case Update, Replace:
-			update++
-		case Delete:
-			del++
+		switch {
+		case c.Action == Create:
+			t.Create++
+		case c.AttributesOnly:
+			t.AttributesOnly++
+		case c.Action == Update || c.Action == Replace:
+			t.Update++
+		case c.Orphaned():
+			t.Orphan++
+		case c.Action == Delete:
+			t.Delete++
 		}
 	}
-	return
+	return t
 }
 
 // side is one template resolved.
@@ -188,16 +242,20 @@ func Compute(in Input) *Result {
 			}
 			continue
 		}
-		if c.Action == Replace {
+		if hiddenTypes[c.Type] && !in.Strict {
+			continue
+		}
+		if c.Action == Replace || c.Replacement == Conditional {
 			c.Stateful = statefulTypes[c.Type]
 			if src := in.New.Resources[id]; src != nil {
 				c.Retained = src.UpdateReplacePolicy == "Retain"
 			}
 		}
 		sort.SliceStable(c.Properties, func(i, j int) bool { return c.Properties[i].Path < c.Properties[j].Path })
+		c.AttributesOnly = c.Action == Update && attributesOnly(c.Properties)
 		res.Changes = append(res.Changes, *c)
 	}
-	res.Outputs, res.UnresolvedOutputs = outputs(in, old, neu, changes)
+	res.Outputs, res.UndecidedOutputs = outputs(in, old, neu, changes)
 	return res
 }
 
@@ -247,9 +305,23 @@ func compareResource(in Input, old, neu side, o, n intrinsic.Resource, f *schema
 			rc.Properties = append(rc.Properties, PropertyChange{Path: p.name, Old: orAbsent(p.old), New: orAbsent(p.new), OldAbsent: p.old == "", NewAbsent: p.new == ""})
 		}
 	}
+	if o, n := sortedCopy(oldSrc.DependsOn), sortedCopy(newSrc.DependsOn); !equalRaw(o, n) {
+		rc.Properties = append(rc.Properties, PropertyChange{Path: "DependsOn", Old: o, New: n, OldAbsent: o == nil, NewAbsent: n == nil, Attribute: true})
+	}
+	if !equalRaw(oldSrc.Metadata, newSrc.Metadata) {
+		var c comparison
+		c.compare("Metadata", nilIfEmpty(oldSrc.Metadata), nilIfEmpty(newSrc.Metadata), 0)
+		for _, pc := range c.changes {
+			pc.Attribute = true
+			rc.Properties = append(rc.Properties, pc)
+		}
+	}
 	for i := range rc.Properties {
 		pc := &rc.Properties[i]
 		if pc.Path == "DeletionPolicy" || pc.Path == "UpdateReplacePolicy" {
+			pc.Attribute = true
+		}
+		if pc.Attribute {
 			continue
 		}
 		pc.Replacement = replacementOf(n.Type, f, pc.Path)
@@ -277,6 +349,36 @@ func settle(rc *ResourceChange) {
 	default:
 		rc.Action = Update
 	}
+}
+
+// attributesOnly reports a change list of resource attributes only.
+func attributesOnly(ps []PropertyChange) bool {
+	for _, p := range ps {
+		if !p.Attribute {
+			return false
+		}
+	}
+	return len(ps) > 0
+}
+
+func sortedCopy(s []string) []any {
+	if len(s) == 0 {
+		return nil
+	}
+	c := append([]string(nil), s...)
+	sort.Strings(c)
+	out := make([]any, len(c))
+	for i, v := range c {
+		out[i] = v
+	}
+	return out
+}
+
+func nilIfEmpty(m map[string]any) any {
+	if len(m) == 0 {
+		return map[string]any{}
+	}
+	return m
 }
 
 func orAbsent(s string) any {

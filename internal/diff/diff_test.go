@@ -190,7 +190,7 @@ func TestCompute(t *testing.T) {
 			name: "replacement: a conditionally create-only property may replace",
 			old:  resources(`"D": {"Type": "AWS::RDS::DBInstance", "Properties": {"AllocatedStorage": "20"}}`),
 			new:  resources(`"D": {"Type": "AWS::RDS::DBInstance", "Properties": {"AllocatedStorage": "40"}}`),
-			want: []string{"D UPDATE may-replace AllocatedStorage"},
+			want: []string{"D UPDATE stateful may-replace AllocatedStorage"},
 		},
 		{
 			name: "replacement: a changed Type",

@@ -177,6 +177,13 @@ var statefulTypes = map[string]bool{
 	"AWS::AmazonMQ::Broker":                true,
 }
 
+// hiddenTypes are left out of the diff unless Input.Strict: resources a
+// tool adds for itself that the deploy changes on every synthesis (the
+// CDK's version-reporting resource).
+var hiddenTypes = map[string]bool{
+	"AWS::CDK::Metadata": true,
+}
+
 // insideParent lists the resources AWS stores inside another resource: when
 // the parent is replaced they go with the old one and are created again,
 // whatever their resolved value (seed 000, "Replacement propagation to
