@@ -18,8 +18,11 @@
 //     included) is never reported as changed. A top-level property whose
 //     template text changed and that holds such a leaf is listed as
 //     Undecided, not counted.
+//   - undecided per leaf (issue 31): an unknown leaf is undecided at its
+//     own path, also when a sibling in the same property has a known
+//     change; it is listed only when its template text changed.
 //   - a reference to a created resource (000 "Intrinsic function
-//     handling", the CREATE-time case): an undecided property that reads a
+//     handling", the CREATE-time case): an undecided value that reads a
 //     resource this deploy creates is a change, its new value known after
 //     the deploy.
 //   - only changed sub-properties (000 "Diff display"): maps are compared
@@ -38,9 +41,22 @@
 //   - replacement (000 "Replacement detection"): a change at or inside a
 //     schema create-only path replaces the resource (Always); a
 //     conditionally create-only path, or a container replaced whole that
-//     holds a create-only path, may (Conditional). A changed Type replaces.
+//     holds a create-only path, may (Conditional), unless
+//     resolvedConditional settles that path from the service's update API
+//     (cited per row: DynamoDB's UpdateTable has no KeySchema, so a key
+//     schema change always replaces). A changed Type replaces. A
+//     propagated change keeps the property's verdict: a conditionally
+//     create-only property may replace also when its new value comes from
+//     a replaced dependency.
+//   - attributes (issue 31): DependsOn, Metadata, DeletionPolicy and
+//     UpdateReplacePolicy changes are listed as attribute changes; a
+//     resource with only those is AttributesOnly (CloudFormation updates
+//     no resource for them) and counted apart. A removed resource whose
+//     DeletionPolicy retains it is Orphaned, not counted as a delete.
+//     hiddenTypes (AWS::CDK::Metadata) are left out unless Strict.
 //   - stateful replacement (000 "Replacement detection", the guard): a
-//     replaced or deleted type in statefulTypes is flagged Stateful;
+//     replaced, may-be-replaced or deleted type in statefulTypes is
+//     flagged Stateful;
 //     UpdateReplacePolicy / DeletionPolicy Retain sets Retained.
 //   - replacement propagation (000 "Replacement propagation to
 //     dependents"): a resource reading a replaced one through Ref,
@@ -61,7 +77,10 @@
 //     compared bag key by bag key with the deployed stack's (DescribeStacks),
 //     an Export.Name being a second key with the same value; an
 //     outputs-only change is a change. A key whose new value is unresolved,
-//     or reads a resource being created or replaced, is not compared.
+//     or reads a resource being created or replaced (or an attribute an
+//     update can move), is not compared: it is an UndecidedOutput with its
+//     reason, or, when the deployed stack lacks the key, an ADD known
+//     after the deploy. A changed Description is a MODIFY.
 //   - secrets (000 "The Outputs diff", 003 "cdkd diff"): a drift.Secret is
 //     compared inside but writes only as redacted; an old output value is
 //     withheld (OldRedacted) when the new one is secret-bearing.
