@@ -179,12 +179,12 @@ func (d *stackDiff) fails(class failOn) bool {
 
 // stackDiff is one stack's diff as diff writes it.
 type stackDiff struct {
-	Stack    string         `json:"stack"`
-	Region   string         `json:"region"`
-	Changes  []changeView   `json:"changes"`
-	Outputs  []outputView   `json:"outputChanges"`
-	Children []*stackDiff   `json:"children"`
-	Error    string         `json:"error,omitempty"`
+	Stack    string       `json:"stack"`
+	Region   string       `json:"region"`
+	Changes  []changeView `json:"changes"`
+	Outputs  []outputView `json:"outputChanges"`
+	Children []*stackDiff `json:"children"`
+	Error    string       `json:"error,omitempty"`
 	// Undecided and UndecidedOutputs are what stays unknown until the
 	// deploy (not counted as changes).
 	Undecided        []string               `json:"undecided"`
