@@ -48,17 +48,23 @@ type ImportedValue struct {
 	// when none does.
 	When   []ImportedCond `json:"when,omitempty"`
 	Unless []ImportedCond `json:"unless,omitempty"`
-	// Source names where the row's fact is documented (a generated
-	// table's provenance); the classifier does not read it.
+	// Source names where the row's fact is documented: the AWS
+	// documentation sentence or table a hand-kept awsfacts.json row cites
+	// (every one carries one), a generated table's provenance per row.
 	Source string `json:"source,omitempty"`
+	// handKept marks a row of awsfacts.json (set on load, never stored).
+	handKept bool
 }
 
-// ImportedCond holds when the resource's top-level property Prop (live, or
+// ImportedCond holds when the resource's own property Prop (live, or
 // declared when the read does not return it) is one of Values (compared
 // case-insensitively), matches the regular expression Match, or — with
-// Present — is there at all with a non-empty value. Prop may also name a
-// field of one element of an identity-keyed list, "List[key].Field"; an
-// element that is not there compares as "".
+// Present — is there at all with a non-empty value. A number or a boolean
+// is compared as its JSON text ("2", "true"); a list holds when one of its
+// scalar members does. Prop is a top-level property, a dotted path into an
+// object ("EndpointConfiguration.Types"), or a field of one element of an
+// identity-keyed list, "List[key].Field"; an element that is not there
+// compares as "".
 type ImportedCond struct {
 	Prop    string   `json:"prop"`
 	Values  []string `json:"values,omitempty"`
@@ -163,6 +169,9 @@ type importedRow struct {
 	unless    []ImportedCond
 	// matches holds the compiled Match of each condition, by expression.
 	matches map[string]*regexp.Regexp
+	// cited: a hand-kept row of awsfacts.json, with its documentation
+	// source.
+	cited bool
 }
 
 type importedTable struct {
@@ -180,6 +189,9 @@ var embeddedImported = sync.OnceValues(func() (*importedTable, error) {
 	}
 	if err := json.Unmarshal(awsFactsJSON, &aws); err != nil {
 		return nil, fmt.Errorf("AWS facts: %w", err)
+	}
+	for i := range aws.Values {
+		aws.Values[i].handKept = true
 	}
 	t.Values = append(t.Values, aws.Values...)
 	named := map[[2]string]bool{}
@@ -264,7 +276,7 @@ func buildImported(t *Imported) (*importedTable, error) {
 			return nil, fmt.Errorf("imported facts %s %s: %w", v.Type, v.Path, err)
 		}
 		row := &importedRow{tier: tier, value: v.Value, templated: isTemplated(v.Value) && pattern == nil, parsed: parsed,
-			subset: v.Subset, field: v.Field, pattern: pattern, when: v.When, unless: v.Unless, matches: matches}
+			subset: v.Subset, field: v.Field, pattern: pattern, when: v.When, unless: v.Unless, matches: matches, cited: v.handKept}
 		put(v.Type, v.Path, row)
 		// A default object's fields are each their own default, so a
 		// template that sets part of the object still folds the rest.
@@ -342,8 +354,40 @@ func compileConds(sets ...[]ImportedCond) (map[string]*regexp.Regexp, error) {
 	return out, nil
 }
 
-func (r *run) importedMatch(row *importedRow, cv *canon) bool {
-	v := cv.v
+// offAgainstDocumented reports whether a switched-off (false) value at
+// KeyPath kp diverges from the default AWS documents for this resource: a
+// cited awsfacts.json row whose condition holds names a non-empty default
+// there, and no row whose condition holds names this value. It is the
+// switched-off carve-out of the conditional defaults: a health check AWS
+// documents as always on for the resource's target type, read false, is
+// drift.
+func (r *run) offAgainstDocumented(kp string, v any) bool {
+	if b, ok := v.(bool); !ok || b {
+		return false
+	}
+	t, err := embeddedImported()
+	if err != nil {
+		return false
+	}
+	rows := t.rows[r.s.Ref.Type][kp]
+	documented := false
+	cv := &canon{v: v}
+	for _, row := range rows {
+		if !r.rowHolds(row) {
+			continue
+		}
+		if r.importedMatch(row, cv) {
+			return false
+		}
+		if row.cited && row.pattern == nil && !normalize.TriviallyEmpty(row.parsed) {
+			documented = true
+		}
+	}
+	return documented
+}
+
+// rowHolds reports whether a row's conditions hold on this resource.
+func (r *run) rowHolds(row *importedRow) bool {
 	for _, c := range row.when {
 		if !r.condHolds(c, row.matches) {
 			return false
@@ -353,6 +397,14 @@ func (r *run) importedMatch(row *importedRow, cv *canon) bool {
 		if r.condHolds(c, row.matches) {
 			return false
 		}
+	}
+	return true
+}
+
+func (r *run) importedMatch(row *importedRow, cv *canon) bool {
+	v := cv.v
+	if !r.rowHolds(row) {
+		return false
 	}
 	x := v
 	if row.field != "" {
@@ -392,7 +444,24 @@ func (r *run) condHolds(c ImportedCond, matches map[string]*regexp.Regexp) bool 
 	if c.Present {
 		return !normalize.TriviallyEmpty(v)
 	}
-	s, ok := v.(string)
+	if list, ok := v.([]any); ok {
+		for _, e := range list {
+			if condScalar(c, e, matches) {
+				return true
+			}
+		}
+		return false
+	}
+	return condScalar(c, v, matches)
+}
+
+// condScalar reports whether one scalar (a string, or a number or boolean
+// as its JSON text) is one of the condition's values or matches it.
+func condScalar(c ImportedCond, v any, matches map[string]*regexp.Regexp) bool {
+	if drift.IsUnknown(v) {
+		return false
+	}
+	s, ok := normalize.ScalarString(v)
 	if !ok {
 		return false
 	}
@@ -426,9 +495,9 @@ func (row *importedRow) patternMatch(x any) bool {
 func (r *run) condValue(prop string) (any, bool) {
 	name, rest, keyed := strings.Cut(prop, "[")
 	if !keyed {
-		v, ok := r.live[prop]
+		v, ok := getPath(r.live, prop)
 		if !ok || normalize.TriviallyEmpty(v) {
-			if d, dok := r.decl[prop]; dok {
+			if d, dok := getPath(r.decl, prop); dok {
 				v, ok = d, true
 			}
 		}
