@@ -406,7 +406,10 @@ func (r *run) compareArray(rp string, d, l []any, quiet bool) {
 				if perm != nil {
 					j = perm[i]
 				}
-				r.compare(rp+"."+strconv.Itoa(i), d[i], l[j], quiet)
+				from := len(r.out)
+				ep := rp + "." + strconv.Itoa(i)
+				r.compare(ep, d[i], l[j], quiet)
+				r.atIndex(from, ep, rp, i, d)
 			}
 			return
 		}
@@ -612,14 +615,23 @@ func (r *run) compareKeyed(rp string, d, l []any, id *identity, quiet bool) {
 		lorder = append(lorder, k)
 	}
 	dm := map[string]bool{}
-	for _, e := range d {
+	setChanged := false
+	start := len(r.out)
+	for i, e := range d {
 		k := id.key(e)
 		dm[match(k)] = true
 		sub := rp + "[" + k + "]"
 		le, ok := lm[match(k)]
 		if !ok {
-			if !quiet && !drift.ContainsUnknown(e) {
-				r.emit(drift.Finding{Tier: drift.Declared, Path: sub, Desired: redact(e)})
+			switch {
+			case drift.ContainsUnknown(e):
+			case id.valueKey != "":
+				// An attribute bag: the key is reported by name.
+				if !quiet {
+					r.emit(drift.Finding{Tier: drift.Declared, Path: rp, AttributeKey: k, Desired: redact(e.(map[string]any)[id.valueKey])})
+				}
+			default:
+				setChanged = true
 			}
 			continue
 		}
@@ -635,15 +647,29 @@ func (r *run) compareKeyed(rp string, d, l []any, id *identity, quiet bool) {
 			}
 			continue
 		}
+		from := len(r.out)
 		if id.subset {
 			// A declared subset of the element: AWS fills the rest with
 			// defaults; only catalogued values are reported inside it.
 			r.subsetDepth++
 			r.compare(sub, withIdentity(e, le, id), le, quiet)
 			r.subsetDepth--
-			continue
+		} else {
+			r.compare(sub, withIdentity(e, le, id), le, quiet)
 		}
-		r.compare(sub, withIdentity(e, le, id), le, quiet)
+		r.atIndex(from, sub, rp, i, d)
+	}
+	if setChanged && !quiet {
+		// A declared element is gone: the element set changed, one
+		// finding at the array path stands for the elements' own.
+		kept := r.out[:start]
+		for _, f := range r.out[start:] {
+			if f.Tier != drift.Declared || !strings.HasPrefix(f.Path, rp+".") {
+				kept = append(kept, f)
+			}
+		}
+		r.out = kept
+		r.declared(rp, d, l, quiet)
 	}
 	sort.Strings(lorder)
 	for _, k := range lorder {
@@ -653,9 +679,47 @@ func (r *run) compareKeyed(rp string, d, l []any, id *identity, quiet bool) {
 		e := lm[match(k)]
 		if id.valueKey != "" {
 			e = e.(map[string]any)[id.valueKey]
+		} else if v, ok := keyValue(e, id); ok {
+			// A key/value element (a tag) is reported by its value.
+			e = v
 		}
 		r.undeclared(rp+"["+k+"]", e, true)
 	}
+}
+
+// atIndex puts the declared findings emitted since index from, inside the
+// array element reported at ep (A[key] or A.N), at the element's index
+// path A.N (the declared element's index i) and gives each the whole
+// declared array to write back (seed 002 §7 wholeArrayRevert), unless a
+// deeper array already did. Informational and undeclared findings keep
+// their keyed path.
+func (r *run) atIndex(from int, ep, rp string, i int, d []any) {
+	idx := rp + "." + strconv.Itoa(i)
+	for k := from; k < len(r.out); k++ {
+		f := &r.out[k]
+		if f.Tier != drift.Declared || (f.Path != ep && !strings.HasPrefix(f.Path, ep+".") && !strings.HasPrefix(f.Path, ep+"[")) {
+			continue
+		}
+		f.Path = idx + f.Path[len(ep):]
+		if w := f.WholeArrayRevert; w != nil {
+			if w.Path == ep || strings.HasPrefix(w.Path, ep+".") {
+				w.Path = idx + w.Path[len(ep):]
+			}
+			continue
+		}
+		f.WholeArrayRevert = &drift.WholeArrayRevert{Path: rp, Value: redact(d)}
+	}
+}
+
+// keyValue returns the value of a {Key, Value} element of an array keyed
+// by Key, and false for any other element.
+func keyValue(e any, id *identity) (any, bool) {
+	m, ok := e.(map[string]any)
+	if !ok || len(m) != 2 || len(id.fields) != 1 || id.fields[0] != "Key" {
+		return nil, false
+	}
+	v, ok := m["Value"]
+	return v, ok
 }
 
 // compareScalarSet compares two scalar arrays as sets; live-only members are
@@ -668,14 +732,26 @@ func (r *run) compareScalarSet(rp string, d, l []any, quiet bool) {
 		}
 	}
 	ds := map[string]bool{}
+	var missing []any
 	for _, e := range d {
 		s, ok := normalize.ScalarString(e)
 		if !ok {
 			continue
 		}
 		ds[s] = true
-		if !ls[s] && !quiet {
-			r.emit(drift.Finding{Tier: drift.Declared, Path: rp + "[" + s + "]", Desired: e})
+		if !ls[s] {
+			missing = append(missing, e)
+		}
+	}
+	if len(missing) > 0 && !quiet {
+		// An attachment list: each missing member is a finding at the
+		// list path keyed by the member; revert writes the live list
+		// with every missing member added back (live-only members stay).
+		back := append(append(make([]any, 0, len(l)+len(missing)), l...), missing...)
+		for _, e := range missing {
+			s, _ := normalize.ScalarString(e)
+			r.emit(drift.Finding{Tier: drift.Declared, Path: rp, AttributeKey: s, Desired: e,
+				WholeArrayRevert: &drift.WholeArrayRevert{Path: rp, Value: back}})
 		}
 	}
 	for _, e := range l {

@@ -196,7 +196,7 @@ func TestTiers(t *testing.T) {
 			typ:      "AWS::Redshift::ClusterParameterGroup",
 			declared: map[string]any{"Parameters": []any{map[string]any{"ParameterName": "require_ssl", "ParameterValue": "true"}}},
 			live:     map[string]any{"Parameters": []any{map[string]any{"ParameterName": "require_ssl", "ParameterValue": "false"}}},
-			want:     []string{`declared Parameters[require_ssl].ParameterValue "false" want "true"`},
+			want:     []string{`declared Parameters.0.ParameterValue "false" want "true"`},
 		},
 		{
 			name:     "name declared, ARN read back",

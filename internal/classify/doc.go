@@ -57,6 +57,39 @@
 //     corpus never showed that path legitimately off); anything else is
 //     `undeclared`.
 //
+// Reporting paths (one convention; seed 002 §6 and the corpus are the
+// spec). A path is dotted from the property (A.B.C); an array element is
+// either its index (A.N, the declared element's index after the order
+// steps) or, where its array is keyed, its key (A[key]):
+//   - An undeclared value is reported whole at the path where the template
+//     stops: a live-only top-level property, or a live-only key inside a
+//     declared object (nested: true). An undeclared object is one finding,
+//     except where the type's table says to descend it (descendUndeclared,
+//     imported Descend) or where every key is a default (then each key
+//     gets its own tier). A name/value bag (an ELB attribute bag, a
+//     per-type identity set) is reported per key, A[key], even when
+//     undeclared as a whole.
+//   - Declared drift inside an array of objects is at the element's index
+//     path A.N.B, and carries wholeArrayRevert {A, the declared array}:
+//     revert writes the whole array, never one element. A declared
+//     element missing from live (the element set changed) is one declared
+//     finding at the array path A (desired: the declared array, actual:
+//     the live array); so is any difference in an array compared as a
+//     whole (an identity-less set, a scalar list).
+//   - Keyed paths A[key] are for informational and undeclared findings
+//     only: a live-only element of a keyed array (A[key], nested: true), a
+//     default or minted value inside a matched element (A[key].B), a
+//     scalar-set member (A[value]).
+//   - An ELB attribute bag's declared key and an attachment list's
+//     declared member (a managed policy's Groups / Roles / Users) are at
+//     the list path with attributeKey naming the key or member; a missing
+//     member carries wholeArrayRevert {A, live members + missing ones}.
+//   - A key/value element ({Key, Value}: a tag, an attribute) is reported
+//     by its value: actual is the Value. freeFormKey: true is set on an
+//     undeclared key the user chose: a key of a schema free-form map
+//     (freeFormMapPaths), a tag key (A[key] of a tag list, a key of a tag
+//     map).
+//
 // Rules and invariants:
 //   - Pure: no I/O, no clock; neither input is modified; package-level
 //     tables are built once and only read.
@@ -100,12 +133,25 @@
 //     fold a string only when it has the whole shape of that family.
 //     Every table of the facts file is imported or named, with the rule
 //     that applies it, in the generator (appliedElsewhere).
-//   - awsfacts.json, in the same form, is kept by hand: defaults AWS
-//     documents as depending on another property (an engine's port,
-//     license model and character sets, a target type's health check, a
-//     source's batch size, an instance family's credits) under a condition
-//     on that property, and the shapes of values AWS assigns (route-table
-//     ids, Cognito's sub, EKS access-entry usernames) as pattern rows.
+//   - awsfacts.json, in the same form, is kept by hand: the conditional
+//     defaults — defaults AWS documents as depending on the resource's
+//     own declared or live values (an engine's port, license model and
+//     character sets; a target group's health check path, port, protocol
+//     and thresholds by Protocol / TargetType / ProtocolVersion;
+//     ElastiCache settings by cluster mode and failover; a PRIVATE REST
+//     API's endpoint IP address type; Elastic Beanstalk option defaults by
+//     platform; a source's batch size; an instance family's credits) under
+//     a condition (when / unless: one of values, a regular expression, or
+//     present; a number or boolean as its JSON text, a list by any member,
+//     a dotted or List[key].Field property) — and the shapes of values AWS
+//     assigns (route-table ids, Cognito's sub, EKS access-entry usernames)
+//     as pattern rows. Every row cites its source (the botocore API
+//     documentation sentence, or the AWS guide's table), never a corpus
+//     value; TestAWSFactsCiteSources holds it. One mechanism applies them
+//     (importedAt, rowHolds): no per-type code. A false where a cited row
+//     whose condition holds documents a non-empty default (a health check
+//     AWS keeps on for the target type) is undeclared, not dropped
+//     (offAgainstDocumented).
 //   - The one security group AWS attaches to a VPC resource when the
 //     template names none is atDefault: one of the account's default
 //     groups when the read asked for them (Options.DefaultSecurityGroups),

@@ -94,7 +94,7 @@ func (r *run) undeclared(rp string, v any, nested bool) {
 			}
 			return
 		}
-		if !nested && r.switchedOff(rp, v) {
+		if !nested && (r.switchedOff(rp, v) || r.offAgainstDocumented(KeyPath(rp), v)) {
 			r.emitValue(drift.Undeclared, rp, v, nested)
 		}
 		return
@@ -179,7 +179,35 @@ func (r *run) explain(rp string, m map[string]any) ([]drift.Finding, bool) {
 }
 
 func (r *run) emitValue(t drift.Tier, rp string, v any, nested bool) {
-	r.emit(drift.Finding{Tier: t, Path: rp, Actual: redact(v), Nested: nested})
+	r.emit(drift.Finding{Tier: t, Path: rp, Actual: redact(v), Nested: nested,
+		FreeFormKey: t == drift.Undeclared && nested && r.freeFormKey(rp)})
+}
+
+// freeFormKey reports whether the last key of report path rp is a key the
+// user chose: a key of a free-form map (schema freeFormMapPaths) or of a
+// tag collection (A[key] of a tag list).
+func (r *run) freeFormKey(rp string) bool {
+	if strings.HasSuffix(rp, "]") {
+		i := strings.LastIndexByte(rp, '[')
+		if i <= 0 {
+			return false
+		}
+		list := rp[:i]
+		for _, tp := range r.tagPaths() {
+			if list == tp {
+				return true
+			}
+		}
+		return lastKey(list) == "Tags"
+	}
+	i := strings.LastIndexByte(rp, '.')
+	if i <= 0 {
+		return false
+	}
+	if strings.HasSuffix(rp[:i], "Tags") {
+		return true // a tag map
+	}
+	return r.isFreeForm(rp[:i])
 }
 
 // schemaDefault reports whether v equals the registry schema's default for
