@@ -41,6 +41,12 @@ func (r *run) undeclared(rp string, v any, nested bool) {
 			return
 		}
 	}
+	if !nested && r.offAgainstDocumented(KeyPath(rp), v) {
+		// Switched off against the default AWS documents for this
+		// resource: drift, whatever an observed table says.
+		r.emitValue(drift.Undeclared, rp, v, nested)
+		return
+	}
 	if r.rdsOptionDefault(rp, v) || r.cdPolicyEcho(rp, v) {
 		r.emitValue(drift.AtDefault, rp, v, nested)
 		return
@@ -94,7 +100,7 @@ func (r *run) undeclared(rp string, v any, nested bool) {
 			}
 			return
 		}
-		if !nested && (r.switchedOff(rp, v) || r.offAgainstDocumented(KeyPath(rp), v)) {
+		if !nested && r.switchedOff(rp, v) {
 			r.emitValue(drift.Undeclared, rp, v, nested)
 		}
 		return
