@@ -376,6 +376,9 @@ func (d *demo) story(ctx context.Context) error {
 	if err := d.diffStep(ctx); err != nil {
 		return err
 	}
+	if err := d.incompleteStep(ctx); err != nil {
+		return err
+	}
 	fmt.Fprintf(d.out, "\nDone in %.1fs. Run the same commands against your account without --endpoint-url.\n", time.Since(d.start).Seconds())
 	return nil
 }
@@ -512,4 +515,47 @@ func (d *demo) excerpt(out string) error {
 	}
 	fmt.Fprintln(d.out, "]}")
 	return nil
+}
+
+// incompleteStep takes cloudformation:GetResource (Cloud Control's read)
+// away from the demo user's policy: the stack's check is INCOMPLETE, never
+// CLEAN, and --fail exits 3; granting it back (the world as it was) makes
+// the check clean again.
+func (d *demo) incompleteStep(ctx context.Context) error {
+	before, err := d.srv.Snapshot()
+	if err != nil {
+		return err
+	}
+	w, err := sandbox.ParseWorld(before)
+	if err != nil {
+		return err
+	}
+	key := worldgen.DemoAccessKey(d.account)
+	for _, a := range w.Accounts {
+		for _, k := range a.AccessKeys {
+			if a.ID == d.account && k.ID == key {
+				policy := `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","NotAction":"cloudformation:GetResource","Resource":"*"}]}`
+				a.Policies = append(a.Policies, &sandbox.Policies{User: k.UserName, Documents: []json.RawMessage{json.RawMessage(policy)}})
+			}
+		}
+	}
+	denied, err := w.Marshal()
+	if err != nil {
+		return err
+	}
+	if err := d.srv.Restore(denied); err != nil {
+		return err
+	}
+	d.step(10, "a permission missing",
+		"The read policy lost cloudformation:GetResource (the IAM action of Cloud Control's reads): realdrift cannot\n"+
+			"read those resources, so it cannot know whether they drifted. The stack is INCOMPLETE (n of m not read), never\n"+
+			"CLEAN; each skipped resource names the call that was refused. With --fail, incomplete coverage exits 3.")
+	if err := d.cmd(ctx, ExitIncomplete, "check", d.queue.stack, "--fail"); err != nil {
+		return err
+	}
+	if err := d.srv.Restore(before); err != nil {
+		return err
+	}
+	fmt.Fprintln(d.out, "\nThe fix: grant cloudformation:GetResource back to the read policy. Then the same check is clean:")
+	return d.cmd(ctx, ExitOK, "check", d.queue.stack, "--fail")
 }

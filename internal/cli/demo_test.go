@@ -48,6 +48,11 @@ func TestDemo(t *testing.T) {
 				"VisibilityTimeout: 60 → 120", "drift: VisibilityTimeout drifted (live 300): the deploy will overwrite this live value",
 				"Stack OrdersData\nOutputs\n[+] AssetsBucketArn\n", "[+] OrdersData:AssetsBucketArn [export]",
 				"0 to create, 0 to update, 0 to delete\n2 output(s) to add, 0 to change, 0 to remove\n", "[exit status 1]",
+				// Step 10: the read policy lacks a permission: INCOMPLETE,
+				// never CLEAN, exit 3; granted back, clean.
+				"Step 10 — a permission missing", "$ realdrift check OrdersService --fail\n", "cloudformation:GetResource",
+				"result: INCOMPLETE (", " not read)", "[exit status 3]", "The fix: grant cloudformation:GetResource back",
+				"result: CLEAN", "[exit status 0]",
 				"Done in",
 			}
 			at := 0
@@ -65,7 +70,7 @@ func TestDemo(t *testing.T) {
 					statuses = append(statuses, line)
 				}
 			}
-			want := "[exit status 0] [exit status 0] [exit status 1] [exit status 0] [exit status 1] [exit status 0] [exit status 0] [exit status 0] [exit status 1] [exit status 1]"
+			want := "[exit status 0] [exit status 0] [exit status 1] [exit status 0] [exit status 1] [exit status 0] [exit status 0] [exit status 0] [exit status 1] [exit status 1] [exit status 3] [exit status 0]"
 			if got := strings.Join(statuses, " "); got != want {
 				t.Errorf("exit statuses shown:\n got %s\nwant %s", got, want)
 			}
