@@ -41,7 +41,7 @@ func (r *run) undeclared(rp string, v any, nested bool) {
 			return
 		}
 	}
-	if !nested && r.offAgainstDocumented(KeyPath(rp), v) {
+	if off, isBool := v.(bool); isBool && !off && !nested && r.offAgainstDocumented(KeyPath(rp), v) {
 		// Switched off against the default AWS documents for this
 		// resource: drift, whatever an observed table says.
 		r.emitValue(drift.Undeclared, rp, v, nested)
