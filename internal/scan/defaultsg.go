@@ -60,7 +60,8 @@ func (c *Clients) DefaultSecurityGroups(ctx context.Context, d *Desired, lives m
 // AccountFacts asks, after a stack's reads, for the account facts the
 // reads showed a need for: the region's default security groups, the
 // managed KMS aliases when no declared value asked for them before the
-// reads, and the nested templates' parameters a nested stack's stack
+// reads, the clusters of member instances that are outside the stack,
+// and the nested templates' parameters a nested stack's stack
 // resource echoes (NestedParameters). The CLI's Check and the service's
 // classify step both call it.
 func (c *Clients) AccountFacts(ctx context.Context, d *Desired, lives map[string]live.Result) {
@@ -70,5 +71,8 @@ func (c *Clients) AccountFacts(ctx context.Context, d *Desired, lives map[string
 	}
 	if d.NestedParameters == nil {
 		d.NestedParameters = c.NestedParameters(ctx, d, lives)
+	}
+	if d.OutsideClusters == nil {
+		d.OutsideClusters = c.OutsideClusters(ctx, d)
 	}
 }

@@ -41,6 +41,11 @@ type Desired struct {
 	// ARN, read only for a stack resource that echoes something of them
 	// (Clients.NestedParameters); nil when none was needed.
 	NestedParameters map[string]map[string]NestedParameter `json:"nestedParameters,omitempty"`
+	// OutsideClusters are the live models of the DB clusters member
+	// instances of the stack name that are no resource of it, keyed by
+	// the lower-cased cluster identifier (Clients.OutsideClusters); nil
+	// when none was needed.
+	OutsideClusters map[string]map[string]any `json:"outsideClusters,omitempty"`
 	// Resources are the template's resources after condition pruning, with
 	// their declared properties resolved, sorted by logical id.
 	Resources []Resource `json:"resources"`

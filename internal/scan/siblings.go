@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"context"
 	"strings"
 
 	"github.com/realdrift/realdrift/internal/live"
@@ -11,7 +12,9 @@ import (
 // Options.Sibling, keyed by the corpus option names):
 //
 //   - clusterEchoModel: a cluster member instance's physical id → its
-//     cluster's live model (the member echoes the cluster's settings);
+//     cluster's live model (the member echoes the cluster's settings),
+//     the stack's own cluster or one read outside the stack
+//     (Desired.OutsideClusters);
 //   - siblingRdsSourceModels: a read replica's declared
 //     SourceDBInstanceIdentifier → the source instance's live model;
 //   - siblingEipAssociations: the EIPs a sibling AWS::EC2::EIPAssociation
@@ -77,6 +80,8 @@ func SiblingFacts(d *Desired, lives map[string]live.Result) map[string]any {
 			if id, ok := r.Declared["DBClusterIdentifier"].(string); ok && r.PhysicalID != "" {
 				key := strings.ToLower(arnTail(id))
 				if m, ok := models[key]; ok && strings.HasSuffix(types[key], "::DBCluster") {
+					echo[r.PhysicalID] = m
+				} else if m, ok := d.OutsideClusters[key]; ok {
 					echo[r.PhysicalID] = m
 				}
 			}
@@ -176,4 +181,47 @@ func arnTail(s string) string {
 		return s[strings.LastIndex(s, ":")+1:]
 	}
 	return s
+}
+
+// clusterMembers are the DB instance types whose declared
+// DBClusterIdentifier names the cluster they echo.
+var clusterMembers = map[string]string{
+	"AWS::RDS::DBInstance":     "AWS::RDS::DBCluster",
+	"AWS::Neptune::DBInstance": "AWS::Neptune::DBCluster",
+	"AWS::DocDB::DBInstance":   "AWS::DocDB::DBCluster",
+}
+
+// OutsideClusters reads the clusters that member instances of d name and
+// that are no resource of d (a cluster of another stack, or made by
+// hand), keyed by the lower-cased identifier; one that cannot be read is
+// left out (the member's echoes are then classified without it, as
+// before the read).
+func (c *Clients) OutsideClusters(ctx context.Context, d *Desired) map[string]map[string]any {
+	if c.Live == nil {
+		return nil
+	}
+	inStack := map[string]bool{}
+	for _, r := range d.Resources {
+		inStack[strings.ToLower(r.PhysicalID)] = true
+	}
+	out := map[string]map[string]any{}
+	for _, r := range d.Resources {
+		typ, ok := clusterMembers[r.Type]
+		id, isStr := r.Declared["DBClusterIdentifier"].(string)
+		if !ok || !isStr || id == "" || r.PhysicalID == "" {
+			continue
+		}
+		key := strings.ToLower(arnTail(id))
+		if inStack[key] || out[key] != nil {
+			continue
+		}
+		res := live.Read(ctx, c.Live, live.Request{Type: typ, PhysicalID: arnTail(id)})
+		if res.Status == live.Found {
+			out[key] = res.Model
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }

@@ -130,6 +130,11 @@ type stackBuild struct {
 	resources map[string]any // template resources by logical id
 	live      []*sandbox.Resource
 	cases     []*corpus.Case
+	// outside are resources a case's recorded facts stand for that are
+	// no resource of the stack (an instance's cluster): they live in the
+	// account region, not in the stack, so the world holds only what the
+	// cases recorded.
+	outside []*sandbox.Resource
 }
 
 // want is what a case needs of the place it goes to.
@@ -417,6 +422,11 @@ func (b *builder) finish() (*sandbox.World, error) {
 					return nil, err
 				}
 				reg.Stacks = append(reg.Stacks, s)
+				for _, o := range st.outside {
+					if !hasPhysical(reg.Resources, o.Type, o.PhysicalID) {
+						reg.Resources = append(reg.Resources, o)
+					}
+				}
 			}
 			acct.Regions = append(acct.Regions, reg)
 		}
@@ -492,7 +502,9 @@ func (st *stackBuild) stack() (*sandbox.Stack, error) {
 // recorded sibling facts stand for, when no resource of the stack is one
 // already, so the pipeline derives the facts as it does on AWS:
 //   - clusterEchoModel: the instance's cluster (its declared
-//     DBClusterIdentifier) with the recorded cluster model as live model;
+//     DBClusterIdentifier) with the recorded cluster model as live model,
+//     in the account region outside the stack (the stack holds only the
+//     cases; the pipeline reads a member's cluster wherever it is);
 //   - siblingEipAssociations: an AWS::EC2::EIPAssociation declaring the EIP;
 //   - siblingSubnetCidrBlocks: an AWS::EC2::SubnetCidrBlock declaring the
 //     subnet.
@@ -504,8 +516,10 @@ func (st *stackBuild) addRecordedSiblings(c *corpus.Case) {
 		id, _ := r.Declared["DBClusterIdentifier"].(string)
 		model, _ := echo[r.PhysicalID].(map[string]any)
 		svc, _, _ := strings.Cut(strings.TrimPrefix(r.ResourceType, "AWS::"), "::")
-		if id != "" && model != nil && !st.hasPhysical("AWS::"+svc+"::DBCluster", id) {
-			st.addSibling(r.LogicalID+"Cluster", "AWS::"+svc+"::DBCluster", id, map[string]any{}, model)
+		typ := "AWS::" + svc + "::DBCluster"
+		if id != "" && model != nil && !st.hasPhysical(typ, id) && !hasPhysical(st.outside, typ, id) {
+			b, _ := json.Marshal(model)
+			st.outside = append(st.outside, &sandbox.Resource{Type: typ, PhysicalID: id, Properties: b})
 		}
 	}
 	for _, v := range optStrings(c.Opts["siblingEipAssociations"]) {
@@ -534,7 +548,11 @@ func (st *stackBuild) addSibling(logical, typ, physical string, declared, model 
 }
 
 func (st *stackBuild) hasPhysical(typ, id string) bool {
-	for _, r := range st.live {
+	return hasPhysical(st.live, typ, id)
+}
+
+func hasPhysical(rs []*sandbox.Resource, typ, id string) bool {
+	for _, r := range rs {
 		if r.Type == typ && strings.EqualFold(r.PhysicalID, id) {
 			return true
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -150,3 +151,36 @@ func TestCorpusWorldServesLiveRaw(t *testing.T) {
 }
 
 func keyFor(account string) string { return worldgen.AccessKey(account) }
+
+// TestCorpusWorldHoldsOnlyCases: a member instance's recorded cluster is
+// an account-region resource, never a stack resource no case recorded.
+func TestCorpusWorldHoldsOnlyCases(t *testing.T) {
+	cases, err := corpus.LoadDirs(corpustest.Dir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := worldgen.FromCorpus(cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := 0
+	for _, a := range w.Accounts {
+		for _, reg := range a.Regions {
+			outside += len(reg.Resources)
+			for _, st := range reg.Stacks {
+				files, err := worldgen.CorpusCases(st)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, r := range st.Resources {
+					if strings.HasSuffix(r.Type, "::DBCluster") && files[r.LogicalID] == "" {
+						t.Errorf("stack %s holds %s %s, no case", st.Name, r.Type, r.LogicalID)
+					}
+				}
+			}
+		}
+	}
+	if outside == 0 {
+		t.Error("no recorded cluster is in an account region")
+	}
+}
