@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/realdrift/realdrift/internal/deadlinetest"
 	"github.com/realdrift/realdrift/internal/sandbox"
 )
 
@@ -23,11 +24,12 @@ func Serve(t testing.TB, w *sandbox.World, opts sandbox.Options) (*sandbox.Serve
 	return srv, hs.URL
 }
 
-// Context is a context cancelled after timeout or when the test ends,
+// Context is a context cancelled after timeout (stretched by
+// REALDRIFT_TEST_TIMESCALE, internal/deadlinetest) or when the test ends,
 // whichever comes first.
 func Context(t testing.TB, timeout time.Duration) context.Context {
 	t.Helper()
-	c, cancel := context.WithTimeout(context.Background(), timeout)
+	c, cancel := context.WithTimeout(context.Background(), deadlinetest.Scale(t, timeout))
 	t.Cleanup(cancel)
 	return c
 }
