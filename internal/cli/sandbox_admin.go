@@ -25,7 +25,10 @@ answered. The sandbox is --endpoint-url, else AWS_ENDPOINT_URL; a change
 lands in --account, else the account AWS_ACCESS_KEY_ID acts as (the keys
 realdrift check uses), else the world's default account; the region is
 --region, else AWS_REGION. ID is the Cloud Control identifier (the physical
-id for most types); PATH is dotted (Tags.0.Value) or a JSON pointer.`
+id for most types); PATH is dotted (Tags.0.Value) or a JSON pointer.
+'calls' prints the call log as JSON: counts are every attempt per API,
+requests the first attempts and retries the others (the SDK's attempt
+number; each recent call carries its attempt).`
 
 // sandboxAdmin is the admin API client of the sandbox verbs.
 type sandboxAdmin struct {

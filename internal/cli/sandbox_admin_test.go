@@ -42,8 +42,10 @@ func TestSandboxAdminVerbs(t *testing.T) {
 		t.Errorf("check after the admin verbs: exit %d\n%s", code, out)
 	}
 	out, errs, code := admin("calls", "--reset")
-	if code != ExitOK || !strings.Contains(out, "DescribeStacks") {
-		t.Errorf("sandbox calls: exit %d\n%s\n%s", code, out, errs)
+	// Each call carries the SDK's attempt number; requests and retries are
+	// counted apart.
+	if code != ExitOK || !strings.Contains(out, "DescribeStacks") || !strings.Contains(out, `"requests"`) || !strings.Contains(out, `"attempt": 1`) {
+		t.Errorf("sandbox calls: exit %d, want the calls with their attempts\n%s\n%s", code, out, errs)
 	}
 	if _, errs, code := runPlainEnv(e, "sandbox", "chnage"); code != ExitError || !strings.Contains(errs, "did you mean change?") {
 		t.Errorf("sandbox chnage: exit %d %s", code, errs)

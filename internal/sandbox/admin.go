@@ -213,7 +213,7 @@ func (s *Server) Restore(snapshot []byte) error {
 //	POST /_sandbox/latency    {"millis": N}         delay every API reply
 //	POST /_sandbox/throttle   [ThrottleRule]        replace throttle rules
 //	POST /_sandbox/faults     [FaultRule]           replace fault rules
-//	GET  /_sandbox/calls                            CallStats
+//	GET  /_sandbox/calls                            CallStats (attempts, requests, retries)
 //	GET  /_sandbox/truststore-bundle?...            a trust store's CA bundle (elbv2_truststore.go)
 //	DELETE /_sandbox/calls                          reset the call log
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {

@@ -1,16 +1,23 @@
 package sandbox
 
 import (
+	"maps"
+	"net/http"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
 
-// CallRecord is one served API call.
+// CallRecord is one served API call: one attempt of a client's request.
 type CallRecord struct {
-	Time     time.Time     `json:"time"`
-	Account  string        `json:"account"`
-	Service  string        `json:"service"`
-	Action   string        `json:"action"`
+	Time    time.Time `json:"time"`
+	Account string    `json:"account"`
+	Service string    `json:"service"`
+	Action  string    `json:"action"`
+	// Attempt is the attempt number the SDK sent (amz-sdk-request:
+	// attempt=N), 1 for a first try; 0 when the client sent none.
+	Attempt  int           `json:"attempt,omitempty"`
 	Status   int           `json:"status"`
 	Code     string        `json:"code,omitempty"`
 	Duration time.Duration `json:"durationNanos"`
@@ -19,9 +26,15 @@ type CallRecord struct {
 // CallStats summarises the call log.
 type CallStats struct {
 	Total int `json:"total"`
-	// Counts are calls per API ("service:Action"); Errors are the failed
-	// ones per API and error code ("service:Action:Code").
+	// Counts are calls per API ("service:Action"), every attempt; Errors
+	// are the failed ones per API and error code ("service:Action:Code").
+	// Requests are the first attempts per API (attempt 1, or a call that
+	// carries no attempt number) and Retries the attempts after the first,
+	// so Counts = Requests + Retries and a test can count what the client
+	// asked for whatever a busy machine made it retry.
 	Counts      map[string]int `json:"counts"`
+	Requests    map[string]int `json:"requests"`
+	Retries     map[string]int `json:"retries"`
 	Errors      map[string]int `json:"errors"`
 	InFlight    int            `json:"inFlight"`
 	MaxInFlight int            `json:"maxInFlight"`
@@ -56,6 +69,8 @@ type callLog struct {
 	mu       sync.Mutex
 	total    int
 	counts   map[string]int
+	requests map[string]int
+	retries  map[string]int
 	errors   map[string]int
 	inFlight int
 	max      int
@@ -68,13 +83,28 @@ type callLog struct {
 }
 
 func newCallLog() *callLog {
-	return &callLog{counts: map[string]int{}, errors: map[string]int{}, regions: map[string]*RegionLoad{}, accounts: map[string]*RegionLoad{}}
+	return &callLog{counts: map[string]int{}, requests: map[string]int{}, retries: map[string]int{}, errors: map[string]int{},
+		regions: map[string]*RegionLoad{}, accounts: map[string]*RegionLoad{}}
 }
 
-// begin records a call's start; the returned func records its end (a
-// throttled answer is counted by its code: ThrottlingException, Throttling,
-// SlowDown, ...).
-func (l *callLog) begin(account, region, service, action string) func(status int, code string) {
+// sdkAttempt is the attempt number of an SDK request: its amz-sdk-request
+// header is "attempt=N; max=M" (aws-sdk-go-v2's retry middleware sets it on
+// every attempt). 0 when there is none or it cannot be read.
+func sdkAttempt(h http.Header) int {
+	for part := range strings.SplitSeq(h.Get("Amz-Sdk-Request"), ";") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(part), "attempt="); ok {
+			if n, err := strconv.Atoi(v); err == nil && n > 0 {
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// begin records the start of a call, attempt number attempt of its request
+// (sdkAttempt); the returned func records its end (a throttled answer is
+// counted by its code: ThrottlingException, Throttling, SlowDown, ...).
+func (l *callLog) begin(account, region, service, action string, attempt int) func(status int, code string) {
 	start := time.Now()
 	l.mu.Lock()
 	rl, al := l.regions[account+"/"+region], l.accounts[account]
@@ -93,6 +123,11 @@ func (l *callLog) begin(account, region, service, action string) func(status int
 	}
 	l.total++
 	l.counts[service+":"+action]++
+	if attempt > 1 {
+		l.retries[service+":"+action]++
+	} else {
+		l.requests[service+":"+action]++
+	}
 	l.inFlight++
 	if l.inFlight > l.max {
 		l.max = l.inFlight
@@ -113,7 +148,7 @@ func (l *callLog) begin(account, region, service, action string) func(status int
 		if code != "" {
 			l.errors[service+":"+action+":"+code]++
 		}
-		rec := CallRecord{Time: start, Account: account, Service: service, Action: action, Status: status, Code: code, Duration: time.Since(start)}
+		rec := CallRecord{Time: start, Account: account, Service: service, Action: action, Attempt: attempt, Status: status, Code: code, Duration: time.Since(start)}
 		if len(l.recent) < recentCalls {
 			l.recent = append(l.recent, rec)
 		} else {
@@ -126,13 +161,8 @@ func (l *callLog) begin(account, region, service, action string) func(status int
 func (l *callLog) stats() CallStats {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	st := CallStats{Total: l.total, Counts: map[string]int{}, Errors: map[string]int{}, InFlight: l.inFlight, MaxInFlight: l.max}
-	for k, v := range l.counts {
-		st.Counts[k] = v
-	}
-	for k, v := range l.errors {
-		st.Errors[k] = v
-	}
+	st := CallStats{Total: l.total, Counts: maps.Clone(l.counts), Requests: maps.Clone(l.requests), Retries: maps.Clone(l.retries),
+		Errors: maps.Clone(l.errors), InFlight: l.inFlight, MaxInFlight: l.max}
 	st.Regions, st.AccountMaxInFlight = map[string]RegionLoad{}, map[string]int{}
 	for k, v := range l.regions {
 		st.Regions[k] = *v
@@ -153,6 +183,8 @@ func (l *callLog) reset() {
 	defer l.mu.Unlock()
 	l.total = 0
 	l.counts = map[string]int{}
+	l.requests = map[string]int{}
+	l.retries = map[string]int{}
 	l.errors = map[string]int{}
 	l.max = l.inFlight
 	l.recent = nil

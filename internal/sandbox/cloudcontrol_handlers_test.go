@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 
+	"github.com/realdrift/realdrift/internal/deadlinetest"
 	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/schema"
 )
@@ -111,20 +112,17 @@ func TestCloudControlWriteHandlerPermissions(t *testing.T) {
 				t.Fatal(err)
 			}
 			cl := cloudcontrol.NewFromConfig(cfg(url, aws.ToString(out.Credentials.AccessKeyId), "eu-west-1"))
-			wait := func(token *string) *cctypes.ProgressEvent {
+			wait := func(token *string) (ev *cctypes.ProgressEvent) {
 				t.Helper()
-				for range 200 {
+				deadlinetest.Wait(t, 10*time.Second, "the request completes", func() bool {
 					st, err := cl.GetResourceRequestStatus(c, &cloudcontrol.GetResourceRequestStatusInput{RequestToken: token})
 					if err != nil {
 						t.Fatal(err)
 					}
-					if ev := st.ProgressEvent; ev.OperationStatus != cctypes.OperationStatusInProgress && ev.OperationStatus != cctypes.OperationStatusPending {
-						return ev
-					}
-					time.Sleep(5 * time.Millisecond)
-				}
-				t.Fatal("request never completed")
-				return nil
+					ev = st.ProgressEvent
+					return ev.OperationStatus != cctypes.OperationStatusInProgress && ev.OperationStatus != cctypes.OperationStatusPending
+				})
+				return ev
 			}
 			up, err := cl.UpdateResource(c, &cloudcontrol.UpdateResourceInput{TypeName: aws.String(queueType), Identifier: aws.String(memberQueue),
 				PatchDocument: aws.String(`[{"op":"add","path":"/VisibilityTimeout","value":47}]`)})

@@ -240,7 +240,9 @@
 // account and API, first matching rule), fault injection (an error code at
 // a rate, AccessDenied for a role's sessions or for assuming it, a hang that
 // never answers until the client gives up; a rule's match string narrows it
-// to calls naming one resource) and the call log (counts per API, errors per code, maximum calls in flight).
+// to calls naming one resource) and the call log (counts per API, errors per code, maximum calls in flight;
+// each call is one attempt, kept with the attempt number the SDK's amz-sdk-request header carries, so
+// requests (first attempts) and retries are counted apart).
 // Admin requests are not logged, throttled or faulted.
 //
 // # Invariants

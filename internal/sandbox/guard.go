@@ -90,7 +90,7 @@ func (s *Server) Guard(signingName string, ask Asker, next http.Handler) http.Ha
 			e := svc.deny
 			e.Message = denyMessage(who, a.Action, a.Resource, d)
 			_, op, _ := strings.Cut(a.Action, ":")
-			done := s.calls.begin(who.account, sc.region, signingName, op)
+			done := s.calls.begin(who.account, sc.region, signingName, op, sdkAttempt(r.Header))
 			writeError(w, svc, reqID, &e)
 			done(e.Status, e.Code)
 			return

@@ -229,7 +229,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	c.who = s.principalFor(sc.accessKey)
 	c.account = c.who.account
 
-	done := s.calls.begin(c.account, c.region, sc.service, action)
+	done := s.calls.begin(c.account, c.region, sc.service, action, sdkAttempt(r.Header))
 	status, code := s.dispatch(w, c)
 	done(status, code)
 }
