@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/realdrift/realdrift/internal/baseline"
+	"github.com/realdrift/realdrift/internal/deadlinetest"
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/store"
@@ -81,8 +82,15 @@ func (e *sandboxEnv) baselineOf(stack string) recorded {
 // --strict exits 1; a fault on the stack's own calls is a stack error (exit
 // 2) while the other stack is still reported. After the fault, check is
 // clean and a new out-of-band child is "appeared since record".
+//
+// Only a hang depends on the call deadline, so only the hang cases run with
+// a short one (2s, stretched by REALDRIFT_TEST_TIMESCALE); an error answer
+// gets a deadline no busy machine reaches, so its reason is the error's,
+// never a timeout.
 func TestFaultsNeverLoseCoverage(t *testing.T) {
 	const cc, sqs, sns, s3, cfn = "cloudcontrolapi", "sqs", "sns", "s3", "cloudformation"
+	hangAfter := deadlinetest.Scale(t, 2*time.Second)
+	noAnswer := "got no answer within " + hangAfter.String()
 	denied := func(svc, action, match, code string) sandbox.FaultRule {
 		return sandbox.FaultRule{Service: svc, Action: action, Match: match, Code: code, Status: 403}
 	}
@@ -109,11 +117,11 @@ func TestFaultsNeverLoseCoverage(t *testing.T) {
 		// serves), so its own stack-level 5xx is the resource list's.
 		{"stack resource list 5xx", failing(cfn, "ListStackResources", "StackName=App&"), nil, "InternalFailure", true},
 		{"stack resources throttled", throttled(cfn, "ListStackResources", "StackName=App&", "Throttling"), nil, "Throttling", true},
-		{"stack template hangs", hung(cfn, "GetTemplate", "StackName=App&"), nil, "no answer within 2s", true},
+		{"stack template hangs", hung(cfn, "GetTemplate", "StackName=App&"), nil, noAnswer, true},
 		{"Cloud Control AccessDenied", denied(cc, "GetResource", "App-Orders-1", "AccessDeniedException"), []string{"Orders"}, "CloudControl GetResource: AccessDeniedException", false},
 		{"Cloud Control 5xx", failing(cc, "GetResource", "App-Orders-1"), []string{"Orders"}, "CloudControl GetResource: InternalFailure", false},
 		{"Cloud Control throttled", throttled(cc, "GetResource", "App-Orders-1", "ThrottlingException"), []string{"Orders"}, "ThrottlingException", false},
-		{"Cloud Control hangs", hung(cc, "GetResource", "App-Orders-1"), []string{"Orders"}, "timeout: CloudControl GetResource got no answer within 2s", false},
+		{"Cloud Control hangs", hung(cc, "GetResource", "App-Orders-1"), []string{"Orders"}, "timeout: CloudControl GetResource " + noAnswer, false},
 		{"override reader AccessDenied", denied(sqs, "GetQueueAttributes", "App-Jobs-1", "AccessDenied"), []string{"JobsPolicy"}, "SQS GetQueueAttributes: AccessDenied", false},
 		{"override reader 5xx", failing(sqs, "GetQueueAttributes", "App-Jobs-1"), []string{"JobsPolicy"}, "InternalFailure", false},
 		{"override reader hangs", hung(sqs, "GetQueueAttributes", "App-Jobs-1"), []string{"JobsPolicy"}, "timeout: SQS GetQueueAttributes", false},
@@ -128,8 +136,11 @@ func TestFaultsNeverLoseCoverage(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			env := faultWorld(t)
-			flags := []string{"--call-timeout", "2s", "--max-attempts", "2"}
-			if tt.rule.Status == 400 {
+			flags := []string{"--call-timeout", "60s", "--max-attempts", "2"}
+			switch {
+			case tt.rule.Hang:
+				flags = []string{"--call-timeout", hangAfter.String(), "--max-attempts", "2"}
+			case tt.rule.Status == 400:
 				// Throttled: the adaptive retryer slows every later call of
 				// the client, so give them the time a real run has.
 				flags = []string{"--call-timeout", "30s", "--max-attempts", "1"}
@@ -145,8 +156,8 @@ func TestFaultsNeverLoseCoverage(t *testing.T) {
 			// check: no drift, the gaps named, exit as documented.
 			start := time.Now()
 			rep, errs, code := env.checkJSON(append([]string{"--all", "--fail"}, flags...)...)
-			if d := time.Since(start); d > 30*time.Second {
-				t.Errorf("check took %s", d)
+			if d := time.Since(start); d > deadlinetest.Scale(t, 30*time.Second) {
+				t.Errorf("check took %s: a fault held the run past its call deadlines", d)
 			}
 			wantCode := ExitIncomplete // nothing drifted, but not clean
 			if tt.stackErr {
