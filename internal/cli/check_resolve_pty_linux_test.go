@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/realdrift/realdrift/internal/deadlinetest"
 )
 
 // after returns what the terminal showed after the last marker ("" when
@@ -24,16 +26,15 @@ func (p *pty) after(marker string) (string, bool) {
 // waitAfter waits until the terminal shows want after marker.
 func (p *pty) waitAfter(t *testing.T, marker, want string) string {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if s, ok := p.after(marker); ok && strings.Contains(s, want) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the terminal never showed %q after %q:\n%q", want, marker, p.output())
-		}
-		time.Sleep(5 * time.Millisecond)
+	var s string
+	if !deadlinetest.Until(t, 20*time.Second, func() bool {
+		var ok bool
+		s, ok = p.after(marker)
+		return ok && strings.Contains(s, want)
+	}) {
+		t.Fatalf("the terminal never showed %q after %q:\n%q", want, marker, p.output())
 	}
+	return s
 }
 
 // TestPTYCheckDecidePerFinding: check run in a real pseudo-terminal (stdin

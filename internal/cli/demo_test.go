@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/realdrift/realdrift/internal/corpus/corpustest"
+	"github.com/realdrift/realdrift/internal/deadlinetest"
 )
 
 // TestDemo runs the demo as `make demo` does and checks every section, the
@@ -18,8 +19,8 @@ func TestDemo(t *testing.T) {
 			if code != ExitOK {
 				t.Fatalf("exit %d; stderr:\n%s\nstdout:\n%s", code, errs, out)
 			}
-			if d := time.Since(start); d > 30*time.Second {
-				t.Errorf("demo took %v, want under 30s", d)
+			if limit := deadlinetest.Scale(t, 30*time.Second); time.Since(start) > limit {
+				t.Errorf("demo took %v, want under %v", time.Since(start), limit)
 			}
 			sections := []string{
 				"Step 1 — first check", "$ realdrift check --all\n", "[CFn-Declared Drift: 1]", "Handler.MemorySize", "[Potential Drift: 1]", "ReceiveMessageWaitTimeSeconds",

@@ -1,11 +1,11 @@
 package cli
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/realdrift/realdrift/internal/deadlinetest"
 	"github.com/realdrift/realdrift/internal/sandbox"
 )
 
@@ -16,8 +16,7 @@ func TestCheckInterruptSaysWhat(t *testing.T) {
 	if err := e.srv.SetFaults([]sandbox.FaultRule{{Service: "cloudformation", Action: "GetTemplate", Match: "StackName=Other&", Hang: true}}); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
+	ctx := deadlinetest.Context(t, 3*time.Second)
 	out, stderr, code := e.runCtx(ctx, "check", "--all")
 	if code != ExitInterrupt || !strings.Contains(out, "Stack App") {
 		t.Fatalf("exit %d, want 130 with App reported\nstdout:\n%s\nstderr:\n%s", code, out, stderr)
@@ -25,16 +24,14 @@ func TestCheckInterruptSaysWhat(t *testing.T) {
 	if !strings.Contains(stderr, "interrupted — 1 of 2 stacks checked and reported; not checked: Other") {
 		t.Errorf("stderr does not say what was and was not checked:\n%s", stderr)
 	}
-	ctx2, cancel2 := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel2()
+	ctx2 := deadlinetest.Context(t, 3*time.Second)
 	_, stderr, code = e.runCtx(ctx2, "ignore", "--all", "--all-findings")
 	if code != ExitInterrupt || !strings.Contains(stderr, "nothing written") {
 		t.Errorf("ignore interrupted: exit %d\n%s", code, stderr)
 	}
 	// record names the baselines it wrote and the ones it left as they
 	// were: App's is written (or already current), Other's stays as it was.
-	ctx3, cancel3 := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel3()
+	ctx3 := deadlinetest.Context(t, 3*time.Second)
 	_, stderr, code = e.runCtx(ctx3, "record", "--all")
 	if code != ExitInterrupt || !strings.Contains(stderr, "interrupted — 1 baselines written or current (App); not recorded, their baselines unchanged: Other") {
 		t.Errorf("record interrupted: exit %d, stderr does not say what was and was not recorded:\n%s", code, stderr)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/realdrift/realdrift/internal/deadlinetest"
 	"github.com/realdrift/realdrift/internal/sandbox"
 )
 
@@ -105,7 +106,7 @@ func TestCheckHungEndpoint(t *testing.T) {
 	env.url = "http://" + ln.Addr().String()
 	start := time.Now()
 	_, errs, code := env.run("check", "App", "--call-timeout", "2s")
-	if d := time.Since(start); d > 20*time.Second {
+	if d := time.Since(start); d > deadlinetest.Scale(t, 20*time.Second) {
 		t.Errorf("check took %s against a hung endpoint with --call-timeout 2s", d)
 	}
 	if code != ExitError || !strings.Contains(errs, "no answer within 2s") {
@@ -121,7 +122,7 @@ func TestCheckPrintsEachStackAsItCompletes(t *testing.T) {
 	if err := env.srv.SetFaults([]sandbox.FaultRule{{Service: "cloudformation", Action: "GetTemplate", Match: "StackName=Other&", Hang: true}}); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithCancel(deadlinetest.Context(t, 60*time.Second))
 	defer cancel()
 	var out lockedBuffer
 	var errb lockedBuffer

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/realdrift/realdrift/internal/deadlinetest"
 	"github.com/realdrift/realdrift/internal/scan"
 )
 
@@ -24,12 +25,8 @@ func TestProgressLine(t *testing.T) {
 	}
 	stats := func() scan.Stats { return scan.Stats{Calls: 42, Throttled: 3} }
 	p := startProgress(&w, 2, stats, now, time.Millisecond)
-	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(w.String(), "checking: 0/2 stacks · 42 calls · 3 throttled") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no progress line: %q", w.String())
-		}
-		time.Sleep(time.Millisecond)
+	if !deadlinetest.Until(t, 5*time.Second, func() bool { return strings.Contains(w.String(), "checking: 0/2 stacks · 42 calls · 3 throttled") }) {
+		t.Fatalf("no progress line: %q", w.String())
 	}
 	var printed string
 	p.emitted(func() { printed = w.String() })

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/realdrift/realdrift/internal/deadlinetest"
 )
 
 // pty is a pseudo-terminal: the test drives master, the CLI gets slave.
@@ -71,12 +73,8 @@ func (p *pty) output() string {
 // waitFor waits until the terminal shows want.
 func (p *pty) waitFor(t *testing.T, want string) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(p.output(), want) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the terminal never showed %q:\n%q", want, p.output())
-		}
-		time.Sleep(5 * time.Millisecond)
+	if !deadlinetest.Until(t, 20*time.Second, func() bool { return strings.Contains(p.output(), want) }) {
+		t.Fatalf("the terminal never showed %q:\n%q", want, p.output())
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/realdrift/realdrift/internal/deadlinetest"
 	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/schema"
 )
@@ -71,7 +72,7 @@ func (e *sandboxEnv) getenv(k string) string {
 // directory; extra args follow the verb.
 func (e *sandboxEnv) run(verb string, args ...string) (stdout, stderr string, code int) {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), deadlinetest.Scale(e.t, 120*time.Second))
 	defer cancel()
 	return e.runCtx(ctx, verb, args...)
 }

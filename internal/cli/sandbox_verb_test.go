@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 
 	"github.com/realdrift/realdrift/internal/corpus/corpustest"
+	"github.com/realdrift/realdrift/internal/deadlinetest"
 	"github.com/realdrift/realdrift/internal/sandbox"
 )
 
@@ -95,7 +96,7 @@ func TestSandboxWorldAndServe(t *testing.T) {
 		if code != ExitOK {
 			t.Errorf("serve exited %d after cancel", code)
 		}
-	case <-time.After(10 * time.Second):
+	case <-deadlinetest.After(t, 10*time.Second):
 		t.Fatal("serve did not stop after cancel")
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/realdrift/realdrift/internal/baseline"
+	"github.com/realdrift/realdrift/internal/deadlinetest"
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/ignore"
 	"github.com/realdrift/realdrift/internal/store"
@@ -25,7 +26,7 @@ import (
 // stdout), and fails the test on any exit but 0.
 func (e *sandboxEnv) runConcurrently(writers int, tty bool, stdin func(i int, stdout *lockedBuffer) io.Reader, verb string, args func(i int) []string) {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), deadlinetest.Scale(e.t, 120*time.Second))
 	defer cancel()
 	type result struct {
 		code     int

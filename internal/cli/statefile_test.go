@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/realdrift/realdrift/internal/deadlinetest"
 	"github.com/realdrift/realdrift/internal/store"
 )
 
@@ -67,7 +68,7 @@ func TestStateFileNotRegular(t *testing.T) {
 					if code != ExitError || !strings.Contains(errs, k.want) || !strings.Contains(errs, filepath.Base(p)) {
 						t.Errorf("%v: exit %d stderr %q, want 2 naming %s and %q", args, code, errs, filepath.Base(p), k.want)
 					}
-					if d := time.Since(start); d > 30*time.Second {
+					if d := time.Since(start); d > deadlinetest.Scale(t, 30*time.Second) {
 						t.Errorf("%v took %s", args, d)
 					}
 				}

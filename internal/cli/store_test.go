@@ -19,6 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/realdrift/realdrift/internal/baseline"
+	"github.com/realdrift/realdrift/internal/deadlinetest"
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/ignore"
 	"github.com/realdrift/realdrift/internal/sandbox"
@@ -62,7 +63,7 @@ func (e *tableEnv) getenv(k string) string {
 // runStore runs a verb with --store (the given URL, or the table's when
 // empty) and no --state-dir.
 func (e *tableEnv) runStore(stdin io.Reader, tty bool, verb string, args ...string) (stdout, stderr string, code int) {
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), deadlinetest.Scale(e.t, 120*time.Second))
 	defer cancel()
 	if stdin == nil {
 		stdin = strings.NewReader("")
@@ -152,7 +153,7 @@ func TestStore(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				var prompt lockedBuffer
-				ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+				ctx, cancel := context.WithTimeout(context.Background(), deadlinetest.Scale(t, 120*time.Second))
 				defer cancel()
 				var errb bytes.Buffer
 				code := Run(ctx, IO{Stdin: &chooser{want: w, prompt: &prompt}, Stdout: &prompt, Stderr: &errb, Getenv: e.getenv, StdinTTY: true},

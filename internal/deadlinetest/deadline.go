@@ -56,15 +56,25 @@ func After(t testing.TB, d time.Duration) <-chan time.Time {
 }
 
 // Wait polls cond until it holds and fails t (naming what) when it still
-// does not after Scale(t, d). It polls often at first, then every 50ms.
+// does not after Scale(t, d).
 func Wait(t testing.TB, d time.Duration, what string, cond func() bool) {
 	t.Helper()
-	limit := Scale(t, d)
-	deadline := time.Now().Add(limit)
+	if !Until(t, d, cond) {
+		t.Fatalf("%s: not after %v", what, Scale(t, d))
+	}
+}
+
+// Until polls cond until it holds (true) or Scale(t, d) has passed
+// (false), for a caller that fails with its own message. It polls often at
+// first, then every 50ms.
+func Until(t testing.TB, d time.Duration, cond func() bool) bool {
+	t.Helper()
+	deadline := time.Now().Add(Scale(t, d))
 	for pause := time.Millisecond; !cond(); pause = min(2*pause, 50*time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: not after %v", what, limit)
+			return false
 		}
 		time.Sleep(pause)
 	}
+	return true
 }

@@ -8,7 +8,8 @@
 //
 // Rules:
 //   - A test never sleeps waiting for something to happen: it polls the
-//     condition with Wait, which gives up at the scaled deadline.
+//     condition with Wait (or Until, to fail with its own message), which
+//     gives up at the scaled deadline.
 //   - A test's context for a whole run (a command, a server's life) is
 //     Context; a select that gives up waiting uses After.
 //   - A deadline only ever fails a test that is stuck: it is generous, and
