@@ -90,7 +90,7 @@ func (e *sandboxEnv) baselineOf(stack string) recorded {
 func TestFaultsNeverLoseCoverage(t *testing.T) {
 	const cc, sqs, sns, s3, cfn = "cloudcontrolapi", "sqs", "sns", "s3", "cloudformation"
 	hangAfter := deadlinetest.Scale(t, 2*time.Second)
-	noAnswer := "got no answer within " + hangAfter.String()
+	noAnswer := "no answer within " + hangAfter.String()
 	denied := func(svc, action, match, code string) sandbox.FaultRule {
 		return sandbox.FaultRule{Service: svc, Action: action, Match: match, Code: code, Status: 403}
 	}
@@ -121,7 +121,7 @@ func TestFaultsNeverLoseCoverage(t *testing.T) {
 		{"Cloud Control AccessDenied", denied(cc, "GetResource", "App-Orders-1", "AccessDeniedException"), []string{"Orders"}, "CloudControl GetResource: AccessDeniedException", false},
 		{"Cloud Control 5xx", failing(cc, "GetResource", "App-Orders-1"), []string{"Orders"}, "CloudControl GetResource: InternalFailure", false},
 		{"Cloud Control throttled", throttled(cc, "GetResource", "App-Orders-1", "ThrottlingException"), []string{"Orders"}, "ThrottlingException", false},
-		{"Cloud Control hangs", hung(cc, "GetResource", "App-Orders-1"), []string{"Orders"}, "timeout: CloudControl GetResource " + noAnswer, false},
+		{"Cloud Control hangs", hung(cc, "GetResource", "App-Orders-1"), []string{"Orders"}, "timeout: CloudControl GetResource got " + noAnswer, false},
 		{"override reader AccessDenied", denied(sqs, "GetQueueAttributes", "App-Jobs-1", "AccessDenied"), []string{"JobsPolicy"}, "SQS GetQueueAttributes: AccessDenied", false},
 		{"override reader 5xx", failing(sqs, "GetQueueAttributes", "App-Jobs-1"), []string{"JobsPolicy"}, "InternalFailure", false},
 		{"override reader hangs", hung(sqs, "GetQueueAttributes", "App-Jobs-1"), []string{"JobsPolicy"}, "timeout: SQS GetQueueAttributes", false},
