@@ -256,11 +256,14 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 	}
 	code = report.ExitCode(stacks, f.fail, f.strict)
 	// On a terminal, offer to resolve what was found (never in automation:
-	// --fail, --json; nor for an inventory or a pre-deploy view).
-	if s.StdinTTY && s.IsTTY && s.Stdin != nil && text && f.output == "" && !f.quiet && !f.fail && !f.showAll && !f.preDeploy {
+	// --fail, --json, CI=true; nor for an inventory or a pre-deploy view).
+	if s.StdinTTY && s.IsTTY && s.Stdin != nil && !isCI(s) && text && f.output == "" && !f.quiet && !f.fail && !f.showAll && !f.preDeploy {
 		if err := resolveInline(ctx, s, sess, runs, mode.scope == scopeAll); err != nil {
 			switch {
 			case ctx.Err() != nil:
+				if !sayInterrupted(s, "check", err) {
+					fmt.Fprintln(s.Stderr, "realdrift check: interrupted at the prompt")
+				}
 				return ExitInterrupt
 			case errors.Is(err, errReported):
 				return ExitError

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"strings"
@@ -179,10 +178,14 @@ func resolveInline(ctx context.Context, s IO, sess *session, runs []*stackRun, c
 		prompt += " · d decide per finding"
 	}
 	prompt += ": "
-	in := bufio.NewReader(s.Stdin)
+	in := newAnswers(s.Stdin)
 	for range maxChoices {
 		fmt.Fprint(s.Stdout, prompt)
-		line, err := in.ReadString('\n')
+		line, err := in.line(ctx)
+		if ctx.Err() != nil {
+			fmt.Fprintln(s.Stdout)
+			return interruptedAt(ctx, "the report above is complete; nothing recorded, reverted or ignored")
+		}
 		if err != nil && line == "" {
 			fmt.Fprintln(s.Stdout)
 			return nil // end of input: nothing
@@ -194,13 +197,18 @@ func resolveInline(ctx context.Context, s IO, sess *session, runs []*stackRun, c
 			if nRecord == 0 && nFirst == 0 {
 				break
 			}
+			var recorded []string
 			for _, rr := range res.runs {
 				if len(rr.delta) == 0 && !rr.establish {
 					continue
 				}
 				if err := recordRun(ctx, s, sess, rr.run, in); err != nil {
+					if ctx.Err() != nil {
+						return interruptedAt(ctx, recordedSoFar(recorded)+"; nothing reverted or ignored")
+					}
 					return fmt.Errorf("record %s: %w", rr.run.ref.Name, err)
 				}
+				recorded = append(recorded, rr.run.ref.Name)
 			}
 			return nil
 		case "v", "revert":
@@ -213,6 +221,9 @@ func resolveInline(ctx context.Context, s IO, sess *session, runs []*stackRun, c
 				break
 			}
 			if code := ignoreRuns(ctx, s, sess, runs, in, ruleScope{}); code != ExitOK {
+				if code == ExitInterrupt {
+					return interruptedAt(ctx, "no ignore rule written; nothing recorded or reverted")
+				}
 				return errReported
 			}
 			return nil
@@ -229,15 +240,19 @@ func resolveInline(ctx context.Context, s IO, sess *session, runs []*stackRun, c
 
 // revertBulk runs revert's own selection for every stack with items, and
 // writes what is chosen there.
-func (res *resolvable) revertBulk(ctx context.Context, s IO, sess *session, in *bufio.Reader) error {
+func (res *resolvable) revertBulk(ctx context.Context, s IO, sess *session, in *answers) error {
 	failed := false
+	var written []string // stacks whose chosen items were written
 	for _, rr := range res.runs {
 		if rr.plan == nil || len(rr.plan.Items) == 0 {
 			continue
 		}
 		printPlan(s.Stdout, rr.plan)
-		chosen, err := chooseRevertItems(s.Stdout, in, rr.plan)
+		chosen, err := chooseRevertItems(ctx, s.Stdout, in, rr.plan)
 		if err != nil {
+			if ctx.Err() != nil {
+				return interruptedAt(ctx, revertedSoFar(written)+"; nothing recorded or ignored")
+			}
 			return err
 		}
 		if len(chosen) == 0 {
@@ -245,6 +260,7 @@ func (res *resolvable) revertBulk(ctx context.Context, s IO, sess *session, in *
 			continue
 		}
 		failed = res.write(ctx, s, sess, rr, chosen) || failed
+		written = append(written, rr.run.ref.Name)
 	}
 	if failed {
 		return errReported
@@ -367,7 +383,7 @@ func decideLine(stack string, d decision) string {
 // decide asks an action per finding, then records, ignores and (after a
 // confirmation) reverts what was chosen. End of input decides nothing for
 // the findings left.
-func (res *resolvable) decide(ctx context.Context, s IO, sess *session, in *bufio.Reader, ds []decision) error {
+func (res *resolvable) decide(ctx context.Context, s IO, sess *session, in *answers, ds []decision) error {
 	fmt.Fprintf(s.Stdout, "Decide per finding (%d; Enter leaves a finding as it is):\n", len(ds))
 	chosen := make([]action, len(ds))
 	eof := false
@@ -380,7 +396,11 @@ func (res *resolvable) decide(ctx context.Context, s IO, sess *session, in *bufi
 		ok := false
 		for range maxChoices {
 			fmt.Fprintf(s.Stdout, "        %s: ", d.options())
-			line, err := in.ReadString('\n')
+			line, err := in.line(ctx)
+			if ctx.Err() != nil {
+				fmt.Fprintln(s.Stdout)
+				return interruptedAt(ctx, "no decision applied: nothing recorded, reverted or ignored")
+			}
 			if err != nil && line == "" {
 				fmt.Fprintln(s.Stdout)
 				eof, ok = true, true
@@ -438,7 +458,11 @@ func (res *resolvable) decide(ctx context.Context, s IO, sess *session, in *bufi
 	}
 	// Reverts write AWS state: confirmed once, then per stack.
 	fmt.Fprintf(s.Stdout, "Write %d revert item(s) to AWS? [y/N]: ", nRev)
-	line, _ := in.ReadString('\n')
+	line, _ := in.line(ctx)
+	if ctx.Err() != nil {
+		fmt.Fprintln(s.Stdout)
+		return interruptedAt(ctx, fmt.Sprintf("%d recorded and %d ignored as chosen; nothing written to AWS", nRec, nIgn))
+	}
 	if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
 		fmt.Fprintln(s.Stdout, "not confirmed: nothing written to AWS")
 		return nil
@@ -476,4 +500,20 @@ func planOrder(p *revert.Plan, chosen []revert.Item) []revert.Item {
 		}
 	}
 	return out
+}
+
+// recordedSoFar says which stacks' baselines an interrupted resolve wrote.
+func recordedSoFar(names []string) string {
+	if len(names) == 0 {
+		return "no baseline written"
+	}
+	return "baselines written for " + listSome(names) + ", no other"
+}
+
+// revertedSoFar says which stacks an interrupted resolve wrote to AWS.
+func revertedSoFar(names []string) string {
+	if len(names) == 0 {
+		return "nothing written to AWS"
+	}
+	return "chosen items written to AWS for " + listSome(names) + ", nothing for the other stacks"
 }

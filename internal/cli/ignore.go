@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -55,7 +54,7 @@ func runIgnore(ctx context.Context, s IO, args []string) int {
 	if err != nil {
 		return fail(s, "ignore", err)
 	}
-	if !*allFindings && (!s.StdinTTY || s.Stdin == nil) {
+	if !*allFindings && (!s.StdinTTY || !s.IsTTY || s.Stdin == nil) {
 		return fail(s, "ignore", errors.New("nothing chosen: pass --all-findings, --path PATTERN, or run on a terminal to choose"))
 	}
 	sess, err := f.open(ctx, s, fs.Args())
@@ -73,11 +72,15 @@ func runIgnore(ctx context.Context, s IO, args []string) int {
 			return fail(s, "ignore", fmt.Errorf("%s: %w (nothing written)", r.ref.Name, r.err))
 		}
 	}
-	var in *bufio.Reader
+	var in *answers
 	if !*allFindings {
-		in = bufio.NewReader(s.Stdin)
+		in = newAnswers(s.Stdin)
 	}
-	return ignoreRuns(ctx, s, sess, runs, in, scope)
+	code := ignoreRuns(ctx, s, sess, runs, in, scope)
+	if code == ExitInterrupt {
+		fmt.Fprintln(s.Stderr, "realdrift ignore: interrupted at the prompt — no rule written")
+	}
+	return code
 }
 
 // ignoreCandidates are the findings of runs a rule can silence.
@@ -105,7 +108,7 @@ type candidate struct {
 
 // ignoreRuns appends a rule for each chosen candidate finding of runs:
 // chosen on in, or all of them when in is nil.
-func ignoreRuns(ctx context.Context, s IO, sess *session, runs []*stackRun, in *bufio.Reader, scope ruleScope) int {
+func ignoreRuns(ctx context.Context, s IO, sess *session, runs []*stackRun, in *answers, scope ruleScope) int {
 	cands := ignoreCandidates(runs)
 	if len(cands) == 0 {
 		fmt.Fprintln(s.Stdout, "nothing to ignore: no declared, undeclared or added finding")
@@ -121,7 +124,10 @@ func ignoreRuns(ctx context.Context, s IO, sess *session, runs []*stackRun, in *
 			items[i] = c.ref.Name + ": " + describe(c.ref.Name, c.f)
 		}
 		var err error
-		if picked, err = chooseItems(s.Stdout, in, "Findings that can be ignored:", items); err != nil {
+		if picked, err = chooseItems(ctx, s.Stdout, in, "Findings that can be ignored:", items); err != nil {
+			if ctx.Err() != nil {
+				return ExitInterrupt // the caller says what was done
+			}
 			return fail(s, "ignore", err)
 		}
 		if len(picked) == 0 {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -55,10 +54,10 @@ func runRecord(ctx context.Context, s IO, args []string) int {
 		return fail(s, "record", err)
 	}
 	defer sess.close()
-	interactive := s.StdinTTY && !yes
-	var in *bufio.Reader
+	interactive := s.StdinTTY && s.IsTTY && !yes
+	var in *answers
 	if interactive && s.Stdin != nil {
-		in = bufio.NewReader(s.Stdin)
+		in = newAnswers(s.Stdin)
 	}
 	code := ExitOK
 	var done []string // stacks whose baseline is written (or left unchanged)
@@ -124,7 +123,7 @@ func listSome(names []string) string {
 // recordOne records one gathered stack run and says how it went: ExitOK,
 // ExitError (nothing written, or the write failed), ExitDrift (recorded
 // with coverage gaps under --strict) or ExitInterrupt.
-func recordOne(ctx context.Context, s IO, sess *session, run *stackRun, in *bufio.Reader, strict bool) int {
+func recordOne(ctx context.Context, s IO, sess *session, run *stackRun, in *answers, strict bool) int {
 	for _, n := range run.notes {
 		fmt.Fprintf(s.Stderr, "note: %s: %s\n", run.ref.Name, n)
 	}
@@ -156,7 +155,7 @@ func recordOne(ctx context.Context, s IO, sess *session, run *stackRun, in *bufi
 // recordRun records one checked stack: the delta (live-only values new or
 // changed since the last record) chosen on in, or all of it when in is nil;
 // values outside the delta keep their recorded entries.
-func recordRun(ctx context.Context, s IO, sess *session, run *stackRun, in *bufio.Reader) error {
+func recordRun(ctx context.Context, s IO, sess *session, run *stackRun, in *answers) error {
 	delta := recordDelta(run.findings)
 	chosen := map[entryKey]bool{}
 	for _, f := range delta {
@@ -167,7 +166,7 @@ func recordRun(ctx context.Context, s IO, sess *session, run *stackRun, in *bufi
 		for i, f := range delta {
 			items[i] = describe(run.ref.Name, f)
 		}
-		picked, err := chooseItems(s.Stdout, in, fmt.Sprintf("%s: %d new or changed live-only values since the last record:", run.ref.Name, len(delta)), items)
+		picked, err := chooseItems(ctx, s.Stdout, in, fmt.Sprintf("%s: %d new or changed live-only values since the last record:", run.ref.Name, len(delta)), items)
 		if err != nil {
 			return err
 		}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -133,7 +132,7 @@ func runRevert(ctx context.Context, s IO, args []string) int {
 	case f.wait < 0:
 		return fail(s, "revert", fmt.Errorf("--wait must not be negative (got %s)", f.wait))
 	}
-	interactive := !f.yes && !f.dryRun && s.StdinTTY && s.Stdin != nil && !f.json
+	interactive := !f.yes && !f.dryRun && s.StdinTTY && s.IsTTY && s.Stdin != nil && !f.json
 	dry := f.dryRun || (!f.yes && !interactive)
 	if dry && !f.dryRun {
 		fmt.Fprintln(s.Stderr, "note: no terminal and no --yes: dry run, nothing is written")
@@ -149,9 +148,9 @@ func runRevert(ctx context.Context, s IO, args []string) int {
 	opt := revert.Options{DeclaredOnly: f.declaredOnly, UndeclaredOnly: f.undeclaredOnly, Only: f.only, RemoveUnrecorded: f.removeUnrecorded || interactive}
 	sum := revertSummary{DryRun: dry, NotRevertable: map[string]int{}}
 	var out []revertStack
-	var in *bufio.Reader
+	var in *answers
 	if interactive {
-		in = bufio.NewReader(s.Stdin)
+		in = newAnswers(s.Stdin)
 	}
 	start := time.Now()
 	for _, t := range sess.targets {
@@ -186,13 +185,14 @@ func runRevert(ctx context.Context, s IO, args []string) int {
 		fmt.Fprintln(s.Stdout, sum.line())
 	}
 	if ctx.Err() != nil {
+		fmt.Fprintf(s.Stderr, "realdrift revert: interrupted — %s; stacks after it neither planned nor written\n", sum.line())
 		return ExitInterrupt
 	}
 	return sum.exit()
 }
 
 // revertRun plans, writes and re-checks one checked stack.
-func (sess *session) revertRun(ctx context.Context, s IO, run *stackRun, opt revert.Options, f *revertFlags, dry bool, in *bufio.Reader, start time.Time) revertStack {
+func (sess *session) revertRun(ctx context.Context, s IO, run *stackRun, opt revert.Options, f *revertFlags, dry bool, in *answers, start time.Time) revertStack {
 	rs := revertStack{Stack: run.ref, Parent: run.parent, Outcomes: []revert.Outcome{}}
 	if run.err != nil {
 		rs.Error = run.err.Error()
@@ -212,9 +212,12 @@ func (sess *session) revertRun(ctx context.Context, s IO, run *stackRun, opt rev
 	}
 	if in != nil {
 		printPlan(s.Stdout, p)
-		chosen, err := chooseRevertItems(s.Stdout, in, p)
+		chosen, err := chooseRevertItems(ctx, s.Stdout, in, p)
 		if err != nil {
 			rs.Error = err.Error()
+			if ctx.Err() != nil {
+				rs.Error = "interrupted at the prompt: nothing written"
+			}
 			return rs
 		}
 		if len(chosen) == 0 {
@@ -230,12 +233,12 @@ func (sess *session) revertRun(ctx context.Context, s IO, run *stackRun, opt rev
 }
 
 // chooseRevertItems asks which items of p to write (none chosen at first).
-func chooseRevertItems(w io.Writer, in *bufio.Reader, p *revert.Plan) ([]revert.Item, error) {
+func chooseRevertItems(ctx context.Context, w io.Writer, in *answers, p *revert.Plan) ([]revert.Item, error) {
 	labels := make([]string, len(p.Items))
 	for i, it := range p.Items {
 		labels[i] = revertLine(it)
 	}
-	picked, err := chooseItems(w, in, "Items to write for "+p.Stack.Name+":", labels)
+	picked, err := chooseItems(ctx, w, in, "Items to write for "+p.Stack.Name+":", labels)
 	if err != nil {
 		return nil, err
 	}
