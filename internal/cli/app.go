@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/realdrift/realdrift/internal/inputfile"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -54,9 +55,14 @@ func (a *appAssembly) allPinned() bool {
 	return true
 }
 
+// maxAssemblyFile is the size limit of one cloud assembly file
+// (manifest.json, a template, a metadata file): far above CloudFormation's
+// own template limit, far below what a wrong path could feed a reader.
+const maxAssemblyFile = 64 << 20
+
 // template reads the stack's synthesized template.
 func (s *appStack) template() ([]byte, error) {
-	data, err := os.ReadFile(s.templateFile)
+	data, err := inputfile.Read(s.templateFile, maxAssemblyFile)
 	if err != nil {
 		return nil, fmt.Errorf("synthesized template of %s: %w", s.name, err)
 	}
@@ -139,7 +145,7 @@ func (a *appAssembly) read(dir string, depth int) error {
 		return fmt.Errorf("cloud assembly %s: nested more than %d deep", dir, maxAssemblyDepth)
 	}
 	name := filepath.Join(dir, "manifest.json")
-	data, err := os.ReadFile(name)
+	data, err := inputfile.Read(name, maxAssemblyFile)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("%s is not a cloud assembly: no manifest.json", dir)
@@ -200,7 +206,7 @@ func stackOf(dir, id string, art artifact) (appStack, error) {
 	}
 	meta := art.Metadata
 	if art.AdditionalMetadataFile != "" {
-		data, err := os.ReadFile(filepath.Join(dir, filepath.Clean(art.AdditionalMetadataFile)))
+		data, err := inputfile.Read(filepath.Join(dir, filepath.Clean(art.AdditionalMetadataFile)), maxAssemblyFile)
 		if err != nil {
 			return appStack{}, fmt.Errorf("metadata: %w", err)
 		}

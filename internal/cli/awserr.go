@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/logging"
 
+	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/scan"
 )
 
@@ -146,9 +148,11 @@ func explain(err error) error {
 	return err
 }
 
-// deniedText is the AccessDenied message: who, which action, on what.
+// deniedText is the AccessDenied message: who (user or role), which
+// action, on what, and what to do — grant the action, or, when an explicit
+// Deny refused it, change that Deny (no Allow overrides it).
 func deniedText(err error, api smithy.APIError) string {
-	who, action, resource := "the caller", "", ""
+	who, action, resource := "", "", ""
 	if m := deniedMessage.FindStringSubmatch(api.ErrorMessage()); m != nil {
 		who, action, resource = m[1], m[2], m[3]
 	}
@@ -161,11 +165,165 @@ func deniedText(err error, api smithy.APIError) string {
 	if action == "" {
 		action = "an action (" + api.ErrorMessage() + ")"
 	}
-	msg := fmt.Sprintf("access denied (%s): %s is not allowed %s", api.ErrorCode(), who, action)
+	p := principalOf(who)
+	msg := fmt.Sprintf("access denied (%s): %s is not allowed %s", api.ErrorCode(), p, action)
 	if resource != "" {
 		msg += " on " + resource
 	}
-	return msg + " — add it to that role's policy (the README's Permissions section lists what realdrift reads)"
+	return msg + " — " + deniedAdvice(p, api.ErrorMessage())
+}
+
+// principal is who AWS says it refused: its kind (user, role, …), name
+// and ARN, all empty when the message did not say.
+type principal struct{ kind, name, arn string }
+
+// principalOf reads an IAM or STS ARN: iam's user/NAME and role/NAME,
+// sts's assumed-role/ROLE/SESSION (a role), federated-user/NAME, root.
+func principalOf(arn string) principal {
+	p := principal{arn: arn}
+	parts := strings.SplitN(arn, ":", 6)
+	if len(parts) < 6 {
+		return p
+	}
+	res := parts[5]
+	switch {
+	case res == "root":
+		p.kind, p.name = "account root", parts[4]
+	case strings.HasPrefix(res, "assumed-role/"):
+		segs := strings.Split(res, "/")
+		p.kind, p.name = "role", segs[1]
+	default:
+		kind, rest, ok := strings.Cut(res, "/")
+		if !ok {
+			return p
+		}
+		segs := strings.Split(rest, "/")
+		p.name = segs[len(segs)-1]
+		switch kind {
+		case "user":
+			p.kind = "user"
+		case "role":
+			p.kind = "role"
+		case "federated-user":
+			p.kind = "federated user"
+		default:
+			p.kind = kind
+		}
+	}
+	return p
+}
+
+func (p principal) String() string {
+	switch {
+	case p.arn == "":
+		return "the caller"
+	case p.kind == "":
+		return p.arn
+	}
+	return fmt.Sprintf("%s %s (%s)", p.kind, p.name, p.arn)
+}
+
+// deniedAdvice says what to do about an AccessDenied message for p.
+func deniedAdvice(p principal, message string) string {
+	if i := strings.Index(strings.ToLower(message), "with an explicit deny"); i >= 0 {
+		where := strings.TrimSuffix(strings.TrimSpace(message[i+len("with an explicit deny"):]), ".")
+		if where != "" {
+			where = " " + where
+		}
+		return "an explicit Deny" + where + " refuses it, and no Allow overrides a Deny: narrow that Deny, or use credentials it does not cover"
+	}
+	holder := "the caller's policy"
+	switch p.kind {
+	case "user":
+		holder = "the user's policy (or a group of the user)"
+	case "role":
+		holder = "the role's policy"
+	}
+	return "grant it in " + holder + ": 'realdrift iam-policy' prints every action realdrift needs (README: Permissions)"
+}
+
+// deniedHint is the one stderr line that says, for every resource the
+// runs could not read because AWS denied the call, which principal was
+// refused which actions and what to do; "" when no read was denied.
+func deniedHint(runs []*stackRun) string {
+	type refusal struct {
+		p       principal
+		actions []string
+		message string
+	}
+	var order []string
+	by := map[string]*refusal{}
+	n := 0
+	for _, r := range runs {
+		if r == nil {
+			continue
+		}
+		for _, f := range r.raw {
+			if f.Tier != drift.Skipped || !isDeniedReason(f.Reason) {
+				continue
+			}
+			n++
+			who, action := "", ""
+			if m := deniedMessage.FindStringSubmatch(f.Reason); m != nil {
+				who, action = m[1], m[2]
+			}
+			if action == "" {
+				action = deniedCall(f.Reason)
+			}
+			ref := by[who]
+			if ref == nil {
+				ref = &refusal{p: principalOf(who), message: f.Reason}
+				by[who] = ref
+				order = append(order, who)
+			}
+			if action != "" && !slices.Contains(ref.actions, action) {
+				ref.actions = append(ref.actions, action)
+			}
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	var parts []string
+	for _, who := range order {
+		ref := by[who]
+		slices.Sort(ref.actions)
+		acts := "its calls"
+		if len(ref.actions) > 0 {
+			acts = strings.Join(ref.actions, ", ")
+		}
+		parts = append(parts, fmt.Sprintf("%s is not allowed %s — %s", ref.p, acts, deniedAdvice(ref.p, ref.message)))
+	}
+	what := "resources"
+	if n == 1 {
+		what = "resource"
+	}
+	return fmt.Sprintf("access denied: %d %s not read: %s", n, what, strings.Join(parts, "; "))
+}
+
+// isDeniedReason reports whether a skipped finding's reason is AWS
+// refusing the call.
+func isDeniedReason(reason string) bool {
+	for _, c := range []string{"AccessDenied", "UnauthorizedOperation", "AuthorizationError", "is not authorized to perform"} {
+		if strings.Contains(reason, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// deniedCall is the IAM action of a skip reason "Service Operation: Code…"
+// (live's describe), "" when it names none.
+func deniedCall(reason string) string {
+	head, _, ok := strings.Cut(reason, ":")
+	if !ok {
+		return ""
+	}
+	f := strings.Fields(head)
+	if len(f) < 2 {
+		return ""
+	}
+	return iamPrefix(strings.Join(f[:len(f)-1], "")) + ":" + f[len(f)-1]
 }
 
 // iamPrefix maps an SDK service id to its IAM action prefix.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/aws/smithy-go/logging"
 
 	"github.com/realdrift/realdrift/internal/deadlinetest"
+	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/scan"
 )
 
@@ -63,7 +65,10 @@ func TestExplainAccessDenied(t *testing.T) {
 	}{
 		{"iam message", &smithy.OperationError{ServiceID: "CloudFormation", OperationName: "DescribeStacks", Err: &smithy.GenericAPIError{Code: "AccessDenied",
 			Message: "User: arn:aws:sts::111111111111:assumed-role/ReadOnly/alice is not authorized to perform: cloudformation:DescribeStacks on resource: arn:aws:cloudformation:us-east-1:111111111111:stack/App/* because no identity-based policy allows the cloudformation:DescribeStacks action"}},
-			[]string{"arn:aws:sts::111111111111:assumed-role/ReadOnly/alice", "cloudformation:DescribeStacks", "stack/App/*", "policy"}},
+			[]string{"role ReadOnly (arn:aws:sts::111111111111:assumed-role/ReadOnly/alice)", "cloudformation:DescribeStacks", "stack/App/*", "grant it in the role's policy", "iam-policy"}},
+		{"explicit deny", &smithy.OperationError{ServiceID: "CloudFormation", OperationName: "GetTemplate", Err: &smithy.GenericAPIError{Code: "AccessDenied",
+			Message: "User: arn:aws:iam::111111111111:user/dev is not authorized to perform: cloudformation:GetTemplate on resource: arn:aws:cloudformation:us-east-1:111111111111:stack/App/* with an explicit deny in a service control policy"}},
+			[]string{"user dev (arn:aws:iam::111111111111:user/dev)", "cloudformation:GetTemplate", "explicit Deny in a service control policy", "no Allow overrides"}},
 		{"bare code", &smithy.OperationError{ServiceID: "CloudControl", OperationName: "GetResource", Err: &smithy.GenericAPIError{Code: "AccessDeniedException", Message: "Access denied"}},
 			[]string{"cloudformation:GetResource", "the caller"}},
 	} {
@@ -98,5 +103,51 @@ func TestSDKConfigQuiet(t *testing.T) {
 	}
 	if cfg.ClientLogMode != 0 {
 		t.Errorf("ClientLogMode = %v, want 0", cfg.ClientLogMode)
+	}
+}
+
+// TestDeniedHintNamesPrincipalAndDeny: a check whose reads are denied
+// says once on stderr which user was refused which action and what to
+// do: grant it (iam-policy, the README's Permissions), or, refused by an
+// explicit Deny, change that Deny.
+func TestDeniedHintNamesPrincipalAndDeny(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		policy string
+		want   []string
+	}{
+		{"missing allow", `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","NotAction":"cloudformation:GetResource","Resource":"*"}]}`,
+			[]string{"user dev (arn:aws:iam::" + testAccount + ":user/dev) is not allowed cloudformation:GetResource", "grant it in the user's policy", "realdrift iam-policy", "Permissions"}},
+		{"explicit deny", `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"*","Resource":"*"},{"Effect":"Deny","Action":"cloudformation:GetResource","Resource":"*"}]}`,
+			[]string{"user dev", "cloudformation:GetResource", "explicit Deny", "no Allow overrides"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := appWorld(t, map[string][]appResource{"App": {queue("Q", "q", map[string]any{"VisibilityTimeout": 30}, nil)}})
+			w.Accounts[0].Policies = []*sandbox.Policies{{User: "dev", Documents: []json.RawMessage{json.RawMessage(tc.policy)}, Complete: true}}
+			e := startSandbox(t, w, testKey, testRegion)
+			_, stderr, _ := e.run("check", "--all")
+			if strings.Count(stderr, "access denied: ") != 1 {
+				t.Fatalf("want one access-denied note on stderr:\n%s", stderr)
+			}
+			for _, want := range tc.want {
+				if !strings.Contains(stderr, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, stderr)
+				}
+			}
+		})
+	}
+}
+
+func TestPrincipalOf(t *testing.T) {
+	for arn, want := range map[string]string{
+		"arn:aws:iam::111111111111:user/ops/dev":                "user dev (arn:aws:iam::111111111111:user/ops/dev)",
+		"arn:aws:iam::111111111111:role/ReadOnly":               "role ReadOnly (arn:aws:iam::111111111111:role/ReadOnly)",
+		"arn:aws:sts::111111111111:assumed-role/ReadOnly/alice": "role ReadOnly (arn:aws:sts::111111111111:assumed-role/ReadOnly/alice)",
+		"arn:aws:iam::111111111111:root":                        "account root 111111111111 (arn:aws:iam::111111111111:root)",
+		"":                                                      "the caller",
+	} {
+		if got := principalOf(arn).String(); got != want {
+			t.Errorf("principalOf(%q) = %q, want %q", arn, got, want)
+		}
 	}
 }

@@ -251,6 +251,9 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 		fmt.Fprintln(s.Stderr, interruptedLine(sess.targets, runs, f.output))
 		return ExitInterrupt
 	}
+	if hint := deniedHint(runs); hint != "" {
+		fmt.Fprintln(s.Stderr, "note: "+hint)
+	}
 	if note := report.ReportOnlyNote(stacks, f.fail, f.strict); note != "" {
 		fmt.Fprintln(s.Stderr, "note: "+note)
 	}

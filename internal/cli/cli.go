@@ -62,6 +62,7 @@ func commands() []command {
 		{"corpus", "replay golden-corpus cases through the classifier", runCorpus, true},
 		{"schema", "show registry schema facts (show TYPE | stats)", runSchema, true},
 		{"sandbox", "run or build the emulated AWS organisation", runSandbox, false},
+		{"iam-policy", "print the IAM policy realdrift needs (--revert: with revert's writes)", runIAMPolicy, true},
 		{"version", "print the version and the commit it was built from", runVersion, true},
 		{"completion", "print a shell completion script (bash | zsh | fish)", runCompletion, true},
 	}

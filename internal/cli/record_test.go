@@ -45,7 +45,7 @@ func TestRecordModes(t *testing.T) {
 	})
 	t.Run("terminal chooses from the delta", func(t *testing.T) {
 		env := newAppEnv(t)
-		env.tty = true
+		env.tty, env.stdoutTTY = true, true
 		env.stdin = "nonsense\n1\n" // one bad answer, then the first item
 		out, errs, code := env.run("record", "App")
 		if code != ExitOK {
@@ -73,7 +73,7 @@ func TestRecordModes(t *testing.T) {
 	})
 	t.Run("--yes on a terminal does not ask", func(t *testing.T) {
 		env := newAppEnv(t)
-		env.tty = true
+		env.tty, env.stdoutTTY = true, true
 		out, errs, code := env.run("record", "App", "-y")
 		if code != ExitOK || strings.Contains(out, "Enter numbers") {
 			t.Errorf("exit %d\n%s\n%s", code, out, errs)
@@ -135,7 +135,7 @@ func TestIgnoreVerb(t *testing.T) {
 	})
 	t.Run("terminal chooses findings", func(t *testing.T) {
 		env := newAppEnv(t)
-		env.tty, env.stdin = true, "2\n"
+		env.tty, env.stdoutTTY, env.stdin = true, true, "2\n"
 		out, errs, code := env.run("ignore", "App")
 		if code != ExitOK || !strings.Contains(out, "added 1 ignore rule") {
 			t.Fatalf("exit %d\n%s\n%s", code, out, errs)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/ignore"
 	"github.com/realdrift/realdrift/internal/live"
 	"github.com/realdrift/realdrift/internal/report"
 	"github.com/realdrift/realdrift/internal/revert"
@@ -153,6 +154,9 @@ func runRevert(ctx context.Context, s IO, args []string) int {
 		in = newAnswers(s.Stdin)
 	}
 	start := time.Now()
+	// Every stack is checked before anything is written, so an --only
+	// glob that names nothing is an error with nothing written.
+	var runs []*stackRun
 	for _, t := range sess.targets {
 		if ctx.Err() != nil {
 			break
@@ -163,16 +167,22 @@ func runRevert(ctx context.Context, s IO, args []string) int {
 		if !sess.flags.noRecursive {
 			tree = sess.descendRun(ctx, tree[0], gatherMode{}, 1, &visited{seen: map[string]bool{}})
 		}
-		for _, run := range tree {
-			if ctx.Err() != nil {
-				break
-			}
-			rs := sess.revertRun(ctx, s, run, opt, &f, dry, in, start)
-			out = append(out, rs)
-			sum.add(rs)
-			if !f.json {
-				printRevert(s.Stdout, rs, dry)
-			}
+		runs = append(runs, tree...)
+	}
+	if ctx.Err() == nil {
+		if err := onlyNamesSomething(runs, opt); err != nil {
+			return fail(s, "revert", err)
+		}
+	}
+	for _, run := range runs {
+		if ctx.Err() != nil {
+			break
+		}
+		rs := sess.revertRun(ctx, s, run, opt, &f, dry, in, start)
+		out = append(out, rs)
+		sum.add(rs)
+		if !f.json {
+			printRevert(s.Stdout, rs, dry)
 		}
 	}
 	if f.json {
@@ -236,7 +246,7 @@ func (sess *session) revertRun(ctx context.Context, s IO, run *stackRun, opt rev
 func chooseRevertItems(ctx context.Context, w io.Writer, in *answers, p *revert.Plan) ([]revert.Item, error) {
 	labels := make([]string, len(p.Items))
 	for i, it := range p.Items {
-		labels[i] = revertLine(it)
+		labels[i] = revertLine(p.Stack.Name, it)
 	}
 	picked, err := chooseItems(ctx, w, in, "Items to write for "+p.Stack.Name+":", labels)
 	if err != nil {
@@ -302,11 +312,8 @@ func planInput(ctx context.Context, c *scan.Clients, run *stackRun) revert.Input
 }
 
 // revertLine renders one item: path, current → target, and the call.
-func revertLine(it revert.Item) string {
-	name := it.LogicalID
-	if it.Path != "" {
-		name += "." + it.Path
-	}
+func revertLine(stack string, it revert.Item) string {
+	name := it.Name(stack)
 	unrecorded := ""
 	if it.Note == revert.NoteUnrecorded {
 		unrecorded = ", unrecorded"
@@ -340,7 +347,7 @@ func shortValue(v any) string {
 func printPlan(w io.Writer, p *revert.Plan) {
 	fmt.Fprintf(w, "%s: %d to revert, %d not revertable\n", p.Stack, len(p.Items), len(p.NotRevertable))
 	for _, it := range p.Items {
-		fmt.Fprintf(w, "  %s\n", revertLine(it))
+		fmt.Fprintf(w, "  %s\n", revertLine(p.Stack.Name, it))
 	}
 	byReason := map[revert.Reason][]string{}
 	var reasons []revert.Reason
@@ -348,11 +355,7 @@ func printPlan(w io.Writer, p *revert.Plan) {
 		if _, ok := byReason[n.Reason]; !ok {
 			reasons = append(reasons, n.Reason)
 		}
-		name := n.LogicalID
-		if n.Path != "" {
-			name += "." + n.Path
-		}
-		byReason[n.Reason] = append(byReason[n.Reason], name)
+		byReason[n.Reason] = append(byReason[n.Reason], n.Name(p.Stack.Name))
 	}
 	sort.Slice(reasons, func(i, j int) bool { return reasons[i] < reasons[j] })
 	for _, r := range reasons {
@@ -396,11 +399,11 @@ func printRevert(w io.Writer, rs revertStack, dry bool) {
 		it := byID[o.ID]
 		switch o.Status {
 		case revert.Reverted:
-			fmt.Fprintf(w, "  reverted: %s\n", revertLine(it))
+			fmt.Fprintf(w, "  reverted: %s\n", revertLine(rs.Stack.Name, it))
 		case revert.StillDrifted:
-			fmt.Fprintf(w, "  still drifted: %s (live: %s)\n", revertLine(it), shortValue(o.Live))
+			fmt.Fprintf(w, "  still drifted: %s (live: %s)\n", revertLine(rs.Stack.Name, it), shortValue(o.Live))
 		case revert.Failed:
-			fmt.Fprintf(w, "  FAILED: %s: %s\n", revertLine(it), o.Error)
+			fmt.Fprintf(w, "  FAILED: %s: %s\n", revertLine(rs.Stack.Name, it), o.Error)
 		}
 	}
 	if n := len(rs.Plan.NotRevertable); n > 0 {
@@ -490,4 +493,66 @@ func (sum *revertSummary) exit() int {
 		return ExitIncomplete
 	}
 	return ExitOK
+}
+
+// onlyNamesSomething checks that each --only glob names something in the
+// stacks that could be checked: a finding, or a resource (by the glob's
+// part before its first '.', so "OrdersQueue.*" names OrdersQueue even
+// when it has not drifted). One that names nothing is a mistyped name:
+// an error naming the candidates as check prints them (the findings a
+// revert on opt's side covers, else the resources), as a mistyped stack
+// name is.
+func onlyNamesSomething(runs []*stackRun, opt revert.Options) error {
+	if len(opt.Only) == 0 {
+		return nil
+	}
+	var candidates, resources []string
+	seen := map[string]bool{}
+	matched := make([]bool, len(opt.Only))
+	for _, run := range runs {
+		if run.err != nil {
+			continue
+		}
+		for _, fd := range run.findings {
+			for i, g := range opt.Only {
+				matched[i] = matched[i] || revert.OnlyMatches(run.ref, fd, g)
+			}
+			if !revert.OnSide(fd, opt) {
+				continue
+			}
+			if name := ignore.DisplayPath(run.ref.Name, fd); !seen[name] {
+				seen[name] = true
+				candidates = append(candidates, name)
+			}
+		}
+		if run.result == nil || run.result.Desired == nil {
+			continue
+		}
+		for _, r := range run.result.Desired.Resources {
+			whole := drift.Finding{LogicalID: r.LogicalID, ResourceType: r.Type, ConstructPath: r.ConstructPath}
+			resources = append(resources, ignore.DisplayPath(run.ref.Name, whole))
+			for i, g := range opt.Only {
+				head, _, _ := strings.Cut(g, ".")
+				matched[i] = matched[i] || revert.OnlyMatches(run.ref, whole, head)
+			}
+		}
+	}
+	if len(candidates) == 0 {
+		candidates = resources
+	}
+	var missing []string
+	for i, g := range opt.Only {
+		if !matched[i] {
+			missing = append(missing, fmt.Sprintf("%q", g))
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("--only %s names no resource or finding of the stacks (nothing written)", strings.Join(missing, ", "))
+	if len(candidates) == 0 {
+		return errors.New(msg + "; the stacks have no resources")
+	}
+	sort.Strings(candidates)
+	return fmt.Errorf("%s; names that can be given: %s", msg, listSome(candidates))
 }

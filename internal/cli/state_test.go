@@ -41,7 +41,7 @@ func (e *sandboxEnv) runConcurrently(writers int, tty bool, stdin func(i int, st
 			var out lockedBuffer
 			var errb bytes.Buffer
 			full := append([]string{verb, "--endpoint-url", e.url, "--state-dir", e.stateDir}, args(i)...)
-			code := Run(ctx, IO{Stdin: stdin(i, &out), Stdout: &out, Stderr: &errb, Getenv: e.getenv, StdinTTY: tty}, full)
+			code := Run(ctx, IO{Stdin: stdin(i, &out), Stdout: &out, Stderr: &errb, Getenv: e.getenv, StdinTTY: tty, IsTTY: tty}, full)
 			res[i] = result{code, out.String(), errb.String()}
 		}()
 	}
@@ -178,7 +178,7 @@ func TestRecordProcessChild(t *testing.T) {
 	var out lockedBuffer
 	var errb bytes.Buffer
 	full := []string{"record", "--endpoint-url", env.url, "--state-dir", env.stateDir, "App"}
-	code := Run(t.Context(), IO{Stdin: &chooser{want: parts[2], prompt: &out}, Stdout: &out, Stderr: &errb, Getenv: env.getenv, StdinTTY: true}, full)
+	code := Run(t.Context(), IO{Stdin: &chooser{want: parts[2], prompt: &out}, Stdout: &out, Stderr: &errb, Getenv: env.getenv, StdinTTY: true, IsTTY: true}, full)
 	if code != ExitOK || !strings.Contains(out.String(), "recorded App") {
 		t.Fatalf("record: exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
 	}

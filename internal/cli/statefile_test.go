@@ -43,7 +43,7 @@ func TestStateFileNotRegular(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, "not a regular file (a FIFO)"},
-		{"oversize", oversize, "larger than the state-file limit"},
+		{"oversize", oversize, "larger than the size limit"},
 	}
 	files := []struct {
 		name, rel string

@@ -156,7 +156,7 @@ func TestStore(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), deadlinetest.Scale(t, 120*time.Second))
 				defer cancel()
 				var errb bytes.Buffer
-				code := Run(ctx, IO{Stdin: &chooser{want: w, prompt: &prompt}, Stdout: &prompt, Stderr: &errb, Getenv: e.getenv, StdinTTY: true},
+				code := Run(ctx, IO{Stdin: &chooser{want: w, prompt: &prompt}, Stdout: &prompt, Stderr: &errb, Getenv: e.getenv, StdinTTY: true, IsTTY: true},
 					[]string{"record", "--endpoint-url", e.sandboxEnv.url, "--store", e.url, "App"})
 				if code != ExitOK {
 					t.Errorf("record #%d (%s): exit %d\n%s%s", i, w, code, prompt.String(), errb.String())

@@ -11,6 +11,7 @@ import (
 
 	"github.com/realdrift/realdrift/internal/classify"
 	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/inputfile"
 	"github.com/realdrift/realdrift/internal/schema"
 )
 
@@ -103,9 +104,17 @@ func Parse(name string, data []byte) (*Case, error) {
 	return &c, nil
 }
 
-// Load reads one case file.
+// MaxCaseFile is the size limit of one case file: far above any real
+// case, far below what a wrong path (a device, a log) could feed a reader.
+const MaxCaseFile = 64 << 20
+
+// Load reads one case file: a regular file within MaxCaseFile, valid
+// UTF-8 (inputfile), else an error naming it.
 func Load(path string) (*Case, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.Read(path, MaxCaseFile)
+	if err == nil {
+		err = inputfile.UTF8(path, data)
+	}
 	if err != nil {
 		return nil, &CaseError{Path: path, Problems: []Problem{{Msg: err.Error()}}}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/realdrift/realdrift/internal/baseline"
 	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/ignore"
 	"github.com/realdrift/realdrift/internal/live"
 	"github.com/realdrift/realdrift/internal/schema"
 )
@@ -72,12 +73,15 @@ type Op struct {
 type Item struct {
 	// ID names the item within its stack's plan: the entry id and the
 	// path ("Queue VisibilityTimeout", "Topic/Subscription#arn:…").
-	ID           string     `json:"id"`
-	Kind         Kind       `json:"kind"`
-	Tier         drift.Tier `json:"tier"`
-	LogicalID    string     `json:"logicalId"`
-	ResourceType string     `json:"resourceType"`
-	PhysicalID   string     `json:"physicalId"`
+	ID        string     `json:"id"`
+	Kind      Kind       `json:"kind"`
+	Tier      drift.Tier `json:"tier"`
+	LogicalID string     `json:"logicalId"`
+	// ConstructPath is the resource's CDK construct path, when it has one:
+	// the name check prints (ignore.DisplayPath) comes from it.
+	ConstructPath string `json:"constructPath,omitempty"`
+	ResourceType  string `json:"resourceType"`
+	PhysicalID    string `json:"physicalId"`
 	// Identifier is what the write addresses: the Cloud Control
 	// identifier, or the child's identity for a delete.
 	Identifier string `json:"identifier"`
@@ -97,13 +101,15 @@ type Item struct {
 
 // Unrevertable is a drift finding the plan cannot write, with the reason.
 type Unrevertable struct {
-	Tier         drift.Tier `json:"tier"`
-	LogicalID    string     `json:"logicalId"`
-	ResourceType string     `json:"resourceType"`
-	PhysicalID   string     `json:"physicalId"`
-	Path         string     `json:"path,omitempty"`
-	Reason       Reason     `json:"reason"`
-	Detail       string     `json:"detail,omitempty"`
+	Tier      drift.Tier `json:"tier"`
+	LogicalID string     `json:"logicalId"`
+	// ConstructPath is the resource's CDK construct path, when it has one.
+	ConstructPath string `json:"constructPath,omitempty"`
+	ResourceType  string `json:"resourceType"`
+	PhysicalID    string `json:"physicalId"`
+	Path          string `json:"path,omitempty"`
+	Reason        Reason `json:"reason"`
+	Detail        string `json:"detail,omitempty"`
 }
 
 // Plan is what a revert of one stack writes, and what it cannot.
@@ -141,8 +147,10 @@ type Options struct {
 	// DeclaredOnly keeps the declared side (deleted, declared);
 	// UndeclaredOnly the live-only side (undeclared, added).
 	DeclaredOnly, UndeclaredOnly bool
-	// Only keeps findings whose "<logicalId>.<path>" (or logical id, for a
-	// whole-resource finding) matches one of these globs (path.Match).
+	// Only keeps findings one of these globs names (OnlyMatches): by the
+	// construct path check prints (OrdersQueue.*), as ignore --path
+	// matches, or by "<logicalId>.<path>" (logical id alone for a
+	// whole-resource finding).
 	Only []string
 	// RemoveUnrecorded lifts the unrecorded guard for removals: a live
 	// value nobody recorded is removed (where it has an absent state) and
@@ -173,7 +181,7 @@ func Build(in Input, opt Options) (*Plan, error) {
 	}
 	p := &Plan{Stack: in.Stack, Items: []Item{}, NotRevertable: []Unrevertable{}}
 	for _, f := range in.Findings {
-		if !chosen(f, opt) {
+		if !chosen(in.Stack, f, opt) {
 			continue
 		}
 		var facts *schema.Facts
@@ -188,7 +196,7 @@ func Build(in Input, opt Options) (*Plan, error) {
 		switch {
 		case why != ReasonNone:
 			p.NotRevertable = append(p.NotRevertable, Unrevertable{
-				Tier: f.Tier, LogicalID: f.LogicalID, ResourceType: f.ResourceType, PhysicalID: f.PhysicalID,
+				Tier: f.Tier, LogicalID: f.LogicalID, ConstructPath: f.ConstructPath, ResourceType: f.ResourceType, PhysicalID: f.PhysicalID,
 				Path: findingPath(f), Reason: why, Detail: detail,
 			})
 		case it != nil:
@@ -217,7 +225,24 @@ func less(al, ap, apath, bl, bp, bpath string) bool {
 
 // chosen applies the options' side and path filters. Informational tiers
 // that are never drift and never a coverage gap are not part of a revert.
-func chosen(f drift.Finding, opt Options) bool {
+func chosen(stack drift.StackRef, f drift.Finding, opt Options) bool {
+	if !OnSide(f, opt) {
+		return false
+	}
+	if len(opt.Only) == 0 {
+		return true
+	}
+	for _, g := range opt.Only {
+		if OnlyMatches(stack, f, g) {
+			return true
+		}
+	}
+	return false
+}
+
+// OnSide reports whether a revert with opt's side filters
+// (DeclaredOnly, UndeclaredOnly) covers f, before any Only glob.
+func OnSide(f drift.Finding, opt Options) bool {
 	switch f.Tier {
 	case drift.Deleted, drift.Declared, drift.ReadGap, drift.Unresolved:
 		if opt.UndeclaredOnly {
@@ -230,22 +255,24 @@ func chosen(f drift.Finding, opt Options) bool {
 	default:
 		return false
 	}
-	if len(opt.Only) == 0 {
+	return true
+}
+
+// OnlyMatches reports whether the Only glob g names finding f of stack:
+// any name ignore --path matches (the construct path check prints, with
+// or without the stack, a parent path, the logical id), or, as path.Match
+// reads g, "<logicalId>.<path>" (the logical id alone for a
+// whole-resource finding).
+func OnlyMatches(stack drift.StackRef, f drift.Finding, g string) bool {
+	if (ignore.Rule{Path: g}).Matches(stack, f) {
 		return true
 	}
 	name := f.LogicalID
 	if f.Path != "" {
 		name += "." + findingPath(f)
 	}
-	for _, g := range opt.Only {
-		if ok, _ := path.Match(g, name); ok {
-			return true
-		}
-		if ok, _ := path.Match(g, f.LogicalID); ok && f.Path == "" {
-			return true
-		}
-	}
-	return false
+	ok, _ := path.Match(g, name)
+	return ok
 }
 
 // plan turns one finding into an item, or the reason it cannot be one.
@@ -259,7 +286,7 @@ func plan(f drift.Finding, r Resource, b *baseline.Baseline, facts *schema.Facts
 		return nil, Gone, ""
 	}
 	it := &Item{
-		ID: ItemID(f), Tier: f.Tier, LogicalID: f.LogicalID, ResourceType: f.ResourceType,
+		ID: ItemID(f), Tier: f.Tier, LogicalID: f.LogicalID, ConstructPath: f.ConstructPath, ResourceType: f.ResourceType,
 		PhysicalID: f.PhysicalID, Path: findingPath(f), Note: f.Note, Current: f.Actual,
 	}
 	// The unrecorded guard outranks every other reason: there is no
@@ -495,4 +522,15 @@ func containsSecret(v any) bool {
 		return t == drift.Redacted
 	}
 	return false
+}
+
+// Name is how check names the item's finding: the within-stack construct
+// path (else the logical id), then ".<path>" (ignore.DisplayPath).
+func (it Item) Name(stackName string) string {
+	return ignore.DisplayPath(stackName, drift.Finding{LogicalID: it.LogicalID, ConstructPath: it.ConstructPath, Path: it.Path})
+}
+
+// Name is how check names the finding (ignore.DisplayPath).
+func (u Unrevertable) Name(stackName string) string {
+	return ignore.DisplayPath(stackName, drift.Finding{LogicalID: u.LogicalID, ConstructPath: u.ConstructPath, Path: u.Path})
 }

@@ -7,11 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"time"
 
+	"github.com/realdrift/realdrift/internal/inputfile"
 	"github.com/realdrift/realdrift/internal/schema"
 )
 
@@ -171,9 +171,14 @@ func (r *Resource) ccID() string {
 	return r.PhysicalID
 }
 
-// LoadWorld reads and validates a world file.
+// MaxWorldFile is the size limit of a world file: far above a world built
+// from the whole corpus, far below what a wrong path could feed a reader.
+const MaxWorldFile = 512 << 20
+
+// LoadWorld reads and validates a world file: a regular file within
+// MaxWorldFile (inputfile), else an error naming it.
 func LoadWorld(path string) (*World, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.Read(path, MaxWorldFile)
 	if err != nil {
 		return nil, fmt.Errorf("read world: %w", err)
 	}
