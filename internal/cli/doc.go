@@ -61,10 +61,18 @@
 //   - A malformed baseline or ignore file is an error naming the file; no
 //     verb writes anything then. State files are read only when regular
 //     and within store.MaxStateFile (store.ReadStateFile). record writes in CI mode (CI=true) only
-//     with --yes, and prompts only when stdin is a terminal.
-//   - check prompts (nothing / record / ignore) only when stdin and stdout
-//     are terminals and no automation flag is set; record and ignore from
-//     that prompt run the same per-stack code as the verbs.
+//     with --yes, and prompts only when stdin and stdout are terminals.
+//   - Prompts (check's "Resolve now?" and per-finding questions, the
+//     record, ignore and revert pickers) are shown only when stdin and
+//     stdout are terminals; check's never with CI=true or an automation
+//     flag. A prompt's read ends at SIGINT or SIGTERM (prompt.go answers):
+//     the verb exits 130 at once, saying what it had and had not written.
+//   - revert --only takes the names check prints (construct paths, as
+//     ignore --path matches) and logical ids; a glob naming no resource
+//     or finding is exit 2 listing the names, before anything is written.
+//   - Files a person names (cloud assemblies, corpus cases, worlds, state
+//     files) are read through inputfile.Read: regular files within a
+//     size limit only, else exit 2 naming the file.
 //   - --pre-deploy compares the synthesized template, reports the declared
 //     side only, and neither reads nor writes the baseline.
 //   - Terminals are what the terminal driver says (IsTerminal: the
