@@ -44,8 +44,8 @@ func TestNotEmulated(t *testing.T) {
 			_, err := sts.NewFromConfig(conf).GetSessionToken(c, &sts.GetSessionTokenInput{})
 			return err
 		}},
-		{"an unserved query operation (CloudFormation)", "cloudformation:ListImports", func() error {
-			_, err := cloudformation.NewFromConfig(conf).ListImports(c, &cloudformation.ListImportsInput{ExportName: aws.String("x")})
+		{"an unserved query operation (CloudFormation)", "cloudformation:ListStackSets", func() error {
+			_, err := cloudformation.NewFromConfig(conf).ListStackSets(c, &cloudformation.ListStackSetsInput{})
 			return err
 		}},
 		{"an unserved REST-JSON operation (Lambda)", "lambda:GET /2018-10-31/layers", func() error {
