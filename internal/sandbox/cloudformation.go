@@ -264,14 +264,20 @@ func (s *Server) cfnListExports(c *call) (any, error) {
 			}
 		}
 	}
-	off, ok := pageOffset("exports", c.str("NextToken"))
+	return s.cfnPage(c, "exports", "Exports", items)
+}
+
+// cfnPage answers one page of a built member list under NextToken, as
+// ListExports and ListImports page.
+func (s *Server) cfnPage(c *call, kind, list string, items []*xnode) (any, error) {
+	off, ok := pageOffset(kind, c.str("NextToken"))
 	if !ok {
 		return nil, validation("Invalid NextToken")
 	}
 	lo, hi, next := page(len(items), off, s.opts.PageSize)
-	res := el("", members("Exports", items[lo:hi]))
+	res := el("", members(list, items[lo:hi]))
 	if next >= 0 {
-		res.kids = append(res.kids, tx("NextToken", pageToken("exports", next)))
+		res.kids = append(res.kids, tx("NextToken", pageToken(kind, next)))
 	}
 	return res, nil
 }
@@ -301,16 +307,7 @@ func (s *Server) cfnListImports(c *call) (any, error) {
 	if len(items) == 0 {
 		return nil, validation("Export '%s' is not imported by any stack.", name)
 	}
-	off, ok := pageOffset("imports", c.str("NextToken"))
-	if !ok {
-		return nil, validation("Invalid NextToken")
-	}
-	lo, hi, next := page(len(items), off, s.opts.PageSize)
-	res := el("", members("Imports", items[lo:hi]))
-	if next >= 0 {
-		res.kids = append(res.kids, tx("NextToken", pageToken("imports", next)))
-	}
-	return res, nil
+	return s.cfnPage(c, "imports", "Imports", items)
 }
 
 func (s *Server) cfnDescribeType(c *call) (any, error) {
