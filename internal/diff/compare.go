@@ -191,22 +191,11 @@ func rawAt(props map[string]any, path string) (any, bool) {
 		if isIntrinsic(cur) {
 			return cur, true
 		}
-		switch t := cur.(type) {
-		case map[string]any:
-			v, ok := t[seg]
-			if !ok {
-				return nil, false
-			}
-			cur = v
-		case []any:
-			i, err := strconv.Atoi(seg)
-			if err != nil || i < 0 || i >= len(t) {
-				return nil, false
-			}
-			cur = t[i]
-		default:
+		v, ok := step(cur, seg)
+		if !ok {
 			return nil, false
 		}
+		cur = v
 	}
 	return cur, true
 }
@@ -215,20 +204,30 @@ func rawAt(props map[string]any, path string) (any, bool) {
 func valueAt(props map[string]any, path string) any {
 	var cur any = props
 	for _, seg := range strings.Split(path, ".") {
-		switch t := unwrap(cur).(type) {
-		case map[string]any:
-			cur = t[seg]
-		case []any:
-			i, err := strconv.Atoi(seg)
-			if err != nil || i < 0 || i >= len(t) {
-				return nil
-			}
-			cur = t[i]
-		default:
+		v, ok := step(unwrap(cur), seg)
+		if !ok {
 			return nil
 		}
+		cur = v
 	}
 	return cur
+}
+
+// step is one segment of a dotted path: a key of an object or an index
+// of a list; ok is false when cur has no such member.
+func step(cur any, seg string) (any, bool) {
+	switch t := cur.(type) {
+	case map[string]any:
+		v, ok := t[seg]
+		return v, ok
+	case []any:
+		i, err := strconv.Atoi(seg)
+		if err != nil || i < 0 || i >= len(t) {
+			return nil, false
+		}
+		return t[i], true
+	}
+	return nil, false
 }
 
 // isIntrinsic reports a raw value that is one intrinsic function call
