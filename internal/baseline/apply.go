@@ -263,6 +263,12 @@ func descend(v any, rest string) (any, lookupResult) {
 				return nil, absentBelow
 			case 1:
 				v = hits[0]
+				if rest == "" {
+					// A key/value element is its value (keyvalue.go).
+					if kv, ok := elementValue(v, seg); ok {
+						v = kv
+					}
+				}
 			default:
 				return nil, unknowable
 			}

@@ -62,6 +62,15 @@
 //     ("<parent>/<Type>") is shared by siblings. Its parent is Input.Parents'
 //     entry, else the part of its logical id before the first "/".
 //
+// Key/value elements (keyvalue.go): a tag is recorded by its value at
+// A[key], as the classifier reports it. A baseline recorded before that
+// convention holds the whole {Key, Value} element there (and watches its
+// two leaves A[key].Key and A[key].Value); the reader takes the value of
+// exactly such an element (Key equal to the bracketed key, no third
+// field), notes the upgrade once per file, and the next record writes the
+// value. A recorded ancestor (the whole tag list) followed to A[key]
+// yields the element's value the same way.
+//
 // Values are compared after Options.Canon (default normalize.ForCompare,
 // the classifier's order canonicalisation) by normalize.Equal: numbers by
 // value, a Secret only with a Secret, an Unknown with nothing.

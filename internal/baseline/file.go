@@ -218,6 +218,9 @@ func Decode(name string, data []byte, want drift.StackRef) (*Baseline, error) {
 		}
 		b.EnumeratedParents = append(b.EnumeratedParents, Parent(p))
 	}
+	if n := upgradeKeyValues(b); n > 0 {
+		b.Warnings = append(b.Warnings, keyValueWarning(name, n))
+	}
 	return b, nil
 }
 
