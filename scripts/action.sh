@@ -21,11 +21,10 @@
 #
 # check writes realdrift.sarif (code scanning), realdrift.xml (JUnit) and
 # realdrift.md (the Markdown report, also appended to the job summary), and
-# the outputs sarif, junit, markdown, exit-code and verdict. Until check
-# writes several formats in one run, each format is its own check run of
-# the same stacks; exit-code is the run with RD_FORMAT's (--fail applies
-# there only). The script itself exits 0 unless a run errs (exit 2): the
-# action's last step exits with exit-code, after SARIF is uploaded.
+# the outputs sarif, junit, markdown, exit-code and verdict, all from one
+# check run (--output FORMAT://FILE). The script itself exits 0 unless the
+# run errs (exit 2): the action's last step exits with exit-code, after
+# SARIF is uploaded.
 set -euo pipefail
 
 die() { echo "::error::realdrift action: $*" >&2; exit 2; }
@@ -73,28 +72,16 @@ check() {
 	local -a fail=()
 	[ "${RD_FAIL:-false}" = true ] && fail=(--fail)
 
-	# run FORMAT FILE [extra flags]: one check run; prints its exit code.
-	run() {
-		local f="$1" file="$2"
-		shift 2
-		local code=0
-		if [ -n "$file" ]; then
-			"$bin" check "${args[@]}" "$@" --format "$f" -o "$file" -- "${stacks[@]}" >&2 || code=$?
-		else
-			"$bin" check "${args[@]}" "$@" --format "$f" -- "${stacks[@]}" >&2 || code=$?
-		fi
-		# 0 clean, 1 drift, 3 incomplete coverage (--fail) are reports.
-		case "$code" in 0 | 1 | 3) ;; *) die "check --format $f exited $code" ;; esac
-		echo "$code"
-	}
-
-	local code
+	# One check run: the RD_FORMAT report to the log, SARIF, JUnit and
+	# Markdown to files (--output FORMAT://FILE).
+	local code=0
 	echo "::group::realdrift check (${format})" >&2
-	code=$(run "$format" "" "${fail[@]}")
+	"$bin" check "${args[@]}" "${fail[@]}" --format "$format" \
+		--output "sarif://$out/realdrift.sarif" --output "junit://$out/realdrift.xml" \
+		--output "markdown://$out/realdrift.md" -- "${stacks[@]}" >&2 || code=$?
 	echo "::endgroup::" >&2
-	run sarif "$out/realdrift.sarif" >/dev/null
-	run junit "$out/realdrift.xml" >/dev/null
-	run markdown "$out/realdrift.md" >/dev/null
+	# 0 clean, 1 drift, 3 incomplete coverage (--fail) are reports.
+	case "$code" in 0 | 1 | 3) ;; *) die "check exited $code" ;; esac
 
 	local verdict
 	verdict=$(sed -n '1s/^## realdrift check: //p' "$out/realdrift.md")

@@ -104,15 +104,20 @@ func TestActionScript(t *testing.T) {
 		!strings.Contains(string(md), "**Clean (1):** `Other (") || string(sum) != string(md) {
 		t.Errorf("markdown report / job summary:\n%s\n---\n%s", md, sum)
 	}
+	if b, _ := os.ReadFile(filepath.Join(tmp, "invocations")); string(b) != "check\n" {
+		t.Errorf("the script ran realdrift %q, want one check for every report", b)
+	}
 	t.Logf("job summary:\n%s", sum)
 }
 
 // realdriftBinary writes dir/realdrift, an executable that runs this test
-// binary as realdrift (TestRealdriftMainChild), and returns its path.
+// binary as realdrift (TestRealdriftMainChild) and appends the verb of each
+// run to dir/invocations, and returns its path.
 func realdriftBinary(t *testing.T, dir string) string {
 	t.Helper()
 	wrapper := filepath.Join(dir, "realdrift")
-	script := "#!/bin/sh\nREALDRIFT_TEST_MAIN=1 exec " + shellQuote(os.Args[0]) + " -test.run='^TestRealdriftMainChild$' -- \"$@\"\n"
+	script := "#!/bin/sh\necho \"$1\" >>" + shellQuote(filepath.Join(dir, "invocations")) +
+		"\nREALDRIFT_TEST_MAIN=1 exec " + shellQuote(os.Args[0]) + " -test.run='^TestRealdriftMainChild$' -- \"$@\"\n"
 	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}

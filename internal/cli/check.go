@@ -58,7 +58,10 @@ type checkFlags struct {
 	preDeploy      bool
 	noBaseline     bool
 	// format is one of checkFormats (--json is --format json).
-	format    string
+	format string
+	// outputs are -o / --output: FILE (the --format report) and
+	// FORMAT://FILE (more reports of the same run, outputs.go).
+	outputs   outputList
 	output    string
 	quiet     bool
 	hideClean bool
@@ -94,7 +97,9 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 	f.register(fs)
 	fs.BoolVar(&f.json, "json", false, "write the JSON report (every finding) to stdout; the same as --format json")
 	fs.StringVar(&f.format, "format", "text", "report format: text, json, sarif (SARIF 2.1.0 for code scanning, on the template lines that declare the resources) junit (JUnit XML for CI dashboards) asff (AWS Security Finding Format, the Findings of a Security Hub BatchImportFindings call) or markdown (a pull-request comment or CI job summary, within GitHub's 65,536-character limit)")
-	fs.StringVar(&f.output, "o", "", "write the report to FILE (atomically: the file appears whole, or not at all) instead of stdout")
+	outputUsage := "write the report to `FILE` instead of stdout, or with FORMAT://FILE (repeatable: driftctl's convention) one more report of the same run in FORMAT, e.g. --output sarif://drift.sarif --output junit://drift.xml; each file appears whole, or not at all"
+	fs.Var(&f.outputs, "o", outputUsage)
+	fs.Var(&f.outputs, "output", outputUsage)
 	fs.BoolVar(&f.quiet, "quiet", false, "text: only stacks with drift or errors, without the info: footer and notes, then the total")
 	fs.BoolVar(&f.hideClean, "hide-clean", false, "text: leave out the stacks that are clean")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colour in the text report (also NO_COLOR, TERM=dumb)")
@@ -125,6 +130,7 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 	}
 	f.json = f.format == "json"
 	text := f.format == "text"
+	f.output = f.outputs.primary()
 	if !f.noBaseline && !f.preDeploy && !f.showAll {
 		// A table is checked by its first read (a missing one is an error).
 		state, explicit, err := f.localState()
@@ -141,26 +147,41 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 	}
 	defer sess.close()
 	stdout := s.Stdout
+	extras, err := openOutputs(f.outputs.extras())
+	if err != nil {
+		return fail(s, "check", err)
+	}
+	files := extras
 	if f.output != "" {
 		out, err := createOutput(f.output)
 		if err != nil {
+			for _, x := range extras {
+				x.discard()
+			}
 			return fail(s, "check", err)
 		}
-		// The report file appears whole once the run is over, never
+		stdout = out
+		files = append(files, out)
+	}
+	if len(files) > 0 {
+		// The report files appear whole once the run is over, never
 		// half-written, and only for a whole report (exit 0, 1 or 3): an
-		// interrupted or failed run leaves FILE as it was (stdout would
-		// get the partial report, marked interrupted).
+		// interrupted or failed run leaves every FILE as it was (stdout
+		// would get the partial report, marked interrupted).
 		defer func() {
 			if !wholeReport(code) {
-				out.discard()
-				fmt.Fprintf(s.Stderr, "realdrift check: -o %s left as it was (exit %d)\n", f.output, code)
+				for _, x := range files {
+					x.discard()
+				}
+				fmt.Fprintf(s.Stderr, "realdrift check: -o %s left as it was (exit %d)\n", f.outputs.names(), code)
 				return
 			}
-			if err := out.commit(); err != nil {
-				code = fail(s, "check", err)
+			for _, x := range files {
+				if err := x.commit(); err != nil {
+					code = fail(s, "check", err)
+				}
 			}
 		}()
-		stdout = out
 	}
 	opts := report.Options{
 		Color:   f.output == "" && colorOn(s, f.noColor),
@@ -229,26 +250,25 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 	if ctx.Err() != nil {
 		partial = report.Partial{Interrupted: true, NotChecked: notChecked(sess.targets, runs)}
 	}
-	switch f.format {
-	case "json":
-		err = jsonWithStats(stdout, stacks, partial, st)
-	case "sarif":
-		err = report.SARIF(stdout, stacks, templatesOf(runs))
-	case "junit":
-		err = report.JUnit(stdout, stacks)
-	case "asff":
-		err = report.ASFF(stdout, stacks, time.Now())
-	case "markdown":
-		err = report.Markdown(stdout, stacks, report.MarkdownOptions{Options: report.Options{Verbose: f.verbose}})
+	in := reportInput{
+		stacks: stacks, runs: runs, partial: partial, stats: st, now: time.Now(),
+		text: opts, quiet: f.quiet, hideClean: f.hideClean,
 	}
-	if err != nil {
-		return fail(s, "check", err)
+	if !text {
+		if err := writeReport(stdout, f.format, in); err != nil {
+			return fail(s, "check", err)
+		}
+	}
+	for i, o := range f.outputs.extras() {
+		if err := writeReport(extras[i], o.format, in); err != nil {
+			return fail(s, "check", fmt.Errorf("-o %s://%s: %w", o.format, o.path, err))
+		}
 	}
 	if ctx.Err() != nil {
 		if text && printErr == nil && len(stacks) > 0 {
 			fmt.Fprintf(stdout, "\ninterrupted: partial report — not checked: %s\n", listSome(partial.NotChecked))
 		}
-		fmt.Fprintln(s.Stderr, interruptedLine(sess.targets, runs, f.output))
+		fmt.Fprintln(s.Stderr, interruptedLine(sess.targets, runs, f.outputs.names()))
 		return ExitInterrupt
 	}
 	if hint := deniedHint(runs); hint != "" {

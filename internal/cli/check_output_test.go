@@ -173,3 +173,79 @@ func TestCheckFormatASFF(t *testing.T) {
 		t.Errorf("findings: %+v\n%s", fs, out)
 	}
 }
+
+// TestCheckSeveralOutputs: one check writes the --format report to stdout
+// and, with --output FORMAT://FILE (driftctl's convention), every other
+// format to its file — the same reports separate runs write; a bad value
+// is exit 2 before anything is written; a failed run leaves every file as
+// it was.
+func TestCheckSeveralOutputs(t *testing.T) {
+	e := twoStackEnv(t)
+	dir := t.TempDir()
+	path := func(name string) string { return filepath.Join(dir, name) }
+	args := []string{"check", "--all", "--format", "text"}
+	for _, f := range []string{"sarif", "junit", "markdown", "json", "asff", "text"} {
+		args = append(args, "--output", f+"://"+path("r."+f))
+	}
+	out, stderr, code := e.run(args[0], args[1:]...)
+	if code != ExitOK || !strings.Contains(out, "Stack App") {
+		t.Fatalf("exit %d, stdout %q, stderr %s", code, out, stderr)
+	}
+	read := func(name string) string {
+		t.Helper()
+		b, err := os.ReadFile(path(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if got := read("r.text"); got != out {
+		t.Errorf("text://: %q, want stdout %q", got, out)
+	}
+	for _, f := range []string{"sarif", "junit", "markdown"} {
+		alone, _, _ := e.run("check", "--all", "--format", f)
+		if got := read("r." + f); got != alone {
+			t.Errorf("%s://: differs from check --format %s:\n%s\n---\n%s", f, f, got, alone)
+		}
+	}
+	var doc struct {
+		Stacks []any `json:"stacks"`
+	}
+	if err := json.Unmarshal([]byte(read("r.json")), &doc); err != nil || len(doc.Stacks) != 2 {
+		t.Errorf("json://: %v %+v", err, doc)
+	}
+	var asff []any
+	if err := json.Unmarshal([]byte(read("r.asff")), &asff); err != nil || len(asff) != 1 {
+		t.Errorf("asff://: %v %+v", err, asff)
+	}
+	// -o FILE and --output FORMAT://FILE together: stdout is empty.
+	if out, stderr, code := e.run("check", "--all", "--format", "json", "-o", path("main.json"), "--output", "junit://"+path("main.xml")); code != ExitOK || out != "" {
+		t.Errorf("-o FILE --output junit://FILE: exit %d, stdout %q, stderr %s", code, out, stderr)
+	} else if !strings.HasPrefix(read("main.xml"), "<?xml") || !strings.HasPrefix(read("main.json"), "{") {
+		t.Errorf("main.json / main.xml not written")
+	}
+
+	for _, bad := range [][]string{
+		{"--output", "yaml://" + path("x")},
+		{"--output", "sarif://"},
+		{"-o", path("a"), "-o", path("b")},
+		{"--output", "sarif://" + path("s"), "--output", "junit://" + path("s")},
+	} {
+		if _, stderr, code := e.run("check", append([]string{"--all"}, bad...)...); code != ExitError || !strings.Contains(stderr, "invalid value") {
+			t.Errorf("check %v: exit %d %q, want 2 naming the value", bad, code, stderr)
+		}
+	}
+	// A failed run (an unknown stack): every file keeps what it held.
+	if err := os.WriteFile(path("r.sarif"), []byte("before"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, code := e.run("check", "NoSuchStack", "--output", "sarif://"+path("r.sarif"), "--output", "junit://"+path("r.junit")); code != ExitError {
+		t.Errorf("unknown stack: exit %d, want 2", code)
+	}
+	if read("r.sarif") != "before" || !strings.HasPrefix(read("r.junit"), "<?xml") {
+		t.Errorf("a failed run changed the files")
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, ".*.tmp")); len(m) > 0 {
+		t.Errorf("temporary files left: %v", m)
+	}
+}

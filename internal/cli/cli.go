@@ -134,7 +134,9 @@ func newFlags(s IO, name, synopsis string) *flag.FlagSet {
 	fs := flag.NewFlagSet("realdrift "+name, flag.ContinueOnError)
 	fs.SetOutput(s.Stderr)
 	if r, ok := s.Stdout.(*redirect); ok {
-		fs.Var(outputFlag{r}, "o", "write the output to `FILE` (atomically: the file appears whole, or not at all) instead of stdout")
+		usage := "write the output to `FILE` (atomically: the file appears whole, or not at all) instead of stdout"
+		fs.Var(outputFlag{r}, "o", usage)
+		fs.Var(outputFlag{r}, "output", usage)
 	}
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: realdrift %s %s\n\nFlags:\n", name, synopsis)
@@ -188,12 +190,20 @@ func parse(s IO, fs *flag.FlagSet, args []string) (done bool, code int) {
 func printDefaults(fs *flag.FlagSet) {
 	w := fs.Output()
 	fs.VisitAll(func(f *flag.Flag) {
+		if long, ok := shortOf()[f.Name]; ok && fs.Lookup(long) != nil {
+			return // printed with its short form
+		}
 		name, usage := flag.UnquoteUsage(f)
 		dash := "--"
 		if len(f.Name) == 1 {
 			dash = "-"
 		}
 		line := "  " + dash + f.Name
+		for long, short := range shortOf() {
+			if short == f.Name && fs.Lookup(long) != nil {
+				line += ", --" + long
+			}
+		}
 		if name != "" {
 			line += " " + name
 		}
@@ -208,6 +218,10 @@ func printDefaults(fs *flag.FlagSet) {
 		fmt.Fprintln(w, line)
 	})
 }
+
+// shortOf maps a long flag to the one-letter flag it is another name
+// for; help prints them on one line ("-o, --output FILE").
+func shortOf() map[string]string { return map[string]string{"output": "o"} }
 
 // flagNames lists a flag set's flags as --name.
 func flagNames(fs *flag.FlagSet) []string {

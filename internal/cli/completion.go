@@ -64,6 +64,9 @@ type verbInfo struct {
 // helpFlag matches a flag line of printDefaults: "  --name [type]".
 var helpFlag = regexp.MustCompile(`^  --?([A-Za-z0-9][A-Za-z0-9-]*)`)
 
+// helpAlias matches the long name beside a short one: "  -o, --output".
+var helpAlias = regexp.MustCompile(`^  -[A-Za-z0-9], --([A-Za-z0-9][A-Za-z0-9-]*)`)
+
 // verbFlags asks every verb for its help (which does no I/O) and reads
 // the flags from it, so completion never drifts from the flags.
 func verbFlags() []verbInfo {
@@ -90,6 +93,9 @@ func verbFlags() []verbInfo {
 				u = strings.TrimSpace(lines[i+1])
 			}
 			v.flags = append(v.flags, verbFlag{m[1], u})
+			if alias := helpAlias.FindStringSubmatch(l); alias != nil {
+				v.flags = append(v.flags, verbFlag{alias[1], u})
+			}
 		}
 		out = append(out, v)
 	}

@@ -84,7 +84,9 @@
 //     --state-dir is an error. record leaves a baseline file untouched when
 //     only capturedAt would change.
 //   - Reports are text, json, sarif, junit, asff or markdown (--format), to stdout or to
-//     -o FILE written atomically. Errors a person must act on (no
+//     -o FILE written atomically; check writes more formats of the same
+//     run with -o / --output FORMAT://FILE (driftctl's convention,
+//     outputs.go), every file put in place together or none. Errors a person must act on (no
 //     credentials, an unreachable endpoint, AccessDenied) say what to do
 //     (awserr.go); the SDK's own logger is off.
 //   - demo runs the same verbs against an in-process sandbox with a

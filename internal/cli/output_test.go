@@ -155,7 +155,7 @@ func TestOutputFlagEveryReportVerb(t *testing.T) {
 		if !c.output {
 			continue
 		}
-		if out, _, code := runArgs(t, c.name, "--help"); code != ExitOK || !strings.Contains(out, "  -o FILE") {
+		if out, _, code := runArgs(t, c.name, "--help"); code != ExitOK || !strings.Contains(out, "  -o, --output FILE") {
 			t.Errorf("%s --help lists no -o:\n%s", c.name, out)
 		}
 	}
