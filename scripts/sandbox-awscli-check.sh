@@ -2,7 +2,16 @@
 # AWS CLI conformance check of the sandbox: an independent client (the AWS
 # CLI, $AWS_CLI or `aws`) talks to a running `realdrift sandbox serve` over
 # the real wire protocols, and every parsed answer is checked against the
-# world file. Exits non-zero on the first mismatch.
+# world file.
+#
+# The checks come in sections (the sec_* functions, found in this file's
+# order): a section's calls run in order, and no section depends on another
+# (each adds its own out-of-band resources and lists nothing another section
+# adds). Sections run $SANDBOX_AWSCLI_JOBS at a time (default twice the
+# CPUs: the CLI's start-up is most of each call) in subshells, each with its
+# own scratch directory as $tmp; a section stops at its first mismatch and
+# its output is printed whole when it ends. Exits non-zero when any section
+# failed, naming them.
 #
 # Needs: go, python3, curl and the AWS CLI. The demo world's live models
 # come from the recordings committed under testdata/corpus
@@ -21,8 +30,11 @@ command -v "$AWS_CLI" >/dev/null || { echo "sandbox-awscli-check: $AWS_CLI not f
 command -v python3 >/dev/null || { echo "sandbox-awscli-check: python3 not found" >&2; exit 2; }
 
 tmp=$(mktemp -d)
+lib=$tmp # the world and its Python helpers; $tmp is a section's own directory
 server_pid=""
+declare -A section_of=() # running section by PID
 cleanup() {
+	for p in "${!section_of[@]}"; do kill "$p" 2>/dev/null || true; done
 	if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
 	rm -rf "$tmp"
 }
@@ -84,7 +96,7 @@ EOF
 # helpers (w, stack, res); it must raise (assert) on a mismatch.
 check() {
 	local name=$1 code=$2
-	if PYTHONPATH="$tmp" python3 -c "
+	if PYTHONPATH="$lib" python3 -c "
 from world import *
 raw = sys.stdin.read()
 out = json.loads(raw) if raw.strip() else None
@@ -98,7 +110,7 @@ $code
 	fi
 }
 # worldq PYTHON: print the value of a Python expression over the world.
-worldq() { PYTHONPATH="$tmp" python3 -c "from world import *
+worldq() { PYTHONPATH="$lib" python3 -c "from world import *
 $SVC
 $DATA
 print($1)"; }
@@ -121,7 +133,15 @@ fails() {
 
 SVC='s = stack("'$DEV'", "us-east-1", "OrdersService")'
 DATA='d = stack("'$DEV'", "us-east-1", "OrdersData")'
+BUCKET=$(worldq "res(d, 'AWS::S3::Bucket', 'AssetsBucket')['physicalId']")
+# add TYPE ID PROPERTIES: an out-of-band resource in the dev account's
+# us-east-1, through the admin API.
+add() {
+	python3 -c 'import json,sys; print(json.dumps({"op":"add","account":sys.argv[1],"region":"us-east-1","type":sys.argv[2],"identifier":sys.argv[3],"properties":json.loads(sys.argv[4])}))' "$DEV" "$1" "$2" "$3" |
+		curl -sf -X POST --data-binary @- "$url/_sandbox/change" >/dev/null
+}
 
+sec_cloudformation() {
 awsq cloudformation describe-stacks --stack-name OrdersService | check "cloudformation describe-stacks" "
 $SVC
 st = out['Stacks'][0]
@@ -157,7 +177,9 @@ assert got == want, got
 "
 
 fails "cloudformation describe-stacks (missing stack)" "does not exist" cloudformation describe-stacks --stack-name Nope
+}
 
+sec_cloudcontrol() {
 QUEUE=$(worldq "res(s, 'AWS::SQS::Queue', 'OrdersQueue')['physicalId']")
 
 awsq cloudcontrol get-resource --type-name AWS::SQS::Queue --identifier "$QUEUE" | check "cloudcontrol get-resource" "
@@ -202,7 +224,9 @@ assert a['QueueArn'] == q['Arn']
 assert json.loads(a['RedrivePolicy']) == q['RedrivePolicy']
 assert 'sns.amazonaws.com' in a['Policy']
 "
+}
 
+sec_sts() {
 awsq sts get-caller-identity | check "sts get-caller-identity" "
 assert out['Account'] == '$DEV', out
 assert out['Arn'] == 'arn:aws:iam::$DEV:user/demo', out
@@ -220,8 +244,9 @@ assert out['AssumedRoleUser']['Arn'] == 'arn:aws:sts::300000000003:assumed-role/
 ) | check "sts get-caller-identity (assumed role in another account)" "
 assert out['Account'] == '300000000003', out
 "
+}
 
-BUCKET=$(worldq "res(d, 'AWS::S3::Bucket', 'AssetsBucket')['physicalId']")
+sec_stack_resources() {
 awsq s3api get-bucket-policy --bucket "$BUCKET" | check "s3api get-bucket-policy" "
 $DATA
 p = res(d, 'AWS::S3::BucketPolicy', 'AssetsBucketPolicy')['properties']
@@ -266,13 +291,11 @@ fails "lambda get-function-configuration (missing)" "ResourceNotFoundException" 
 awsq kms list-aliases | check "kms list-aliases" "
 assert out['Aliases'] == [], out
 "
+}
 
+sec_ec2() {
 # EC2 (its own query protocol: Name.N lists, Filter.N, <item> sets, EC2
 # errors): out-of-band network resources added through the admin API.
-add() { # add TYPE ID PROPERTIES
-	python3 -c 'import json,sys; print(json.dumps({"op":"add","account":sys.argv[1],"region":"us-east-1","type":sys.argv[2],"identifier":sys.argv[3],"properties":json.loads(sys.argv[4])}))' "$DEV" "$1" "$2" "$3" |
-		curl -sf -X POST --data-binary @- "$url/_sandbox/change" >/dev/null
-}
 VPC=vpc-0a787ce59de137b49
 ACL=acl-0b09fb918deeb6d6b
 add AWS::EC2::VPC $VPC '{"VpcId":"'$VPC'","CidrBlock":"10.0.0.0/16"}'
@@ -327,6 +350,15 @@ got = sorted((t['TransitGatewayRouteTableId'], t['DefaultAssociationRouteTable']
 assert got == [('tgw-rtb-0c11c11c11c11c11', False, False), ('tgw-rtb-0c1default', True, True)], out
 "
 
+add AWS::EC2::Route "rtb-0000000000000000d|0.0.0.0/0" '{"RouteTableId":"rtb-0000000000000000d","DestinationCidrBlock":"0.0.0.0/0","CidrBlock":"0.0.0.0/0","GatewayId":"igw-0000000000000000a"}'
+awsq ec2 describe-route-tables --route-table-ids rtb-0000000000000000d | check "ec2 describe-route-tables (routes)" "
+rs = {r['DestinationCidrBlock']: r for r in out['RouteTables'][0]['Routes']}
+assert rs['10.0.0.0/16']['GatewayId'] == 'local' and rs['10.0.0.0/16']['Origin'] == 'CreateRouteTable', rs
+assert rs['0.0.0.0/0']['GatewayId'] == 'igw-0000000000000000a' and rs['0.0.0.0/0']['Origin'] == 'CreateRoute', rs
+"
+}
+
+sec_logs() {
 # CloudWatch Logs (JSON 1.1).
 add AWS::Logs::LogGroup cli-logs '{"LogGroupName":"cli-logs"}'
 for n in a b c; do
@@ -343,7 +375,9 @@ f, = out['subscriptionFilters']
 assert f['filterName'] == 'sf-a' and f['destinationArn'].endswith(':function:ship'), f
 "
 fails "logs describe-subscription-filters (missing group)" "ResourceNotFoundException" logs describe-subscription-filters --log-group-name nope
+}
 
+sec_events() {
 # EventBridge (JSON 1.1).
 add AWS::Events::EventBus cli-bus '{"Name":"cli-bus"}'
 for n in r1 r2 r3; do
@@ -355,14 +389,9 @@ assert json.loads(out['Rules'][0]['EventPattern']) == {'source': ['cli']}
 assert out['Rules'][0]['Arn'] == 'arn:aws:events:us-east-1:$DEV:rule/cli-bus/r1', out
 "
 fails "events list-rules (missing bus)" "ResourceNotFoundException" events list-rules --event-bus-name nope
+}
 
-add AWS::EC2::Route "rtb-0000000000000000d|0.0.0.0/0" '{"RouteTableId":"rtb-0000000000000000d","DestinationCidrBlock":"0.0.0.0/0","CidrBlock":"0.0.0.0/0","GatewayId":"igw-0000000000000000a"}'
-awsq ec2 describe-route-tables --route-table-ids rtb-0000000000000000d | check "ec2 describe-route-tables (routes)" "
-rs = {r['DestinationCidrBlock']: r for r in out['RouteTables'][0]['Routes']}
-assert rs['10.0.0.0/16']['GatewayId'] == 'local' and rs['10.0.0.0/16']['Origin'] == 'CreateRouteTable', rs
-assert rs['0.0.0.0/0']['GatewayId'] == 'igw-0000000000000000a' and rs['0.0.0.0/0']['Origin'] == 'CreateRoute', rs
-"
-
+sec_secretsmanager() {
 # Secrets Manager (JSON 1.1).
 SECRET=arn:aws:secretsmanager:us-east-1:$DEV:secret:cli-AbCdEf
 add AWS::SecretsManager::Secret "$SECRET" '{"Id":"'$SECRET'","Name":"cli"}'
@@ -372,7 +401,9 @@ assert out['ARN'] == '$SECRET' and out['Name'] == 'cli', out
 assert json.loads(out['ResourcePolicy'])['Statement'][0]['Effect'] == 'Deny', out
 "
 fails "secretsmanager get-resource-policy (missing secret)" "ResourceNotFoundException" secretsmanager get-resource-policy --secret-id nope
+}
 
+sec_ecs_cognito() {
 # ECS and Cognito user pools (JSON 1.1).
 add AWS::ECS::Cluster cli-cluster '{"ClusterName":"cli-cluster"}'
 for n in a b c; do
@@ -403,7 +434,9 @@ awsq cognito-idp list-groups --user-pool-id $POOL | check "cognito-idp list-grou
 assert [(g['GroupName'], g['Precedence']) for g in out['Groups']] == [('admins', 1)], out
 "
 fails "cognito-idp list-groups (missing pool)" "ResourceNotFoundException" cognito-idp list-groups --user-pool-id us-east-1_Nope
+}
 
+sec_ssm() {
 # Systems Manager (JSON 1.1).
 WIN=mw-0123456789abcdef0
 add AWS::SSM::MaintenanceWindow $WIN '{"WindowId":"'$WIN'","Name":"cli"}'
@@ -419,7 +452,9 @@ p, = out['Parameters']
 assert (p['Name'], p['Description'], p['AllowedPattern'], p['Tier'], p['DataType']) == ('/cli/flag', 'cli flag', '^(on|off)\$', 'Standard', 'text') and 'Value' not in p, p
 "
 fails "ssm describe-parameters (bad filter key)" "InvalidFilterKey" ssm describe-parameters --parameter-filters Key=Color,Values=red
+}
 
+sec_autoscaling_codedeploy() {
 # Auto Scaling (query protocol) and CodeDeploy (JSON 1.1).
 add AWS::AutoScaling::AutoScalingGroup cli-asg '{"AutoScalingGroupName":"cli-asg","MinSize":"1","MaxSize":"2"}'
 add AWS::AutoScaling::LifecycleHook "cli-asg|cli-hook" '{"AutoScalingGroupName":"cli-asg","LifecycleHookName":"cli-hook","LifecycleTransition":"autoscaling:EC2_INSTANCE_LAUNCHING"}'
@@ -440,7 +475,9 @@ awsq deploy list-deployment-groups --application-name cli-app | check "deploy li
 assert out['deploymentGroups'] == ['cli-dg'], out
 "
 fails "deploy list-deployment-groups (missing application)" "ApplicationDoesNotExistException" deploy list-deployment-groups --application-name nope
+}
 
+sec_route53() {
 # Route 53 (REST-XML, errors in <ErrorResponse>).
 ZONE=Z0CLIZONE000001
 add AWS::Route53::HostedZone $ZONE '{"Id":"'$ZONE'","Name":"cli.example."}'
@@ -473,7 +510,9 @@ assert www['Name'] == 'www.cli.example.' and www['TTL'] == 600 and www['Resource
 "
 fails "route53 change-resource-record-sets (CREATE of an existing record)" "InvalidChangeBatch" route53 change-resource-record-sets --hosted-zone-id $ZONE --change-batch '{"Changes":[{"Action":"CREATE","ResourceRecordSet":{"Name":"www.cli.example.","Type":"A","TTL":60,"ResourceRecords":[{"Value":"192.0.2.1"}]}}]}'
 fails "route53 get-change (unknown change)" "NoSuchChange" route53 get-change --id CNOSUCH-CHANGE
+}
 
+sec_acm() {
 # Certificate Manager (JSON 1.1).
 CERT=arn:aws:acm:us-east-1:$DEV:certificate/0a1b2c3d-0000-4000-8000-00000000c11
 add AWS::CertificateManager::Certificate $CERT '{"DomainName":"cli.example","SubjectAlternativeNames":["*.cli.example"],"ValidationMethod":"DNS","Tags":[{"Key":"team","Value":"cli"}]}'
@@ -488,7 +527,9 @@ awsq acm list-tags-for-certificate --certificate-arn $CERT | check "acm list-tag
 assert out['Tags'] == [{'Key': 'team', 'Value': 'cli'}], out
 "
 fails "acm describe-certificate (missing certificate)" "ResourceNotFoundException" acm describe-certificate --certificate-arn arn:aws:acm:us-east-1:$DEV:certificate/0a1b2c3d-0000-4000-8000-000000000000
+}
 
+sec_codebuild() {
 # CodeBuild (JSON 1.1).
 add AWS::CodeBuild::Project cli-build '{"Name":"cli-build","ServiceRole":"arn:aws:iam::'$DEV':role/cli","Source":{"Type":"NO_SOURCE","BuildSpec":"version: 0.2"},"Artifacts":{"Type":"NO_ARTIFACTS"},"Environment":{"Type":"LINUX_CONTAINER","ComputeType":"BUILD_GENERAL1_SMALL","Image":"aws/codebuild/standard:7.0","EnvironmentVariables":[{"Name":"A","Value":"1","Type":"PLAINTEXT"}]},"BadgeEnabled":false,"Visibility":"PRIVATE"}'
 RG=arn:aws:codebuild:us-east-1:$DEV:report-group/cli-tests
@@ -506,7 +547,9 @@ g, = out['reportGroups']
 assert g['arn'] == '$RG' and g['type'] == 'TEST' and g['exportConfig'] == {'exportConfigType': 'NO_EXPORT'}, g
 "
 fails "codebuild batch-get-report-groups (not an ARN)" "InvalidInputException" codebuild batch-get-report-groups --report-group-arns nope
+}
 
+sec_ec2_launch_templates() {
 # EC2 launch templates (EC2 query).
 LT=lt-0c11c11c11c11c11c
 add AWS::EC2::LaunchTemplate $LT '{"LaunchTemplateName":"cli-lt","LaunchTemplateId":"'$LT'","DefaultVersionNumber":"1","LaunchTemplateData":{"InstanceType":"t3.micro","SecurityGroupIds":["sg-0aaaaaaaaaaaaaaaa"],"BlockDeviceMappings":[{"DeviceName":"/dev/xvda","Ebs":{"VolumeSize":8}}]}}'
@@ -518,7 +561,9 @@ assert d['InstanceType'] == 't3.micro' and d['SecurityGroupIds'] == ['sg-0aaaaaa
 assert d['BlockDeviceMappings'] == [{'DeviceName': '/dev/xvda', 'Ebs': {'VolumeSize': 8}}], d
 "
 fails "ec2 describe-launch-template-versions (missing template)" "InvalidLaunchTemplateId.NotFound" ec2 describe-launch-template-versions --launch-template-id lt-00000000000000000
+}
 
+sec_iam_access_keys() {
 # IAM access keys (query/XML): metadata only, never a secret.
 add AWS::IAM::User cli-deployer '{"UserName":"cli-deployer"}'
 for k in AKIACLIKEY0000000001 AKIACLIKEY0000000002 AKIACLIKEY0000000003; do
@@ -529,7 +574,9 @@ assert [(k['AccessKeyId'], k['Status'], k['UserName']) for k in out['AccessKeyMe
 assert not any('SecretAccessKey' in k for k in out['AccessKeyMetadata'])
 "
 fails "iam list-access-keys (missing user)" "NoSuchEntity" iam list-access-keys --user-name cli-nobody
+}
 
+sec_iam_attachments() {
 # IAM managed-policy attachments (the revert writers' calls).
 add AWS::IAM::Role cli-attach '{"RoleName":"cli-attach","ManagedPolicyArns":["arn:aws:iam::aws:policy/ReadOnlyAccess"]}'
 add AWS::IAM::ManagedPolicy arn:aws:iam::$DEV:policy/cli-owned '{"ManagedPolicyName":"cli-owned","PolicyArn":"arn:aws:iam::'$DEV':policy/cli-owned","PolicyDocument":{"Version":"2012-10-17","Statement":[]},"Roles":["cli-attach"]}'
@@ -548,7 +595,9 @@ assert sorted(p['PolicyName'] for p in out['AttachedPolicies']) == ['Administrat
 "
 fails "iam detach-role-policy (not attached)" "NoSuchEntity" iam detach-role-policy --role-name cli-attach --policy-arn arn:aws:iam::$DEV:policy/cli-owned
 fails "iam attach-role-policy (missing policy)" "NoSuchEntity" iam attach-role-policy --role-name cli-attach --policy-arn arn:aws:iam::$DEV:policy/nope
+}
 
+sec_scheduler() {
 # EventBridge Scheduler (REST-JSON).
 add AWS::Scheduler::Schedule cli-nightly '{"Name":"cli-nightly","ScheduleExpression":"cron(0 2 * * ? *)","FlexibleTimeWindow":{"Mode":"OFF"},"StartDate":"2030-01-01T00:00:00Z","Target":{"Arn":"arn:aws:sqs:us-east-1:'$DEV':cli","RoleArn":"arn:aws:iam::'$DEV':role/cli"}}'
 awsq scheduler get-schedule --name cli-nightly | check "scheduler get-schedule" "
@@ -558,7 +607,9 @@ assert out['Target']['RetryPolicy'] == {'MaximumEventAgeInSeconds': 86400, 'Maxi
 assert out['StartDate'].startswith('2030-01-01T00:00:00'), out
 "
 fails "scheduler get-schedule (other group)" "ResourceNotFoundException" scheduler get-schedule --name cli-nightly --group-name other
+}
 
+sec_config() {
 # AWS Config (JSON 1.1).
 add AWS::Config::ConfigurationRecorder cli-recorder '{"Name":"cli-recorder","RoleARN":"arn:aws:iam::'$DEV':role/config","RecordingGroup":{"AllSupported":true,"IncludeGlobalResourceTypes":true},"RecordingMode":{"RecordingFrequency":"DAILY"}}'
 add AWS::Config::DeliveryChannel cli-channel '{"Name":"cli-channel","S3BucketName":"cli-config","ConfigSnapshotDeliveryProperties":{"DeliveryFrequency":"One_Hour"}}'
@@ -573,7 +624,9 @@ awsq configservice describe-delivery-channels | check "configservice describe-de
 assert out['DeliveryChannels'] == [{'name': 'cli-channel', 's3BucketName': 'cli-config', 'configSnapshotDeliveryProperties': {'deliveryFrequency': 'One_Hour'}}], out
 "
 fails "configservice describe-configuration-recorders (missing)" "NoSuchConfigurationRecorderException" configservice describe-configuration-recorders --configuration-recorder-names nope
+}
 
+sec_cloudmap() {
 # Cloud Map (JSON 1.1).
 NS=ns-c11c11c11c11c11c
 add AWS::ServiceDiscovery::PublicDnsNamespace $NS '{"Name":"cli.example","Id":"'$NS'","Arn":"arn:aws:servicediscovery:us-east-1:'$DEV':namespace/'$NS'","HostedZoneId":"Z0CLIPUBLIC0001","Tags":[{"Key":"team","Value":"cli"}]}'
@@ -590,7 +643,9 @@ awsq servicediscovery list-tags-for-resource --resource-arn arn:aws:servicedisco
 assert out['Tags'] == [{'Key': 'team', 'Value': 'cli'}], out
 "
 fails "servicediscovery get-namespace (missing)" "NamespaceNotFound" servicediscovery get-namespace --id ns-00000000000000000
+}
 
+sec_elbv2() {
 # Elastic Load Balancing v2 (query/XML).
 LSN=arn:aws:elasticloadbalancing:us-east-1:$DEV:listener/app/cli/0123456789abcdef/0123456789abcdef
 add AWS::ElasticLoadBalancingV2::Listener $LSN '{"ListenerArn":"'$LSN'","Port":443,"Protocol":"HTTPS","Certificates":[{"CertificateArn":"arn:aws:acm:us-east-1:'$DEV':certificate/d"}]}'
@@ -610,7 +665,9 @@ awsq elbv2 modify-load-balancer-attributes --load-balancer-arn $LB --attributes 
 assert {a['Key']: a['Value'] for a in out['Attributes']} == {'idle_timeout.timeout_seconds': '120', 'deletion_protection.enabled': 'false'}, out
 "
 fails "elbv2 modify-load-balancer-attributes (missing load balancer)" "LoadBalancerNotFound" elbv2 modify-load-balancer-attributes --load-balancer-arn ${LB}0 --attributes Key=idle_timeout.timeout_seconds,Value=120
+}
 
+sec_elasticache() {
 # ElastiCache (query/XML: <CacheParameterGroup>, <Parameter>, <Tag> list items).
 add AWS::ElastiCache::ParameterGroup cli-redis '{"CacheParameterGroupName":"cli-redis","CacheParameterGroupFamily":"redis7","Description":"cli","Properties":{"timeout":"300"},"Tags":[{"Key":"team","Value":"cli"}]}'
 awsq elasticache describe-cache-parameter-groups --cache-parameter-group-name cli-redis | check "elasticache describe-cache-parameter-groups" "
@@ -640,7 +697,9 @@ assert (u['UserId'], u['AccessString']) == ('cli-user', 'on ~* +@read'), u
 "
 fails "elasticache describe-users (missing)" "UserNotFound" elasticache describe-users --user-id nope
 fails "elasticache describe-replication-groups (missing)" "ReplicationGroupNotFoundFault" elasticache describe-replication-groups --replication-group-id nope
+}
 
+sec_dax() {
 # DAX (JSON 1.1).
 add AWS::DAX::Cluster cli-dax '{"ClusterName":"cli-dax","NodeType":"dax.t3.small","IAMRoleARN":"arn:aws:iam::'$DEV':role/dax","SubnetGroupName":"cli-dax-subnets","SecurityGroupIds":["sg-0aaaaaaaaaaaaaaaa"],"Tags":{"team":"cli"}}'
 add AWS::DAX::SubnetGroup cli-dax-subnets '{"SubnetGroupName":"cli-dax-subnets","SubnetIds":["subnet-0aaaaaaaaaaaaaaaa"]}'
@@ -656,7 +715,9 @@ awsq dax describe-subnet-groups --subnet-group-names cli-dax-subnets | check "da
 assert out['SubnetGroups'] == [{'SubnetGroupName': 'cli-dax-subnets', 'Subnets': [{'SubnetIdentifier': 'subnet-0aaaaaaaaaaaaaaaa'}]}], out
 "
 fails "dax describe-clusters (missing cluster)" "ClusterNotFoundFault" dax describe-clusters --cluster-names nope
+}
 
+sec_ses() {
 # SES v1 (query/XML).
 add AWS::SES::ReceiptFilter cli-block '{"Filter":{"Name":"cli-block","IpFilter":{"Policy":"Block","Cidr":"203.0.113.0/24"}}}'
 add AWS::SES::ReceiptRuleSet cli-inbound '{"RuleSetName":"cli-inbound"}'
@@ -677,7 +738,9 @@ d, = out['EventDestinations']
 assert d['Name'] == 'cli-sns' and d['SNSDestination'] == {'TopicARN': 'arn:aws:sns:us-east-1:$DEV:mail'} and d['MatchingEventTypes'] == ['bounce'], out
 "
 fails "ses describe-receipt-rule-set (missing)" "RuleSetDoesNotExist" ses describe-receipt-rule-set --rule-set-name nope
+}
 
+sec_glue() {
 # Glue (JSON 1.1).
 add AWS::Glue::Classifier cli-csv '{"CsvClassifier":{"Name":"cli-csv","Delimiter":",","ContainsHeader":"PRESENT","Header":["a","b"]}}'
 add AWS::Glue::Workflow cli-etl '{"Name":"cli-etl","MaxConcurrentRuns":2,"Tags":{"team":"cli"}}'
@@ -712,7 +775,16 @@ awsq glue get-tables --database-name cli_db --page-size 1 | check "glue get-tabl
 assert [t['Name'] for t in out['TableList']] == ['cli_a', 'cli_b'], out
 "
 fails "glue get-tables (missing database)" "EntityNotFoundException" glue get-tables --database-name nope
+add AWS::Glue::Table cli_table '{"DatabaseName":"cli_db","TableInput":{"Name":"cli_table","TableType":"EXTERNAL_TABLE","Parameters":{"classification":"json","skip.header.line.count":1},"StorageDescriptor":{"Columns":[{"Name":"id","Type":"string"}],"Location":"s3://cli-bucket/t/"}}}'
+awsq glue get-table --database-name cli_db --name cli_table | check "glue get-table" "
+t = out['Table']
+assert t['Name'] == 'cli_table' and t['DatabaseName'] == 'cli_db' and t['Parameters'] == {'classification': 'json', 'skip.header.line.count': '1'}, out
+assert t['StorageDescriptor']['Columns'] == [{'Name': 'id', 'Type': 'string'}], out
+"
+fails "glue get-table (missing)" "EntityNotFoundException" glue get-table --database-name cli_db --name nope
+}
 
+sec_appsync() {
 # AppSync (REST-JSON).
 add AWS::AppSync::GraphQLApi arn:aws:appsync:us-east-1:$DEV:apis/cliapi '{"ApiId":"cliapi","Name":"cli"}'
 add AWS::AppSync::ApiKey arn:aws:appsync:us-east-1:$DEV:apis/cliapi/apikeys/da2-clikey '{"ApiId":"cliapi","Expires":1784631600,"Description":"cli key"}'
@@ -720,7 +792,9 @@ awsq appsync list-api-keys --api-id cliapi | check "appsync list-api-keys" "
 assert out['apiKeys'] == [{'id': 'da2-clikey', 'description': 'cli key', 'expires': 1784631600, 'deletes': 1784631600}], out
 "
 fails "appsync list-api-keys (missing API)" "NotFoundException" appsync list-api-keys --api-id nope
+}
 
+sec_lakeformation() {
 # Lake Formation (REST-JSON).
 add AWS::LakeFormation::Resource Cli-Lf-1 '{"ResourceArn":"arn:aws:s3:::cli-lake","UseServiceLinkedRole":true}'
 awsq lakeformation describe-resource --resource-arn arn:aws:s3:::cli-lake | check "lakeformation describe-resource" "
@@ -728,7 +802,9 @@ r = out['ResourceInfo']
 assert r['ResourceArn'] == 'arn:aws:s3:::cli-lake' and r['RoleArn'].endswith(':role/aws-service-role/lakeformation.amazonaws.com/AWSServiceRoleForLakeFormationDataAccess'), out
 "
 fails "lakeformation describe-resource (not registered)" "EntityNotFoundException" lakeformation describe-resource --resource-arn arn:aws:s3:::nope
+}
 
+sec_mediaconvert() {
 # MediaConvert (REST-JSON).
 add AWS::MediaConvert::Queue cli-queue '{"Name":"cli-queue","PricingPlan":"ON_DEMAND","Status":"ACTIVE","Tags":{"team":"cli"}}'
 awsq mediaconvert get-queue --name cli-queue | check "mediaconvert get-queue" "
@@ -739,7 +815,18 @@ awsq mediaconvert list-tags-for-resource --arn arn:aws:mediaconvert:us-east-1:$D
 assert out['ResourceTags']['Tags'] == {'team': 'cli'}, out
 "
 fails "mediaconvert get-queue (missing)" "NotFoundException" mediaconvert get-queue --name nope
+add AWS::MediaConvert::JobTemplate cli-template '{"Name":"cli-template","Queue":"cli-queue","Priority":5,"SettingsJson":{"outputGroups":[{"name":"File Group","outputs":[{"containerSettings":{"container":"MP4"}}]}]},"Tags":{"team":"cli"}}'
+awsq mediaconvert get-job-template --name cli-template | check "mediaconvert get-job-template" "
+j = out['JobTemplate']
+assert j['Name'] == 'cli-template' and j['Priority'] == 5 and j['Queue'] == 'arn:aws:mediaconvert:us-east-1:$DEV:queues/cli-queue', out
+assert j['Settings']['OutputGroups'][0]['Outputs'][0]['ContainerSettings']['Container'] == 'MP4', out
+"
+awsq mediaconvert list-tags-for-resource --arn arn:aws:mediaconvert:us-east-1:$DEV:jobTemplates/cli-template | check "mediaconvert list-tags-for-resource (job template)" "
+assert out['ResourceTags']['Tags'] == {'team': 'cli'}, out
+"
+}
 
+sec_docdb() {
 # DocumentDB (the RDS query protocol).
 add AWS::DocDB::DBCluster cli-docs '{"DBClusterIdentifier":"cli-docs","Port":27017,"MasterUsername":"cli","MasterUserPassword":"never-shown","StorageEncrypted":true,"VpcSecurityGroupIds":["sg-0aaaaaaaaaaaaaaaa"],"Tags":[{"Key":"team","Value":"cli"}]}'
 add AWS::DocDB::DBInstance cli-docs-1 '{"DBInstanceIdentifier":"cli-docs-1","DBClusterIdentifier":"cli-docs","DBInstanceClass":"db.t3.medium"}'
@@ -756,7 +843,9 @@ awsq docdb list-tags-for-resource --resource-name arn:aws:rds:us-east-1:$DEV:clu
 assert out['TagList'] == [{'Key': 'team', 'Value': 'cli'}], out
 "
 fails "docdb describe-db-clusters (missing)" "DBClusterNotFoundFault" docdb describe-db-clusters --db-cluster-identifier nope
+}
 
+sec_rds() {
 # RDS (the same query API): an Aurora cluster's member instances by filter.
 add AWS::RDS::DBInstance cli-aurora-1 '{"DBInstanceIdentifier":"cli-aurora-1","DBClusterIdentifier":"cli-aurora","Engine":"aurora-postgresql","DBInstanceClass":"db.r6g.large"}'
 add AWS::RDS::DBInstance cli-aurora-2 '{"DBInstanceIdentifier":"cli-aurora-2","DBClusterIdentifier":"cli-aurora","Engine":"aurora-postgresql","DBInstanceClass":"db.r6g.large"}'
@@ -765,7 +854,9 @@ awsq rds describe-db-instances --filters Name=db-cluster-id,Values=cli-aurora --
 assert [(i['DBInstanceIdentifier'], i['Engine'], i['DBClusterIdentifier']) for i in out['DBInstances']] == [('cli-aurora-1', 'aurora-postgresql', 'cli-aurora'), ('cli-aurora-2', 'aurora-postgresql', 'cli-aurora')], out
 "
 fails "rds describe-db-instances (unknown filter)" "InvalidParameterValue" rds describe-db-instances --filters Name=nope,Values=x
+}
 
+sec_application_autoscaling() {
 # Application Auto Scaling (JSON 1.1): a scalable target's scaling policies.
 AASARN=arn:aws:autoscaling:us-east-1:$DEV:scalingPolicy:0a1b:resource/dynamodb/table/cli-sessions:policyName
 add AWS::ApplicationAutoScaling::ScalingPolicy "$AASARN/cli-read|dynamodb:table:ReadCapacityUnits" '{"PolicyName":"cli-read","PolicyType":"TargetTrackingScaling","ServiceNamespace":"dynamodb","ResourceId":"table/cli-sessions","ScalableDimension":"dynamodb:table:ReadCapacityUnits","TargetTrackingScalingPolicyConfiguration":{"TargetValue":70}}'
@@ -777,7 +868,9 @@ awsq application-autoscaling describe-scaling-policies --service-namespace dynam
 assert sorted(p['PolicyName'] for p in out['ScalingPolicies']) == ['cli-read', 'cli-write'], out
 "
 fails "application-autoscaling describe-scaling-policies (no namespace)" "ValidationException" application-autoscaling describe-scaling-policies --service-namespace ''
+}
 
+sec_dms() {
 # DMS (JSON 1.1).
 add AWS::DMS::Endpoint arn:aws:dms:us-east-1:$DEV:endpoint:CLISRC '{"EndpointIdentifier":"cli-src","EndpointType":"SOURCE","EngineName":"mysql","Port":3306,"Password":"never-shown","Tags":[{"Key":"team","Value":"cli"}]}'
 add AWS::DMS::ReplicationSubnetGroup cli-subnets '{"ReplicationSubnetGroupIdentifier":"cli-subnets","ReplicationSubnetGroupDescription":"cli","SubnetIds":["subnet-0000000000000001"]}'
@@ -803,7 +896,9 @@ awsq dms list-tags-for-resource --resource-arn arn:aws:dms:us-east-1:$DEV:endpoi
 assert [(t['Key'], t['Value']) for t in out['TagList']] == [('team', 'cli')], out
 "
 fails "dms describe-endpoints (missing)" "ResourceNotFoundFault" dms describe-endpoints --filters Name=endpoint-arn,Values=arn:aws:dms:us-east-1:$DEV:endpoint:NOPE
+}
 
+sec_client_vpn() {
 # EC2 Client VPN (EC2 query).
 CVPN=cvpn-endpoint-0cccccccccccccccc
 add AWS::EC2::ClientVpnEndpoint $CVPN '{"ClientCidrBlock":"10.100.0.0/22","TransportProtocol":"udp","VpnPort":443,"SecurityGroupIds":["sg-0aaaaaaaaaaaaaaaa"],"ConnectionLogOptions":{"Enabled":false},"AuthenticationOptions":[{"Type":"certificate-authentication","MutualAuthentication":{"ClientRootCertificateChainArn":"arn:aws:acm:us-east-1:'$DEV':certificate/root"}}]}'
@@ -824,7 +919,9 @@ r = out['AuthorizationRules']
 assert [(x['DestinationCidr'], x['AccessAll']) for x in r] == [('10.0.0.0/16', True)], out
 "
 fails "ec2 describe-client-vpn-endpoints (missing)" "InvalidClientVpnEndpointId.NotFound" ec2 describe-client-vpn-endpoints --client-vpn-endpoint-ids cvpn-endpoint-0ffffffffffffffff
+}
 
+sec_budgets_dlm() {
 # Budgets (JSON 1.1) and DLM (REST-JSON).
 add AWS::Budgets::Budget cli-budget '{"Budget":{"BudgetName":"cli-budget","BudgetType":"COST","TimeUnit":"MONTHLY","BudgetLimit":{"Amount":40,"Unit":"USD"}}}'
 add AWS::DLM::LifecyclePolicy policy-0cccccccccccccccc '{"Description":"cli","State":"ENABLED","PolicyDetails":{"PolicyType":"EBS_SNAPSHOT_MANAGEMENT","ResourceTypes":["VOLUME"],"Schedules":[{"Name":"daily","RetainRule":{"Count":7}}]},"Tags":[{"Key":"team","Value":"cli"}]}'
@@ -838,24 +935,10 @@ p = out['Policy']
 assert p['PolicyId'] == 'policy-0cccccccccccccccc' and p['PolicyDetails']['ResourceTypes'] == ['VOLUME'] and p['PolicyDetails']['Schedules'] == [{'Name': 'daily', 'RetainRule': {'Count': 7}}] and p['Tags'] == {'team': 'cli'}, out
 "
 fails "dlm get-lifecycle-policy (missing)" "ResourceNotFoundException" dlm get-lifecycle-policy --policy-id policy-0ffffffffffffffff
+}
 
-# Glue tables (JSON 1.1), MediaConvert job templates (REST-JSON), SageMaker (JSON 1.1).
-add AWS::Glue::Table cli_table '{"DatabaseName":"cli_db","TableInput":{"Name":"cli_table","TableType":"EXTERNAL_TABLE","Parameters":{"classification":"json","skip.header.line.count":1},"StorageDescriptor":{"Columns":[{"Name":"id","Type":"string"}],"Location":"s3://cli-bucket/t/"}}}'
-awsq glue get-table --database-name cli_db --name cli_table | check "glue get-table" "
-t = out['Table']
-assert t['Name'] == 'cli_table' and t['DatabaseName'] == 'cli_db' and t['Parameters'] == {'classification': 'json', 'skip.header.line.count': '1'}, out
-assert t['StorageDescriptor']['Columns'] == [{'Name': 'id', 'Type': 'string'}], out
-"
-fails "glue get-table (missing)" "EntityNotFoundException" glue get-table --database-name cli_db --name nope
-add AWS::MediaConvert::JobTemplate cli-template '{"Name":"cli-template","Queue":"cli-queue","Priority":5,"SettingsJson":{"outputGroups":[{"name":"File Group","outputs":[{"containerSettings":{"container":"MP4"}}]}]},"Tags":{"team":"cli"}}'
-awsq mediaconvert get-job-template --name cli-template | check "mediaconvert get-job-template" "
-j = out['JobTemplate']
-assert j['Name'] == 'cli-template' and j['Priority'] == 5 and j['Queue'] == 'arn:aws:mediaconvert:us-east-1:$DEV:queues/cli-queue', out
-assert j['Settings']['OutputGroups'][0]['Outputs'][0]['ContainerSettings']['Container'] == 'MP4', out
-"
-awsq mediaconvert list-tags-for-resource --arn arn:aws:mediaconvert:us-east-1:$DEV:jobTemplates/cli-template | check "mediaconvert list-tags-for-resource (job template)" "
-assert out['ResourceTags']['Tags'] == {'team': 'cli'}, out
-"
+sec_sagemaker() {
+# SageMaker (JSON 1.1).
 add AWS::SageMaker::EndpointConfig arn:aws:sagemaker:us-east-1:$DEV:endpoint-config/cli-config '{"EndpointConfigName":"cli-config","ProductionVariants":[{"VariantName":"AllTraffic","ModelName":"cli-model","InitialInstanceCount":1,"InstanceType":"ml.t2.medium","InitialVariantWeight":0.1}],"Tags":[{"Key":"team","Value":"cli"}]}'
 add AWS::SageMaker::MonitoringSchedule arn:aws:sagemaker:us-east-1:$DEV:monitoring-schedule/cli-schedule '{"MonitoringScheduleName":"cli-schedule","MonitoringScheduleConfig":{"ScheduleConfig":{"ScheduleExpression":"cron(0 23 ? * * *)"},"MonitoringType":"DataQuality"}}'
 awsq sagemaker describe-endpoint-config --endpoint-config-name cli-config | check "sagemaker describe-endpoint-config" "
@@ -869,7 +952,9 @@ assert out['Tags'] == [{'Key': 'team', 'Value': 'cli'}], out
 "
 fails "sagemaker describe-endpoint-config (missing)" "Could not find endpoint configuration" sagemaker describe-endpoint-config --endpoint-config-name nope
 fails "sagemaker describe-monitoring-schedule (missing)" "ResourceNotFound" sagemaker describe-monitoring-schedule --monitoring-schedule-name nope
+}
 
+sec_cognito_identity() {
 # Cognito Identity (JSON 1.1).
 add AWS::Cognito::IdentityPool us-east-1:0c0c0c0c-0000-4000-8000-000000000001 '{"IdentityPoolName":"cli_pool","AllowUnauthenticatedIdentities":true,"SupportedLoginProviders":{"accounts.google.com":"cli"},"IdentityPoolTags":[{"Key":"team","Value":"cli"}]}'
 awsq cognito-identity describe-identity-pool --identity-pool-id us-east-1:0c0c0c0c-0000-4000-8000-000000000001 | check "cognito-identity describe-identity-pool" "
@@ -877,7 +962,9 @@ assert out['IdentityPoolName'] == 'cli_pool' and out['AllowUnauthenticatedIdenti
 assert out['SupportedLoginProviders'] == {'accounts.google.com': 'cli'}, out
 "
 fails "cognito-identity describe-identity-pool (missing)" "ResourceNotFoundException" cognito-identity describe-identity-pool --identity-pool-id us-east-1:0c0c0c0c-0000-4000-8000-00000000ffff
+}
 
+sec_cloudwatch() {
 # CloudWatch anomaly detectors (the CLI here speaks the query protocol; the SDK RPCv2 CBOR).
 add AWS::CloudWatch::AnomalyDetector Cli-Detector-1 '{"SingleMetricAnomalyDetector":{"Namespace":"AWS/Lambda","MetricName":"Errors","Stat":"Sum","Dimensions":[{"Name":"FunctionName","Value":"cli-fn"}]},"Configuration":{"MetricTimeZone":"UTC","ExcludedTimeRanges":[{"StartTime":"2026-12-24T00:00:00","EndTime":"2026-12-26T00:00:00"}]}}'
 awsq cloudwatch describe-anomaly-detectors --namespace AWS/Lambda --metric-name Errors --dimensions Name=FunctionName,Value=cli-fn | check "cloudwatch describe-anomaly-detectors" "
@@ -885,7 +972,9 @@ d, = out['AnomalyDetectors']
 assert d['SingleMetricAnomalyDetector']['Dimensions'] == [{'Name': 'FunctionName', 'Value': 'cli-fn'}] and d['Stat'] == 'Sum', out
 assert d['Configuration']['MetricTimezone'] == 'UTC' and d['Configuration']['ExcludedTimeRanges'][0]['StartTime'].startswith('2026-12-24T00:00:00'), out
 "
+}
 
+sec_memorydb() {
 # MemoryDB (JSON 1.1).
 add AWS::MemoryDB::User cli-mdb-user '{"UserName":"cli-mdb-user","AccessString":"on ~* &* +@read"}'
 add AWS::MemoryDB::ParameterGroup cli-mdb-pg '{"ParameterGroupName":"cli-mdb-pg","Family":"memorydb_redis7","Parameters":{"timeout":"300","maxmemory-policy":"allkeys-lru"}}'
@@ -898,7 +987,9 @@ assert sorted((p['Name'], p['Value']) for p in out['Parameters']) == [('maxmemor
 "
 fails "memorydb describe-users (missing)" "UserNotFoundFault" memorydb describe-users --user-name nope
 fails "memorydb describe-parameters (missing group)" "ParameterGroupNotFoundFault" memorydb describe-parameters --parameter-group-name nope
+}
 
+sec_msk() {
 # MSK configurations (REST-JSON; the server properties a base64 blob).
 MSKCONF=arn:aws:kafka:us-east-1:$DEV:configuration/cli-conf/0b3f8a3c-1111-4222-8333-444455556666-2
 add AWS::MSK::Configuration $MSKCONF '{"Arn":"'$MSKCONF'","Name":"cli-conf","ServerProperties":"log.retention.hours=48\n","LatestRevision":{"Revision":3}}'
@@ -910,7 +1001,9 @@ import base64
 assert base64.b64decode(out['ServerProperties']) == b'log.retention.hours=48\n', out
 "
 fails "kafka describe-configuration-revision (missing revision)" "NotFoundException" kafka describe-configuration-revision --arn $MSKCONF --revision 1
+}
 
+sec_elasticbeanstalk() {
 # Elastic Beanstalk (query): an environment's option settings.
 add AWS::ElasticBeanstalk::Environment cli-env '{"ApplicationName":"cli-app","EnvironmentName":"cli-env","OptionSettings":[{"Namespace":"aws:elasticbeanstalk:environment","OptionName":"EnvironmentType","Value":"SingleInstance"},{"ResourceName":"AWSEBAutoScalingGroup","Namespace":"aws:autoscaling:asg","OptionName":"Custom Availability Zones","Value":""}]}'
 awsq elasticbeanstalk describe-configuration-settings --application-name cli-app --environment-name cli-env | check "elasticbeanstalk describe-configuration-settings" "
@@ -920,7 +1013,9 @@ assert c['OptionSettings'] == [{'Namespace': 'aws:elasticbeanstalk:environment',
     {'ResourceName': 'AWSEBAutoScalingGroup', 'Namespace': 'aws:autoscaling:asg', 'OptionName': 'Custom Availability Zones', 'Value': ''}], c
 "
 fails "elasticbeanstalk describe-configuration-settings (missing)" "InvalidParameterValue" elasticbeanstalk describe-configuration-settings --application-name other-app --environment-name cli-env
+}
 
+sec_redshift_serverless() {
 # Redshift Serverless (JSON 1.1, camelCase).
 add AWS::RedshiftServerless::Workgroup cli-wg '{"WorkgroupName":"cli-wg","NamespaceName":"cli-ns","ConfigParameters":[{"ParameterKey":"auto_mv","ParameterValue":"true"}],"SecurityGroupIds":["sg-0cli"],"SubnetIds":["subnet-0a","subnet-0b"]}'
 awsq redshift-serverless get-workgroup --workgroup-name cli-wg | check "redshift-serverless get-workgroup" "
@@ -929,7 +1024,9 @@ assert (g['workgroupName'], g['namespaceName'], g['status']) == ('cli-wg', 'cli-
 assert g['configParameters'] == [{'parameterKey': 'auto_mv', 'parameterValue': 'true'}] and g['securityGroupIds'] == ['sg-0cli'] and g['subnetIds'] == ['subnet-0a', 'subnet-0b'], g
 "
 fails "redshift-serverless get-workgroup (missing)" "ResourceNotFoundException" redshift-serverless get-workgroup --workgroup-name nope
+}
 
+sec_s3_trust_store() {
 # S3 objects (a Glue job's script) and a trust store's CA bundle, whose
 # presigned URL points at the sandbox itself.
 printf -- '-----BEGIN CERTIFICATE-----\nMIIBcli\n-----END CERTIFICATE-----\n' >"$tmp/ca.pem"
@@ -951,7 +1048,9 @@ case "$LOC" in "$url"/*) ;; *) echo "FAIL: elbv2 get-trust-store-ca-certificates
 curl -sf "$LOC" | cmp -s "$tmp/ca.pem" - || { echo "FAIL: elbv2 get-trust-store-ca-certificates-bundle: the bundle fetched differs" >&2; exit 1; }
 echo "elbv2 get-trust-store-ca-certificates-bundle" >>"$tmp/passed"; echo "ok   elbv2 get-trust-store-ca-certificates-bundle"
 AWS_CLI=$TS_CLI fails "elbv2 get-trust-store-ca-certificates-bundle (missing)" "TrustStoreNotFound" elbv2 get-trust-store-ca-certificates-bundle --trust-store-arn ${TS}0
+}
 
+sec_lex() {
 # Lex V2 models (REST-JSON, signing name lex): the DRAFT locale tree of a
 # bot, its List calls paged by maxResults / nextToken.
 LEXBOT=CLILEXBOT1
@@ -1000,9 +1099,41 @@ assert out['slotTypeId'] == '$LEXTYPE' and ps['maxRetries'] == 2 and ps['message
 "
 fails "lexv2-models describe-bot-locale (missing bot)" "ResourceNotFoundException" lexv2-models describe-bot-locale --bot-id NOPE000000 --bot-version DRAFT --locale-id en_US
 fails "lexv2-models list-intents (bad page size)" "ValidationException" lexv2-models list-intents $LEX --locale-id en_US --max-results 1001
+}
 
+sec_organizations() {
 AWS_ACCESS_KEY_ID=AKIADEMO$MGMT awsq organizations list-accounts | check "organizations list-accounts" "
 assert sorted(a['Id'] for a in out['Accounts']) == sorted(a['id'] for a in w['accounts']), out
 "
+}
 
-echo "sandbox-awscli-check: $(wc -l <"$tmp/passed") checks passed"
+jobs=${SANDBOX_AWSCLI_JOBS:-$((2 * $(nproc)))}
+case "$jobs" in ''|*[!0-9]*|0) echo "sandbox-awscli-check: SANDBOX_AWSCLI_JOBS wants a positive whole number, got '$jobs'" >&2; exit 2 ;; esac
+mapfile -t sections < <(sed -n 's/^\(sec_[a-z0-9_]*\)() {$/\1/p' "$0")
+failed=()
+# reap waits for one running section, prints its output and notes a failure.
+reap() {
+	local pid="" rc=0
+	wait -n -p pid "${!section_of[@]}" || rc=$?
+	local sec=${section_of[$pid]}
+	unset "section_of[$pid]"
+	cat "$lib/$sec/log"
+	if [ "$rc" -ne 0 ]; then failed+=("$sec"); fi
+}
+for sec in "${sections[@]}"; do
+	while [ "${#section_of[@]}" -ge "$jobs" ]; do reap; done
+	mkdir "$lib/$sec"
+	(
+		tmp=$lib/$sec
+		"$sec"
+	) >"$lib/$sec/log" 2>&1 &
+	section_of[$!]=$sec
+done
+while [ "${#section_of[@]}" -gt 0 ]; do reap; done
+
+passed=$(cat "$lib"/sec_*/passed 2>/dev/null | wc -l)
+if [ "${#failed[@]}" -gt 0 ]; then
+	echo "sandbox-awscli-check: $passed checks passed; failed in ${failed[*]}" >&2
+	exit 1
+fi
+echo "sandbox-awscli-check: $passed checks passed in ${#sections[@]} sections, $jobs at a time"
