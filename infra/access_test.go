@@ -38,7 +38,7 @@ func wantTableAccess() map[string][]tableAccess {
 		"trigger":            {{"dynamodb:DeleteItem,dynamodb:Query,dynamodb:UpdateItem", "TRIGGER#*"}, {"dynamodb:Query", "RES#*"}},
 		"revert-plan":        {pace, run, {read, "IGNORE#*,STACK#*"}},
 		"request-approval":   {run},
-		"revert-write":       {pace, run},
+		"revert-write":       {pace, run, {read, "IGNORE#*,STACK#*"}},
 		"revert-converge":    {pace, run, {read, "IGNORE#*,STACK#*"}},
 		"revert-audit":       {run},
 		"approve-link":       {run},

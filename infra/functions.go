@@ -82,13 +82,15 @@ func functions() []Function {
 			Table: []tableGrant{{Prefixes: []string{pkResource}, Actions: []string{"dynamodb:Query"}}, {Prefixes: []string{pkTrigger}, Actions: []string{"dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:UpdateItem"}}}},
 		// The revert state machine's steps (revert.go). Plan and converge
 		// check the whole stack in one invocation and read its baseline and
-		// the ignore rules; only write assumes the revert role.
+		// the ignore rules; write re-reads the resource it writes, reconciled
+		// the same way (a stale plan is refused), and is the only one that
+		// assumes the revert role.
 		{Name: "revert-plan", Reader: true, TimeoutSeconds: 300, Description: "Check a stack and store the plan of its revert.",
 			Table: []tableGrant{runState(), {Prefixes: []string{pkIgnore, pkStack}, Actions: valueRead()}}},
 		{Name: "request-approval", TimeoutSeconds: 30, Description: "Store a revert's task token and ask for its approval.",
 			Table: []tableGrant{runState()}},
 		{Name: "revert-write", Reader: true, Reverter: true, TimeoutSeconds: 300, Description: "Write one resource of a revert plan through the member revert role.",
-			Table: []tableGrant{runState()}},
+			Table: []tableGrant{runState(), {Prefixes: []string{pkIgnore, pkStack}, Actions: valueRead()}}},
 		{Name: "revert-converge", Reader: true, TimeoutSeconds: 300, Description: "Check a stack again after a revert; decide each item's outcome.",
 			Table: []tableGrant{runState(), {Prefixes: []string{pkIgnore, pkStack}, Actions: valueRead()}}},
 		{Name: "revert-audit", TimeoutSeconds: 30, Description: "Record a revert's audit item.",

@@ -17,9 +17,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/realdrift/realdrift/internal/cli"
+	"github.com/realdrift/realdrift/internal/deadlinetest"
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/live"
 	"github.com/realdrift/realdrift/internal/notify"
+	"github.com/realdrift/realdrift/internal/revert"
 	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
 	"github.com/realdrift/realdrift/internal/service"
@@ -218,13 +220,19 @@ type revertRun struct {
 
 // startRevert starts the real revert definition for input.
 func (e *e2e) startRevert(t *testing.T, name string, input statemachine.RevertInput) *revertRun {
+	return e.startRevertScaled(t, name, input, 0)
+}
+
+// startRevertScaled starts a revert whose runner clocks (the approval's
+// TimeoutSeconds, the execution's) run scale times faster.
+func (e *e2e) startRevertScaled(t *testing.T, name string, input statemachine.RevertInput, scale float64) *revertRun {
 	t.Helper()
 	r := &revertRun{local: e.local, name: name, done: make(chan struct{})}
 	go func() {
 		defer close(r.done)
 		r.ex, r.err = e.local.Run(context.WithoutCancel(t.Context()), statemachine.Run{
 			Definition: statemachine.Revert, Input: input, LambdaEndpoint: e.lambdaURL, TaskTokens: e.tokens.URL,
-			ExecutionName: name, Account: demoAccount(0), RetryMillis: 1,
+			ExecutionName: name, Account: demoAccount(0), RetryMillis: 1, TimeScale: scale,
 		})
 	}()
 	return r
@@ -483,6 +491,64 @@ func TestRevertEndToEnd(t *testing.T) {
 			if it.Status != "notWritten" {
 				t.Errorf("rejected item %s: %s", it.ID, it.Status)
 			}
+		}
+	})
+
+	// The plan is approved as it was shown: a value changed between the
+	// plan and the approval is refused at the write, audited, not written.
+	t.Run("stale plan refused", func(t *testing.T) {
+		r := e.startRevert(t, "revert-stale", statemachine.RevertInput{Account: rejected.Account, Region: rejected.Region, Stack: rejected.Name, Findings: []string{"OrdersQueue*.VisibilityTimeout"}})
+		e.awaitApproval(t, r)
+		var plan struct{ Plan revert.Plan }
+		b, err := e.store.GetState(t.Context(), "revert-stale", "revert-plan."+rejected.Account+":"+rejected.Region+":"+rejected.Name)
+		if err != nil || json.Unmarshal(b, &plan) != nil || len(plan.Plan.Items) != 1 {
+			t.Fatalf("the stored plan: %v %s", err, b)
+		}
+		queue := plan.Plan.Items[0]
+		if err := e.sandbox.Apply(sandbox.Change{Op: sandbox.OpSet, Account: rejected.Account, Region: rejected.Region,
+			Type: "AWS::SQS::Queue", Identifier: queue.Identifier, Path: "VisibilityTimeout", Value: json.RawMessage(`450`)}); err != nil {
+			t.Fatal(err)
+		}
+		e.sandbox.ResetCalls()
+		if out, errs, code := e.approve(t, "revert-stale"); code != 0 {
+			t.Fatalf("realdrift approve: exit %d\n%s%s", code, out, errs)
+		}
+		ex := r.wait(t)
+		if ex.Status != "SUCCEEDED" {
+			t.Fatalf("stale revert: %s %+v", ex.Status, ex.Error)
+		}
+		_, a := e.audited(t, ex)
+		if len(a.Items) != 1 || a.Items[0].Status != "failed" || !strings.Contains(a.Items[0].Error, "stale plan") || !strings.Contains(a.Items[0].Error, "450") {
+			t.Errorf("audit items %+v: want the queue's item refused as a stale plan naming the live 450", a.Items)
+		}
+		if w := writeCalls(e.sandbox); w["cloudformation:UpdateResource"] != 0 {
+			t.Errorf("write calls %v: the stale item was written", w)
+		}
+		if got, _ := e.sandbox.Live(rejected.Account, rejected.Region, "AWS::SQS::Queue", queue.Identifier); !strings.Contains(string(got), `"VisibilityTimeout":450`) {
+			t.Errorf("the queue after a refused stale write: %s", got)
+		}
+	})
+
+	// An approval nobody answers expires (the approval's TimeoutSeconds on
+	// the runner's clock, a day run in seconds): audited as expired,
+	// nothing written, a late decision refused.
+	t.Run("expiry", func(t *testing.T) {
+		e.sandbox.ResetCalls()
+		scale := 86400 / deadlinetest.Scale(t, 8*time.Second).Seconds()
+		r := e.startRevertScaled(t, "revert-expired", statemachine.RevertInput{Account: rejected.Account, Region: rejected.Region, Stack: rejected.Name, All: true}, scale)
+		ex := r.wait(t)
+		if ex.Status != "SUCCEEDED" {
+			t.Fatalf("expired revert: %s %+v", ex.Status, ex.Error)
+		}
+		res, a := e.audited(t, ex)
+		if res.Status != service.RevertExpired || a.Approval != nil {
+			t.Errorf("expired revert: status %s, approval %+v; want %s without an approval", res.Status, a.Approval, service.RevertExpired)
+		}
+		if w := writeCalls(e.sandbox); len(w) != 0 {
+			t.Errorf("the expired revert made write calls: %v", w)
+		}
+		if _, errs, code := e.approve(t, "revert-expired"); code != 2 || !strings.Contains(errs, "no longer pending") {
+			t.Errorf("a late approval: exit %d, %s; want refused as no longer pending", code, errs)
 		}
 	})
 }

@@ -19,8 +19,9 @@ type storedWrite struct {
 	Error    string `json:"error,omitempty"`
 }
 
-// RevertWrite is the revert-write function: it writes the items of one
-// resource of the stored plan (revert.Apply: the Cloud Control patch, the
+// RevertWrite is the revert-write function: it re-reads one resource of
+// the stored plan and refuses the items whose live value changed since the
+// plan (ErrStalePlan, staleItems), then writes the others (revert.Apply: the Cloud Control patch, the
 // SDK writer or the delete, transient failures retried for RevertWait)
 // through the member account's revert role, and stores each item's write.
 // A failed write is recorded, not returned: the re-check reports it. A
@@ -42,7 +43,19 @@ func (s *Service) RevertWrite(ctx context.Context, in statemachine.RevertWriteTa
 	if in.Resource < 0 || in.Resource >= len(groups) {
 		return statemachine.RevertWritten{}, fmt.Errorf("revert-write: resource %d is out of range (%d in the plan)", in.Resource, len(groups))
 	}
-	sub := &revert.Plan{Stack: ps.Plan.Stack, Items: groups[in.Resource]}
+	// Before the write, the resource is read again: an item whose live
+	// value changed since the plan (the approval approved what the plan
+	// showed) is refused, not written.
+	stale, err := s.staleItems(ctx, ps, groups[in.Resource])
+	if err != nil {
+		return statemachine.RevertWritten{}, stepError(fmt.Errorf("revert-write: re-read before the write: %w", err))
+	}
+	sub := &revert.Plan{Stack: ps.Plan.Stack}
+	for _, it := range groups[in.Resource] {
+		if stale[it.ID] == nil {
+			sub.Items = append(sub.Items, it)
+		}
+	}
 	read := s.clients(in.Stack.Account, in.Stack.Region)
 	w := live.NewWriters(s.reverters.config(in.Stack.Account, in.Stack.Region), read.Live)
 	// A write that completes after the call (a Route 53 change) is polled
@@ -54,7 +67,12 @@ func (s *Service) RevertWrite(ctx context.Context, in statemachine.RevertWriteTa
 	if ctx.Err() != nil {
 		return statemachine.RevertWritten{}, ctx.Err()
 	}
-	done = make([]storedWrite, 0, len(writes))
+	done = make([]storedWrite, 0, len(groups[in.Resource]))
+	for _, it := range groups[in.Resource] {
+		if err := stale[it.ID]; err != nil {
+			done = append(done, storedWrite{ID: it.ID, Error: err.Error()})
+		}
+	}
 	for _, wr := range writes {
 		sw := storedWrite{ID: wr.ID, Attempts: wr.Attempts}
 		if wr.Err != nil {
