@@ -89,7 +89,12 @@
 //     write step refuses with ErrRevertOff). Nothing is written before an
 //     approval: the approval task's token is stored under the execution's
 //     run id, and Decide (realdrift approve, the approval link) answers it
-//     once; the first decision wins. The plan, writes and outcomes are run
+//     once; the first decision wins. Before each resource's write,
+//     revert-write re-reads the resource through the read role, classified
+//     and reconciled as the plan was (revertstale.go), and refuses every
+//     item whose live value is no longer the one the plan showed
+//     (ErrStalePlan: audited as failed, not written): an approval approves
+//     what it was shown, and a plan may wait a day for it. The plan, writes and outcomes are run
 //     state (RevertStateTTL); the audit item — who decided and how, each
 //     item's before, target and after, what could not be reverted — is
 //     kept AuditRetention. The approval link carries a one-time code whose
