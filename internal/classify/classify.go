@@ -390,7 +390,7 @@ func (r *run) compareArray(rp string, d, l []any, quiet bool) {
 		r.compareKeyed(rp, d, l, id, quiet)
 		return
 	}
-	if r.tf.scalarSets[genericPath(rp)] {
+	if r.attachmentSet(rp, d) {
 		r.compareScalarSet(rp, d, l, quiet)
 		return
 	}
@@ -722,24 +722,43 @@ func keyValue(e any, id *identity) (any, bool) {
 	return v, ok
 }
 
-// compareScalarSet compares two scalar arrays as sets; live-only members are
-// inventory at A[value].
+// compareScalarSet compares two scalar arrays as sets (an attachment
+// list): a declared member matches a live one equal to it, or equal
+// through the folds of the list's path; a declared member no live member
+// matches is a declared finding at the list path keyed by the member;
+// live-only members are inventory at A[value]. A declared member the
+// resolver could not know may stand for any live member: then no live
+// member is reported.
 func (r *run) compareScalarSet(rp string, d, l []any, quiet bool) {
-	ls := map[string]bool{}
-	for _, e := range l {
+	used := make([]bool, len(l))
+	ls := make(map[string]int, len(l))
+	for j, e := range l {
 		if s, ok := normalize.ScalarString(e); ok {
-			ls[s] = true
+			if _, dup := ls[s]; !dup {
+				ls[s] = j
+			}
 		}
 	}
-	ds := map[string]bool{}
 	var missing []any
-	for _, e := range d {
+	unknown := false
+	for i, e := range d {
 		s, ok := normalize.ScalarString(e)
 		if !ok {
+			unknown = unknown || drift.ContainsUnknown(e)
 			continue
 		}
-		ds[s] = true
-		if !ls[s] {
+		if j, ok := ls[s]; ok {
+			used[j] = true
+			continue
+		}
+		found := false
+		for j, le := range l {
+			if !used[j] && r.contains(rp+"."+strconv.Itoa(i), e, le) {
+				used[j], found = true, true
+				break
+			}
+		}
+		if !found {
 			missing = append(missing, e)
 		}
 	}
@@ -754,11 +773,43 @@ func (r *run) compareScalarSet(rp string, d, l []any, quiet bool) {
 				WholeArrayRevert: &drift.WholeArrayRevert{Path: rp, Value: back}})
 		}
 	}
-	for _, e := range l {
-		if s, ok := normalize.ScalarString(e); ok && !ds[s] {
+	if unknown {
+		return
+	}
+	for j, e := range l {
+		if s, ok := normalize.ScalarString(e); ok && !used[j] {
 			r.undeclared(rp+"["+s+"]", e, true)
 		}
 	}
+}
+
+// attachmentSet reports whether a scalar array at rp is compared as an
+// attachment list (compareScalarSet): a per-type scalar set, or a list the
+// schema or the type's facts mark unordered whose declared members are
+// all ARNs (a role's ManagedPolicyArns): each member is attached or not,
+// and an added or removed ARN is reported by itself.
+func (r *run) attachmentSet(rp string, d []any) bool {
+	if r.tf.scalarSets[genericPath(rp)] {
+		return true
+	}
+	if len(d) == 0 {
+		return false
+	}
+	for _, e := range d {
+		s, ok := e.(string)
+		if !ok || !strings.HasPrefix(s, "arn:") {
+			return false
+		}
+	}
+	sp := schemaPath(rp)
+	for _, paths := range [][]string{r.facts.UnorderedScalarPaths, r.tf.unorderedScalar} {
+		for _, p := range paths {
+			if p == sp {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // nestedExtras reports live-only sub-keys under a declared value that

@@ -28,6 +28,14 @@ func shapes(fs []drift.Finding) []shape {
 	return out
 }
 
+const (
+	arnA   = "arn:aws:iam::aws:policy/ReadOnlyAccess"
+	arnB   = "arn:aws:iam::111111111111:policy/app-write"
+	arnC   = "arn:aws:iam::aws:policy/AdministratorAccess"
+	layerA = "arn:aws:lambda:us-east-1:111111111111:layer:a:1"
+	layerB = "arn:aws:lambda:us-east-1:111111111111:layer:b:3"
+)
+
 // TestPathConvention pins each rule of the reporting convention in doc.go.
 func TestPathConvention(t *testing.T) {
 	tag := func(k, v string) map[string]any { return map[string]any{"Key": k, "Value": v} }
@@ -67,6 +75,30 @@ func TestPathConvention(t *testing.T) {
 				{Tier: "declared", Path: "Roles", Desired: "r2", AttributeKey: "r2", Revert: &drift.WholeArrayRevert{Path: "Roles", Value: []any{"r1", "other", "r2"}}},
 				{Tier: "undeclared", Path: "Roles[other]", Actual: "other"},
 			}},
+		{"a detached managed policy ARN is at the list path by member", "AWS::IAM::Role",
+			map[string]any{"ManagedPolicyArns": []any{arnA, arnB}}, map[string]any{"ManagedPolicyArns": []any{arnA}},
+			schema.Facts{UnorderedScalarPaths: []string{"ManagedPolicyArns"}},
+			[]shape{{Tier: "declared", Path: "ManagedPolicyArns", Desired: arnB, AttributeKey: arnB, Revert: &drift.WholeArrayRevert{Path: "ManagedPolicyArns", Value: []any{arnA, arnB}}}}},
+		{"an attached managed policy ARN is undeclared at its member", "AWS::IAM::Role",
+			map[string]any{"ManagedPolicyArns": []any{arnA}}, map[string]any{"ManagedPolicyArns": []any{arnC, arnA}},
+			schema.Facts{UnorderedScalarPaths: []string{"ManagedPolicyArns"}},
+			[]shape{{Tier: "undeclared", Path: "ManagedPolicyArns[" + arnC + "]", Actual: arnC}}},
+		{"a swapped managed policy ARN is one finding per member", "AWS::IAM::Role",
+			map[string]any{"ManagedPolicyArns": []any{arnB, arnA}}, map[string]any{"ManagedPolicyArns": []any{arnA, arnC}},
+			schema.Facts{UnorderedScalarPaths: []string{"ManagedPolicyArns"}},
+			[]shape{
+				{Tier: "declared", Path: "ManagedPolicyArns", Desired: arnB, AttributeKey: arnB, Revert: &drift.WholeArrayRevert{Path: "ManagedPolicyArns", Value: []any{arnC, arnA, arnB}}},
+				{Tier: "undeclared", Path: "ManagedPolicyArns[" + arnC + "]", Actual: arnC},
+			}},
+		{"a reordered managed policy list is no drift", "AWS::IAM::Role",
+			map[string]any{"ManagedPolicyArns": []any{arnB, arnA}}, map[string]any{"ManagedPolicyArns": []any{arnA, arnB}},
+			schema.Facts{UnorderedScalarPaths: []string{"ManagedPolicyArns"}}, []shape{}},
+		{"an ordered ARN list stays one finding at the list path", "AWS::Lambda::Function",
+			map[string]any{"Layers": []any{layerA, layerB}}, map[string]any{"Layers": []any{layerA}}, schema.Facts{},
+			[]shape{{Tier: "declared", Path: "Layers", Actual: []any{layerA}, Desired: []any{layerA, layerB}}}},
+		{"an unordered list of non-ARNs stays one finding at the list path", "AWS::Cognito::UserPoolClient",
+			map[string]any{"CallbackURLs": []any{"https://a", "https://b"}}, map[string]any{"CallbackURLs": []any{"https://a"}}, schema.Facts{},
+			[]shape{{Tier: "declared", Path: "CallbackURLs", Actual: []any{"https://a"}, Desired: []any{"https://a", "https://b"}}}},
 		{"a key added to a free-form map is flagged", "AWS::Lambda::Function",
 			map[string]any{"Environment": map[string]any{"Variables": map[string]any{"A": "1"}}},
 			map[string]any{"Environment": map[string]any{"Variables": map[string]any{"A": "1", "B": "2"}}},

@@ -81,9 +81,17 @@
 //     default or minted value inside a matched element (A[key].B), a
 //     scalar-set member (A[value]).
 //   - An ELB attribute bag's declared key and an attachment list's
-//     declared member (a managed policy's Groups / Roles / Users) are at
-//     the list path with attributeKey naming the key or member; a missing
-//     member carries wholeArrayRevert {A, live members + missing ones}.
+//     declared member are at the list path with attributeKey naming the
+//     key or member; a missing member carries wholeArrayRevert {A, live
+//     members + missing ones}, and a live-only member is undeclared at
+//     A[member]. An attachment list is a per-type scalar set (a managed
+//     policy's Groups / Roles / Users) or any list the schema or the
+//     type's facts mark unordered whose declared members are all ARNs (a
+//     role's, user's or group's ManagedPolicyArns); members match through
+//     the folds of the list's path, and a declared member the resolver
+//     could not know leaves the live-only members unreported. Reports,
+//     ignore rules and revert --only name such a finding A[member]
+//     (drift.Finding.KeyedPath).
 //   - A key/value element ({Key, Value}: a tag, an attribute) is reported
 //     by its value: actual is the Value. freeFormKey: true is set on an
 //     undeclared key the user chose: a key of a schema free-form map

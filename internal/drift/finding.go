@@ -65,5 +65,16 @@ func (f Finding) Ref() ResourceRef {
 	return ResourceRef{LogicalID: f.LogicalID, Type: f.ResourceType, PhysicalID: f.PhysicalID, ConstructPath: f.ConstructPath}
 }
 
+// KeyedPath is the path a finding is named by (the report, ignore rules,
+// revert items): Path, with an attribute-bag key or an attachment list's
+// member in brackets (Path[AttributeKey], the form a live-only key or
+// member has), so a rule or an --only glob names one member.
+func (f Finding) KeyedPath() string {
+	if f.AttributeKey != "" {
+		return f.Path + "[" + f.AttributeKey + "]"
+	}
+	return f.Path
+}
+
 // Key identifies a finding within one resource: tier and path.
 func (f Finding) Key() string { return f.Tier.String() + " " + f.Path }

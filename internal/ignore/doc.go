@@ -24,6 +24,9 @@
 //     <constructPath>.<path> (what the report prints) and the full
 //     <stack>/<constructPath>.<path>. A rule for a parent path covers its
 //     children (X.Policies covers X.Policies.0.PolicyName and X.Policies[a]).
+//     A finding on one attribute key or attachment member is matched by
+//     its keyed path (X.ManagedPolicyArns[arn], drift.Finding.KeyedPath),
+//     so a rule names one member and the list path covers them all.
 //   - Apply re-tags matching declared, undeclared and added findings as
 //     drift.Ignored (Reason names the rule). It never deletes a finding and
 //     never touches deleted or informational findings.

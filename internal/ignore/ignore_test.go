@@ -112,6 +112,12 @@ func TestApply(t *testing.T) {
 		return x
 	}
 	role := f(drift.Declared, "ApiRole1234", "ProdApi/ApiRole/Resource", "Policies.0.PolicyName")
+	const memberA, memberB = "arn:aws:iam::aws:policy/ReadOnlyAccess", "arn:aws:iam::111111111111:policy/app-write"
+	member := func(arn string) drift.Finding {
+		m := f(drift.Declared, "ApiRole1234", "ProdApi/ApiRole/Resource", "ManagedPolicyArns")
+		m.AttributeKey, m.Desired, m.Actual = arn, arn, nil
+		return m
+	}
 	tests := []struct {
 		name  string
 		rules []Rule
@@ -135,6 +141,9 @@ func TestApply(t *testing.T) {
 		{"one added child by physical id", []Rule{{Path: "T/Subscription#arn:1"}}, f(drift.Added, "T/Subscription", "", ""), ign(f(drift.Added, "T/Subscription", "", ""), "T/Subscription#arn:1")},
 		{"deleted never re-tagged", []Rule{{Path: "*"}}, f(drift.Deleted, "A", "", ""), f(drift.Deleted, "A", "", "")},
 		{"informational tier left alone", []Rule{{Path: "*"}}, f(drift.ReadGap, "A", "", "X"), f(drift.ReadGap, "A", "", "X")},
+		{"one attachment member by its keyed path", []Rule{{Path: "ApiRole.ManagedPolicyArns[" + memberB + "]"}}, member(memberB), ign(member(memberB), "ApiRole.ManagedPolicyArns["+memberB+"]")},
+		{"another member's rule does not cover it", []Rule{{Path: "ApiRole.ManagedPolicyArns[" + memberB + "]"}}, member(memberA), member(memberA)},
+		{"the list path covers every member", []Rule{{Path: "ApiRole.ManagedPolicyArns"}}, member(memberA), ign(member(memberA), "ApiRole.ManagedPolicyArns")},
 		{"first matching rule named", []Rule{{Path: "B.*"}, {Path: "A.*"}, {Path: "*"}}, f(drift.Declared, "A", "", "X"), ign(f(drift.Declared, "A", "", "X"), "A.*")},
 	}
 	for _, tt := range tests {

@@ -7,15 +7,16 @@ import (
 )
 
 // Targets lists the strings a rule's path is matched against for finding f
-// of stack stackName: <logicalId>.<path>, and when the resource has a
-// construct path, the within-stack <constructPath>.<path> and the full
+// of stack stackName: <logicalId>.<path> (its keyed path: an attribute
+// key or attachment member in brackets, drift.Finding.KeyedPath), and
+// when the resource has a construct path, the within-stack <constructPath>.<path> and the full
 // <stack>/<constructPath>.<path>. A whole-resource finding (empty path) has
 // no ".<path>" suffix. An added child also has <logicalId>#<physicalId>,
 // which picks one child among siblings that share a synthesized logical id.
 func Targets(stackName string, f drift.Finding) []string {
 	suffix := ""
 	if f.Path != "" {
-		suffix = "." + f.Path
+		suffix = "." + f.KeyedPath()
 	}
 	out := []string{f.LogicalID + suffix}
 	add := func(s string) {
@@ -43,7 +44,8 @@ func Targets(stackName string, f drift.Finding) []string {
 
 // DisplayPath is how the report names a finding, and so what a copied rule
 // matches: the within-stack construct path (else the logical id), then
-// ".<path>" when the finding has one.
+// ".<path>" when the finding has one (its keyed path: one attachment
+// member or attribute key, never the whole list).
 func DisplayPath(stackName string, f drift.Finding) string {
 	id := f.LogicalID
 	if f.ConstructPath != "" {
@@ -52,7 +54,7 @@ func DisplayPath(stackName string, f drift.Finding) string {
 	if f.Path == "" {
 		return id
 	}
-	return id + "." + f.Path
+	return id + "." + f.KeyedPath()
 }
 
 // WithinStackPath strips the stack (or Stage/stack) prefix and a trailing

@@ -74,7 +74,7 @@ func Converge(p *Plan, writes []Write, after []drift.Finding, recheck error) []O
 	left := map[string]drift.Finding{}
 	for _, f := range after {
 		if f.Tier.IsDrift() || f.Unrecorded {
-			left[itemKey(baseline.EntryID(f), findingPath(f))] = f
+			left[itemKey(baseline.EntryID(f), f.KeyedPath())] = f
 		}
 	}
 	byID := map[string]Write{}

@@ -197,7 +197,7 @@ func Build(in Input, opt Options) (*Plan, error) {
 		case why != ReasonNone:
 			p.NotRevertable = append(p.NotRevertable, Unrevertable{
 				Tier: f.Tier, LogicalID: f.LogicalID, ConstructPath: f.ConstructPath, ResourceType: f.ResourceType, PhysicalID: f.PhysicalID,
-				Path: findingPath(f), Reason: why, Detail: detail,
+				Path: f.KeyedPath(), Reason: why, Detail: detail,
 			})
 		case it != nil:
 			p.Items = append(p.Items, *it)
@@ -269,7 +269,7 @@ func OnlyMatches(stack drift.StackRef, f drift.Finding, g string) bool {
 	}
 	name := f.LogicalID
 	if f.Path != "" {
-		name += "." + findingPath(f)
+		name += "." + f.KeyedPath()
 	}
 	ok, _ := path.Match(g, name)
 	return ok
@@ -287,7 +287,7 @@ func plan(f drift.Finding, r Resource, b *baseline.Baseline, facts *schema.Facts
 	}
 	it := &Item{
 		ID: ItemID(f), Tier: f.Tier, LogicalID: f.LogicalID, ConstructPath: f.ConstructPath, ResourceType: f.ResourceType,
-		PhysicalID: f.PhysicalID, Path: findingPath(f), Note: f.Note, Current: f.Actual,
+		PhysicalID: f.PhysicalID, Path: f.KeyedPath(), Note: f.Note, Current: f.Actual,
 	}
 	// The unrecorded guard outranks every other reason: there is no
 	// target to write. --remove-unrecorded makes the target removal.
@@ -399,17 +399,7 @@ func planDelete(f drift.Finding, it *Item) (*Item, Reason, string) {
 // ItemID is the id a plan gives the item of finding f: its baseline entry
 // id and its path (an attribute-bag key in brackets).
 func ItemID(f drift.Finding) string {
-	return strings.TrimSuffix(baseline.EntryID(f)+" "+findingPath(f), " ")
-}
-
-// findingPath is the path an item and the re-check name a finding by: the
-// finding's path, with an attribute-bag finding's key in brackets (the
-// form a live-only key of the bag has).
-func findingPath(f drift.Finding) string {
-	if f.AttributeKey != "" {
-		return f.Path + "[" + f.AttributeKey + "]"
-	}
-	return f.Path
+	return strings.TrimSuffix(baseline.EntryID(f)+" "+f.KeyedPath(), " ")
 }
 
 // bagEntry returns the bag and key of a finding on one key of an ELB

@@ -207,6 +207,51 @@ func TestBagKeysShareOneWrite(t *testing.T) {
 	}
 }
 
+// TestAttachmentMembersByName: a detached member of an attachment list
+// (a role's managed policy ARN) is named by its keyed path, as check
+// prints it and ignore matches it: --only picks one member, and its item
+// writes the whole list with the member back.
+func TestAttachmentMembersByName(t *testing.T) {
+	const role = "AWS::IAM::Role"
+	const a, b, c = "arn:aws:iam::aws:policy/ReadOnlyAccess", "arn:aws:iam::111111111111:policy/app-write", "arn:aws:iam::111111111111:policy/app-read"
+	live := []any{a}
+	member := func(arn string) drift.Finding {
+		return with(f(drift.Declared, "AppRole", role, "ManagedPolicyArns", nil, arn), func(x *drift.Finding) {
+			x.AttributeKey, x.ConstructPath = arn, "App/AppRole/Resource"
+			x.WholeArrayRevert = &drift.WholeArrayRevert{Path: "ManagedPolicyArns", Value: append(append([]any{}, live...), b, c)}
+		})
+	}
+	findings := []drift.Finding{member(b), member(c)}
+	for _, g := range []string{"AppRole.ManagedPolicyArns[" + b + "]", "App/AppRole.ManagedPolicyArns[" + b + "]"} {
+		var named []string
+		for _, x := range findings {
+			if OnlyMatches(stack, x, g) {
+				named = append(named, x.AttributeKey)
+			}
+		}
+		if diff := cmp.Diff(named, []string{b}); diff != "" {
+			t.Errorf("--only %s names (-got +want):\n%s", g, diff)
+		}
+	}
+	p, err := Build(Input{Stack: stack, Baseline: &baseline.Baseline{Stack: stack}, Findings: findings},
+		Options{Only: []string{"AppRole.ManagedPolicyArns[" + b + "]"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Items) != 1 {
+		t.Fatalf("items: %+v (not revertable %+v)", p.Items, p.NotRevertable)
+	}
+	it := p.Items[0]
+	if it.ID != "AppRole ManagedPolicyArns["+b+"]" || it.Path != "ManagedPolicyArns["+b+"]" {
+		t.Errorf("item named %q at %q", it.ID, it.Path)
+	}
+	// RFC 6902 add on an existing member replaces it.
+	want := []Op{{Op: "add", Path: "/ManagedPolicyArns", Value: []any{a, b, c}}}
+	if diff := cmp.Diff(it.Patch, want); diff != "" {
+		t.Errorf("patch (-got +want):\n%s", diff)
+	}
+}
+
 func TestBuildRejectsBadGlob(t *testing.T) {
 	if _, err := Build(Input{}, Options{Only: []string{"["}}); err == nil {
 		t.Error("a malformed --only glob was accepted")
