@@ -60,9 +60,16 @@
 //     the fields the definitions pass to a list of references). The revert
 //     state machine (Standard: it waits for approval) logs without
 //     execution data: its approval step's input carries the task token.
-//   - The approval message links to the approve-link function's URL (auth
-//     NONE: the link carries a one-time code, checked against its stored
-//     hash); GET shows the revert, only the page's POST decides.
+//   - Approval is an IAM-authenticated call: the approve-link function's
+//     URL has AuthType AWS_IAM and no resource policy, so Lambda invokes it
+//     only for requests SigV4-signed by a principal whose identity policy
+//     allows lambda:InvokeFunctionUrl on it; the realdrift-approver managed
+//     policy (output ApproverPolicyArn) grants exactly that, under
+//     lambda:FunctionUrlAuthType AWS_IAM, to whoever it is attached to.
+//     The function records the principal Lambda names
+//     (requestContext.authorizer.iam.userArn) as the approver. The approval
+//     message carries the `realdrift approve --url` command, never a link
+//     that decides.
 //   - Configuration comes from Config (main reads it from the environment);
 //     deploy-time choices (organisation id, member OUs and regions) are
 //     CloudFormation parameters so synth needs no AWS account.

@@ -95,9 +95,10 @@ func functions() []Function {
 			Table: []tableGrant{runState(), {Prefixes: []string{pkIgnore, pkStack}, Actions: valueRead()}}},
 		{Name: "revert-audit", TimeoutSeconds: 30, Description: "Record a revert's audit item.",
 			Table: []tableGrant{runState()}},
-		// Behind the approval message's link (a function URL): reads the
-		// approval, records the decision, answers the waiting execution.
-		{Name: "approve-link", TimeoutSeconds: 30, Description: "Approve or reject a waiting revert from the approval link.",
+		// Behind a function URL with AuthType AWS_IAM (service.go): reads
+		// the approval, records the decision with the signer Lambda
+		// verified, answers the waiting execution.
+		{Name: "approve-link", TimeoutSeconds: 30, Description: "Approve or reject a waiting revert from an IAM-signed call to its function URL.",
 			Table: []tableGrant{runState()}},
 		// The accept state machine's one step (internal/service accept.go):
 		// checks the whole stack through the read role, reads the ignore

@@ -300,12 +300,31 @@ func TestChunkActions(t *testing.T) {
 	}
 }
 
-// TestApprovalLink: approve-link is the only function with a URL; only it
-// answers approvals, and only the revert state machine's.
+// TestApprovalLink: approve-link is the only function with a URL, AuthType
+// AWS_IAM, that no resource policy opens to anyone: only the approver
+// policy grants lambda:InvokeFunctionUrl, on that function, for AWS_IAM
+// URLs. Only approve-link answers approvals, and only the revert state
+// machine's.
 func TestApprovalLink(t *testing.T) {
 	urls := resourcesOf(central, "AWS::Lambda::Url")
-	if len(urls) != 1 || !strings.HasPrefix(refID(urls[0].props["TargetFunctionArn"]), "FnApproveLink") || urls[0].props["AuthType"] != "NONE" {
-		t.Fatalf("function URLs %v, want one (auth NONE: the link's one-time code) on approve-link", urls)
+	if len(urls) != 1 || !strings.HasPrefix(refID(urls[0].props["TargetFunctionArn"]), "FnApproveLink") || urls[0].props["AuthType"] != "AWS_IAM" {
+		t.Fatalf("function URLs %v, want one (AuthType AWS_IAM) on approve-link", urls)
+	}
+	for _, p := range resourcesOf(central, "AWS::Lambda::Permission") {
+		if p.props["Action"] == "lambda:InvokeFunctionUrl" {
+			t.Errorf("permission %s opens a function URL to %v: approvers are granted by the approver policy only", p.id, p.props["Principal"])
+		}
+	}
+	pols := resourcesOf(central, "AWS::IAM::ManagedPolicy")
+	var approver []byte
+	for _, p := range pols {
+		if p.props["ManagedPolicyName"] == "realdrift-approver" {
+			approver, _ = json.Marshal(p.props["PolicyDocument"])
+		}
+	}
+	if !strings.Contains(string(approver), `"Action":"lambda:InvokeFunctionUrl"`) || !strings.Contains(string(approver), `"lambda:FunctionUrlAuthType":"AWS_IAM"`) ||
+		!strings.Contains(string(approver), "FnApproveLink") || strings.Count(string(approver), `"Sid"`) != 1 {
+		t.Errorf("approver policy %s: want exactly lambda:InvokeFunctionUrl on approve-link under lambda:FunctionUrlAuthType AWS_IAM", approver)
 	}
 	names := roleNames(central)
 	for _, st := range statements(t, central) {

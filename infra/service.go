@@ -304,7 +304,23 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 	bus.GrantPutEventsTo(notify, nil)
 	// Revert messages: the approval request and the outcome (notify).
 	approve := fns["approve-link"]
-	approveURL := approve.AddFunctionUrl(&awslambda.FunctionUrlOptions{AuthType: awslambda.FunctionUrlAuthType_NONE})
+	// AuthType AWS_IAM: Lambda invokes the function only for requests
+	// SigV4-signed by a principal IAM allows lambda:InvokeFunctionUrl on
+	// it (the approver policy below; no resource policy grants anyone),
+	// and names that principal to the function, which records it as the
+	// approver. Holding the URL (it is in the approval message) is not
+	// enough.
+	approveURL := approve.AddFunctionUrl(&awslambda.FunctionUrlOptions{AuthType: awslambda.FunctionUrlAuthType_AWS_IAM})
+	approverPolicy := awsiam.NewManagedPolicy(stack, jsii.String("ApproverPolicy"), &awsiam.ManagedPolicyProps{
+		ManagedPolicyName: jsii.String("realdrift-approver"),
+		Description:       jsii.String("Attach to the people or roles who may approve or reject realdrift reverts: an IAM-signed call to the approval function URL."),
+		Statements: &[]awsiam.PolicyStatement{awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+			Sid:        jsii.String("DecideReverts"),
+			Actions:    jsii.Strings("lambda:InvokeFunctionUrl"),
+			Resources:  jsii.Strings(*approve.FunctionArn()),
+			Conditions: &map[string]any{"StringEquals": map[string]any{"lambda:FunctionUrlAuthType": "AWS_IAM"}},
+		})},
+	})
 	approve.Role().AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
 		Sid:       jsii.String("AnswerRevertApprovals"),
 		Actions:   jsii.Strings("states:SendTaskSuccess", "states:SendTaskFailure"),
@@ -408,8 +424,8 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 		Resources: &[]*string{runObjects},
 	}))
 	sweep.AddToRolePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
-		Sid:       jsii.String("DistributedMapChildExecutions"),
-		Actions:   jsii.Strings("states:DescribeExecution", "states:StopExecution"),
+		Sid:     jsii.String("DistributedMapChildExecutions"),
+		Actions: jsii.Strings("states:DescribeExecution", "states:StopExecution"),
 		// Every child is a Standard execution (statemachine/doc.go).
 		Resources: jsii.Strings(*sweepExecutions),
 	}))
@@ -561,6 +577,7 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 	awscdk.NewCfnOutput(stack, jsii.String("RevertStateMachineArn"), &awscdk.CfnOutputProps{Value: revertSM.StateMachineArn()})
 	awscdk.NewCfnOutput(stack, jsii.String("AcceptStateMachineArn"), &awscdk.CfnOutputProps{Value: acceptSM.StateMachineArn()})
 	awscdk.NewCfnOutput(stack, jsii.String("ApprovalUrl"), &awscdk.CfnOutputProps{Value: approveURL.Url()})
+	awscdk.NewCfnOutput(stack, jsii.String("ApproverPolicyArn"), &awscdk.CfnOutputProps{Value: approverPolicy.ManagedPolicyArn()})
 	awscdk.NewCfnOutput(stack, jsii.String("TableName"), &awscdk.CfnOutputProps{Value: table.TableName()})
 	awscdk.NewCfnOutput(stack, jsii.String("AlertTopicArn"), &awscdk.CfnOutputProps{Value: topic.TopicArn()})
 	awscdk.NewCfnOutput(stack, jsii.String("SlackSecretArn"), &awscdk.CfnOutputProps{Value: slack.SecretArn()})

@@ -13,8 +13,8 @@ const (
 	FunctionRevertWrite     = "revert-write"
 	FunctionRevertConverge  = "revert-converge"
 	FunctionRevertAudit     = "revert-audit"
-	// FunctionApproveLink serves the approval links of the approval
-	// message (a Lambda function URL); no definition invokes it.
+	// FunctionApproveLink answers IAM-signed decisions at its Lambda
+	// function URL (AuthType AWS_IAM); no definition invokes it.
 	FunctionApproveLink = "approve-link"
 )
 

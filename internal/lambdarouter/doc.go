@@ -33,6 +33,15 @@
 //     "StatusCode"}. Definitions should prefer direct function ARNs.
 //   - Event (asynchronous) invocations run the handler before answering 202,
 //     so tests observe their effects deterministically; DryRun answers 204.
+//   - FunctionURL serves one registered function as a Lambda function URL
+//     (payload format 2.0). With Callers it is AuthType AWS_IAM: the
+//     request's SigV4 signature (service lambda, dated within 15 minutes)
+//     is verified by signing the request again with the secret Callers
+//     holds for its access key, and the function sees the signer in
+//     requestContext.authorizer.iam; an unsigned or wrongly signed request
+//     is 403 {"Message":"Forbidden"} and never reaches the function.
+//     Whether IAM allows lambda:InvokeFunctionUrl is the Callers' choice
+//     (a key it does not know is refused).
 //
 // The router holds no global state; every Router is independent.
 package lambdarouter

@@ -2,15 +2,9 @@ package service
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"crypto/subtle"
-	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
 
@@ -33,7 +27,7 @@ type taskSender interface {
 var _ taskSender = (*sfn.Client)(nil)
 
 // approvalState is a revert waiting for its decision: the task token to
-// answer and the hash of the approval link's one-time code.
+// answer and what the approver is shown.
 type approvalState struct {
 	TaskToken   string         `json:"taskToken"`
 	Execution   string         `json:"execution"`
@@ -41,7 +35,6 @@ type approvalState struct {
 	PlanKey     string         `json:"planKey"`
 	Items       int            `json:"items"`
 	RequestedAt time.Time      `json:"requestedAt"`
-	LinkHash    string         `json:"linkHash,omitempty"`
 }
 
 // Errors of a decision callers tell apart.
@@ -54,14 +47,15 @@ var (
 	// ErrNotPending: Step Functions no longer waits (timed out, or the
 	// execution ended).
 	ErrNotPending = errors.New("the approval is no longer pending (it timed out or the execution ended)")
-	// ErrBadLink: the link's code is not the one issued.
-	ErrBadLink = errors.New("the approval link is not valid")
 )
 
 // RequestApproval is the request-approval function, invoked with a task
-// token: it stores the token for the execution (so `realdrift approve` and
-// the approval link can answer it) and sends the plan with the approval
-// commands and link to the configured channels. A channel that fails is
+// token: it stores the token for the execution (so `realdrift approve` can
+// answer it) and sends the plan with the approval commands to the
+// configured channels: `realdrift approve RUN --url` (an IAM-signed call
+// to the approve-link function's URL) when Settings.ApprovalURL is set,
+// else `realdrift approve RUN --store`. The message carries no link that
+// decides: reading the channel approves nothing. A channel that fails is
 // logged; the approval stays possible from the CLI.
 func (s *Service) RequestApproval(ctx context.Context, in statemachine.ApprovalTask) (struct{}, error) {
 	if in.RunID == "" || in.TaskToken == "" {
@@ -71,13 +65,9 @@ func (s *Service) RequestApproval(ctx context.Context, in statemachine.ApprovalT
 	if err != nil {
 		return struct{}{}, stepError(err)
 	}
-	code, err := linkCode()
-	if err != nil {
-		return struct{}{}, err
-	}
 	st := approvalState{
 		TaskToken: in.TaskToken, Execution: in.Execution, Stack: in.Stack, PlanKey: in.PlanKey, Items: len(ps.Plan.Items),
-		RequestedAt: s.now().UTC(), LinkHash: hashCode(code),
+		RequestedAt: s.now().UTC(),
 	}
 	if err := s.putRevert(ctx, in.RunID, keyApproval, st); err != nil {
 		return struct{}{}, stepError(err)
@@ -89,10 +79,10 @@ func (s *Service) RequestApproval(ctx context.Context, in statemachine.ApprovalT
 		Context: "realdrift revert · execution " + in.Execution,
 	}
 	cmd := "realdrift approve " + in.RunID + " --store 'dynamodb://" + s.set.Table + "?region=" + s.region + "'"
-	m.Lines = append(m.Lines, "approve: "+cmd, "reject:  "+cmd+" --reject")
 	if s.set.ApprovalURL != "" {
-		m.Links = append(m.Links, notify.Link{Label: "Review: approve or reject", URL: approvalLink(s.set.ApprovalURL, in.RunID, code)})
+		cmd = "realdrift approve " + in.RunID + " --url " + s.set.ApprovalURL
 	}
+	m.Lines = append(m.Lines, "approve: "+cmd, "reject:  "+cmd+" --reject")
 	s.sendMessage(ctx, m)
 	return struct{}{}, nil
 }
@@ -175,27 +165,6 @@ func (c *slackChannel) SendMessage(ctx context.Context, m notify.Message) error 
 	return c.slack.SendMessage(ctx, m)
 }
 
-func linkCode() (string, error) {
-	var b [32]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", fmt.Errorf("approval link code: %w", err)
-	}
-	return base64.RawURLEncoding.EncodeToString(b[:]), nil
-}
-
-func hashCode(code string) string {
-	sum := sha256.Sum256([]byte(code))
-	return hex.EncodeToString(sum[:])
-}
-
-func approvalLink(base, runID, code string) string {
-	sep := "?"
-	if strings.Contains(base, "?") {
-		sep = "&"
-	}
-	return base + sep + "execution=" + url.QueryEscape(runID) + "&code=" + url.QueryEscape(code)
-}
-
 // ExecutionName is a revert execution's name (its run id), from the name
 // itself or the execution's ARN.
 func ExecutionName(execution string) string {
@@ -211,8 +180,9 @@ func ExecutionName(execution string) string {
 // Decision is an approver's answer to a waiting revert.
 type Decision struct {
 	Approve bool
-	// Approver names who decided (an IAM identity's ARN, or what the link
-	// knows of its caller); Via is how ("cli", "link").
+	// Approver names who decided: an IAM principal's ARN (the signer
+	// Lambda names to the approve-link function, or the CLI caller's STS
+	// identity); Via is how (ViaURL, ViaCLI).
 	Approver, Via string
 	Reason        string
 }
@@ -287,16 +257,4 @@ func getState(ctx context.Context, st store.RunState, runID, key string, v any) 
 		return fmt.Errorf("decode %s of %s: %w", key, runID, err)
 	}
 	return nil
-}
-
-// checkLink holds a link's code equal to the one issued for the execution.
-func checkLink(ctx context.Context, st store.RunState, runID, code string) (approvalState, error) {
-	var ap approvalState
-	if err := getState(ctx, st, runID, keyApproval, &ap); err != nil {
-		return ap, err
-	}
-	if ap.LinkHash == "" || subtle.ConstantTimeCompare([]byte(hashCode(code)), []byte(ap.LinkHash)) != 1 {
-		return ap, ErrBadLink
-	}
-	return ap, nil
 }

@@ -19,8 +19,8 @@ import (
 
 // TestDecide answers waiting reverts through a real Step Functions client
 // against the callback service: the first decision wins, a token Step
-// Functions no longer knows is not pending, an unknown execution has no
-// approval, and a link's code must be the one issued.
+// Functions no longer knows is not pending, and an unknown execution has
+// no approval.
 func TestDecide(t *testing.T) {
 	ctx := context.Background()
 	st := store.NewFile(t.TempDir())
@@ -31,7 +31,7 @@ func TestDecide(t *testing.T) {
 	wait := func(runID, token string, registered bool) {
 		t.Helper()
 		b, _ := json.Marshal(approvalState{TaskToken: token, Execution: "arn:aws:states:us-east-1:111111111111:execution:realdrift-revert:" + runID,
-			Stack: stack, Items: 2, LinkHash: hashCode("code-" + runID)})
+			Stack: stack, Items: 2})
 		if err := st.PutState(ctx, runID, keyApproval, b, now.Add(time.Hour)); err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +65,7 @@ func TestDecide(t *testing.T) {
 	}
 
 	wait("r-reject", "tok-reject", true)
-	if _, err := Decide(ctx, st, tasks, "r-reject", Decision{Approver: "link from 192.0.2.1", Via: "link", Reason: "freeze"}, now); err != nil {
+	if _, err := Decide(ctx, st, tasks, "r-reject", Decision{Approver: "arn:aws:iam::111111111111:user/bob", Via: ViaURL, Reason: "freeze"}, now); err != nil {
 		t.Fatal(err)
 	}
 	if _, errName, cause, _ := tt.Decision("tok-reject"); errName != statemachine.ErrorRejected || json.Unmarshal([]byte(cause), &got) != nil || got.Approved || got.Reason != "freeze" {
@@ -75,14 +75,5 @@ func TestDecide(t *testing.T) {
 	wait("r-gone", "tok-gone", false)
 	if _, err := Decide(ctx, st, tasks, "r-gone", Decision{Approve: true, Approver: "a", Via: "cli"}, now); !errors.Is(err, ErrNotPending) {
 		t.Errorf("a token Step Functions does not know: %v, want ErrNotPending", err)
-	}
-
-	if _, err := checkLink(ctx, st, "r-gone", "code-r-gone"); err != nil {
-		t.Errorf("the issued code: %v", err)
-	}
-	for _, code := range []string{"", "code-r-reject", "code-r-gone "} {
-		if _, err := checkLink(ctx, st, "r-gone", code); !errors.Is(err, ErrBadLink) {
-			t.Errorf("code %q: %v, want ErrBadLink", code, err)
-		}
 	}
 }

@@ -1,108 +1,118 @@
 package service
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
-	"html/template"
 	"net/http"
 	"net/url"
 
 	"github.com/aws/aws-lambda-go/events"
 )
 
-// linkPage is the approval link's one page: the revert and two buttons
-// (GET shows it, so a chat's link preview decides nothing), or the result.
-var linkPage = template.Must(template.New("approve").Parse(`<!doctype html>
-<html><head><meta charset="utf-8"><title>realdrift revert {{.RunID}}</title></head>
-<body style="font-family: sans-serif; max-width: 40em; margin: 2em auto">
-<h1>realdrift revert</h1>
-{{if .Stack}}<p>Stack <b>{{.Stack}}</b>: {{.Items}} item(s) to write. Execution <code>{{.RunID}}</code>.</p>{{end}}
-{{if .Message}}<p><b>{{.Message}}</b></p>{{end}}
-{{if .Form}}<form method="post">
-<input type="hidden" name="execution" value="{{.RunID}}">
-<input type="hidden" name="code" value="{{.Code}}">
-<p><label>Reason (optional) <input name="reason" size="40"></label></p>
-<button name="decision" value="approve">Approve and write</button>
-<button name="decision" value="reject">Reject</button>
-</form>{{end}}
-</body></html>
-`))
-
-type linkView struct {
-	RunID, Code, Stack, Message string
-	Items                       int
-	Form                        bool
+// LinkRequest is the body of a decision sent to the approve-link
+// function's URL (`realdrift approve --url`).
+type LinkRequest struct {
+	Execution string `json:"execution"`
+	// Decision is "approve" or "reject".
+	Decision string `json:"decision"`
+	Reason   string `json:"reason,omitempty"`
 }
 
-// ApproveLink is the approve-link function (a Lambda function URL): GET
-// with ?execution=&code= shows the waiting revert and the approve and
-// reject buttons; their POST sends the decision (Decide, via "link"). The
-// code is the one-time secret of the approval message; anything else is
-// refused without telling whether the execution exists.
+// LinkResponse is the approve-link function's answer: the revert it
+// decided (or shows), who decided, or why nothing was decided.
+type LinkResponse struct {
+	Pending  *Pending `json:"pending,omitempty"`
+	Decision string   `json:"decision,omitempty"`
+	Approver string   `json:"approver,omitempty"`
+	Error    string   `json:"error,omitempty"`
+}
+
+// ViaURL is the Approval.Via of a decision made through the approve-link
+// function's URL; ViaCLI one made by `realdrift approve --store`.
+const (
+	ViaURL = "iam-url"
+	ViaCLI = "cli"
+)
+
+// ApproveLink is the approve-link function, behind a Lambda function URL
+// with AuthType AWS_IAM: Lambda lets through only requests SigV4-signed by
+// a principal IAM allows lambda:InvokeFunctionUrl (infra's approver
+// policy), and names that principal in requestContext.authorizer.iam. The
+// approver recorded is that principal's ARN, never an address or
+// anything the caller says of itself. A request without that identity (a
+// URL misconfigured as AuthType NONE) is refused, 403, before anything is
+// read. GET ?execution= shows the waiting revert; POST with a LinkRequest
+// decides (Decide, via ViaURL). Answers are JSON (LinkResponse).
 func (s *Service) ApproveLink(ctx context.Context, req events.LambdaFunctionURLRequest) (events.LambdaFunctionURLResponse, error) {
-	var q url.Values
+	az := req.RequestContext.Authorizer
+	if az == nil || az.IAM == nil || az.IAM.UserARN == "" {
+		return linkAnswer(http.StatusForbidden, LinkResponse{Error: "an IAM-signed request is required (the function URL's AuthType must be AWS_IAM)"})
+	}
+	approver := az.IAM.UserARN
+	var lr LinkRequest
 	switch req.RequestContext.HTTP.Method {
 	case http.MethodGet:
-		q, _ = url.ParseQuery(req.RawQueryString)
+		q, _ := url.ParseQuery(req.RawQueryString)
+		lr.Execution = q.Get("execution")
 	case http.MethodPost:
-		body := req.Body
+		body := []byte(req.Body)
 		if req.IsBase64Encoded {
-			b, err := base64.StdEncoding.DecodeString(body)
+			b, err := base64.StdEncoding.DecodeString(req.Body)
 			if err != nil {
-				return page(http.StatusBadRequest, linkView{Message: "The form could not be read."})
+				return linkAnswer(http.StatusBadRequest, LinkResponse{Error: "the body is not valid base64"})
 			}
-			body = string(b)
+			body = b
 		}
-		q, _ = url.ParseQuery(body)
+		if err := json.Unmarshal(body, &lr); err != nil {
+			return linkAnswer(http.StatusBadRequest, LinkResponse{Error: "the body is not a decision: " + err.Error()})
+		}
 	default:
-		return page(http.StatusMethodNotAllowed, linkView{Message: "Use the link in the approval message."})
+		return linkAnswer(http.StatusMethodNotAllowed, LinkResponse{Error: "use GET to show a revert, POST to decide"})
 	}
-	runID, code := q.Get("execution"), q.Get("code")
-	ap, err := checkLink(ctx, s.store, runID, code)
-	switch {
-	case errors.Is(err, ErrBadLink) || errors.Is(err, ErrNoApproval):
-		return page(http.StatusForbidden, linkView{Message: "This approval link is not valid."})
-	case err != nil:
-		return events.LambdaFunctionURLResponse{}, err
+	runID := ExecutionName(lr.Execution)
+	if runID == "" {
+		return linkAnswer(http.StatusBadRequest, LinkResponse{Error: "name the execution"})
 	}
-	v := linkView{RunID: runID, Code: code, Stack: ap.Stack.String(), Items: ap.Items}
 	if req.RequestContext.HTTP.Method == http.MethodGet {
-		v.Form = true
-		return page(http.StatusOK, v)
+		var ap approvalState
+		err := getState(ctx, s.store, runID, keyApproval, &ap)
+		switch {
+		case errors.Is(err, ErrNoApproval):
+			return linkAnswer(http.StatusNotFound, LinkResponse{Error: err.Error()})
+		case err != nil:
+			return events.LambdaFunctionURLResponse{}, err
+		}
+		return linkAnswer(http.StatusOK, LinkResponse{Pending: &Pending{RunID: runID, Execution: ap.Execution, Stack: ap.Stack, Items: ap.Items, RequestedAt: ap.RequestedAt}})
 	}
-	d := Decision{Via: "link", Approver: "approval link from " + req.RequestContext.HTTP.SourceIP, Reason: q.Get("reason")}
-	switch q.Get("decision") {
+	d := Decision{Via: ViaURL, Approver: approver, Reason: clip(lr.Reason, maxReason)}
+	switch lr.Decision {
 	case "approve":
 		d.Approve = true
 	case "reject":
 	default:
-		v.Form, v.Message = true, "Choose approve or reject."
-		return page(http.StatusBadRequest, v)
+		return linkAnswer(http.StatusBadRequest, LinkResponse{Error: `decision: want "approve" or "reject"`})
 	}
-	_, err = Decide(ctx, s.store, s.tasks, runID, d, s.now())
+	p, err := Decide(ctx, s.store, s.tasks, runID, d, s.now())
 	switch {
+	case errors.Is(err, ErrNoApproval):
+		return linkAnswer(http.StatusNotFound, LinkResponse{Error: err.Error()})
 	case errors.Is(err, ErrDecided) || errors.Is(err, ErrNotPending):
-		v.Message = err.Error()
-		return page(http.StatusConflict, v)
+		return linkAnswer(http.StatusConflict, LinkResponse{Pending: &p, Error: err.Error()})
 	case err != nil:
 		return events.LambdaFunctionURLResponse{}, err
-	case d.Approve:
-		v.Message = "Approved: the revert writes now. Its outcome is sent to the same channels."
-	default:
-		v.Message = "Rejected: nothing is written."
 	}
-	return page(http.StatusOK, v)
+	return linkAnswer(http.StatusOK, LinkResponse{Pending: &p, Decision: lr.Decision, Approver: approver})
 }
 
-func page(status int, v linkView) (events.LambdaFunctionURLResponse, error) {
-	var b bytes.Buffer
-	if err := linkPage.Execute(&b, v); err != nil {
+func linkAnswer(status int, v LinkResponse) (events.LambdaFunctionURLResponse, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
 		return events.LambdaFunctionURLResponse{}, err
 	}
 	return events.LambdaFunctionURLResponse{
-		StatusCode: status, Body: b.String(),
-		Headers: map[string]string{"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Referrer-Policy": "no-referrer"},
+		StatusCode: status, Body: string(b),
+		Headers: map[string]string{"Content-Type": "application/json", "Cache-Control": "no-store"},
 	}, nil
 }

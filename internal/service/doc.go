@@ -3,7 +3,7 @@
 // load-desired, read-resources, resolve, enumerate-children, classify,
 // persist, notify; revert-plan, request-approval, revert-write,
 // revert-converge, revert-audit; accept) plus the CloudTrail trigger and
-// the approval link (approve-link). Each handler is a thin layer
+// the approval URL (approve-link). Each handler is a thin layer
 // over the scan pipeline (internal/scan), the store (internal/store), the
 // baseline and ignore rules (internal/baseline, internal/ignore) and the
 // alert senders (internal/notify); functions/<name>/main.go only builds a
@@ -88,8 +88,13 @@
 //     only (Settings.RevertRoleName; without one, behind a read role, the
 //     write step refuses with ErrRevertOff). Nothing is written before an
 //     approval: the approval task's token is stored under the execution's
-//     run id, and Decide (realdrift approve, the approval link) answers it
-//     once; the first decision wins. Before each resource's write,
+//     run id, and Decide answers it once; the first decision wins. A
+//     decision is an IAM-authenticated call: `realdrift approve --url`
+//     signs it (SigV4) for the approve-link function's URL (AuthType
+//     AWS_IAM), which records as the approver the principal Lambda
+//     verified and refuses a request that names none; `realdrift approve
+//     --store` needs the caller's own IAM access to the table and to
+//     states:SendTaskSuccess. No link in a message decides anything. Before each resource's write,
 //     revert-write re-reads the resource through the read role, classified
 //     and reconciled as the plan was (revertstale.go), and refuses every
 //     item whose live value is no longer the one the plan showed
@@ -97,6 +102,5 @@
 //     what it was shown, and a plan may wait a day for it. The plan, writes and outcomes are run
 //     state (RevertStateTTL); the audit item — who decided and how, each
 //     item's before, target and after, what could not be reverted — is
-//     kept AuditRetention. The approval link carries a one-time code whose
-//     SHA-256 is stored; GET only shows the revert, POST decides.
+//     kept AuditRetention.
 package service

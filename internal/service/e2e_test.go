@@ -49,10 +49,13 @@ type e2e struct {
 	sandbox    *sandbox.Server
 	sandboxURL string
 	lambdaURL  string
-	store      *store.Dynamo
-	svc        *service.Service
-	hook       *webhook
-	starts     *starts
+	// router serves the functions (lambdaURL); the approval URL's front
+	// invokes it too.
+	router *lambdarouter.Router
+	store  *store.Dynamo
+	svc    *service.Service
+	hook   *webhook
+	starts *starts
 	// tokens answers the approval task's callbacks (SendTaskSuccess and
 	// SendTaskFailure) and holds the local waits for them.
 	tokens   *statemachinetest.TaskTokens
@@ -242,6 +245,7 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 		t.Fatal(err)
 	}
 	e.lambdaURL = statemachinetest.Serve(t, func(r *lambdarouter.Router) error {
+		e.router = r
 		for name := range e.svc.Handlers() {
 			fset := set
 			fset.AccessKeyID, fset.SecretAccessKey = functionKey(name), "e2e-session-secret"

@@ -4,21 +4,25 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/url"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	lambdaevents "github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/realdrift/realdrift/internal/cli"
 	"github.com/realdrift/realdrift/internal/deadlinetest"
 	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/lambdarouter"
 	"github.com/realdrift/realdrift/internal/live"
 	"github.com/realdrift/realdrift/internal/notify"
 	"github.com/realdrift/realdrift/internal/revert"
@@ -298,48 +302,34 @@ func (e *e2e) audited(t *testing.T, ex statemachine.Execution) (statemachine.Rev
 	return out, a
 }
 
-// approvalLink finds the approval link the Slack message of execution
-// name carries.
-func (e *e2e) approvalLink(t *testing.T, name string) url.Values {
+// approvalFront serves the approve-link function as its function URL
+// (AuthType AWS_IAM) does: Lambda verifies the SigV4 signature and names
+// the signer, here the central account's operator (its identity as the
+// sandbox's STS answers it). It returns the URL and the operator's ARN.
+func (e *e2e) approvalFront(t *testing.T) (string, string) {
 	t.Helper()
-	re := regexp.MustCompile(regexp.QuoteMeta(approvalURL) + `\?[^"\s]+`)
-	e.hook.mu.Lock()
-	defer e.hook.mu.Unlock()
-	for _, p := range e.hook.posts {
-		var msg struct {
-			Blocks []struct{ Elements []struct{ URL string } }
-		}
-		_ = json.Unmarshal([]byte(p), &msg)
-		for _, b := range msg.Blocks {
-			for _, el := range b.Elements {
-				if m := re.FindString(el.URL); m != "" {
-					q, err := url.ParseQuery(strings.TrimPrefix(m, approvalURL+"?"))
-					if err == nil && q.Get("execution") == name {
-						return q
-					}
-				}
-			}
-		}
+	key := worldgen.DemoAccessKey(demoAccount(0))
+	who := sts.New(sts.Options{Region: "us-east-1", BaseEndpoint: aws.String(e.sandboxURL), Credentials: credentials.NewStaticCredentialsProvider(key, "e2e-secret", "")})
+	id, err := who.GetCallerIdentity(t.Context(), &sts.GetCallerIdentityInput{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatalf("no approval link for %s in the Slack posts", name)
-	return nil
+	operator := lambdarouter.Caller{SecretAccessKey: "e2e-secret", ARN: aws.ToString(id.Arn), Account: aws.ToString(id.Account), UserID: aws.ToString(id.UserId)}
+	srv := httptest.NewServer(&lambdarouter.FunctionURL{Router: e.router, Function: statemachine.FunctionApproveLink,
+		Callers: func(k string) (lambdarouter.Caller, bool) { return operator, k == key }})
+	t.Cleanup(srv.Close)
+	return srv.URL + "/", operator.ARN
 }
 
-// invokeLink calls the approve-link function as its function URL does.
-func (e *e2e) invokeLink(t *testing.T, method string, q url.Values) lambdaevents.LambdaFunctionURLResponse {
+// approveURL runs `realdrift approve --url` as the central account's
+// operator.
+func (e *e2e) approveURL(t *testing.T, u string, args ...string) (string, string, int) {
 	t.Helper()
-	req := lambdaevents.LambdaFunctionURLRequest{Version: "2.0", RawPath: "/", Headers: map[string]string{}}
-	req.RequestContext.HTTP.Method = method
-	req.RequestContext.HTTP.SourceIP = "198.51.100.9"
-	if method == "GET" {
-		req.RawQueryString = q.Encode()
-	} else {
-		req.Body = q.Encode()
-		req.Headers["content-type"] = "application/x-www-form-urlencoded"
-	}
-	var res lambdaevents.LambdaFunctionURLResponse
-	invoke(t, e.lambdaClient(t), statemachine.FunctionApproveLink, req, &res)
-	return res
+	env := map[string]string{"AWS_ACCESS_KEY_ID": worldgen.DemoAccessKey(demoAccount(0)), "AWS_SECRET_ACCESS_KEY": "e2e-secret", "AWS_REGION": "us-east-1", "HOME": t.TempDir()}
+	var stdout, stderr bytes.Buffer
+	code := cli.Run(t.Context(), cli.IO{Stdout: &stdout, Stderr: &stderr, Getenv: func(k string) string { return env[k] }},
+		append([]string{"approve", "--url", u}, args...))
+	return stdout.String(), stderr.String(), code
 }
 
 // TestRevertEndToEnd runs the revert state machine (the real ASL under the
@@ -459,26 +449,43 @@ func TestRevertEndToEnd(t *testing.T) {
 		e.sandbox.ResetCalls()
 		r := e.startRevert(t, "revert-rejected", statemachine.RevertInput{Account: rejected.Account, Region: rejected.Region, Stack: rejected.Name, Findings: []string{"OrdersQueue*.VisibilityTimeout"}})
 		e.awaitApproval(t, r)
-		q := e.approvalLink(t, "revert-rejected")
-		bad := url.Values{"execution": {"revert-rejected"}, "code": {"not-the-code"}}
-		if res := e.invokeLink(t, "GET", bad); res.StatusCode != 403 {
-			t.Errorf("a link with the wrong code: HTTP %d, want 403", res.StatusCode)
+		// The message gives the command, no link that decides: reading the
+		// channel approves nothing.
+		e.hook.mu.Lock()
+		posts := strings.Join(e.hook.posts, "\n")
+		e.hook.mu.Unlock()
+		if !strings.Contains(posts, "realdrift approve revert-rejected --url "+approvalURL) || strings.Contains(posts, "code=") {
+			t.Errorf("the approval message: want the `realdrift approve --url` command and no link with a code:\n%s", posts)
 		}
-		page := e.invokeLink(t, "GET", q)
-		if page.StatusCode != 200 || !strings.Contains(page.Body, `value="reject"`) || !strings.Contains(page.Body, rejected.Name) {
-			t.Fatalf("the link's page: HTTP %d\n%s", page.StatusCode, page.Body)
+		front, operator := e.approvalFront(t)
+		// Unsigned: Lambda refuses before the function runs.
+		unsigned, err := http.Post(front, "application/json", strings.NewReader(`{"execution":"revert-rejected","decision":"approve"}`))
+		if err != nil {
+			t.Fatal(err)
 		}
-		q.Set("decision", "reject")
-		q.Set("reason", "not during the freeze")
-		if res := e.invokeLink(t, "POST", q); res.StatusCode != 200 || !strings.Contains(res.Body, "nothing is written") {
-			t.Fatalf("reject through the link: HTTP %d\n%s", res.StatusCode, res.Body)
+		_ = unsigned.Body.Close()
+		if unsigned.StatusCode != 403 {
+			t.Errorf("an unsigned decision: HTTP %d, want 403", unsigned.StatusCode)
+		}
+		// Were the URL deployed with AuthType NONE, the function itself
+		// refuses a request Lambda names no signer for.
+		req := lambdaevents.LambdaFunctionURLRequest{Version: "2.0", RawPath: "/", Body: `{"execution":"revert-rejected","decision":"approve"}`}
+		req.RequestContext.HTTP.Method = "POST"
+		req.RequestContext.HTTP.SourceIP = "198.51.100.9"
+		var direct lambdaevents.LambdaFunctionURLResponse
+		invoke(t, e.lambdaClient(t), statemachine.FunctionApproveLink, req, &direct)
+		if direct.StatusCode != 403 || !strings.Contains(direct.Body, "IAM-signed") {
+			t.Errorf("a decision without a signer: HTTP %d %s, want 403", direct.StatusCode, direct.Body)
+		}
+		if out, errs, code := e.approveURL(t, front, "revert-rejected", "--reject", "--reason", "not during the freeze"); code != 0 || !strings.Contains(out, "rejected the revert of "+rejected.String()) {
+			t.Fatalf("realdrift approve --url --reject: exit %d\n%s%s", code, out, errs)
 		}
 		ex := r.wait(t)
 		if ex.Status != "SUCCEEDED" {
 			t.Fatalf("rejected revert: %s %+v", ex.Status, ex.Error)
 		}
 		res, a := e.audited(t, ex)
-		if res.Status != statemachine.RevertRejected || a.Approval == nil || a.Approval.Approved || a.Approval.Via != "link" || a.Approval.Reason != "not during the freeze" {
+		if res.Status != statemachine.RevertRejected || a.Approval == nil || a.Approval.Approved || a.Approval.Via != service.ViaURL || a.Approval.Approver != operator || a.Approval.Reason != "not during the freeze" {
 			t.Errorf("rejected revert: status %s, approval %+v", res.Status, a.Approval)
 		}
 		if w := writeCalls(e.sandbox); len(w) != 0 {
