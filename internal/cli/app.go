@@ -5,12 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/realdrift/realdrift/internal/inputfile"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/realdrift/realdrift/internal/inputfile"
+	"github.com/realdrift/realdrift/internal/report"
 )
 
 // appAssembly is what --app yields: the stacks of a CDK cloud assembly.
@@ -39,6 +43,11 @@ type appStack struct {
 	// paths maps logical id → construct path (from the aws:cdk:logicalId
 	// metadata entries).
 	paths map[string]string
+	// sources maps logical id → the construct's source file and line:
+	// the first frame of the aws:cdk:logicalId entry's trace (written when
+	// the app is synthesized with CDK_DEBUG / --debug) outside
+	// node_modules and the runtime.
+	sources map[string]report.Source
 }
 
 // allPinned reports whether every stack pins its region, so no default
@@ -120,8 +129,42 @@ type nestedProps struct {
 }
 
 type metadataEntry struct {
-	Type string          `json:"type"`
-	Data json.RawMessage `json:"data"`
+	Type  string          `json:"type"`
+	Data  json.RawMessage `json:"data"`
+	Trace []string        `json:"trace"`
+}
+
+// traceFrame matches a stack-trace frame's file and line: "at new X
+// (/app/lib/x.ts:12:5)", "at /app/lib/x.ts:12:5", "File "/app/x.py", line
+// 12" (Python) and "/app/x.go:12" forms.
+var traceFrame = regexp.MustCompile(`(?:\(|at |File "|^)([^\s()"]+?\.[A-Za-z]+)(?::(\d+)(?::\d+)?\)?$|", line (\d+))`)
+
+// traceSource is the first frame of a construct's trace in the app's own
+// code (not in node_modules, site-packages or the runtime), its file
+// absolute (relative files are the app directory's).
+func traceSource(trace []string, appDir string) (report.Source, bool) {
+	for _, fr := range trace {
+		m := traceFrame.FindStringSubmatch(strings.TrimSpace(fr))
+		if m == nil {
+			continue
+		}
+		file, line := m[1], m[2]
+		if line == "" {
+			line = m[3]
+		}
+		if strings.Contains(file, "node_modules") || strings.Contains(file, "site-packages") || strings.HasPrefix(file, "node:") || strings.Contains(file, "/jsii-kernel-") || strings.Contains(file, "/jsii-runtime") {
+			continue
+		}
+		n, err := strconv.Atoi(line)
+		if err != nil || n < 1 {
+			continue
+		}
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(appDir, file)
+		}
+		return report.Source{File: file, Line: n}, true
+	}
+	return report.Source{}, false
 }
 
 // maxAssemblyDepth bounds nested assemblies (CDK Stages).
@@ -193,7 +236,7 @@ func stackOf(dir, id string, art artifact) (appStack, error) {
 	if p.TemplateFile == "" {
 		return appStack{}, errors.New("no templateFile")
 	}
-	st := appStack{name: p.StackName, templateFile: filepath.Join(dir, filepath.Clean(p.TemplateFile)), paths: map[string]string{}}
+	st := appStack{name: p.StackName, templateFile: filepath.Join(dir, filepath.Clean(p.TemplateFile)), paths: map[string]string{}, sources: map[string]report.Source{}}
 	if st.name == "" {
 		st.name = id
 	}
@@ -231,6 +274,9 @@ func stackOf(dir, id string, art artifact) (appStack, error) {
 			var lid string
 			if json.Unmarshal(e.Data, &lid) == nil && lid != "" {
 				st.paths[lid] = strings.TrimPrefix(path, "/")
+				if src, ok := traceSource(e.Trace, filepath.Dir(dir)); ok {
+					st.sources[lid] = src
+				}
 			}
 		}
 	}

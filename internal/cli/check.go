@@ -96,7 +96,7 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 	var f checkFlags
 	f.register(fs)
 	fs.BoolVar(&f.json, "json", false, "write the JSON report (every finding) to stdout; the same as --format json")
-	fs.StringVar(&f.format, "format", "text", "report format: text, json, sarif (SARIF 2.1.0 for code scanning, on the template lines that declare the resources) junit (JUnit XML for CI dashboards) asff (AWS Security Finding Format, the Findings of a Security Hub BatchImportFindings call) or markdown (a pull-request comment or CI job summary, within GitHub's 65,536-character limit)")
+	fs.StringVar(&f.format, "format", "text", "report format: text, json, sarif (SARIF 2.1.0 for code scanning: with --app on the cloud assembly template lines that declare the resources, else logical locations; security categories with security-severity), junit (JUnit XML for CI dashboards) asff (AWS Security Finding Format, the Findings of a Security Hub BatchImportFindings call) or markdown (a pull-request comment or CI job summary, within GitHub's 65,536-character limit)")
 	outputUsage := "write the report to `FILE` instead of stdout, or with FORMAT://FILE (repeatable: driftctl's convention) one more report of the same run in FORMAT, e.g. --output sarif://drift.sarif --output junit://drift.xml; each file appears whole, or not at all"
 	fs.Var(&f.outputs, "o", outputUsage)
 	fs.Var(&f.outputs, "output", outputUsage)
@@ -341,31 +341,53 @@ func notChecked(targets []target, runs []*stackRun) []string {
 	return missing
 }
 
-// templatesOf locates each checked stack's template for SARIF: the app's
-// synthesized template file (relative to the working directory when under
-// it, as code scanning wants), else the deployed template as
-// STACK.template; lines from the template the stack was checked against.
+// templatesOf locates each checked stack's template for SARIF: with
+// --app, the synthesized template file when it lies under the working
+// directory (relative to it, as code scanning wants), its resources'
+// lines, and the construct sources the assembly's metadata records; else
+// no file (the deployed template exists nowhere in the repository), so
+// results carry a logical location only.
 func templatesOf(runs []*stackRun) func(report.Stack) report.Template {
 	byRef := map[drift.StackRef]report.Template{}
 	wd, _ := os.Getwd()
 	for _, r := range runs {
-		if r.result == nil || r.result.Desired == nil {
+		if r.result == nil || r.result.Desired == nil || r.target.app == nil {
 			continue
 		}
-		tpl := report.Template{URI: r.ref.Name + ".template"}
-		body := []byte(r.result.Desired.TemplateBody)
-		if r.target.app != nil {
-			if rel, err := filepath.Rel(wd, r.target.app.templateFile); err == nil && !strings.HasPrefix(rel, "..") {
-				tpl.URI = filepath.ToSlash(rel)
-				if data, err := r.target.app.template(); err == nil {
-					body = data
+		rel, ok := underDir(wd, r.target.app.templateFile)
+		if !ok {
+			continue
+		}
+		data, err := r.target.app.template()
+		if err != nil {
+			continue
+		}
+		tpl := report.Template{URI: filepath.ToSlash(rel), Sources: map[string]report.Source{}}
+		tpl.Lines, _ = cfn.ResourceLines(data)
+		for id, src := range r.target.app.sources {
+			if rel, ok := underDir(wd, src.File); ok {
+				if _, err := os.Stat(src.File); err == nil {
+					tpl.Sources[id] = report.Source{File: filepath.ToSlash(rel), Line: src.Line}
 				}
 			}
 		}
-		tpl.Lines, _ = cfn.ResourceLines(body)
 		byRef[r.ref] = tpl
 	}
 	return func(s report.Stack) report.Template { return byRef[s.Ref] }
+}
+
+// underDir returns path relative to dir when it lies under dir (a relative
+// path is the working directory's).
+func underDir(dir, path string) (string, bool) {
+	abs, err := filepath.Abs(path)
+	if err != nil || dir == "" {
+		return "", false
+	}
+	rel, err := filepath.Rel(dir, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return rel, true
 }
 
 // requireStateDir fails when the state directory does not exist (and no

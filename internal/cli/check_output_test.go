@@ -144,8 +144,8 @@ func TestCheckFormatSARIFJUnit(t *testing.T) {
 		t.Fatalf("want one result:\n%s", out)
 	}
 	loc := log.Runs[0].Results[0].Locations[0].PhysicalLocation
-	if loc.ArtifactLocation.URI != "App.template" || loc.Region.StartLine != 1 || log.Runs[0].Results[0].RuleID != "RD003" {
-		t.Errorf("result at %s:%d rule %s, want App.template:1 RD003 (one-line JSON template)", loc.ArtifactLocation.URI, loc.Region.StartLine, log.Runs[0].Results[0].RuleID)
+	if loc.ArtifactLocation.URI != "" || log.Runs[0].Results[0].RuleID != "RD003" {
+		t.Errorf("result at %s:%d rule %s, want no file (no --app: a logical location only) and RD003", loc.ArtifactLocation.URI, loc.Region.StartLine, log.Runs[0].Results[0].RuleID)
 	}
 	out, _, code = e.run("check", "--all", "--format", "junit")
 	if code != ExitOK || !strings.HasPrefix(out, "<?xml") || !strings.Contains(out, `<testsuites name="realdrift" tests="3" failures="1" errors="0" skipped="0">`) {
@@ -247,5 +247,82 @@ func TestCheckSeveralOutputs(t *testing.T) {
 	}
 	if m, _ := filepath.Glob(filepath.Join(dir, ".*.tmp")); len(m) > 0 {
 		t.Errorf("temporary files left: %v", m)
+	}
+}
+
+// TestCheckAppSARIFLocations: with --app and the cloud assembly under the
+// working directory, a SARIF result sits in the synthesized template file
+// on the resource's line, with the construct's source file and line from
+// the assembly's metadata trace as a related location, and the tool
+// names its version; without --app the result has a logical location
+// only (account/region/stack/logical id), no invented file.
+func TestCheckAppSARIFLocations(t *testing.T) {
+	env := newAppEnv(t)
+	repo := t.TempDir()
+	t.Chdir(repo)
+	out := filepath.Join(repo, "cdk.out")
+	if err := os.MkdirAll(filepath.Join(repo, "lib"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "lib", "app-stack.ts"), []byte(strings.Repeat("// line\n", 30)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rs := appResources()
+	rs[0].declared = map[string]any{"VisibilityTimeout": 99, "RedrivePolicy": rs[0].declared["RedrivePolicy"]}
+	writeAssembly(t, out, rs)
+	// CDK_DEBUG's trace on the queue's logicalId entry.
+	mf := filepath.Join(out, "manifest.json")
+	b, _ := os.ReadFile(mf)
+	b = []byte(strings.Replace(string(b), `"type":"aws:cdk:logicalId"`, `"trace":["new Queue (`+repo+`/node_modules/aws-cdk-lib/aws-sqs/lib/queue.js:1:2)","new AppStack (`+repo+`/lib/app-stack.ts:17:5)"],"type":"aws:cdk:logicalId"`, 1))
+	if err := os.WriteFile(mf, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type location struct {
+		PhysicalLocation *struct {
+			ArtifactLocation struct{ URI string }    `json:"artifactLocation"`
+			Region           struct{ StartLine int } `json:"region"`
+		} `json:"physicalLocation"`
+		LogicalLocations []struct {
+			FullyQualifiedName string `json:"fullyQualifiedName"`
+		} `json:"logicalLocations"`
+	}
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct{ Version string } `json:"driver"`
+			} `json:"tool"`
+			Results []struct {
+				Locations        []location `json:"locations"`
+				RelatedLocations []location `json:"relatedLocations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	stdout, stderr, code := env.run("check", "--app", "cdk.out", "--pre-deploy", "--format", "sarif")
+	if err := json.Unmarshal([]byte(stdout), &log); code != ExitOK || err != nil || len(log.Runs) != 1 || len(log.Runs[0].Results) == 0 {
+		t.Fatalf("exit %d %v\n%s\n%s", code, err, stdout, stderr)
+	}
+	if log.Runs[0].Tool.Driver.Version == "" {
+		t.Errorf("no tool version")
+	}
+	r := log.Runs[0].Results[0]
+	if pl := r.Locations[0].PhysicalLocation; pl == nil || pl.ArtifactLocation.URI != "cdk.out/App.template.json" || pl.Region.StartLine < 1 {
+		t.Errorf("location %+v, want cdk.out/App.template.json on the queue's line", pl)
+	}
+	if len(r.RelatedLocations) != 1 || r.RelatedLocations[0].PhysicalLocation.ArtifactLocation.URI != "lib/app-stack.ts" || r.RelatedLocations[0].PhysicalLocation.Region.StartLine != 17 {
+		t.Errorf("related locations %+v, want lib/app-stack.ts:17", r.RelatedLocations)
+	}
+
+	stdout, _, _ = env.run("check", "--all", "--no-baseline", "--format", "sarif")
+	log.Runs = nil
+	if err := json.Unmarshal([]byte(stdout), &log); err != nil || len(log.Runs) != 1 || len(log.Runs[0].Results) == 0 {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	for _, r := range log.Runs[0].Results {
+		if r.Locations[0].PhysicalLocation != nil || !strings.HasPrefix(r.Locations[0].LogicalLocations[0].FullyQualifiedName, testAccount+"/"+testRegion+"/App/") {
+			t.Errorf("without --app: %+v, want a logical location only", r.Locations[0])
+		}
 	}
 }

@@ -124,7 +124,7 @@ func writeReport(w io.Writer, format string, in reportInput) error {
 	case "json":
 		return jsonWithStats(w, in.stacks, in.partial, in.stats)
 	case "sarif":
-		return report.SARIF(w, in.stacks, templatesOf(in.runs))
+		return report.SARIF(w, in.stacks, report.SARIFOptions{Templates: templatesOf(in.runs), ToolVersion: toolVersion()})
 	case "junit":
 		return report.JUnit(w, in.stacks)
 	case "asff":

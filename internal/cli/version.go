@@ -31,6 +31,18 @@ func versionLine() string {
 	return versionOf(info, stamp{releaseVersion, releaseCommit, releaseDate})
 }
 
+// toolVersion is the version reports name: the release tag, else the
+// module version ("(devel)" for a plain build).
+func toolVersion() string {
+	if releaseVersion != "" {
+		return releaseVersion
+	}
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
+		return info.Main.Version
+	}
+	return "(devel)"
+}
+
 func versionOf(info *debug.BuildInfo, st stamp) string {
 	v := info.Main.Version
 	if v == "" {

@@ -62,8 +62,6 @@ func ASFFFindings(stacks []Stack, now time.Time, withPotential bool) []map[strin
 			default:
 				continue
 			}
-			key := strings.Join([]string{s.Ref.Account, s.Ref.Region, s.Ref.Name, f.LogicalID, f.PhysicalID, f.Path}, "\x00")
-			sum := sha256.Sum256([]byte(key))
 			resID := f.PhysicalID
 			if resID == "" {
 				resID = s.Ref.Name + "/" + f.LogicalID
@@ -74,7 +72,7 @@ func ASFFFindings(stacks []Stack, now time.Time, withPotential bool) []map[strin
 			}
 			out = append(out, map[string]any{
 				"SchemaVersion": asffSchema,
-				"Id":            "realdrift/" + hex.EncodeToString(sum[:16]),
+				"Id":            FindingID(s.Ref, f),
 				"ProductArn":    fmt.Sprintf("arn:aws:securityhub:%s:%s:product/%s/default", s.Ref.Region, s.Ref.Account, s.Ref.Account),
 				"GeneratorId":   "realdrift/" + f.Tier.String(),
 				"AwsAccountId":  s.Ref.Account,
@@ -156,4 +154,15 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// FindingID is a finding's stable id: the same stack (account, region,
+// name), resource (logical and physical id) and path give the same id in
+// every run and every report — the JSON report's id, SARIF's
+// partialFingerprints and ASFF's Id — so a re-import or a re-upload
+// updates the finding it reported before.
+func FindingID(ref drift.StackRef, f drift.Finding) string {
+	key := strings.Join([]string{ref.Account, ref.Region, ref.Name, f.LogicalID, f.PhysicalID, f.Path}, "\x00")
+	sum := sha256.Sum256([]byte(key))
+	return "realdrift/" + hex.EncodeToString(sum[:16])
 }

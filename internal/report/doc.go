@@ -88,4 +88,20 @@
 // false when nothing of a stack could be read), JUnit a skipped test case
 // per resource not read, ASFF an INFORMATIONAL finding per resource not
 // read, markdown an INCOMPLETE heading.
+//
+// SARIF is what GitHub code scanning shows (sarif.go, checked against the
+// 2.1.0 schema and GitHub's documented requirements in
+// sarif_github_test.go): the tool's version (numeric first), a rule per
+// drift tier and per security category (security.go: policies, public
+// access, encryption, security groups — a data table of properties and
+// resource types; its rules carry tags security and a security-severity),
+// each with short and full descriptions and help saying what to do. A
+// result has a physical location only in a file that exists in the
+// repository (a cloud assembly's template under the working directory,
+// on the resource's line, the construct's source from the assembly's
+// metadata trace as a related location), else a logical location only;
+// logical names are account/region/stack/logical id.
+//
+// FindingID is a finding's stable id (account, region, stack, logical id,
+// physical id, path, hashed): SARIF's partialFingerprints and ASFF's Id.
 package report

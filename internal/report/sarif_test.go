@@ -38,7 +38,7 @@ func TestSARIFValidates(t *testing.T) {
 	for name, stacks := range cases() {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := SARIF(&buf, stacks, tpl); err != nil {
+			if err := SARIF(&buf, stacks, SARIFOptions{Templates: tpl, ToolVersion: "v1.2.3"}); err != nil {
 				t.Fatal(err)
 			}
 			var doc any
@@ -59,7 +59,7 @@ func TestSARIFValidates(t *testing.T) {
 		})
 	}
 	var buf bytes.Buffer
-	if err := SARIF(&buf, []Stack{{Ref: prod, Findings: mixed()}}, tpl); err != nil {
+	if err := SARIF(&buf, []Stack{{Ref: prod, Findings: mixed()}}, SARIFOptions{Templates: tpl}); err != nil {
 		t.Fatal(err)
 	}
 	var log struct {
