@@ -8,8 +8,6 @@ import (
 	"net/http"
 	"strings"
 	"time"
-
-	jsonpatch "github.com/evanphx/json-patch/v5"
 )
 
 // adminPrefix is the URL prefix of the admin API.
@@ -124,37 +122,6 @@ func (s *Server) Apply(ch Change) error {
 	res.Properties = m
 	syncPolicyVersions(res, s.opts.now())
 	return nil
-}
-
-func patchOne(doc []byte, op, path string, value json.RawMessage) ([]byte, error) {
-	o := map[string]any{"op": op, "path": path}
-	if value != nil {
-		o["value"] = value
-	}
-	b, err := json.Marshal([]any{o})
-	if err != nil {
-		return nil, err
-	}
-	p, err := jsonpatch.DecodePatch(b)
-	if err != nil {
-		return nil, err
-	}
-	if len(doc) == 0 {
-		doc = []byte(`{}`)
-	}
-	return p.Apply(doc)
-}
-
-// toPointer turns a dotted path into a JSON pointer; pointers pass through.
-func toPointer(p string) string {
-	if p == "" || strings.HasPrefix(p, "/") {
-		return p
-	}
-	segs := strings.Split(p, ".")
-	for i, s := range segs {
-		segs[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-	}
-	return "/" + strings.Join(segs, "/")
 }
 
 // Live returns a copy of a resource's live model (nil, false when the

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -458,17 +457,6 @@ func applyPatch(typ string, model json.RawMessage, patch jsonpatch.Patch, f *sch
 		return compact(out)
 	}
 	return marshalNoEscape(after)
-}
-
-func compact(b []byte) (json.RawMessage, error) {
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, b); err != nil {
-		return nil, fmt.Errorf("the patched model is not valid JSON: %w", err)
-	}
-	if buf.Len() == 0 || buf.Bytes()[0] != '{' {
-		return nil, fmt.Errorf("the patched model is not a JSON object")
-	}
-	return buf.Bytes(), nil
 }
 
 // dottedPath turns a JSON pointer into a dotted schema path ("*" for array

@@ -46,23 +46,6 @@ func parseScope(r *http.Request) (scope, error) {
 	return scope{accessKey: parts[0], date: parts[1], region: parts[2], service: parts[3]}, nil
 }
 
-// principal is who a request acts as.
-type principal struct {
-	account string
-	arn     string
-	userID  string
-	// role and session are set for AssumeRole sessions.
-	role, session string
-	secret, token string
-}
-
-func userPrincipal(account, user string) principal {
-	if user == "" {
-		return principal{account: account, arn: "arn:aws:iam::" + account + ":root", userID: account}
-	}
-	return principal{account: account, arn: "arn:aws:iam::" + account + ":user/" + user, userID: "AIDA" + shortHash(account+user, 17)}
-}
-
 // call is one API request being served.
 type call struct {
 	r       *http.Request

@@ -70,14 +70,3 @@ func (s *Server) stsAssumeRole(c *call) (any, error) {
 		el("AssumedRoleUser", tx("AssumedRoleId", p.userID), tx("Arn", p.arn)),
 	), nil
 }
-
-// rolePrincipal is a session of an account's role.
-func rolePrincipal(account, role, session string) principal {
-	roleID := "AROA" + shortHash("role/"+account+"/"+role, 17)
-	return principal{
-		account: account,
-		arn:     "arn:aws:sts::" + account + ":assumed-role/" + role + "/" + session,
-		userID:  roleID + ":" + session,
-		role:    role, session: session,
-	}
-}
