@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"regexp"
 	"strings"
 )
@@ -31,7 +32,7 @@ func acmService() *service {
 var certificateArnRE = regexp.MustCompile(`^arn:aws[-a-z]*:acm:[a-z0-9-]+:[0-9]{12}:certificate/[A-Za-z0-9-]+$`)
 
 // certificate finds the certificate a request names.
-func (s *Server) certificate(c *call) (*Resource, string, error) {
+func (s *Server) certificate(c *call) (*world.Resource, string, error) {
 	var in struct{ CertificateArn string }
 	if err := c.decode(&in); err != nil {
 		return nil, "", err
@@ -39,7 +40,7 @@ func (s *Server) certificate(c *call) (*Resource, string, error) {
 	if !certificateArnRE.MatchString(in.CertificateArn) {
 		return nil, "", errf(400, "InvalidArnException", "The certificate ARN %s is not valid.", in.CertificateArn)
 	}
-	cert := s.st.resource(c.account, c.region, "AWS::CertificateManager::Certificate", in.CertificateArn)
+	cert := s.st.Resource(c.account, c.region, "AWS::CertificateManager::Certificate", in.CertificateArn)
 	if cert == nil {
 		return nil, "", errf(400, "ResourceNotFoundException", "Could not find certificate %s.", in.CertificateArn)
 	}
@@ -53,23 +54,23 @@ func (s *Server) acmDescribeCertificate(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	domain := fieldString(cert, "DomainName")
+	domain := world.FieldString(cert, "DomainName")
 	sans := []string{domain}
-	for _, n := range fieldStrings(cert, "SubjectAlternativeNames") {
-		if !contains(sans, n) {
+	for _, n := range world.FieldStrings(cert, "SubjectAlternativeNames") {
+		if !world.Contains(sans, n) {
 			sans = append(sans, n)
 		}
 	}
-	key := fieldString(cert, "KeyAlgorithm")
+	key := world.FieldString(cert, "KeyAlgorithm")
 	if key == "" {
 		key = "RSA_2048"
 	}
-	ctl := fieldString(cert, "CertificateTransparencyLoggingPreference")
+	ctl := world.FieldString(cert, "CertificateTransparencyLoggingPreference")
 	if ctl == "" {
 		ctl = "ENABLED"
 	}
 	options := map[string]any{"CertificateTransparencyLoggingPreference": ctl}
-	if e := fieldString(cert, "CertificateExport"); e != "" {
+	if e := world.FieldString(cert, "CertificateExport"); e != "" {
 		options["Export"] = e
 	}
 	out := map[string]any{
@@ -86,10 +87,10 @@ func (s *Server) acmDescribeCertificate(c *call) (any, error) {
 		"Options":                 options,
 		"RenewalEligibility":      "INELIGIBLE",
 	}
-	if ca := fieldString(cert, "CertificateAuthorityArn"); ca != "" {
+	if ca := world.FieldString(cert, "CertificateAuthorityArn"); ca != "" {
 		out["Type"], out["CertificateAuthorityArn"] = "PRIVATE", ca
 	} else {
-		method := fieldString(cert, "ValidationMethod")
+		method := world.FieldString(cert, "ValidationMethod")
 		if method == "" {
 			method = "EMAIL"
 		}
@@ -97,7 +98,7 @@ func (s *Server) acmDescribeCertificate(c *call) (any, error) {
 		for _, n := range sans {
 			dv := map[string]any{"DomainName": n, "ValidationDomain": n, "ValidationStatus": "SUCCESS", "ValidationMethod": method}
 			if method == "DNS" {
-				dv["ResourceRecord"] = map[string]any{"Name": "_" + shortHash(n, 32) + "." + n + ".", "Type": "CNAME", "Value": "_" + shortHash(arn+n, 32) + ".acm-validations.aws."}
+				dv["ResourceRecord"] = map[string]any{"Name": "_" + world.ShortHash(n, 32) + "." + n + ".", "Type": "CNAME", "Value": "_" + world.ShortHash(arn+n, 32) + ".acm-validations.aws."}
 			}
 			dvs = append(dvs, dv)
 		}
@@ -114,7 +115,7 @@ func (s *Server) acmListTagsForCertificate(c *call) (any, error) {
 		return nil, err
 	}
 	tags := []map[string]any{}
-	if ts, ok := fieldValue(cert, "Tags").([]any); ok {
+	if ts, ok := world.FieldValue(cert, "Tags").([]any); ok {
 		for _, t := range ts {
 			if m, ok := t.(map[string]any); ok {
 				tags = append(tags, map[string]any{"Key": m["Key"], "Value": m["Value"]})

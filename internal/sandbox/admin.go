@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"io"
 	"net/http"
 	"strings"
@@ -58,64 +59,64 @@ func (s *Server) Apply(ch Change) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if ch.Account == "" && ch.AccessKey != "" {
-		p, ok := s.st.keys[ch.AccessKey]
+		p, ok := s.st.Keys[ch.AccessKey]
 		if !ok {
 			return fmt.Errorf("change: access key %s is not in the world", ch.AccessKey)
 		}
-		ch.Account = p.account
+		ch.Account = p.Account
 	}
 	if ch.Account == "" {
-		ch.Account = s.st.world.DefaultAccount
+		ch.Account = s.st.World.DefaultAccount
 	}
-	if s.st.account(ch.Account) == nil {
+	if s.st.Account(ch.Account) == nil {
 		return fmt.Errorf("change: account %s is not in the world", ch.Account)
 	}
 	if ch.Type == "" || ch.Identifier == "" {
 		return fmt.Errorf("change: type and identifier are required")
 	}
 	if ch.Op == OpAdd {
-		res := &Resource{Type: ch.Type, Identifier: ch.Identifier, PhysicalID: ch.Identifier, Properties: ch.Properties}
+		res := &world.Resource{Type: ch.Type, Identifier: ch.Identifier, PhysicalID: ch.Identifier, Properties: ch.Properties}
 		if len(res.Properties) == 0 {
 			res.Properties = json.RawMessage(`{}`)
 		}
-		if err := s.st.addLive(ch.Account, ch.Region, res); err != nil {
+		if err := s.st.AddLive(ch.Account, ch.Region, res); err != nil {
 			return fmt.Errorf("change: %w", err)
 		}
 		return nil
 	}
-	res := s.st.resource(ch.Account, ch.Region, ch.Type, ch.Identifier)
+	res := s.st.Resource(ch.Account, ch.Region, ch.Type, ch.Identifier)
 	if res == nil {
 		return fmt.Errorf("change: %s %q in %s/%s: %w", ch.Type, ch.Identifier, ch.Account, ch.Region, ErrNotFound)
 	}
 	switch ch.Op {
 	case OpDelete:
-		s.st.remove(ch.Account, ch.Region, res)
+		s.st.Remove(ch.Account, ch.Region, res)
 		return nil
 	case OpSet, OpRemove:
 	default:
 		return fmt.Errorf("change: op %q is not one of set, remove, add, delete", ch.Op)
 	}
-	ptr := toPointer(ch.Path)
+	ptr := world.ToPointer(ch.Path)
 	if ptr == "" {
 		return fmt.Errorf("change: %s needs a path", ch.Op)
 	}
 	var out []byte
 	var err error
 	if ch.Op == OpRemove {
-		out, err = patchOne(res.Properties, "remove", ptr, nil)
+		out, err = world.PatchOne(res.Properties, "remove", ptr, nil)
 	} else {
 		if len(ch.Value) == 0 || !json.Valid(ch.Value) {
 			return fmt.Errorf("change: set needs a JSON value")
 		}
-		out, err = patchOne(res.Properties, "replace", ptr, ch.Value)
+		out, err = world.PatchOne(res.Properties, "replace", ptr, ch.Value)
 		if err != nil {
-			out, err = patchOne(res.Properties, "add", ptr, ch.Value)
+			out, err = world.PatchOne(res.Properties, "add", ptr, ch.Value)
 		}
 	}
 	if err != nil {
 		return fmt.Errorf("change: %s %s: %w", ch.Op, ch.Path, err)
 	}
-	m, err := compact(out)
+	m, err := world.Compact(out)
 	if err != nil {
 		return fmt.Errorf("change: %w", err)
 	}
@@ -130,9 +131,9 @@ func (s *Server) Live(account, region, typ, identifier string) (json.RawMessage,
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if account == "" {
-		account = s.st.world.DefaultAccount
+		account = s.st.World.DefaultAccount
 	}
-	res := s.st.resource(account, region, typ, identifier)
+	res := s.st.Resource(account, region, typ, identifier)
 	if res == nil {
 		return nil, false
 	}
@@ -143,13 +144,13 @@ func (s *Server) Live(account, region, typ, identifier string) (json.RawMessage,
 func (s *Server) Snapshot() ([]byte, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.st.world.Marshal()
+	return s.st.World.Marshal()
 }
 
 // Restore replaces the world with a snapshot. Issued session keys stay
 // valid; pending Cloud Control requests are dropped.
 func (s *Server) Restore(snapshot []byte) error {
-	w, err := ParseWorld(snapshot)
+	w, err := world.ParseWorld(snapshot)
 	if err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
@@ -161,11 +162,11 @@ func (s *Server) Restore(snapshot []byte) error {
 		}
 	}
 	s.requests = map[string]*progress{}
-	keys := s.st.keys
-	s.st = newState(w)
+	keys := s.st.Keys
+	s.st = world.NewState(w)
 	for k, p := range keys {
-		if _, ok := s.st.keys[k]; !ok && p.role != "" {
-			s.st.keys[k] = p
+		if _, ok := s.st.Keys[k]; !ok && p.Role != "" {
+			s.st.Keys[k] = p
 		}
 	}
 	return nil
@@ -277,7 +278,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 }
 
 func adminJSON(w http.ResponseWriter, v any) {
-	b, err := marshalNoEscape(v)
+	b, err := world.MarshalNoEscape(v)
 	if err != nil {
 		adminError(w, 500, err)
 		return
@@ -287,7 +288,7 @@ func adminJSON(w http.ResponseWriter, v any) {
 }
 
 func adminError(w http.ResponseWriter, status int, err error) {
-	b, _ := marshalNoEscape(map[string]string{"error": err.Error()})
+	b, _ := world.MarshalNoEscape(map[string]string{"error": err.Error()})
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(b)

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strings"
 )
 
@@ -59,7 +60,7 @@ func (s *Server) aasDescribeScalingPolicies(c *call) (any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	byName := map[string]map[string]any{}
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::ApplicationAutoScaling::ScalingPolicy") {
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::ApplicationAutoScaling::ScalingPolicy") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -70,11 +71,11 @@ func (s *Server) aasDescribeScalingPolicies(c *call) (any, error) {
 		}
 		arn := str(m["Arn"])
 		if arn == "" {
-			arn, _, _ = strings.Cut(r.ccID(), "|")
+			arn, _, _ = strings.Cut(r.CCID(), "|")
 		}
 		name := str(m["PolicyName"])
 		if ns != in.ServiceNamespace || (in.ResourceId != "" && res != in.ResourceId) || (in.ScalableDimension != "" && dim != in.ScalableDimension) ||
-			(len(in.PolicyNames) > 0 && !contains(in.PolicyNames, name)) {
+			(len(in.PolicyNames) > 0 && !world.Contains(in.PolicyNames, name)) {
 			continue
 		}
 		p := map[string]any{"PolicyARN": arn, "ServiceNamespace": ns, "ResourceId": res, "ScalableDimension": dim, "CreationTime": epoch(defaultStackTime), "Alarms": []any{}}
@@ -85,7 +86,7 @@ func (s *Server) aasDescribeScalingPolicies(c *call) (any, error) {
 		}
 		byName[res+"\x00"+dim+"\x00"+name] = p
 	}
-	keys := sortedKeys(byName)
+	keys := world.SortedKeys(byName)
 	lo, hi, next := page(len(keys), off, size)
 	list := make([]any, 0, hi-lo)
 	for _, k := range keys[lo:hi] {

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -57,11 +58,11 @@ func (s *Server) appSyncListApiKeys(c *call) (any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	exists := false
-	for _, g := range s.st.ofType(c.account, c.region, "AWS::AppSync::GraphQLApi") {
-		exists = exists || fieldString(g, "ApiId") == api || strings.HasSuffix(g.ccID(), "apis/"+api)
+	for _, g := range s.st.OfType(c.account, c.region, "AWS::AppSync::GraphQLApi") {
+		exists = exists || world.FieldString(g, "ApiId") == api || strings.HasSuffix(g.CCID(), "apis/"+api)
 	}
 	keys := []any{}
-	for _, k := range s.st.ofType(c.account, c.region, "AWS::AppSync::ApiKey") {
+	for _, k := range s.st.OfType(c.account, c.region, "AWS::AppSync::ApiKey") {
 		m, err := fieldObject(k)
 		if err != nil {
 			return nil, err
@@ -70,7 +71,7 @@ func (s *Server) appSyncListApiKeys(c *call) (any, error) {
 			continue
 		}
 		exists = true
-		id := arnTail(k.ccID(), "/apikeys/")
+		id := world.ARNTail(k.CCID(), "/apikeys/")
 		item := map[string]any{"id": id, "deletes": 0}
 		if e, ok := m["Expires"]; ok {
 			item["expires"] = e

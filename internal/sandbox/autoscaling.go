@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"sort"
 	"strconv"
 )
@@ -27,15 +28,15 @@ func autoScalingService() *service {
 
 // groupChildren returns the models of typ on group, by name key, or the
 // not-found ValidationError.
-func (s *Server) groupChildren(c *call, group, typ, key string) ([]*Resource, error) {
+func (s *Server) groupChildren(c *call, group, typ, key string) ([]*world.Resource, error) {
 	exists := false
-	for _, g := range s.st.ofType(c.account, c.region, "AWS::AutoScaling::AutoScalingGroup") {
-		exists = exists || fieldString(g, "AutoScalingGroupName") == group || g.ccID() == group
+	for _, g := range s.st.OfType(c.account, c.region, "AWS::AutoScaling::AutoScalingGroup") {
+		exists = exists || world.FieldString(g, "AutoScalingGroupName") == group || g.CCID() == group
 	}
-	var out []*Resource
+	var out []*world.Resource
 	for _, t := range []string{"AWS::AutoScaling::LifecycleHook", "AWS::AutoScaling::ScheduledAction"} {
-		for _, r := range s.st.ofType(c.account, c.region, t) {
-			if fieldString(r, "AutoScalingGroupName") != group {
+		for _, r := range s.st.OfType(c.account, c.region, t) {
+			if world.FieldString(r, "AutoScalingGroupName") != group {
 				continue
 			}
 			exists = true
@@ -47,7 +48,7 @@ func (s *Server) groupChildren(c *call, group, typ, key string) ([]*Resource, er
 	if !exists {
 		return nil, validation("Group %s not found", group)
 	}
-	sort.Slice(out, func(i, j int) bool { return fieldString(out[i], key) < fieldString(out[j], key) })
+	sort.Slice(out, func(i, j int) bool { return world.FieldString(out[i], key) < world.FieldString(out[j], key) })
 	return out, nil
 }
 
@@ -61,9 +62,9 @@ func (s *Server) asDescribeLifecycleHooks(c *call) (any, error) {
 	}
 	var items []*xnode
 	for _, r := range rs {
-		items = append(items, el("", tx("LifecycleHookName", fieldString(r, "LifecycleHookName")), tx("AutoScalingGroupName", group),
-			opt("LifecycleTransition", fieldString(r, "LifecycleTransition")), opt("DefaultResult", fieldString(r, "DefaultResult")),
-			opt("NotificationTargetARN", fieldString(r, "NotificationTargetARN")), opt("RoleARN", fieldString(r, "RoleARN"))))
+		items = append(items, el("", tx("LifecycleHookName", world.FieldString(r, "LifecycleHookName")), tx("AutoScalingGroupName", group),
+			opt("LifecycleTransition", world.FieldString(r, "LifecycleTransition")), opt("DefaultResult", world.FieldString(r, "DefaultResult")),
+			opt("NotificationTargetARN", world.FieldString(r, "NotificationTargetARN")), opt("RoleARN", world.FieldString(r, "RoleARN"))))
 	}
 	return el("", members("LifecycleHooks", items)), nil
 }
@@ -91,12 +92,12 @@ func (s *Server) asDescribeScheduledActions(c *call) (any, error) {
 	lo, hi, next := page(len(rs), off, size)
 	var items []*xnode
 	for _, r := range rs[lo:hi] {
-		name := fieldString(r, "ScheduledActionName")
+		name := world.FieldString(r, "ScheduledActionName")
 		if name == "" {
 			name = r.PhysicalID
 		}
 		items = append(items, el("", tx("ScheduledActionName", name), tx("AutoScalingGroupName", group),
-			opt("Recurrence", fieldString(r, "Recurrence")), opt("TimeZone", fieldString(r, "TimeZone"))))
+			opt("Recurrence", world.FieldString(r, "Recurrence")), opt("TimeZone", world.FieldString(r, "TimeZone"))))
 	}
 	out := el("", members("ScheduledUpdateGroupActions", items))
 	if next >= 0 {

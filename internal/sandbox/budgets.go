@@ -34,7 +34,7 @@ func (s *Server) budgetsDescribeBudget(c *call) (any, error) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::Budgets::Budget") {
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::Budgets::Budget") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -45,7 +45,7 @@ func (s *Server) budgetsDescribeBudget(c *call) (any, error) {
 		}
 		name, _ := b["BudgetName"].(string)
 		if name == "" {
-			name = r.ccID()
+			name = r.CCID()
 		}
 		if name != in.BudgetName {
 			continue

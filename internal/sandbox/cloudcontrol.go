@@ -3,6 +3,7 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"reflect"
 	"sort"
 	"strconv"
@@ -81,7 +82,7 @@ func (s *Server) ccCheckType(c *call, typ, action string) error {
 	if typ == "" {
 		return errf(400, "ValidationException", "1 validation error detected: Value null at 'typeName' failed to satisfy constraint: Member must not be null")
 	}
-	if isCustom(typ) {
+	if world.IsCustom(typ) {
 		return errf(400, "UnsupportedActionException", "Resource type %s does not support %s action", typ, action)
 	}
 	if !s.readable(c.account, c.region, typ) {
@@ -106,8 +107,8 @@ func (s *Server) ccCheckType(c *call, typ, action string) error {
 func (s *Server) knowsType(typ string) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	for k := range s.st.byType {
-		if k.typ == typ {
+	for k := range s.st.ByType {
+		if k.Type == typ {
 			return true
 		}
 	}
@@ -127,13 +128,13 @@ func (s *Server) ccGetResource(c *call) (any, error) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	res := s.st.resource(c.account, c.region, in.TypeName, in.Identifier)
+	res := s.st.Resource(c.account, c.region, in.TypeName, in.Identifier)
 	if res == nil || len(res.Properties) == 0 {
 		return nil, notFoundResource(in.TypeName, in.Identifier)
 	}
 	return map[string]any{
 		"TypeName":            in.TypeName,
-		"ResourceDescription": resourceDescription{Identifier: res.ccID(), Properties: string(res.Properties)},
+		"ResourceDescription": resourceDescription{Identifier: res.CCID(), Properties: string(res.Properties)},
 	}, nil
 }
 
@@ -172,9 +173,9 @@ func (s *Server) ccListResources(c *call) (any, error) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	all := s.st.ofType(c.account, c.region, in.TypeName)
+	all := s.st.OfType(c.account, c.region, in.TypeName)
 	if sel != nil {
-		var kept []*Resource
+		var kept []*world.Resource
 		for _, res := range all {
 			if modelHolds(res, sel) {
 				kept = append(kept, res)
@@ -185,7 +186,7 @@ func (s *Server) ccListResources(c *call) (any, error) {
 	lo, hi, next := page(len(all), off, size)
 	descs := []resourceDescription{}
 	for _, res := range all[lo:hi] {
-		descs = append(descs, resourceDescription{Identifier: res.ccID(), Properties: string(res.Properties)})
+		descs = append(descs, resourceDescription{Identifier: res.CCID(), Properties: string(res.Properties)})
 	}
 	out := map[string]any{"TypeName": in.TypeName, "ResourceDescriptions": descs}
 	if next >= 0 {
@@ -213,17 +214,17 @@ func (s *Server) ccUpdateResource(c *call) (any, error) {
 	if p := s.byClientToken(c.account, in.ClientToken); p != nil {
 		return map[string]any{"ProgressEvent": p.event()}, nil
 	}
-	res := s.st.resource(c.account, c.region, in.TypeName, in.Identifier)
+	res := s.st.Resource(c.account, c.region, in.TypeName, in.Identifier)
 	if res == nil || len(res.Properties) == 0 {
 		return nil, notFoundResource(in.TypeName, in.Identifier)
 	}
-	if err := s.busy(c.account, in.TypeName, res.ccID()); err != nil {
+	if err := s.busy(c.account, in.TypeName, res.CCID()); err != nil {
 		return nil, err
 	}
 	if _, err := applyPatch(in.TypeName, res.Properties, patch, f, s.opts.now()); err != nil {
 		return nil, errf(400, "InvalidRequestException", "%v", err)
 	}
-	p := s.newProgress(c, in.TypeName, res.ccID(), "UPDATE", in.ClientToken)
+	p := s.newProgress(c, in.TypeName, res.CCID(), "UPDATE", in.ClientToken)
 	p.patch = patch
 	p.refused = refused
 	return map[string]any{"ProgressEvent": p.event()}, nil
@@ -243,14 +244,14 @@ func (s *Server) ccDeleteResource(c *call) (any, error) {
 	if p := s.byClientToken(c.account, in.ClientToken); p != nil {
 		return map[string]any{"ProgressEvent": p.event()}, nil
 	}
-	res := s.st.resource(c.account, c.region, in.TypeName, in.Identifier)
+	res := s.st.Resource(c.account, c.region, in.TypeName, in.Identifier)
 	if res == nil {
 		return nil, notFoundResource(in.TypeName, in.Identifier)
 	}
-	if err := s.busy(c.account, in.TypeName, res.ccID()); err != nil {
+	if err := s.busy(c.account, in.TypeName, res.CCID()); err != nil {
 		return nil, err
 	}
-	p := s.newProgress(c, in.TypeName, res.ccID(), "DELETE", in.ClientToken)
+	p := s.newProgress(c, in.TypeName, res.CCID(), "DELETE", in.ClientToken)
 	p.refused = refused
 	return map[string]any{"ProgressEvent": p.event()}, nil
 }
@@ -373,7 +374,7 @@ func (s *Server) complete(token string) {
 		p.status, p.errorCode, p.statusMsg = "FAILED", "AccessDenied", p.refused
 		return
 	}
-	res := s.st.resource(p.account, p.region, p.typ, p.id)
+	res := s.st.Resource(p.account, p.region, p.typ, p.id)
 	if res == nil {
 		p.status, p.errorCode = "FAILED", "NotFound"
 		p.statusMsg = fmt.Sprintf("Resource of type '%s' with identifier '%s' was not found.", p.typ, p.id)
@@ -381,7 +382,7 @@ func (s *Server) complete(token string) {
 	}
 	switch p.op {
 	case "DELETE":
-		s.st.remove(p.account, p.region, res)
+		s.st.Remove(p.account, p.region, res)
 		p.status = "SUCCESS"
 	case "UPDATE":
 		out, err := applyPatch(p.typ, res.Properties, p.patch, f, p.eventTime)
@@ -420,7 +421,7 @@ func applyPatch(typ string, model json.RawMessage, patch jsonpatch.Patch, f *sch
 		return nil, fmt.Errorf("the patch does not apply: %w", err)
 	}
 	if f == nil {
-		return compact(out)
+		return world.Compact(out)
 	}
 	var before, after map[string]any
 	if err := json.Unmarshal(model, &before); err != nil {
@@ -442,9 +443,9 @@ func applyPatch(typ string, model json.RawMessage, patch jsonpatch.Patch, f *sch
 		}
 	}
 	if rc := recomputes()[typ]; rc != nil {
-		prev, _ := marshalNoEscape(after)
+		prev, _ := world.MarshalNoEscape(after)
 		rc(after, now)
-		next, _ := marshalNoEscape(after)
+		next, _ := world.MarshalNoEscape(after)
 		changed = changed || string(prev) != string(next)
 	}
 	for _, wo := range f.WriteOnly {
@@ -454,9 +455,9 @@ func applyPatch(typ string, model json.RawMessage, patch jsonpatch.Patch, f *sch
 		}
 	}
 	if !changed {
-		return compact(out)
+		return world.Compact(out)
 	}
-	return marshalNoEscape(after)
+	return world.MarshalNoEscape(after)
 }
 
 // dottedPath turns a JSON pointer into a dotted schema path ("*" for array
@@ -502,7 +503,7 @@ func concat(a, b []string) []string { return append(append([]string(nil), a...),
 
 // modelHolds reports whether a resource's live model holds every value of
 // sel (top-level properties, compared as JSON).
-func modelHolds(res *Resource, sel map[string]any) bool {
+func modelHolds(res *world.Resource, sel map[string]any) bool {
 	var m map[string]any
 	if json.Unmarshal(res.Properties, &m) != nil {
 		return false

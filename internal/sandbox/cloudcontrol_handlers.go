@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strings"
 
 	"github.com/realdrift/realdrift/internal/schema"
@@ -47,8 +48,8 @@ func (s *Server) handlerRefused(c *call, typ, handler string) (string, bool) {
 	keys["aws:calledviafirst"] = []string{"cloudformation.amazonaws.com"}
 	keys["aws:calledvialast"] = []string{"cloudformation.amazonaws.com"}
 	for _, perm := range f.HandlerPermissions[handler] {
-		d := evaluate(pol.stmts, request{action: perm, resource: "*", keys: keys})
-		if d == explicitDeny || (d == implicitDeny && pol.Complete && schema.IAMAction(perm)) {
+		d := world.Evaluate(pol.Stmts, world.Request{Action: perm, Resource: "*", Keys: keys})
+		if d == world.ExplicitDeny || (d == world.ImplicitDeny && pol.Complete && schema.IAMAction(perm)) {
 			return denyMessage(c.who, perm, "*", d) +
 				" (called by the " + strings.ToUpper(handler) + " handler of " + typ + " through Cloud Control, with the caller's credentials)", true
 		}

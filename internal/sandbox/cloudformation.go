@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strings"
 	"time"
 )
@@ -28,14 +29,14 @@ func cloudFormationService() *service {
 // defaultStackTime stands in for a stack time the world leaves out.
 var defaultStackTime = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 
-func stackCreated(s *Stack) time.Time {
+func stackCreated(s *world.Stack) time.Time {
 	if s.CreationTime != nil {
 		return *s.CreationTime
 	}
 	return defaultStackTime
 }
 
-func stackUpdated(s *Stack) time.Time {
+func stackUpdated(s *world.Stack) time.Time {
 	if s.LastUpdatedTime != nil {
 		return *s.LastUpdatedTime
 	}
@@ -47,18 +48,18 @@ func notFoundStack(name string) error {
 }
 
 // lookupStack finds the named stack or answers CloudFormation's error.
-func (s *Server) lookupStack(c *call, name string) (*Stack, error) {
+func (s *Server) lookupStack(c *call, name string) (*world.Stack, error) {
 	if name == "" {
 		return nil, validation("1 validation error detected: Value null at 'stackName' failed to satisfy constraint: Member must not be null")
 	}
-	st := s.st.findStack(c.account, c.region, name)
+	st := s.st.FindStack(c.account, c.region, name)
 	if st == nil {
 		return nil, notFoundStack(name)
 	}
 	return st, nil
 }
 
-func stackNode(st *Stack) *xnode {
+func stackNode(st *world.Stack) *xnode {
 	var params, outputs, tags []*xnode
 	for _, p := range st.Parameters {
 		v := p.Value
@@ -103,8 +104,8 @@ func (s *Server) cfnDescribeStacks(c *call) (any, error) {
 		}
 		return el("", members("Stacks", []*xnode{stackNode(st)})), nil
 	}
-	var live []*Stack
-	for _, st := range s.st.stacks(c.account, c.region) {
+	var live []*world.Stack
+	for _, st := range s.st.Stacks(c.account, c.region) {
 		if st.Status != "DELETE_COMPLETE" {
 			live = append(live, st)
 		}
@@ -132,8 +133,8 @@ func (s *Server) cfnListStacks(c *call) (any, error) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var sel []*Stack
-	for _, st := range s.st.stacks(c.account, c.region) {
+	var sel []*world.Stack
+	for _, st := range s.st.Stacks(c.account, c.region) {
 		if len(filter) == 0 || filter[st.Status] {
 			sel = append(sel, st)
 		}
@@ -211,7 +212,7 @@ func (s *Server) cfnDescribeStackResources(c *call) (any, error) {
 	name, phys, logical := c.str("StackName"), c.str("PhysicalResourceId"), c.str("LogicalResourceId")
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var st *Stack
+	var st *world.Stack
 	switch {
 	case name != "":
 		var err error
@@ -219,7 +220,7 @@ func (s *Server) cfnDescribeStackResources(c *call) (any, error) {
 			return nil, err
 		}
 	case phys != "":
-		for _, cand := range s.st.stacks(c.account, c.region) {
+		for _, cand := range s.st.Stacks(c.account, c.region) {
 			if cand.Status == "DELETE_COMPLETE" {
 				continue
 			}
@@ -254,7 +255,7 @@ func (s *Server) cfnListExports(c *call) (any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var items []*xnode
-	for _, st := range s.st.stacks(c.account, c.region) {
+	for _, st := range s.st.Stacks(c.account, c.region) {
 		if st.Status == "DELETE_COMPLETE" {
 			continue
 		}
@@ -293,7 +294,7 @@ func (s *Server) cfnListImports(c *call) (any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var items []*xnode
-	for _, st := range s.st.stacks(c.account, c.region) {
+	for _, st := range s.st.Stacks(c.account, c.region) {
 		if st.Status == "DELETE_COMPLETE" {
 			continue
 		}

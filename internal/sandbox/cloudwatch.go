@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"strconv"
 	"strings"
@@ -84,7 +85,7 @@ func (s *Server) cloudWatchDescribeAnomalyDetectors(c *call) (any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var found []map[string]any
-	for _, r := range sortedByID(s.st.ofType(c.account, c.region, "AWS::CloudWatch::AnomalyDetector")) {
+	for _, r := range sortedByID(s.st.OfType(c.account, c.region, "AWS::CloudWatch::AnomalyDetector")) {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -163,7 +164,7 @@ func cwMatches(d map[string]any, in cwQuery) bool {
 		if _, ok := d["MetricMathAnomalyDetector"]; ok {
 			typ = "METRIC_MATH"
 		}
-		if !contains(in.AnomalyDetectorTypes, typ) {
+		if !world.Contains(in.AnomalyDetectorTypes, typ) {
 			return false
 		}
 	}
@@ -182,7 +183,7 @@ func cwMatches(d map[string]any, in cwQuery) bool {
 // cwXML renders a detector as query XML (lists as members, times ISO).
 func cwXML(d map[string]any) *xnode {
 	n := &xnode{name: "member"}
-	for _, k := range sortedKeys(d) {
+	for _, k := range world.SortedKeys(d) {
 		if k == "Configuration" {
 			cfg, _ := d[k].(map[string]any)
 			cn := el("Configuration", opt("MetricTimezone", strOf(cfg["MetricTimezone"])))

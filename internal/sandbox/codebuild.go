@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -68,8 +69,8 @@ func (s *Server) codeBuildBatchGetProjects(c *call) (any, error) {
 	defer s.mu.RUnlock()
 	projects, missing := []any{}, []string{}
 	for _, name := range in.Names {
-		name := arnTail(name, ":project/")
-		p := s.st.resource(c.account, c.region, "AWS::CodeBuild::Project", name)
+		name := world.ARNTail(name, ":project/")
+		p := s.st.Resource(c.account, c.region, "AWS::CodeBuild::Project", name)
 		if p == nil {
 			missing = append(missing, name)
 			continue
@@ -107,7 +108,7 @@ func (s *Server) codeBuildBatchGetReportGroups(c *call) (any, error) {
 		if !strings.Contains(arn, ":report-group/") {
 			return nil, errf(400, "InvalidInputException", "Invalid report group ARN: %s", arn)
 		}
-		g := s.st.resource(c.account, c.region, "AWS::CodeBuild::ReportGroup", arn)
+		g := s.st.Resource(c.account, c.region, "AWS::CodeBuild::ReportGroup", arn)
 		if g == nil {
 			missing = append(missing, arn)
 			continue
@@ -120,7 +121,7 @@ func (s *Server) codeBuildBatchGetReportGroups(c *call) (any, error) {
 		out := camelModel(m, nil).(map[string]any)
 		out["arn"] = arn
 		if out["name"] == nil {
-			out["name"] = arnTail(arn, ":report-group/")
+			out["name"] = world.ARNTail(arn, ":report-group/")
 		}
 		out["status"] = "ACTIVE"
 		out["created"], out["lastModified"] = epoch(defaultStackTime), epoch(defaultStackTime)

@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "sort"
 
 // codeDeployService serves CodeDeploy (JSON 1.1): an application's
@@ -39,16 +40,16 @@ func (s *Server) cdListDeploymentGroups(c *call) (any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	exists := false
-	for _, a := range s.st.ofType(c.account, c.region, "AWS::CodeDeploy::Application") {
-		exists = exists || fieldString(a, "ApplicationName") == in.ApplicationName || a.ccID() == in.ApplicationName
+	for _, a := range s.st.OfType(c.account, c.region, "AWS::CodeDeploy::Application") {
+		exists = exists || world.FieldString(a, "ApplicationName") == in.ApplicationName || a.CCID() == in.ApplicationName
 	}
 	var names []string
-	for _, g := range s.st.ofType(c.account, c.region, "AWS::CodeDeploy::DeploymentGroup") {
-		if fieldString(g, "ApplicationName") != in.ApplicationName {
+	for _, g := range s.st.OfType(c.account, c.region, "AWS::CodeDeploy::DeploymentGroup") {
+		if world.FieldString(g, "ApplicationName") != in.ApplicationName {
 			continue
 		}
 		exists = true
-		name := fieldString(g, "DeploymentGroupName")
+		name := world.FieldString(g, "DeploymentGroupName")
 		if name == "" {
 			name = g.PhysicalID
 		}

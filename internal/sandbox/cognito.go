@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "sort"
 
 // cognitoService serves Cognito user pools (JSON 1.1): a pool's app
@@ -24,15 +25,15 @@ func cognitoService() *service {
 
 // poolChildren returns the models of typ in pool, sorted by key, or a
 // ResourceNotFoundException when the pool does not exist.
-func (s *Server) poolChildren(c *call, pool, typ, key string) ([]*Resource, error) {
+func (s *Server) poolChildren(c *call, pool, typ, key string) ([]*world.Resource, error) {
 	exists := false
-	for _, p := range s.st.ofType(c.account, c.region, "AWS::Cognito::UserPool") {
-		exists = exists || fieldString(p, "UserPoolId") == pool || p.ccID() == pool
+	for _, p := range s.st.OfType(c.account, c.region, "AWS::Cognito::UserPool") {
+		exists = exists || world.FieldString(p, "UserPoolId") == pool || p.CCID() == pool
 	}
-	var out []*Resource
+	var out []*world.Resource
 	for _, typ2 := range []string{"AWS::Cognito::UserPoolClient", "AWS::Cognito::UserPoolGroup"} {
-		for _, r := range s.st.ofType(c.account, c.region, typ2) {
-			if fieldString(r, "UserPoolId") != pool {
+		for _, r := range s.st.OfType(c.account, c.region, typ2) {
+			if world.FieldString(r, "UserPoolId") != pool {
 				continue
 			}
 			exists = true
@@ -44,7 +45,7 @@ func (s *Server) poolChildren(c *call, pool, typ, key string) ([]*Resource, erro
 	if !exists {
 		return nil, errf(400, "ResourceNotFoundException", "User pool %s does not exist.", pool)
 	}
-	sort.Slice(out, func(i, j int) bool { return fieldString(out[i], key) < fieldString(out[j], key) })
+	sort.Slice(out, func(i, j int) bool { return world.FieldString(out[i], key) < world.FieldString(out[j], key) })
 	return out, nil
 }
 
@@ -77,11 +78,11 @@ func (s *Server) cognitoListUserPoolClients(c *call) (any, error) {
 	lo, hi, next := page(len(rs), off, size)
 	items := []map[string]any{}
 	for _, r := range rs[lo:hi] {
-		id := fieldString(r, "ClientId")
+		id := world.FieldString(r, "ClientId")
 		if id == "" {
 			id = r.PhysicalID
 		}
-		items = append(items, map[string]any{"ClientId": id, "ClientName": fieldString(r, "ClientName"), "UserPoolId": in.UserPoolID})
+		items = append(items, map[string]any{"ClientId": id, "ClientName": world.FieldString(r, "ClientName"), "UserPoolId": in.UserPoolID})
 	}
 	out := map[string]any{"UserPoolClients": items}
 	if next >= 0 {
@@ -119,14 +120,14 @@ func (s *Server) cognitoListGroups(c *call) (any, error) {
 	lo, hi, next := page(len(rs), off, size)
 	items := []map[string]any{}
 	for _, r := range rs[lo:hi] {
-		g := map[string]any{"GroupName": fieldString(r, "GroupName"), "UserPoolId": in.UserPoolID,
+		g := map[string]any{"GroupName": world.FieldString(r, "GroupName"), "UserPoolId": in.UserPoolID,
 			"CreationDate": epoch(defaultStackTime), "LastModifiedDate": epoch(defaultStackTime)}
 		for _, k := range []string{"Description", "RoleArn"} {
-			if v := fieldString(r, k); v != "" {
+			if v := world.FieldString(r, k); v != "" {
 				g[k] = v
 			}
 		}
-		if p, ok := fieldValue(r, "Precedence").(float64); ok {
+		if p, ok := world.FieldValue(r, "Precedence").(float64); ok {
 			g["Precedence"] = p
 		}
 		items = append(items, g)

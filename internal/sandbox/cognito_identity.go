@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
 // cognitoIdentityService serves Cognito Identity (JSON 1.1, PascalCase):
@@ -34,7 +35,7 @@ func (s *Server) cognitoIdentityDescribePool(c *call) (any, error) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	r := s.st.resource(c.account, c.region, "AWS::Cognito::IdentityPool", in.IdentityPoolId)
+	r := s.st.Resource(c.account, c.region, "AWS::Cognito::IdentityPool", in.IdentityPoolId)
 	if r == nil {
 		return nil, errf(400, "ResourceNotFoundException", "IdentityPool '%s' not found.", in.IdentityPoolId)
 	}
@@ -56,8 +57,8 @@ func (s *Server) cognitoIdentityDescribePool(c *call) (any, error) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			k, _ := marshalNoEscape(t["Key"])
-			v, _ := marshalNoEscape(t["Value"])
+			k, _ := world.MarshalNoEscape(t["Key"])
+			v, _ := world.MarshalNoEscape(t["Value"])
 			b.Write(bytes.TrimSpace(k))
 			b.WriteByte(':')
 			b.Write(bytes.TrimSpace(v))

@@ -1,5 +1,7 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/world"
+
 // configService serves AWS Config (JSON 1.1): the configuration recorders
 // and delivery channels of the account region, from the world's
 // AWS::Config::ConfigurationRecorder and AWS::Config::DeliveryChannel
@@ -28,12 +30,12 @@ func configService() *service {
 func (s *Server) configDescribe(c *call, typ string, names []string, notFound, noun string) ([]any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	byName := map[string]*Resource{}
+	byName := map[string]*world.Resource{}
 	var order []string
-	for _, r := range s.st.ofType(c.account, c.region, typ) {
-		n := fieldString(r, "Name")
+	for _, r := range s.st.OfType(c.account, c.region, typ) {
+		n := world.FieldString(r, "Name")
 		if n == "" {
-			n = r.ccID()
+			n = r.CCID()
 		}
 		byName[n] = r
 		order = append(order, n)
@@ -68,7 +70,7 @@ func (s *Server) configDescribeRecorders(c *call) (any, error) {
 	}
 	for _, r := range rs {
 		m := r.(map[string]any)
-		m["arn"] = "arn:aws:config:" + c.region + ":" + c.account + ":configuration-recorder/" + m["name"].(string) + "/" + shortHash(m["name"].(string), 16)
+		m["arn"] = "arn:aws:config:" + c.region + ":" + c.account + ":configuration-recorder/" + m["name"].(string) + "/" + world.ShortHash(m["name"].(string), 16)
 	}
 	return map[string]any{"ConfigurationRecorders": rs}, nil
 }

@@ -1,5 +1,7 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/world"
+
 // daxService serves DAX (JSON 1.1, PascalCase): clusters, subnet groups
 // and parameter groups from the world's AWS::DAX::Cluster, SubnetGroup and
 // ParameterGroup models (by identifier, else their name property),
@@ -35,19 +37,19 @@ func daxService() *service {
 // when none), or the not-found fault of the first name missing.
 func (s *Server) daxNamed(c *call, typ, nameProp string, names []string, fault, noun string) (map[string]map[string]any, []string, error) {
 	all := map[string]map[string]any{}
-	for _, r := range s.st.ofType(c.account, c.region, typ) {
+	for _, r := range s.st.OfType(c.account, c.region, typ) {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, nil, err
 		}
 		n, _ := m[nameProp].(string)
 		if n == "" {
-			n = r.ccID()
+			n = r.CCID()
 		}
 		all[n] = m
 	}
 	if len(names) == 0 {
-		names = sortedKeys(all)
+		names = world.SortedKeys(all)
 	}
 	for _, n := range names {
 		if all[n] == nil {
@@ -185,7 +187,7 @@ func (s *Server) daxDescribeParameters(c *call) (any, error) {
 	params := []any{}
 	if in.Source != "system" {
 		values, _ := all[in.ParameterGroupName]["ParameterNameValues"].(map[string]any)
-		for _, k := range sortedKeys(values) {
+		for _, k := range world.SortedKeys(values) {
 			params = append(params, map[string]any{"ParameterName": k, "ParameterValue": values[k], "Source": "user", "ParameterType": "DEFAULT", "IsModifiable": "TRUE", "ChangeType": "REQUIRES_REBOOT"})
 		}
 	}
@@ -202,7 +204,7 @@ func (s *Server) daxListTags(c *call) (any, error) {
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
-	name := arnTail(in.ResourceName, ":cache/")
+	name := world.ARNTail(in.ResourceName, ":cache/")
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	all, _, err := s.daxNamed(c, "AWS::DAX::Cluster", "ClusterName", nil, "ClusterNotFoundFault", "Cluster")
@@ -215,7 +217,7 @@ func (s *Server) daxListTags(c *call) (any, error) {
 	}
 	tags := []any{}
 	if t, ok := m["Tags"].(map[string]any); ok {
-		for _, k := range sortedKeys(t) {
+		for _, k := range world.SortedKeys(t) {
 			tags = append(tags, map[string]any{"Key": k, "Value": t[k]})
 		}
 	}

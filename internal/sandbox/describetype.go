@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strings"
 
 	"github.com/realdrift/realdrift/internal/schema"
@@ -168,5 +169,5 @@ func registrySchema(typeName string, f *schema.Facts, readable bool) ([]byte, er
 		}
 		doc["tagging"] = tagging
 	}
-	return marshalNoEscape(doc)
+	return world.MarshalNoEscape(doc)
 }

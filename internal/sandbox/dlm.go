@@ -45,7 +45,7 @@ func (s *Server) dlmGetLifecyclePolicy(c *call) (any, error) {
 	id := c.params["policyId"]
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	r := s.st.resource(c.account, c.region, "AWS::DLM::LifecyclePolicy", id)
+	r := s.st.Resource(c.account, c.region, "AWS::DLM::LifecyclePolicy", id)
 	if r == nil {
 		return nil, errf(404, "ResourceNotFoundException", "Policy %s not found", id)
 	}

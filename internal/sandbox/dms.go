@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strings"
 )
 
@@ -83,23 +84,23 @@ type dmsItem struct {
 
 func (s *Server) dmsItems(c *call, k dmsKind) ([]dmsItem, error) {
 	var out []dmsItem
-	for _, r := range s.st.ofType(c.account, c.region, k.typ) {
+	for _, r := range s.st.OfType(c.account, c.region, k.typ) {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
 		}
 		it := dmsItem{m: m}
-		for _, v := range []string{r.PhysicalID, r.ccID()} {
+		for _, v := range []string{r.PhysicalID, r.CCID()} {
 			if strings.HasPrefix(v, "arn:") {
 				it.arn = v
 			}
 		}
 		it.id, _ = m[k.idProp].(string)
 		if it.id == "" && it.arn == "" {
-			it.id = r.ccID()
+			it.id = r.CCID()
 		}
 		if it.id == "" {
-			it.id = arnTail(it.arn, ":")
+			it.id = world.ARNTail(it.arn, ":")
 		}
 		it.id = strings.ToLower(it.id)
 		if it.arn == "" {

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strconv"
 	"strings"
 )
@@ -75,14 +76,14 @@ func docDBArn(c *call, kind, id string) string {
 // docDBModels returns the models of k by lower-cased identifier.
 func (s *Server) docDBModels(c *call, k docDBKind) (map[string]map[string]any, error) {
 	out := map[string]map[string]any{}
-	for _, r := range s.st.ofType(c.account, c.region, k.typ) {
+	for _, r := range s.st.OfType(c.account, c.region, k.typ) {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
 		}
 		id, _ := m[k.idProp].(string)
 		if id == "" {
-			id = r.ccID()
+			id = r.CCID()
 		}
 		m[k.idProp] = strings.ToLower(id)
 		out[strings.ToLower(id)] = m
@@ -105,7 +106,7 @@ func docDBNode(c *call, k docDBKind, m map[string]any) *xnode {
 			}
 		}
 	}
-	for _, from := range sortedKeys(k.renames) {
+	for _, from := range world.SortedKeys(k.renames) {
 		if v, ok := m[from]; ok {
 			if x := queryXML(k.renames[from], v); x != nil {
 				n.kids = append(n.kids, x)
@@ -163,7 +164,7 @@ func (s *Server) docDBDescribe(c *call, kinds ...docDBKind) (any, error) {
 			all[id], kindOf[id] = m, kk
 		}
 	}
-	ids := sortedKeys(all)
+	ids := world.SortedKeys(all)
 	if want := c.str(k.idParam); want != "" {
 		if all[strings.ToLower(want)] == nil {
 			return nil, errf(404, k.fault, "%s %s not found.", k.noun, want)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/xml"
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"sort"
 	"strconv"
@@ -160,14 +161,14 @@ func (c *call) ec2Describe(setName, idParam, notFound, kind string, allowed map[
 	}
 	var kept []*xnode
 	for _, o := range objs {
-		if len(ids) > 0 && !contains(ids, o.id) {
+		if len(ids) > 0 && !world.Contains(ids, o.id) {
 			continue
 		}
 		match := true
 		for name, want := range filters {
 			hit := false
 			for _, v := range o.values[name] {
-				hit = hit || contains(want, v)
+				hit = hit || world.Contains(want, v)
 			}
 			match = match && hit
 		}
@@ -192,19 +193,19 @@ func derivedID(prefix, parent string) string {
 // vpcs returns the ids of the VPCs of the account region.
 func (s *Server) vpcs(c *call) []string {
 	var out []string
-	for _, v := range s.st.ofType(c.account, c.region, "AWS::EC2::VPC") {
-		id := fieldString(v, "VpcId")
+	for _, v := range s.st.OfType(c.account, c.region, "AWS::EC2::VPC") {
+		id := world.FieldString(v, "VpcId")
 		if id == "" {
-			id = v.ccID()
+			id = v.CCID()
 		}
 		out = append(out, id)
 	}
 	return out
 }
 
-func tagSet(res *Resource) *xnode {
+func tagSet(res *world.Resource) *xnode {
 	var its []*xnode
-	if tags, ok := fieldValue(res, "Tags").([]any); ok {
+	if tags, ok := world.FieldValue(res, "Tags").([]any); ok {
 		for _, t := range tags {
 			m, _ := t.(map[string]any)
 			k, _ := m["Key"].(string)
@@ -221,7 +222,7 @@ func (s *Server) ec2DescribeNetworkAcls(c *call) (any, error) {
 	type acl struct {
 		id, vpc string
 		dflt    bool
-		res     *Resource
+		res     *world.Resource
 		entries []*xnode
 	}
 	acls := map[string]*acl{}
@@ -235,16 +236,16 @@ func (s *Server) ec2DescribeNetworkAcls(c *call) (any, error) {
 		a := get(derivedID("acl", vpc))
 		a.vpc, a.dflt = vpc, true
 	}
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::EC2::NetworkAcl") {
-		id := fieldString(r, "Id")
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::EC2::NetworkAcl") {
+		id := world.FieldString(r, "Id")
 		if id == "" {
-			id = r.ccID()
+			id = r.CCID()
 		}
 		a := get(id)
-		a.vpc, a.res = fieldString(r, "VpcId"), r
+		a.vpc, a.res = world.FieldString(r, "VpcId"), r
 	}
-	for _, e := range s.st.ofType(c.account, c.region, "AWS::EC2::NetworkAclEntry") {
-		id := fieldString(e, "NetworkAclId")
+	for _, e := range s.st.OfType(c.account, c.region, "AWS::EC2::NetworkAclEntry") {
+		id := world.FieldString(e, "NetworkAclId")
 		if id == "" {
 			continue
 		}
@@ -266,7 +267,7 @@ func (s *Server) ec2DescribeNetworkAcls(c *call) (any, error) {
 }
 
 // aclEntry renders an AWS::EC2::NetworkAclEntry model as an entrySet item.
-func aclEntry(e *Resource) *xnode {
+func aclEntry(e *world.Resource) *xnode {
 	num := func(v any) string {
 		switch t := v.(type) {
 		case float64:
@@ -276,14 +277,14 @@ func aclEntry(e *Resource) *xnode {
 		}
 		return ""
 	}
-	egress, _ := fieldValue(e, "Egress").(bool)
-	n := el("", tx("ruleNumber", num(fieldValue(e, "RuleNumber"))), tx("protocol", num(fieldValue(e, "Protocol"))),
-		tx("ruleAction", strings.ToLower(fieldString(e, "RuleAction"))), xbool("egress", egress),
-		opt("cidrBlock", fieldString(e, "CidrBlock")), opt("ipv6CidrBlock", fieldString(e, "Ipv6CidrBlock")))
-	if m, ok := fieldValue(e, "Icmp").(map[string]any); ok {
+	egress, _ := world.FieldValue(e, "Egress").(bool)
+	n := el("", tx("ruleNumber", num(world.FieldValue(e, "RuleNumber"))), tx("protocol", num(world.FieldValue(e, "Protocol"))),
+		tx("ruleAction", strings.ToLower(world.FieldString(e, "RuleAction"))), xbool("egress", egress),
+		opt("cidrBlock", world.FieldString(e, "CidrBlock")), opt("ipv6CidrBlock", world.FieldString(e, "Ipv6CidrBlock")))
+	if m, ok := world.FieldValue(e, "Icmp").(map[string]any); ok {
 		n.kids = append(n.kids, el("icmpTypeCode", opt("code", num(m["Code"])), opt("type", num(m["Type"]))))
 	}
-	if m, ok := fieldValue(e, "PortRange").(map[string]any); ok {
+	if m, ok := world.FieldValue(e, "PortRange").(map[string]any); ok {
 		n.kids = append(n.kids, el("portRange", opt("from", num(m["From"])), opt("to", num(m["To"]))))
 	}
 	return n
@@ -293,14 +294,14 @@ func (s *Server) ec2DescribeSubnets(c *call) (any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var objs []ec2Object
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::EC2::Subnet") {
-		id := fieldString(r, "SubnetId")
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::EC2::Subnet") {
+		id := world.FieldString(r, "SubnetId")
 		if id == "" {
-			id = r.ccID()
+			id = r.CCID()
 		}
-		vpc := fieldString(r, "VpcId")
-		node := el("", tx("subnetId", id), tx("vpcId", vpc), tx("state", "available"), opt("cidrBlock", fieldString(r, "CidrBlock")),
-			opt("availabilityZone", fieldString(r, "AvailabilityZone")), tagSet(r), tx("ownerId", c.account))
+		vpc := world.FieldString(r, "VpcId")
+		node := el("", tx("subnetId", id), tx("vpcId", vpc), tx("state", "available"), opt("cidrBlock", world.FieldString(r, "CidrBlock")),
+			opt("availabilityZone", world.FieldString(r, "AvailabilityZone")), tagSet(r), tx("ownerId", c.account))
 		objs = append(objs, ec2Object{id: id, node: node, values: map[string][]string{"subnet-id": {id}, "vpc-id": {vpc}}})
 	}
 	return c.ec2Describe("subnetSet", "SubnetId", "InvalidSubnetID.NotFound", "subnet", map[string]bool{"subnet-id": true, "vpc-id": true}, objs)
@@ -310,24 +311,24 @@ func (s *Server) ec2DescribeSecurityGroups(c *call) (any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var objs []ec2Object
-	add := func(id, name, vpc, desc string, res *Resource) {
+	add := func(id, name, vpc, desc string, res *world.Resource) {
 		node := el("", tx("groupId", id), tx("groupName", name), opt("vpcId", vpc), tx("groupDescription", desc), tagSet(res), tx("ownerId", c.account))
 		objs = append(objs, ec2Object{id: id, node: node, values: map[string][]string{"group-id": {id}, "group-name": {name}, "vpc-id": {vpc}}})
 	}
 	for _, vpc := range s.vpcs(c) {
 		add(derivedID("sg", vpc), "default", vpc, "default VPC security group", nil)
 	}
-	if r := s.st.region(c.account, c.region); r != nil {
+	if r := s.st.Region(c.account, c.region); r != nil {
 		for _, id := range r.DefaultSecurityGroups {
 			add(id, "default", derivedID("vpc", id), "default VPC security group", nil)
 		}
 	}
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::EC2::SecurityGroup") {
-		id := fieldString(r, "GroupId")
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::EC2::SecurityGroup") {
+		id := world.FieldString(r, "GroupId")
 		if id == "" {
-			id = r.ccID()
+			id = r.CCID()
 		}
-		add(id, fieldString(r, "GroupName"), fieldString(r, "VpcId"), fieldString(r, "GroupDescription"), r)
+		add(id, world.FieldString(r, "GroupName"), world.FieldString(r, "VpcId"), world.FieldString(r, "GroupDescription"), r)
 	}
 	return c.ec2Describe("securityGroupInfo", "GroupId", "InvalidGroup.NotFound", "security group", map[string]bool{"group-id": true, "group-name": true, "vpc-id": true}, objs)
 }
@@ -344,19 +345,19 @@ var routeTargets = [][2]string{
 // CIDR block, then the AWS::EC2::Route models on the table.
 func (s *Server) routeSet(c *call, table, vpc string) *xnode {
 	var its []*xnode
-	for _, v := range s.st.ofType(c.account, c.region, "AWS::EC2::VPC") {
-		if (fieldString(v, "VpcId") == vpc || v.ccID() == vpc) && fieldString(v, "CidrBlock") != "" {
-			its = append(its, el("", tx("destinationCidrBlock", fieldString(v, "CidrBlock")), tx("gatewayId", "local"), tx("state", "active"), tx("origin", "CreateRouteTable")))
+	for _, v := range s.st.OfType(c.account, c.region, "AWS::EC2::VPC") {
+		if (world.FieldString(v, "VpcId") == vpc || v.CCID() == vpc) && world.FieldString(v, "CidrBlock") != "" {
+			its = append(its, el("", tx("destinationCidrBlock", world.FieldString(v, "CidrBlock")), tx("gatewayId", "local"), tx("state", "active"), tx("origin", "CreateRouteTable")))
 		}
 	}
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::EC2::Route") {
-		if fieldString(r, "RouteTableId") != table {
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::EC2::Route") {
+		if world.FieldString(r, "RouteTableId") != table {
 			continue
 		}
-		n := el("", opt("destinationCidrBlock", fieldString(r, "DestinationCidrBlock")), opt("destinationIpv6CidrBlock", fieldString(r, "DestinationIpv6CidrBlock")),
-			opt("destinationPrefixListId", fieldString(r, "DestinationPrefixListId")))
+		n := el("", opt("destinationCidrBlock", world.FieldString(r, "DestinationCidrBlock")), opt("destinationIpv6CidrBlock", world.FieldString(r, "DestinationIpv6CidrBlock")),
+			opt("destinationPrefixListId", world.FieldString(r, "DestinationPrefixListId")))
 		for _, t := range routeTargets {
-			if v := fieldString(r, t[0]); v != "" {
+			if v := world.FieldString(r, t[0]); v != "" {
 				n.kids = append(n.kids, tx(t[1], v))
 			}
 		}
@@ -370,7 +371,7 @@ func (s *Server) ec2DescribeRouteTables(c *call) (any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var objs []ec2Object
-	add := func(id, vpc string, main bool, res *Resource) {
+	add := func(id, vpc string, main bool, res *world.Resource) {
 		var assoc []*xnode
 		if main {
 			assoc = append(assoc, el("", tx("routeTableAssociationId", derivedID("rtbassoc", id)), tx("routeTableId", id), xbool("main", true)))
@@ -381,12 +382,12 @@ func (s *Server) ec2DescribeRouteTables(c *call) (any, error) {
 	for _, vpc := range s.vpcs(c) {
 		add(derivedID("rtb", vpc), vpc, true, nil)
 	}
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::EC2::RouteTable") {
-		id := fieldString(r, "RouteTableId")
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::EC2::RouteTable") {
+		id := world.FieldString(r, "RouteTableId")
 		if id == "" {
-			id = r.ccID()
+			id = r.CCID()
 		}
-		add(id, fieldString(r, "VpcId"), false, r)
+		add(id, world.FieldString(r, "VpcId"), false, r)
 	}
 	return c.ec2Describe("routeTableSet", "RouteTableId", "InvalidRouteTableID.NotFound", "route table", map[string]bool{"route-table-id": true, "vpc-id": true, "association.main": true}, objs)
 }
@@ -406,34 +407,34 @@ func (s *Server) ec2DescribeAddresses(c *call) (any, error) {
 	}
 	found := map[string]bool{}
 	var kept []*xnode
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::EC2::EIP") {
-		ip := fieldString(r, "PublicIp")
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::EC2::EIP") {
+		ip := world.FieldString(r, "PublicIp")
 		if ip == "" {
 			ip = r.PhysicalID
 		}
-		alloc := fieldString(r, "AllocationId")
+		alloc := world.FieldString(r, "AllocationId")
 		if alloc == "" {
 			alloc = derivedID("eipalloc", ip)
 		}
-		domain := fieldString(r, "Domain")
+		domain := world.FieldString(r, "Domain")
 		if domain == "" {
 			domain = "vpc"
 		}
-		if (len(ips) > 0 && !contains(ips, ip)) || (len(allocs) > 0 && !contains(allocs, alloc)) {
+		if (len(ips) > 0 && !world.Contains(ips, ip)) || (len(allocs) > 0 && !world.Contains(allocs, alloc)) {
 			continue
 		}
 		match := true
 		for name, want := range filters {
 			v := map[string]string{"public-ip": ip, "allocation-id": alloc, "domain": domain}[name]
-			match = match && contains(want, v)
+			match = match && world.Contains(want, v)
 		}
 		if !match {
 			continue
 		}
 		found[ip], found[alloc] = true, true
 		kept = append(kept, el("", tx("publicIp", ip), tx("allocationId", alloc), tx("domain", domain),
-			opt("networkBorderGroup", fieldString(r, "NetworkBorderGroup")), tx("publicIpv4Pool", "amazon"),
-			opt("instanceId", fieldString(r, "InstanceId")), opt("networkInterfaceId", fieldString(r, "NetworkInterfaceId")), tagSet(r)))
+			opt("networkBorderGroup", world.FieldString(r, "NetworkBorderGroup")), tx("publicIpv4Pool", "amazon"),
+			opt("instanceId", world.FieldString(r, "InstanceId")), opt("networkInterfaceId", world.FieldString(r, "NetworkInterfaceId")), tagSet(r)))
 	}
 	for _, ip := range ips {
 		if !found[ip] {
@@ -460,11 +461,11 @@ func (s *Server) ec2ReplaceNetworkAclEntry(c *call) (any, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var entry *Resource
-	for _, e := range s.st.ofType(c.account, c.region, "AWS::EC2::NetworkAclEntry") {
-		num, _ := fieldValue(e, "RuleNumber").(float64)
-		eg, _ := fieldValue(e, "Egress").(bool)
-		if fieldString(e, "NetworkAclId") == acl && int(num) == n && eg == egress {
+	var entry *world.Resource
+	for _, e := range s.st.OfType(c.account, c.region, "AWS::EC2::NetworkAclEntry") {
+		num, _ := world.FieldValue(e, "RuleNumber").(float64)
+		eg, _ := world.FieldValue(e, "Egress").(bool)
+		if world.FieldString(e, "NetworkAclId") == acl && int(num) == n && eg == egress {
 			entry = e
 		}
 	}
@@ -482,22 +483,22 @@ func (s *Server) ec2ReplaceNetworkAclEntry(c *call) (any, error) {
 	for _, k := range []string{"CidrBlock", "Ipv6CidrBlock"} {
 		if v := c.str(k); v != "" {
 			set[k] = v
-		} else if err := removeField(entry, k); err != nil {
+		} else if err := world.RemoveField(entry, k); err != nil {
 			return nil, err
 		}
 	}
 	if c.str("PortRange.From") != "" || c.str("PortRange.To") != "" {
 		set["PortRange"] = map[string]any{"From": num("PortRange.From"), "To": num("PortRange.To")}
-	} else if err := removeField(entry, "PortRange"); err != nil {
+	} else if err := world.RemoveField(entry, "PortRange"); err != nil {
 		return nil, err
 	}
 	if c.str("Icmp.Code") != "" || c.str("Icmp.Type") != "" {
 		set["Icmp"] = map[string]any{"Code": num("Icmp.Code"), "Type": num("Icmp.Type")}
-	} else if err := removeField(entry, "Icmp"); err != nil {
+	} else if err := world.RemoveField(entry, "Icmp"); err != nil {
 		return nil, err
 	}
-	for _, k := range sortedKeys(set) {
-		if err := setField(entry, k, set[k]); err != nil {
+	for _, k := range world.SortedKeys(set) {
+		if err := world.SetField(entry, k, set[k]); err != nil {
 			return nil, err
 		}
 	}

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strconv"
 	"strings"
 )
@@ -21,10 +22,10 @@ import (
 // InvalidClientVpnEndpointId.NotFound.
 
 // clientVpnEndpoints returns the endpoint models by id.
-func (s *Server) clientVpnEndpoints(c *call) map[string]*Resource {
-	out := map[string]*Resource{}
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::EC2::ClientVpnEndpoint") {
-		out[r.ccID()] = r
+func (s *Server) clientVpnEndpoints(c *call) map[string]*world.Resource {
+	out := map[string]*world.Resource{}
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::EC2::ClientVpnEndpoint") {
+		out[r.CCID()] = r
 	}
 	return out
 }
@@ -39,7 +40,7 @@ func clientVpnXML(name string, v any, renames map[string]string) *xnode {
 	switch t := v.(type) {
 	case map[string]any:
 		n := &xnode{name: name}
-		for _, k := range sortedKeys(t) {
+		for _, k := range world.SortedKeys(t) {
 			kn, ok := renames[k]
 			if !ok {
 				kn = strings.ToLower(k[:1]) + k[1:]
@@ -85,7 +86,7 @@ func (s *Server) ec2DescribeClientVpnEndpoints(c *call) (any, error) {
 		}
 		delete(m, "TagSpecifications")
 		n := el("", tx("clientVpnEndpointId", id), el("status", tx("code", "available")), tx("vpnProtocol", "openvpn"))
-		for _, k := range sortedKeys(m) {
+		for _, k := range world.SortedKeys(m) {
 			kn, ok := clientVpnRenames[k]
 			if !ok {
 				kn = strings.ToLower(k[:1]) + k[1:]
@@ -110,14 +111,14 @@ func (s *Server) ec2DescribeClientVpnEndpoints(c *call) (any, error) {
 
 // clientVpnChildren returns the models of typ under the endpoint the call
 // names, or the endpoint's not-found error.
-func (s *Server) clientVpnChildren(c *call, typ string) (string, []*Resource, error) {
+func (s *Server) clientVpnChildren(c *call, typ string) (string, []*world.Resource, error) {
 	ep := c.str("ClientVpnEndpointId")
 	if s.clientVpnEndpoints(c)[ep] == nil {
 		return "", nil, noClientVpnEndpoint(ep)
 	}
-	var out []*Resource
-	for _, r := range s.st.ofType(c.account, c.region, typ) {
-		if fieldString(r, "ClientVpnEndpointId") == ep {
+	var out []*world.Resource
+	for _, r := range s.st.OfType(c.account, c.region, typ) {
+		if world.FieldString(r, "ClientVpnEndpointId") == ep {
 			out = append(out, r)
 		}
 	}
@@ -156,11 +157,11 @@ func (s *Server) ec2DescribeClientVpnTargetNetworks(c *call) (any, error) {
 	ids := c.ec2List("AssociationIds")
 	var kept []*xnode
 	for _, r := range sortedByID(rs) {
-		id := r.ccID()
-		if len(ids) > 0 && !contains(ids, id) {
+		id := r.CCID()
+		if len(ids) > 0 && !world.Contains(ids, id) {
 			continue
 		}
-		kept = append(kept, el("", tx("associationId", id), tx("clientVpnEndpointId", ep), tx("targetNetworkId", fieldString(r, "SubnetId")),
+		kept = append(kept, el("", tx("associationId", id), tx("clientVpnEndpointId", ep), tx("targetNetworkId", world.FieldString(r, "SubnetId")),
 			el("status", tx("code", "associated"))))
 	}
 	return c.ec2Page("clientVpnTargetNetworks", kept)
@@ -181,16 +182,16 @@ func (s *Server) ec2DescribeClientVpnAuthorizationRules(c *call) (any, error) {
 	}
 	var kept []*xnode
 	for _, r := range sortedByID(rs) {
-		cidr, group, desc := fieldString(r, "TargetNetworkCidr"), fieldString(r, "AccessGroupId"), fieldString(r, "Description")
+		cidr, group, desc := world.FieldString(r, "TargetNetworkCidr"), world.FieldString(r, "AccessGroupId"), world.FieldString(r, "Description")
 		values := map[string]string{"destination-cidr": cidr, "group-id": group, "description": desc}
 		match := true
 		for name, want := range filters {
-			match = match && contains(want, values[name])
+			match = match && world.Contains(want, values[name])
 		}
 		if !match {
 			continue
 		}
-		all, _ := fieldValue(r, "AuthorizeAllGroups").(bool)
+		all, _ := world.FieldValue(r, "AuthorizeAllGroups").(bool)
 		kept = append(kept, el("", tx("clientVpnEndpointId", ep), opt("description", desc), opt("groupId", group), xbool("accessAll", all),
 			tx("destinationCidr", cidr), el("status", tx("code", "active"))))
 	}
@@ -198,13 +199,13 @@ func (s *Server) ec2DescribeClientVpnAuthorizationRules(c *call) (any, error) {
 }
 
 // sortedByID orders resources by their Cloud Control identifier.
-func sortedByID(rs []*Resource) []*Resource {
-	byID := map[string]*Resource{}
+func sortedByID(rs []*world.Resource) []*world.Resource {
+	byID := map[string]*world.Resource{}
 	for _, r := range rs {
-		byID[r.ccID()] = r
+		byID[r.CCID()] = r
 	}
-	out := make([]*Resource, 0, len(rs))
-	for _, id := range sortedKeys(byID) {
+	out := make([]*world.Resource, 0, len(rs))
+	for _, id := range world.SortedKeys(byID) {
 		out = append(out, byID[id])
 	}
 	return out

@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "strings"
 
 // Transit gateway children (EC2 query protocol):
@@ -23,17 +24,17 @@ func (s *Server) ec2DescribeTransitGatewayVpcAttachments(c *call) (any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var objs []ec2Object
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::EC2::TransitGatewayVpcAttachment") {
-		id := fieldString(r, "Id")
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::EC2::TransitGatewayVpcAttachment") {
+		id := world.FieldString(r, "Id")
 		if id == "" {
-			id = r.ccID()
+			id = r.CCID()
 		}
-		tgw, vpc, state := fieldString(r, "TransitGatewayId"), fieldString(r, "VpcId"), fieldString(r, "State")
+		tgw, vpc, state := world.FieldString(r, "TransitGatewayId"), world.FieldString(r, "VpcId"), world.FieldString(r, "State")
 		if state == "" {
 			state = "available"
 		}
 		var subnets []*xnode
-		for _, sn := range fieldStrings(r, "SubnetIds") {
+		for _, sn := range world.FieldStrings(r, "SubnetIds") {
 			subnets = append(subnets, tx("", sn))
 		}
 		node := el("", tx("transitGatewayAttachmentId", id), tx("transitGatewayId", tgw), tx("vpcId", vpc), tx("vpcOwnerId", c.account),
@@ -58,30 +59,30 @@ func (s *Server) ec2DescribeTransitGatewayRouteTables(c *call) (any, error) {
 			"transit-gateway-route-table-id": {id}, "transit-gateway-id": {tgw}, "state": {state},
 			"default-association-route-table": {boolText(assoc)}, "default-propagation-route-table": {boolText(prop)}}})
 	}
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::EC2::TransitGatewayRouteTable") {
-		id := fieldString(r, "TransitGatewayRouteTableId")
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::EC2::TransitGatewayRouteTable") {
+		id := world.FieldString(r, "TransitGatewayRouteTableId")
 		if id == "" {
-			id = r.ccID()
+			id = r.CCID()
 		}
-		state := fieldString(r, "State")
+		state := world.FieldString(r, "State")
 		if state == "" {
 			state = "available"
 		}
-		add(id, fieldString(r, "TransitGatewayId"), state, false, false, tagSet(r))
+		add(id, world.FieldString(r, "TransitGatewayId"), state, false, false, tagSet(r))
 	}
-	for _, g := range s.st.ofType(c.account, c.region, "AWS::EC2::TransitGateway") {
-		tgw := fieldString(g, "Id")
+	for _, g := range s.st.OfType(c.account, c.region, "AWS::EC2::TransitGateway") {
+		tgw := world.FieldString(g, "Id")
 		if tgw == "" {
-			tgw = g.ccID()
+			tgw = g.CCID()
 		}
-		assoc := !strings.EqualFold(fieldString(g, "DefaultRouteTableAssociation"), "disable")
-		prop := !strings.EqualFold(fieldString(g, "DefaultRouteTablePropagation"), "disable")
+		assoc := !strings.EqualFold(world.FieldString(g, "DefaultRouteTableAssociation"), "disable")
+		prop := !strings.EqualFold(world.FieldString(g, "DefaultRouteTablePropagation"), "disable")
 		if !assoc && !prop {
 			continue
 		}
-		id := fieldString(g, "AssociationDefaultRouteTableId")
+		id := world.FieldString(g, "AssociationDefaultRouteTableId")
 		if id == "" {
-			id = fieldString(g, "PropagationDefaultRouteTableId")
+			id = world.FieldString(g, "PropagationDefaultRouteTableId")
 		}
 		if id == "" {
 			id = derivedID("tgw-rtb", tgw)

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"sort"
 	"strings"
 )
@@ -60,16 +61,16 @@ func (s *Server) ecsListServices(c *call) (any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	exists := false
-	for _, cl := range s.st.ofType(c.account, c.region, "AWS::ECS::Cluster") {
-		exists = exists || fieldString(cl, "ClusterName") == cluster || clusterName(cl.PhysicalID) == cluster
+	for _, cl := range s.st.OfType(c.account, c.region, "AWS::ECS::Cluster") {
+		exists = exists || world.FieldString(cl, "ClusterName") == cluster || clusterName(cl.PhysicalID) == cluster
 	}
 	var arns []string
-	for _, sv := range s.st.ofType(c.account, c.region, "AWS::ECS::Service") {
-		if clusterName(fieldString(sv, "Cluster")) != cluster {
+	for _, sv := range s.st.OfType(c.account, c.region, "AWS::ECS::Service") {
+		if clusterName(world.FieldString(sv, "Cluster")) != cluster {
 			continue
 		}
 		exists = true
-		arn := fieldString(sv, "ServiceArn")
+		arn := world.FieldString(sv, "ServiceArn")
 		if arn == "" {
 			arn = sv.PhysicalID
 		}

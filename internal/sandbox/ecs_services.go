@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "strings"
 
 // ecsDescribeServices serves DescribeServices from the world's
@@ -27,12 +28,12 @@ func (s *Server) ecsDescribeServices(c *call) (any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	exists := false
-	for _, cl := range s.st.ofType(c.account, c.region, "AWS::ECS::Cluster") {
-		exists = exists || fieldString(cl, "ClusterName") == cluster || clusterName(cl.PhysicalID) == cluster
+	for _, cl := range s.st.OfType(c.account, c.region, "AWS::ECS::Cluster") {
+		exists = exists || world.FieldString(cl, "ClusterName") == cluster || clusterName(cl.PhysicalID) == cluster
 	}
-	var inCluster []*Resource
-	for _, sv := range s.st.ofType(c.account, c.region, "AWS::ECS::Service") {
-		if clusterName(fieldString(sv, "Cluster")) == cluster {
+	var inCluster []*world.Resource
+	for _, sv := range s.st.OfType(c.account, c.region, "AWS::ECS::Service") {
+		if clusterName(world.FieldString(sv, "Cluster")) == cluster {
 			exists = true
 			if !sv.Deleted {
 				inCluster = append(inCluster, sv)
@@ -45,7 +46,7 @@ func (s *Server) ecsDescribeServices(c *call) (any, error) {
 	clusterArn := "arn:aws:ecs:" + c.region + ":" + c.account + ":cluster/" + cluster
 	services, failures := []any{}, []any{}
 	for _, want := range in.Services {
-		var hit *Resource
+		var hit *world.Resource
 		for _, sv := range inCluster {
 			if arn, name := ecsServiceIDs(sv); want == arn || want == name {
 				hit = sv
@@ -60,8 +61,8 @@ func (s *Server) ecsDescribeServices(c *call) (any, error) {
 			continue
 		}
 		arn, name := ecsServiceIDs(hit)
-		dep := map[string]any{"id": "ecs-svc/" + shortHash(arn, 19), "status": "PRIMARY", "taskDefinition": fieldString(hit, "TaskDefinition")}
-		if v := fieldValue(hit, "ServiceConnectConfiguration"); v != nil {
+		dep := map[string]any{"id": "ecs-svc/" + world.ShortHash(arn, 19), "status": "PRIMARY", "taskDefinition": world.FieldString(hit, "TaskDefinition")}
+		if v := world.FieldValue(hit, "ServiceConnectConfiguration"); v != nil {
 			sc := camelModel(v, nil).(map[string]any)
 			if lc, ok := sc["logConfiguration"].(map[string]any); ok {
 				if orig, ok := v.(map[string]any)["LogConfiguration"].(map[string]any); ok && orig["Options"] != nil {
@@ -71,17 +72,17 @@ func (s *Server) ecsDescribeServices(c *call) (any, error) {
 			}
 			dep["serviceConnectConfiguration"] = sc
 		}
-		if v := fieldValue(hit, "VolumeConfigurations"); v != nil {
+		if v := world.FieldValue(hit, "VolumeConfigurations"); v != nil {
 			dep["volumeConfigurations"] = camelModel(v, nil)
 		}
 		svc := map[string]any{"serviceArn": arn, "serviceName": name, "clusterArn": clusterArn, "status": "ACTIVE", "deployments": []any{dep}}
-		if v := fieldString(hit, "TaskDefinition"); v != "" {
+		if v := world.FieldString(hit, "TaskDefinition"); v != "" {
 			svc["taskDefinition"] = v
 		}
-		if v := fieldString(hit, "LaunchType"); v != "" {
+		if v := world.FieldString(hit, "LaunchType"); v != "" {
 			svc["launchType"] = v
 		}
-		if v, ok := fieldValue(hit, "DesiredCount").(float64); ok {
+		if v, ok := world.FieldValue(hit, "DesiredCount").(float64); ok {
 			svc["desiredCount"] = v
 		}
 		services = append(services, svc)
@@ -91,14 +92,14 @@ func (s *Server) ecsDescribeServices(c *call) (any, error) {
 
 // ecsServiceIDs are a service model's ARN (ServiceArn, else the physical
 // id) and name (ServiceName, else Name, else the ARN's last part).
-func ecsServiceIDs(r *Resource) (arn, name string) {
-	arn = fieldString(r, "ServiceArn")
+func ecsServiceIDs(r *world.Resource) (arn, name string) {
+	arn = world.FieldString(r, "ServiceArn")
 	if arn == "" {
 		arn = r.PhysicalID
 	}
-	name = fieldString(r, "ServiceName")
+	name = world.FieldString(r, "ServiceName")
 	if name == "" {
-		name = fieldString(r, "Name")
+		name = world.FieldString(r, "Name")
 	}
 	if name == "" {
 		name = arn[strings.LastIndex(arn, "/")+1:]

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strconv"
 	"strings"
 )
@@ -44,12 +45,12 @@ func listOf(name, item string, kids []*xnode) *xnode {
 	return n
 }
 
-func (s *Server) cacheGroups(c *call) map[string]*Resource {
-	out := map[string]*Resource{}
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::ElastiCache::ParameterGroup") {
-		n := fieldString(r, "CacheParameterGroupName")
+func (s *Server) cacheGroups(c *call) map[string]*world.Resource {
+	out := map[string]*world.Resource{}
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::ElastiCache::ParameterGroup") {
+		n := world.FieldString(r, "CacheParameterGroupName")
 		if n == "" {
-			n = r.ccID()
+			n = r.CCID()
 		}
 		out[n] = r
 	}
@@ -90,7 +91,7 @@ func (s *Server) cacheDescribeParameterGroups(c *call) (any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	groups := s.cacheGroups(c)
-	names := sortedKeys(groups)
+	names := world.SortedKeys(groups)
 	if want != "" {
 		if groups[want] == nil {
 			return nil, noCacheGroup(want)
@@ -100,8 +101,8 @@ func (s *Server) cacheDescribeParameterGroups(c *call) (any, error) {
 	var nodes []*xnode
 	for _, n := range names {
 		g := groups[n]
-		nodes = append(nodes, el("", tx("CacheParameterGroupName", n), tx("CacheParameterGroupFamily", fieldString(g, "CacheParameterGroupFamily")),
-			tx("Description", fieldString(g, "Description")), xbool("IsGlobal", false), tx("ARN", cacheGroupArn(c, n))))
+		nodes = append(nodes, el("", tx("CacheParameterGroupName", n), tx("CacheParameterGroupFamily", world.FieldString(g, "CacheParameterGroupFamily")),
+			tx("Description", world.FieldString(g, "Description")), xbool("IsGlobal", false), tx("ARN", cacheGroupArn(c, n))))
 	}
 	lo, hi, next := page(len(nodes), off, size)
 	out := el("", listOf("CacheParameterGroups", "CacheParameterGroup", nodes[lo:hi]))
@@ -125,8 +126,8 @@ func (s *Server) cacheDescribeParameters(c *call) (any, error) {
 	}
 	var nodes []*xnode
 	if src := c.str("Source"); src != "system" && src != "engine-default" {
-		props, _ := fieldValue(g, "Properties").(map[string]any)
-		for _, k := range sortedKeys(props) {
+		props, _ := world.FieldValue(g, "Properties").(map[string]any)
+		for _, k := range world.SortedKeys(props) {
 			v := ""
 			switch t := props[k].(type) {
 			case string:
@@ -149,7 +150,7 @@ func (s *Server) cacheDescribeParameters(c *call) (any, error) {
 
 func (s *Server) cacheListTags(c *call) (any, error) {
 	arn := c.str("ResourceName")
-	name := arnTail(arn, ":parametergroup:")
+	name := world.ARNTail(arn, ":parametergroup:")
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	g := s.cacheGroups(c)[name]
@@ -157,7 +158,7 @@ func (s *Server) cacheListTags(c *call) (any, error) {
 		return nil, noCacheGroup(name)
 	}
 	var nodes []*xnode
-	if ts, ok := fieldValue(g, "Tags").([]any); ok {
+	if ts, ok := world.FieldValue(g, "Tags").([]any); ok {
 		for _, t := range ts {
 			if m, ok := t.(map[string]any); ok {
 				k, _ := m["Key"].(string)

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strings"
 )
 
@@ -14,24 +15,24 @@ import (
 
 // cacheReplicationGroups maps a group id (ReplicationGroupId, else the
 // identifier) to its model.
-func (s *Server) cacheReplicationGroups(c *call) map[string]*Resource {
-	out := map[string]*Resource{}
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::ElastiCache::ReplicationGroup") {
+func (s *Server) cacheReplicationGroups(c *call) map[string]*world.Resource {
+	out := map[string]*world.Resource{}
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::ElastiCache::ReplicationGroup") {
 		if r.Deleted {
 			continue
 		}
-		id := fieldString(r, "ReplicationGroupId")
+		id := world.FieldString(r, "ReplicationGroupId")
 		if id == "" {
-			id = r.ccID()
+			id = r.CCID()
 		}
 		out[strings.ToLower(id)] = r
 	}
 	return out
 }
 
-func cacheMembers(id string, g *Resource) []string {
+func cacheMembers(id string, g *world.Resource) []string {
 	n := 1
-	if v, ok := fieldValue(g, "NumCacheClusters").(float64); ok && v > 0 {
+	if v, ok := world.FieldValue(g, "NumCacheClusters").(float64); ok && v > 0 {
 		n = int(v)
 	}
 	var out []string
@@ -50,7 +51,7 @@ func (s *Server) cacheDescribeReplicationGroups(c *call) (any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	groups := s.cacheReplicationGroups(c)
-	ids := sortedKeys(groups)
+	ids := world.SortedKeys(groups)
 	if want != "" {
 		if groups[want] == nil {
 			return nil, errf(404, "ReplicationGroupNotFoundFault", "ReplicationGroup %s not found.", c.str("ReplicationGroupId"))
@@ -64,8 +65,8 @@ func (s *Server) cacheDescribeReplicationGroups(c *call) (any, error) {
 		for _, m := range cacheMembers(id, g) {
 			ms = append(ms, tx("", m))
 		}
-		nodes = append(nodes, el("", tx("ReplicationGroupId", id), tx("Description", fieldString(g, "ReplicationGroupDescription")), tx("Status", "available"),
-			listOf("MemberClusters", "ClusterId", ms), opt("CacheNodeType", fieldString(g, "CacheNodeType")), opt("Engine", fieldString(g, "Engine")),
+		nodes = append(nodes, el("", tx("ReplicationGroupId", id), tx("Description", world.FieldString(g, "ReplicationGroupDescription")), tx("Status", "available"),
+			listOf("MemberClusters", "ClusterId", ms), opt("CacheNodeType", world.FieldString(g, "CacheNodeType")), opt("Engine", world.FieldString(g, "Engine")),
 			tx("ARN", "arn:aws:elasticache:"+c.region+":"+c.account+":replicationgroup:"+id)))
 	}
 	lo, hi, next := page(len(nodes), off, size)
@@ -84,16 +85,16 @@ func (s *Server) cacheDescribeCacheClusters(c *call) (any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var nodes []*xnode
-	for _, id := range sortedKeys(s.cacheReplicationGroups(c)) {
+	for _, id := range world.SortedKeys(s.cacheReplicationGroups(c)) {
 		g := s.cacheReplicationGroups(c)[id]
 		for _, m := range cacheMembers(id, g) {
 			if want != "" && m != want {
 				continue
 			}
 			n := el("", tx("CacheClusterId", m), tx("ReplicationGroupId", id), tx("CacheClusterStatus", "available"),
-				opt("CacheNodeType", fieldString(g, "CacheNodeType")), opt("Engine", fieldString(g, "Engine")),
-				opt("EngineVersion", fieldString(g, "EngineVersion")), opt("PreferredMaintenanceWindow", fieldString(g, "PreferredMaintenanceWindow")))
-			if t := fieldString(g, "NotificationTopicArn"); t != "" {
+				opt("CacheNodeType", world.FieldString(g, "CacheNodeType")), opt("Engine", world.FieldString(g, "Engine")),
+				opt("EngineVersion", world.FieldString(g, "EngineVersion")), opt("PreferredMaintenanceWindow", world.FieldString(g, "PreferredMaintenanceWindow")))
+			if t := world.FieldString(g, "NotificationTopicArn"); t != "" {
 				n.kids = append(n.kids, el("NotificationConfiguration", tx("TopicArn", t), tx("TopicStatus", "active")))
 			}
 			nodes = append(nodes, n)
@@ -115,18 +116,18 @@ func (s *Server) cacheDescribeUsers(c *call) (any, error) {
 	want := c.str("UserId")
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	users := map[string]*Resource{}
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::ElastiCache::User") {
+	users := map[string]*world.Resource{}
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::ElastiCache::User") {
 		if r.Deleted {
 			continue
 		}
-		id := fieldString(r, "UserId")
+		id := world.FieldString(r, "UserId")
 		if id == "" {
-			id = r.ccID()
+			id = r.CCID()
 		}
 		users[id] = r
 	}
-	ids := sortedKeys(users)
+	ids := world.SortedKeys(users)
 	if want != "" {
 		if users[want] == nil {
 			return nil, errf(404, "UserNotFound", "User %s not found.", want)
@@ -136,8 +137,8 @@ func (s *Server) cacheDescribeUsers(c *call) (any, error) {
 	var nodes []*xnode
 	for _, id := range ids {
 		u := users[id]
-		nodes = append(nodes, el("", tx("UserId", id), opt("UserName", fieldString(u, "UserName")), tx("Status", "active"),
-			opt("Engine", fieldString(u, "Engine")), opt("AccessString", fieldString(u, "AccessString")),
+		nodes = append(nodes, el("", tx("UserId", id), opt("UserName", world.FieldString(u, "UserName")), tx("Status", "active"),
+			opt("Engine", world.FieldString(u, "Engine")), opt("AccessString", world.FieldString(u, "AccessString")),
 			tx("ARN", "arn:aws:elasticache:"+c.region+":"+c.account+":user:"+id)))
 	}
 	lo, hi, next := page(len(nodes), off, size)

@@ -1,5 +1,7 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/world"
+
 // elasticBeanstalkService serves Elastic Beanstalk (query/XML):
 // DescribeConfigurationSettings of an environment, from the world's
 // AWS::ElasticBeanstalk::Environment models (by EnvironmentName, else the
@@ -37,15 +39,15 @@ func (s *Server) ebDescribeConfigurationSettings(c *call) (any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var m map[string]any
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::ElasticBeanstalk::Environment") {
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::ElasticBeanstalk::Environment") {
 		if r.Deleted {
 			continue
 		}
-		name := fieldString(r, "EnvironmentName")
+		name := world.FieldString(r, "EnvironmentName")
 		if name == "" {
-			name = r.ccID()
+			name = r.CCID()
 		}
-		if name != env || fieldString(r, "ApplicationName") != app {
+		if name != env || world.FieldString(r, "ApplicationName") != app {
 			continue
 		}
 		obj, err := fieldObject(r)

@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "strconv"
 
 // elbv2Service serves Elastic Load Balancing v2 (query/XML): a listener's
@@ -30,9 +31,9 @@ func elbv2Service() *service {
 	return svc
 }
 
-func certificateArns(res *Resource) []string {
+func certificateArns(res *world.Resource) []string {
 	var out []string
-	if cs, ok := fieldValue(res, "Certificates").([]any); ok {
+	if cs, ok := world.FieldValue(res, "Certificates").([]any); ok {
 		for _, e := range cs {
 			if m, ok := e.(map[string]any); ok {
 				if a, _ := m["CertificateArn"].(string); a != "" {
@@ -72,10 +73,10 @@ func (s *Server) elbv2DescribeListenerCertificates(c *call) (any, error) {
 	}
 	var certs []cert
 	seen := map[string]bool{}
-	for _, l := range s.st.ofType(c.account, c.region, "AWS::ElasticLoadBalancingV2::Listener") {
-		id := fieldString(l, "ListenerArn")
+	for _, l := range s.st.OfType(c.account, c.region, "AWS::ElasticLoadBalancingV2::Listener") {
+		id := world.FieldString(l, "ListenerArn")
 		if id == "" {
-			id = l.ccID()
+			id = l.CCID()
 		}
 		if id != arn {
 			continue
@@ -88,8 +89,8 @@ func (s *Server) elbv2DescribeListenerCertificates(c *call) (any, error) {
 			}
 		}
 	}
-	for _, lc := range s.st.ofType(c.account, c.region, "AWS::ElasticLoadBalancingV2::ListenerCertificate") {
-		if fieldString(lc, "ListenerArn") != arn {
+	for _, lc := range s.st.OfType(c.account, c.region, "AWS::ElasticLoadBalancingV2::ListenerCertificate") {
+		if world.FieldString(lc, "ListenerArn") != arn {
 			continue
 		}
 		found = true

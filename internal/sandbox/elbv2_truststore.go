@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -24,14 +25,14 @@ import (
 
 const trustStoreBundlePath = adminPrefix + "truststore-bundle"
 
-func (s *Server) elbv2TrustStore(account, region, arn string) *Resource {
-	for _, r := range s.st.ofType(account, region, "AWS::ElasticLoadBalancingV2::TrustStore") {
+func (s *Server) elbv2TrustStore(account, region, arn string) *world.Resource {
+	for _, r := range s.st.OfType(account, region, "AWS::ElasticLoadBalancingV2::TrustStore") {
 		if r.Deleted {
 			continue
 		}
-		id := fieldString(r, "TrustStoreArn")
+		id := world.FieldString(r, "TrustStoreArn")
 		if id == "" {
-			id = r.ccID()
+			id = r.CCID()
 		}
 		if id == arn {
 			return r
@@ -70,8 +71,8 @@ func (s *Server) serveTrustStoreBundle(w http.ResponseWriter, r *http.Request) {
 	ts := s.elbv2TrustStore(q.Get("account"), q.Get("region"), q.Get("arn"))
 	var bucket, key, digest string
 	if ts != nil {
-		bucket, key = fieldString(ts, "CaCertificatesBundleS3Bucket"), fieldString(ts, "CaCertificatesBundleS3Key")
-		digest = fieldString(ts, "CaCertificatesBundleSha256")
+		bucket, key = world.FieldString(ts, "CaCertificatesBundleS3Bucket"), world.FieldString(ts, "CaCertificatesBundleS3Key")
+		digest = world.FieldString(ts, "CaCertificatesBundleSha256")
 	}
 	s.mu.RUnlock()
 	if ts != nil && bucket != "" && key != "" {

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"regexp"
 )
 
@@ -62,9 +63,9 @@ func (s *Server) elbv2ModifyAttributes(c *call) (any, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var res *Resource
-	for _, r := range s.st.ofType(c.account, c.region, b.typ) {
-		if id := fieldString(r, b.arnParam); id == arn || (id == "" && r.ccID() == arn) {
+	var res *world.Resource
+	for _, r := range s.st.OfType(c.account, c.region, b.typ) {
+		if id := world.FieldString(r, b.arnParam); id == arn || (id == "" && r.CCID() == arn) {
 			res = r
 		}
 	}
@@ -72,7 +73,7 @@ func (s *Server) elbv2ModifyAttributes(c *call) (any, error) {
 		return nil, errf(400, b.notFound, "One or more %s not found", b.noun)
 	}
 	var bag []map[string]any
-	if raw := field(res, b.bag); raw != nil {
+	if raw := world.Field(res, b.bag); raw != nil {
 		if err := json.Unmarshal(raw, &bag); err != nil {
 			return nil, errf(500, "InternalFailure", "%s of %s is not a list of attributes", b.bag, arn)
 		}
@@ -88,7 +89,7 @@ func (s *Server) elbv2ModifyAttributes(c *call) (any, error) {
 			bag = append(bag, map[string]any{"Key": a.key, "Value": a.value})
 		}
 	}
-	if err := setField(res, b.bag, bag); err != nil {
+	if err := world.SetField(res, b.bag, bag); err != nil {
 		return nil, err
 	}
 	nodes := make([]*xnode, 0, len(bag))

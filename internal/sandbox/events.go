@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"sort"
 	"strings"
 )
@@ -25,8 +26,8 @@ func eventsService() *service {
 }
 
 // ruleBus is the name of the bus a rule model is on.
-func ruleBus(r *Resource) string {
-	b := fieldString(r, "EventBusName")
+func ruleBus(r *world.Resource) string {
+	b := world.FieldString(r, "EventBusName")
 	if i := strings.LastIndex(b, "event-bus/"); i >= 0 {
 		b = b[i+len("event-bus/"):]
 	}
@@ -65,28 +66,28 @@ func (s *Server) eventsListRules(c *call) (any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	exists := bus == "default"
-	for _, b := range s.st.ofType(c.account, c.region, "AWS::Events::EventBus") {
-		exists = exists || fieldString(b, "Name") == bus || b.PhysicalID == bus
+	for _, b := range s.st.OfType(c.account, c.region, "AWS::Events::EventBus") {
+		exists = exists || world.FieldString(b, "Name") == bus || b.PhysicalID == bus
 	}
-	var rules []*Resource
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::Events::Rule") {
+	var rules []*world.Resource
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::Events::Rule") {
 		if ruleBus(r) != bus {
 			continue
 		}
 		exists = true
-		if strings.HasPrefix(fieldString(r, "Name"), in.NamePrefix) {
+		if strings.HasPrefix(world.FieldString(r, "Name"), in.NamePrefix) {
 			rules = append(rules, r)
 		}
 	}
 	if !exists {
 		return nil, errf(400, "ResourceNotFoundException", "Event bus %s does not exist.", bus)
 	}
-	sort.Slice(rules, func(i, j int) bool { return fieldString(rules[i], "Name") < fieldString(rules[j], "Name") })
+	sort.Slice(rules, func(i, j int) bool { return world.FieldString(rules[i], "Name") < world.FieldString(rules[j], "Name") })
 	lo, hi, next := page(len(rules), off, size)
 	items := []map[string]any{}
 	for _, r := range rules[lo:hi] {
-		name := fieldString(r, "Name")
-		arn := fieldString(r, "Arn")
+		name := world.FieldString(r, "Name")
+		arn := world.FieldString(r, "Arn")
 		if arn == "" {
 			path := name
 			if bus != "default" {
@@ -94,17 +95,17 @@ func (s *Server) eventsListRules(c *call) (any, error) {
 			}
 			arn = "arn:aws:events:" + c.region + ":" + c.account + ":rule/" + path
 		}
-		it := map[string]any{"Name": name, "Arn": arn, "EventBusName": bus, "State": fieldString(r, "State")}
+		it := map[string]any{"Name": name, "Arn": arn, "EventBusName": bus, "State": world.FieldString(r, "State")}
 		for _, k := range []string{"Description", "ScheduleExpression", "RoleArn", "ManagedBy"} {
-			if v := fieldString(r, k); v != "" {
+			if v := world.FieldString(r, k); v != "" {
 				it[k] = v
 			}
 		}
-		if p := field(r, "EventPattern"); p != nil {
-			if v := fieldString(r, "EventPattern"); v != "" {
+		if p := world.Field(r, "EventPattern"); p != nil {
+			if v := world.FieldString(r, "EventPattern"); v != "" {
 				it["EventPattern"] = v
 			} else {
-				it["EventPattern"] = compactJSON(p)
+				it["EventPattern"] = world.CompactJSON(p)
 			}
 		}
 		items = append(items, it)

@@ -101,9 +101,9 @@ func (f *faults) pick(c *call) (*apiError, bool) {
 			continue
 		}
 		if r.Role != "" {
-			if c.who.role != "" && (c.who.role == r.Role || strings.HasSuffix(r.Role, ":role/"+c.who.role)) {
+			if c.who.Role != "" && (c.who.Role == r.Role || strings.HasSuffix(r.Role, ":role/"+c.who.Role)) {
 				e := c.svc.deny
-				e.Message = fmt.Sprintf("User: %s is not authorized to perform: %s:%s", c.who.arn, c.svc.name, c.action)
+				e.Message = fmt.Sprintf("User: %s is not authorized to perform: %s:%s", c.who.ARN, c.svc.name, c.action)
 				return &e, false
 			}
 			continue

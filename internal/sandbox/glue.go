@@ -1,5 +1,7 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/world"
+
 // glueService serves Glue (JSON 1.1, PascalCase): classifiers and
 // workflows by name from the world's AWS::Glue::Classifier (its one
 // CsvClassifier / GrokClassifier / JsonClassifier / XMLClassifier's Name,
@@ -31,12 +33,12 @@ func glueService() *service {
 var glueClassifierKinds = []string{"CsvClassifier", "GrokClassifier", "JsonClassifier", "XMLClassifier"}
 
 func (s *Server) glueClassifier(c *call, name string) (map[string]any, error) {
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::Glue::Classifier") {
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::Glue::Classifier") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
 		}
-		n := r.ccID()
+		n := r.CCID()
 		for _, k := range glueClassifierKinds {
 			if o, ok := m[k].(map[string]any); ok {
 				if on, _ := o["Name"].(string); on != "" {
@@ -52,14 +54,14 @@ func (s *Server) glueClassifier(c *call, name string) (map[string]any, error) {
 }
 
 func (s *Server) glueWorkflow(c *call, name string) (map[string]any, error) {
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::Glue::Workflow") {
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::Glue::Workflow") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
 		}
 		n, _ := m["Name"].(string)
 		if n == "" {
-			n = r.ccID()
+			n = r.CCID()
 		}
 		if n == name {
 			m["Name"] = n
@@ -112,7 +114,7 @@ func (s *Server) glueGetTags(c *call) (any, error) {
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
-	name := arnTail(in.ResourceArn, ":workflow/")
+	name := world.ARNTail(in.ResourceArn, ":workflow/")
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if in.ResourceArn != "arn:aws:glue:"+c.region+":"+c.account+":workflow/"+name {

@@ -19,7 +19,7 @@ func (s *Server) glueGetConnection(c *call) (any, error) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::Glue::Connection") {
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::Glue::Connection") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -30,7 +30,7 @@ func (s *Server) glueGetConnection(c *call) (any, error) {
 		}
 		n, _ := conn["Name"].(string)
 		if n == "" {
-			n = r.ccID()
+			n = r.CCID()
 		}
 		if n != in.Name {
 			continue
@@ -56,14 +56,14 @@ func (s *Server) glueGetSecurityConfiguration(c *call) (any, error) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::Glue::SecurityConfiguration") {
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::Glue::SecurityConfiguration") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
 		}
 		n, _ := m["Name"].(string)
 		if n == "" {
-			n = r.ccID()
+			n = r.CCID()
 		}
 		if n != in.Name {
 			continue

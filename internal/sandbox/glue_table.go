@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strconv"
 	"strings"
 )
@@ -20,7 +21,7 @@ import (
 // glueTables returns the tables of database db in Glue's shape, by name.
 func (s *Server) glueTables(c *call, db string) (map[string]map[string]any, error) {
 	out := map[string]map[string]any{}
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::Glue::Table") {
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::Glue::Table") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -32,7 +33,7 @@ func (s *Server) glueTables(c *call, db string) (map[string]map[string]any, erro
 		rdb, _ := m["DatabaseName"].(string)
 		name, _ := t["Name"].(string)
 		if name == "" {
-			name = r.ccID()
+			name = r.CCID()
 			for _, sep := range []string{"|", "/"} {
 				name = strings.TrimPrefix(name, rdb+sep)
 			}
@@ -56,7 +57,7 @@ func (s *Server) glueTables(c *call, db string) (map[string]map[string]any, erro
 
 // glueDatabaseExists reports whether the world holds database db.
 func (s *Server) glueDatabaseExists(c *call, db string) (bool, error) {
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::Glue::Database") {
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::Glue::Database") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return false, err
@@ -66,7 +67,7 @@ func (s *Server) glueDatabaseExists(c *call, db string) (bool, error) {
 			name, _ = in["Name"].(string)
 		}
 		if name == "" {
-			name = r.ccID()
+			name = r.CCID()
 		}
 		if name == db {
 			return true, nil
@@ -132,7 +133,7 @@ func (s *Server) glueGetTables(c *call) (any, error) {
 			return nil, errf(400, "EntityNotFoundException", "Database %s not found.", in.DatabaseName)
 		}
 	}
-	names := sortedKeys(tables)
+	names := world.SortedKeys(tables)
 	lo, hi, next := page(len(names), off, size)
 	list := make([]any, 0, hi-lo)
 	for _, n := range names[lo:hi] {

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"io"
 	"net/http"
 	"strings"
@@ -73,24 +74,24 @@ func (s *Server) Guard(signingName string, ask Asker, next http.Handler) http.Ha
 			next.ServeHTTP(w, r)
 			return
 		}
-		asks, err := ask(r, body, who.account, sc.region)
+		asks, err := ask(r, body, who.Account, sc.region)
 		if err != nil {
 			writeError(w, svc, reqID, errf(400, "ValidationException", "the sandbox's guard cannot read the request: %v", err))
 			return
 		}
 		for _, a := range asks {
-			q := request{action: a.Action, resource: a.Resource, keys: s.conditionKeys(who, sc.region, r.TLS != nil, a.Resource)}
+			q := world.Request{Action: a.Action, Resource: a.Resource, Keys: s.conditionKeys(who, sc.region, r.TLS != nil, a.Resource)}
 			for k, v := range a.Keys {
-				q.keys[strings.ToLower(k)] = v
+				q.Keys[strings.ToLower(k)] = v
 			}
-			d := evaluate(stmts, q)
-			if d == allowed {
+			d := world.Evaluate(stmts, q)
+			if d == world.Allowed {
 				continue
 			}
 			e := svc.deny
 			e.Message = denyMessage(who, a.Action, a.Resource, d)
 			_, op, _ := strings.Cut(a.Action, ":")
-			done := s.calls.begin(who.account, sc.region, signingName, op, sdkAttempt(r.Header))
+			done := s.calls.begin(who.Account, sc.region, signingName, op, sdkAttempt(r.Header))
 			writeError(w, svc, reqID, &e)
 			done(e.Status, e.Code)
 			return

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"regexp"
 	"strings"
@@ -82,7 +83,7 @@ func DynamoDBAsks(hashKey string) Asker {
 			return []Ask{a}, nil
 		case "BatchGetItem", "BatchWriteItem":
 			var asks []Ask
-			for _, table := range sortedKeys(in.RequestItems) {
+			for _, table := range world.SortedKeys(in.RequestItems) {
 				keys, err := batchKeys(op, in.RequestItems[table], hashKey)
 				if err != nil {
 					return nil, fmt.Errorf("%s %s: %w", op, table, err)

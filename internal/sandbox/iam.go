@@ -3,6 +3,7 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/url"
 	"strconv"
 	"strings"
@@ -64,12 +65,12 @@ func noEntity(format string, args ...any) error {
 }
 
 // identity finds a role, user or group by name.
-func (s *Server) identity(c *call, k principalKind, name string) *Resource {
-	if res := s.st.resource(c.account, "", k.typ, name); res != nil {
+func (s *Server) identity(c *call, k principalKind, name string) *world.Resource {
+	if res := s.st.Resource(c.account, "", k.typ, name); res != nil {
 		return res
 	}
-	for _, r := range s.st.ofType(c.account, "", k.typ) {
-		if fieldString(r, k.nameProp) == name {
+	for _, r := range s.st.OfType(c.account, "", k.typ) {
+		if world.FieldString(r, k.nameProp) == name {
 			return r
 		}
 	}
@@ -81,13 +82,13 @@ func (s *Server) identity(c *call, k principalKind, name string) *Resource {
 // resources naming it, and the per-kind inline-policy resources.
 type inlineRef struct {
 	doc     json.RawMessage
-	holders []*Resource
+	holders []*world.Resource
 }
 
-func (s *Server) inlinePolicies(c *call, k principalKind, name string, ident *Resource) (map[string]*inlineRef, []string) {
+func (s *Server) inlinePolicies(c *call, k principalKind, name string, ident *world.Resource) (map[string]*inlineRef, []string) {
 	out := map[string]*inlineRef{}
 	var order []string
-	add := func(pname string, doc json.RawMessage, holder *Resource) {
+	add := func(pname string, doc json.RawMessage, holder *world.Resource) {
 		ref := out[pname]
 		if ref == nil {
 			ref = &inlineRef{doc: doc}
@@ -103,14 +104,14 @@ func (s *Server) inlinePolicies(c *call, k principalKind, name string, ident *Re
 			}
 		}
 	}
-	for _, p := range s.st.ofType(c.account, "", "AWS::IAM::Policy") {
-		if contains(fieldStrings(p, k.listProp), name) {
-			add(fieldString(p, "PolicyName"), field(p, "PolicyDocument"), p)
+	for _, p := range s.st.OfType(c.account, "", "AWS::IAM::Policy") {
+		if world.Contains(world.FieldStrings(p, k.listProp), name) {
+			add(world.FieldString(p, "PolicyName"), world.Field(p, "PolicyDocument"), p)
 		}
 	}
-	for _, p := range s.st.ofType(c.account, "", k.policyType) {
-		if fieldString(p, k.nameProp) == name {
-			add(fieldString(p, "PolicyName"), field(p, "PolicyDocument"), p)
+	for _, p := range s.st.OfType(c.account, "", k.policyType) {
+		if world.FieldString(p, k.nameProp) == name {
+			add(world.FieldString(p, "PolicyName"), world.Field(p, "PolicyDocument"), p)
 		}
 	}
 	return out, order
@@ -118,7 +119,7 @@ func (s *Server) inlinePolicies(c *call, k principalKind, name string, ident *Re
 
 // encodePolicy is how IAM returns a policy document: URL-encoded JSON.
 func encodePolicy(doc json.RawMessage) string {
-	return strings.ReplaceAll(url.QueryEscape(compactJSON(doc)), "+", "%20")
+	return strings.ReplaceAll(url.QueryEscape(world.CompactJSON(doc)), "+", "%20")
 }
 
 // decodePolicy reads a policy document parameter (JSON, possibly
@@ -133,7 +134,7 @@ func decodePolicy(text string) (json.RawMessage, error) {
 	if !json.Valid([]byte(t)) {
 		return nil, errf(400, "MalformedPolicyDocument", "Syntax errors in policy.")
 	}
-	return json.RawMessage(compactJSON([]byte(t))), nil
+	return json.RawMessage(world.CompactJSON([]byte(t))), nil
 }
 
 func (s *Server) iamListRolePolicies(c *call) (any, error) {
@@ -203,13 +204,13 @@ func (s *Server) iamPutRolePolicy(c *call) (any, error) {
 	if !found {
 		list = append(list, map[string]json.RawMessage{"PolicyName": nameJSON, "PolicyDocument": doc})
 	}
-	if err := setField(role, "Policies", orderedPolicies(list)); err != nil {
+	if err := world.SetField(role, "Policies", orderedPolicies(list)); err != nil {
 		return nil, err
 	}
 	if ref := pols[pname]; ref != nil {
 		for _, h := range ref.holders {
 			if h != role {
-				if err := setField(h, "PolicyDocument", doc); err != nil {
+				if err := world.SetField(h, "PolicyDocument", doc); err != nil {
 					return nil, err
 				}
 			}
@@ -220,9 +221,9 @@ func (s *Server) iamPutRolePolicy(c *call) (any, error) {
 
 // inlineEntries is an identity's own Policies list ({PolicyName,
 // PolicyDocument} entries); nil when it has none or it does not parse.
-func inlineEntries(ident *Resource) []map[string]json.RawMessage {
+func inlineEntries(ident *world.Resource) []map[string]json.RawMessage {
 	var list []map[string]json.RawMessage
-	if b := field(ident, "Policies"); b != nil && json.Unmarshal(b, &list) == nil {
+	if b := world.Field(ident, "Policies"); b != nil && json.Unmarshal(b, &list) == nil {
 		return list
 	}
 	return nil
@@ -241,7 +242,7 @@ func noIdentity(k principalKind, name string) error {
 
 // mustIdentity is the role, user or group named name, or NoSuchEntity.
 // The caller holds the lock.
-func (s *Server) mustIdentity(c *call, k principalKind, name string) (*Resource, error) {
+func (s *Server) mustIdentity(c *call, k principalKind, name string) (*world.Resource, error) {
 	if ident := s.identity(c, k, name); ident != nil {
 		return ident, nil
 	}
@@ -250,7 +251,7 @@ func (s *Server) mustIdentity(c *call, k principalKind, name string) (*Resource,
 
 // roleInline is the role named name with its inline policies (by name
 // and in order), or NoSuchEntity. The caller holds the lock.
-func (s *Server) roleInline(c *call, name string) (*Resource, map[string]*inlineRef, []string, error) {
+func (s *Server) roleInline(c *call, name string) (*world.Resource, map[string]*inlineRef, []string, error) {
 	role, err := s.mustIdentity(c, roleKind, name)
 	if err != nil {
 		return nil, nil, nil, err
@@ -274,12 +275,12 @@ func orderedPolicies(list []map[string]json.RawMessage) json.RawMessage {
 }
 
 // managedPolicy finds an AWS::IAM::ManagedPolicy by ARN.
-func (s *Server) managedPolicy(c *call, arn string) (*Resource, error) {
-	if p := s.st.resource(c.account, "", "AWS::IAM::ManagedPolicy", arn); p != nil {
+func (s *Server) managedPolicy(c *call, arn string) (*world.Resource, error) {
+	if p := s.st.Resource(c.account, "", "AWS::IAM::ManagedPolicy", arn); p != nil {
 		return p, nil
 	}
-	for _, p := range s.st.ofType(c.account, "", "AWS::IAM::ManagedPolicy") {
-		if fieldString(p, "PolicyArn") == arn {
+	for _, p := range s.st.OfType(c.account, "", "AWS::IAM::ManagedPolicy") {
+		if world.FieldString(p, "PolicyArn") == arn {
 			return p, nil
 		}
 	}
@@ -288,7 +289,7 @@ func (s *Server) managedPolicy(c *call, arn string) (*Resource, error) {
 
 // readPolicy answers read(p, arn) for the managed policy named by
 // PolicyArn, under the read lock; NoSuchEntity when there is none.
-func (s *Server) readPolicy(c *call, read func(p *Resource, arn string) (any, error)) (any, error) {
+func (s *Server) readPolicy(c *call, read func(p *world.Resource, arn string) (any, error)) (any, error) {
 	arn := c.str("PolicyArn")
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -301,39 +302,39 @@ func (s *Server) readPolicy(c *call, read func(p *Resource, arn string) (any, er
 
 // policyVersions returns a managed policy's versions; a policy the world
 // gives none has v1, its current document.
-func policyVersions(p *Resource) []PolicyVersion {
+func policyVersions(p *world.Resource) []world.PolicyVersion {
 	if len(p.PolicyVersions) > 0 {
 		return p.PolicyVersions
 	}
-	return []PolicyVersion{{VersionID: "v1", Document: field(p, "PolicyDocument"), Default: true, Created: defaultStackTime}}
+	return []world.PolicyVersion{{VersionID: "v1", Document: world.Field(p, "PolicyDocument"), Default: true, Created: defaultStackTime}}
 }
 
 // syncPolicyVersions records a changed PolicyDocument (written through
 // Cloud Control or out of band) as a new default version.
-func syncPolicyVersions(p *Resource, now time.Time) {
+func syncPolicyVersions(p *world.Resource, now time.Time) {
 	if p.Type != "AWS::IAM::ManagedPolicy" {
 		return
 	}
-	doc := field(p, "PolicyDocument")
+	doc := world.Field(p, "PolicyDocument")
 	vs := policyVersions(p)
 	for _, v := range vs {
-		if v.Default && compactJSON(v.Document) == compactJSON(doc) {
+		if v.Default && world.CompactJSON(v.Document) == world.CompactJSON(doc) {
 			p.PolicyVersions = vs
 			return
 		}
 	}
-	vs = append([]PolicyVersion(nil), vs...)
+	vs = append([]world.PolicyVersion(nil), vs...)
 	for i := range vs {
 		vs[i].Default = false
 	}
-	vs = append(vs, PolicyVersion{VersionID: nextVersion(vs), Document: doc, Default: true, Created: now})
+	vs = append(vs, world.PolicyVersion{VersionID: nextVersion(vs), Document: doc, Default: true, Created: now})
 	if len(vs) > 5 {
 		vs = vs[len(vs)-5:]
 	}
 	p.PolicyVersions = vs
 }
 
-func nextVersion(vs []PolicyVersion) string {
+func nextVersion(vs []world.PolicyVersion) string {
 	n := 0
 	for _, v := range vs {
 		if k, err := strconv.Atoi(strings.TrimPrefix(v.VersionID, "v")); err == nil && k > n {
@@ -344,33 +345,33 @@ func nextVersion(vs []PolicyVersion) string {
 }
 
 func (s *Server) iamGetPolicy(c *call) (any, error) {
-	return s.readPolicy(c, func(p *Resource, arn string) (any, error) {
+	return s.readPolicy(c, func(p *world.Resource, arn string) (any, error) {
 		def := ""
 		for _, v := range policyVersions(p) {
 			if v.Default {
 				def = v.VersionID
 			}
 		}
-		name := fieldString(p, "ManagedPolicyName")
+		name := world.FieldString(p, "ManagedPolicyName")
 		if name == "" {
-			name = arnTail(arn, "/")
+			name = world.ARNTail(arn, "/")
 		}
-		path := fieldString(p, "Path")
+		path := world.FieldString(p, "Path")
 		if path == "" {
 			path = "/"
 		}
 		attached := len(s.policyEntities(c, p, arn))
 		return el("", el("Policy",
-			tx("PolicyName", name), tx("PolicyId", "ANPA"+shortHash(arn, 17)), tx("Arn", arn), tx("Path", path),
+			tx("PolicyName", name), tx("PolicyId", "ANPA"+world.ShortHash(arn, 17)), tx("Arn", arn), tx("Path", path),
 			tx("DefaultVersionId", def), tx("AttachmentCount", strconv.Itoa(attached)),
 			tx("PermissionsBoundaryUsageCount", "0"), xbool("IsAttachable", true),
-			opt("Description", fieldString(p, "Description")),
+			opt("Description", world.FieldString(p, "Description")),
 			xtime("CreateDate", defaultStackTime), xtime("UpdateDate", defaultStackTime),
 		)), nil
 	})
 }
 
-func versionNode(v PolicyVersion, withDoc bool) *xnode {
+func versionNode(v world.PolicyVersion, withDoc bool) *xnode {
 	n := el("", tx("VersionId", v.VersionID), xbool("IsDefaultVersion", v.Default), xtime("CreateDate", v.Created))
 	if withDoc {
 		n.kids = append(n.kids, tx("Document", encodePolicy(v.Document)))
@@ -380,7 +381,7 @@ func versionNode(v PolicyVersion, withDoc bool) *xnode {
 
 func (s *Server) iamGetPolicyVersion(c *call) (any, error) {
 	id := c.str("VersionId")
-	return s.readPolicy(c, func(p *Resource, arn string) (any, error) {
+	return s.readPolicy(c, func(p *world.Resource, arn string) (any, error) {
 		for _, v := range policyVersions(p) {
 			if v.VersionID == id {
 				n := versionNode(v, true)
@@ -393,7 +394,7 @@ func (s *Server) iamGetPolicyVersion(c *call) (any, error) {
 }
 
 func (s *Server) iamListPolicyVersions(c *call) (any, error) {
-	return s.readPolicy(c, func(p *Resource, arn string) (any, error) {
+	return s.readPolicy(c, func(p *world.Resource, arn string) (any, error) {
 		vs := policyVersions(p)
 		var items []*xnode
 		for i := len(vs) - 1; i >= 0; i-- {
@@ -420,13 +421,13 @@ func (s *Server) iamCreatePolicyVersion(c *call) (any, error) {
 	if len(vs) >= 5 {
 		return nil, errf(409, "LimitExceeded", "A managed policy can have up to 5 versions. Before you create a new version, you must delete an existing version.")
 	}
-	vs = append([]PolicyVersion(nil), vs...)
-	v := PolicyVersion{VersionID: nextVersion(vs), Document: doc, Default: setDefault, Created: s.opts.now()}
+	vs = append([]world.PolicyVersion(nil), vs...)
+	v := world.PolicyVersion{VersionID: nextVersion(vs), Document: doc, Default: setDefault, Created: s.opts.now()}
 	if setDefault {
 		for i := range vs {
 			vs[i].Default = false
 		}
-		if err := setField(p, "PolicyDocument", doc); err != nil {
+		if err := world.SetField(p, "PolicyDocument", doc); err != nil {
 			return nil, err
 		}
 	}
@@ -439,14 +440,14 @@ func (s *Server) iamCreatePolicyVersion(c *call) (any, error) {
 // policyEntities returns the roles, users and groups a managed policy is
 // attached to: its own Roles/Users/Groups and identities listing its ARN in
 // ManagedPolicyArns.
-func (s *Server) policyEntities(c *call, p *Resource, arn string) []entity {
+func (s *Server) policyEntities(c *call, p *world.Resource, arn string) []entity {
 	var out []entity
 	seen := map[string]bool{}
 	for _, k := range []principalKind{roleKind, userKind, groupKind} {
-		names := fieldStrings(p, k.listProp)
-		for _, id := range s.st.ofType(c.account, "", k.typ) {
-			if contains(fieldStrings(id, "ManagedPolicyArns"), arn) {
-				names = append(names, fieldString(id, k.nameProp))
+		names := world.FieldStrings(p, k.listProp)
+		for _, id := range s.st.OfType(c.account, "", k.typ) {
+			if world.Contains(world.FieldStrings(id, "ManagedPolicyArns"), arn) {
+				names = append(names, world.FieldString(id, k.nameProp))
 			}
 		}
 		for _, n := range names {
@@ -457,7 +458,7 @@ func (s *Server) policyEntities(c *call, p *Resource, arn string) []entity {
 			idProp := map[string]string{"role": "RoleId", "user": "UserId", "group": "GroupId"}[k.noun]
 			e := entity{kind: k, name: n}
 			if ident := s.identity(c, k, n); ident != nil {
-				e.id = fieldString(ident, idProp)
+				e.id = world.FieldString(ident, idProp)
 			}
 			out = append(out, e)
 		}
@@ -471,7 +472,7 @@ type entity struct {
 }
 
 func (s *Server) iamListEntitiesForPolicy(c *call) (any, error) {
-	return s.readPolicy(c, func(p *Resource, arn string) (any, error) {
+	return s.readPolicy(c, func(p *world.Resource, arn string) (any, error) {
 		var roles, users, groups []*xnode
 		for _, e := range s.policyEntities(c, p, arn) {
 			switch e.kind.noun {
@@ -509,9 +510,9 @@ func (s *Server) iamDeleteRolePolicy(c *call) (any, error) {
 	if len(kept) != len(list) {
 		var err error
 		if len(kept) == 0 {
-			err = removeField(role, "Policies")
+			err = world.RemoveField(role, "Policies")
 		} else {
-			err = setField(role, "Policies", orderedPolicies(kept))
+			err = world.SetField(role, "Policies", orderedPolicies(kept))
 		}
 		if err != nil {
 			return nil, err
@@ -524,18 +525,18 @@ func (s *Server) iamDeleteRolePolicy(c *call) (any, error) {
 			continue
 		}
 		if h.Type == roleKind.policyType {
-			s.st.remove(c.account, "", h)
+			s.st.Remove(c.account, "", h)
 			continue
 		}
 		var roles []string
-		for _, r := range fieldStrings(h, "Roles") {
+		for _, r := range world.FieldStrings(h, "Roles") {
 			if r != name {
 				roles = append(roles, r)
 			}
 		}
-		if len(roles) == 0 && len(fieldStrings(h, "Users")) == 0 && len(fieldStrings(h, "Groups")) == 0 {
-			s.st.remove(c.account, "", h)
-		} else if err := setField(h, "Roles", roles); err != nil {
+		if len(roles) == 0 && len(world.FieldStrings(h, "Users")) == 0 && len(world.FieldStrings(h, "Groups")) == 0 {
+			s.st.Remove(c.account, "", h)
+		} else if err := world.SetField(h, "Roles", roles); err != nil {
 			return nil, err
 		}
 	}

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"sort"
 	"strconv"
 )
@@ -16,8 +17,8 @@ import (
 func (s *Server) iamListAccessKeys(c *call) (any, error) {
 	user := c.str("UserName")
 	if user == "" {
-		user = arnTail(c.who.arn, ":user/")
-		if user == c.who.arn {
+		user = world.ARNTail(c.who.ARN, ":user/")
+		if user == c.who.ARN {
 			user = ""
 		}
 	}
@@ -35,23 +36,23 @@ func (s *Server) iamListAccessKeys(c *call) (any, error) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var keys []*Resource
-	for _, k := range s.st.ofType(c.account, "", "AWS::IAM::AccessKey") {
-		if fieldString(k, "UserName") == user {
+	var keys []*world.Resource
+	for _, k := range s.st.OfType(c.account, "", "AWS::IAM::AccessKey") {
+		if world.FieldString(k, "UserName") == user {
 			keys = append(keys, k)
 		}
 	}
 	if user != "" && len(keys) == 0 && s.identity(c, userKind, user) == nil {
 		return nil, noEntity("The user with name %s cannot be found.", user)
 	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i].ccID() < keys[j].ccID() })
+	sort.Slice(keys, func(i, j int) bool { return keys[i].CCID() < keys[j].CCID() })
 	var items []*xnode
 	for _, k := range keys {
-		status := fieldString(k, "Status")
+		status := world.FieldString(k, "Status")
 		if status == "" {
 			status = "Active"
 		}
-		items = append(items, el("", tx("UserName", user), tx("AccessKeyId", k.ccID()), tx("Status", status), xtime("CreateDate", defaultStackTime)))
+		items = append(items, el("", tx("UserName", user), tx("AccessKeyId", k.CCID()), tx("Status", status), xtime("CreateDate", defaultStackTime)))
 	}
 	lo, hi, next := page(len(items), off, size)
 	out := el("", members("AccessKeyMetadata", items[lo:hi]), xbool("IsTruncated", next >= 0))

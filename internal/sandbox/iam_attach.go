@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,21 +39,21 @@ func iamAttachOps() map[string]handler {
 
 // attachedPolicies returns the ARNs attached to an identity, sorted. The
 // caller holds the lock.
-func (s *Server) attachedPolicies(c *call, k principalKind, name string, ident *Resource) []string {
+func (s *Server) attachedPolicies(c *call, k principalKind, name string, ident *world.Resource) []string {
 	seen := map[string]bool{}
-	for _, a := range fieldStrings(ident, "ManagedPolicyArns") {
+	for _, a := range world.FieldStrings(ident, "ManagedPolicyArns") {
 		seen[a] = true
 	}
-	for _, p := range s.st.ofType(c.account, "", "AWS::IAM::ManagedPolicy") {
-		if contains(fieldStrings(p, k.listProp), name) {
-			arn := fieldString(p, "PolicyArn")
+	for _, p := range s.st.OfType(c.account, "", "AWS::IAM::ManagedPolicy") {
+		if world.Contains(world.FieldStrings(p, k.listProp), name) {
+			arn := world.FieldString(p, "PolicyArn")
 			if arn == "" {
-				arn = p.ccID()
+				arn = p.CCID()
 			}
 			seen[arn] = true
 		}
 	}
-	return sortedKeys(seen)
+	return world.SortedKeys(seen)
 }
 
 // attachable checks a policy ARN: well formed, and an AWS managed policy
@@ -81,13 +82,13 @@ func (s *Server) attachPolicy(c *call, k principalKind) (any, error) {
 		return nil, err
 	}
 	have := s.attachedPolicies(c, k, name, ident)
-	if contains(have, arn) {
+	if world.Contains(have, arn) {
 		return nil, nil
 	}
 	if len(have) >= maxAttachedPolicies {
 		return nil, errf(409, "LimitExceeded", "Cannot exceed quota for PoliciesPer%s: %d", strings.ToUpper(k.noun[:1])+k.noun[1:], maxAttachedPolicies)
 	}
-	return nil, setField(ident, "ManagedPolicyArns", append(fieldStrings(ident, "ManagedPolicyArns"), arn))
+	return nil, world.SetField(ident, "ManagedPolicyArns", append(world.FieldStrings(ident, "ManagedPolicyArns"), arn))
 }
 
 func (s *Server) detachPolicy(c *call, k principalKind) (any, error) {
@@ -98,30 +99,30 @@ func (s *Server) detachPolicy(c *call, k principalKind) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !contains(s.attachedPolicies(c, k, name, ident), arn) {
+	if !world.Contains(s.attachedPolicies(c, k, name, ident), arn) {
 		return nil, noEntity("Policy %s was not found.", arn)
 	}
 	var kept []string
-	for _, a := range fieldStrings(ident, "ManagedPolicyArns") {
+	for _, a := range world.FieldStrings(ident, "ManagedPolicyArns") {
 		if a != arn {
 			kept = append(kept, a)
 		}
 	}
 	if len(kept) == 0 {
-		err = removeField(ident, "ManagedPolicyArns")
+		err = world.RemoveField(ident, "ManagedPolicyArns")
 	} else {
-		err = setField(ident, "ManagedPolicyArns", kept)
+		err = world.SetField(ident, "ManagedPolicyArns", kept)
 	}
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range s.st.ofType(c.account, "", "AWS::IAM::ManagedPolicy") {
-		pa := fieldString(p, "PolicyArn")
+	for _, p := range s.st.OfType(c.account, "", "AWS::IAM::ManagedPolicy") {
+		pa := world.FieldString(p, "PolicyArn")
 		if pa == "" {
-			pa = p.ccID()
+			pa = p.CCID()
 		}
-		names := fieldStrings(p, k.listProp)
-		if pa != arn || !contains(names, name) {
+		names := world.FieldStrings(p, k.listProp)
+		if pa != arn || !world.Contains(names, name) {
 			continue
 		}
 		var rest []string
@@ -131,9 +132,9 @@ func (s *Server) detachPolicy(c *call, k principalKind) (any, error) {
 			}
 		}
 		if len(rest) == 0 {
-			err = removeField(p, k.listProp)
+			err = world.RemoveField(p, k.listProp)
 		} else {
-			err = setField(p, k.listProp, rest)
+			err = world.SetField(p, k.listProp, rest)
 		}
 		if err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
 // putInline is Put{User,Group}Policy: the identity's own Policies list
@@ -36,14 +37,14 @@ func (s *Server) putInline(c *call, k principalKind, nameParam string) (any, err
 			nameJSON, _ := json.Marshal(pname)
 			list = append(list, map[string]json.RawMessage{"PolicyName": nameJSON, "PolicyDocument": doc})
 		}
-		if err := setField(ident, "Policies", orderedPolicies(list)); err != nil {
+		if err := world.SetField(ident, "Policies", orderedPolicies(list)); err != nil {
 			return nil, err
 		}
 	}
 	if ref := pols[pname]; ref != nil {
 		for _, h := range ref.holders {
 			if h != ident {
-				if err := setField(h, "PolicyDocument", doc); err != nil {
+				if err := world.SetField(h, "PolicyDocument", doc); err != nil {
 					return nil, err
 				}
 			}
@@ -78,9 +79,9 @@ func (s *Server) deleteInline(c *call, k principalKind, nameParam string) (any, 
 		}
 		var err error
 		if len(kept) == 0 {
-			err = removeField(ident, "Policies")
+			err = world.RemoveField(ident, "Policies")
 		} else {
-			err = setField(ident, "Policies", orderedPolicies(kept))
+			err = world.SetField(ident, "Policies", orderedPolicies(kept))
 		}
 		if err != nil {
 			return nil, err
@@ -91,11 +92,11 @@ func (s *Server) deleteInline(c *call, k principalKind, nameParam string) (any, 
 			continue
 		}
 		if h.Type == k.policyType {
-			s.st.remove(c.account, "", h)
+			s.st.Remove(c.account, "", h)
 			continue
 		}
 		var left []string
-		for _, m := range fieldStrings(h, k.listProp) {
+		for _, m := range world.FieldStrings(h, k.listProp) {
 			if m != name {
 				left = append(left, m)
 			}
@@ -103,12 +104,12 @@ func (s *Server) deleteInline(c *call, k principalKind, nameParam string) (any, 
 		total := len(left)
 		for _, other := range []principalKind{roleKind, userKind, groupKind} {
 			if other.listProp != k.listProp {
-				total += len(fieldStrings(h, other.listProp))
+				total += len(world.FieldStrings(h, other.listProp))
 			}
 		}
 		if total == 0 {
-			s.st.remove(c.account, "", h)
-		} else if err := setField(h, k.listProp, left); err != nil {
+			s.st.Remove(c.account, "", h)
+		} else if err := world.SetField(h, k.listProp, left); err != nil {
 			return nil, err
 		}
 	}
@@ -137,7 +138,7 @@ func (s *Server) iamDeletePolicyVersion(c *call) (any, error) {
 		return nil, err
 	}
 	vs := policyVersions(p)
-	var kept []PolicyVersion
+	var kept []world.PolicyVersion
 	for _, v := range vs {
 		if v.VersionID != id {
 			kept = append(kept, v)

@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "strings"
 
 // iamPrefixes maps a SigV4 signing name to the service prefix of its IAM
@@ -69,12 +70,12 @@ func (s *Server) iamResource(c *call) string {
 			return name
 		}
 		s.mu.RLock()
-		st := s.st.findStack(c.account, c.region, name)
+		st := s.st.FindStack(c.account, c.region, name)
 		s.mu.RUnlock()
 		if st != nil {
 			return st.ID
 		}
-		return StackID(c.region, c.account, name)
+		return world.StackID(c.region, c.account, name)
 	case "sts":
 		if c.action == "AssumeRole" {
 			return c.str("RoleArn")

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strings"
 )
 
@@ -24,13 +25,13 @@ func (s *Server) authorize(c *call) *apiError {
 		return nil
 	}
 	res := s.iamResource(c)
-	q := request{action: action, resource: res, keys: s.conditionKeys(c.who, c.region, c.r.TLS != nil, res)}
-	d := evaluate(stmts, q)
-	if d == allowed {
+	q := world.Request{Action: action, Resource: res, Keys: s.conditionKeys(c.who, c.region, c.r.TLS != nil, res)}
+	d := world.Evaluate(stmts, q)
+	if d == world.Allowed {
 		return nil
 	}
 	e := c.svc.deny
-	e.Message = denyMessage(c.who, action, q.resource, d)
+	e.Message = denyMessage(c.who, action, q.Resource, d)
 	if c.svc.protocol == protoEC2 {
 		e.Message = "You are not authorized to perform this operation. " + e.Message
 	}
@@ -38,37 +39,37 @@ func (s *Server) authorize(c *call) *apiError {
 }
 
 // denyMessage is AWS's AccessDenied message for a refused action.
-func denyMessage(who principal, action, resource string, d decision) string {
+func denyMessage(who world.Principal, action, resource string, d world.Decision) string {
 	why := "because no identity-based policy allows the " + action + " action"
-	if d == explicitDeny {
+	if d == world.ExplicitDeny {
 		why = "with an explicit deny in an identity-based policy"
 	}
-	return fmt.Sprintf("User: %s is not authorized to perform: %s on resource: %s %s", who.arn, action, resource, why)
+	return fmt.Sprintf("User: %s is not authorized to perform: %s on resource: %s %s", who.ARN, action, resource, why)
 }
 
 // policiesOf returns the compiled statements of a principal and whether
 // its account declares policies for it.
-func (s *Server) policiesOf(p principal) ([]statement, bool) {
+func (s *Server) policiesOf(p world.Principal) ([]world.Statement, bool) {
 	pol := s.principalPolicies(p)
 	if pol == nil {
 		return nil, false
 	}
-	return pol.stmts, true
+	return pol.Stmts, true
 }
 
 // principalPolicies returns the Policies its account declares for p, nil
 // for none (or the account root).
-func (s *Server) principalPolicies(p principal) *Policies {
-	role, user := p.role, ""
+func (s *Server) principalPolicies(p world.Principal) *world.Policies {
+	role, user := p.Role, ""
 	if role == "" {
-		_, user, _ = strings.Cut(p.arn, ":user/")
+		_, user, _ = strings.Cut(p.ARN, ":user/")
 		if user == "" {
 			return nil // the account root
 		}
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	a := s.st.account(p.account)
+	a := s.st.Account(p.Account)
 	if a == nil {
 		return nil
 	}
@@ -83,28 +84,28 @@ func (s *Server) principalPolicies(p principal) *Policies {
 // conditionKeys are the global condition keys of a request context: the
 // principal's, the region's and, when the resource's account (the fifth
 // field of its ARN) belongs to the organization, aws:ResourceOrgID.
-func (s *Server) conditionKeys(who principal, region string, tls bool, resource string) map[string][]string {
+func (s *Server) conditionKeys(who world.Principal, region string, tls bool, resource string) map[string][]string {
 	keys := map[string][]string{
-		"aws:principalaccount": {who.account},
+		"aws:principalaccount": {who.Account},
 		"aws:requestedregion":  {region},
-		"aws:userid":           {who.userID},
+		"aws:userid":           {who.UserID},
 		"aws:securetransport":  {fmt.Sprint(tls)},
 		// A call the principal makes itself; a service calling on its
 		// behalf (forward access sessions) says true (handlerDenied).
 		"aws:viaawsservice": {"false"},
 	}
-	if who.role != "" {
-		keys["aws:principalarn"] = []string{"arn:aws:iam::" + who.account + ":role/" + who.role}
+	if who.Role != "" {
+		keys["aws:principalarn"] = []string{"arn:aws:iam::" + who.Account + ":role/" + who.Role}
 		keys["aws:principaltype"] = []string{"AssumedRole"}
 	} else {
-		keys["aws:principalarn"] = []string{who.arn}
+		keys["aws:principalarn"] = []string{who.ARN}
 		keys["aws:principaltype"] = []string{"User"}
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if o := s.st.world.Organization; o != nil {
+	if o := s.st.World.Organization; o != nil {
 		keys["aws:principalorgid"] = []string{o.ID}
-		if f := strings.SplitN(resource, ":", 6); len(f) == 6 && f[4] != "" && s.st.account(f[4]) != nil {
+		if f := strings.SplitN(resource, ":", 6); len(f) == 6 && f[4] != "" && s.st.Account(f[4]) != nil {
 			keys["aws:resourceorgid"] = []string{o.ID}
 		}
 	}

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/base64"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -47,17 +48,17 @@ func kafkaRoute(r *http.Request) (string, map[string]string) {
 }
 
 // kafkaConfiguration finds the model and its latest revision.
-func (s *Server) kafkaConfiguration(c *call, arn string) (*Resource, int, error) {
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::MSK::Configuration") {
-		a := fieldString(r, "Arn")
+func (s *Server) kafkaConfiguration(c *call, arn string) (*world.Resource, int, error) {
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::MSK::Configuration") {
+		a := world.FieldString(r, "Arn")
 		if a == "" {
-			a = r.ccID()
+			a = r.CCID()
 		}
 		if a != arn || r.Deleted {
 			continue
 		}
 		rev := 1
-		if lr, ok := fieldValue(r, "LatestRevision").(map[string]any); ok {
+		if lr, ok := world.FieldValue(r, "LatestRevision").(map[string]any); ok {
 			if n, ok := lr["Revision"].(float64); ok && n > 0 {
 				rev = int(n)
 			}
@@ -74,11 +75,11 @@ func (s *Server) kafkaDescribeConfiguration(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"arn": c.params["arn"], "name": fieldString(r, "Name"), "state": "ACTIVE", "latestRevision": map[string]any{"revision": rev}}
-	if v := fieldString(r, "Description"); v != "" {
+	out := map[string]any{"arn": c.params["arn"], "name": world.FieldString(r, "Name"), "state": "ACTIVE", "latestRevision": map[string]any{"revision": rev}}
+	if v := world.FieldString(r, "Description"); v != "" {
 		out["description"] = v
 	}
-	if v := fieldStrings(r, "KafkaVersionsList"); v != nil {
+	if v := world.FieldStrings(r, "KafkaVersionsList"); v != nil {
 		out["kafkaVersions"] = v
 	}
 	return out, nil
@@ -96,7 +97,7 @@ func (s *Server) kafkaDescribeConfigurationRevision(c *call) (any, error) {
 		return nil, errf(404, "NotFoundException", "The revision %s of configuration %s does not exist.", c.params["revision"], c.params["arn"])
 	}
 	out := map[string]any{"arn": c.params["arn"], "revision": rev}
-	if v := fieldString(r, "ServerProperties"); v != "" {
+	if v := world.FieldString(r, "ServerProperties"); v != "" {
 		out["serverProperties"] = base64.StdEncoding.EncodeToString([]byte(v))
 	}
 	return out, nil

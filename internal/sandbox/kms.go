@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strings"
 )
 
@@ -51,16 +52,16 @@ func (s *Server) kmsListAliases(c *call) (any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	aliases := map[string]string{}
-	if r := s.st.region(c.account, c.region); r != nil {
+	if r := s.st.Region(c.account, c.region); r != nil {
 		for k, v := range r.KMSAliases {
 			aliases[k] = v
 		}
 	}
 	// The world's AWS::KMS::Alias models are aliases too.
-	for _, a := range s.st.ofType(c.account, c.region, "AWS::KMS::Alias") {
-		name, target := fieldString(a, "AliasName"), fieldString(a, "TargetKeyId")
+	for _, a := range s.st.OfType(c.account, c.region, "AWS::KMS::Alias") {
+		name, target := world.FieldString(a, "AliasName"), world.FieldString(a, "TargetKeyId")
 		if name == "" {
-			name = a.ccID()
+			name = a.CCID()
 		}
 		if i := strings.LastIndex(target, ":key/"); i >= 0 {
 			target = target[i+len(":key/"):]
@@ -71,7 +72,7 @@ func (s *Server) kmsListAliases(c *call) (any, error) {
 		return nil, errf(400, "NotFoundException", "Key 'arn:aws:kms:%s:%s:key/%s' does not exist", c.region, c.account, want)
 	}
 	items := []map[string]any{}
-	for _, name := range sortedKeys(aliases) {
+	for _, name := range world.SortedKeys(aliases) {
 		key := aliases[name]
 		if want != "" && key != want {
 			continue
@@ -95,8 +96,8 @@ func (s *Server) kmsListAliases(c *call) (any, error) {
 // kmsKeyExists reports whether a key id is an AWS::KMS::Key model of the
 // account region or the target of an alias.
 func (s *Server) kmsKeyExists(c *call, id string, aliases map[string]string) bool {
-	for _, k := range s.st.ofType(c.account, c.region, "AWS::KMS::Key") {
-		if k.ccID() == id || fieldString(k, "KeyId") == id {
+	for _, k := range s.st.OfType(c.account, c.region, "AWS::KMS::Key") {
+		if k.CCID() == id || world.FieldString(k, "KeyId") == id {
 			return true
 		}
 	}

@@ -33,7 +33,7 @@ func (s *Server) lakeFormationDescribeResource(c *call) (any, error) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::LakeFormation::Resource") {
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::LakeFormation::Resource") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err

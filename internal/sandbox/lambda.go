@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -93,31 +94,31 @@ func noFunction(c *call, name string) error {
 }
 
 // findFunction returns the function named by ref (nil when absent).
-func (s *Server) findFunction(c *call, ref string) *Resource {
+func (s *Server) findFunction(c *call, ref string) *world.Resource {
 	name := functionName(ref)
-	if f := s.st.resource(c.account, c.region, "AWS::Lambda::Function", name); f != nil {
+	if f := s.st.Resource(c.account, c.region, "AWS::Lambda::Function", name); f != nil {
 		return f
 	}
-	for _, f := range s.st.ofType(c.account, c.region, "AWS::Lambda::Function") {
-		if fieldString(f, "FunctionName") == name {
+	for _, f := range s.st.OfType(c.account, c.region, "AWS::Lambda::Function") {
+		if world.FieldString(f, "FunctionName") == name {
 			return f
 		}
 	}
 	return nil
 }
 
-func functionArn(c *call, f *Resource, name string) string {
-	if a := fieldString(f, "Arn"); a != "" {
+func functionArn(c *call, f *world.Resource, name string) string {
+	if a := world.FieldString(f, "Arn"); a != "" {
 		return a
 	}
 	return "arn:aws:lambda:" + c.region + ":" + c.account + ":function:" + name
 }
 
 // childrenOf returns resources of typ whose prop names the function.
-func (s *Server) childrenOf(c *call, typ, prop, name string) []*Resource {
-	var out []*Resource
-	for _, r := range s.st.ofType(c.account, c.region, typ) {
-		if functionName(fieldString(r, prop)) == name {
+func (s *Server) childrenOf(c *call, typ, prop, name string) []*world.Resource {
+	var out []*world.Resource
+	for _, r := range s.st.OfType(c.account, c.region, typ) {
+		if functionName(world.FieldString(r, prop)) == name {
 			out = append(out, r)
 		}
 	}
@@ -126,15 +127,15 @@ func (s *Server) childrenOf(c *call, typ, prop, name string) []*Resource {
 
 // permissionStatement renders an AWS::Lambda::Permission as the policy
 // statement Lambda stores for it.
-func permissionStatement(c *call, p *Resource, fnArn string) map[string]any {
-	st := map[string]any{"Sid": p.ccID(), "Effect": "Allow", "Resource": fnArn}
-	if a := fieldValue(p, "Action"); a != nil {
+func permissionStatement(c *call, p *world.Resource, fnArn string) map[string]any {
+	st := map[string]any{"Sid": p.CCID(), "Effect": "Allow", "Resource": fnArn}
+	if a := world.FieldValue(p, "Action"); a != nil {
 		st["Action"] = a
 	}
-	switch pr := fieldString(p, "Principal"); {
+	switch pr := world.FieldString(p, "Principal"); {
 	case pr == "*":
 		st["Principal"] = "*"
-	case accountRE.MatchString(pr):
+	case world.AccountRE.MatchString(pr):
 		st["Principal"] = map[string]any{"AWS": "arn:aws:iam::" + pr + ":root"}
 	case strings.HasPrefix(pr, "arn:"):
 		st["Principal"] = map[string]any{"AWS": pr}
@@ -143,7 +144,7 @@ func permissionStatement(c *call, p *Resource, fnArn string) map[string]any {
 	}
 	cond := map[string]map[string]any{}
 	addCond := func(op, key string, prop string) {
-		if v := fieldValue(p, prop); v != nil {
+		if v := world.FieldValue(p, prop); v != nil {
 			if cond[op] == nil {
 				cond[op] = map[string]any{}
 			}
@@ -178,7 +179,7 @@ func (s *Server) lambdaGetPolicy(c *call) (any, error) {
 	for _, p := range perms {
 		sts = append(sts, permissionStatement(c, p, fnArn))
 	}
-	doc, err := marshalNoEscape(map[string]any{"Version": "2012-10-17", "Id": "default", "Statement": sts})
+	doc, err := world.MarshalNoEscape(map[string]any{"Version": "2012-10-17", "Id": "default", "Statement": sts})
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +230,7 @@ func (s *Server) pagedReply(c *call, key string, items []map[string]any) (any, e
 // functionList answers a list of the rows one function owns: 404 when the
 // function named in the path is absent, else a page of rows(f, name), built
 // under the read lock.
-func (s *Server) functionList(c *call, key string, rows func(f *Resource, name string) []map[string]any) (any, error) {
+func (s *Server) functionList(c *call, key string, rows func(f *world.Resource, name string) []map[string]any) (any, error) {
 	name := functionName(c.params["fn"])
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -242,29 +243,29 @@ func (s *Server) functionList(c *call, key string, rows func(f *Resource, name s
 
 // fieldOrID is the string property prop, or the resource's identifier
 // when the model leaves it out.
-func fieldOrID(r *Resource, prop string) string {
-	if v := fieldString(r, prop); v != "" {
+func fieldOrID(r *world.Resource, prop string) string {
+	if v := world.FieldString(r, prop); v != "" {
 		return v
 	}
-	return r.ccID()
+	return r.CCID()
 }
 
 func (s *Server) lambdaListFunctionURLConfigs(c *call) (any, error) {
-	return s.functionList(c, "FunctionUrlConfigs", func(f *Resource, name string) []map[string]any {
+	return s.functionList(c, "FunctionUrlConfigs", func(f *world.Resource, name string) []map[string]any {
 		items := []map[string]any{}
 		for _, u := range s.childrenOf(c, "AWS::Lambda::Url", "TargetFunctionArn", name) {
-			fa := fieldString(u, "FunctionArn")
+			fa := world.FieldString(u, "FunctionArn")
 			if fa == "" {
 				fa = functionArn(c, f, name)
 			}
 			it := map[string]any{
-				"FunctionArn": fa, "FunctionUrl": fieldString(u, "FunctionUrl"), "AuthType": fieldString(u, "AuthType"),
+				"FunctionArn": fa, "FunctionUrl": world.FieldString(u, "FunctionUrl"), "AuthType": world.FieldString(u, "AuthType"),
 				"CreationTime": isoTime(defaultStackTime), "LastModifiedTime": isoTime(defaultStackTime),
 			}
-			if m := fieldString(u, "InvokeMode"); m != "" {
+			if m := world.FieldString(u, "InvokeMode"); m != "" {
 				it["InvokeMode"] = m
 			}
-			if cors := fieldValue(u, "Cors"); cors != nil {
+			if cors := world.FieldValue(u, "Cors"); cors != nil {
 				it["Cors"] = cors
 			}
 			items = append(items, it)
@@ -274,18 +275,18 @@ func (s *Server) lambdaListFunctionURLConfigs(c *call) (any, error) {
 }
 
 func (s *Server) lambdaListAliases(c *call) (any, error) {
-	return s.functionList(c, "Aliases", func(f *Resource, name string) []map[string]any {
+	return s.functionList(c, "Aliases", func(f *world.Resource, name string) []map[string]any {
 		items := []map[string]any{}
 		for _, a := range s.childrenOf(c, "AWS::Lambda::Alias", "FunctionName", name) {
 			arn := fieldOrID(a, "AliasArn")
 			it := map[string]any{
-				"AliasArn": arn, "Name": fieldString(a, "Name"), "FunctionVersion": fieldString(a, "FunctionVersion"),
+				"AliasArn": arn, "Name": world.FieldString(a, "Name"), "FunctionVersion": world.FieldString(a, "FunctionVersion"),
 				"RevisionId": uuidFrom(string(a.Properties)),
 			}
-			if d := fieldString(a, "Description"); d != "" {
+			if d := world.FieldString(a, "Description"); d != "" {
 				it["Description"] = d
 			}
-			if rc := fieldValue(a, "RoutingConfig"); rc != nil {
+			if rc := world.FieldValue(a, "RoutingConfig"); rc != nil {
 				it["RoutingConfig"] = rc
 			}
 			items = append(items, it)
@@ -298,12 +299,12 @@ func (s *Server) lambdaListAliases(c *call) (any, error) {
 // and then the published versions: the AWS::Lambda::Version resources
 // naming the function, each answered from its own model.
 func (s *Server) lambdaListVersionsByFunction(c *call) (any, error) {
-	return s.functionList(c, "Versions", func(f *Resource, name string) []map[string]any {
+	return s.functionList(c, "Versions", func(f *world.Resource, name string) []map[string]any {
 		base := functionArn(c, f, name)
-		config := func(r *Resource, version, arn string) map[string]any {
+		config := func(r *world.Resource, version, arn string) map[string]any {
 			it := map[string]any{"FunctionName": name, "FunctionArn": arn, "Version": version, "LastModified": isoTime(defaultStackTime)}
 			for _, k := range []string{"Description", "CodeSha256", "Runtime", "Handler", "Role", "MemorySize", "Timeout"} {
-				if v := fieldValue(r, k); v != nil {
+				if v := world.FieldValue(r, k); v != nil {
 					it[k] = v
 				}
 			}
@@ -311,7 +312,7 @@ func (s *Server) lambdaListVersionsByFunction(c *call) (any, error) {
 		}
 		items := []map[string]any{config(f, "$LATEST", base+":$LATEST")}
 		for _, v := range s.childrenOf(c, "AWS::Lambda::Version", "FunctionName", name) {
-			ver := fieldString(v, "Version")
+			ver := world.FieldString(v, "Version")
 			arn := fieldOrID(v, "FunctionArn")
 			if ver == "" {
 				if i := strings.LastIndex(arn, ":"); i >= 0 {
@@ -328,9 +329,9 @@ func (s *Server) lambdaListEventSourceMappings(c *call) (any, error) {
 	ref := c.form.Get("FunctionName")
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var esms []*Resource
+	var esms []*world.Resource
 	if ref == "" {
-		esms = s.st.ofType(c.account, c.region, "AWS::Lambda::EventSourceMapping")
+		esms = s.st.OfType(c.account, c.region, "AWS::Lambda::EventSourceMapping")
 	} else {
 		name := functionName(ref)
 		if s.findFunction(c, name) == nil {
@@ -342,16 +343,16 @@ func (s *Server) lambdaListEventSourceMappings(c *call) (any, error) {
 	for _, m := range esms {
 		id := fieldOrID(m, "Id")
 		state := "Enabled"
-		if v, ok := fieldValue(m, "Enabled").(bool); ok && !v {
+		if v, ok := world.FieldValue(m, "Enabled").(bool); ok && !v {
 			state = "Disabled"
 		}
-		fn := functionName(fieldString(m, "FunctionName"))
+		fn := functionName(world.FieldString(m, "FunctionName"))
 		it := map[string]any{
 			"UUID": id, "State": state, "FunctionArn": "arn:aws:lambda:" + c.region + ":" + c.account + ":function:" + fn,
 			"LastModified": epoch(defaultStackTime), "StateTransitionReason": "USER_INITIATED",
 		}
 		for _, k := range []string{"EventSourceArn", "BatchSize", "MaximumBatchingWindowInSeconds", "StartingPosition", "FilterCriteria", "FunctionResponseTypes", "MaximumRetryAttempts", "BisectBatchOnFunctionError", "ParallelizationFactor", "ScalingConfig"} {
-			if v := fieldValue(m, k); v != nil {
+			if v := world.FieldValue(m, k); v != nil {
 				it[k] = v
 			}
 		}
@@ -379,7 +380,7 @@ func (s *Server) lambdaAddPermission(c *call) (any, error) {
 		return nil, noFunction(c, name)
 	}
 	for _, p := range s.childrenOf(c, "AWS::Lambda::Permission", "FunctionName", name) {
-		if p.ccID() == in.StatementId {
+		if p.CCID() == in.StatementId {
 			return nil, errf(409, "ResourceConflictException", "The statement id (%s) provided already exists. Please provide a new statement id, or remove the existing statement.", in.StatementId)
 		}
 	}
@@ -390,19 +391,19 @@ func (s *Server) lambdaAddPermission(c *call) (any, error) {
 			model[k] = v
 		}
 	}
-	b, err := marshalNoEscape(model)
+	b, err := world.MarshalNoEscape(model)
 	if err != nil {
 		return nil, err
 	}
-	res := &Resource{Type: "AWS::Lambda::Permission", Identifier: in.StatementId, PhysicalID: in.StatementId, Properties: b}
-	if err := s.st.addLive(c.account, c.region, res); err != nil {
+	res := &world.Resource{Type: "AWS::Lambda::Permission", Identifier: in.StatementId, PhysicalID: in.StatementId, Properties: b}
+	if err := s.st.AddLive(c.account, c.region, res); err != nil {
 		return nil, errf(409, "ResourceConflictException", "%v", err)
 	}
-	st, err := marshalNoEscape(permissionStatement(c, res, functionArn(c, f, name)))
+	st, err := world.MarshalNoEscape(permissionStatement(c, res, functionArn(c, f, name)))
 	if err != nil {
 		return nil, err
 	}
-	body, err := marshalNoEscape(map[string]string{"Statement": string(st)})
+	body, err := world.MarshalNoEscape(map[string]string{"Statement": string(st)})
 	if err != nil {
 		return nil, err
 	}
@@ -417,8 +418,8 @@ func (s *Server) lambdaRemovePermission(c *call) (any, error) {
 		return nil, noFunction(c, name)
 	}
 	for _, p := range s.childrenOf(c, "AWS::Lambda::Permission", "FunctionName", name) {
-		if p.ccID() == sid {
-			s.st.remove(c.account, c.region, p)
+		if p.CCID() == sid {
+			s.st.Remove(c.account, c.region, p)
 			return raw{status: 204}, nil
 		}
 	}

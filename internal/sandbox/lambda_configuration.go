@@ -1,5 +1,7 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/world"
+
 // lambdaGetFunctionConfiguration serves GetFunctionConfiguration (GET
 // /2015-03-31/functions/{fn}/configuration) from the function's model:
 // its name, ARN, runtime, handler, role and the CodeSha256 the model
@@ -12,13 +14,13 @@ func (s *Server) lambdaGetFunctionConfiguration(c *call) (any, error) {
 	if f == nil || f.Deleted {
 		return nil, noFunction(c, functionName(c.params["fn"]))
 	}
-	name := fieldString(f, "FunctionName")
+	name := world.FieldString(f, "FunctionName")
 	if name == "" {
 		name = functionName(c.params["fn"])
 	}
 	out := map[string]any{"FunctionName": name, "FunctionArn": functionArn(c, f, name), "State": "Active"}
 	for _, k := range []string{"Runtime", "Handler", "Role", "PackageType", "CodeSha256", "Description"} {
-		if v := fieldString(f, k); v != "" {
+		if v := world.FieldString(f, k); v != "" {
 			out[k] = v
 		}
 	}

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -36,7 +37,7 @@ func ec2XML(name string, v any) *xnode {
 	switch t := v.(type) {
 	case map[string]any:
 		n := &xnode{name: name}
-		for _, k := range sortedKeys(t) {
+		for _, k := range world.SortedKeys(t) {
 			kn := lowerFirst(k)
 			if _, list := t[k].([]any); list {
 				if ln, ok := ltListNames[k]; ok {
@@ -75,13 +76,13 @@ func (s *Server) ec2DescribeLaunchTemplateVersions(c *call) (any, error) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var lt *Resource
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::EC2::LaunchTemplate") {
-		rid := fieldString(r, "LaunchTemplateId")
+	var lt *world.Resource
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::EC2::LaunchTemplate") {
+		rid := world.FieldString(r, "LaunchTemplateId")
 		if rid == "" {
-			rid = r.ccID()
+			rid = r.CCID()
 		}
-		if (id != "" && rid == id) || (name != "" && fieldString(r, "LaunchTemplateName") == name) {
+		if (id != "" && rid == id) || (name != "" && world.FieldString(r, "LaunchTemplateName") == name) {
 			lt, id = r, rid
 			break
 		}
@@ -108,7 +109,7 @@ func (s *Server) ec2DescribeLaunchTemplateVersions(c *call) (any, error) {
 			return nil, errf(400, "InvalidLaunchTemplateId.VersionNotFound", "Could not find launch template version %s for launch template ID %s.", v, id)
 		}
 	}
-	ver := el("item", tx("launchTemplateId", id), tx("launchTemplateName", fieldString(lt, "LaunchTemplateName")),
+	ver := el("item", tx("launchTemplateId", id), tx("launchTemplateName", world.FieldString(lt, "LaunchTemplateName")),
 		tx("versionNumber", number), xbool("defaultVersion", true), xtime("createTime", defaultStackTime))
 	if d, ok := m["LaunchTemplateData"].(map[string]any); ok {
 		ver.kids = append(ver.kids, ec2XML("launchTemplateData", d))

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"crypto/sha256"
 	"encoding/base32"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
 	"strings"
@@ -125,10 +126,10 @@ func lexID(parts ...string) string {
 // lexLocales finds the bot of a call and its DRAFT locales.
 func (s *Server) lexLocales(c *call) ([]lexLocale, error) {
 	bot := c.params["bot"]
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::Lex::Bot") {
-		id := fieldString(r, "Id")
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::Lex::Bot") {
+		id := world.FieldString(r, "Id")
 		if id == "" {
-			id = r.ccID()
+			id = r.CCID()
 		}
 		if id != bot || r.Deleted {
 			continue
@@ -137,7 +138,7 @@ func (s *Server) lexLocales(c *call) ([]lexLocale, error) {
 			return nil, errf(404, "ResourceNotFoundException", "Could not find version %s of bot %s.", v, bot)
 		}
 		var out []lexLocale
-		for _, l := range objectsOf(fieldValue(r, "BotLocales")) {
+		for _, l := range objectsOf(world.FieldValue(r, "BotLocales")) {
 			loc := lexLocale{model: l}
 			loc.id, _ = l["LocaleId"].(string)
 			for _, st := range objectsOf(l["SlotTypes"]) {
@@ -262,7 +263,7 @@ func lexAPI(v any, drop ...string) any {
 	case map[string]any:
 		out := map[string]any{}
 		for k, e := range x {
-			if contains(drop, k) {
+			if world.Contains(drop, k) {
 				continue
 			}
 			if lexFreeForm[k] {

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"sort"
 	"strings"
 )
@@ -35,14 +36,14 @@ type logsFilterQuery struct {
 
 // logGroupExists reports whether the account region has the log group.
 func (s *Server) logGroupExists(c *call, name string) bool {
-	for _, g := range s.st.ofType(c.account, c.region, "AWS::Logs::LogGroup") {
-		if fieldString(g, "LogGroupName") == name || g.PhysicalID == name {
+	for _, g := range s.st.OfType(c.account, c.region, "AWS::Logs::LogGroup") {
+		if world.FieldString(g, "LogGroupName") == name || g.PhysicalID == name {
 			return true
 		}
 	}
 	for _, typ := range []string{"AWS::Logs::MetricFilter", "AWS::Logs::SubscriptionFilter"} {
-		for _, f := range s.st.ofType(c.account, c.region, typ) {
-			if fieldString(f, "LogGroupName") == name {
+		for _, f := range s.st.OfType(c.account, c.region, typ) {
+			if world.FieldString(f, "LogGroupName") == name {
 				return true
 			}
 		}
@@ -52,7 +53,7 @@ func (s *Server) logGroupExists(c *call, name string) bool {
 
 // logsFilters selects the filters of typ on the query's log group, by
 // name, and pages them (limit 1..50, default 50).
-func (s *Server) logsFilters(c *call, typ, tokenPrefix string, render func(*Resource, string) map[string]any) (items []map[string]any, next string, err error) {
+func (s *Server) logsFilters(c *call, typ, tokenPrefix string, render func(*world.Resource, string) map[string]any) (items []map[string]any, next string, err error) {
 	var in logsFilterQuery
 	if err := c.decode(&in); err != nil {
 		return nil, "", err
@@ -78,15 +79,15 @@ func (s *Server) logsFilters(c *call, typ, tokenPrefix string, render func(*Reso
 	}
 	type named struct {
 		name string
-		res  *Resource
+		res  *world.Resource
 	}
 	var all []named
-	for _, f := range s.st.ofType(c.account, c.region, typ) {
-		name := fieldString(f, "FilterName")
+	for _, f := range s.st.OfType(c.account, c.region, typ) {
+		name := world.FieldString(f, "FilterName")
 		if name == "" {
 			name = f.PhysicalID
 		}
-		if in.LogGroupName != "" && fieldString(f, "LogGroupName") != in.LogGroupName {
+		if in.LogGroupName != "" && world.FieldString(f, "LogGroupName") != in.LogGroupName {
 			continue
 		}
 		if !strings.HasPrefix(name, in.FilterNamePrefix) {
@@ -107,16 +108,16 @@ func (s *Server) logsFilters(c *call, typ, tokenPrefix string, render func(*Reso
 }
 
 func (s *Server) logsDescribeMetricFilters(c *call) (any, error) {
-	items, next, err := s.logsFilters(c, "AWS::Logs::MetricFilter", "mf", func(f *Resource, name string) map[string]any {
+	items, next, err := s.logsFilters(c, "AWS::Logs::MetricFilter", "mf", func(f *world.Resource, name string) map[string]any {
 		m := map[string]any{
-			"filterName": name, "logGroupName": fieldString(f, "LogGroupName"),
-			"filterPattern": fieldString(f, "FilterPattern"), "creationTime": defaultStackTime.UnixMilli(),
+			"filterName": name, "logGroupName": world.FieldString(f, "LogGroupName"),
+			"filterPattern": world.FieldString(f, "FilterPattern"), "creationTime": defaultStackTime.UnixMilli(),
 		}
-		if b, ok := fieldValue(f, "ApplyOnTransformedLogs").(bool); ok {
+		if b, ok := world.FieldValue(f, "ApplyOnTransformedLogs").(bool); ok {
 			m["applyOnTransformedLogs"] = b
 		}
 		var ts []map[string]any
-		list, _ := fieldValue(f, "MetricTransformations").([]any)
+		list, _ := world.FieldValue(f, "MetricTransformations").([]any)
 		for _, t := range list {
 			mt, _ := t.(map[string]any)
 			out := map[string]any{"metricName": mt["MetricName"], "metricNamespace": mt["MetricNamespace"], "metricValue": mt["MetricValue"]}
@@ -152,16 +153,16 @@ func (s *Server) logsDescribeMetricFilters(c *call) (any, error) {
 }
 
 func (s *Server) logsDescribeSubscriptionFilters(c *call) (any, error) {
-	items, next, err := s.logsFilters(c, "AWS::Logs::SubscriptionFilter", "sf", func(f *Resource, name string) map[string]any {
+	items, next, err := s.logsFilters(c, "AWS::Logs::SubscriptionFilter", "sf", func(f *world.Resource, name string) map[string]any {
 		m := map[string]any{
-			"filterName": name, "logGroupName": fieldString(f, "LogGroupName"),
-			"filterPattern": fieldString(f, "FilterPattern"), "destinationArn": fieldString(f, "DestinationArn"),
+			"filterName": name, "logGroupName": world.FieldString(f, "LogGroupName"),
+			"filterPattern": world.FieldString(f, "FilterPattern"), "destinationArn": world.FieldString(f, "DestinationArn"),
 			"creationTime": defaultStackTime.UnixMilli(),
 		}
-		if v := fieldString(f, "RoleArn"); v != "" {
+		if v := world.FieldString(f, "RoleArn"); v != "" {
 			m["roleArn"] = v
 		}
-		if v := fieldString(f, "Distribution"); v != "" {
+		if v := world.FieldString(f, "Distribution"); v != "" {
 			m["distribution"] = v
 		}
 		return m

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
 	"strings"
@@ -48,14 +49,14 @@ func mediaConvertRoute(r *http.Request) (string, map[string]string) {
 }
 
 func (s *Server) mediaConvertQueue(c *call, name string) (map[string]any, error) {
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::MediaConvert::Queue") {
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::MediaConvert::Queue") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
 		}
 		n, _ := m["Name"].(string)
 		if n == "" {
-			n = r.ccID()
+			n = r.CCID()
 		}
 		if n == name {
 			m["Name"] = n
@@ -91,10 +92,10 @@ func (s *Server) mediaConvertListTags(c *call) (any, error) {
 	var m map[string]any
 	var err error
 	switch {
-	case arn == mediaConvertQueueArn(c, arnTail(arn, ":queues/")):
-		m, err = s.mediaConvertQueue(c, arnTail(arn, ":queues/"))
-	case arn == mediaConvertJobTemplateArn(c, arnTail(arn, ":jobTemplates/")):
-		m, err = s.mediaConvertJobTemplate(c, arnTail(arn, ":jobTemplates/"))
+	case arn == mediaConvertQueueArn(c, world.ARNTail(arn, ":queues/")):
+		m, err = s.mediaConvertQueue(c, world.ARNTail(arn, ":queues/"))
+	case arn == mediaConvertJobTemplateArn(c, world.ARNTail(arn, ":jobTemplates/")):
+		m, err = s.mediaConvertJobTemplate(c, world.ARNTail(arn, ":jobTemplates/"))
 	default:
 		return nil, errf(404, "NotFoundException", "The resource %s doesn't exist.", arn)
 	}

@@ -10,14 +10,14 @@ import "strings"
 // answers by that ARN. An unknown template is NotFoundException.
 
 func (s *Server) mediaConvertJobTemplate(c *call, name string) (map[string]any, error) {
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::MediaConvert::JobTemplate") {
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::MediaConvert::JobTemplate") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
 		}
 		n, _ := m["Name"].(string)
 		if n == "" {
-			n = r.ccID()
+			n = r.CCID()
 		}
 		if n == name {
 			m["Name"] = n

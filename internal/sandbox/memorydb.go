@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"sort"
 )
 
@@ -30,15 +31,15 @@ func memoryDBService() *service {
 }
 
 // memoryDBNamed maps the models of typ by nameProp (else the identifier).
-func (s *Server) memoryDBNamed(c *call, typ, nameProp string) map[string]*Resource {
-	out := map[string]*Resource{}
-	for _, r := range s.st.ofType(c.account, c.region, typ) {
+func (s *Server) memoryDBNamed(c *call, typ, nameProp string) map[string]*world.Resource {
+	out := map[string]*world.Resource{}
+	for _, r := range s.st.OfType(c.account, c.region, typ) {
 		if r.Deleted {
 			continue
 		}
-		n := fieldString(r, nameProp)
+		n := world.FieldString(r, nameProp)
 		if n == "" {
-			n = r.ccID()
+			n = r.CCID()
 		}
 		out[n] = r
 	}
@@ -80,7 +81,7 @@ func (s *Server) memoryDBDescribeUsers(c *call) (any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	users := s.memoryDBNamed(c, "AWS::MemoryDB::User", "UserName")
-	names := sortedKeys(users)
+	names := world.SortedKeys(users)
 	if in.UserName != "" {
 		if users[in.UserName] == nil {
 			return nil, errf(400, "UserNotFoundFault", "User %s not found", in.UserName)
@@ -94,7 +95,7 @@ func (s *Server) memoryDBDescribeUsers(c *call) (any, error) {
 	items := []map[string]any{}
 	for _, n := range names[lo:hi] {
 		u := map[string]any{"Name": n, "Status": "active", "ARN": "arn:aws:memorydb:" + c.region + ":" + c.account + ":user/" + n}
-		if v := fieldString(users[n], "AccessString"); v != "" {
+		if v := world.FieldString(users[n], "AccessString"); v != "" {
 			u["AccessString"] = v
 		}
 		items = append(items, u)
@@ -120,7 +121,7 @@ func (s *Server) memoryDBDescribeParameters(c *call) (any, error) {
 	if g == nil {
 		return nil, errf(400, "ParameterGroupNotFoundFault", "ParameterGroup %s not found", in.ParameterGroupName)
 	}
-	params, _ := fieldValue(g, "Parameters").(map[string]any)
+	params, _ := world.FieldValue(g, "Parameters").(map[string]any)
 	names := make([]string, 0, len(params))
 	for k := range params {
 		names = append(names, k)

@@ -72,7 +72,7 @@ func requestAction(r *http.Request, body []byte) string {
 // injected latency, and logs it.
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, sc scope, svc *service, body []byte, reqID string, e *apiError) {
 	who := s.principalFor(sc.accessKey)
-	done := s.calls.begin(who.account, sc.region, sc.service, requestAction(r, body), sdkAttempt(r.Header))
+	done := s.calls.begin(who.Account, sc.region, sc.service, requestAction(r, body), sdkAttempt(r.Header))
 	if d := s.latency(); d > 0 {
 		t := time.NewTimer(d)
 		select {

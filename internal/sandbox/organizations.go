@@ -1,5 +1,7 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/world"
+
 func organizationsService() *service {
 	return &service{
 		name:          "organizations",
@@ -16,8 +18,8 @@ func organizationsService() *service {
 	}
 }
 
-func (s *Server) organization() (*Organization, error) {
-	o := s.st.world.Organization
+func (s *Server) organization() (*world.Organization, error) {
+	o := s.st.World.Organization
 	if o == nil {
 		return nil, errf(400, "AWSOrganizationsNotInUseException", "Your account is not a member of an organization.")
 	}
@@ -31,7 +33,7 @@ func (s *Server) orgDescribeOrganization(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	mgmt := s.st.account(o.ManagementAccountID)
+	mgmt := s.st.Account(o.ManagementAccountID)
 	return map[string]any{"Organization": map[string]any{
 		"Id":                 o.ID,
 		"Arn":                "arn:aws:organizations::" + o.ManagementAccountID + ":organization/" + o.ID,
@@ -70,7 +72,7 @@ func (s *Server) orgListAccounts(c *call) (any, error) {
 	if !ok {
 		return nil, errf(400, "InvalidInputException", "You specified an invalid value for nextToken.")
 	}
-	all := s.st.world.Accounts
+	all := s.st.World.Accounts
 	lo, hi, next := page(len(all), off, size)
 	accts := []map[string]any{}
 	for _, a := range all[lo:hi] {

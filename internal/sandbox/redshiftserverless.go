@@ -1,5 +1,7 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/world"
+
 // redshiftServerlessService serves Redshift Serverless (JSON 1.1,
 // camelCase): GetWorkgroup from the world's
 // AWS::RedshiftServerless::Workgroup models (by WorkgroupName, else the
@@ -37,13 +39,13 @@ func (s *Server) rsGetWorkgroup(c *call) (any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var m map[string]any
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::RedshiftServerless::Workgroup") {
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::RedshiftServerless::Workgroup") {
 		if r.Deleted {
 			continue
 		}
-		name := fieldString(r, "WorkgroupName")
+		name := world.FieldString(r, "WorkgroupName")
 		if name == "" {
-			name = r.ccID()
+			name = r.CCID()
 		}
 		if name == in.WorkgroupName {
 			obj, err := fieldObject(r)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
 	"sort"
@@ -96,12 +97,12 @@ type r53Record struct {
 // route53Zones returns the account's hosted zones by id.
 func (s *Server) route53Zones(c *call) map[string]*r53Zone {
 	zones := map[string]*r53Zone{}
-	for _, z := range s.st.ofType(c.account, c.region, "AWS::Route53::HostedZone") {
-		id := strings.TrimPrefix(fieldString(z, "Id"), "/hostedzone/")
+	for _, z := range s.st.OfType(c.account, c.region, "AWS::Route53::HostedZone") {
+		id := strings.TrimPrefix(world.FieldString(z, "Id"), "/hostedzone/")
 		if id == "" {
-			id = z.ccID()
+			id = z.CCID()
 		}
-		zones[id] = &r53Zone{id: id, name: r53Name(fieldString(z, "Name"))}
+		zones[id] = &r53Zone{id: id, name: r53Name(world.FieldString(z, "Name"))}
 	}
 	return zones
 }
@@ -132,11 +133,11 @@ func (s *Server) route53Records(c *call, zones map[string]*r53Zone) []r53Record 
 		}
 		out = append(out, r53Record{zone: zone, model: m})
 	}
-	for _, res := range s.st.ofType(c.account, c.region, "AWS::Route53::RecordSet") {
+	for _, res := range s.st.OfType(c.account, c.region, "AWS::Route53::RecordSet") {
 		m, _ := fieldObject(res)
 		add(zoneOf(m), m)
 	}
-	for _, res := range s.st.ofType(c.account, c.region, "AWS::Route53::RecordSetGroup") {
+	for _, res := range s.st.OfType(c.account, c.region, "AWS::Route53::RecordSetGroup") {
 		g, _ := fieldObject(res)
 		zone := zoneOf(g)
 		sets, _ := g["RecordSets"].([]any)
@@ -151,7 +152,7 @@ func (s *Server) route53Records(c *call, zones map[string]*r53Zone) []r53Record 
 
 // fieldObject decodes a resource's whole model, numbers as json.Number
 // (their text kept).
-func fieldObject(res *Resource) (map[string]any, error) {
+func fieldObject(res *world.Resource) (map[string]any, error) {
 	var m map[string]any
 	d := json.NewDecoder(bytes.NewReader(res.Properties))
 	d.UseNumber()

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -181,7 +182,7 @@ func (x *r53XMLRR) check() error {
 // r53Holder is where a record lives: a RecordSet resource, or entry i of a
 // RecordSetGroup's RecordSets.
 type r53Holder struct {
-	res   *Resource
+	res   *world.Resource
 	group bool
 	index int
 	model map[string]any
@@ -210,13 +211,13 @@ func (s *Server) route53Holders(c *call, zone string) map[string]*r53Holder {
 		id, _ := m["SetIdentifier"].(string)
 		return r53Key(n, t, id)
 	}
-	for _, res := range s.st.ofType(c.account, c.region, "AWS::Route53::RecordSet") {
+	for _, res := range s.st.OfType(c.account, c.region, "AWS::Route53::RecordSet") {
 		m, _ := fieldObject(res)
 		if zoneOf(m) == zone {
 			out[key(m)] = &r53Holder{res: res, model: m}
 		}
 	}
-	for _, res := range s.st.ofType(c.account, c.region, "AWS::Route53::RecordSetGroup") {
+	for _, res := range s.st.OfType(c.account, c.region, "AWS::Route53::RecordSetGroup") {
 		g, _ := fieldObject(res)
 		if zoneOf(g) != zone {
 			continue
@@ -371,13 +372,13 @@ func r53Replace(h *r53Holder, x *r53XMLRR) error {
 	m := withData(h.model, x)
 	if !h.group {
 		for _, k := range r53RecordData {
-			if err := removeField(h.res, k); err != nil {
+			if err := world.RemoveField(h.res, k); err != nil {
 				return err
 			}
 		}
-		for _, k := range sortedKeys(m) {
-			if contains(r53RecordData, k) {
-				if err := setField(h.res, k, m[k]); err != nil {
+		for _, k := range world.SortedKeys(m) {
+			if world.Contains(r53RecordData, k) {
+				if err := world.SetField(h.res, k, m[k]); err != nil {
 					return err
 				}
 			}
@@ -390,16 +391,16 @@ func r53Replace(h *r53Holder, x *r53XMLRR) error {
 	}
 	sets, _ := g["RecordSets"].([]any)
 	if h.index >= len(sets) {
-		return errf(500, "InternalError", "record set group %s changed under the write", h.res.ccID())
+		return errf(500, "InternalError", "record set group %s changed under the write", h.res.CCID())
 	}
 	sets[h.index] = m
-	return setField(h.res, "RecordSets", sets)
+	return world.SetField(h.res, "RecordSets", sets)
 }
 
 // r53Delete removes the record h holds.
 func (s *Server) r53Delete(c *call, h *r53Holder) error {
 	if !h.group {
-		s.st.remove(c.account, c.region, h.res)
+		s.st.Remove(c.account, c.region, h.res)
 		return nil
 	}
 	g, err := fieldObject(h.res)
@@ -413,7 +414,7 @@ func (s *Server) r53Delete(c *call, h *r53Holder) error {
 			kept = append(kept, e)
 		}
 	}
-	return setField(h.res, "RecordSets", kept)
+	return world.SetField(h.res, "RecordSets", kept)
 }
 
 // r53Create adds a record of zone as a live-only AWS::Route53::RecordSet,
@@ -427,15 +428,15 @@ func (s *Server) r53Create(c *call, zone string, x *r53XMLRR) error {
 	for k, v := range x.data(false) {
 		m[k] = v
 	}
-	b, err := marshalNoEscape(m)
+	b, err := world.MarshalNoEscape(m)
 	if err != nil {
 		return err
 	}
 	id := strings.TrimSuffix(x.Name, ".")
-	if s.st.resource(c.account, c.region, "AWS::Route53::RecordSet", id) != nil {
+	if s.st.Resource(c.account, c.region, "AWS::Route53::RecordSet", id) != nil {
 		id += "|" + strings.ToUpper(x.Type) + "|" + x.SetIdentifier
 	}
-	return s.st.addLive(c.account, c.region, &Resource{Type: "AWS::Route53::RecordSet", PhysicalID: id, Properties: b})
+	return s.st.AddLive(c.account, c.region, &world.Resource{Type: "AWS::Route53::RecordSet", PhysicalID: id, Properties: b})
 }
 
 // r53ChangeInfo is a <ChangeInfo> for a change submitted at t.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"io"
 	"net/http"
 	"net/url"
@@ -53,7 +54,7 @@ type call struct {
 	action  string
 	region  string
 	account string
-	who     principal
+	who     world.Principal
 	reqID   string
 	form    url.Values
 	body    []byte
@@ -210,7 +211,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 	c := &call{r: r, svc: svc, action: action, region: sc.region, reqID: reqID, form: form, body: body, params: params}
 	c.who = s.principalFor(sc.accessKey)
-	c.account = c.who.account
+	c.account = c.who.Account
 
 	done := s.calls.begin(c.account, c.region, sc.service, action, sdkAttempt(r.Header))
 	status, code := s.dispatch(w, c)
@@ -291,11 +292,11 @@ func asAPIError(err error) *apiError {
 
 // principalFor maps an access key to its principal; an unmapped key acts
 // as the default account's root.
-func (s *Server) principalFor(key string) principal {
+func (s *Server) principalFor(key string) world.Principal {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if p, ok := s.st.keys[key]; ok {
+	if p, ok := s.st.Keys[key]; ok {
 		return p
 	}
-	return userPrincipal(s.st.world.DefaultAccount, "")
+	return world.UserPrincipal(s.st.World.DefaultAccount, "")
 }

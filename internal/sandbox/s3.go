@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
 	"strings"
@@ -53,13 +54,13 @@ func s3Route(r *http.Request) (string, map[string]string) {
 
 // findBucket looks a bucket up in the call's region, then in the account's
 // other regions (bucket names are global).
-func (s *Server) findBucket(c *call, name string) (*Resource, string) {
-	if b := s.st.resource(c.account, c.region, "AWS::S3::Bucket", name); b != nil {
+func (s *Server) findBucket(c *call, name string) (*world.Resource, string) {
+	if b := s.st.Resource(c.account, c.region, "AWS::S3::Bucket", name); b != nil {
 		return b, c.region
 	}
-	if a := s.st.account(c.account); a != nil {
+	if a := s.st.Account(c.account); a != nil {
 		for _, r := range a.Regions {
-			if b := s.st.resource(c.account, r.Name, "AWS::S3::Bucket", name); b != nil {
+			if b := s.st.Resource(c.account, r.Name, "AWS::S3::Bucket", name); b != nil {
 				return b, r.Name
 			}
 		}
@@ -68,9 +69,9 @@ func (s *Server) findBucket(c *call, name string) (*Resource, string) {
 }
 
 // bucketPolicyOf returns the AWS::S3::BucketPolicy of a bucket in region.
-func (s *Server) bucketPolicyOf(account, region, bucket string) *Resource {
-	for _, p := range s.st.ofType(account, region, "AWS::S3::BucketPolicy") {
-		if fieldString(p, "Bucket") == bucket || p.ccID() == bucket {
+func (s *Server) bucketPolicyOf(account, region, bucket string) *world.Resource {
+	for _, p := range s.st.OfType(account, region, "AWS::S3::BucketPolicy") {
+		if world.FieldString(p, "Bucket") == bucket || p.CCID() == bucket {
 			return p
 		}
 	}
@@ -93,7 +94,7 @@ func (s *Server) s3GetBucketPolicy(c *call) (any, error) {
 		}
 		return nil, &apiError{Status: 404, Code: "NoSuchBucketPolicy", Message: "The bucket policy does not exist", Extra: map[string]string{"BucketName": name}}
 	}
-	return raw{status: 200, contentType: "application/json", body: []byte(compactJSON(field(pol, "PolicyDocument")))}, nil
+	return raw{status: 200, contentType: "application/json", body: []byte(world.CompactJSON(world.Field(pol, "PolicyDocument")))}, nil
 }
 
 func (s *Server) s3PutBucketPolicy(c *call) (any, error) {
@@ -108,18 +109,18 @@ func (s *Server) s3PutBucketPolicy(c *call) (any, error) {
 	if b == nil {
 		return nil, noBucket(name)
 	}
-	text := json.RawMessage(compactJSON(c.body))
+	text := json.RawMessage(world.CompactJSON(c.body))
 	if pol := s.bucketPolicyOf(c.account, region, name); pol != nil {
-		if err := setField(pol, "PolicyDocument", text); err != nil {
+		if err := world.SetField(pol, "PolicyDocument", text); err != nil {
 			return nil, err
 		}
 		return raw{status: 204}, nil
 	}
-	model, err := marshalNoEscape(map[string]any{"Bucket": name, "PolicyDocument": text})
+	model, err := world.MarshalNoEscape(map[string]any{"Bucket": name, "PolicyDocument": text})
 	if err != nil {
 		return nil, err
 	}
-	if err := s.st.addLive(c.account, region, &Resource{Type: "AWS::S3::BucketPolicy", Identifier: name, PhysicalID: name, Properties: model}); err != nil {
+	if err := s.st.AddLive(c.account, region, &world.Resource{Type: "AWS::S3::BucketPolicy", Identifier: name, PhysicalID: name, Properties: model}); err != nil {
 		return nil, err
 	}
 	return raw{status: 204}, nil
@@ -135,7 +136,7 @@ func (s *Server) s3DeleteBucketPolicy(c *call) (any, error) {
 		return nil, noBucket(name)
 	}
 	if pol != nil {
-		s.st.remove(c.account, region, pol)
+		s.st.Remove(c.account, region, pol)
 	}
 	return raw{status: 204}, nil
 }

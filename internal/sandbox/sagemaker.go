@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "strings"
 
 // sageMakerService serves SageMaker (JSON 1.1, PascalCase, the template's
@@ -42,14 +43,14 @@ func (k sageMakerKind) arn(c *call, name string) string {
 
 // sageMakerModel returns the model of k named name (its name set).
 func (s *Server) sageMakerModel(c *call, k sageMakerKind, name string) (map[string]any, error) {
-	for _, r := range s.st.ofType(c.account, c.region, k.typ) {
+	for _, r := range s.st.OfType(c.account, c.region, k.typ) {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
 		}
 		n, _ := m[k.nameProp].(string)
 		if n == "" {
-			n = arnTail(r.ccID(), ":"+k.arnKind+"/")
+			n = world.ARNTail(r.CCID(), ":"+k.arnKind+"/")
 		}
 		if n == name {
 			m[k.nameProp] = n

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
 	"strings"
@@ -46,15 +47,15 @@ func (s *Server) schedulerGetSchedule(c *call) (any, error) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var sched *Resource
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::Scheduler::Schedule") {
-		g := fieldString(r, "GroupName")
+	var sched *world.Resource
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::Scheduler::Schedule") {
+		g := world.FieldString(r, "GroupName")
 		if g == "" {
 			g = "default"
 		}
-		n := fieldString(r, "Name")
+		n := world.FieldString(r, "Name")
 		if n == "" {
-			n = r.ccID()
+			n = r.CCID()
 		}
 		if n == name && g == group {
 			sched = r

@@ -1,5 +1,7 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/world"
+
 // secretsManagerService serves Secrets Manager (JSON 1.1): a secret's
 // resource policy, from the world's AWS::SecretsManager::Secret models and
 // the AWS::SecretsManager::ResourcePolicy models whose SecretId names one
@@ -20,11 +22,11 @@ func secretsManagerService() *service {
 }
 
 // secretArn is a secret model's ARN (Id, else its identifier).
-func secretArn(r *Resource) string {
-	if id := fieldString(r, "Id"); id != "" {
+func secretArn(r *world.Resource) string {
+	if id := world.FieldString(r, "Id"); id != "" {
 		return id
 	}
-	return r.ccID()
+	return r.CCID()
 }
 
 func (s *Server) smGetResourcePolicy(c *call) (any, error) {
@@ -37,24 +39,24 @@ func (s *Server) smGetResourcePolicy(c *call) (any, error) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var secret *Resource
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::SecretsManager::Secret") {
-		if secretArn(r) == in.SecretId || fieldString(r, "Name") == in.SecretId {
+	var secret *world.Resource
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::SecretsManager::Secret") {
+		if secretArn(r) == in.SecretId || world.FieldString(r, "Name") == in.SecretId {
 			secret = r
 		}
 	}
 	if secret == nil {
 		return nil, errf(400, "ResourceNotFoundException", "Secrets Manager can't find the specified secret.")
 	}
-	arn, name := secretArn(secret), fieldString(secret, "Name")
+	arn, name := secretArn(secret), world.FieldString(secret, "Name")
 	out := map[string]any{"ARN": arn, "Name": name}
-	for _, p := range s.st.ofType(c.account, c.region, "AWS::SecretsManager::ResourcePolicy") {
-		if id := fieldString(p, "SecretId"); id == arn || (name != "" && id == name) {
-			if doc := field(p, "ResourcePolicy"); doc != nil {
-				if str := fieldString(p, "ResourcePolicy"); str != "" {
+	for _, p := range s.st.OfType(c.account, c.region, "AWS::SecretsManager::ResourcePolicy") {
+		if id := world.FieldString(p, "SecretId"); id == arn || (name != "" && id == name) {
+			if doc := world.Field(p, "ResourcePolicy"); doc != nil {
+				if str := world.FieldString(p, "ResourcePolicy"); str != "" {
 					out["ResourcePolicy"] = str
 				} else {
-					out["ResourcePolicy"] = compactJSON(doc)
+					out["ResourcePolicy"] = world.CompactJSON(doc)
 				}
 			}
 		}

@@ -2,9 +2,9 @@ package sandbox
 
 import (
 	"crypto/sha256"
-	"encoding/base32"
 	"encoding/hex"
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"strings"
 	"sync"
@@ -50,7 +50,7 @@ type Server struct {
 	services map[string]*service
 
 	mu sync.RWMutex // guards st and requests
-	st *state
+	st *world.State
 	// requests are Cloud Control resource requests by token.
 	requests map[string]*progress
 	reqSeq   int
@@ -67,11 +67,11 @@ type Server struct {
 }
 
 // New returns a server for w (which it owns from now on).
-func New(w *World, opts Options) (*Server, error) {
+func New(w *world.World, opts Options) (*Server, error) {
 	if w == nil {
 		return nil, fmt.Errorf("sandbox: nil world")
 	}
-	if err := w.normalize(); err != nil {
+	if err := w.Normalize(); err != nil {
 		return nil, fmt.Errorf("sandbox: world: %w", err)
 	}
 	if opts.PageSize <= 0 {
@@ -86,7 +86,7 @@ func New(w *World, opts Options) (*Server, error) {
 	s := &Server{
 		opts:     opts,
 		services: services(),
-		st:       newState(w),
+		st:       world.NewState(w),
 		requests: map[string]*progress{},
 		calls:    newCallLog(),
 	}
@@ -127,11 +127,11 @@ func (s *Server) facts(account, region, typ string) (*schema.Facts, bool) {
 	s.mu.RLock()
 	var f *schema.Facts
 	ok := false
-	if r := s.st.region(account, region); r != nil {
+	if r := s.st.Region(account, region); r != nil {
 		f, ok = r.Schemas[typ]
 	}
 	if !ok || f == nil {
-		f, ok = s.st.world.Schemas[typ]
+		f, ok = s.st.World.Schemas[typ]
 	}
 	s.mu.RUnlock()
 	if ok && f != nil {
@@ -147,7 +147,7 @@ func (s *Server) facts(account, region, typ string) (*schema.Facts, bool) {
 // not a world gap and not marked unreadable by facts that list handlers.
 func (s *Server) readable(account, region, typ string) bool {
 	s.mu.RLock()
-	for _, g := range s.st.world.CCGaps {
+	for _, g := range s.st.World.CCGaps {
 		if g == typ {
 			s.mu.RUnlock()
 			return false
@@ -158,18 +158,6 @@ func (s *Server) readable(account, region, typ string) bool {
 		return false
 	}
 	return true
-}
-
-var b32 = base32.StdEncoding.WithPadding(base32.NoPadding)
-
-// shortHash returns n upper-case base32 characters derived from s.
-func shortHash(s string, n int) string {
-	sum := sha256.Sum256([]byte(s))
-	h := b32.EncodeToString(sum[:])
-	if n > len(h) {
-		n = len(h)
-	}
-	return h[:n]
 }
 
 // uuidFrom returns a UUID-shaped id derived from s.

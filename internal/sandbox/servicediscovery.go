@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "strings"
 
 // serviceDiscoveryService serves Cloud Map (JSON 1.1): GetNamespace and
@@ -40,13 +41,13 @@ var cloudMapNamespaceTypes = map[string]string{
 }
 
 // cloudMapFind finds a model of one of types by id.
-func (s *Server) cloudMapFind(c *call, id string, types ...string) *Resource {
+func (s *Server) cloudMapFind(c *call, id string, types ...string) *world.Resource {
 	for _, t := range types {
-		if r := s.st.resource(c.account, c.region, t, id); r != nil {
+		if r := s.st.Resource(c.account, c.region, t, id); r != nil {
 			return r
 		}
-		for _, r := range s.st.ofType(c.account, c.region, t) {
-			if fieldString(r, "Id") == id {
+		for _, r := range s.st.OfType(c.account, c.region, t) {
+			if world.FieldString(r, "Id") == id {
 				return r
 			}
 		}
@@ -72,7 +73,7 @@ func (s *Server) cloudMapGetNamespace(c *call) (any, error) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var ns *Resource
+	var ns *world.Resource
 	for t := range cloudMapNamespaceTypes {
 		if ns == nil {
 			ns = s.cloudMapFind(c, id, t)
@@ -143,14 +144,14 @@ func (s *Server) cloudMapListTags(c *call) (any, error) {
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
-	kind, id, ok := strings.Cut(arnTail(in.ResourceARN, ":servicediscovery:"), "/")
+	kind, id, ok := strings.Cut(world.ARNTail(in.ResourceARN, ":servicediscovery:"), "/")
 	if !ok {
 		return nil, errf(400, "InvalidInput", "Invalid ARN: %s", in.ResourceARN)
 	}
-	kind = arnTail(kind, ":")
+	kind = world.ARNTail(kind, ":")
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var res *Resource
+	var res *world.Resource
 	switch kind {
 	case "namespace":
 		for t := range cloudMapNamespaceTypes {
@@ -165,7 +166,7 @@ func (s *Server) cloudMapListTags(c *call) (any, error) {
 		return nil, errf(400, "ResourceNotFoundException", "Resource not found: %s", in.ResourceARN)
 	}
 	tags := []any{}
-	if ts, ok := fieldValue(res, "Tags").([]any); ok {
+	if ts, ok := world.FieldValue(res, "Tags").([]any); ok {
 		tags = ts
 	}
 	return map[string]any{"Tags": tags}, nil

@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "encoding/json"
 
 // sesService serves SES v1 (query/XML) receipt filters, receipt rule sets
@@ -32,7 +33,7 @@ func queryXML(name string, v any) *xnode {
 	switch t := v.(type) {
 	case map[string]any:
 		n := &xnode{name: name}
-		for _, k := range sortedKeys(t) {
+		for _, k := range world.SortedKeys(t) {
 			if kid := queryXML(k, t[k]); kid != nil {
 				n.kids = append(n.kids, kid)
 			}
@@ -60,7 +61,7 @@ func (s *Server) sesListReceiptFilters(c *call) (any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var fs []*xnode
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::SES::ReceiptFilter") {
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::SES::ReceiptFilter") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -75,16 +76,16 @@ func (s *Server) sesListReceiptFilters(c *call) (any, error) {
 // sesRules returns the rule sets by name, each with its rules' models.
 func (s *Server) sesRules(c *call) map[string][]map[string]any {
 	sets := map[string][]map[string]any{}
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::SES::ReceiptRuleSet") {
-		n := fieldString(r, "RuleSetName")
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::SES::ReceiptRuleSet") {
+		n := world.FieldString(r, "RuleSetName")
 		if n == "" {
-			n = r.ccID()
+			n = r.CCID()
 		}
 		if sets[n] == nil {
 			sets[n] = []map[string]any{}
 		}
 	}
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::SES::ReceiptRule") {
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::SES::ReceiptRule") {
 		m, err := fieldObject(r)
 		if err != nil {
 			continue
@@ -137,11 +138,11 @@ func (s *Server) sesDescribeConfigurationSet(c *call) (any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	exists := false
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::SES::ConfigurationSet") {
-		exists = exists || fieldString(r, "Name") == name || r.ccID() == name
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::SES::ConfigurationSet") {
+		exists = exists || world.FieldString(r, "Name") == name || r.CCID() == name
 	}
 	var dests []*xnode
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::SES::ConfigurationSetEventDestination") {
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::SES::ConfigurationSetEventDestination") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err

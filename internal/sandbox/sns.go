@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strconv"
 	"strings"
 )
@@ -46,9 +47,9 @@ var snsWritable = map[string]bool{
 
 func noTopic() error { return errf(404, "NotFound", "Topic does not exist") }
 
-func (s *Server) topicPolicyOf(c *call, arn string) *Resource {
-	for _, p := range s.st.ofType(c.account, c.region, "AWS::SNS::TopicPolicy") {
-		if contains(fieldStrings(p, "Topics"), arn) {
+func (s *Server) topicPolicyOf(c *call, arn string) *world.Resource {
+	for _, p := range s.st.OfType(c.account, c.region, "AWS::SNS::TopicPolicy") {
+		if world.Contains(world.FieldStrings(p, "Topics"), arn) {
 			return p
 		}
 	}
@@ -70,24 +71,24 @@ func defaultTopicPolicy(arn, account string) string {
 			"Condition": map[string]any{"StringEquals": map[string]any{"AWS:SourceOwner": account}},
 		}},
 	}
-	b, _ := marshalNoEscape(doc)
+	b, _ := world.MarshalNoEscape(doc)
 	return string(b)
 }
 
 // topicSubscriptions returns a topic's subscriptions: AWS::SNS::Subscription
 // resources on it and the topic's inline Subscription entries (which SNS
 // lists like any other).
-func (s *Server) topicSubscriptions(c *call, arn string, topic *Resource) []*xnode {
+func (s *Server) topicSubscriptions(c *call, arn string, topic *world.Resource) []*xnode {
 	var out []*xnode
-	for _, sub := range s.st.ofType(c.account, c.region, "AWS::SNS::Subscription") {
-		if fieldString(sub, "TopicArn") != arn {
+	for _, sub := range s.st.OfType(c.account, c.region, "AWS::SNS::Subscription") {
+		if world.FieldString(sub, "TopicArn") != arn {
 			continue
 		}
-		out = append(out, el("", tx("SubscriptionArn", sub.ccID()), tx("Owner", c.account),
-			tx("Protocol", fieldString(sub, "Protocol")), tx("Endpoint", fieldString(sub, "Endpoint")), tx("TopicArn", arn)))
+		out = append(out, el("", tx("SubscriptionArn", sub.CCID()), tx("Owner", c.account),
+			tx("Protocol", world.FieldString(sub, "Protocol")), tx("Endpoint", world.FieldString(sub, "Endpoint")), tx("TopicArn", arn)))
 	}
 	if topic != nil {
-		if inline, ok := fieldValue(topic, "Subscription").([]any); ok {
+		if inline, ok := world.FieldValue(topic, "Subscription").([]any); ok {
 			for i, e := range inline {
 				m, _ := e.(map[string]any)
 				proto, _ := m["Protocol"].(string)
@@ -105,7 +106,7 @@ func (s *Server) snsGetTopicAttributes(c *call) (any, error) {
 	arn := c.str("TopicArn")
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	topic := s.st.resource(c.account, c.region, "AWS::SNS::Topic", arn)
+	topic := s.st.Resource(c.account, c.region, "AWS::SNS::Topic", arn)
 	pol := s.topicPolicyOf(c, arn)
 	if topic == nil && pol == nil {
 		return nil, noTopic()
@@ -113,7 +114,7 @@ func (s *Server) snsGetTopicAttributes(c *call) (any, error) {
 	attrs := map[string]string{"TopicArn": arn, "Owner": c.account}
 	if topic != nil {
 		for name, a := range snsAttributes {
-			if v := fieldValue(topic, a.prop); v != nil {
+			if v := world.FieldValue(topic, a.prop); v != nil {
 				attrs[name] = attrText(v, a.kind)
 			}
 		}
@@ -127,10 +128,10 @@ func (s *Server) snsGetTopicAttributes(c *call) (any, error) {
 		attrs["Policy"] = defaultTopicPolicy(arn, c.account)
 	}
 	if pol != nil {
-		attrs["Policy"] = compactJSON(field(pol, "PolicyDocument"))
+		attrs["Policy"] = world.CompactJSON(world.Field(pol, "PolicyDocument"))
 	}
 	var entries []*xnode
-	for _, k := range sortedKeys(attrs) {
+	for _, k := range world.SortedKeys(attrs) {
 		entries = append(entries, el("entry", tx("key", k), tx("value", attrs[k])))
 	}
 	return el("", el("Attributes", entries...)), nil
@@ -143,7 +144,7 @@ func (s *Server) snsSetTopicAttributes(c *call) (any, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	topic := s.st.resource(c.account, c.region, "AWS::SNS::Topic", arn)
+	topic := s.st.Resource(c.account, c.region, "AWS::SNS::Topic", arn)
 	if topic == nil {
 		return nil, noTopic()
 	}
@@ -151,32 +152,32 @@ func (s *Server) snsSetTopicAttributes(c *call) (any, error) {
 		if !json.Valid([]byte(value)) {
 			return nil, errf(400, "InvalidParameter", "Invalid parameter: Policy Error: the policy is not valid JSON")
 		}
-		doc := json.RawMessage(compactJSON([]byte(value)))
+		doc := json.RawMessage(world.CompactJSON([]byte(value)))
 		if pol := s.topicPolicyOf(c, arn); pol != nil {
-			return nil, setField(pol, "PolicyDocument", doc)
+			return nil, world.SetField(pol, "PolicyDocument", doc)
 		}
-		model, err := marshalNoEscape(map[string]any{"Topics": []string{arn}, "PolicyDocument": doc})
+		model, err := world.MarshalNoEscape(map[string]any{"Topics": []string{arn}, "PolicyDocument": doc})
 		if err != nil {
 			return nil, err
 		}
-		return nil, s.st.addLive(c.account, c.region, &Resource{Type: "AWS::SNS::TopicPolicy", Identifier: arn, PhysicalID: arn, Properties: model})
+		return nil, s.st.AddLive(c.account, c.region, &world.Resource{Type: "AWS::SNS::TopicPolicy", Identifier: arn, PhysicalID: arn, Properties: model})
 	}
 	a := snsAttributes[name]
 	if value == "" {
-		return nil, removeField(topic, a.prop)
+		return nil, world.RemoveField(topic, a.prop)
 	}
 	v, ok := attrValue(value, a.kind)
 	if !ok {
 		return nil, errf(400, "InvalidParameter", "Invalid parameter: %s", name)
 	}
-	return nil, setField(topic, a.prop, v)
+	return nil, world.SetField(topic, a.prop, v)
 }
 
 func (s *Server) snsListSubscriptionsByTopic(c *call) (any, error) {
 	arn := c.str("TopicArn")
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	topic := s.st.resource(c.account, c.region, "AWS::SNS::Topic", arn)
+	topic := s.st.Resource(c.account, c.region, "AWS::SNS::Topic", arn)
 	if topic == nil {
 		return nil, noTopic()
 	}
@@ -197,23 +198,23 @@ func (s *Server) snsUnsubscribe(c *call) (any, error) {
 	arn := c.str("SubscriptionArn")
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if sub := s.st.resource(c.account, c.region, "AWS::SNS::Subscription", arn); sub != nil {
-		s.st.remove(c.account, c.region, sub)
+	if sub := s.st.Resource(c.account, c.region, "AWS::SNS::Subscription", arn); sub != nil {
+		s.st.Remove(c.account, c.region, sub)
 		return nil, nil
 	}
 	topicArn := arn
 	if i := strings.LastIndex(arn, ":"); i > 0 {
 		topicArn = arn[:i]
 	}
-	if topic := s.st.resource(c.account, c.region, "AWS::SNS::Topic", topicArn); topic != nil {
-		if inline, ok := fieldValue(topic, "Subscription").([]any); ok {
+	if topic := s.st.Resource(c.account, c.region, "AWS::SNS::Topic", topicArn); topic != nil {
+		if inline, ok := world.FieldValue(topic, "Subscription").([]any); ok {
 			for i, e := range inline {
 				m, _ := e.(map[string]any)
 				proto, _ := m["Protocol"].(string)
 				endpoint, _ := m["Endpoint"].(string)
 				if inlineSubscriptionArn(topicArn, i, proto, endpoint) == arn {
 					rest := append(append([]any(nil), inline[:i]...), inline[i+1:]...)
-					return nil, setField(topic, "Subscription", rest)
+					return nil, world.SetField(topic, "Subscription", rest)
 				}
 			}
 		}

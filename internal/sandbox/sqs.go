@@ -3,6 +3,7 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strconv"
 	"strings"
 )
@@ -69,7 +70,7 @@ func attrText(v any, kind attrKind) string {
 	case nil:
 		return ""
 	}
-	b, _ := marshalNoEscape(v)
+	b, _ := world.MarshalNoEscape(v)
 	return string(b)
 }
 
@@ -94,8 +95,8 @@ func noQueue(url string) error {
 }
 
 // findQueue finds a queue by URL (exact, else by account and name).
-func (s *Server) findQueue(c *call, url string) *Resource {
-	if res := s.st.resource(c.account, c.region, "AWS::SQS::Queue", url); res != nil {
+func (s *Server) findQueue(c *call, url string) *world.Resource {
+	if res := s.st.Resource(c.account, c.region, "AWS::SQS::Queue", url); res != nil {
 		return res
 	}
 	parts := strings.Split(strings.TrimRight(url, "/"), "/")
@@ -106,8 +107,8 @@ func (s *Server) findQueue(c *call, url string) *Resource {
 	if acct != c.account {
 		return nil
 	}
-	for _, q := range s.st.ofType(c.account, c.region, "AWS::SQS::Queue") {
-		if fieldString(q, "QueueName") == name {
+	for _, q := range s.st.OfType(c.account, c.region, "AWS::SQS::Queue") {
+		if world.FieldString(q, "QueueName") == name {
 			return q
 		}
 	}
@@ -115,9 +116,9 @@ func (s *Server) findQueue(c *call, url string) *Resource {
 }
 
 // queuePolicyOf returns the AWS::SQS::QueuePolicy governing a queue URL.
-func (s *Server) queuePolicyOf(c *call, url string) *Resource {
-	for _, p := range s.st.ofType(c.account, c.region, "AWS::SQS::QueuePolicy") {
-		if contains(fieldStrings(p, "Queues"), url) {
+func (s *Server) queuePolicyOf(c *call, url string) *world.Resource {
+	for _, p := range s.st.OfType(c.account, c.region, "AWS::SQS::QueuePolicy") {
+		if world.Contains(world.FieldStrings(p, "Queues"), url) {
 			return p
 		}
 	}
@@ -185,7 +186,7 @@ func (s *Server) sqsGetQueueAttributes(c *call) (any, error) {
 	}
 	if q != nil {
 		for name, a := range sqsAttributes {
-			if v := fieldValue(q, a.prop); v != nil {
+			if v := world.FieldValue(q, a.prop); v != nil {
 				put(name, attrText(v, a.kind))
 			}
 		}
@@ -197,11 +198,11 @@ func (s *Server) sqsGetQueueAttributes(c *call) (any, error) {
 		put("LastModifiedTimestamp", ts)
 	}
 	if pol != nil {
-		put("Policy", compactJSON(field(pol, "PolicyDocument")))
+		put("Policy", world.CompactJSON(world.Field(pol, "PolicyDocument")))
 	}
 	if c.svc.protocol == protoQuery {
 		res := el("")
-		for _, k := range sortedKeys(attrs) {
+		for _, k := range world.SortedKeys(attrs) {
 			res.kids = append(res.kids, el("Attribute", tx("Name", k), tx("Value", attrs[k])))
 		}
 		return res, nil
@@ -228,7 +229,7 @@ func (s *Server) sqsSetQueueAttributes(c *call) (any, error) {
 		return &apiError{Status: 400, Code: "InvalidAttributeName", QueryCode: "InvalidAttributeName", Message: "Unknown Attribute " + name + "."}
 	}
 	// Validate everything before changing anything.
-	for _, name := range sortedKeys(in.Attributes) {
+	for _, name := range world.SortedKeys(in.Attributes) {
 		text := in.Attributes[name]
 		if name == "Policy" {
 			if text != "" && !json.Valid([]byte(text)) {
@@ -244,7 +245,7 @@ func (s *Server) sqsSetQueueAttributes(c *call) (any, error) {
 			return nil, &apiError{Status: 400, Code: "InvalidAttributeValue", QueryCode: "InvalidAttributeValue", Message: "Invalid value for the parameter " + name + "."}
 		}
 	}
-	for _, name := range sortedKeys(in.Attributes) {
+	for _, name := range world.SortedKeys(in.Attributes) {
 		text := in.Attributes[name]
 		if name == "Policy" {
 			if err := s.setQueuePolicy(c, q, in.QueueUrl, text); err != nil {
@@ -255,10 +256,10 @@ func (s *Server) sqsSetQueueAttributes(c *call) (any, error) {
 		a := sqsAttributes[name]
 		var err error
 		if text == "" {
-			err = removeField(q, a.prop)
+			err = world.RemoveField(q, a.prop)
 		} else {
 			v, _ := attrValue(text, a.kind)
-			err = setField(q, a.prop, v)
+			err = world.SetField(q, a.prop, v)
 		}
 		if err != nil {
 			return nil, err
@@ -269,21 +270,21 @@ func (s *Server) sqsSetQueueAttributes(c *call) (any, error) {
 
 // setQueuePolicy writes a queue's policy into the QueuePolicy resource
 // governing it, creating a live-only one when none does; "" removes it.
-func (s *Server) setQueuePolicy(c *call, q *Resource, url, text string) error {
+func (s *Server) setQueuePolicy(c *call, q *world.Resource, url, text string) error {
 	pol := s.queuePolicyOf(c, url)
 	if text == "" {
 		if pol != nil {
-			s.st.remove(c.account, c.region, pol)
+			s.st.Remove(c.account, c.region, pol)
 		}
 		return nil
 	}
-	doc := json.RawMessage(compactJSON([]byte(text)))
+	doc := json.RawMessage(world.CompactJSON([]byte(text)))
 	if pol != nil {
-		return setField(pol, "PolicyDocument", doc)
+		return world.SetField(pol, "PolicyDocument", doc)
 	}
-	model, err := marshalNoEscape(map[string]any{"Queues": []string{url}, "PolicyDocument": doc})
+	model, err := world.MarshalNoEscape(map[string]any{"Queues": []string{url}, "PolicyDocument": doc})
 	if err != nil {
 		return err
 	}
-	return s.st.addLive(c.account, c.region, &Resource{Type: "AWS::SQS::QueuePolicy", Identifier: url, PhysicalID: url, Properties: model})
+	return s.st.AddLive(c.account, c.region, &world.Resource{Type: "AWS::SQS::QueuePolicy", Identifier: url, PhysicalID: url, Properties: model})
 }

@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "sort"
 
 // ssmService serves Systems Manager (JSON 1.1): a maintenance window's
@@ -27,7 +28,7 @@ func ssmService() *service {
 }
 
 // windowChildren pages the models of typ in the request's window, by idKey.
-func (s *Server) windowChildren(c *call, typ, idKey, listKey string, render func(*Resource, string) map[string]any) (any, error) {
+func (s *Server) windowChildren(c *call, typ, idKey, listKey string, render func(*world.Resource, string) map[string]any) (any, error) {
 	var in struct {
 		WindowID   string `json:"WindowId"`
 		MaxResults int
@@ -50,13 +51,13 @@ func (s *Server) windowChildren(c *call, typ, idKey, listKey string, render func
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	exists := false
-	for _, w := range s.st.ofType(c.account, c.region, "AWS::SSM::MaintenanceWindow") {
-		exists = exists || fieldString(w, "WindowId") == in.WindowID || w.ccID() == in.WindowID
+	for _, w := range s.st.OfType(c.account, c.region, "AWS::SSM::MaintenanceWindow") {
+		exists = exists || world.FieldString(w, "WindowId") == in.WindowID || w.CCID() == in.WindowID
 	}
-	var rs []*Resource
+	var rs []*world.Resource
 	for _, t := range []string{"AWS::SSM::MaintenanceWindowTarget", "AWS::SSM::MaintenanceWindowTask"} {
-		for _, r := range s.st.ofType(c.account, c.region, t) {
-			if fieldString(r, "WindowId") != in.WindowID {
+		for _, r := range s.st.OfType(c.account, c.region, t) {
+			if world.FieldString(r, "WindowId") != in.WindowID {
 				continue
 			}
 			exists = true
@@ -68,8 +69,8 @@ func (s *Server) windowChildren(c *call, typ, idKey, listKey string, render func
 	if !exists {
 		return nil, errf(400, "DoesNotExistException", "Maintenance window %s does not exist", in.WindowID)
 	}
-	id := func(r *Resource) string {
-		if v := fieldString(r, idKey); v != "" {
+	id := func(r *world.Resource) string {
+		if v := world.FieldString(r, idKey); v != "" {
 			return v
 		}
 		return r.PhysicalID
@@ -88,12 +89,12 @@ func (s *Server) windowChildren(c *call, typ, idKey, listKey string, render func
 }
 
 func (s *Server) ssmDescribeWindowTargets(c *call) (any, error) {
-	return s.windowChildren(c, "AWS::SSM::MaintenanceWindowTarget", "WindowTargetId", "Targets", func(r *Resource, id string) map[string]any {
-		m := map[string]any{"WindowId": fieldString(r, "WindowId"), "WindowTargetId": id, "ResourceType": fieldString(r, "ResourceType")}
-		if v := fieldValue(r, "Targets"); v != nil {
+	return s.windowChildren(c, "AWS::SSM::MaintenanceWindowTarget", "WindowTargetId", "Targets", func(r *world.Resource, id string) map[string]any {
+		m := map[string]any{"WindowId": world.FieldString(r, "WindowId"), "WindowTargetId": id, "ResourceType": world.FieldString(r, "ResourceType")}
+		if v := world.FieldValue(r, "Targets"); v != nil {
 			m["Targets"] = v
 		}
-		if v := fieldString(r, "Name"); v != "" {
+		if v := world.FieldString(r, "Name"); v != "" {
 			m["Name"] = v
 		}
 		return m
@@ -101,9 +102,9 @@ func (s *Server) ssmDescribeWindowTargets(c *call) (any, error) {
 }
 
 func (s *Server) ssmDescribeWindowTasks(c *call) (any, error) {
-	return s.windowChildren(c, "AWS::SSM::MaintenanceWindowTask", "WindowTaskId", "Tasks", func(r *Resource, id string) map[string]any {
-		m := map[string]any{"WindowId": fieldString(r, "WindowId"), "WindowTaskId": id, "TaskArn": fieldString(r, "TaskArn"), "Type": fieldString(r, "TaskType")}
-		if p, ok := fieldValue(r, "Priority").(float64); ok {
+	return s.windowChildren(c, "AWS::SSM::MaintenanceWindowTask", "WindowTaskId", "Tasks", func(r *world.Resource, id string) map[string]any {
+		m := map[string]any{"WindowId": world.FieldString(r, "WindowId"), "WindowTaskId": id, "TaskArn": world.FieldString(r, "TaskArn"), "Type": world.FieldString(r, "TaskType")}
+		if p, ok := world.FieldValue(r, "Priority").(float64); ok {
 			m["Priority"] = p
 		}
 		return m

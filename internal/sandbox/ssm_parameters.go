@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"sort"
 	"strings"
 )
@@ -43,15 +44,15 @@ func (s *Server) ssmDescribeParameters(c *call) (any, error) {
 	if !ok {
 		return nil, errf(400, "InvalidNextToken", "The specified token is not valid.")
 	}
-	name := func(r *Resource) string {
-		if v := fieldString(r, "Name"); v != "" {
+	name := func(r *world.Resource) string {
+		if v := world.FieldString(r, "Name"); v != "" {
 			return v
 		}
 		return r.PhysicalID
 	}
-	match := func(r *Resource) bool {
+	match := func(r *world.Resource) bool {
 		for _, f := range in.ParameterFilters {
-			v := fieldString(r, f.Key)
+			v := world.FieldString(r, f.Key)
 			if f.Key == "Name" {
 				v = name(r)
 			}
@@ -71,8 +72,8 @@ func (s *Server) ssmDescribeParameters(c *call) (any, error) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var rs []*Resource
-	for _, r := range s.st.ofType(c.account, c.region, "AWS::SSM::Parameter") {
+	var rs []*world.Resource
+	for _, r := range s.st.OfType(c.account, c.region, "AWS::SSM::Parameter") {
 		if !r.Deleted && match(r) {
 			rs = append(rs, r)
 		}
@@ -83,12 +84,12 @@ func (s *Server) ssmDescribeParameters(c *call) (any, error) {
 	for _, r := range rs[lo:hi] {
 		n := name(r)
 		m := map[string]any{
-			"Name": n, "Type": fieldString(r, "Type"), "Version": 1,
+			"Name": n, "Type": world.FieldString(r, "Type"), "Version": 1,
 			"ARN": "arn:aws:ssm:" + c.region + ":" + c.account + ":parameter/" + strings.TrimPrefix(n, "/"),
 		}
 		m["DataType"] = "text"
 		for _, k := range []string{"Description", "AllowedPattern", "Tier", "DataType"} {
-			if v := fieldString(r, k); v != "" {
+			if v := world.FieldString(r, k); v != "" {
 				m[k] = v
 			}
 		}

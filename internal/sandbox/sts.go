@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"regexp"
 	"strconv"
 	"time"
@@ -23,7 +24,7 @@ func stsService() *service {
 var roleArnRE = regexp.MustCompile(`^arn:aws[-a-z]*:iam::([0-9]{12}):role/(?:[\x21-\x7e]+/)?([\w+=,.@-]{1,64})$`)
 
 func (s *Server) stsGetCallerIdentity(c *call) (any, error) {
-	return el("", tx("Arn", c.who.arn), tx("UserId", c.who.userID), tx("Account", c.account)), nil
+	return el("", tx("Arn", c.who.ARN), tx("UserId", c.who.UserID), tx("Account", c.account)), nil
 }
 
 func (s *Server) stsAssumeRole(c *call) (any, error) {
@@ -46,7 +47,7 @@ func (s *Server) stsAssumeRole(c *call) (any, error) {
 	}
 	denied := func() error {
 		e := c.svc.deny
-		e.Message = "User: " + c.who.arn + " is not authorized to perform: sts:AssumeRole on resource: " + roleArn
+		e.Message = "User: " + c.who.ARN + " is not authorized to perform: sts:AssumeRole on resource: " + roleArn
 		return &e
 	}
 	if s.faults.deniesAssume(role) {
@@ -54,19 +55,19 @@ func (s *Server) stsAssumeRole(c *call) (any, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.st.account(account) == nil {
+	if s.st.Account(account) == nil {
 		return nil, denied()
 	}
 	s.reqSeq++
 	seed := roleArn + "/" + session + "/" + strconv.Itoa(s.reqSeq)
-	key := "ASIA" + shortHash("key/"+seed, 16)
-	p := rolePrincipal(account, role, session)
-	p.secret = shortHash("secret/"+seed, 40)
-	p.token = "FwoG" + shortHash("token/"+seed, 52)
-	s.st.keys[key] = p
+	key := "ASIA" + world.ShortHash("key/"+seed, 16)
+	p := world.RolePrincipal(account, role, session)
+	p.Secret = world.ShortHash("secret/"+seed, 40)
+	p.Token = "FwoG" + world.ShortHash("token/"+seed, 52)
+	s.st.Keys[key] = p
 	exp := s.opts.now().Add(time.Duration(dur) * time.Second)
 	return el("",
-		el("Credentials", tx("AccessKeyId", key), tx("SecretAccessKey", p.secret), tx("SessionToken", p.token), xtime("Expiration", exp)),
-		el("AssumedRoleUser", tx("AssumedRoleId", p.userID), tx("Arn", p.arn)),
+		el("Credentials", tx("AccessKeyId", key), tx("SecretAccessKey", p.Secret), tx("SessionToken", p.Token), xtime("Expiration", exp)),
+		el("AssumedRoleUser", tx("AssumedRoleId", p.UserID), tx("Arn", p.ARN)),
 	), nil
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"strconv"
 	"strings"
@@ -177,7 +178,7 @@ func writeError(w http.ResponseWriter, svc *service, reqID string, e *apiError) 
 			}
 			h.Set("x-amzn-query-error", e.QueryCode+";"+kind)
 		}
-		body, _ := marshalNoEscape(map[string]string{"__type": ns + e.Code, "message": e.Message})
+		body, _ := world.MarshalNoEscape(map[string]string{"__type": ns + e.Code, "message": e.Message})
 		w.WriteHeader(status)
 		_, _ = w.Write(body)
 	case protoRESTJSON:
@@ -187,7 +188,7 @@ func writeError(w http.ResponseWriter, svc *service, reqID string, e *apiError) 
 		if e.Receiver {
 			kind = "Service"
 		}
-		body, _ := marshalNoEscape(map[string]string{"Type": kind, "message": e.Message})
+		body, _ := world.MarshalNoEscape(map[string]string{"Type": kind, "message": e.Message})
 		w.WriteHeader(status)
 		_, _ = w.Write(body)
 	case protoRESTXML:
@@ -208,7 +209,7 @@ func writeError(w http.ResponseWriter, svc *service, reqID string, e *apiError) 
 			return
 		}
 		n := el("Error", tx("Code", e.Code), tx("Message", e.Message))
-		for _, k := range sortedKeys(e.Extra) {
+		for _, k := range world.SortedKeys(e.Extra) {
 			n.kids = append(n.kids, tx(k, e.Extra[k]))
 		}
 		n.kids = append(n.kids, tx("RequestId", reqID), tx("HostId", hostID(reqID)))
@@ -247,7 +248,7 @@ func hostID(reqID string) string { return strings.ReplaceAll(reqID, "-", "") }
 
 // writeJSON writes a JSON success reply.
 func writeJSON(w http.ResponseWriter, svc *service, reqID string, v any) {
-	body, err := marshalNoEscape(v)
+	body, err := world.MarshalNoEscape(v)
 	if err != nil {
 		writeError(w, svc, reqID, &apiError{Status: 500, Code: "InternalFailure", Message: err.Error(), Receiver: true})
 		return

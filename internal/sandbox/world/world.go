@@ -1,4 +1,4 @@
-package sandbox
+package world
 
 import (
 	"bytes"
@@ -164,7 +164,7 @@ type PolicyVersion struct {
 }
 
 // ccID is the resource's Cloud Control identifier.
-func (r *Resource) ccID() string {
+func (r *Resource) CCID() string {
 	if r.Identifier != "" {
 		return r.Identifier
 	}
@@ -198,7 +198,7 @@ func ParseWorld(data []byte) (*World, error) {
 	if err := dec.Decode(&w); err != nil {
 		return nil, fmt.Errorf("decode%s: %w", where(data, err), err)
 	}
-	if err := w.normalize(); err != nil {
+	if err := w.Normalize(); err != nil {
 		return nil, err
 	}
 	return &w, nil
@@ -240,7 +240,7 @@ func (w *World) Marshal() ([]byte, error) {
 }
 
 var (
-	accountRE   = regexp.MustCompile(`^[0-9]{12}$`)
+	AccountRE   = regexp.MustCompile(`^[0-9]{12}$`)
 	regionRE    = regexp.MustCompile(`^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-[0-9]$`)
 	stackNameRE = regexp.MustCompile(`^[A-Za-z][-A-Za-z0-9]{0,127}$`)
 	typeRE      = regexp.MustCompile(`^(AWS|Alexa|Custom)::[A-Za-z0-9]+(::[A-Za-z0-9]+)?$`)
@@ -283,7 +283,7 @@ func (p *problems) once(seen map[string]bool, key, where, format string, args ..
 
 // normalize validates the world, fills derivable defaults (stack ids,
 // statuses, the default account) and compacts live models.
-func (w *World) normalize() error {
+func (w *World) Normalize() error {
 	var p problems
 	if len(w.Accounts) == 0 {
 		p.add("accounts", "the world has no account")
@@ -296,7 +296,7 @@ func (w *World) normalize() error {
 			p.add(at, "null account")
 			continue
 		}
-		if !accountRE.MatchString(a.ID) {
+		if !AccountRE.MatchString(a.ID) {
 			p.add(at, "id %q is not a 12-digit account id", a.ID)
 		}
 		p.once(accounts, a.ID, at, "account %s appears twice", a.ID)
@@ -445,7 +445,7 @@ func (w *World) normalizeRegion(p *problems, rt, account string, r *Region) {
 		if res.LogicalID != "" {
 			p.add(at, "a live-only resource has no logical id (it belongs to no stack)")
 		}
-		if res.ccID() == "" {
+		if res.CCID() == "" {
 			p.add(at, "a live-only resource needs an identifier or physicalId")
 		}
 		normalizeResource(p, at, res)
@@ -483,12 +483,12 @@ func (w *World) checkIdentifiers(p *problems) {
 				continue
 			}
 			visit := func(where string, res *Resource) {
-				if res == nil || res.Deleted || res.ccID() == "" || isCustom(res.Type) {
+				if res == nil || res.Deleted || res.CCID() == "" || IsCustom(res.Type) {
 					return
 				}
-				k := keyFor(a.ID, r.Name, res.Type, res.ccID())
+				k := keyFor(a.ID, r.Name, res.Type, res.CCID())
 				if prev, ok := seen[k]; ok {
-					p.add(where, "%s %q is already used by %s", res.Type, res.ccID(), prev)
+					p.add(where, "%s %q is already used by %s", res.Type, res.CCID(), prev)
 					return
 				}
 				seen[k] = where
@@ -518,7 +518,7 @@ func StackID(region, account, name string) string {
 		region, account, name, h[0:8], h[8:12], h[12:16], h[16:20], h[20:32])
 }
 
-func isCustom(t string) bool {
+func IsCustom(t string) bool {
 	return strings.HasPrefix(t, "Custom::") || t == "AWS::CloudFormation::CustomResource"
 }
 

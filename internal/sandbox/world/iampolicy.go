@@ -1,4 +1,4 @@
-package sandbox
+package world
 
 import (
 	"bytes"
@@ -29,11 +29,11 @@ type Policies struct {
 	// an attached AWS managed policy the sandbox lacks may allow it.
 	Complete bool `json:"complete,omitempty"`
 
-	stmts []statement
+	Stmts []Statement
 }
 
 // statement is one compiled policy statement.
-type statement struct {
+type Statement struct {
 	sid   string
 	allow bool
 	// actions (or, with notAction, the actions it does not cover) are
@@ -99,7 +99,7 @@ func (l *stringList) UnmarshalJSON(b []byte) error {
 }
 
 // compilePolicy parses one identity policy document.
-func compilePolicy(doc json.RawMessage) ([]statement, error) {
+func compilePolicy(doc json.RawMessage) ([]Statement, error) {
 	var d struct {
 		Version   string          `json:"Version"`
 		Statement json.RawMessage `json:"Statement"`
@@ -117,7 +117,7 @@ func compilePolicy(doc json.RawMessage) ([]statement, error) {
 	} else if err := json.Unmarshal(d.Statement, &raws); err != nil {
 		return nil, fmt.Errorf("statement: %w", err)
 	}
-	var out []statement
+	var out []Statement
 	for i, r := range raws {
 		st, err := r.compile()
 		if err != nil {
@@ -128,8 +128,8 @@ func compilePolicy(doc json.RawMessage) ([]statement, error) {
 	return out, nil
 }
 
-func (r rawStatement) compile() (statement, error) {
-	st := statement{sid: r.Sid}
+func (r rawStatement) compile() (Statement, error) {
+	st := Statement{sid: r.Sid}
 	switch r.Effect {
 	case "Allow":
 		st.allow = true
@@ -228,22 +228,22 @@ func anyMatch(res []*regexp.Regexp, s string) bool {
 // request is what one call asks of IAM: the action, the resource and the
 // condition keys the request context carries (lower-cased names; a key
 // may hold several values, as dynamodb:LeadingKeys of a batch does).
-type request struct {
-	action   string
-	resource string
-	keys     map[string][]string
+type Request struct {
+	Action   string
+	Resource string
+	Keys     map[string][]string
 }
 
 // applies reports whether the statement covers the request.
-func (st statement) applies(q request) bool {
-	if anyMatch(st.actions, q.action) == st.notAction {
+func (st Statement) applies(q Request) bool {
+	if anyMatch(st.actions, q.Action) == st.notAction {
 		return false
 	}
-	if anyMatch(st.resources, q.resource) == st.notResource {
+	if anyMatch(st.resources, q.Resource) == st.notResource {
 		return false
 	}
 	for _, c := range st.conditions {
-		if !c.holds(q.keys) {
+		if !c.holds(q.Keys) {
 			return false
 		}
 	}
@@ -312,26 +312,26 @@ func (c condition) matches(v string) bool {
 }
 
 // decision is the outcome of evaluating a principal's policies.
-type decision int
+type Decision int
 
 const (
-	implicitDeny decision = iota
-	allowed
-	explicitDeny
+	ImplicitDeny Decision = iota
+	Allowed
+	ExplicitDeny
 )
 
 // evaluate decides a request against statements: an explicit Deny wins,
 // else an Allow is needed.
-func evaluate(stmts []statement, q request) decision {
-	d := implicitDeny
+func Evaluate(stmts []Statement, q Request) Decision {
+	d := ImplicitDeny
 	for _, st := range stmts {
 		if !st.applies(q) {
 			continue
 		}
 		if !st.allow {
-			return explicitDeny
+			return ExplicitDeny
 		}
-		d = allowed
+		d = Allowed
 	}
 	return d
 }
@@ -349,14 +349,14 @@ func normalizePolicies(p *problems, at string, a *Account) {
 			p.add(pt, "name a role or a user (not both)")
 		}
 		p.once(seen, pol.Role+"/"+pol.User, pt, "principal %s%s declared twice", pol.Role, pol.User)
-		pol.stmts = nil
+		pol.Stmts = nil
 		for j, d := range pol.Documents {
 			stmts, err := compilePolicy(d)
 			if err != nil {
 				p.add(fmt.Sprintf("%s.documents[%d]", pt, j), "%v", err)
 				continue
 			}
-			pol.stmts = append(pol.stmts, stmts...)
+			pol.Stmts = append(pol.Stmts, stmts...)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package sandbox
+package world
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 type rkey struct{ account, region, typ, id string }
 
 // tkey addresses every resource of one type in one account scope.
-type tkey struct{ account, region, typ string }
+type tkey struct{ account, region, Type string }
 
 func keyFor(account, region, typ, id string) rkey {
 	if isGlobal(typ) {
@@ -27,31 +27,31 @@ func typeKey(account, region, typ string) tkey {
 
 // state is the world plus its indexes. Every method expects the caller to
 // hold the server's lock (read lock for lookups, write lock for changes).
-type state struct {
-	world  *World
+type State struct {
+	World  *World
 	byID   map[rkey]*Resource
-	byType map[tkey][]*Resource
+	ByType map[tkey][]*Resource
 	// keys maps access key ids (world keys and issued session keys) to
 	// principals.
-	keys map[string]principal
+	Keys map[string]Principal
 }
 
-func newState(w *World) *state {
-	st := &state{world: w, keys: map[string]principal{}}
+func NewState(w *World) *State {
+	st := &State{World: w, Keys: map[string]Principal{}}
 	st.reindex()
 	return st
 }
 
-func (st *state) reindex() {
+func (st *State) reindex() {
 	st.byID = map[rkey]*Resource{}
-	st.byType = map[tkey][]*Resource{}
-	for _, a := range st.world.Accounts {
+	st.ByType = map[tkey][]*Resource{}
+	for _, a := range st.World.Accounts {
 		for _, k := range a.AccessKeys {
 			if k.Role != "" {
-				st.keys[k.ID] = rolePrincipal(a.ID, k.Role, k.Role)
+				st.Keys[k.ID] = RolePrincipal(a.ID, k.Role, k.Role)
 				continue
 			}
-			st.keys[k.ID] = userPrincipal(a.ID, k.UserName)
+			st.Keys[k.ID] = UserPrincipal(a.ID, k.UserName)
 		}
 		for _, r := range a.Regions {
 			for _, s := range r.Stacks {
@@ -69,16 +69,16 @@ func (st *state) reindex() {
 	}
 }
 
-func (st *state) index(account, region string, res *Resource) {
+func (st *State) index(account, region string, res *Resource) {
 	tk := typeKey(account, region, res.Type)
-	st.byType[tk] = append(st.byType[tk], res)
-	if id := res.ccID(); id != "" && !res.Deleted {
+	st.ByType[tk] = append(st.ByType[tk], res)
+	if id := res.CCID(); id != "" && !res.Deleted {
 		st.byID[keyFor(account, region, res.Type, id)] = res
 	}
 }
 
-func (st *state) account(id string) *Account {
-	for _, a := range st.world.Accounts {
+func (st *State) Account(id string) *Account {
+	for _, a := range st.World.Accounts {
 		if a.ID == id {
 			return a
 		}
@@ -86,8 +86,8 @@ func (st *state) account(id string) *Account {
 	return nil
 }
 
-func (st *state) region(account, name string) *Region {
-	a := st.account(account)
+func (st *State) Region(account, name string) *Region {
+	a := st.Account(account)
 	if a == nil {
 		return nil
 	}
@@ -100,15 +100,15 @@ func (st *state) region(account, name string) *Region {
 }
 
 // ensureRegion returns the account's region, adding it when missing.
-func (st *state) ensureRegion(account, name string) (*Region, error) {
-	a := st.account(account)
+func (st *State) ensureRegion(account, name string) (*Region, error) {
+	a := st.Account(account)
 	if a == nil {
 		return nil, fmt.Errorf("account %s is not in the world", account)
 	}
 	if !regionRE.MatchString(name) {
 		return nil, fmt.Errorf("%q is not a region name", name)
 	}
-	if r := st.region(account, name); r != nil {
+	if r := st.Region(account, name); r != nil {
 		return r, nil
 	}
 	r := &Region{Name: name}
@@ -117,8 +117,8 @@ func (st *state) ensureRegion(account, name string) (*Region, error) {
 }
 
 // stacks returns the region's stacks (deleted ones included).
-func (st *state) stacks(account, region string) []*Stack {
-	if r := st.region(account, region); r != nil {
+func (st *State) Stacks(account, region string) []*Stack {
+	if r := st.Region(account, region); r != nil {
 		return r.Stacks
 	}
 	return nil
@@ -126,8 +126,8 @@ func (st *state) stacks(account, region string) []*Stack {
 
 // findStack finds a stack by stack id (deleted stacks included) or by name
 // (live stacks only), as CloudFormation does.
-func (st *state) findStack(account, region, nameOrID string) *Stack {
-	for _, s := range st.stacks(account, region) {
+func (st *State) FindStack(account, region, nameOrID string) *Stack {
+	for _, s := range st.Stacks(account, region) {
 		if s.ID == nameOrID || (s.Name == nameOrID && s.Status != "DELETE_COMPLETE") {
 			return s
 		}
@@ -137,7 +137,7 @@ func (st *state) findStack(account, region, nameOrID string) *Stack {
 
 // resource returns the live (not deleted) resource with a Cloud Control
 // identifier, or nil.
-func (st *state) resource(account, region, typ, id string) *Resource {
+func (st *State) Resource(account, region, typ, id string) *Resource {
 	res := st.byID[keyFor(account, region, typ, id)]
 	if res == nil || res.Deleted {
 		return nil
@@ -146,9 +146,9 @@ func (st *state) resource(account, region, typ, id string) *Resource {
 }
 
 // ofType returns the live resources of a type, in world order.
-func (st *state) ofType(account, region, typ string) []*Resource {
+func (st *State) OfType(account, region, typ string) []*Resource {
 	var out []*Resource
-	for _, res := range st.byType[typeKey(account, region, typ)] {
+	for _, res := range st.ByType[typeKey(account, region, typ)] {
 		if !res.Deleted && len(res.Properties) > 0 {
 			out = append(out, res)
 		}
@@ -157,17 +157,17 @@ func (st *state) ofType(account, region, typ string) []*Resource {
 }
 
 // addLive adds a live-only resource.
-func (st *state) addLive(account, region string, res *Resource) error {
+func (st *State) AddLive(account, region string, res *Resource) error {
 	var p problems
-	if res.ccID() == "" {
+	if res.CCID() == "" {
 		return fmt.Errorf("a live-only resource needs an identifier")
 	}
 	normalizeResource(&p, "resource", res)
 	if len(p.errs) > 0 {
 		return p.errs[0]
 	}
-	if st.resource(account, region, res.Type, res.ccID()) != nil {
-		return fmt.Errorf("%s %q already exists", res.Type, res.ccID())
+	if st.Resource(account, region, res.Type, res.CCID()) != nil {
+		return fmt.Errorf("%s %q already exists", res.Type, res.CCID())
 	}
 	r, err := st.ensureRegion(account, region)
 	if err != nil {
@@ -179,12 +179,12 @@ func (st *state) addLive(account, region string, res *Resource) error {
 }
 
 // remove marks a resource deleted and drops it from the identifier index.
-func (st *state) remove(account, region string, res *Resource) {
+func (st *State) Remove(account, region string, res *Resource) {
 	res.Deleted = true
-	delete(st.byID, keyFor(account, region, res.Type, res.ccID()))
+	delete(st.byID, keyFor(account, region, res.Type, res.CCID()))
 }
 
-func sortedKeys[V any](m map[string]V) []string {
+func SortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)

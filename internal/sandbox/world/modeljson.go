@@ -1,4 +1,4 @@
-package sandbox
+package world
 
 import "fmt"
 import "bytes"
@@ -6,7 +6,7 @@ import "strings"
 import "github.com/evanphx/json-patch/v5"
 import "encoding/json"
 
-func patchOne(doc []byte, op, path string, value json.RawMessage) ([]byte, error) {
+func PatchOne(doc []byte, op, path string, value json.RawMessage) ([]byte, error) {
 	o := map[string]any{"op": op, "path": path}
 	if value != nil {
 		o["value"] = value
@@ -26,7 +26,7 @@ func patchOne(doc []byte, op, path string, value json.RawMessage) ([]byte, error
 }
 
 // toPointer turns a dotted path into a JSON pointer; pointers pass through.
-func toPointer(p string) string {
+func ToPointer(p string) string {
 	if p == "" || strings.HasPrefix(p, "/") {
 		return p
 	}
@@ -37,7 +37,7 @@ func toPointer(p string) string {
 	return "/" + strings.Join(segs, "/")
 }
 
-func compact(b []byte) (json.RawMessage, error) {
+func Compact(b []byte) (json.RawMessage, error) {
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, b); err != nil {
 		return nil, fmt.Errorf("the patched model is not valid JSON: %w", err)
@@ -48,7 +48,7 @@ func compact(b []byte) (json.RawMessage, error) {
 	return buf.Bytes(), nil
 }
 
-func marshalNoEscape(v any) ([]byte, error) {
+func MarshalNoEscape(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

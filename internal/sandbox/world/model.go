@@ -1,4 +1,4 @@
-package sandbox
+package world
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 // keeping the other fields' bytes and order.
 
 // field returns a top-level field's JSON, or nil.
-func field(res *Resource, name string) json.RawMessage {
+func Field(res *Resource, name string) json.RawMessage {
 	if res == nil || len(res.Properties) == 0 {
 		return nil
 	}
@@ -25,9 +25,9 @@ func field(res *Resource, name string) json.RawMessage {
 
 // fieldString returns a top-level string field ("" when absent or not a
 // string).
-func fieldString(res *Resource, name string) string {
+func FieldString(res *Resource, name string) string {
 	var s string
-	if b := field(res, name); b != nil {
+	if b := Field(res, name); b != nil {
 		_ = json.Unmarshal(b, &s)
 	}
 	return s
@@ -35,8 +35,8 @@ func fieldString(res *Resource, name string) string {
 
 // fieldStrings returns a top-level field that is a string or a list of
 // strings.
-func fieldStrings(res *Resource, name string) []string {
-	b := field(res, name)
+func FieldStrings(res *Resource, name string) []string {
+	b := Field(res, name)
 	if b == nil {
 		return nil
 	}
@@ -58,8 +58,8 @@ func fieldStrings(res *Resource, name string) []string {
 }
 
 // fieldValue decodes a top-level field (nil when absent).
-func fieldValue(res *Resource, name string) any {
-	b := field(res, name)
+func FieldValue(res *Resource, name string) any {
+	b := Field(res, name)
 	if b == nil {
 		return nil
 	}
@@ -69,23 +69,23 @@ func fieldValue(res *Resource, name string) any {
 }
 
 // setField sets a top-level field to v (a Go value or json.RawMessage).
-func setField(res *Resource, name string, v any) error {
+func SetField(res *Resource, name string, v any) error {
 	b, ok := v.(json.RawMessage)
 	if !ok {
 		var err error
-		if b, err = marshalNoEscape(v); err != nil {
+		if b, err = MarshalNoEscape(v); err != nil {
 			return err
 		}
 	}
-	ptr := toPointer(name)
-	out, err := patchOne(res.Properties, "replace", ptr, b)
+	ptr := ToPointer(name)
+	out, err := PatchOne(res.Properties, "replace", ptr, b)
 	if err != nil {
-		out, err = patchOne(res.Properties, "add", ptr, b)
+		out, err = PatchOne(res.Properties, "add", ptr, b)
 	}
 	if err != nil {
 		return fmt.Errorf("set %s: %w", name, err)
 	}
-	m, err := compact(out)
+	m, err := Compact(out)
 	if err != nil {
 		return err
 	}
@@ -94,15 +94,15 @@ func setField(res *Resource, name string, v any) error {
 }
 
 // removeField removes a top-level field; an absent field is no error.
-func removeField(res *Resource, name string) error {
-	if field(res, name) == nil {
+func RemoveField(res *Resource, name string) error {
+	if Field(res, name) == nil {
 		return nil
 	}
-	out, err := patchOne(res.Properties, "remove", toPointer(name), nil)
+	out, err := PatchOne(res.Properties, "remove", ToPointer(name), nil)
 	if err != nil {
 		return fmt.Errorf("remove %s: %w", name, err)
 	}
-	m, err := compact(out)
+	m, err := Compact(out)
 	if err != nil {
 		return err
 	}
@@ -111,7 +111,7 @@ func removeField(res *Resource, name string) error {
 }
 
 // compactJSON returns JSON text without insignificant space.
-func compactJSON(b []byte) string {
+func CompactJSON(b []byte) string {
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, b); err != nil {
 		return string(b)
@@ -120,7 +120,7 @@ func compactJSON(b []byte) string {
 }
 
 // contains reports whether list holds s.
-func contains(list []string, s string) bool {
+func Contains(list []string, s string) bool {
 	for _, e := range list {
 		if e == s {
 			return true
@@ -130,7 +130,7 @@ func contains(list []string, s string) bool {
 }
 
 // arnTail returns what follows the last occurrence of marker in s, or s.
-func arnTail(s, marker string) string {
+func ARNTail(s, marker string) string {
 	if i := strings.LastIndex(s, marker); i >= 0 {
 		return s[i+len(marker):]
 	}

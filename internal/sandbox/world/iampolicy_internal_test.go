@@ -1,4 +1,4 @@
-package sandbox
+package world
 
 import "testing"
 

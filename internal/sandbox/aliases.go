@@ -1,0 +1,44 @@
+package sandbox
+
+import (
+	"encoding/json"
+
+	"github.com/realdrift/realdrift/internal/sandbox/world"
+)
+
+// The world file's types and loader live in package world, which the
+// services share; these names keep the sandbox's API whole.
+type (
+	World         = world.World
+	Organization  = world.Organization
+	Account       = world.Account
+	AccessKey     = world.AccessKey
+	Region        = world.Region
+	Stack         = world.Stack
+	Parameter     = world.Parameter
+	Output        = world.Output
+	Tag           = world.Tag
+	Resource      = world.Resource
+	PolicyVersion = world.PolicyVersion
+	Policies      = world.Policies
+)
+
+// MaxWorldFile bounds a world file's size.
+const MaxWorldFile = world.MaxWorldFile
+
+// NestedStackType is the type of a nested stack resource.
+const NestedStackType = world.NestedStackType
+
+// LoadWorld reads and validates a world file.
+func LoadWorld(path string) (*World, error) { return world.LoadWorld(path) }
+
+// ParseWorld parses and validates a world document.
+func ParseWorld(data []byte) (*World, error) { return world.ParseWorld(data) }
+
+// StackID derives a stack's ARN.
+func StackID(region, account, name string) string { return world.StackID(region, account, name) }
+
+// NestedStackModel is the live model of a nested stack resource.
+func NestedStackModel(child *Stack, templateURL string) json.RawMessage {
+	return world.NestedStackModel(child, templateURL)
+}
