@@ -23,8 +23,8 @@ func acmService() *service {
 		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
 		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
 		ops: map[string]handler{
-			"DescribeCertificate":    (*Server).acmDescribeCertificate,
-			"ListTagsForCertificate": (*Server).acmListTagsForCertificate,
+			"DescribeCertificate":    acmDescribeCertificate,
+			"ListTagsForCertificate": acmListTagsForCertificate,
 		},
 	}
 }
@@ -32,7 +32,7 @@ func acmService() *service {
 var certificateArnRE = regexp.MustCompile(`^arn:aws[-a-z]*:acm:[a-z0-9-]+:[0-9]{12}:certificate/[A-Za-z0-9-]+$`)
 
 // certificate finds the certificate a request names.
-func (s *Server) certificate(c *call) (*world.Resource, string, error) {
+func certificate(st *world.State, c *call) (*world.Resource, string, error) {
 	var in struct{ CertificateArn string }
 	if err := c.decode(&in); err != nil {
 		return nil, "", err
@@ -40,17 +40,17 @@ func (s *Server) certificate(c *call) (*world.Resource, string, error) {
 	if !certificateArnRE.MatchString(in.CertificateArn) {
 		return nil, "", errf(400, "InvalidArnException", "The certificate ARN %s is not valid.", in.CertificateArn)
 	}
-	cert := s.st.Resource(c.account, c.region, "AWS::CertificateManager::Certificate", in.CertificateArn)
+	cert := st.Resource(c.account, c.region, "AWS::CertificateManager::Certificate", in.CertificateArn)
 	if cert == nil {
 		return nil, "", errf(400, "ResourceNotFoundException", "Could not find certificate %s.", in.CertificateArn)
 	}
 	return cert, in.CertificateArn, nil
 }
 
-func (s *Server) acmDescribeCertificate(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	cert, arn, err := s.certificate(c)
+func acmDescribeCertificate(st *world.State, c *call) (any, error) {
+	st.RLock()
+	defer st.RUnlock()
+	cert, arn, err := certificate(st, c)
 	if err != nil {
 		return nil, err
 	}
@@ -107,10 +107,10 @@ func (s *Server) acmDescribeCertificate(c *call) (any, error) {
 	return map[string]any{"Certificate": out}, nil
 }
 
-func (s *Server) acmListTagsForCertificate(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	cert, _, err := s.certificate(c)
+func acmListTagsForCertificate(st *world.State, c *call) (any, error) {
+	st.RLock()
+	defer st.RUnlock()
+	cert, _, err := certificate(st, c)
 	if err != nil {
 		return nil, err
 	}

@@ -56,8 +56,8 @@ var ErrNotFound = errors.New("resource not found")
 
 // Apply applies an out-of-band change.
 func (s *Server) Apply(ch Change) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.st.Lock()
+	defer s.st.Unlock()
 	if ch.Account == "" && ch.AccessKey != "" {
 		p, ok := s.st.Keys[ch.AccessKey]
 		if !ok {
@@ -128,8 +128,8 @@ func (s *Server) Apply(ch Change) error {
 // Live returns a copy of a resource's live model (nil, false when the
 // resource does not exist or is deleted).
 func (s *Server) Live(account, region, typ, identifier string) (json.RawMessage, bool) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.st.RLock()
+	defer s.st.RUnlock()
 	if account == "" {
 		account = s.st.World.DefaultAccount
 	}
@@ -142,8 +142,8 @@ func (s *Server) Live(account, region, typ, identifier string) (json.RawMessage,
 
 // Snapshot returns the world as it is now (a world file).
 func (s *Server) Snapshot() ([]byte, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.st.RLock()
+	defer s.st.RUnlock()
 	return s.st.World.Marshal()
 }
 
@@ -154,21 +154,15 @@ func (s *Server) Restore(snapshot []byte) error {
 	if err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.st.Lock()
+	defer s.st.Unlock()
 	for _, p := range s.requests {
 		if p.timer != nil {
 			p.timer.Stop()
 		}
 	}
 	s.requests = map[string]*progress{}
-	keys := s.st.Keys
-	s.st = world.NewState(w)
-	for k, p := range keys {
-		if _, ok := s.st.Keys[k]; !ok && p.Role != "" {
-			s.st.Keys[k] = p
-		}
-	}
+	s.st.Reset(w)
 	return nil
 }
 

@@ -25,7 +25,7 @@ func applicationAutoScalingService() *service {
 		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
 		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
 		ops: map[string]handler{
-			"DescribeScalingPolicies": (*Server).aasDescribeScalingPolicies,
+			"DescribeScalingPolicies": aasDescribeScalingPolicies,
 		},
 	}
 }
@@ -34,7 +34,7 @@ func applicationAutoScalingService() *service {
 // them.
 var aasPolicyProps = []string{"PolicyName", "PolicyType", "StepScalingPolicyConfiguration", "TargetTrackingScalingPolicyConfiguration", "PredictiveScalingPolicyConfiguration"}
 
-func (s *Server) aasDescribeScalingPolicies(c *call) (any, error) {
+func aasDescribeScalingPolicies(st *world.State, c *call) (any, error) {
 	var in struct {
 		ServiceNamespace, ResourceId, ScalableDimension, NextToken string
 		PolicyNames                                                []string
@@ -57,10 +57,10 @@ func (s *Server) aasDescribeScalingPolicies(c *call) (any, error) {
 	if !ok {
 		return nil, errf(400, "InvalidNextTokenException", "Invalid token")
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	byName := map[string]map[string]any{}
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::ApplicationAutoScaling::ScalingPolicy") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::ApplicationAutoScaling::ScalingPolicy") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err

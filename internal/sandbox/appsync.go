@@ -22,7 +22,7 @@ func appSyncService() *service {
 		deny:     apiError{Status: 403, Code: "AccessDeniedException"},
 		route:    appSyncRoute,
 		ops: map[string]handler{
-			"ListApiKeys": (*Server).appSyncListApiKeys,
+			"ListApiKeys": appSyncListApiKeys,
 		},
 	}
 }
@@ -39,7 +39,7 @@ func appSyncRoute(r *http.Request) (string, map[string]string) {
 	return "ListApiKeys", map[string]string{"api": api}
 }
 
-func (s *Server) appSyncListApiKeys(c *call) (any, error) {
+func appSyncListApiKeys(st *world.State, c *call) (any, error) {
 	api := c.params["api"]
 	size := 25
 	if m := c.str("maxResults"); m != "" {
@@ -55,14 +55,14 @@ func (s *Server) appSyncListApiKeys(c *call) (any, error) {
 	if !ok {
 		return nil, errf(400, "BadRequestException", "Invalid nextToken")
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	exists := false
-	for _, g := range s.st.OfType(c.account, c.region, "AWS::AppSync::GraphQLApi") {
+	for _, g := range st.OfType(c.account, c.region, "AWS::AppSync::GraphQLApi") {
 		exists = exists || world.FieldString(g, "ApiId") == api || strings.HasSuffix(g.CCID(), "apis/"+api)
 	}
 	keys := []any{}
-	for _, k := range s.st.OfType(c.account, c.region, "AWS::AppSync::ApiKey") {
+	for _, k := range st.OfType(c.account, c.region, "AWS::AppSync::ApiKey") {
 		m, err := fieldObject(k)
 		if err != nil {
 			return nil, err

@@ -20,22 +20,22 @@ func autoScalingService() *service {
 		throttle: apiError{Status: 400, Code: "Throttling"},
 		deny:     apiError{Status: 403, Code: "AccessDenied"},
 		ops: map[string]handler{
-			"DescribeLifecycleHooks":   (*Server).asDescribeLifecycleHooks,
-			"DescribeScheduledActions": (*Server).asDescribeScheduledActions,
+			"DescribeLifecycleHooks":   asDescribeLifecycleHooks,
+			"DescribeScheduledActions": asDescribeScheduledActions,
 		},
 	}
 }
 
 // groupChildren returns the models of typ on group, by name key, or the
 // not-found ValidationError.
-func (s *Server) groupChildren(c *call, group, typ, key string) ([]*world.Resource, error) {
+func groupChildren(st *world.State, c *call, group, typ, key string) ([]*world.Resource, error) {
 	exists := false
-	for _, g := range s.st.OfType(c.account, c.region, "AWS::AutoScaling::AutoScalingGroup") {
+	for _, g := range st.OfType(c.account, c.region, "AWS::AutoScaling::AutoScalingGroup") {
 		exists = exists || world.FieldString(g, "AutoScalingGroupName") == group || g.CCID() == group
 	}
 	var out []*world.Resource
 	for _, t := range []string{"AWS::AutoScaling::LifecycleHook", "AWS::AutoScaling::ScheduledAction"} {
-		for _, r := range s.st.OfType(c.account, c.region, t) {
+		for _, r := range st.OfType(c.account, c.region, t) {
 			if world.FieldString(r, "AutoScalingGroupName") != group {
 				continue
 			}
@@ -52,11 +52,11 @@ func (s *Server) groupChildren(c *call, group, typ, key string) ([]*world.Resour
 	return out, nil
 }
 
-func (s *Server) asDescribeLifecycleHooks(c *call) (any, error) {
+func asDescribeLifecycleHooks(st *world.State, c *call) (any, error) {
 	group := c.str("AutoScalingGroupName")
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	rs, err := s.groupChildren(c, group, "AWS::AutoScaling::LifecycleHook", "LifecycleHookName")
+	st.RLock()
+	defer st.RUnlock()
+	rs, err := groupChildren(st, c, group, "AWS::AutoScaling::LifecycleHook", "LifecycleHookName")
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +69,7 @@ func (s *Server) asDescribeLifecycleHooks(c *call) (any, error) {
 	return el("", members("LifecycleHooks", items)), nil
 }
 
-func (s *Server) asDescribeScheduledActions(c *call) (any, error) {
+func asDescribeScheduledActions(st *world.State, c *call) (any, error) {
 	group := c.str("AutoScalingGroupName")
 	size := 50
 	if m := c.str("MaxRecords"); m != "" {
@@ -83,9 +83,9 @@ func (s *Server) asDescribeScheduledActions(c *call) (any, error) {
 	if !ok {
 		return nil, errf(400, "InvalidNextToken", "The token is not valid.")
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	rs, err := s.groupChildren(c, group, "AWS::AutoScaling::ScheduledAction", "ScheduledActionName")
+	st.RLock()
+	defer st.RUnlock()
+	rs, err := groupChildren(st, c, group, "AWS::AutoScaling::ScheduledAction", "ScheduledActionName")
 	if err != nil {
 		return nil, err
 	}

@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "encoding/json"
 
 // budgetsService serves AWS Budgets (JSON 1.1, PascalCase): DescribeBudget
@@ -19,12 +20,12 @@ func budgetsService() *service {
 		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
 		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
 		ops: map[string]handler{
-			"DescribeBudget": (*Server).budgetsDescribeBudget,
+			"DescribeBudget": budgetsDescribeBudget,
 		},
 	}
 }
 
-func (s *Server) budgetsDescribeBudget(c *call) (any, error) {
+func budgetsDescribeBudget(st *world.State, c *call) (any, error) {
 	var in struct{ AccountId, BudgetName string }
 	if err := c.decode(&in); err != nil {
 		return nil, err
@@ -32,9 +33,9 @@ func (s *Server) budgetsDescribeBudget(c *call) (any, error) {
 	if in.AccountId != c.account {
 		return nil, errf(400, "AccessDeniedException", "Account %s is not the caller's account", in.AccountId)
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::Budgets::Budget") {
+	st.RLock()
+	defer st.RUnlock()
+	for _, r := range st.OfType(c.account, c.region, "AWS::Budgets::Budget") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err

@@ -15,7 +15,7 @@ import (
 	"github.com/realdrift/realdrift/internal/schema"
 )
 
-func cloudControlService() *service {
+func cloudControlService(s *Server) *service {
 	return &service{
 		name:          "cloudcontrolapi",
 		protocol:      protoJSON,
@@ -25,12 +25,12 @@ func cloudControlService() *service {
 		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
 		deny:          apiError{Status: 403, Code: "AccessDeniedException"},
 		ops: map[string]handler{
-			"GetResource":              (*Server).ccGetResource,
-			"ListResources":            (*Server).ccListResources,
-			"UpdateResource":           (*Server).ccUpdateResource,
-			"DeleteResource":           (*Server).ccDeleteResource,
-			"GetResourceRequestStatus": (*Server).ccGetResourceRequestStatus,
-			"CancelResourceRequest":    (*Server).ccCancelResourceRequest,
+			"GetResource":              serverOp(s.ccGetResource),
+			"ListResources":            serverOp(s.ccListResources),
+			"UpdateResource":           serverOp(s.ccUpdateResource),
+			"DeleteResource":           serverOp(s.ccDeleteResource),
+			"GetResourceRequestStatus": serverOp(s.ccGetResourceRequestStatus),
+			"CancelResourceRequest":    serverOp(s.ccCancelResourceRequest),
 		},
 	}
 }
@@ -105,8 +105,8 @@ func (s *Server) ccCheckType(c *call, typ, action string) error {
 
 // knowsType reports whether the world holds any resource of typ.
 func (s *Server) knowsType(typ string) bool {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.st.RLock()
+	defer s.st.RUnlock()
 	for k := range s.st.ByType {
 		if k.Type == typ {
 			return true
@@ -126,8 +126,8 @@ func (s *Server) ccGetResource(c *call) (any, error) {
 	if err := s.handlerDenied(c, in.TypeName, "read"); err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.st.RLock()
+	defer s.st.RUnlock()
 	res := s.st.Resource(c.account, c.region, in.TypeName, in.Identifier)
 	if res == nil || len(res.Properties) == 0 {
 		return nil, notFoundResource(in.TypeName, in.Identifier)
@@ -171,8 +171,8 @@ func (s *Server) ccListResources(c *call) (any, error) {
 	if !ok {
 		return nil, errf(400, "InvalidRequestException", "The NextToken is not valid.")
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.st.RLock()
+	defer s.st.RUnlock()
 	all := s.st.OfType(c.account, c.region, in.TypeName)
 	if sel != nil {
 		var kept []*world.Resource
@@ -209,8 +209,8 @@ func (s *Server) ccUpdateResource(c *call) (any, error) {
 	}
 	f, _ := s.facts(c.account, c.region, in.TypeName)
 	refused, _ := s.handlerRefused(c, in.TypeName, "update")
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.st.Lock()
+	defer s.st.Unlock()
 	if p := s.byClientToken(c.account, in.ClientToken); p != nil {
 		return map[string]any{"ProgressEvent": p.event()}, nil
 	}
@@ -239,8 +239,8 @@ func (s *Server) ccDeleteResource(c *call) (any, error) {
 		return nil, err
 	}
 	refused, _ := s.handlerRefused(c, in.TypeName, "delete")
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.st.Lock()
+	defer s.st.Unlock()
 	if p := s.byClientToken(c.account, in.ClientToken); p != nil {
 		return map[string]any{"ProgressEvent": p.event()}, nil
 	}
@@ -261,8 +261,8 @@ func (s *Server) ccGetResourceRequestStatus(c *call) (any, error) {
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.st.RLock()
+	defer s.st.RUnlock()
 	p := s.requests[in.RequestToken]
 	if p == nil || p.account != c.account {
 		return nil, errf(400, "RequestTokenNotFoundException", "Request with token %s was not found", in.RequestToken)
@@ -275,8 +275,8 @@ func (s *Server) ccCancelResourceRequest(c *call) (any, error) {
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.st.Lock()
+	defer s.st.Unlock()
 	p := s.requests[in.RequestToken]
 	if p == nil || p.account != c.account {
 		return nil, errf(400, "RequestTokenNotFoundException", "Request with token %s was not found", in.RequestToken)
@@ -294,7 +294,7 @@ func (s *Server) ccCancelResourceRequest(c *call) (any, error) {
 }
 
 // byClientToken returns the request a client token already started.
-// Callers hold s.mu.
+// Callers hold s.st.
 func (s *Server) byClientToken(account, token string) *progress {
 	if token == "" {
 		return nil
@@ -308,7 +308,7 @@ func (s *Server) byClientToken(account, token string) *progress {
 }
 
 // busy refuses a second request on a resource with one in progress.
-// Callers hold s.mu.
+// Callers hold s.st.
 func (s *Server) busy(account, typ, id string) error {
 	for _, p := range s.requests {
 		if p.account == account && p.typ == typ && p.id == id && p.status == "IN_PROGRESS" {
@@ -322,7 +322,7 @@ func (s *Server) busy(account, typ, id string) error {
 const maxRequests = 10000
 
 // newProgress registers an IN_PROGRESS request that completes after the
-// operation delay. Callers hold s.mu.
+// operation delay. Callers hold s.st.
 func (s *Server) newProgress(c *call, typ, id, op, clientToken string) *progress {
 	if len(s.requests) >= maxRequests {
 		// Forget finished requests, oldest first, as AWS expires them.
@@ -351,21 +351,21 @@ func (s *Server) newProgress(c *call, typ, id, op, clientToken string) *progress
 // world as it is now.
 func (s *Server) complete(token string) {
 	f := (*schema.Facts)(nil)
-	s.mu.RLock()
+	s.st.RLock()
 	p := s.requests[token]
 	var account, region, typ string
 	if p != nil {
 		account, region, typ = p.account, p.region, p.typ
 	}
-	s.mu.RUnlock()
+	s.st.RUnlock()
 	if p == nil {
 		return
 	}
 	if ff, ok := s.facts(account, region, typ); ok {
 		f = ff
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.st.Lock()
+	defer s.st.Unlock()
 	if p.status != "IN_PROGRESS" {
 		return
 	}

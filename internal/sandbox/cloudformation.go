@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-func cloudFormationService() *service {
+func cloudFormationService(s *Server) *service {
 	return &service{
 		name:     "cloudformation",
 		protocol: protoQuery,
@@ -14,14 +14,14 @@ func cloudFormationService() *service {
 		throttle: apiError{Status: 400, Code: "Throttling"},
 		deny:     apiError{Status: 403, Code: "AccessDenied"},
 		ops: map[string]handler{
-			"DescribeStacks":         (*Server).cfnDescribeStacks,
-			"ListStacks":             (*Server).cfnListStacks,
-			"GetTemplate":            (*Server).cfnGetTemplate,
-			"ListStackResources":     (*Server).cfnListStackResources,
-			"DescribeStackResources": (*Server).cfnDescribeStackResources,
-			"ListExports":            (*Server).cfnListExports,
-			"ListImports":            (*Server).cfnListImports,
-			"DescribeType":           (*Server).cfnDescribeType,
+			"DescribeStacks":         serverOp(s.cfnDescribeStacks),
+			"ListStacks":             serverOp(s.cfnListStacks),
+			"GetTemplate":            serverOp(s.cfnGetTemplate),
+			"ListStackResources":     serverOp(s.cfnListStackResources),
+			"DescribeStackResources": serverOp(s.cfnDescribeStackResources),
+			"ListExports":            serverOp(s.cfnListExports),
+			"ListImports":            serverOp(s.cfnListImports),
+			"DescribeType":           serverOp(s.cfnDescribeType),
 		},
 	}
 }
@@ -95,8 +95,8 @@ func stackNode(st *world.Stack) *xnode {
 }
 
 func (s *Server) cfnDescribeStacks(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.st.RLock()
+	defer s.st.RUnlock()
 	if name := c.str("StackName"); name != "" {
 		st, err := s.lookupStack(c, name)
 		if err != nil {
@@ -131,8 +131,8 @@ func (s *Server) cfnListStacks(c *call) (any, error) {
 	for _, f := range c.list("StackStatusFilter") {
 		filter[f] = true
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.st.RLock()
+	defer s.st.RUnlock()
 	var sel []*world.Stack
 	for _, st := range s.st.Stacks(c.account, c.region) {
 		if len(filter) == 0 || filter[st.Status] {
@@ -167,8 +167,8 @@ func (s *Server) cfnGetTemplate(c *call) (any, error) {
 	if stage != "" && stage != "Original" && stage != "Processed" {
 		return nil, validation("1 validation error detected: Value '%s' at 'templateStage' failed to satisfy constraint: Member must satisfy enum value set: [Original, Processed]", stage)
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.st.RLock()
+	defer s.st.RUnlock()
 	st, err := s.lookupStack(c, c.str("StackName"))
 	if err != nil {
 		return nil, err
@@ -182,8 +182,8 @@ func (s *Server) cfnGetTemplate(c *call) (any, error) {
 }
 
 func (s *Server) cfnListStackResources(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.st.RLock()
+	defer s.st.RUnlock()
 	st, err := s.lookupStack(c, c.str("StackName"))
 	if err != nil {
 		return nil, err
@@ -210,8 +210,8 @@ func (s *Server) cfnListStackResources(c *call) (any, error) {
 
 func (s *Server) cfnDescribeStackResources(c *call) (any, error) {
 	name, phys, logical := c.str("StackName"), c.str("PhysicalResourceId"), c.str("LogicalResourceId")
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.st.RLock()
+	defer s.st.RUnlock()
 	var st *world.Stack
 	switch {
 	case name != "":
@@ -252,8 +252,8 @@ func (s *Server) cfnDescribeStackResources(c *call) (any, error) {
 }
 
 func (s *Server) cfnListExports(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.st.RLock()
+	defer s.st.RUnlock()
 	var items []*xnode
 	for _, st := range s.st.Stacks(c.account, c.region) {
 		if st.Status == "DELETE_COMPLETE" {
@@ -291,8 +291,8 @@ func (s *Server) cfnListImports(c *call) (any, error) {
 	if name == "" {
 		return nil, validation("1 validation error detected: Value null at 'exportName' failed to satisfy constraint: Member must not be null")
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.st.RLock()
+	defer s.st.RUnlock()
 	var items []*xnode
 	for _, st := range s.st.Stacks(c.account, c.region) {
 		if st.Status == "DELETE_COMPLETE" {

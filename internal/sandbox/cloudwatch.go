@@ -34,7 +34,7 @@ func cloudWatchService() *service {
 			return op, nil
 		},
 		ops: map[string]handler{
-			"DescribeAnomalyDetectors": (*Server).cloudWatchDescribeAnomalyDetectors,
+			"DescribeAnomalyDetectors": cloudWatchDescribeAnomalyDetectors,
 		},
 	}
 }
@@ -60,7 +60,7 @@ func cwRangeTime(v any) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-func (s *Server) cloudWatchDescribeAnomalyDetectors(c *call) (any, error) {
+func cloudWatchDescribeAnomalyDetectors(st *world.State, c *call) (any, error) {
 	query := c.svc.protocol == protoQuery
 	var in cwQuery
 	if query {
@@ -82,10 +82,10 @@ func (s *Server) cloudWatchDescribeAnomalyDetectors(c *call) (any, error) {
 	if !ok {
 		return nil, errf(400, "InvalidNextToken", "Invalid NextToken")
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	var found []map[string]any
-	for _, r := range sortedByID(s.st.OfType(c.account, c.region, "AWS::CloudWatch::AnomalyDetector")) {
+	for _, r := range sortedByID(st.OfType(c.account, c.region, "AWS::CloudWatch::AnomalyDetector")) {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err

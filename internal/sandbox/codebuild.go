@@ -25,8 +25,8 @@ func codeBuildService() *service {
 		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
 		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
 		ops: map[string]handler{
-			"BatchGetProjects":     (*Server).codeBuildBatchGetProjects,
-			"BatchGetReportGroups": (*Server).codeBuildBatchGetReportGroups,
+			"BatchGetProjects":     codeBuildBatchGetProjects,
+			"BatchGetReportGroups": codeBuildBatchGetReportGroups,
 		},
 	}
 }
@@ -57,7 +57,7 @@ func camelModel(v any, renames map[string]string) any {
 	return v
 }
 
-func (s *Server) codeBuildBatchGetProjects(c *call) (any, error) {
+func codeBuildBatchGetProjects(st *world.State, c *call) (any, error) {
 	var in struct{ Names []string }
 	if err := c.decode(&in); err != nil {
 		return nil, err
@@ -65,12 +65,12 @@ func (s *Server) codeBuildBatchGetProjects(c *call) (any, error) {
 	if len(in.Names) < 1 || len(in.Names) > 100 {
 		return nil, errf(400, "InvalidInputException", "1 validation error detected: Value at 'names' failed to satisfy constraint: Member must have length between 1 and 100")
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	projects, missing := []any{}, []string{}
 	for _, name := range in.Names {
 		name := world.ARNTail(name, ":project/")
-		p := s.st.Resource(c.account, c.region, "AWS::CodeBuild::Project", name)
+		p := st.Resource(c.account, c.region, "AWS::CodeBuild::Project", name)
 		if p == nil {
 			missing = append(missing, name)
 			continue
@@ -93,7 +93,7 @@ func (s *Server) codeBuildBatchGetProjects(c *call) (any, error) {
 	return map[string]any{"projects": projects, "projectsNotFound": missing}, nil
 }
 
-func (s *Server) codeBuildBatchGetReportGroups(c *call) (any, error) {
+func codeBuildBatchGetReportGroups(st *world.State, c *call) (any, error) {
 	var in struct{ ReportGroupArns []string }
 	if err := c.decode(&in); err != nil {
 		return nil, err
@@ -101,14 +101,14 @@ func (s *Server) codeBuildBatchGetReportGroups(c *call) (any, error) {
 	if len(in.ReportGroupArns) < 1 || len(in.ReportGroupArns) > 100 {
 		return nil, errf(400, "InvalidInputException", "1 validation error detected: Value at 'reportGroupArns' failed to satisfy constraint: Member must have length between 1 and 100")
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	groups, missing := []any{}, []string{}
 	for _, arn := range in.ReportGroupArns {
 		if !strings.Contains(arn, ":report-group/") {
 			return nil, errf(400, "InvalidInputException", "Invalid report group ARN: %s", arn)
 		}
-		g := s.st.Resource(c.account, c.region, "AWS::CodeBuild::ReportGroup", arn)
+		g := st.Resource(c.account, c.region, "AWS::CodeBuild::ReportGroup", arn)
 		if g == nil {
 			missing = append(missing, arn)
 			continue

@@ -17,12 +17,12 @@ func codeDeployService() *service {
 		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
 		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
 		ops: map[string]handler{
-			"ListDeploymentGroups": (*Server).cdListDeploymentGroups,
+			"ListDeploymentGroups": cdListDeploymentGroups,
 		},
 	}
 }
 
-func (s *Server) cdListDeploymentGroups(c *call) (any, error) {
+func cdListDeploymentGroups(st *world.State, c *call) (any, error) {
 	var in struct {
 		ApplicationName string `json:"applicationName"`
 		NextToken       string `json:"nextToken"`
@@ -37,14 +37,14 @@ func (s *Server) cdListDeploymentGroups(c *call) (any, error) {
 	if !ok {
 		return nil, errf(400, "InvalidNextTokenException", "The next token was specified in an invalid format.")
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	exists := false
-	for _, a := range s.st.OfType(c.account, c.region, "AWS::CodeDeploy::Application") {
+	for _, a := range st.OfType(c.account, c.region, "AWS::CodeDeploy::Application") {
 		exists = exists || world.FieldString(a, "ApplicationName") == in.ApplicationName || a.CCID() == in.ApplicationName
 	}
 	var names []string
-	for _, g := range s.st.OfType(c.account, c.region, "AWS::CodeDeploy::DeploymentGroup") {
+	for _, g := range st.OfType(c.account, c.region, "AWS::CodeDeploy::DeploymentGroup") {
 		if world.FieldString(g, "ApplicationName") != in.ApplicationName {
 			continue
 		}

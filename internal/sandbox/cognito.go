@@ -17,22 +17,22 @@ func cognitoService() *service {
 		throttle:      apiError{Status: 400, Code: "TooManyRequestsException"},
 		deny:          apiError{Status: 400, Code: "NotAuthorizedException"},
 		ops: map[string]handler{
-			"ListUserPoolClients": (*Server).cognitoListUserPoolClients,
-			"ListGroups":          (*Server).cognitoListGroups,
+			"ListUserPoolClients": cognitoListUserPoolClients,
+			"ListGroups":          cognitoListGroups,
 		},
 	}
 }
 
 // poolChildren returns the models of typ in pool, sorted by key, or a
 // ResourceNotFoundException when the pool does not exist.
-func (s *Server) poolChildren(c *call, pool, typ, key string) ([]*world.Resource, error) {
+func poolChildren(st *world.State, c *call, pool, typ, key string) ([]*world.Resource, error) {
 	exists := false
-	for _, p := range s.st.OfType(c.account, c.region, "AWS::Cognito::UserPool") {
+	for _, p := range st.OfType(c.account, c.region, "AWS::Cognito::UserPool") {
 		exists = exists || world.FieldString(p, "UserPoolId") == pool || p.CCID() == pool
 	}
 	var out []*world.Resource
 	for _, typ2 := range []string{"AWS::Cognito::UserPoolClient", "AWS::Cognito::UserPoolGroup"} {
-		for _, r := range s.st.OfType(c.account, c.region, typ2) {
+		for _, r := range st.OfType(c.account, c.region, typ2) {
 			if world.FieldString(r, "UserPoolId") != pool {
 				continue
 			}
@@ -49,7 +49,7 @@ func (s *Server) poolChildren(c *call, pool, typ, key string) ([]*world.Resource
 	return out, nil
 }
 
-func (s *Server) cognitoListUserPoolClients(c *call) (any, error) {
+func cognitoListUserPoolClients(st *world.State, c *call) (any, error) {
 	var in struct {
 		UserPoolID string `json:"UserPoolId"`
 		MaxResults int
@@ -69,9 +69,9 @@ func (s *Server) cognitoListUserPoolClients(c *call) (any, error) {
 	if !ok {
 		return nil, errf(400, "InvalidParameterException", "Invalid pagination token")
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	rs, err := s.poolChildren(c, in.UserPoolID, "AWS::Cognito::UserPoolClient", "ClientId")
+	st.RLock()
+	defer st.RUnlock()
+	rs, err := poolChildren(st, c, in.UserPoolID, "AWS::Cognito::UserPoolClient", "ClientId")
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +91,7 @@ func (s *Server) cognitoListUserPoolClients(c *call) (any, error) {
 	return out, nil
 }
 
-func (s *Server) cognitoListGroups(c *call) (any, error) {
+func cognitoListGroups(st *world.State, c *call) (any, error) {
 	var in struct {
 		UserPoolID string `json:"UserPoolId"`
 		Limit      int
@@ -111,9 +111,9 @@ func (s *Server) cognitoListGroups(c *call) (any, error) {
 	if !ok {
 		return nil, errf(400, "InvalidParameterException", "Invalid pagination token")
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	rs, err := s.poolChildren(c, in.UserPoolID, "AWS::Cognito::UserPoolGroup", "GroupName")
+	st.RLock()
+	defer st.RUnlock()
+	rs, err := poolChildren(st, c, in.UserPoolID, "AWS::Cognito::UserPoolGroup", "GroupName")
 	if err != nil {
 		return nil, err
 	}

@@ -23,19 +23,19 @@ func cognitoIdentityService() *service {
 		throttle:      apiError{Status: 400, Code: "TooManyRequestsException"},
 		deny:          apiError{Status: 400, Code: "NotAuthorizedException"},
 		ops: map[string]handler{
-			"DescribeIdentityPool": (*Server).cognitoIdentityDescribePool,
+			"DescribeIdentityPool": cognitoIdentityDescribePool,
 		},
 	}
 }
 
-func (s *Server) cognitoIdentityDescribePool(c *call) (any, error) {
+func cognitoIdentityDescribePool(st *world.State, c *call) (any, error) {
 	var in struct{ IdentityPoolId string }
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	r := s.st.Resource(c.account, c.region, "AWS::Cognito::IdentityPool", in.IdentityPoolId)
+	st.RLock()
+	defer st.RUnlock()
+	r := st.Resource(c.account, c.region, "AWS::Cognito::IdentityPool", in.IdentityPoolId)
 	if r == nil {
 		return nil, errf(400, "ResourceNotFoundException", "IdentityPool '%s' not found.", in.IdentityPoolId)
 	}

@@ -19,20 +19,20 @@ func configService() *service {
 		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
 		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
 		ops: map[string]handler{
-			"DescribeConfigurationRecorders": (*Server).configDescribeRecorders,
-			"DescribeDeliveryChannels":       (*Server).configDescribeChannels,
+			"DescribeConfigurationRecorders": configDescribeRecorders,
+			"DescribeDeliveryChannels":       configDescribeChannels,
 		},
 	}
 }
 
 // configDescribe lists the models of typ named in names (all when none),
 // camelCased; a missing name is the error code notFound.
-func (s *Server) configDescribe(c *call, typ string, names []string, notFound, noun string) ([]any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+func configDescribe(st *world.State, c *call, typ string, names []string, notFound, noun string) ([]any, error) {
+	st.RLock()
+	defer st.RUnlock()
 	byName := map[string]*world.Resource{}
 	var order []string
-	for _, r := range s.st.OfType(c.account, c.region, typ) {
+	for _, r := range st.OfType(c.account, c.region, typ) {
 		n := world.FieldString(r, "Name")
 		if n == "" {
 			n = r.CCID()
@@ -59,12 +59,12 @@ func (s *Server) configDescribe(c *call, typ string, names []string, notFound, n
 	return out, nil
 }
 
-func (s *Server) configDescribeRecorders(c *call) (any, error) {
+func configDescribeRecorders(st *world.State, c *call) (any, error) {
 	var in struct{ ConfigurationRecorderNames []string }
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
-	rs, err := s.configDescribe(c, "AWS::Config::ConfigurationRecorder", in.ConfigurationRecorderNames, "NoSuchConfigurationRecorderException", "configuration recorder")
+	rs, err := configDescribe(st, c, "AWS::Config::ConfigurationRecorder", in.ConfigurationRecorderNames, "NoSuchConfigurationRecorderException", "configuration recorder")
 	if err != nil {
 		return nil, err
 	}
@@ -75,12 +75,12 @@ func (s *Server) configDescribeRecorders(c *call) (any, error) {
 	return map[string]any{"ConfigurationRecorders": rs}, nil
 }
 
-func (s *Server) configDescribeChannels(c *call) (any, error) {
+func configDescribeChannels(st *world.State, c *call) (any, error) {
 	var in struct{ DeliveryChannelNames []string }
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
-	chs, err := s.configDescribe(c, "AWS::Config::DeliveryChannel", in.DeliveryChannelNames, "NoSuchDeliveryChannelException", "delivery channel")
+	chs, err := configDescribe(st, c, "AWS::Config::DeliveryChannel", in.DeliveryChannelNames, "NoSuchDeliveryChannelException", "delivery channel")
 	if err != nil {
 		return nil, err
 	}

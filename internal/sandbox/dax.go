@@ -24,20 +24,20 @@ func daxService() *service {
 		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
 		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
 		ops: map[string]handler{
-			"DescribeClusters":        (*Server).daxDescribeClusters,
-			"DescribeSubnetGroups":    (*Server).daxDescribeSubnetGroups,
-			"DescribeParameterGroups": (*Server).daxDescribeParameterGroups,
-			"DescribeParameters":      (*Server).daxDescribeParameters,
-			"ListTags":                (*Server).daxListTags,
+			"DescribeClusters":        daxDescribeClusters,
+			"DescribeSubnetGroups":    daxDescribeSubnetGroups,
+			"DescribeParameterGroups": daxDescribeParameterGroups,
+			"DescribeParameters":      daxDescribeParameters,
+			"ListTags":                daxListTags,
 		},
 	}
 }
 
 // daxNamed returns the models of typ by name, and the names asked for (all
 // when none), or the not-found fault of the first name missing.
-func (s *Server) daxNamed(c *call, typ, nameProp string, names []string, fault, noun string) (map[string]map[string]any, []string, error) {
+func daxNamed(st *world.State, c *call, typ, nameProp string, names []string, fault, noun string) (map[string]map[string]any, []string, error) {
 	all := map[string]map[string]any{}
-	for _, r := range s.st.OfType(c.account, c.region, typ) {
+	for _, r := range st.OfType(c.account, c.region, typ) {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, nil, err
@@ -63,14 +63,14 @@ func daxClusterArn(c *call, name string) string {
 	return "arn:aws:dax:" + c.region + ":" + c.account + ":cache/" + name
 }
 
-func (s *Server) daxDescribeClusters(c *call) (any, error) {
+func daxDescribeClusters(st *world.State, c *call) (any, error) {
 	var in struct{ ClusterNames []string }
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	all, names, err := s.daxNamed(c, "AWS::DAX::Cluster", "ClusterName", in.ClusterNames, "ClusterNotFoundFault", "Cluster")
+	st.RLock()
+	defer st.RUnlock()
+	all, names, err := daxNamed(st, c, "AWS::DAX::Cluster", "ClusterName", in.ClusterNames, "ClusterNotFoundFault", "Cluster")
 	if err != nil {
 		return nil, err
 	}
@@ -110,14 +110,14 @@ func (s *Server) daxDescribeClusters(c *call) (any, error) {
 	return map[string]any{"Clusters": out}, nil
 }
 
-func (s *Server) daxDescribeSubnetGroups(c *call) (any, error) {
+func daxDescribeSubnetGroups(st *world.State, c *call) (any, error) {
 	var in struct{ SubnetGroupNames []string }
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	all, names, err := s.daxNamed(c, "AWS::DAX::SubnetGroup", "SubnetGroupName", in.SubnetGroupNames, "SubnetGroupNotFoundFault", "Subnet group")
+	st.RLock()
+	defer st.RUnlock()
+	all, names, err := daxNamed(st, c, "AWS::DAX::SubnetGroup", "SubnetGroupName", in.SubnetGroupNames, "SubnetGroupNotFoundFault", "Subnet group")
 	if err != nil {
 		return nil, err
 	}
@@ -140,14 +140,14 @@ func (s *Server) daxDescribeSubnetGroups(c *call) (any, error) {
 	return map[string]any{"SubnetGroups": out}, nil
 }
 
-func (s *Server) daxDescribeParameterGroups(c *call) (any, error) {
+func daxDescribeParameterGroups(st *world.State, c *call) (any, error) {
 	var in struct{ ParameterGroupNames []string }
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	all, names, err := s.daxNamed(c, "AWS::DAX::ParameterGroup", "ParameterGroupName", in.ParameterGroupNames, "ParameterGroupNotFoundFault", "Parameter group")
+	st.RLock()
+	defer st.RUnlock()
+	all, names, err := daxNamed(st, c, "AWS::DAX::ParameterGroup", "ParameterGroupName", in.ParameterGroupNames, "ParameterGroupNotFoundFault", "Parameter group")
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +162,7 @@ func (s *Server) daxDescribeParameterGroups(c *call) (any, error) {
 	return map[string]any{"ParameterGroups": out}, nil
 }
 
-func (s *Server) daxDescribeParameters(c *call) (any, error) {
+func daxDescribeParameters(st *world.State, c *call) (any, error) {
 	var in struct {
 		ParameterGroupName, Source, NextToken string
 		MaxResults                            int
@@ -178,9 +178,9 @@ func (s *Server) daxDescribeParameters(c *call) (any, error) {
 	if !ok {
 		return nil, errf(400, "InvalidParameterValueException", "Invalid NextToken")
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	all, _, err := s.daxNamed(c, "AWS::DAX::ParameterGroup", "ParameterGroupName", []string{in.ParameterGroupName}, "ParameterGroupNotFoundFault", "Parameter group")
+	st.RLock()
+	defer st.RUnlock()
+	all, _, err := daxNamed(st, c, "AWS::DAX::ParameterGroup", "ParameterGroupName", []string{in.ParameterGroupName}, "ParameterGroupNotFoundFault", "Parameter group")
 	if err != nil {
 		return nil, err
 	}
@@ -199,15 +199,15 @@ func (s *Server) daxDescribeParameters(c *call) (any, error) {
 	return out, nil
 }
 
-func (s *Server) daxListTags(c *call) (any, error) {
+func daxListTags(st *world.State, c *call) (any, error) {
 	var in struct{ ResourceName, NextToken string }
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
 	name := world.ARNTail(in.ResourceName, ":cache/")
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	all, _, err := s.daxNamed(c, "AWS::DAX::Cluster", "ClusterName", nil, "ClusterNotFoundFault", "Cluster")
+	st.RLock()
+	defer st.RUnlock()
+	all, _, err := daxNamed(st, c, "AWS::DAX::Cluster", "ClusterName", nil, "ClusterNotFoundFault", "Cluster")
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
 	"strings"
@@ -32,7 +33,7 @@ func dlmService() *service {
 			return "GetLifecyclePolicy", map[string]string{"policyId": id}
 		},
 		ops: map[string]handler{
-			"GetLifecyclePolicy": (*Server).dlmGetLifecyclePolicy,
+			"GetLifecyclePolicy": dlmGetLifecyclePolicy,
 		},
 	}
 }
@@ -41,11 +42,11 @@ func dlmService() *service {
 // template declares at the top level.
 var dlmDefaultPolicyProps = []string{"CreateInterval", "RetainInterval", "CopyTags", "ExtendDeletion", "Exclusions", "CrossRegionCopyTargets"}
 
-func (s *Server) dlmGetLifecyclePolicy(c *call) (any, error) {
+func dlmGetLifecyclePolicy(st *world.State, c *call) (any, error) {
 	id := c.params["policyId"]
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	r := s.st.Resource(c.account, c.region, "AWS::DLM::LifecyclePolicy", id)
+	st.RLock()
+	defer st.RUnlock()
+	r := st.Resource(c.account, c.region, "AWS::DLM::LifecyclePolicy", id)
 	if r == nil {
 		return nil, errf(404, "ResourceNotFoundException", "Policy %s not found", id)
 	}

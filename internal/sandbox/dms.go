@@ -32,11 +32,11 @@ func dmsService() *service {
 		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
 		deny:          apiError{Status: 400, Code: "AccessDeniedFault"},
 		ops: map[string]handler{
-			"DescribeEndpoints":               func(s *Server, c *call) (any, error) { return s.dmsDescribe(c, dmsEndpoint) },
-			"DescribeReplicationInstances":    func(s *Server, c *call) (any, error) { return s.dmsDescribe(c, dmsInstance) },
-			"DescribeReplicationSubnetGroups": func(s *Server, c *call) (any, error) { return s.dmsDescribe(c, dmsSubnetGroup) },
-			"DescribeReplicationTasks":        func(s *Server, c *call) (any, error) { return s.dmsDescribe(c, dmsTask) },
-			"ListTagsForResource":             (*Server).dmsListTags,
+			"DescribeEndpoints":               func(st *world.State, c *call) (any, error) { return dmsDescribe(st, c, dmsEndpoint) },
+			"DescribeReplicationInstances":    func(st *world.State, c *call) (any, error) { return dmsDescribe(st, c, dmsInstance) },
+			"DescribeReplicationSubnetGroups": func(st *world.State, c *call) (any, error) { return dmsDescribe(st, c, dmsSubnetGroup) },
+			"DescribeReplicationTasks":        func(st *world.State, c *call) (any, error) { return dmsDescribe(st, c, dmsTask) },
+			"ListTagsForResource":             dmsListTags,
 		},
 	}
 }
@@ -82,9 +82,9 @@ type dmsItem struct {
 	m       map[string]any
 }
 
-func (s *Server) dmsItems(c *call, k dmsKind) ([]dmsItem, error) {
+func dmsItems(st *world.State, c *call, k dmsKind) ([]dmsItem, error) {
 	var out []dmsItem
-	for _, r := range s.st.OfType(c.account, c.region, k.typ) {
+	for _, r := range st.OfType(c.account, c.region, k.typ) {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -111,7 +111,7 @@ func (s *Server) dmsItems(c *call, k dmsKind) ([]dmsItem, error) {
 	return out, nil
 }
 
-func (s *Server) dmsDescribe(c *call, k dmsKind) (any, error) {
+func dmsDescribe(st *world.State, c *call, k dmsKind) (any, error) {
 	var in struct {
 		Filters []struct {
 			Name   string
@@ -135,9 +135,9 @@ func (s *Server) dmsDescribe(c *call, k dmsKind) (any, error) {
 	if !ok {
 		return nil, errf(400, "InvalidParameterValueException", "Invalid Marker")
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	items, err := s.dmsItems(c, k)
+	st.RLock()
+	defer st.RUnlock()
+	items, err := dmsItems(st, c, k)
 	if err != nil {
 		return nil, err
 	}
@@ -223,15 +223,15 @@ func dmsAnswer(k dmsKind, it dmsItem, withoutSettings bool) map[string]any {
 	return out
 }
 
-func (s *Server) dmsListTags(c *call) (any, error) {
+func dmsListTags(st *world.State, c *call) (any, error) {
 	var in struct{ ResourceArn string }
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	for _, k := range []dmsKind{dmsEndpoint, dmsInstance, dmsSubnetGroup, dmsTask} {
-		items, err := s.dmsItems(c, k)
+		items, err := dmsItems(st, c, k)
 		if err != nil {
 			return nil, err
 		}

@@ -31,9 +31,9 @@ func docDBService() *service {
 		throttle: apiError{Status: 400, Code: "Throttling"},
 		deny:     apiError{Status: 403, Code: "AccessDenied"},
 		ops: map[string]handler{
-			"DescribeDBClusters":  (*Server).docDBDescribeClusters,
-			"DescribeDBInstances": (*Server).docDBDescribeInstances,
-			"ListTagsForResource": (*Server).docDBListTags,
+			"DescribeDBClusters":  docDBDescribeClusters,
+			"DescribeDBInstances": docDBDescribeInstances,
+			"ListTagsForResource": docDBListTags,
 		},
 	}
 }
@@ -74,9 +74,9 @@ func docDBArn(c *call, kind, id string) string {
 }
 
 // docDBModels returns the models of k by lower-cased identifier.
-func (s *Server) docDBModels(c *call, k docDBKind) (map[string]map[string]any, error) {
+func docDBModels(st *world.State, c *call, k docDBKind) (map[string]map[string]any, error) {
 	out := map[string]map[string]any{}
-	for _, r := range s.st.OfType(c.account, c.region, k.typ) {
+	for _, r := range st.OfType(c.account, c.region, k.typ) {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -133,7 +133,7 @@ func docDBNode(c *call, k docDBKind, m map[string]any) *xnode {
 
 // docDBDescribe answers a Describe call over the models of kinds (all of
 // one item and list).
-func (s *Server) docDBDescribe(c *call, kinds ...docDBKind) (any, error) {
+func docDBDescribe(st *world.State, c *call, kinds ...docDBKind) (any, error) {
 	k := kinds[0]
 	size := 100
 	if v := c.str("MaxRecords"); v != "" {
@@ -151,12 +151,12 @@ func (s *Server) docDBDescribe(c *call, kinds ...docDBKind) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	all := map[string]map[string]any{}
 	kindOf := map[string]docDBKind{}
 	for _, kk := range kinds {
-		models, err := s.docDBModels(c, kk)
+		models, err := docDBModels(st, c, kk)
 		if err != nil {
 			return nil, err
 		}
@@ -234,23 +234,23 @@ func rdsFiltered(filters map[string][]string, k docDBKind, m map[string]any) boo
 	return true
 }
 
-func (s *Server) docDBDescribeClusters(c *call) (any, error) { return s.docDBDescribe(c, docDBCluster) }
+func docDBDescribeClusters(st *world.State, c *call) (any, error) { return docDBDescribe(st, c, docDBCluster) }
 
-func (s *Server) docDBDescribeInstances(c *call) (any, error) {
-	return s.docDBDescribe(c, docDBInstance, rdsInstance)
+func docDBDescribeInstances(st *world.State, c *call) (any, error) {
+	return docDBDescribe(st, c, docDBInstance, rdsInstance)
 }
 
-func (s *Server) docDBListTags(c *call) (any, error) {
+func docDBListTags(st *world.State, c *call) (any, error) {
 	arn := c.str("ResourceName")
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	for i, k := range []docDBKind{docDBCluster, docDBInstance, rdsInstance} {
 		prefix := docDBArn(c, k.arnKind, "")
 		id, ok := strings.CutPrefix(arn, prefix)
 		if !ok {
 			continue
 		}
-		all, err := s.docDBModels(c, k)
+		all, err := docDBModels(st, c, k)
 		if err != nil {
 			return nil, err
 		}

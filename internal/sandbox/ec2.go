@@ -33,20 +33,20 @@ func ec2Service() *service {
 		throttle: apiError{Status: 503, Code: "RequestLimitExceeded"},
 		deny:     apiError{Status: 403, Code: "UnauthorizedOperation"},
 		ops: map[string]handler{
-			"DescribeNetworkAcls":            (*Server).ec2DescribeNetworkAcls,
-			"DescribeSubnets":                (*Server).ec2DescribeSubnets,
-			"DescribeSecurityGroups":         (*Server).ec2DescribeSecurityGroups,
-			"DescribeRouteTables":            (*Server).ec2DescribeRouteTables,
-			"DescribeAddresses":              (*Server).ec2DescribeAddresses,
-			"ReplaceNetworkAclEntry":         (*Server).ec2ReplaceNetworkAclEntry,
-			"DescribeLaunchTemplateVersions": (*Server).ec2DescribeLaunchTemplateVersions,
+			"DescribeNetworkAcls":            ec2DescribeNetworkAcls,
+			"DescribeSubnets":                ec2DescribeSubnets,
+			"DescribeSecurityGroups":         ec2DescribeSecurityGroups,
+			"DescribeRouteTables":            ec2DescribeRouteTables,
+			"DescribeAddresses":              ec2DescribeAddresses,
+			"ReplaceNetworkAclEntry":         ec2ReplaceNetworkAclEntry,
+			"DescribeLaunchTemplateVersions": ec2DescribeLaunchTemplateVersions,
 
-			"DescribeTransitGatewayVpcAttachments": (*Server).ec2DescribeTransitGatewayVpcAttachments,
-			"DescribeTransitGatewayRouteTables":    (*Server).ec2DescribeTransitGatewayRouteTables,
+			"DescribeTransitGatewayVpcAttachments": ec2DescribeTransitGatewayVpcAttachments,
+			"DescribeTransitGatewayRouteTables":    ec2DescribeTransitGatewayRouteTables,
 
-			"DescribeClientVpnEndpoints":          (*Server).ec2DescribeClientVpnEndpoints,
-			"DescribeClientVpnTargetNetworks":     (*Server).ec2DescribeClientVpnTargetNetworks,
-			"DescribeClientVpnAuthorizationRules": (*Server).ec2DescribeClientVpnAuthorizationRules,
+			"DescribeClientVpnEndpoints":          ec2DescribeClientVpnEndpoints,
+			"DescribeClientVpnTargetNetworks":     ec2DescribeClientVpnTargetNetworks,
+			"DescribeClientVpnAuthorizationRules": ec2DescribeClientVpnAuthorizationRules,
 		},
 	}
 }
@@ -191,9 +191,9 @@ func derivedID(prefix, parent string) string {
 }
 
 // vpcs returns the ids of the VPCs of the account region.
-func (s *Server) vpcs(c *call) []string {
+func vpcs(st *world.State, c *call) []string {
 	var out []string
-	for _, v := range s.st.OfType(c.account, c.region, "AWS::EC2::VPC") {
+	for _, v := range st.OfType(c.account, c.region, "AWS::EC2::VPC") {
 		id := world.FieldString(v, "VpcId")
 		if id == "" {
 			id = v.CCID()
@@ -216,9 +216,9 @@ func tagSet(res *world.Resource) *xnode {
 	return items("tagSet", its)
 }
 
-func (s *Server) ec2DescribeNetworkAcls(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+func ec2DescribeNetworkAcls(st *world.State, c *call) (any, error) {
+	st.RLock()
+	defer st.RUnlock()
 	type acl struct {
 		id, vpc string
 		dflt    bool
@@ -232,11 +232,11 @@ func (s *Server) ec2DescribeNetworkAcls(c *call) (any, error) {
 		}
 		return acls[id]
 	}
-	for _, vpc := range s.vpcs(c) {
+	for _, vpc := range vpcs(st, c) {
 		a := get(derivedID("acl", vpc))
 		a.vpc, a.dflt = vpc, true
 	}
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::EC2::NetworkAcl") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::EC2::NetworkAcl") {
 		id := world.FieldString(r, "Id")
 		if id == "" {
 			id = r.CCID()
@@ -244,7 +244,7 @@ func (s *Server) ec2DescribeNetworkAcls(c *call) (any, error) {
 		a := get(id)
 		a.vpc, a.res = world.FieldString(r, "VpcId"), r
 	}
-	for _, e := range s.st.OfType(c.account, c.region, "AWS::EC2::NetworkAclEntry") {
+	for _, e := range st.OfType(c.account, c.region, "AWS::EC2::NetworkAclEntry") {
 		id := world.FieldString(e, "NetworkAclId")
 		if id == "" {
 			continue
@@ -290,11 +290,11 @@ func aclEntry(e *world.Resource) *xnode {
 	return n
 }
 
-func (s *Server) ec2DescribeSubnets(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+func ec2DescribeSubnets(st *world.State, c *call) (any, error) {
+	st.RLock()
+	defer st.RUnlock()
 	var objs []ec2Object
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::EC2::Subnet") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::EC2::Subnet") {
 		id := world.FieldString(r, "SubnetId")
 		if id == "" {
 			id = r.CCID()
@@ -307,23 +307,23 @@ func (s *Server) ec2DescribeSubnets(c *call) (any, error) {
 	return c.ec2Describe("subnetSet", "SubnetId", "InvalidSubnetID.NotFound", "subnet", map[string]bool{"subnet-id": true, "vpc-id": true}, objs)
 }
 
-func (s *Server) ec2DescribeSecurityGroups(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+func ec2DescribeSecurityGroups(st *world.State, c *call) (any, error) {
+	st.RLock()
+	defer st.RUnlock()
 	var objs []ec2Object
 	add := func(id, name, vpc, desc string, res *world.Resource) {
 		node := el("", tx("groupId", id), tx("groupName", name), opt("vpcId", vpc), tx("groupDescription", desc), tagSet(res), tx("ownerId", c.account))
 		objs = append(objs, ec2Object{id: id, node: node, values: map[string][]string{"group-id": {id}, "group-name": {name}, "vpc-id": {vpc}}})
 	}
-	for _, vpc := range s.vpcs(c) {
+	for _, vpc := range vpcs(st, c) {
 		add(derivedID("sg", vpc), "default", vpc, "default VPC security group", nil)
 	}
-	if r := s.st.Region(c.account, c.region); r != nil {
+	if r := st.Region(c.account, c.region); r != nil {
 		for _, id := range r.DefaultSecurityGroups {
 			add(id, "default", derivedID("vpc", id), "default VPC security group", nil)
 		}
 	}
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::EC2::SecurityGroup") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::EC2::SecurityGroup") {
 		id := world.FieldString(r, "GroupId")
 		if id == "" {
 			id = r.CCID()
@@ -343,14 +343,14 @@ var routeTargets = [][2]string{
 
 // routeSet renders a route table's routes: the local route of its VPC's
 // CIDR block, then the AWS::EC2::Route models on the table.
-func (s *Server) routeSet(c *call, table, vpc string) *xnode {
+func routeSet(st *world.State, c *call, table, vpc string) *xnode {
 	var its []*xnode
-	for _, v := range s.st.OfType(c.account, c.region, "AWS::EC2::VPC") {
+	for _, v := range st.OfType(c.account, c.region, "AWS::EC2::VPC") {
 		if (world.FieldString(v, "VpcId") == vpc || v.CCID() == vpc) && world.FieldString(v, "CidrBlock") != "" {
 			its = append(its, el("", tx("destinationCidrBlock", world.FieldString(v, "CidrBlock")), tx("gatewayId", "local"), tx("state", "active"), tx("origin", "CreateRouteTable")))
 		}
 	}
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::EC2::Route") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::EC2::Route") {
 		if world.FieldString(r, "RouteTableId") != table {
 			continue
 		}
@@ -367,22 +367,22 @@ func (s *Server) routeSet(c *call, table, vpc string) *xnode {
 	return items("routeSet", its)
 }
 
-func (s *Server) ec2DescribeRouteTables(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+func ec2DescribeRouteTables(st *world.State, c *call) (any, error) {
+	st.RLock()
+	defer st.RUnlock()
 	var objs []ec2Object
 	add := func(id, vpc string, main bool, res *world.Resource) {
 		var assoc []*xnode
 		if main {
 			assoc = append(assoc, el("", tx("routeTableAssociationId", derivedID("rtbassoc", id)), tx("routeTableId", id), xbool("main", true)))
 		}
-		node := el("", tx("routeTableId", id), tx("vpcId", vpc), items("associationSet", assoc), s.routeSet(c, id, vpc), tagSet(res), tx("ownerId", c.account))
+		node := el("", tx("routeTableId", id), tx("vpcId", vpc), items("associationSet", assoc), routeSet(st, c, id, vpc), tagSet(res), tx("ownerId", c.account))
 		objs = append(objs, ec2Object{id: id, node: node, values: map[string][]string{"route-table-id": {id}, "vpc-id": {vpc}, "association.main": {strconv.FormatBool(main)}}})
 	}
-	for _, vpc := range s.vpcs(c) {
+	for _, vpc := range vpcs(st, c) {
 		add(derivedID("rtb", vpc), vpc, true, nil)
 	}
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::EC2::RouteTable") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::EC2::RouteTable") {
 		id := world.FieldString(r, "RouteTableId")
 		if id == "" {
 			id = r.CCID()
@@ -395,9 +395,9 @@ func (s *Server) ec2DescribeRouteTables(c *call) (any, error) {
 // ec2DescribeAddresses lists the Elastic IPs (AWS::EC2::EIP models; an
 // allocation id the model lacks is derived from the address). Addresses
 // are not paged; an unknown public IP or allocation id is an error.
-func (s *Server) ec2DescribeAddresses(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+func ec2DescribeAddresses(st *world.State, c *call) (any, error) {
+	st.RLock()
+	defer st.RUnlock()
 	ips, allocs := c.ec2List("PublicIp"), c.ec2List("AllocationId")
 	filters := c.ec2Filters()
 	for name := range filters {
@@ -407,7 +407,7 @@ func (s *Server) ec2DescribeAddresses(c *call) (any, error) {
 	}
 	found := map[string]bool{}
 	var kept []*xnode
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::EC2::EIP") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::EC2::EIP") {
 		ip := world.FieldString(r, "PublicIp")
 		if ip == "" {
 			ip = r.PhysicalID
@@ -452,17 +452,17 @@ func (s *Server) ec2DescribeAddresses(c *call) (any, error) {
 // ec2ReplaceNetworkAclEntry rewrites the AWS::EC2::NetworkAclEntry model
 // of an ACL's rule (number and direction) with the request's protocol,
 // action, CIDR block, ports and ICMP code.
-func (s *Server) ec2ReplaceNetworkAclEntry(c *call) (any, error) {
+func ec2ReplaceNetworkAclEntry(st *world.State, c *call) (any, error) {
 	acl, rule := c.str("NetworkAclId"), c.str("RuleNumber")
 	egress := c.str("Egress") == "true"
 	n, err := strconv.Atoi(rule)
 	if err != nil {
 		return nil, errf(400, "InvalidParameterValue", "Invalid value '%s' for ruleNumber", rule)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	st.Lock()
+	defer st.Unlock()
 	var entry *world.Resource
-	for _, e := range s.st.OfType(c.account, c.region, "AWS::EC2::NetworkAclEntry") {
+	for _, e := range st.OfType(c.account, c.region, "AWS::EC2::NetworkAclEntry") {
 		num, _ := world.FieldValue(e, "RuleNumber").(float64)
 		eg, _ := world.FieldValue(e, "Egress").(bool)
 		if world.FieldString(e, "NetworkAclId") == acl && int(num) == n && eg == egress {

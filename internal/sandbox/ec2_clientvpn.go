@@ -22,9 +22,9 @@ import (
 // InvalidClientVpnEndpointId.NotFound.
 
 // clientVpnEndpoints returns the endpoint models by id.
-func (s *Server) clientVpnEndpoints(c *call) map[string]*world.Resource {
+func clientVpnEndpoints(st *world.State, c *call) map[string]*world.Resource {
 	out := map[string]*world.Resource{}
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::EC2::ClientVpnEndpoint") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::EC2::ClientVpnEndpoint") {
 		out[r.CCID()] = r
 	}
 	return out
@@ -75,11 +75,11 @@ var clientVpnRenames = map[string]string{
 	"SAMLProviderArn": "samlProviderArn", "SelfServiceSAMLProviderArn": "selfServiceSamlProviderArn",
 }
 
-func (s *Server) ec2DescribeClientVpnEndpoints(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+func ec2DescribeClientVpnEndpoints(st *world.State, c *call) (any, error) {
+	st.RLock()
+	defer st.RUnlock()
 	var objs []ec2Object
-	for id, r := range s.clientVpnEndpoints(c) {
+	for id, r := range clientVpnEndpoints(st, c) {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -111,13 +111,13 @@ func (s *Server) ec2DescribeClientVpnEndpoints(c *call) (any, error) {
 
 // clientVpnChildren returns the models of typ under the endpoint the call
 // names, or the endpoint's not-found error.
-func (s *Server) clientVpnChildren(c *call, typ string) (string, []*world.Resource, error) {
+func clientVpnChildren(st *world.State, c *call, typ string) (string, []*world.Resource, error) {
 	ep := c.str("ClientVpnEndpointId")
-	if s.clientVpnEndpoints(c)[ep] == nil {
+	if clientVpnEndpoints(st, c)[ep] == nil {
 		return "", nil, noClientVpnEndpoint(ep)
 	}
 	var out []*world.Resource
-	for _, r := range s.st.OfType(c.account, c.region, typ) {
+	for _, r := range st.OfType(c.account, c.region, typ) {
 		if world.FieldString(r, "ClientVpnEndpointId") == ep {
 			out = append(out, r)
 		}
@@ -147,10 +147,10 @@ func (c *call) ec2Page(setName string, kept []*xnode) (any, error) {
 	return out, nil
 }
 
-func (s *Server) ec2DescribeClientVpnTargetNetworks(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	ep, rs, err := s.clientVpnChildren(c, "AWS::EC2::ClientVpnTargetNetworkAssociation")
+func ec2DescribeClientVpnTargetNetworks(st *world.State, c *call) (any, error) {
+	st.RLock()
+	defer st.RUnlock()
+	ep, rs, err := clientVpnChildren(st, c, "AWS::EC2::ClientVpnTargetNetworkAssociation")
 	if err != nil {
 		return nil, err
 	}
@@ -167,10 +167,10 @@ func (s *Server) ec2DescribeClientVpnTargetNetworks(c *call) (any, error) {
 	return c.ec2Page("clientVpnTargetNetworks", kept)
 }
 
-func (s *Server) ec2DescribeClientVpnAuthorizationRules(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	ep, rs, err := s.clientVpnChildren(c, "AWS::EC2::ClientVpnAuthorizationRule")
+func ec2DescribeClientVpnAuthorizationRules(st *world.State, c *call) (any, error) {
+	st.RLock()
+	defer st.RUnlock()
+	ep, rs, err := clientVpnChildren(st, c, "AWS::EC2::ClientVpnAuthorizationRule")
 	if err != nil {
 		return nil, err
 	}

@@ -20,11 +20,11 @@ import "strings"
 // default-propagation-route-table), and page by MaxResults (5-1000) and
 // NextToken.
 
-func (s *Server) ec2DescribeTransitGatewayVpcAttachments(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+func ec2DescribeTransitGatewayVpcAttachments(st *world.State, c *call) (any, error) {
+	st.RLock()
+	defer st.RUnlock()
 	var objs []ec2Object
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::EC2::TransitGatewayVpcAttachment") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::EC2::TransitGatewayVpcAttachment") {
 		id := world.FieldString(r, "Id")
 		if id == "" {
 			id = r.CCID()
@@ -46,9 +46,9 @@ func (s *Server) ec2DescribeTransitGatewayVpcAttachments(c *call) (any, error) {
 		map[string]bool{"transit-gateway-attachment-id": true, "transit-gateway-id": true, "vpc-id": true, "state": true}, objs)
 }
 
-func (s *Server) ec2DescribeTransitGatewayRouteTables(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+func ec2DescribeTransitGatewayRouteTables(st *world.State, c *call) (any, error) {
+	st.RLock()
+	defer st.RUnlock()
 	var objs []ec2Object
 	seen := map[string]bool{}
 	add := func(id, tgw, state string, assoc, prop bool, tags *xnode) {
@@ -59,7 +59,7 @@ func (s *Server) ec2DescribeTransitGatewayRouteTables(c *call) (any, error) {
 			"transit-gateway-route-table-id": {id}, "transit-gateway-id": {tgw}, "state": {state},
 			"default-association-route-table": {boolText(assoc)}, "default-propagation-route-table": {boolText(prop)}}})
 	}
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::EC2::TransitGatewayRouteTable") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::EC2::TransitGatewayRouteTable") {
 		id := world.FieldString(r, "TransitGatewayRouteTableId")
 		if id == "" {
 			id = r.CCID()
@@ -70,7 +70,7 @@ func (s *Server) ec2DescribeTransitGatewayRouteTables(c *call) (any, error) {
 		}
 		add(id, world.FieldString(r, "TransitGatewayId"), state, false, false, tagSet(r))
 	}
-	for _, g := range s.st.OfType(c.account, c.region, "AWS::EC2::TransitGateway") {
+	for _, g := range st.OfType(c.account, c.region, "AWS::EC2::TransitGateway") {
 		tgw := world.FieldString(g, "Id")
 		if tgw == "" {
 			tgw = g.CCID()

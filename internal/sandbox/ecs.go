@@ -21,8 +21,8 @@ func ecsService() *service {
 		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
 		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
 		ops: map[string]handler{
-			"ListServices":     (*Server).ecsListServices,
-			"DescribeServices": (*Server).ecsDescribeServices,
+			"ListServices":     ecsListServices,
+			"DescribeServices": ecsDescribeServices,
 		},
 	}
 }
@@ -34,7 +34,7 @@ func clusterName(s string) string {
 	return s
 }
 
-func (s *Server) ecsListServices(c *call) (any, error) {
+func ecsListServices(st *world.State, c *call) (any, error) {
 	var in struct {
 		Cluster    string `json:"cluster"`
 		NextToken  string `json:"nextToken"`
@@ -58,14 +58,14 @@ func (s *Server) ecsListServices(c *call) (any, error) {
 	if cluster == "" {
 		cluster = "default"
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	exists := false
-	for _, cl := range s.st.OfType(c.account, c.region, "AWS::ECS::Cluster") {
+	for _, cl := range st.OfType(c.account, c.region, "AWS::ECS::Cluster") {
 		exists = exists || world.FieldString(cl, "ClusterName") == cluster || clusterName(cl.PhysicalID) == cluster
 	}
 	var arns []string
-	for _, sv := range s.st.OfType(c.account, c.region, "AWS::ECS::Service") {
+	for _, sv := range st.OfType(c.account, c.region, "AWS::ECS::Service") {
 		if clusterName(world.FieldString(sv, "Cluster")) != cluster {
 			continue
 		}

@@ -10,7 +10,7 @@ import "strings"
 // and VolumeConfigurations in the API's camelCase (log options keep their
 // keys); one not in the cluster is a MISSING failure, and an unknown
 // cluster a ClusterNotFoundException, as ECS answers.
-func (s *Server) ecsDescribeServices(c *call) (any, error) {
+func ecsDescribeServices(st *world.State, c *call) (any, error) {
 	var in struct {
 		Cluster  string   `json:"cluster"`
 		Services []string `json:"services"`
@@ -25,14 +25,14 @@ func (s *Server) ecsDescribeServices(c *call) (any, error) {
 	if cluster == "" {
 		cluster = "default"
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	exists := false
-	for _, cl := range s.st.OfType(c.account, c.region, "AWS::ECS::Cluster") {
+	for _, cl := range st.OfType(c.account, c.region, "AWS::ECS::Cluster") {
 		exists = exists || world.FieldString(cl, "ClusterName") == cluster || clusterName(cl.PhysicalID) == cluster
 	}
 	var inCluster []*world.Resource
-	for _, sv := range s.st.OfType(c.account, c.region, "AWS::ECS::Service") {
+	for _, sv := range st.OfType(c.account, c.region, "AWS::ECS::Service") {
 		if clusterName(world.FieldString(sv, "Cluster")) == cluster {
 			exists = true
 			if !sv.Deleted {

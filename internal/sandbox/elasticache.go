@@ -25,12 +25,12 @@ func elastiCacheService() *service {
 		throttle: apiError{Status: 400, Code: "Throttling"},
 		deny:     apiError{Status: 403, Code: "AccessDenied"},
 		ops: map[string]handler{
-			"DescribeCacheParameterGroups": (*Server).cacheDescribeParameterGroups,
-			"DescribeCacheParameters":      (*Server).cacheDescribeParameters,
-			"ListTagsForResource":          (*Server).cacheListTags,
-			"DescribeReplicationGroups":    (*Server).cacheDescribeReplicationGroups,
-			"DescribeCacheClusters":        (*Server).cacheDescribeCacheClusters,
-			"DescribeUsers":                (*Server).cacheDescribeUsers,
+			"DescribeCacheParameterGroups": cacheDescribeParameterGroups,
+			"DescribeCacheParameters":      cacheDescribeParameters,
+			"ListTagsForResource":          cacheListTags,
+			"DescribeReplicationGroups":    cacheDescribeReplicationGroups,
+			"DescribeCacheClusters":        cacheDescribeCacheClusters,
+			"DescribeUsers":                cacheDescribeUsers,
 		},
 	}
 }
@@ -45,9 +45,9 @@ func listOf(name, item string, kids []*xnode) *xnode {
 	return n
 }
 
-func (s *Server) cacheGroups(c *call) map[string]*world.Resource {
+func cacheGroups(st *world.State, c *call) map[string]*world.Resource {
 	out := map[string]*world.Resource{}
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::ElastiCache::ParameterGroup") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::ElastiCache::ParameterGroup") {
 		n := world.FieldString(r, "CacheParameterGroupName")
 		if n == "" {
 			n = r.CCID()
@@ -82,15 +82,15 @@ func cachePage(c *call) (size, off int, err error) {
 	return size, off, nil
 }
 
-func (s *Server) cacheDescribeParameterGroups(c *call) (any, error) {
+func cacheDescribeParameterGroups(st *world.State, c *call) (any, error) {
 	size, off, err := cachePage(c)
 	if err != nil {
 		return nil, err
 	}
 	want := c.str("CacheParameterGroupName")
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	groups := s.cacheGroups(c)
+	st.RLock()
+	defer st.RUnlock()
+	groups := cacheGroups(st, c)
 	names := world.SortedKeys(groups)
 	if want != "" {
 		if groups[want] == nil {
@@ -112,15 +112,15 @@ func (s *Server) cacheDescribeParameterGroups(c *call) (any, error) {
 	return out, nil
 }
 
-func (s *Server) cacheDescribeParameters(c *call) (any, error) {
+func cacheDescribeParameters(st *world.State, c *call) (any, error) {
 	size, off, err := cachePage(c)
 	if err != nil {
 		return nil, err
 	}
 	name := c.str("CacheParameterGroupName")
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	g := s.cacheGroups(c)[name]
+	st.RLock()
+	defer st.RUnlock()
+	g := cacheGroups(st, c)[name]
 	if g == nil {
 		return nil, noCacheGroup(name)
 	}
@@ -148,12 +148,12 @@ func (s *Server) cacheDescribeParameters(c *call) (any, error) {
 	return out, nil
 }
 
-func (s *Server) cacheListTags(c *call) (any, error) {
+func cacheListTags(st *world.State, c *call) (any, error) {
 	arn := c.str("ResourceName")
 	name := world.ARNTail(arn, ":parametergroup:")
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	g := s.cacheGroups(c)[name]
+	st.RLock()
+	defer st.RUnlock()
+	g := cacheGroups(st, c)[name]
 	if g == nil || arn != cacheGroupArn(c, name) {
 		return nil, noCacheGroup(name)
 	}

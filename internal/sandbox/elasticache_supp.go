@@ -15,9 +15,9 @@ import (
 
 // cacheReplicationGroups maps a group id (ReplicationGroupId, else the
 // identifier) to its model.
-func (s *Server) cacheReplicationGroups(c *call) map[string]*world.Resource {
+func cacheReplicationGroups(st *world.State, c *call) map[string]*world.Resource {
 	out := map[string]*world.Resource{}
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::ElastiCache::ReplicationGroup") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::ElastiCache::ReplicationGroup") {
 		if r.Deleted {
 			continue
 		}
@@ -42,15 +42,15 @@ func cacheMembers(id string, g *world.Resource) []string {
 	return out
 }
 
-func (s *Server) cacheDescribeReplicationGroups(c *call) (any, error) {
+func cacheDescribeReplicationGroups(st *world.State, c *call) (any, error) {
 	size, off, err := cachePage(c)
 	if err != nil {
 		return nil, err
 	}
 	want := strings.ToLower(c.str("ReplicationGroupId"))
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	groups := s.cacheReplicationGroups(c)
+	st.RLock()
+	defer st.RUnlock()
+	groups := cacheReplicationGroups(st, c)
 	ids := world.SortedKeys(groups)
 	if want != "" {
 		if groups[want] == nil {
@@ -77,16 +77,16 @@ func (s *Server) cacheDescribeReplicationGroups(c *call) (any, error) {
 	return out, nil
 }
 
-func (s *Server) cacheDescribeCacheClusters(c *call) (any, error) {
+func cacheDescribeCacheClusters(st *world.State, c *call) (any, error) {
 	if _, _, err := cachePage(c); err != nil {
 		return nil, err
 	}
 	want := strings.ToLower(c.str("CacheClusterId"))
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	var nodes []*xnode
-	for _, id := range world.SortedKeys(s.cacheReplicationGroups(c)) {
-		g := s.cacheReplicationGroups(c)[id]
+	for _, id := range world.SortedKeys(cacheReplicationGroups(st, c)) {
+		g := cacheReplicationGroups(st, c)[id]
 		for _, m := range cacheMembers(id, g) {
 			if want != "" && m != want {
 				continue
@@ -108,16 +108,16 @@ func (s *Server) cacheDescribeCacheClusters(c *call) (any, error) {
 
 // cacheDescribeUsers answers the AWS::ElastiCache::User models (by UserId,
 // else the identifier); an unknown UserId is UserNotFound.
-func (s *Server) cacheDescribeUsers(c *call) (any, error) {
+func cacheDescribeUsers(st *world.State, c *call) (any, error) {
 	size, off, err := cachePage(c)
 	if err != nil {
 		return nil, err
 	}
 	want := c.str("UserId")
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	users := map[string]*world.Resource{}
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::ElastiCache::User") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::ElastiCache::User") {
 		if r.Deleted {
 			continue
 		}

@@ -19,12 +19,12 @@ func elasticBeanstalkService() *service {
 		throttle: apiError{Status: 400, Code: "Throttling"},
 		deny:     apiError{Status: 403, Code: "AccessDenied"},
 		ops: map[string]handler{
-			"DescribeConfigurationSettings": (*Server).ebDescribeConfigurationSettings,
+			"DescribeConfigurationSettings": ebDescribeConfigurationSettings,
 		},
 	}
 }
 
-func (s *Server) ebDescribeConfigurationSettings(c *call) (any, error) {
+func ebDescribeConfigurationSettings(st *world.State, c *call) (any, error) {
 	app, env, tmpl := c.str("ApplicationName"), c.str("EnvironmentName"), c.str("TemplateName")
 	switch {
 	case app == "":
@@ -36,10 +36,10 @@ func (s *Server) ebDescribeConfigurationSettings(c *call) (any, error) {
 	case tmpl != "":
 		return nil, errf(400, NotEmulated, "DescribeConfigurationSettings of a configuration template is not emulated by the sandbox")
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	var m map[string]any
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::ElasticBeanstalk::Environment") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::ElasticBeanstalk::Environment") {
 		if r.Deleted {
 			continue
 		}

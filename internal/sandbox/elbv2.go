@@ -13,7 +13,7 @@ import "strconv"
 //
 // A trust store's CA bundle is in elbv2_truststore.go, the attribute
 // writes in elbv2_write.go.
-func elbv2Service() *service {
+func elbv2Service(srv *Server) *service {
 	svc := &service{
 		name:     "elasticloadbalancing",
 		protocol: protoQuery,
@@ -21,8 +21,8 @@ func elbv2Service() *service {
 		throttle: apiError{Status: 400, Code: "Throttling"},
 		deny:     apiError{Status: 403, Code: "AccessDenied"},
 		ops: map[string]handler{
-			"DescribeListenerCertificates":      (*Server).elbv2DescribeListenerCertificates,
-			"GetTrustStoreCaCertificatesBundle": (*Server).elbv2GetTrustStoreCaCertificatesBundle,
+			"DescribeListenerCertificates":      elbv2DescribeListenerCertificates,
+			"GetTrustStoreCaCertificatesBundle": serverOp(srv.elbv2GetTrustStoreCaCertificatesBundle),
 		},
 	}
 	for op, h := range elbv2WriteOps() {
@@ -47,7 +47,7 @@ func certificateArns(res *world.Resource) []string {
 
 // elbv2DescribeListenerCertificates lists a listener's certificates, at
 // most PageSize (1-400, default 400) a page, with NextMarker.
-func (s *Server) elbv2DescribeListenerCertificates(c *call) (any, error) {
+func elbv2DescribeListenerCertificates(st *world.State, c *call) (any, error) {
 	arn := c.str("ListenerArn")
 	if arn == "" {
 		return nil, validation("1 validation error detected: Value null at 'listenerArn' failed to satisfy constraint: Member must not be null")
@@ -64,8 +64,8 @@ func (s *Server) elbv2DescribeListenerCertificates(c *call) (any, error) {
 	if !ok {
 		return nil, validation("Invalid Marker")
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	found := false
 	type cert struct {
 		arn string
@@ -73,7 +73,7 @@ func (s *Server) elbv2DescribeListenerCertificates(c *call) (any, error) {
 	}
 	var certs []cert
 	seen := map[string]bool{}
-	for _, l := range s.st.OfType(c.account, c.region, "AWS::ElasticLoadBalancingV2::Listener") {
+	for _, l := range st.OfType(c.account, c.region, "AWS::ElasticLoadBalancingV2::Listener") {
 		id := world.FieldString(l, "ListenerArn")
 		if id == "" {
 			id = l.CCID()
@@ -89,7 +89,7 @@ func (s *Server) elbv2DescribeListenerCertificates(c *call) (any, error) {
 			}
 		}
 	}
-	for _, lc := range s.st.OfType(c.account, c.region, "AWS::ElasticLoadBalancingV2::ListenerCertificate") {
+	for _, lc := range st.OfType(c.account, c.region, "AWS::ElasticLoadBalancingV2::ListenerCertificate") {
 		if world.FieldString(lc, "ListenerArn") != arn {
 			continue
 		}

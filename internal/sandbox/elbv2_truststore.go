@@ -46,9 +46,9 @@ func (s *Server) elbv2GetTrustStoreCaCertificatesBundle(c *call) (any, error) {
 	if arn == "" {
 		return nil, validation("1 validation error detected: Value null at 'trustStoreArn' failed to satisfy constraint: Member must not be null")
 	}
-	s.mu.RLock()
+	s.st.RLock()
 	ts := s.elbv2TrustStore(c.account, c.region, arn)
-	s.mu.RUnlock()
+	s.st.RUnlock()
 	if ts == nil {
 		return nil, errf(400, "TrustStoreNotFound", "One or more trust stores not found")
 	}
@@ -67,14 +67,14 @@ func (s *Server) elbv2GetTrustStoreCaCertificatesBundle(c *call) (any, error) {
 // serveTrustStoreBundle answers a bundle URL.
 func (s *Server) serveTrustStoreBundle(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	s.mu.RLock()
+	s.st.RLock()
 	ts := s.elbv2TrustStore(q.Get("account"), q.Get("region"), q.Get("arn"))
 	var bucket, key, digest string
 	if ts != nil {
 		bucket, key = world.FieldString(ts, "CaCertificatesBundleS3Bucket"), world.FieldString(ts, "CaCertificatesBundleS3Key")
 		digest = world.FieldString(ts, "CaCertificatesBundleSha256")
 	}
-	s.mu.RUnlock()
+	s.st.RUnlock()
 	if ts != nil && bucket != "" && key != "" {
 		if b, ok := s.objects.get(bucket, key); ok {
 			w.Header().Set("Content-Type", "application/x-pem-file")

@@ -30,7 +30,7 @@ var elbBags = map[string]elbBag{
 func elbv2WriteOps() map[string]handler {
 	out := map[string]handler{}
 	for op := range elbBags {
-		out[op] = (*Server).elbv2ModifyAttributes
+		out[op] = elbv2ModifyAttributes
 	}
 	return out
 }
@@ -38,7 +38,7 @@ func elbv2WriteOps() map[string]handler {
 var elbAttributeKey = regexp.MustCompile(`^[a-zA-Z0-9._]{1,256}$`)
 
 // elbv2ModifyAttributes is the handler of the three Modify*Attributes.
-func (s *Server) elbv2ModifyAttributes(c *call) (any, error) {
+func elbv2ModifyAttributes(st *world.State, c *call) (any, error) {
 	b := elbBags[c.action]
 	arn := c.str(b.arnParam)
 	if arn == "" {
@@ -61,10 +61,10 @@ func (s *Server) elbv2ModifyAttributes(c *call) (any, error) {
 			return nil, errf(400, "InvalidConfigurationRequest", "The attribute key '%s' is not recognized", a.key)
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	st.Lock()
+	defer st.Unlock()
 	var res *world.Resource
-	for _, r := range s.st.OfType(c.account, c.region, b.typ) {
+	for _, r := range st.OfType(c.account, c.region, b.typ) {
 		if id := world.FieldString(r, b.arnParam); id == arn || (id == "" && r.CCID() == arn) {
 			res = r
 		}

@@ -20,7 +20,7 @@ func eventsService() *service {
 		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
 		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
 		ops: map[string]handler{
-			"ListRules": (*Server).eventsListRules,
+			"ListRules": eventsListRules,
 		},
 	}
 }
@@ -37,7 +37,7 @@ func ruleBus(r *world.Resource) string {
 	return b
 }
 
-func (s *Server) eventsListRules(c *call) (any, error) {
+func eventsListRules(st *world.State, c *call) (any, error) {
 	var in struct {
 		EventBusName, NamePrefix, NextToken string
 		Limit                               int
@@ -63,14 +63,14 @@ func (s *Server) eventsListRules(c *call) (any, error) {
 	if bus == "" {
 		bus = "default"
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	exists := bus == "default"
-	for _, b := range s.st.OfType(c.account, c.region, "AWS::Events::EventBus") {
+	for _, b := range st.OfType(c.account, c.region, "AWS::Events::EventBus") {
 		exists = exists || world.FieldString(b, "Name") == bus || b.PhysicalID == bus
 	}
 	var rules []*world.Resource
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::Events::Rule") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::Events::Rule") {
 		if ruleBus(r) != bus {
 			continue
 		}

@@ -19,21 +19,21 @@ func glueService() *service {
 		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
 		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
 		ops: map[string]handler{
-			"GetClassifier":            (*Server).glueGetClassifier,
-			"GetWorkflow":              (*Server).glueGetWorkflow,
-			"GetTags":                  (*Server).glueGetTags,
-			"GetConnection":            (*Server).glueGetConnection,
-			"GetSecurityConfiguration": (*Server).glueGetSecurityConfiguration,
-			"GetTable":                 (*Server).glueGetTable,
-			"GetTables":                (*Server).glueGetTables,
+			"GetClassifier":            glueGetClassifier,
+			"GetWorkflow":              glueGetWorkflow,
+			"GetTags":                  glueGetTags,
+			"GetConnection":            glueGetConnection,
+			"GetSecurityConfiguration": glueGetSecurityConfiguration,
+			"GetTable":                 glueGetTable,
+			"GetTables":                glueGetTables,
 		},
 	}
 }
 
 var glueClassifierKinds = []string{"CsvClassifier", "GrokClassifier", "JsonClassifier", "XMLClassifier"}
 
-func (s *Server) glueClassifier(c *call, name string) (map[string]any, error) {
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::Glue::Classifier") {
+func glueClassifier(st *world.State, c *call, name string) (map[string]any, error) {
+	for _, r := range st.OfType(c.account, c.region, "AWS::Glue::Classifier") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -53,8 +53,8 @@ func (s *Server) glueClassifier(c *call, name string) (map[string]any, error) {
 	return nil, errf(400, "EntityNotFoundException", "Classifier %s not found", name)
 }
 
-func (s *Server) glueWorkflow(c *call, name string) (map[string]any, error) {
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::Glue::Workflow") {
+func glueWorkflow(st *world.State, c *call, name string) (map[string]any, error) {
+	for _, r := range st.OfType(c.account, c.region, "AWS::Glue::Workflow") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -71,14 +71,14 @@ func (s *Server) glueWorkflow(c *call, name string) (map[string]any, error) {
 	return nil, errf(400, "EntityNotFoundException", "Workflow with name: %s not found", name)
 }
 
-func (s *Server) glueGetClassifier(c *call) (any, error) {
+func glueGetClassifier(st *world.State, c *call) (any, error) {
 	var in struct{ Name string }
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	m, err := s.glueClassifier(c, in.Name)
+	st.RLock()
+	defer st.RUnlock()
+	m, err := glueClassifier(st, c, in.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -93,14 +93,14 @@ func (s *Server) glueGetClassifier(c *call) (any, error) {
 	return map[string]any{"Classifier": out}, nil
 }
 
-func (s *Server) glueGetWorkflow(c *call) (any, error) {
+func glueGetWorkflow(st *world.State, c *call) (any, error) {
 	var in struct{ Name string }
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	m, err := s.glueWorkflow(c, in.Name)
+	st.RLock()
+	defer st.RUnlock()
+	m, err := glueWorkflow(st, c, in.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -109,18 +109,18 @@ func (s *Server) glueGetWorkflow(c *call) (any, error) {
 	return map[string]any{"Workflow": m}, nil
 }
 
-func (s *Server) glueGetTags(c *call) (any, error) {
+func glueGetTags(st *world.State, c *call) (any, error) {
 	var in struct{ ResourceArn string }
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
 	name := world.ARNTail(in.ResourceArn, ":workflow/")
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	if in.ResourceArn != "arn:aws:glue:"+c.region+":"+c.account+":workflow/"+name {
 		return nil, errf(400, "EntityNotFoundException", "Resource %s not found", in.ResourceArn)
 	}
-	m, err := s.glueWorkflow(c, name)
+	m, err := glueWorkflow(st, c, name)
 	if err != nil {
 		return nil, err
 	}

@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "strings"
 
 // More Glue: GetConnection answers an AWS::Glue::Connection model's
@@ -9,7 +10,7 @@ import "strings"
 // model (Name, else the identifier) with the template's S3Encryptions as
 // the API's S3Encryption.
 
-func (s *Server) glueGetConnection(c *call) (any, error) {
+func glueGetConnection(st *world.State, c *call) (any, error) {
 	var in struct {
 		Name         string
 		HidePassword bool
@@ -17,9 +18,9 @@ func (s *Server) glueGetConnection(c *call) (any, error) {
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::Glue::Connection") {
+	st.RLock()
+	defer st.RUnlock()
+	for _, r := range st.OfType(c.account, c.region, "AWS::Glue::Connection") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -49,14 +50,14 @@ func (s *Server) glueGetConnection(c *call) (any, error) {
 	return nil, errf(400, "EntityNotFoundException", "Connection %s not found", in.Name)
 }
 
-func (s *Server) glueGetSecurityConfiguration(c *call) (any, error) {
+func glueGetSecurityConfiguration(st *world.State, c *call) (any, error) {
 	var in struct{ Name string }
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::Glue::SecurityConfiguration") {
+	st.RLock()
+	defer st.RUnlock()
+	for _, r := range st.OfType(c.account, c.region, "AWS::Glue::SecurityConfiguration") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err

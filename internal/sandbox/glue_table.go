@@ -19,9 +19,9 @@ import (
 // names is EntityNotFoundException.
 
 // glueTables returns the tables of database db in Glue's shape, by name.
-func (s *Server) glueTables(c *call, db string) (map[string]map[string]any, error) {
+func glueTables(st *world.State, c *call, db string) (map[string]map[string]any, error) {
 	out := map[string]map[string]any{}
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::Glue::Table") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::Glue::Table") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -56,8 +56,8 @@ func (s *Server) glueTables(c *call, db string) (map[string]map[string]any, erro
 }
 
 // glueDatabaseExists reports whether the world holds database db.
-func (s *Server) glueDatabaseExists(c *call, db string) (bool, error) {
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::Glue::Database") {
+func glueDatabaseExists(st *world.State, c *call, db string) (bool, error) {
+	for _, r := range st.OfType(c.account, c.region, "AWS::Glue::Database") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return false, err
@@ -76,7 +76,7 @@ func (s *Server) glueDatabaseExists(c *call, db string) (bool, error) {
 	return false, nil
 }
 
-func (s *Server) glueGetTable(c *call) (any, error) {
+func glueGetTable(st *world.State, c *call) (any, error) {
 	var in struct{ CatalogId, DatabaseName, Name string }
 	if err := c.decode(&in); err != nil {
 		return nil, err
@@ -84,9 +84,9 @@ func (s *Server) glueGetTable(c *call) (any, error) {
 	if in.CatalogId != "" && in.CatalogId != c.account {
 		return nil, errf(400, "AccessDeniedException", "Catalog %s is not the caller's", in.CatalogId)
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	tables, err := s.glueTables(c, in.DatabaseName)
+	st.RLock()
+	defer st.RUnlock()
+	tables, err := glueTables(st, c, in.DatabaseName)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +96,7 @@ func (s *Server) glueGetTable(c *call) (any, error) {
 	return nil, errf(400, "EntityNotFoundException", "Table %s not found.", in.Name)
 }
 
-func (s *Server) glueGetTables(c *call) (any, error) {
+func glueGetTables(st *world.State, c *call) (any, error) {
 	var in struct {
 		CatalogId, DatabaseName, NextToken string
 		MaxResults                         int
@@ -118,14 +118,14 @@ func (s *Server) glueGetTables(c *call) (any, error) {
 	if !ok {
 		return nil, errf(400, "InvalidInputException", "Invalid NextToken")
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	tables, err := s.glueTables(c, in.DatabaseName)
+	st.RLock()
+	defer st.RUnlock()
+	tables, err := glueTables(st, c, in.DatabaseName)
 	if err != nil {
 		return nil, err
 	}
 	if len(tables) == 0 {
-		exists, err := s.glueDatabaseExists(c, in.DatabaseName)
+		exists, err := glueDatabaseExists(st, c, in.DatabaseName)
 		if err != nil {
 			return nil, err
 		}

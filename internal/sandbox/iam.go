@@ -20,23 +20,23 @@ func iamService() *service {
 		throttle: apiError{Status: 400, Code: "Throttling"},
 		deny:     apiError{Status: 403, Code: "AccessDenied"},
 		ops: map[string]handler{
-			"ListRolePolicies":      (*Server).iamListRolePolicies,
-			"GetRolePolicy":         (*Server).iamGetRolePolicy,
-			"PutRolePolicy":         (*Server).iamPutRolePolicy,
-			"DeleteRolePolicy":      (*Server).iamDeleteRolePolicy,
-			"GetUserPolicy":         (*Server).iamGetUserPolicy,
-			"GetGroupPolicy":        (*Server).iamGetGroupPolicy,
-			"GetPolicy":             (*Server).iamGetPolicy,
-			"GetPolicyVersion":      (*Server).iamGetPolicyVersion,
-			"ListPolicyVersions":    (*Server).iamListPolicyVersions,
-			"CreatePolicyVersion":   (*Server).iamCreatePolicyVersion,
-			"ListEntitiesForPolicy": (*Server).iamListEntitiesForPolicy,
-			"PutUserPolicy":         (*Server).iamPutUserPolicy,
-			"DeleteUserPolicy":      (*Server).iamDeleteUserPolicy,
-			"PutGroupPolicy":        (*Server).iamPutGroupPolicy,
-			"DeleteGroupPolicy":     (*Server).iamDeleteGroupPolicy,
-			"DeletePolicyVersion":   (*Server).iamDeletePolicyVersion,
-			"ListAccessKeys":        (*Server).iamListAccessKeys,
+			"ListRolePolicies":      iamListRolePolicies,
+			"GetRolePolicy":         iamGetRolePolicy,
+			"PutRolePolicy":         iamPutRolePolicy,
+			"DeleteRolePolicy":      iamDeleteRolePolicy,
+			"GetUserPolicy":         iamGetUserPolicy,
+			"GetGroupPolicy":        iamGetGroupPolicy,
+			"GetPolicy":             iamGetPolicy,
+			"GetPolicyVersion":      iamGetPolicyVersion,
+			"ListPolicyVersions":    iamListPolicyVersions,
+			"CreatePolicyVersion":   iamCreatePolicyVersion,
+			"ListEntitiesForPolicy": iamListEntitiesForPolicy,
+			"PutUserPolicy":         iamPutUserPolicy,
+			"DeleteUserPolicy":      iamDeleteUserPolicy,
+			"PutGroupPolicy":        iamPutGroupPolicy,
+			"DeleteGroupPolicy":     iamDeleteGroupPolicy,
+			"DeletePolicyVersion":   iamDeletePolicyVersion,
+			"ListAccessKeys":        iamListAccessKeys,
 		},
 	}
 	for op, h := range iamAttachOps() {
@@ -65,11 +65,11 @@ func noEntity(format string, args ...any) error {
 }
 
 // identity finds a role, user or group by name.
-func (s *Server) identity(c *call, k principalKind, name string) *world.Resource {
-	if res := s.st.Resource(c.account, "", k.typ, name); res != nil {
+func identity(st *world.State, c *call, k principalKind, name string) *world.Resource {
+	if res := st.Resource(c.account, "", k.typ, name); res != nil {
 		return res
 	}
-	for _, r := range s.st.OfType(c.account, "", k.typ) {
+	for _, r := range st.OfType(c.account, "", k.typ) {
 		if world.FieldString(r, k.nameProp) == name {
 			return r
 		}
@@ -85,7 +85,7 @@ type inlineRef struct {
 	holders []*world.Resource
 }
 
-func (s *Server) inlinePolicies(c *call, k principalKind, name string, ident *world.Resource) (map[string]*inlineRef, []string) {
+func inlinePolicies(st *world.State, c *call, k principalKind, name string, ident *world.Resource) (map[string]*inlineRef, []string) {
 	out := map[string]*inlineRef{}
 	var order []string
 	add := func(pname string, doc json.RawMessage, holder *world.Resource) {
@@ -104,12 +104,12 @@ func (s *Server) inlinePolicies(c *call, k principalKind, name string, ident *wo
 			}
 		}
 	}
-	for _, p := range s.st.OfType(c.account, "", "AWS::IAM::Policy") {
+	for _, p := range st.OfType(c.account, "", "AWS::IAM::Policy") {
 		if world.Contains(world.FieldStrings(p, k.listProp), name) {
 			add(world.FieldString(p, "PolicyName"), world.Field(p, "PolicyDocument"), p)
 		}
 	}
-	for _, p := range s.st.OfType(c.account, "", k.policyType) {
+	for _, p := range st.OfType(c.account, "", k.policyType) {
 		if world.FieldString(p, k.nameProp) == name {
 			add(world.FieldString(p, "PolicyName"), world.Field(p, "PolicyDocument"), p)
 		}
@@ -137,11 +137,11 @@ func decodePolicy(text string) (json.RawMessage, error) {
 	return json.RawMessage(world.CompactJSON([]byte(t))), nil
 }
 
-func (s *Server) iamListRolePolicies(c *call) (any, error) {
+func iamListRolePolicies(st *world.State, c *call) (any, error) {
 	name := c.str("RoleName")
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	_, _, order, err := s.roleInline(c, name)
+	st.RLock()
+	defer st.RUnlock()
+	_, _, order, err := roleInline(st, c, name)
 	if err != nil {
 		return nil, err
 	}
@@ -152,12 +152,12 @@ func (s *Server) iamListRolePolicies(c *call) (any, error) {
 	return el("", members("PolicyNames", items), xbool("IsTruncated", false)), nil
 }
 
-func (s *Server) getInline(c *call, k principalKind, nameParam string) (any, error) {
+func getInline(st *world.State, c *call, k principalKind, nameParam string) (any, error) {
 	name, pname := c.str(nameParam), c.str("PolicyName")
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	ident := s.identity(c, k, name)
-	pols, _ := s.inlinePolicies(c, k, name, ident)
+	st.RLock()
+	defer st.RUnlock()
+	ident := identity(st, c, k, name)
+	pols, _ := inlinePolicies(st, c, k, name, ident)
 	ref := pols[pname]
 	if ref == nil || ref.doc == nil {
 		if ident == nil {
@@ -168,13 +168,13 @@ func (s *Server) getInline(c *call, k principalKind, nameParam string) (any, err
 	return el("", tx(nameParam, name), tx("PolicyName", pname), tx("PolicyDocument", encodePolicy(ref.doc))), nil
 }
 
-func (s *Server) iamGetRolePolicy(c *call) (any, error) { return s.getInline(c, roleKind, "RoleName") }
-func (s *Server) iamGetUserPolicy(c *call) (any, error) { return s.getInline(c, userKind, "UserName") }
-func (s *Server) iamGetGroupPolicy(c *call) (any, error) {
-	return s.getInline(c, groupKind, "GroupName")
+func iamGetRolePolicy(st *world.State, c *call) (any, error) { return getInline(st, c, roleKind, "RoleName") }
+func iamGetUserPolicy(st *world.State, c *call) (any, error) { return getInline(st, c, userKind, "UserName") }
+func iamGetGroupPolicy(st *world.State, c *call) (any, error) {
+	return getInline(st, c, groupKind, "GroupName")
 }
 
-func (s *Server) iamPutRolePolicy(c *call) (any, error) {
+func iamPutRolePolicy(st *world.State, c *call) (any, error) {
 	name, pname := c.str("RoleName"), c.str("PolicyName")
 	doc, err := decodePolicy(c.str("PolicyDocument"))
 	if err != nil {
@@ -183,9 +183,9 @@ func (s *Server) iamPutRolePolicy(c *call) (any, error) {
 	if pname == "" {
 		return nil, validation("1 validation error detected: Value null at 'policyName' failed to satisfy constraint: Member must not be null")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	role, pols, _, err := s.roleInline(c, name)
+	st.Lock()
+	defer st.Unlock()
+	role, pols, _, err := roleInline(st, c, name)
 	if err != nil {
 		return nil, err
 	}
@@ -242,8 +242,8 @@ func noIdentity(k principalKind, name string) error {
 
 // mustIdentity is the role, user or group named name, or NoSuchEntity.
 // The caller holds the lock.
-func (s *Server) mustIdentity(c *call, k principalKind, name string) (*world.Resource, error) {
-	if ident := s.identity(c, k, name); ident != nil {
+func mustIdentity(st *world.State, c *call, k principalKind, name string) (*world.Resource, error) {
+	if ident := identity(st, c, k, name); ident != nil {
 		return ident, nil
 	}
 	return nil, noIdentity(k, name)
@@ -251,12 +251,12 @@ func (s *Server) mustIdentity(c *call, k principalKind, name string) (*world.Res
 
 // roleInline is the role named name with its inline policies (by name
 // and in order), or NoSuchEntity. The caller holds the lock.
-func (s *Server) roleInline(c *call, name string) (*world.Resource, map[string]*inlineRef, []string, error) {
-	role, err := s.mustIdentity(c, roleKind, name)
+func roleInline(st *world.State, c *call, name string) (*world.Resource, map[string]*inlineRef, []string, error) {
+	role, err := mustIdentity(st, c, roleKind, name)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	pols, order := s.inlinePolicies(c, roleKind, name, role)
+	pols, order := inlinePolicies(st, c, roleKind, name, role)
 	return role, pols, order, nil
 }
 
@@ -275,11 +275,11 @@ func orderedPolicies(list []map[string]json.RawMessage) json.RawMessage {
 }
 
 // managedPolicy finds an AWS::IAM::ManagedPolicy by ARN.
-func (s *Server) managedPolicy(c *call, arn string) (*world.Resource, error) {
-	if p := s.st.Resource(c.account, "", "AWS::IAM::ManagedPolicy", arn); p != nil {
+func managedPolicy(st *world.State, c *call, arn string) (*world.Resource, error) {
+	if p := st.Resource(c.account, "", "AWS::IAM::ManagedPolicy", arn); p != nil {
 		return p, nil
 	}
-	for _, p := range s.st.OfType(c.account, "", "AWS::IAM::ManagedPolicy") {
+	for _, p := range st.OfType(c.account, "", "AWS::IAM::ManagedPolicy") {
 		if world.FieldString(p, "PolicyArn") == arn {
 			return p, nil
 		}
@@ -289,11 +289,11 @@ func (s *Server) managedPolicy(c *call, arn string) (*world.Resource, error) {
 
 // readPolicy answers read(p, arn) for the managed policy named by
 // PolicyArn, under the read lock; NoSuchEntity when there is none.
-func (s *Server) readPolicy(c *call, read func(p *world.Resource, arn string) (any, error)) (any, error) {
+func readPolicy(st *world.State, c *call, read func(p *world.Resource, arn string) (any, error)) (any, error) {
 	arn := c.str("PolicyArn")
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	p, err := s.managedPolicy(c, arn)
+	st.RLock()
+	defer st.RUnlock()
+	p, err := managedPolicy(st, c, arn)
 	if err != nil {
 		return nil, err
 	}
@@ -344,8 +344,8 @@ func nextVersion(vs []world.PolicyVersion) string {
 	return "v" + strconv.Itoa(n+1)
 }
 
-func (s *Server) iamGetPolicy(c *call) (any, error) {
-	return s.readPolicy(c, func(p *world.Resource, arn string) (any, error) {
+func iamGetPolicy(st *world.State, c *call) (any, error) {
+	return readPolicy(st, c, func(p *world.Resource, arn string) (any, error) {
 		def := ""
 		for _, v := range policyVersions(p) {
 			if v.Default {
@@ -360,7 +360,7 @@ func (s *Server) iamGetPolicy(c *call) (any, error) {
 		if path == "" {
 			path = "/"
 		}
-		attached := len(s.policyEntities(c, p, arn))
+		attached := len(policyEntities(st, c, p, arn))
 		return el("", el("Policy",
 			tx("PolicyName", name), tx("PolicyId", "ANPA"+world.ShortHash(arn, 17)), tx("Arn", arn), tx("Path", path),
 			tx("DefaultVersionId", def), tx("AttachmentCount", strconv.Itoa(attached)),
@@ -379,9 +379,9 @@ func versionNode(v world.PolicyVersion, withDoc bool) *xnode {
 	return n
 }
 
-func (s *Server) iamGetPolicyVersion(c *call) (any, error) {
+func iamGetPolicyVersion(st *world.State, c *call) (any, error) {
 	id := c.str("VersionId")
-	return s.readPolicy(c, func(p *world.Resource, arn string) (any, error) {
+	return readPolicy(st, c, func(p *world.Resource, arn string) (any, error) {
 		for _, v := range policyVersions(p) {
 			if v.VersionID == id {
 				n := versionNode(v, true)
@@ -393,8 +393,8 @@ func (s *Server) iamGetPolicyVersion(c *call) (any, error) {
 	})
 }
 
-func (s *Server) iamListPolicyVersions(c *call) (any, error) {
-	return s.readPolicy(c, func(p *world.Resource, arn string) (any, error) {
+func iamListPolicyVersions(st *world.State, c *call) (any, error) {
+	return readPolicy(st, c, func(p *world.Resource, arn string) (any, error) {
 		vs := policyVersions(p)
 		var items []*xnode
 		for i := len(vs) - 1; i >= 0; i-- {
@@ -404,16 +404,16 @@ func (s *Server) iamListPolicyVersions(c *call) (any, error) {
 	})
 }
 
-func (s *Server) iamCreatePolicyVersion(c *call) (any, error) {
+func iamCreatePolicyVersion(st *world.State, c *call) (any, error) {
 	arn := c.str("PolicyArn")
 	doc, err := decodePolicy(c.str("PolicyDocument"))
 	if err != nil {
 		return nil, err
 	}
 	setDefault := c.str("SetAsDefault") == "true"
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	p, err := s.managedPolicy(c, arn)
+	st.Lock()
+	defer st.Unlock()
+	p, err := managedPolicy(st, c, arn)
 	if err != nil {
 		return nil, err
 	}
@@ -422,7 +422,7 @@ func (s *Server) iamCreatePolicyVersion(c *call) (any, error) {
 		return nil, errf(409, "LimitExceeded", "A managed policy can have up to 5 versions. Before you create a new version, you must delete an existing version.")
 	}
 	vs = append([]world.PolicyVersion(nil), vs...)
-	v := world.PolicyVersion{VersionID: nextVersion(vs), Document: doc, Default: setDefault, Created: s.opts.now()}
+	v := world.PolicyVersion{VersionID: nextVersion(vs), Document: doc, Default: setDefault, Created: c.now()}
 	if setDefault {
 		for i := range vs {
 			vs[i].Default = false
@@ -440,12 +440,12 @@ func (s *Server) iamCreatePolicyVersion(c *call) (any, error) {
 // policyEntities returns the roles, users and groups a managed policy is
 // attached to: its own Roles/Users/Groups and identities listing its ARN in
 // ManagedPolicyArns.
-func (s *Server) policyEntities(c *call, p *world.Resource, arn string) []entity {
+func policyEntities(st *world.State, c *call, p *world.Resource, arn string) []entity {
 	var out []entity
 	seen := map[string]bool{}
 	for _, k := range []principalKind{roleKind, userKind, groupKind} {
 		names := world.FieldStrings(p, k.listProp)
-		for _, id := range s.st.OfType(c.account, "", k.typ) {
+		for _, id := range st.OfType(c.account, "", k.typ) {
 			if world.Contains(world.FieldStrings(id, "ManagedPolicyArns"), arn) {
 				names = append(names, world.FieldString(id, k.nameProp))
 			}
@@ -457,7 +457,7 @@ func (s *Server) policyEntities(c *call, p *world.Resource, arn string) []entity
 			seen[k.noun+"/"+n] = true
 			idProp := map[string]string{"role": "RoleId", "user": "UserId", "group": "GroupId"}[k.noun]
 			e := entity{kind: k, name: n}
-			if ident := s.identity(c, k, n); ident != nil {
+			if ident := identity(st, c, k, n); ident != nil {
 				e.id = world.FieldString(ident, idProp)
 			}
 			out = append(out, e)
@@ -471,10 +471,10 @@ type entity struct {
 	name, id string
 }
 
-func (s *Server) iamListEntitiesForPolicy(c *call) (any, error) {
-	return s.readPolicy(c, func(p *world.Resource, arn string) (any, error) {
+func iamListEntitiesForPolicy(st *world.State, c *call) (any, error) {
+	return readPolicy(st, c, func(p *world.Resource, arn string) (any, error) {
 		var roles, users, groups []*xnode
-		for _, e := range s.policyEntities(c, p, arn) {
+		for _, e := range policyEntities(st, c, p, arn) {
 			switch e.kind.noun {
 			case "role":
 				roles = append(roles, el("", tx("RoleName", e.name), opt("RoleId", e.id)))
@@ -488,11 +488,11 @@ func (s *Server) iamListEntitiesForPolicy(c *call) (any, error) {
 	})
 }
 
-func (s *Server) iamDeleteRolePolicy(c *call) (any, error) {
+func iamDeleteRolePolicy(st *world.State, c *call) (any, error) {
 	name, pname := c.str("RoleName"), c.str("PolicyName")
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	role, pols, _, err := s.roleInline(c, name)
+	st.Lock()
+	defer st.Unlock()
+	role, pols, _, err := roleInline(st, c, name)
 	if err != nil {
 		return nil, err
 	}
@@ -525,7 +525,7 @@ func (s *Server) iamDeleteRolePolicy(c *call) (any, error) {
 			continue
 		}
 		if h.Type == roleKind.policyType {
-			s.st.Remove(c.account, "", h)
+			st.Remove(c.account, "", h)
 			continue
 		}
 		var roles []string
@@ -535,7 +535,7 @@ func (s *Server) iamDeleteRolePolicy(c *call) (any, error) {
 			}
 		}
 		if len(roles) == 0 && len(world.FieldStrings(h, "Users")) == 0 && len(world.FieldStrings(h, "Groups")) == 0 {
-			s.st.Remove(c.account, "", h)
+			st.Remove(c.account, "", h)
 		} else if err := world.SetField(h, "Roles", roles); err != nil {
 			return nil, err
 		}

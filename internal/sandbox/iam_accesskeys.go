@@ -14,7 +14,7 @@ import (
 // does. MaxItems (1-1000, default 100) and Marker page the list. A user
 // that neither an AWS::IAM::User model nor an access key names is
 // NoSuchEntity.
-func (s *Server) iamListAccessKeys(c *call) (any, error) {
+func iamListAccessKeys(st *world.State, c *call) (any, error) {
 	user := c.str("UserName")
 	if user == "" {
 		user = world.ARNTail(c.who.ARN, ":user/")
@@ -34,15 +34,15 @@ func (s *Server) iamListAccessKeys(c *call) (any, error) {
 	if !ok {
 		return nil, validation("Invalid Marker")
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	var keys []*world.Resource
-	for _, k := range s.st.OfType(c.account, "", "AWS::IAM::AccessKey") {
+	for _, k := range st.OfType(c.account, "", "AWS::IAM::AccessKey") {
 		if world.FieldString(k, "UserName") == user {
 			keys = append(keys, k)
 		}
 	}
-	if user != "" && len(keys) == 0 && s.identity(c, userKind, user) == nil {
+	if user != "" && len(keys) == 0 && identity(st, c, userKind, user) == nil {
 		return nil, noEntity("The user with name %s cannot be found.", user)
 	}
 	sort.Slice(keys, func(i, j int) bool { return keys[i].CCID() < keys[j].CCID() })

@@ -30,21 +30,21 @@ func iamAttachOps() map[string]handler {
 	out := map[string]handler{}
 	for _, k := range []principalKind{roleKind, userKind, groupKind} {
 		noun := strings.ToUpper(k.noun[:1]) + k.noun[1:]
-		out["Attach"+noun+"Policy"] = func(s *Server, c *call) (any, error) { return s.attachPolicy(c, k) }
-		out["Detach"+noun+"Policy"] = func(s *Server, c *call) (any, error) { return s.detachPolicy(c, k) }
-		out["ListAttached"+noun+"Policies"] = func(s *Server, c *call) (any, error) { return s.listAttached(c, k) }
+		out["Attach"+noun+"Policy"] = func(st *world.State, c *call) (any, error) { return attachPolicy(st, c, k) }
+		out["Detach"+noun+"Policy"] = func(st *world.State, c *call) (any, error) { return detachPolicy(st, c, k) }
+		out["ListAttached"+noun+"Policies"] = func(st *world.State, c *call) (any, error) { return listAttached(st, c, k) }
 	}
 	return out
 }
 
 // attachedPolicies returns the ARNs attached to an identity, sorted. The
 // caller holds the lock.
-func (s *Server) attachedPolicies(c *call, k principalKind, name string, ident *world.Resource) []string {
+func attachedPolicies(st *world.State, c *call, k principalKind, name string, ident *world.Resource) []string {
 	seen := map[string]bool{}
 	for _, a := range world.FieldStrings(ident, "ManagedPolicyArns") {
 		seen[a] = true
 	}
-	for _, p := range s.st.OfType(c.account, "", "AWS::IAM::ManagedPolicy") {
+	for _, p := range st.OfType(c.account, "", "AWS::IAM::ManagedPolicy") {
 		if world.Contains(world.FieldStrings(p, k.listProp), name) {
 			arn := world.FieldString(p, "PolicyArn")
 			if arn == "" {
@@ -58,7 +58,7 @@ func (s *Server) attachedPolicies(c *call, k principalKind, name string, ident *
 
 // attachable checks a policy ARN: well formed, and an AWS managed policy
 // or one of the account's. The caller holds the lock.
-func (s *Server) attachable(c *call, arn string) error {
+func attachable(st *world.State, c *call, arn string) error {
 	parts := strings.SplitN(arn, ":", 6)
 	if len(parts) != 6 || parts[0] != "arn" || parts[2] != "iam" || !strings.HasPrefix(parts[5], "policy/") {
 		return errf(400, "InvalidInput", "ARN %s is not valid.", arn)
@@ -66,22 +66,22 @@ func (s *Server) attachable(c *call, arn string) error {
 	if parts[4] == "aws" {
 		return nil
 	}
-	_, err := s.managedPolicy(c, arn)
+	_, err := managedPolicy(st, c, arn)
 	return err
 }
 
-func (s *Server) attachPolicy(c *call, k principalKind) (any, error) {
+func attachPolicy(st *world.State, c *call, k principalKind) (any, error) {
 	name, arn := c.str(k.nameProp), c.str("PolicyArn")
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ident, err := s.mustIdentity(c, k, name)
+	st.Lock()
+	defer st.Unlock()
+	ident, err := mustIdentity(st, c, k, name)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.attachable(c, arn); err != nil {
+	if err := attachable(st, c, arn); err != nil {
 		return nil, err
 	}
-	have := s.attachedPolicies(c, k, name, ident)
+	have := attachedPolicies(st, c, k, name, ident)
 	if world.Contains(have, arn) {
 		return nil, nil
 	}
@@ -91,15 +91,15 @@ func (s *Server) attachPolicy(c *call, k principalKind) (any, error) {
 	return nil, world.SetField(ident, "ManagedPolicyArns", append(world.FieldStrings(ident, "ManagedPolicyArns"), arn))
 }
 
-func (s *Server) detachPolicy(c *call, k principalKind) (any, error) {
+func detachPolicy(st *world.State, c *call, k principalKind) (any, error) {
 	name, arn := c.str(k.nameProp), c.str("PolicyArn")
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ident, err := s.mustIdentity(c, k, name)
+	st.Lock()
+	defer st.Unlock()
+	ident, err := mustIdentity(st, c, k, name)
 	if err != nil {
 		return nil, err
 	}
-	if !world.Contains(s.attachedPolicies(c, k, name, ident), arn) {
+	if !world.Contains(attachedPolicies(st, c, k, name, ident), arn) {
 		return nil, noEntity("Policy %s was not found.", arn)
 	}
 	var kept []string
@@ -116,7 +116,7 @@ func (s *Server) detachPolicy(c *call, k principalKind) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range s.st.OfType(c.account, "", "AWS::IAM::ManagedPolicy") {
+	for _, p := range st.OfType(c.account, "", "AWS::IAM::ManagedPolicy") {
 		pa := world.FieldString(p, "PolicyArn")
 		if pa == "" {
 			pa = p.CCID()
@@ -145,7 +145,7 @@ func (s *Server) detachPolicy(c *call, k principalKind) (any, error) {
 
 // listAttached lists an identity's attached policies, MaxItems (1-1000,
 // default 100) a page with Marker.
-func (s *Server) listAttached(c *call, k principalKind) (any, error) {
+func listAttached(st *world.State, c *call, k principalKind) (any, error) {
 	name := c.str(k.nameProp)
 	size := 100
 	if m := c.str("MaxItems"); m != "" {
@@ -159,13 +159,13 @@ func (s *Server) listAttached(c *call, k principalKind) (any, error) {
 	if !ok {
 		return nil, validation("Invalid Marker")
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	ident, err := s.mustIdentity(c, k, name)
+	st.RLock()
+	defer st.RUnlock()
+	ident, err := mustIdentity(st, c, k, name)
 	if err != nil {
 		return nil, err
 	}
-	arns := s.attachedPolicies(c, k, name, ident)
+	arns := attachedPolicies(st, c, k, name, ident)
 	sort.Strings(arns)
 	var nodes []*xnode
 	for _, a := range arns {

@@ -8,7 +8,7 @@ import (
 // putInline is Put{User,Group}Policy: the identity's own Policies list
 // carries the policy when the world has the identity; the resources that
 // declared a policy of that name on it follow.
-func (s *Server) putInline(c *call, k principalKind, nameParam string) (any, error) {
+func putInline(st *world.State, c *call, k principalKind, nameParam string) (any, error) {
 	name, pname := c.str(nameParam), c.str("PolicyName")
 	doc, err := decodePolicy(c.str("PolicyDocument"))
 	if err != nil {
@@ -17,10 +17,10 @@ func (s *Server) putInline(c *call, k principalKind, nameParam string) (any, err
 	if pname == "" {
 		return nil, validation("1 validation error detected: Value null at 'policyName' failed to satisfy constraint: Member must not be null")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ident := s.identity(c, k, name)
-	pols, _ := s.inlinePolicies(c, k, name, ident)
+	st.Lock()
+	defer st.Unlock()
+	ident := identity(st, c, k, name)
+	pols, _ := inlinePolicies(st, c, k, name, ident)
 	if ident == nil && pols[pname] == nil {
 		return nil, noIdentity(k, name)
 	}
@@ -56,12 +56,12 @@ func (s *Server) putInline(c *call, k principalKind, nameParam string) (any, err
 // deleteInline is Delete{User,Group}Policy: the policy leaves the
 // identity's list and every resource that attached it; an AWS::IAM::Policy
 // attached to nothing any more is gone.
-func (s *Server) deleteInline(c *call, k principalKind, nameParam string) (any, error) {
+func deleteInline(st *world.State, c *call, k principalKind, nameParam string) (any, error) {
 	name, pname := c.str(nameParam), c.str("PolicyName")
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ident := s.identity(c, k, name)
-	pols, _ := s.inlinePolicies(c, k, name, ident)
+	st.Lock()
+	defer st.Unlock()
+	ident := identity(st, c, k, name)
+	pols, _ := inlinePolicies(st, c, k, name, ident)
 	ref := pols[pname]
 	if ref == nil {
 		if ident == nil {
@@ -92,7 +92,7 @@ func (s *Server) deleteInline(c *call, k principalKind, nameParam string) (any, 
 			continue
 		}
 		if h.Type == k.policyType {
-			s.st.Remove(c.account, "", h)
+			st.Remove(c.account, "", h)
 			continue
 		}
 		var left []string
@@ -108,7 +108,7 @@ func (s *Server) deleteInline(c *call, k principalKind, nameParam string) (any, 
 			}
 		}
 		if total == 0 {
-			s.st.Remove(c.account, "", h)
+			st.Remove(c.account, "", h)
 		} else if err := world.SetField(h, k.listProp, left); err != nil {
 			return nil, err
 		}
@@ -116,24 +116,24 @@ func (s *Server) deleteInline(c *call, k principalKind, nameParam string) (any, 
 	return nil, nil
 }
 
-func (s *Server) iamPutUserPolicy(c *call) (any, error) { return s.putInline(c, userKind, "UserName") }
-func (s *Server) iamPutGroupPolicy(c *call) (any, error) {
-	return s.putInline(c, groupKind, "GroupName")
+func iamPutUserPolicy(st *world.State, c *call) (any, error) { return putInline(st, c, userKind, "UserName") }
+func iamPutGroupPolicy(st *world.State, c *call) (any, error) {
+	return putInline(st, c, groupKind, "GroupName")
 }
-func (s *Server) iamDeleteUserPolicy(c *call) (any, error) {
-	return s.deleteInline(c, userKind, "UserName")
+func iamDeleteUserPolicy(st *world.State, c *call) (any, error) {
+	return deleteInline(st, c, userKind, "UserName")
 }
-func (s *Server) iamDeleteGroupPolicy(c *call) (any, error) {
-	return s.deleteInline(c, groupKind, "GroupName")
+func iamDeleteGroupPolicy(st *world.State, c *call) (any, error) {
+	return deleteInline(st, c, groupKind, "GroupName")
 }
 
 // iamDeletePolicyVersion deletes a non-default version of a managed policy
 // (DeleteConflict for the default one, NoSuchEntity for an unknown one).
-func (s *Server) iamDeletePolicyVersion(c *call) (any, error) {
+func iamDeletePolicyVersion(st *world.State, c *call) (any, error) {
 	arn, id := c.str("PolicyArn"), c.str("VersionId")
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	p, err := s.managedPolicy(c, arn)
+	st.Lock()
+	defer st.Unlock()
+	p, err := managedPolicy(st, c, arn)
 	if err != nil {
 		return nil, err
 	}

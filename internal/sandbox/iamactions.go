@@ -69,9 +69,9 @@ func (s *Server) iamResource(c *call) string {
 		if strings.HasPrefix(name, "arn:") {
 			return name
 		}
-		s.mu.RLock()
+		s.st.RLock()
 		st := s.st.FindStack(c.account, c.region, name)
-		s.mu.RUnlock()
+		s.st.RUnlock()
 		if st != nil {
 			return st.ID
 		}

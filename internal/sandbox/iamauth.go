@@ -67,8 +67,8 @@ func (s *Server) principalPolicies(p world.Principal) *world.Policies {
 			return nil // the account root
 		}
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.st.RLock()
+	defer s.st.RUnlock()
 	a := s.st.Account(p.Account)
 	if a == nil {
 		return nil
@@ -101,8 +101,8 @@ func (s *Server) conditionKeys(who world.Principal, region string, tls bool, res
 		keys["aws:principalarn"] = []string{who.ARN}
 		keys["aws:principaltype"] = []string{"User"}
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.st.RLock()
+	defer s.st.RUnlock()
 	if o := s.st.World.Organization; o != nil {
 		keys["aws:principalorgid"] = []string{o.ID}
 		if f := strings.SplitN(resource, ":", 6); len(f) == 6 && f[4] != "" && s.st.Account(f[4]) != nil {

@@ -23,8 +23,8 @@ func kafkaService() *service {
 		deny:     apiError{Status: 403, Code: "ForbiddenException"},
 		route:    kafkaRoute,
 		ops: map[string]handler{
-			"DescribeConfiguration":         (*Server).kafkaDescribeConfiguration,
-			"DescribeConfigurationRevision": (*Server).kafkaDescribeConfigurationRevision,
+			"DescribeConfiguration":         kafkaDescribeConfiguration,
+			"DescribeConfigurationRevision": kafkaDescribeConfigurationRevision,
 		},
 	}
 }
@@ -48,8 +48,8 @@ func kafkaRoute(r *http.Request) (string, map[string]string) {
 }
 
 // kafkaConfiguration finds the model and its latest revision.
-func (s *Server) kafkaConfiguration(c *call, arn string) (*world.Resource, int, error) {
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::MSK::Configuration") {
+func kafkaConfiguration(st *world.State, c *call, arn string) (*world.Resource, int, error) {
+	for _, r := range st.OfType(c.account, c.region, "AWS::MSK::Configuration") {
 		a := world.FieldString(r, "Arn")
 		if a == "" {
 			a = r.CCID()
@@ -68,10 +68,10 @@ func (s *Server) kafkaConfiguration(c *call, arn string) (*world.Resource, int, 
 	return nil, 0, errf(404, "NotFoundException", "The configuration %s does not exist.", arn)
 }
 
-func (s *Server) kafkaDescribeConfiguration(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	r, rev, err := s.kafkaConfiguration(c, c.params["arn"])
+func kafkaDescribeConfiguration(st *world.State, c *call) (any, error) {
+	st.RLock()
+	defer st.RUnlock()
+	r, rev, err := kafkaConfiguration(st, c, c.params["arn"])
 	if err != nil {
 		return nil, err
 	}
@@ -85,10 +85,10 @@ func (s *Server) kafkaDescribeConfiguration(c *call) (any, error) {
 	return out, nil
 }
 
-func (s *Server) kafkaDescribeConfigurationRevision(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	r, rev, err := s.kafkaConfiguration(c, c.params["arn"])
+func kafkaDescribeConfigurationRevision(st *world.State, c *call) (any, error) {
+	st.RLock()
+	defer st.RUnlock()
+	r, rev, err := kafkaConfiguration(st, c, c.params["arn"])
 	if err != nil {
 		return nil, err
 	}

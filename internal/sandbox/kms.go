@@ -15,7 +15,7 @@ func kmsService() *service {
 		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
 		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
 		ops: map[string]handler{
-			"ListAliases": (*Server).kmsListAliases,
+			"ListAliases": kmsListAliases,
 		},
 	}
 }
@@ -25,7 +25,7 @@ func kmsService() *service {
 // key (KeyId: a key id or key ARN; a key that does not exist is a
 // NotFoundException). Limit and Marker page the list as KMS does
 // (Truncated, NextMarker).
-func (s *Server) kmsListAliases(c *call) (any, error) {
+func kmsListAliases(st *world.State, c *call) (any, error) {
 	var in struct {
 		KeyID  string `json:"KeyId"`
 		Limit  int
@@ -49,16 +49,16 @@ func (s *Server) kmsListAliases(c *call) (any, error) {
 	if i := strings.LastIndex(want, ":key/"); i >= 0 {
 		want = want[i+len(":key/"):]
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	aliases := map[string]string{}
-	if r := s.st.Region(c.account, c.region); r != nil {
+	if r := st.Region(c.account, c.region); r != nil {
 		for k, v := range r.KMSAliases {
 			aliases[k] = v
 		}
 	}
 	// The world's AWS::KMS::Alias models are aliases too.
-	for _, a := range s.st.OfType(c.account, c.region, "AWS::KMS::Alias") {
+	for _, a := range st.OfType(c.account, c.region, "AWS::KMS::Alias") {
 		name, target := world.FieldString(a, "AliasName"), world.FieldString(a, "TargetKeyId")
 		if name == "" {
 			name = a.CCID()
@@ -68,7 +68,7 @@ func (s *Server) kmsListAliases(c *call) (any, error) {
 		}
 		aliases[name] = target
 	}
-	if want != "" && !s.kmsKeyExists(c, want, aliases) {
+	if want != "" && !kmsKeyExists(st, c, want, aliases) {
 		return nil, errf(400, "NotFoundException", "Key 'arn:aws:kms:%s:%s:key/%s' does not exist", c.region, c.account, want)
 	}
 	items := []map[string]any{}
@@ -95,8 +95,8 @@ func (s *Server) kmsListAliases(c *call) (any, error) {
 
 // kmsKeyExists reports whether a key id is an AWS::KMS::Key model of the
 // account region or the target of an alias.
-func (s *Server) kmsKeyExists(c *call, id string, aliases map[string]string) bool {
-	for _, k := range s.st.OfType(c.account, c.region, "AWS::KMS::Key") {
+func kmsKeyExists(st *world.State, c *call, id string, aliases map[string]string) bool {
+	for _, k := range st.OfType(c.account, c.region, "AWS::KMS::Key") {
 		if k.CCID() == id || world.FieldString(k, "KeyId") == id {
 			return true
 		}

@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "net/http"
 
 // lakeFormationService serves Lake Formation (REST-JSON): POST
@@ -21,19 +22,19 @@ func lakeFormationService() *service {
 			return "", nil
 		},
 		ops: map[string]handler{
-			"DescribeResource": (*Server).lakeFormationDescribeResource,
+			"DescribeResource": lakeFormationDescribeResource,
 		},
 	}
 }
 
-func (s *Server) lakeFormationDescribeResource(c *call) (any, error) {
+func lakeFormationDescribeResource(st *world.State, c *call) (any, error) {
 	var in struct{ ResourceArn string }
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::LakeFormation::Resource") {
+	st.RLock()
+	defer st.RUnlock()
+	for _, r := range st.OfType(c.account, c.region, "AWS::LakeFormation::Resource") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err

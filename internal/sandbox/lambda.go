@@ -16,14 +16,14 @@ func lambdaService() *service {
 		deny:     apiError{Status: 403, Code: "AccessDeniedException"},
 		route:    lambdaRoute,
 		ops: map[string]handler{
-			"GetPolicy":                (*Server).lambdaGetPolicy,
-			"ListFunctionUrlConfigs":   (*Server).lambdaListFunctionURLConfigs,
-			"ListAliases":              (*Server).lambdaListAliases,
-			"ListEventSourceMappings":  (*Server).lambdaListEventSourceMappings,
-			"ListVersionsByFunction":   (*Server).lambdaListVersionsByFunction,
-			"GetFunctionConfiguration": (*Server).lambdaGetFunctionConfiguration,
-			"AddPermission":            (*Server).lambdaAddPermission,
-			"RemovePermission":         (*Server).lambdaRemovePermission,
+			"GetPolicy":                lambdaGetPolicy,
+			"ListFunctionUrlConfigs":   lambdaListFunctionURLConfigs,
+			"ListAliases":              lambdaListAliases,
+			"ListEventSourceMappings":  lambdaListEventSourceMappings,
+			"ListVersionsByFunction":   lambdaListVersionsByFunction,
+			"GetFunctionConfiguration": lambdaGetFunctionConfiguration,
+			"AddPermission":            lambdaAddPermission,
+			"RemovePermission":         lambdaRemovePermission,
 		},
 	}
 }
@@ -94,12 +94,12 @@ func noFunction(c *call, name string) error {
 }
 
 // findFunction returns the function named by ref (nil when absent).
-func (s *Server) findFunction(c *call, ref string) *world.Resource {
+func findFunction(st *world.State, c *call, ref string) *world.Resource {
 	name := functionName(ref)
-	if f := s.st.Resource(c.account, c.region, "AWS::Lambda::Function", name); f != nil {
+	if f := st.Resource(c.account, c.region, "AWS::Lambda::Function", name); f != nil {
 		return f
 	}
-	for _, f := range s.st.OfType(c.account, c.region, "AWS::Lambda::Function") {
+	for _, f := range st.OfType(c.account, c.region, "AWS::Lambda::Function") {
 		if world.FieldString(f, "FunctionName") == name {
 			return f
 		}
@@ -115,9 +115,9 @@ func functionArn(c *call, f *world.Resource, name string) string {
 }
 
 // childrenOf returns resources of typ whose prop names the function.
-func (s *Server) childrenOf(c *call, typ, prop, name string) []*world.Resource {
+func childrenOf(st *world.State, c *call, typ, prop, name string) []*world.Resource {
 	var out []*world.Resource
-	for _, r := range s.st.OfType(c.account, c.region, typ) {
+	for _, r := range st.OfType(c.account, c.region, typ) {
 		if functionName(world.FieldString(r, prop)) == name {
 			out = append(out, r)
 		}
@@ -162,12 +162,12 @@ func permissionStatement(c *call, p *world.Resource, fnArn string) map[string]an
 	return st
 }
 
-func (s *Server) lambdaGetPolicy(c *call) (any, error) {
+func lambdaGetPolicy(st *world.State, c *call) (any, error) {
 	name := functionName(c.params["fn"])
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	f := s.findFunction(c, name)
-	perms := s.childrenOf(c, "AWS::Lambda::Permission", "FunctionName", name)
+	st.RLock()
+	defer st.RUnlock()
+	f := findFunction(st, c, name)
+	perms := childrenOf(st, c, "AWS::Lambda::Permission", "FunctionName", name)
 	if f == nil && len(perms) == 0 {
 		return nil, noFunction(c, name)
 	}
@@ -187,12 +187,12 @@ func (s *Server) lambdaGetPolicy(c *call) (any, error) {
 }
 
 // listPage pages a Lambda list by Marker / MaxItems.
-func (s *Server) listPage(c *call, items []map[string]any) ([]map[string]any, string, error) {
+func listPage(st *world.State, c *call, items []map[string]any) ([]map[string]any, string, error) {
 	off, ok := pageOffset("lambda", c.form.Get("Marker"))
 	if !ok {
 		return nil, "", errf(400, "InvalidParameterValueException", "Invalid Marker")
 	}
-	size := s.opts.PageSize
+	size := c.pageSize
 	if n := c.form.Get("MaxItems"); n != "" {
 		var m int
 		for _, ch := range n {
@@ -215,8 +215,8 @@ func (s *Server) listPage(c *call, items []map[string]any) ([]map[string]any, st
 
 // pagedReply answers one page of items under key, with NextMarker when
 // more follow.
-func (s *Server) pagedReply(c *call, key string, items []map[string]any) (any, error) {
-	pg, marker, err := s.listPage(c, items)
+func pagedReply(st *world.State, c *call, key string, items []map[string]any) (any, error) {
+	pg, marker, err := listPage(st, c, items)
 	if err != nil {
 		return nil, err
 	}
@@ -230,15 +230,15 @@ func (s *Server) pagedReply(c *call, key string, items []map[string]any) (any, e
 // functionList answers a list of the rows one function owns: 404 when the
 // function named in the path is absent, else a page of rows(f, name), built
 // under the read lock.
-func (s *Server) functionList(c *call, key string, rows func(f *world.Resource, name string) []map[string]any) (any, error) {
+func functionList(st *world.State, c *call, key string, rows func(f *world.Resource, name string) []map[string]any) (any, error) {
 	name := functionName(c.params["fn"])
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	f := s.findFunction(c, name)
+	st.RLock()
+	defer st.RUnlock()
+	f := findFunction(st, c, name)
 	if f == nil {
 		return nil, noFunction(c, name)
 	}
-	return s.pagedReply(c, key, rows(f, name))
+	return pagedReply(st, c, key, rows(f, name))
 }
 
 // fieldOrID is the string property prop, or the resource's identifier
@@ -250,10 +250,10 @@ func fieldOrID(r *world.Resource, prop string) string {
 	return r.CCID()
 }
 
-func (s *Server) lambdaListFunctionURLConfigs(c *call) (any, error) {
-	return s.functionList(c, "FunctionUrlConfigs", func(f *world.Resource, name string) []map[string]any {
+func lambdaListFunctionURLConfigs(st *world.State, c *call) (any, error) {
+	return functionList(st, c, "FunctionUrlConfigs", func(f *world.Resource, name string) []map[string]any {
 		items := []map[string]any{}
-		for _, u := range s.childrenOf(c, "AWS::Lambda::Url", "TargetFunctionArn", name) {
+		for _, u := range childrenOf(st, c, "AWS::Lambda::Url", "TargetFunctionArn", name) {
 			fa := world.FieldString(u, "FunctionArn")
 			if fa == "" {
 				fa = functionArn(c, f, name)
@@ -274,10 +274,10 @@ func (s *Server) lambdaListFunctionURLConfigs(c *call) (any, error) {
 	})
 }
 
-func (s *Server) lambdaListAliases(c *call) (any, error) {
-	return s.functionList(c, "Aliases", func(f *world.Resource, name string) []map[string]any {
+func lambdaListAliases(st *world.State, c *call) (any, error) {
+	return functionList(st, c, "Aliases", func(f *world.Resource, name string) []map[string]any {
 		items := []map[string]any{}
-		for _, a := range s.childrenOf(c, "AWS::Lambda::Alias", "FunctionName", name) {
+		for _, a := range childrenOf(st, c, "AWS::Lambda::Alias", "FunctionName", name) {
 			arn := fieldOrID(a, "AliasArn")
 			it := map[string]any{
 				"AliasArn": arn, "Name": world.FieldString(a, "Name"), "FunctionVersion": world.FieldString(a, "FunctionVersion"),
@@ -298,8 +298,8 @@ func (s *Server) lambdaListAliases(c *call) (any, error) {
 // lambdaListVersionsByFunction lists $LATEST (from the function's model)
 // and then the published versions: the AWS::Lambda::Version resources
 // naming the function, each answered from its own model.
-func (s *Server) lambdaListVersionsByFunction(c *call) (any, error) {
-	return s.functionList(c, "Versions", func(f *world.Resource, name string) []map[string]any {
+func lambdaListVersionsByFunction(st *world.State, c *call) (any, error) {
+	return functionList(st, c, "Versions", func(f *world.Resource, name string) []map[string]any {
 		base := functionArn(c, f, name)
 		config := func(r *world.Resource, version, arn string) map[string]any {
 			it := map[string]any{"FunctionName": name, "FunctionArn": arn, "Version": version, "LastModified": isoTime(defaultStackTime)}
@@ -311,7 +311,7 @@ func (s *Server) lambdaListVersionsByFunction(c *call) (any, error) {
 			return it
 		}
 		items := []map[string]any{config(f, "$LATEST", base+":$LATEST")}
-		for _, v := range s.childrenOf(c, "AWS::Lambda::Version", "FunctionName", name) {
+		for _, v := range childrenOf(st, c, "AWS::Lambda::Version", "FunctionName", name) {
 			ver := world.FieldString(v, "Version")
 			arn := fieldOrID(v, "FunctionArn")
 			if ver == "" {
@@ -325,19 +325,19 @@ func (s *Server) lambdaListVersionsByFunction(c *call) (any, error) {
 	})
 }
 
-func (s *Server) lambdaListEventSourceMappings(c *call) (any, error) {
+func lambdaListEventSourceMappings(st *world.State, c *call) (any, error) {
 	ref := c.form.Get("FunctionName")
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	var esms []*world.Resource
 	if ref == "" {
-		esms = s.st.OfType(c.account, c.region, "AWS::Lambda::EventSourceMapping")
+		esms = st.OfType(c.account, c.region, "AWS::Lambda::EventSourceMapping")
 	} else {
 		name := functionName(ref)
-		if s.findFunction(c, name) == nil {
+		if findFunction(st, c, name) == nil {
 			return nil, noFunction(c, name)
 		}
-		esms = s.childrenOf(c, "AWS::Lambda::EventSourceMapping", "FunctionName", name)
+		esms = childrenOf(st, c, "AWS::Lambda::EventSourceMapping", "FunctionName", name)
 	}
 	items := []map[string]any{}
 	for _, m := range esms {
@@ -358,10 +358,10 @@ func (s *Server) lambdaListEventSourceMappings(c *call) (any, error) {
 		}
 		items = append(items, it)
 	}
-	return s.pagedReply(c, "EventSourceMappings", items)
+	return pagedReply(st, c, "EventSourceMappings", items)
 }
 
-func (s *Server) lambdaAddPermission(c *call) (any, error) {
+func lambdaAddPermission(st *world.State, c *call) (any, error) {
 	name := functionName(c.params["fn"])
 	var in struct {
 		StatementId, Action, Principal, SourceArn, SourceAccount string
@@ -373,13 +373,13 @@ func (s *Server) lambdaAddPermission(c *call) (any, error) {
 	if in.StatementId == "" || in.Action == "" || in.Principal == "" {
 		return nil, errf(400, "InvalidParameterValueException", "StatementId, Action and Principal are required")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	f := s.findFunction(c, name)
+	st.Lock()
+	defer st.Unlock()
+	f := findFunction(st, c, name)
 	if f == nil {
 		return nil, noFunction(c, name)
 	}
-	for _, p := range s.childrenOf(c, "AWS::Lambda::Permission", "FunctionName", name) {
+	for _, p := range childrenOf(st, c, "AWS::Lambda::Permission", "FunctionName", name) {
 		if p.CCID() == in.StatementId {
 			return nil, errf(409, "ResourceConflictException", "The statement id (%s) provided already exists. Please provide a new statement id, or remove the existing statement.", in.StatementId)
 		}
@@ -396,30 +396,30 @@ func (s *Server) lambdaAddPermission(c *call) (any, error) {
 		return nil, err
 	}
 	res := &world.Resource{Type: "AWS::Lambda::Permission", Identifier: in.StatementId, PhysicalID: in.StatementId, Properties: b}
-	if err := s.st.AddLive(c.account, c.region, res); err != nil {
+	if err := st.AddLive(c.account, c.region, res); err != nil {
 		return nil, errf(409, "ResourceConflictException", "%v", err)
 	}
-	st, err := world.MarshalNoEscape(permissionStatement(c, res, functionArn(c, f, name)))
+	stmt, err := world.MarshalNoEscape(permissionStatement(c, res, functionArn(c, f, name)))
 	if err != nil {
 		return nil, err
 	}
-	body, err := world.MarshalNoEscape(map[string]string{"Statement": string(st)})
+	body, err := world.MarshalNoEscape(map[string]string{"Statement": string(stmt)})
 	if err != nil {
 		return nil, err
 	}
 	return raw{status: 201, contentType: "application/json", body: body}, nil
 }
 
-func (s *Server) lambdaRemovePermission(c *call) (any, error) {
+func lambdaRemovePermission(st *world.State, c *call) (any, error) {
 	name, sid := functionName(c.params["fn"]), c.params["sid"]
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.findFunction(c, name) == nil {
+	st.Lock()
+	defer st.Unlock()
+	if findFunction(st, c, name) == nil {
 		return nil, noFunction(c, name)
 	}
-	for _, p := range s.childrenOf(c, "AWS::Lambda::Permission", "FunctionName", name) {
+	for _, p := range childrenOf(st, c, "AWS::Lambda::Permission", "FunctionName", name) {
 		if p.CCID() == sid {
-			s.st.Remove(c.account, c.region, p)
+			st.Remove(c.account, c.region, p)
 			return raw{status: 204}, nil
 		}
 	}

@@ -7,10 +7,10 @@ import "github.com/realdrift/realdrift/internal/sandbox/world"
 // its name, ARN, runtime, handler, role and the CodeSha256 the model
 // holds (none when it holds none); an unknown function is the
 // ResourceNotFoundException Lambda answers.
-func (s *Server) lambdaGetFunctionConfiguration(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	f := s.findFunction(c, c.params["fn"])
+func lambdaGetFunctionConfiguration(st *world.State, c *call) (any, error) {
+	st.RLock()
+	defer st.RUnlock()
+	f := findFunction(st, c, c.params["fn"])
 	if f == nil || f.Deleted {
 		return nil, noFunction(c, functionName(c.params["fn"]))
 	}

@@ -69,15 +69,15 @@ func ec2XML(name string, v any) *xnode {
 	return nil
 }
 
-func (s *Server) ec2DescribeLaunchTemplateVersions(c *call) (any, error) {
+func ec2DescribeLaunchTemplateVersions(st *world.State, c *call) (any, error) {
 	id, name := c.str("LaunchTemplateId"), c.str("LaunchTemplateName")
 	if (id == "") == (name == "") {
 		return nil, errf(400, "MissingParameter", "The request must contain exactly one of LaunchTemplateId or LaunchTemplateName")
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	var lt *world.Resource
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::EC2::LaunchTemplate") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::EC2::LaunchTemplate") {
 		rid := world.FieldString(r, "LaunchTemplateId")
 		if rid == "" {
 			rid = r.CCID()

@@ -42,14 +42,14 @@ func lexModelsService() *service {
 		deny:     apiError{Status: 403, Code: "AccessDeniedException"},
 		route:    lexRoute,
 		ops: map[string]handler{
-			"ListBotLocales":    (*Server).lexListBotLocales,
-			"DescribeBotLocale": (*Server).lexDescribeBotLocale,
-			"ListSlotTypes":     (*Server).lexListSlotTypes,
-			"DescribeSlotType":  (*Server).lexDescribeSlotType,
-			"ListIntents":       (*Server).lexListIntents,
-			"DescribeIntent":    (*Server).lexDescribeIntent,
-			"ListSlots":         (*Server).lexListSlots,
-			"DescribeSlot":      (*Server).lexDescribeSlot,
+			"ListBotLocales":    lexListBotLocales,
+			"DescribeBotLocale": lexDescribeBotLocale,
+			"ListSlotTypes":     lexListSlotTypes,
+			"DescribeSlotType":  lexDescribeSlotType,
+			"ListIntents":       lexListIntents,
+			"DescribeIntent":    lexDescribeIntent,
+			"ListSlots":         lexListSlots,
+			"DescribeSlot":      lexDescribeSlot,
 		},
 	}
 }
@@ -124,9 +124,9 @@ func lexID(parts ...string) string {
 }
 
 // lexLocales finds the bot of a call and its DRAFT locales.
-func (s *Server) lexLocales(c *call) ([]lexLocale, error) {
+func lexLocales(st *world.State, c *call) ([]lexLocale, error) {
 	bot := c.params["bot"]
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::Lex::Bot") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::Lex::Bot") {
 		id := world.FieldString(r, "Id")
 		if id == "" {
 			id = r.CCID()
@@ -182,9 +182,9 @@ func objectsOf(v any) []map[string]any {
 	return out
 }
 
-// lexLocale finds the call's locale.
-func (s *Server) lexLocale(c *call) (*lexLocale, error) {
-	locs, err := s.lexLocales(c)
+// lexLocaleOf finds the call's locale.
+func lexLocaleOf(st *world.State, c *call) (*lexLocale, error) {
+	locs, err := lexLocales(st, c)
 	if err != nil {
 		return nil, err
 	}
@@ -306,10 +306,10 @@ func objectOf(v any) map[string]any {
 // does.
 var lexResolutionAPI = map[string]string{"ORIGINAL_VALUE": "OriginalValue", "TOP_RESOLUTION": "TopResolution", "CONCATENATION": "Concatenation"}
 
-func (s *Server) lexListBotLocales(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	locs, err := s.lexLocales(c)
+func lexListBotLocales(st *world.State, c *call) (any, error) {
+	st.RLock()
+	defer st.RUnlock()
+	locs, err := lexLocales(st, c)
 	if err != nil {
 		return nil, err
 	}
@@ -333,10 +333,10 @@ func (s *Server) lexListBotLocales(c *call) (any, error) {
 	return out, nil
 }
 
-func (s *Server) lexDescribeBotLocale(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	l, err := s.lexLocale(c)
+func lexDescribeBotLocale(st *world.State, c *call) (any, error) {
+	st.RLock()
+	defer st.RUnlock()
+	l, err := lexLocaleOf(st, c)
 	if err != nil {
 		return nil, err
 	}
@@ -349,10 +349,10 @@ func (s *Server) lexDescribeBotLocale(c *call) (any, error) {
 	return out, nil
 }
 
-func (s *Server) lexListSlotTypes(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	l, err := s.lexLocale(c)
+func lexListSlotTypes(st *world.State, c *call) (any, error) {
+	st.RLock()
+	defer st.RUnlock()
+	l, err := lexLocaleOf(st, c)
 	if err != nil {
 		return nil, err
 	}
@@ -379,18 +379,18 @@ func (s *Server) lexListSlotTypes(c *call) (any, error) {
 	return out, nil
 }
 
-func (s *Server) lexDescribeSlotType(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	l, err := s.lexLocale(c)
+func lexDescribeSlotType(st *world.State, c *call) (any, error) {
+	st.RLock()
+	defer st.RUnlock()
+	l, err := lexLocaleOf(st, c)
 	if err != nil {
 		return nil, err
 	}
-	st, err := lexNodeByID(l.slotTypes, c.params["slotType"], "slot type")
+	typ, err := lexNodeByID(l.slotTypes, c.params["slotType"], "slot type")
 	if err != nil {
 		return nil, err
 	}
-	out := lexAPI(st.model, "Name").(map[string]any)
+	out := lexAPI(typ.model, "Name").(map[string]any)
 	if vs := objectOf(out["valueSelectionSetting"]); vs != nil {
 		if r, ok := vs["resolutionStrategy"].(string); ok && lexResolutionAPI[r] != "" {
 			vs["resolutionStrategy"] = lexResolutionAPI[r]
@@ -399,14 +399,14 @@ func (s *Server) lexDescribeSlotType(c *call) (any, error) {
 	for k, v := range lexHead(c) {
 		out[k] = v
 	}
-	out["slotTypeId"], out["slotTypeName"] = st.id, st.name
+	out["slotTypeId"], out["slotTypeName"] = typ.id, typ.name
 	return out, nil
 }
 
-func (s *Server) lexListIntents(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	l, err := s.lexLocale(c)
+func lexListIntents(st *world.State, c *call) (any, error) {
+	st.RLock()
+	defer st.RUnlock()
+	l, err := lexLocaleOf(st, c)
 	if err != nil {
 		return nil, err
 	}
@@ -432,10 +432,10 @@ func (s *Server) lexListIntents(c *call) (any, error) {
 	return out, nil
 }
 
-func (s *Server) lexDescribeIntent(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	l, err := s.lexLocale(c)
+func lexDescribeIntent(st *world.State, c *call) (any, error) {
+	st.RLock()
+	defer st.RUnlock()
+	l, err := lexLocaleOf(st, c)
 	if err != nil {
 		return nil, err
 	}
@@ -465,10 +465,10 @@ func (s *Server) lexDescribeIntent(c *call) (any, error) {
 	return out, nil
 }
 
-func (s *Server) lexListSlots(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	l, err := s.lexLocale(c)
+func lexListSlots(st *world.State, c *call) (any, error) {
+	st.RLock()
+	defer st.RUnlock()
+	l, err := lexLocaleOf(st, c)
 	if err != nil {
 		return nil, err
 	}
@@ -511,10 +511,10 @@ func lexSlotTypeID(l *lexLocale, slot map[string]any) string {
 	return name
 }
 
-func (s *Server) lexDescribeSlot(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	l, err := s.lexLocale(c)
+func lexDescribeSlot(st *world.State, c *call) (any, error) {
+	st.RLock()
+	defer st.RUnlock()
+	l, err := lexLocaleOf(st, c)
 	if err != nil {
 		return nil, err
 	}

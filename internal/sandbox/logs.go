@@ -21,8 +21,8 @@ func logsService() *service {
 		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
 		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
 		ops: map[string]handler{
-			"DescribeMetricFilters":       (*Server).logsDescribeMetricFilters,
-			"DescribeSubscriptionFilters": (*Server).logsDescribeSubscriptionFilters,
+			"DescribeMetricFilters":       logsDescribeMetricFilters,
+			"DescribeSubscriptionFilters": logsDescribeSubscriptionFilters,
 		},
 	}
 }
@@ -35,14 +35,14 @@ type logsFilterQuery struct {
 }
 
 // logGroupExists reports whether the account region has the log group.
-func (s *Server) logGroupExists(c *call, name string) bool {
-	for _, g := range s.st.OfType(c.account, c.region, "AWS::Logs::LogGroup") {
+func logGroupExists(st *world.State, c *call, name string) bool {
+	for _, g := range st.OfType(c.account, c.region, "AWS::Logs::LogGroup") {
 		if world.FieldString(g, "LogGroupName") == name || g.PhysicalID == name {
 			return true
 		}
 	}
 	for _, typ := range []string{"AWS::Logs::MetricFilter", "AWS::Logs::SubscriptionFilter"} {
-		for _, f := range s.st.OfType(c.account, c.region, typ) {
+		for _, f := range st.OfType(c.account, c.region, typ) {
 			if world.FieldString(f, "LogGroupName") == name {
 				return true
 			}
@@ -53,7 +53,7 @@ func (s *Server) logGroupExists(c *call, name string) bool {
 
 // logsFilters selects the filters of typ on the query's log group, by
 // name, and pages them (limit 1..50, default 50).
-func (s *Server) logsFilters(c *call, typ, tokenPrefix string, render func(*world.Resource, string) map[string]any) (items []map[string]any, next string, err error) {
+func logsFilters(st *world.State, c *call, typ, tokenPrefix string, render func(*world.Resource, string) map[string]any) (items []map[string]any, next string, err error) {
 	var in logsFilterQuery
 	if err := c.decode(&in); err != nil {
 		return nil, "", err
@@ -72,9 +72,9 @@ func (s *Server) logsFilters(c *call, typ, tokenPrefix string, render func(*worl
 	if !ok {
 		return nil, "", errf(400, "InvalidParameterException", "The specified nextToken is not valid.")
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if in.LogGroupName != "" && !s.logGroupExists(c, in.LogGroupName) {
+	st.RLock()
+	defer st.RUnlock()
+	if in.LogGroupName != "" && !logGroupExists(st, c, in.LogGroupName) {
 		return nil, "", errf(400, "ResourceNotFoundException", "The specified log group does not exist.")
 	}
 	type named struct {
@@ -82,7 +82,7 @@ func (s *Server) logsFilters(c *call, typ, tokenPrefix string, render func(*worl
 		res  *world.Resource
 	}
 	var all []named
-	for _, f := range s.st.OfType(c.account, c.region, typ) {
+	for _, f := range st.OfType(c.account, c.region, typ) {
 		name := world.FieldString(f, "FilterName")
 		if name == "" {
 			name = f.PhysicalID
@@ -107,8 +107,8 @@ func (s *Server) logsFilters(c *call, typ, tokenPrefix string, render func(*worl
 	return items, next, nil
 }
 
-func (s *Server) logsDescribeMetricFilters(c *call) (any, error) {
-	items, next, err := s.logsFilters(c, "AWS::Logs::MetricFilter", "mf", func(f *world.Resource, name string) map[string]any {
+func logsDescribeMetricFilters(st *world.State, c *call) (any, error) {
+	items, next, err := logsFilters(st, c, "AWS::Logs::MetricFilter", "mf", func(f *world.Resource, name string) map[string]any {
 		m := map[string]any{
 			"filterName": name, "logGroupName": world.FieldString(f, "LogGroupName"),
 			"filterPattern": world.FieldString(f, "FilterPattern"), "creationTime": defaultStackTime.UnixMilli(),
@@ -152,8 +152,8 @@ func (s *Server) logsDescribeMetricFilters(c *call) (any, error) {
 	return out, nil
 }
 
-func (s *Server) logsDescribeSubscriptionFilters(c *call) (any, error) {
-	items, next, err := s.logsFilters(c, "AWS::Logs::SubscriptionFilter", "sf", func(f *world.Resource, name string) map[string]any {
+func logsDescribeSubscriptionFilters(st *world.State, c *call) (any, error) {
+	items, next, err := logsFilters(st, c, "AWS::Logs::SubscriptionFilter", "sf", func(f *world.Resource, name string) map[string]any {
 		m := map[string]any{
 			"filterName": name, "logGroupName": world.FieldString(f, "LogGroupName"),
 			"filterPattern": world.FieldString(f, "FilterPattern"), "destinationArn": world.FieldString(f, "DestinationArn"),

@@ -21,9 +21,9 @@ func mediaConvertService() *service {
 		deny:     apiError{Status: 403, Code: "ForbiddenException"},
 		route:    mediaConvertRoute,
 		ops: map[string]handler{
-			"GetQueue":            (*Server).mediaConvertGetQueue,
-			"ListTagsForResource": (*Server).mediaConvertListTags,
-			"GetJobTemplate":      (*Server).mediaConvertGetJobTemplate,
+			"GetQueue":            mediaConvertGetQueue,
+			"ListTagsForResource": mediaConvertListTags,
+			"GetJobTemplate":      mediaConvertGetJobTemplate,
 		},
 	}
 }
@@ -48,8 +48,8 @@ func mediaConvertRoute(r *http.Request) (string, map[string]string) {
 	return "", nil
 }
 
-func (s *Server) mediaConvertQueue(c *call, name string) (map[string]any, error) {
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::MediaConvert::Queue") {
+func mediaConvertQueue(st *world.State, c *call, name string) (map[string]any, error) {
+	for _, r := range st.OfType(c.account, c.region, "AWS::MediaConvert::Queue") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -70,11 +70,11 @@ func mediaConvertQueueArn(c *call, name string) string {
 	return "arn:aws:mediaconvert:" + c.region + ":" + c.account + ":queues/" + name
 }
 
-func (s *Server) mediaConvertGetQueue(c *call) (any, error) {
+func mediaConvertGetQueue(st *world.State, c *call) (any, error) {
 	name := c.params["name"]
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	m, err := s.mediaConvertQueue(c, name)
+	st.RLock()
+	defer st.RUnlock()
+	m, err := mediaConvertQueue(st, c, name)
 	if err != nil {
 		return nil, err
 	}
@@ -85,17 +85,17 @@ func (s *Server) mediaConvertGetQueue(c *call) (any, error) {
 	return map[string]any{"queue": q}, nil
 }
 
-func (s *Server) mediaConvertListTags(c *call) (any, error) {
+func mediaConvertListTags(st *world.State, c *call) (any, error) {
 	arn := c.params["arn"]
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	var m map[string]any
 	var err error
 	switch {
 	case arn == mediaConvertQueueArn(c, world.ARNTail(arn, ":queues/")):
-		m, err = s.mediaConvertQueue(c, world.ARNTail(arn, ":queues/"))
+		m, err = mediaConvertQueue(st, c, world.ARNTail(arn, ":queues/"))
 	case arn == mediaConvertJobTemplateArn(c, world.ARNTail(arn, ":jobTemplates/")):
-		m, err = s.mediaConvertJobTemplate(c, world.ARNTail(arn, ":jobTemplates/"))
+		m, err = mediaConvertJobTemplate(st, c, world.ARNTail(arn, ":jobTemplates/"))
 	default:
 		return nil, errf(404, "NotFoundException", "The resource %s doesn't exist.", arn)
 	}

@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "strings"
 
 // MediaConvert job templates: GET /2017-08-29/jobTemplates/{name} answers
@@ -9,8 +10,8 @@ import "strings"
 // plus its ARN, type and times; its Tags map is what ListTagsForResource
 // answers by that ARN. An unknown template is NotFoundException.
 
-func (s *Server) mediaConvertJobTemplate(c *call, name string) (map[string]any, error) {
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::MediaConvert::JobTemplate") {
+func mediaConvertJobTemplate(st *world.State, c *call, name string) (map[string]any, error) {
+	for _, r := range st.OfType(c.account, c.region, "AWS::MediaConvert::JobTemplate") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -31,11 +32,11 @@ func mediaConvertJobTemplateArn(c *call, name string) string {
 	return "arn:aws:mediaconvert:" + c.region + ":" + c.account + ":jobTemplates/" + name
 }
 
-func (s *Server) mediaConvertGetJobTemplate(c *call) (any, error) {
+func mediaConvertGetJobTemplate(st *world.State, c *call) (any, error) {
 	name := c.params["name"]
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	m, err := s.mediaConvertJobTemplate(c, name)
+	st.RLock()
+	defer st.RUnlock()
+	m, err := mediaConvertJobTemplate(st, c, name)
 	if err != nil {
 		return nil, err
 	}

@@ -24,16 +24,16 @@ func memoryDBService() *service {
 		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
 		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
 		ops: map[string]handler{
-			"DescribeUsers":      (*Server).memoryDBDescribeUsers,
-			"DescribeParameters": (*Server).memoryDBDescribeParameters,
+			"DescribeUsers":      memoryDBDescribeUsers,
+			"DescribeParameters": memoryDBDescribeParameters,
 		},
 	}
 }
 
 // memoryDBNamed maps the models of typ by nameProp (else the identifier).
-func (s *Server) memoryDBNamed(c *call, typ, nameProp string) map[string]*world.Resource {
+func memoryDBNamed(st *world.State, c *call, typ, nameProp string) map[string]*world.Resource {
 	out := map[string]*world.Resource{}
-	for _, r := range s.st.OfType(c.account, c.region, typ) {
+	for _, r := range st.OfType(c.account, c.region, typ) {
 		if r.Deleted {
 			continue
 		}
@@ -70,7 +70,7 @@ func memoryDBPage(in memoryDBPageIn, prefix string, total int) (lo, hi int, next
 	return lo, hi, next, nil
 }
 
-func (s *Server) memoryDBDescribeUsers(c *call) (any, error) {
+func memoryDBDescribeUsers(st *world.State, c *call) (any, error) {
 	var in struct {
 		UserName string
 		memoryDBPageIn
@@ -78,9 +78,9 @@ func (s *Server) memoryDBDescribeUsers(c *call) (any, error) {
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	users := s.memoryDBNamed(c, "AWS::MemoryDB::User", "UserName")
+	st.RLock()
+	defer st.RUnlock()
+	users := memoryDBNamed(st, c, "AWS::MemoryDB::User", "UserName")
 	names := world.SortedKeys(users)
 	if in.UserName != "" {
 		if users[in.UserName] == nil {
@@ -107,7 +107,7 @@ func (s *Server) memoryDBDescribeUsers(c *call) (any, error) {
 	return out, nil
 }
 
-func (s *Server) memoryDBDescribeParameters(c *call) (any, error) {
+func memoryDBDescribeParameters(st *world.State, c *call) (any, error) {
 	var in struct {
 		ParameterGroupName string
 		memoryDBPageIn
@@ -115,9 +115,9 @@ func (s *Server) memoryDBDescribeParameters(c *call) (any, error) {
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	g := s.memoryDBNamed(c, "AWS::MemoryDB::ParameterGroup", "ParameterGroupName")[in.ParameterGroupName]
+	st.RLock()
+	defer st.RUnlock()
+	g := memoryDBNamed(st, c, "AWS::MemoryDB::ParameterGroup", "ParameterGroupName")[in.ParameterGroupName]
 	if g == nil {
 		return nil, errf(400, "ParameterGroupNotFoundFault", "ParameterGroup %s not found", in.ParameterGroupName)
 	}

@@ -12,28 +12,28 @@ func organizationsService() *service {
 		throttle:      apiError{Status: 400, Code: "TooManyRequestsException"},
 		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
 		ops: map[string]handler{
-			"DescribeOrganization": (*Server).orgDescribeOrganization,
-			"ListAccounts":         (*Server).orgListAccounts,
+			"DescribeOrganization": orgDescribeOrganization,
+			"ListAccounts":         orgListAccounts,
 		},
 	}
 }
 
-func (s *Server) organization() (*world.Organization, error) {
-	o := s.st.World.Organization
+func organization(st *world.State) (*world.Organization, error) {
+	o := st.World.Organization
 	if o == nil {
 		return nil, errf(400, "AWSOrganizationsNotInUseException", "Your account is not a member of an organization.")
 	}
 	return o, nil
 }
 
-func (s *Server) orgDescribeOrganization(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	o, err := s.organization()
+func orgDescribeOrganization(st *world.State, c *call) (any, error) {
+	st.RLock()
+	defer st.RUnlock()
+	o, err := organization(st)
 	if err != nil {
 		return nil, err
 	}
-	mgmt := s.st.Account(o.ManagementAccountID)
+	mgmt := st.Account(o.ManagementAccountID)
 	return map[string]any{"Organization": map[string]any{
 		"Id":                 o.ID,
 		"Arn":                "arn:aws:organizations::" + o.ManagementAccountID + ":organization/" + o.ID,
@@ -47,7 +47,7 @@ func (s *Server) orgDescribeOrganization(c *call) (any, error) {
 	}}, nil
 }
 
-func (s *Server) orgListAccounts(c *call) (any, error) {
+func orgListAccounts(st *world.State, c *call) (any, error) {
 	var in struct {
 		NextToken  string
 		MaxResults int
@@ -55,9 +55,9 @@ func (s *Server) orgListAccounts(c *call) (any, error) {
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	o, err := s.organization()
+	st.RLock()
+	defer st.RUnlock()
+	o, err := organization(st)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +72,7 @@ func (s *Server) orgListAccounts(c *call) (any, error) {
 	if !ok {
 		return nil, errf(400, "InvalidInputException", "You specified an invalid value for nextToken.")
 	}
-	all := s.st.World.Accounts
+	all := st.World.Accounts
 	lo, hi, next := page(len(all), off, size)
 	accts := []map[string]any{}
 	for _, a := range all[lo:hi] {

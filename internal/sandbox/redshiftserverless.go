@@ -21,12 +21,12 @@ func redshiftServerlessService() *service {
 		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
 		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
 		ops: map[string]handler{
-			"GetWorkgroup": (*Server).rsGetWorkgroup,
+			"GetWorkgroup": rsGetWorkgroup,
 		},
 	}
 }
 
-func (s *Server) rsGetWorkgroup(c *call) (any, error) {
+func rsGetWorkgroup(st *world.State, c *call) (any, error) {
 	var in struct {
 		WorkgroupName string `json:"workgroupName"`
 	}
@@ -36,10 +36,10 @@ func (s *Server) rsGetWorkgroup(c *call) (any, error) {
 	if in.WorkgroupName == "" {
 		return nil, errf(400, "ValidationException", "1 validation error detected: Value null at 'workgroupName' failed to satisfy constraint: Member must not be null")
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	var m map[string]any
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::RedshiftServerless::Workgroup") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::RedshiftServerless::Workgroup") {
 		if r.Deleted {
 			continue
 		}

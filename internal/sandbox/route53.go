@@ -36,11 +36,11 @@ func route53Service() *service {
 		deny:       apiError{Status: 403, Code: "AccessDenied"},
 		route:      route53Route,
 		ops: map[string]handler{
-			"ListResourceRecordSets": (*Server).route53ListResourceRecordSets,
-			"ListHostedZonesByName":  (*Server).route53ListHostedZonesByName,
+			"ListResourceRecordSets": route53ListResourceRecordSets,
+			"ListHostedZonesByName":  route53ListHostedZonesByName,
 			// The write side (route53_write.go).
-			"ChangeResourceRecordSets": (*Server).route53ChangeResourceRecordSets,
-			"GetChange":                (*Server).route53GetChange,
+			"ChangeResourceRecordSets": route53ChangeResourceRecordSets,
+			"GetChange":                route53GetChange,
 		},
 	}
 }
@@ -95,9 +95,9 @@ type r53Record struct {
 }
 
 // route53Zones returns the account's hosted zones by id.
-func (s *Server) route53Zones(c *call) map[string]*r53Zone {
+func route53Zones(st *world.State, c *call) map[string]*r53Zone {
 	zones := map[string]*r53Zone{}
-	for _, z := range s.st.OfType(c.account, c.region, "AWS::Route53::HostedZone") {
+	for _, z := range st.OfType(c.account, c.region, "AWS::Route53::HostedZone") {
 		id := strings.TrimPrefix(world.FieldString(z, "Id"), "/hostedzone/")
 		if id == "" {
 			id = z.CCID()
@@ -109,7 +109,7 @@ func (s *Server) route53Zones(c *call) map[string]*r53Zone {
 
 // route53Records returns the account's records, each with its zone id; a
 // record whose zone cannot be named is left out.
-func (s *Server) route53Records(c *call, zones map[string]*r53Zone) []r53Record {
+func route53Records(st *world.State, c *call, zones map[string]*r53Zone) []r53Record {
 	byName := map[string]string{}
 	for id, z := range zones {
 		byName[z.name] = id
@@ -133,11 +133,11 @@ func (s *Server) route53Records(c *call, zones map[string]*r53Zone) []r53Record 
 		}
 		out = append(out, r53Record{zone: zone, model: m})
 	}
-	for _, res := range s.st.OfType(c.account, c.region, "AWS::Route53::RecordSet") {
+	for _, res := range st.OfType(c.account, c.region, "AWS::Route53::RecordSet") {
 		m, _ := fieldObject(res)
 		add(zoneOf(m), m)
 	}
-	for _, res := range s.st.OfType(c.account, c.region, "AWS::Route53::RecordSetGroup") {
+	for _, res := range st.OfType(c.account, c.region, "AWS::Route53::RecordSetGroup") {
 		g, _ := fieldObject(res)
 		zone := zoneOf(g)
 		sets, _ := g["RecordSets"].([]any)
@@ -217,7 +217,7 @@ func (a r53Item) less(b r53Item) bool {
 // identifier (each needs the one before it), at most maxitems (1-300,
 // default 300) a page, with IsTruncated and NextRecordName / Type /
 // Identifier as Route 53 pages them.
-func (s *Server) route53ListResourceRecordSets(c *call) (any, error) {
+func route53ListResourceRecordSets(st *world.State, c *call) (any, error) {
 	zone := strings.TrimPrefix(c.params["zone"], "/hostedzone/")
 	name, typ, set := c.str("name"), c.str("type"), c.str("identifier")
 	if typ != "" && name == "" {
@@ -234,10 +234,10 @@ func (s *Server) route53ListResourceRecordSets(c *call) (any, error) {
 		}
 		size = min(n, 300)
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	zones := s.route53Zones(c)
-	recs := s.route53Records(c, zones)
+	st.RLock()
+	defer st.RUnlock()
+	zones := route53Zones(st, c)
+	recs := route53Records(st, c, zones)
 	if zones[zone] == nil {
 		return nil, errf(404, "NoSuchHostedZone", "No hosted zone found with ID: %s", zone)
 	}
@@ -331,7 +331,7 @@ func objOpt(m map[string]any, k string) *xnode {
 
 // route53ListHostedZonesByName lists the zones from dnsname (in Route 53's
 // order of names), at most maxitems (default 100) a page.
-func (s *Server) route53ListHostedZonesByName(c *call) (any, error) {
+func route53ListHostedZonesByName(st *world.State, c *call) (any, error) {
 	from, zoneID := c.str("dnsname"), c.str("hostedzoneid")
 	if zoneID != "" && from == "" {
 		return nil, errf(400, "InvalidInput", "Invalid request: hostedzoneid specified without dnsname")
@@ -344,10 +344,10 @@ func (s *Server) route53ListHostedZonesByName(c *call) (any, error) {
 		}
 		size = min(n, 100)
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	zones := s.route53Zones(c)
-	s.route53Records(c, zones)
+	st.RLock()
+	defer st.RUnlock()
+	zones := route53Zones(st, c)
+	route53Records(st, c, zones)
 	var list []*r53Zone
 	for _, z := range zones {
 		if z.name != "" {

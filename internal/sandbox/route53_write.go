@@ -189,8 +189,8 @@ type r53Holder struct {
 }
 
 // route53Holders finds the records of zone by name, type and set key.
-func (s *Server) route53Holders(c *call, zone string) map[string]*r53Holder {
-	zones := s.route53Zones(c)
+func route53Holders(st *world.State, c *call, zone string) map[string]*r53Holder {
+	zones := route53Zones(st, c)
 	byName := map[string]string{}
 	for id, z := range zones {
 		byName[z.name] = id
@@ -211,13 +211,13 @@ func (s *Server) route53Holders(c *call, zone string) map[string]*r53Holder {
 		id, _ := m["SetIdentifier"].(string)
 		return r53Key(n, t, id)
 	}
-	for _, res := range s.st.OfType(c.account, c.region, "AWS::Route53::RecordSet") {
+	for _, res := range st.OfType(c.account, c.region, "AWS::Route53::RecordSet") {
 		m, _ := fieldObject(res)
 		if zoneOf(m) == zone {
 			out[key(m)] = &r53Holder{res: res, model: m}
 		}
 	}
-	for _, res := range s.st.OfType(c.account, c.region, "AWS::Route53::RecordSetGroup") {
+	for _, res := range st.OfType(c.account, c.region, "AWS::Route53::RecordSetGroup") {
 		g, _ := fieldObject(res)
 		if zoneOf(g) != zone {
 			continue
@@ -238,7 +238,7 @@ func r53Key(name, typ, set string) string {
 
 // route53ChangeResourceRecordSets applies a change batch: every change is
 // checked against the zone first, then all are written.
-func (s *Server) route53ChangeResourceRecordSets(c *call) (any, error) {
+func route53ChangeResourceRecordSets(st *world.State, c *call) (any, error) {
 	zone := strings.TrimPrefix(c.params["zone"], "/hostedzone/")
 	var in r53ChangeRequest
 	if err := xml.Unmarshal(c.body, &in); err != nil {
@@ -247,17 +247,17 @@ func (s *Server) route53ChangeResourceRecordSets(c *call) (any, error) {
 	if len(in.Changes) == 0 {
 		return nil, errf(400, "InvalidInput", "1 validation error detected: Value '[]' at 'changeBatch.changes' failed to satisfy constraint: Member must have length greater than or equal to 1")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	zones := s.route53Zones(c)
+	st.Lock()
+	defer st.Unlock()
+	zones := route53Zones(st, c)
 	z := zones[zone]
 	if z == nil {
-		s.route53Records(c, zones) // zones only records name
+		route53Records(st, c, zones) // zones only records name
 		if z = zones[zone]; z == nil {
 			return nil, errf(404, "NoSuchHostedZone", "No hosted zone found with ID: %s", zone)
 		}
 	}
-	have := s.route53Holders(c, zone)
+	have := route53Holders(st, c, zone)
 	seen := map[string]bool{}
 	var problems []string
 	for _, ch := range in.Changes {
@@ -305,17 +305,17 @@ func (s *Server) route53ChangeResourceRecordSets(c *call) (any, error) {
 		var err error
 		switch {
 		case ch.Action == "DELETE":
-			err = s.r53Delete(c, h)
+			err = r53Delete(st, c, h)
 		case h != nil:
 			err = r53Replace(h, x)
 		default:
-			err = s.r53Create(c, zone, x)
+			err = r53Create(st, c, zone, x)
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
-	return restXML(el("ChangeResourceRecordSetsResponse", r53ChangeInfo(s.opts.now(), "PENDING", in.Comment)), route53NS), nil
+	return restXML(el("ChangeResourceRecordSetsResponse", r53ChangeInfo(c.now(), "PENDING", in.Comment)), route53NS), nil
 }
 
 func setDesc(set string) string {
@@ -398,9 +398,9 @@ func r53Replace(h *r53Holder, x *r53XMLRR) error {
 }
 
 // r53Delete removes the record h holds.
-func (s *Server) r53Delete(c *call, h *r53Holder) error {
+func r53Delete(st *world.State, c *call, h *r53Holder) error {
 	if !h.group {
-		s.st.Remove(c.account, c.region, h.res)
+		st.Remove(c.account, c.region, h.res)
 		return nil
 	}
 	g, err := fieldObject(h.res)
@@ -420,7 +420,7 @@ func (s *Server) r53Delete(c *call, h *r53Holder) error {
 // r53Create adds a record of zone as a live-only AWS::Route53::RecordSet,
 // identified by its name (with its type and set identifier when the name
 // is taken).
-func (s *Server) r53Create(c *call, zone string, x *r53XMLRR) error {
+func r53Create(st *world.State, c *call, zone string, x *r53XMLRR) error {
 	m := map[string]any{"HostedZoneId": zone, "Name": x.Name, "Type": strings.ToUpper(x.Type)}
 	if x.SetIdentifier != "" {
 		m["SetIdentifier"] = x.SetIdentifier
@@ -433,10 +433,10 @@ func (s *Server) r53Create(c *call, zone string, x *r53XMLRR) error {
 		return err
 	}
 	id := strings.TrimSuffix(x.Name, ".")
-	if s.st.Resource(c.account, c.region, "AWS::Route53::RecordSet", id) != nil {
+	if st.Resource(c.account, c.region, "AWS::Route53::RecordSet", id) != nil {
 		id += "|" + strings.ToUpper(x.Type) + "|" + x.SetIdentifier
 	}
-	return s.st.AddLive(c.account, c.region, &world.Resource{Type: "AWS::Route53::RecordSet", PhysicalID: id, Properties: b})
+	return st.AddLive(c.account, c.region, &world.Resource{Type: "AWS::Route53::RecordSet", PhysicalID: id, Properties: b})
 }
 
 // r53ChangeInfo is a <ChangeInfo> for a change submitted at t.
@@ -447,18 +447,18 @@ func r53ChangeInfo(t time.Time, status, comment string) *xnode {
 
 // route53GetChange answers a change's status: PENDING until the operation
 // delay has passed since it was submitted, INSYNC after.
-func (s *Server) route53GetChange(c *call) (any, error) {
+func route53GetChange(st *world.State, c *call) (any, error) {
 	id := strings.TrimPrefix(c.params["id"], "/change/")
 	n, err := strconv.ParseInt(strings.ToLower(strings.TrimPrefix(id, "C")), 36, 64)
 	if !strings.HasPrefix(id, "C") || err != nil {
 		return nil, errf(404, "NoSuchChange", "A change with the specified change ID does not exist: %s", id)
 	}
 	at := time.Unix(0, n).UTC()
-	if at.After(s.opts.now()) {
+	if at.After(c.now()) {
 		return nil, errf(404, "NoSuchChange", "A change with the specified change ID does not exist: %s", id)
 	}
 	status := "PENDING"
-	if !s.opts.now().Before(at.Add(s.opts.OperationDelay)) {
+	if !c.now().Before(at.Add(c.operationDelay)) {
 		status = "INSYNC"
 	}
 	info := r53ChangeInfo(at, status, "")

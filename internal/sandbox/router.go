@@ -1,13 +1,11 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 )
@@ -47,131 +45,23 @@ func parseScope(r *http.Request) (scope, error) {
 	return scope{accessKey: parts[0], date: parts[1], region: parts[2], service: parts[3]}, nil
 }
 
-// call is one API request being served.
-type call struct {
-	r       *http.Request
-	svc     *service
-	action  string
-	region  string
-	account string
-	who     world.Principal
-	reqID   string
-	form    url.Values
-	body    []byte
-	// params are REST path parameters.
-	params map[string]string
-}
-
-// str returns a query parameter.
-func (c *call) str(name string) string { return c.form.Get(name) }
-
-// list reads a query list parameter (Name.member.1, Name.member.2, ...).
-func (c *call) list(name string) []string {
-	var out []string
-	for i := 1; ; i++ {
-		v, ok := c.form[fmt.Sprintf("%s.member.%d", name, i)]
-		if !ok {
-			return out
-		}
-		out = append(out, v[0])
-	}
-}
-
-// decode reads a JSON body into v.
-func (c *call) decode(v any) error {
-	if len(c.body) == 0 {
-		return nil
-	}
-	if err := json.Unmarshal(c.body, v); err != nil {
-		return errf(400, "SerializationException", "cannot read the request body: %v", err)
-	}
-	return nil
-}
-
-// handler serves one operation. It returns the reply: *xnode (query result
-// contents), raw, or a value to encode as JSON.
-type handler func(s *Server, c *call) (any, error)
-
-// service is one AWS service's wire facts and operations.
-type service struct {
-	name          string // SigV4 signing name
-	protocol      protocol
-	xmlns         string // query namespace
-	jsonNamespace string // JSON error __type prefix
-	jsonVersion   string // "1.0" or "1.1"
-	targetPrefix  string // X-Amz-Target prefix, with the dot
-	throttle      apiError
-	deny          apiError
-	// queryXMLNS, when set, is the namespace of the query protocol the
-	// service also accepts (SQS before its move to JSON): a request with
-	// no X-Amz-Target is served as query.
-	queryXMLNS string
-	// wrapErrors marks a REST-XML service whose errors are wrapped in
-	// <ErrorResponse xmlns=...> (Route 53), unlike S3's bare <Error>.
-	wrapErrors bool
-	// route names the operation of a REST request and fills path params.
-	route func(r *http.Request) (action string, params map[string]string)
-	ops   map[string]handler
-}
-
 // services is the one registration table of emulated services, keyed by
 // SigV4 signing name.
-func services() map[string]*service {
+func services(srv *Server) map[string]*service {
 	out := map[string]*service{}
-	for _, s := range []*service{
-		cloudFormationService(), cloudControlService(), stsService(), organizationsService(),
-		s3Service(), sqsService(), snsService(), iamService(), lambdaService(), kmsService(),
+	for _, svc := range []*service{
+		cloudFormationService(srv), cloudControlService(srv), stsService(srv), organizationsService(),
+		s3Service(srv), sqsService(), snsService(), iamService(), lambdaService(), kmsService(),
 		ec2Service(), logsService(), eventsService(), secretsManagerService(),
 		ecsService(), cognitoService(), ssmService(), autoScalingService(), codeDeployService(),
 		route53Service(), acmService(), codeBuildService(), schedulerService(), configService(),
-		serviceDiscoveryService(), elbv2Service(), elastiCacheService(), daxService(), sesService(), glueService(), appSyncService(),
+		serviceDiscoveryService(), elbv2Service(srv), elastiCacheService(), daxService(), sesService(), glueService(), appSyncService(),
 		lakeFormationService(), mediaConvertService(), docDBService(), dmsService(), budgetsService(), dlmService(), sageMakerService(), cognitoIdentityService(), cloudWatchService(), memoryDBService(), kafkaService(), elasticBeanstalkService(), redshiftServerlessService(), lexModelsService(),
-		securityHubService(), applicationAutoScalingService(),
+		securityHubService(srv), applicationAutoScalingService(),
 	} {
-		out[s.name] = s
+		out[svc.name] = svc
 	}
 	return out
-}
-
-// maxBody bounds request bodies.
-const maxBody = 16 << 20
-
-// operation names the operation of r for svc.
-func (svc *service) operation(r *http.Request, body []byte) (action string, form url.Values, params map[string]string, err error) {
-	switch svc.protocol {
-	case protoQuery, protoEC2:
-		form = r.URL.Query()
-		if r.Method == http.MethodPost {
-			bf, perr := url.ParseQuery(string(body))
-			if perr != nil {
-				return "", nil, nil, errf(400, "MalformedQueryString", "cannot parse the form body: %v", perr)
-			}
-			for k, v := range bf {
-				form[k] = v
-			}
-		}
-		action = form.Get("Action")
-		if action == "" {
-			return "", nil, nil, errf(400, "MissingAction", "the request has no Action")
-		}
-	case protoJSON:
-		t := r.Header.Get("X-Amz-Target")
-		a, ok := strings.CutPrefix(t, svc.targetPrefix)
-		if !ok {
-			return "", nil, nil, errf(400, NotEmulated, "X-Amz-Target %q is not an operation the sandbox emulates for %s", t, svc.name)
-		}
-		action = a
-	default:
-		action, params = svc.route(r)
-		form = r.URL.Query()
-		if action == "" {
-			return "", nil, nil, errf(400, NotEmulated, "%s %s is not an operation the sandbox emulates for %s", r.Method, r.URL.Path, svc.name)
-		}
-	}
-	if svc.ops[action] == nil {
-		return "", nil, nil, errf(400, NotEmulated, "%s is not an operation the sandbox emulates for %s", action, svc.name)
-	}
-	return action, form, params, nil
 }
 
 // serveAPI serves one signed AWS API request.
@@ -209,7 +99,8 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, r, sc, svc, body, reqID, asAPIError(err))
 		return
 	}
-	c := &call{r: r, svc: svc, action: action, region: sc.region, reqID: reqID, form: form, body: body, params: params}
+	c := &call{r: r, svc: svc, action: action, region: sc.region, reqID: reqID, form: form, body: body, params: params,
+		pageSize: s.opts.PageSize, operationDelay: s.opts.OperationDelay, now: s.opts.now}
 	c.who = s.principalFor(sc.accessKey)
 	c.account = c.who.Account
 
@@ -242,7 +133,7 @@ func (s *Server) dispatch(w http.ResponseWriter, c *call) (int, string) {
 		writeError(w, c.svc, c.reqID, &e)
 		return e.Status, e.Code
 	}
-	out, err := c.svc.ops[c.action](s, c)
+	out, err := c.svc.ops[c.action](s.st, c)
 	if err != nil {
 		e := asAPIError(err)
 		writeError(w, c.svc, c.reqID, e)
@@ -293,8 +184,8 @@ func asAPIError(err error) *apiError {
 // principalFor maps an access key to its principal; an unmapped key acts
 // as the default account's root.
 func (s *Server) principalFor(key string) world.Principal {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.st.RLock()
+	defer s.st.RUnlock()
 	if p, ok := s.st.Keys[key]; ok {
 		return p
 	}

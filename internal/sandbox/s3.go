@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-func s3Service() *service {
+func s3Service(srv *Server) *service {
 	return &service{
 		name:     "s3",
 		protocol: protoRESTXML,
@@ -16,11 +16,11 @@ func s3Service() *service {
 		deny:     apiError{Status: 403, Code: "AccessDenied"},
 		route:    s3Route,
 		ops: map[string]handler{
-			"GetBucketPolicy":    (*Server).s3GetBucketPolicy,
-			"PutBucketPolicy":    (*Server).s3PutBucketPolicy,
-			"DeleteBucketPolicy": (*Server).s3DeleteBucketPolicy,
-			"PutObject":          (*Server).s3PutObject,
-			"GetObject":          (*Server).s3GetObject,
+			"GetBucketPolicy":    s3GetBucketPolicy,
+			"PutBucketPolicy":    s3PutBucketPolicy,
+			"DeleteBucketPolicy": s3DeleteBucketPolicy,
+			"PutObject":          serverOp(srv.s3PutObject),
+			"GetObject":          serverOp(srv.s3GetObject),
 		},
 	}
 }
@@ -54,13 +54,13 @@ func s3Route(r *http.Request) (string, map[string]string) {
 
 // findBucket looks a bucket up in the call's region, then in the account's
 // other regions (bucket names are global).
-func (s *Server) findBucket(c *call, name string) (*world.Resource, string) {
-	if b := s.st.Resource(c.account, c.region, "AWS::S3::Bucket", name); b != nil {
+func findBucket(st *world.State, c *call, name string) (*world.Resource, string) {
+	if b := st.Resource(c.account, c.region, "AWS::S3::Bucket", name); b != nil {
 		return b, c.region
 	}
-	if a := s.st.Account(c.account); a != nil {
+	if a := st.Account(c.account); a != nil {
 		for _, r := range a.Regions {
-			if b := s.st.Resource(c.account, r.Name, "AWS::S3::Bucket", name); b != nil {
+			if b := st.Resource(c.account, r.Name, "AWS::S3::Bucket", name); b != nil {
 				return b, r.Name
 			}
 		}
@@ -69,8 +69,8 @@ func (s *Server) findBucket(c *call, name string) (*world.Resource, string) {
 }
 
 // bucketPolicyOf returns the AWS::S3::BucketPolicy of a bucket in region.
-func (s *Server) bucketPolicyOf(account, region, bucket string) *world.Resource {
-	for _, p := range s.st.OfType(account, region, "AWS::S3::BucketPolicy") {
+func bucketPolicyOf(st *world.State, account, region, bucket string) *world.Resource {
+	for _, p := range st.OfType(account, region, "AWS::S3::BucketPolicy") {
 		if world.FieldString(p, "Bucket") == bucket || p.CCID() == bucket {
 			return p
 		}
@@ -82,12 +82,12 @@ func noBucket(name string) error {
 	return &apiError{Status: 404, Code: "NoSuchBucket", Message: "The specified bucket does not exist", Extra: map[string]string{"BucketName": name}}
 }
 
-func (s *Server) s3GetBucketPolicy(c *call) (any, error) {
+func s3GetBucketPolicy(st *world.State, c *call) (any, error) {
 	name := c.params["bucket"]
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	b, region := s.findBucket(c, name)
-	pol := s.bucketPolicyOf(c.account, region, name)
+	st.RLock()
+	defer st.RUnlock()
+	b, region := findBucket(st, c, name)
+	pol := bucketPolicyOf(st, c.account, region, name)
 	if pol == nil {
 		if b == nil {
 			return nil, noBucket(name)
@@ -97,20 +97,20 @@ func (s *Server) s3GetBucketPolicy(c *call) (any, error) {
 	return raw{status: 200, contentType: "application/json", body: []byte(world.CompactJSON(world.Field(pol, "PolicyDocument")))}, nil
 }
 
-func (s *Server) s3PutBucketPolicy(c *call) (any, error) {
+func s3PutBucketPolicy(st *world.State, c *call) (any, error) {
 	name := c.params["bucket"]
 	var doc map[string]any
 	if err := json.Unmarshal(c.body, &doc); err != nil {
 		return nil, errf(400, "MalformedPolicy", "Policies must be valid JSON and the first byte must be '{'")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	b, region := s.findBucket(c, name)
+	st.Lock()
+	defer st.Unlock()
+	b, region := findBucket(st, c, name)
 	if b == nil {
 		return nil, noBucket(name)
 	}
 	text := json.RawMessage(world.CompactJSON(c.body))
-	if pol := s.bucketPolicyOf(c.account, region, name); pol != nil {
+	if pol := bucketPolicyOf(st, c.account, region, name); pol != nil {
 		if err := world.SetField(pol, "PolicyDocument", text); err != nil {
 			return nil, err
 		}
@@ -120,23 +120,23 @@ func (s *Server) s3PutBucketPolicy(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.st.AddLive(c.account, region, &world.Resource{Type: "AWS::S3::BucketPolicy", Identifier: name, PhysicalID: name, Properties: model}); err != nil {
+	if err := st.AddLive(c.account, region, &world.Resource{Type: "AWS::S3::BucketPolicy", Identifier: name, PhysicalID: name, Properties: model}); err != nil {
 		return nil, err
 	}
 	return raw{status: 204}, nil
 }
 
-func (s *Server) s3DeleteBucketPolicy(c *call) (any, error) {
+func s3DeleteBucketPolicy(st *world.State, c *call) (any, error) {
 	name := c.params["bucket"]
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	b, region := s.findBucket(c, name)
-	pol := s.bucketPolicyOf(c.account, region, name)
+	st.Lock()
+	defer st.Unlock()
+	b, region := findBucket(st, c, name)
+	pol := bucketPolicyOf(st, c.account, region, name)
 	if b == nil && pol == nil {
 		return nil, noBucket(name)
 	}
 	if pol != nil {
-		s.st.Remove(c.account, region, pol)
+		st.Remove(c.account, region, pol)
 	}
 	return raw{status: 204}, nil
 }

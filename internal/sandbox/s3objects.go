@@ -56,9 +56,9 @@ func s3ObjectRoute(r *http.Request) (string, map[string]string) {
 
 func (s *Server) s3PutObject(c *call) (any, error) {
 	name := c.params["bucket"]
-	s.mu.RLock()
-	b, _ := s.findBucket(c, name)
-	s.mu.RUnlock()
+	s.st.RLock()
+	b, _ := findBucket(s.st, c, name)
+	s.st.RUnlock()
 	if b == nil {
 		return nil, noBucket(name)
 	}
@@ -68,9 +68,9 @@ func (s *Server) s3PutObject(c *call) (any, error) {
 
 func (s *Server) s3GetObject(c *call) (any, error) {
 	name := c.params["bucket"]
-	s.mu.RLock()
-	b, _ := s.findBucket(c, name)
-	s.mu.RUnlock()
+	s.st.RLock()
+	b, _ := findBucket(s.st, c, name)
+	s.st.RUnlock()
 	if b == nil {
 		return nil, noBucket(name)
 	}

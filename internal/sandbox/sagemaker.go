@@ -22,9 +22,9 @@ func sageMakerService() *service {
 		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
 		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
 		ops: map[string]handler{
-			"DescribeEndpointConfig":     (*Server).sageMakerDescribeEndpointConfig,
-			"DescribeMonitoringSchedule": (*Server).sageMakerDescribeMonitoringSchedule,
-			"ListTags":                   (*Server).sageMakerListTags,
+			"DescribeEndpointConfig":     sageMakerDescribeEndpointConfig,
+			"DescribeMonitoringSchedule": sageMakerDescribeMonitoringSchedule,
+			"ListTags":                   sageMakerListTags,
 		},
 	}
 }
@@ -42,8 +42,8 @@ func (k sageMakerKind) arn(c *call, name string) string {
 }
 
 // sageMakerModel returns the model of k named name (its name set).
-func (s *Server) sageMakerModel(c *call, k sageMakerKind, name string) (map[string]any, error) {
-	for _, r := range s.st.OfType(c.account, c.region, k.typ) {
+func sageMakerModel(st *world.State, c *call, k sageMakerKind, name string) (map[string]any, error) {
+	for _, r := range st.OfType(c.account, c.region, k.typ) {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -60,15 +60,15 @@ func (s *Server) sageMakerModel(c *call, k sageMakerKind, name string) (map[stri
 	return nil, nil
 }
 
-func (s *Server) sageMakerDescribe(c *call, k sageMakerKind, missing func(string) error) (map[string]any, error) {
+func sageMakerDescribe(st *world.State, c *call, k sageMakerKind, missing func(string) error) (map[string]any, error) {
 	var in map[string]string
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
 	name := in[k.nameProp]
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	m, err := s.sageMakerModel(c, k, name)
+	st.RLock()
+	defer st.RUnlock()
+	m, err := sageMakerModel(st, c, k, name)
 	if err != nil {
 		return nil, err
 	}
@@ -80,14 +80,14 @@ func (s *Server) sageMakerDescribe(c *call, k sageMakerKind, missing func(string
 	return m, nil
 }
 
-func (s *Server) sageMakerDescribeEndpointConfig(c *call) (any, error) {
-	return s.sageMakerDescribe(c, smEndpointConfig, func(name string) error {
+func sageMakerDescribeEndpointConfig(st *world.State, c *call) (any, error) {
+	return sageMakerDescribe(st, c, smEndpointConfig, func(name string) error {
 		return errf(400, "ValidationException", "Could not find endpoint configuration \"%s\".", smEndpointConfig.arn(c, name))
 	})
 }
 
-func (s *Server) sageMakerDescribeMonitoringSchedule(c *call) (any, error) {
-	m, err := s.sageMakerDescribe(c, smMonitoringSchedule, func(name string) error {
+func sageMakerDescribeMonitoringSchedule(st *world.State, c *call) (any, error) {
+	m, err := sageMakerDescribe(st, c, smMonitoringSchedule, func(name string) error {
 		return errf(400, "ResourceNotFound", "Monitoring schedule %s does not exist.", name)
 	})
 	if err != nil {
@@ -100,7 +100,7 @@ func (s *Server) sageMakerDescribeMonitoringSchedule(c *call) (any, error) {
 	return m, nil
 }
 
-func (s *Server) sageMakerListTags(c *call) (any, error) {
+func sageMakerListTags(st *world.State, c *call) (any, error) {
 	var in struct {
 		ResourceArn, NextToken string
 		MaxResults             int
@@ -116,14 +116,14 @@ func (s *Server) sageMakerListTags(c *call) (any, error) {
 	if !ok {
 		return nil, errf(400, "ValidationException", "Invalid NextToken")
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	for _, k := range []sageMakerKind{smEndpointConfig, smMonitoringSchedule} {
 		prefix := k.arn(c, "")
 		if !strings.HasPrefix(in.ResourceArn, prefix) {
 			continue
 		}
-		m, err := s.sageMakerModel(c, k, strings.TrimPrefix(in.ResourceArn, prefix))
+		m, err := sageMakerModel(st, c, k, strings.TrimPrefix(in.ResourceArn, prefix))
 		if err != nil {
 			return nil, err
 		}

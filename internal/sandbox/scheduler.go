@@ -23,7 +23,7 @@ func schedulerService() *service {
 		deny:     apiError{Status: 403, Code: "AccessDeniedException"},
 		route:    schedulerRoute,
 		ops: map[string]handler{
-			"GetSchedule": (*Server).schedulerGetSchedule,
+			"GetSchedule": schedulerGetSchedule,
 		},
 	}
 }
@@ -40,15 +40,15 @@ func schedulerRoute(r *http.Request) (string, map[string]string) {
 	return "GetSchedule", map[string]string{"name": name}
 }
 
-func (s *Server) schedulerGetSchedule(c *call) (any, error) {
+func schedulerGetSchedule(st *world.State, c *call) (any, error) {
 	name, group := c.params["name"], c.str("groupName")
 	if group == "" {
 		group = "default"
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	var sched *world.Resource
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::Scheduler::Schedule") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::Scheduler::Schedule") {
 		g := world.FieldString(r, "GroupName")
 		if g == "" {
 			g = "default"

@@ -16,7 +16,7 @@ func secretsManagerService() *service {
 		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
 		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
 		ops: map[string]handler{
-			"GetResourcePolicy": (*Server).smGetResourcePolicy,
+			"GetResourcePolicy": smGetResourcePolicy,
 		},
 	}
 }
@@ -29,7 +29,7 @@ func secretArn(r *world.Resource) string {
 	return r.CCID()
 }
 
-func (s *Server) smGetResourcePolicy(c *call) (any, error) {
+func smGetResourcePolicy(st *world.State, c *call) (any, error) {
 	var in struct{ SecretId string }
 	if err := c.decode(&in); err != nil {
 		return nil, err
@@ -37,10 +37,10 @@ func (s *Server) smGetResourcePolicy(c *call) (any, error) {
 	if in.SecretId == "" {
 		return nil, errf(400, "InvalidParameterException", "You must provide a SecretId.")
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	var secret *world.Resource
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::SecretsManager::Secret") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::SecretsManager::Secret") {
 		if secretArn(r) == in.SecretId || world.FieldString(r, "Name") == in.SecretId {
 			secret = r
 		}
@@ -50,7 +50,7 @@ func (s *Server) smGetResourcePolicy(c *call) (any, error) {
 	}
 	arn, name := secretArn(secret), world.FieldString(secret, "Name")
 	out := map[string]any{"ARN": arn, "Name": name}
-	for _, p := range s.st.OfType(c.account, c.region, "AWS::SecretsManager::ResourcePolicy") {
+	for _, p := range st.OfType(c.account, c.region, "AWS::SecretsManager::ResourcePolicy") {
 		if id := world.FieldString(p, "SecretId"); id == arn || (name != "" && id == name) {
 			if doc := world.Field(p, "ResourcePolicy"); doc != nil {
 				if str := world.FieldString(p, "ResourcePolicy"); str != "" {

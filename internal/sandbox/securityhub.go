@@ -25,7 +25,7 @@ import (
 // understands the filters realdrift uses (Id, ProductArn, AwsAccountId,
 // RecordState, GeneratorId: EQUALS; ProductFields: EQUALS) and rejects any
 // other with InvalidInputException rather than ignoring it.
-func securityHubService() *service {
+func securityHubService(s *Server) *service {
 	return &service{
 		name:     "securityhub",
 		protocol: protoRESTJSON,
@@ -33,9 +33,9 @@ func securityHubService() *service {
 		deny:     apiError{Status: 403, Code: "AccessDeniedException"},
 		route:    securityHubRoute,
 		ops: map[string]handler{
-			"BatchImportFindings": (*Server).securityHubImport,
-			"GetFindings":         (*Server).securityHubGetFindings,
-			"BatchUpdateFindings": (*Server).securityHubUpdate,
+			"BatchImportFindings": serverOp(s.securityHubImport),
+			"GetFindings":         serverOp(s.securityHubGetFindings),
+			"BatchUpdateFindings": serverOp(s.securityHubUpdate),
 		},
 	}
 }
@@ -82,8 +82,8 @@ func (s *Server) securityHubImport(c *call) (any, error) {
 	type failure struct{ Id, ErrorCode, ErrorMessage string }
 	failed := []failure{}
 	ok := 0
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.st.Lock()
+	defer s.st.Unlock()
 	store := s.hub.of(c.account, c.region)
 	for i, f := range in.Findings {
 		id := f.str("Id")
@@ -139,8 +139,8 @@ func (s *Server) securityHubUpdate(c *call) (any, error) {
 	}
 	type ident struct{ Id, ProductArn string }
 	processed, unprocessed := []ident{}, []map[string]any{}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.st.Lock()
+	defer s.st.Unlock()
 	store := s.hub.of(c.account, c.region)
 	for _, raw := range ids {
 		m, _ := raw.(map[string]any)
@@ -237,14 +237,14 @@ func (s *Server) securityHubGetFindings(c *call) (any, error) {
 			}
 		}
 	}
-	s.mu.RLock()
+	s.st.RLock()
 	var match []hubFinding
 	for _, f := range s.hub.byPlace[c.account+"|"+c.region] {
 		if hubMatches(f, in.Filters) {
 			match = append(match, f)
 		}
 	}
-	s.mu.RUnlock()
+	s.st.RUnlock()
 	sort.Slice(match, func(i, j int) bool { return match[i].str("Id") < match[j].str("Id") })
 	out := map[string]any{"Findings": []hubFinding{}}
 	if off < len(match) {
@@ -316,8 +316,8 @@ func (h *hubFindings) markCustomer(account, region, key, field string) {
 // SecurityHubFindings returns the findings imported into an account
 // region's Security Hub (tests and the admin API), sorted by Id.
 func (s *Server) SecurityHubFindings(account, region string) []map[string]any {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.st.RLock()
+	defer s.st.RUnlock()
 	var out []map[string]any
 	for _, f := range s.hub.byPlace[account+"|"+region] {
 		b, _ := json.Marshal(f)

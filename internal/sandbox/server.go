@@ -85,11 +85,12 @@ func New(w *world.World, opts Options) (*Server, error) {
 	}
 	s := &Server{
 		opts:     opts,
-		services: services(),
+		
 		st:       world.NewState(w),
 		requests: map[string]*progress{},
 		calls:    newCallLog(),
 	}
+	s.services = services(s)
 	s.throttles = newThrottler(opts.now)
 	s.faults = newFaults(opts.Seed)
 	return s, nil
@@ -107,8 +108,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // Close stops pending Cloud Control requests. The server answers no
 // request differently after it; the caller closes its listener.
 func (s *Server) Close() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.st.Lock()
+	defer s.st.Unlock()
 	for _, p := range s.requests {
 		if p.timer != nil {
 			p.timer.Stop()
@@ -124,7 +125,7 @@ func (s *Server) SetLatency(d time.Duration) { s.latencyNanos.Store(int64(d)) }
 // facts returns the schema facts of a type in an account region: the
 // region's first, then the world's, then the options' source.
 func (s *Server) facts(account, region, typ string) (*schema.Facts, bool) {
-	s.mu.RLock()
+	s.st.RLock()
 	var f *schema.Facts
 	ok := false
 	if r := s.st.Region(account, region); r != nil {
@@ -133,7 +134,7 @@ func (s *Server) facts(account, region, typ string) (*schema.Facts, bool) {
 	if !ok || f == nil {
 		f, ok = s.st.World.Schemas[typ]
 	}
-	s.mu.RUnlock()
+	s.st.RUnlock()
 	if ok && f != nil {
 		return f, true
 	}
@@ -146,14 +147,14 @@ func (s *Server) facts(account, region, typ string) (*schema.Facts, bool) {
 // readable reports whether Cloud Control reads typ in an account region:
 // not a world gap and not marked unreadable by facts that list handlers.
 func (s *Server) readable(account, region, typ string) bool {
-	s.mu.RLock()
+	s.st.RLock()
 	for _, g := range s.st.World.CCGaps {
 		if g == typ {
-			s.mu.RUnlock()
+			s.st.RUnlock()
 			return false
 		}
 	}
-	s.mu.RUnlock()
+	s.st.RUnlock()
 	if f, ok := s.facts(account, region, typ); ok && len(f.Handlers) > 0 && !f.Readable() {
 		return false
 	}

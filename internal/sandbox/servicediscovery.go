@@ -25,9 +25,9 @@ func serviceDiscoveryService() *service {
 		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
 		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
 		ops: map[string]handler{
-			"GetNamespace":        (*Server).cloudMapGetNamespace,
-			"GetService":          (*Server).cloudMapGetService,
-			"ListTagsForResource": (*Server).cloudMapListTags,
+			"GetNamespace":        cloudMapGetNamespace,
+			"GetService":          cloudMapGetService,
+			"ListTagsForResource": cloudMapListTags,
 		},
 	}
 }
@@ -41,12 +41,12 @@ var cloudMapNamespaceTypes = map[string]string{
 }
 
 // cloudMapFind finds a model of one of types by id.
-func (s *Server) cloudMapFind(c *call, id string, types ...string) *world.Resource {
+func cloudMapFind(st *world.State, c *call, id string, types ...string) *world.Resource {
 	for _, t := range types {
-		if r := s.st.Resource(c.account, c.region, t, id); r != nil {
+		if r := st.Resource(c.account, c.region, t, id); r != nil {
 			return r
 		}
-		for _, r := range s.st.OfType(c.account, c.region, t) {
+		for _, r := range st.OfType(c.account, c.region, t) {
 			if world.FieldString(r, "Id") == id {
 				return r
 			}
@@ -55,7 +55,7 @@ func (s *Server) cloudMapFind(c *call, id string, types ...string) *world.Resour
 	return nil
 }
 
-func (s *Server) cloudMapID(c *call) (string, error) {
+func cloudMapID(st *world.State, c *call) (string, error) {
 	var in struct{ Id string }
 	if err := c.decode(&in); err != nil {
 		return "", err
@@ -66,17 +66,17 @@ func (s *Server) cloudMapID(c *call) (string, error) {
 	return in.Id, nil
 }
 
-func (s *Server) cloudMapGetNamespace(c *call) (any, error) {
-	id, err := s.cloudMapID(c)
+func cloudMapGetNamespace(st *world.State, c *call) (any, error) {
+	id, err := cloudMapID(st, c)
 	if err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	var ns *world.Resource
 	for t := range cloudMapNamespaceTypes {
 		if ns == nil {
-			ns = s.cloudMapFind(c, id, t)
+			ns = cloudMapFind(st, c, id, t)
 		}
 	}
 	if ns == nil {
@@ -118,14 +118,14 @@ func (s *Server) cloudMapGetNamespace(c *call) (any, error) {
 	return map[string]any{"Namespace": out}, nil
 }
 
-func (s *Server) cloudMapGetService(c *call) (any, error) {
-	id, err := s.cloudMapID(c)
+func cloudMapGetService(st *world.State, c *call) (any, error) {
+	id, err := cloudMapID(st, c)
 	if err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	svc := s.cloudMapFind(c, id, "AWS::ServiceDiscovery::Service")
+	st.RLock()
+	defer st.RUnlock()
+	svc := cloudMapFind(st, c, id, "AWS::ServiceDiscovery::Service")
 	if svc == nil {
 		return nil, errf(400, "ServiceNotFound", "Service not found: %s", id)
 	}
@@ -139,7 +139,7 @@ func (s *Server) cloudMapGetService(c *call) (any, error) {
 	return map[string]any{"Service": m}, nil
 }
 
-func (s *Server) cloudMapListTags(c *call) (any, error) {
+func cloudMapListTags(st *world.State, c *call) (any, error) {
 	var in struct{ ResourceARN string }
 	if err := c.decode(&in); err != nil {
 		return nil, err
@@ -149,18 +149,18 @@ func (s *Server) cloudMapListTags(c *call) (any, error) {
 		return nil, errf(400, "InvalidInput", "Invalid ARN: %s", in.ResourceARN)
 	}
 	kind = world.ARNTail(kind, ":")
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	var res *world.Resource
 	switch kind {
 	case "namespace":
 		for t := range cloudMapNamespaceTypes {
 			if res == nil {
-				res = s.cloudMapFind(c, id, t)
+				res = cloudMapFind(st, c, id, t)
 			}
 		}
 	case "service":
-		res = s.cloudMapFind(c, id, "AWS::ServiceDiscovery::Service")
+		res = cloudMapFind(st, c, id, "AWS::ServiceDiscovery::Service")
 	}
 	if res == nil {
 		return nil, errf(400, "ResourceNotFoundException", "Resource not found: %s", in.ResourceARN)

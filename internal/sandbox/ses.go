@@ -19,10 +19,10 @@ func sesService() *service {
 		throttle: apiError{Status: 400, Code: "Throttling"},
 		deny:     apiError{Status: 403, Code: "AccessDenied"},
 		ops: map[string]handler{
-			"ListReceiptFilters":       (*Server).sesListReceiptFilters,
-			"DescribeReceiptRuleSet":   (*Server).sesDescribeReceiptRuleSet,
-			"DescribeReceiptRule":      (*Server).sesDescribeReceiptRule,
-			"DescribeConfigurationSet": (*Server).sesDescribeConfigurationSet,
+			"ListReceiptFilters":       sesListReceiptFilters,
+			"DescribeReceiptRuleSet":   sesDescribeReceiptRuleSet,
+			"DescribeReceiptRule":      sesDescribeReceiptRule,
+			"DescribeConfigurationSet": sesDescribeConfigurationSet,
 		},
 	}
 }
@@ -57,11 +57,11 @@ func queryXML(name string, v any) *xnode {
 	return nil
 }
 
-func (s *Server) sesListReceiptFilters(c *call) (any, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+func sesListReceiptFilters(st *world.State, c *call) (any, error) {
+	st.RLock()
+	defer st.RUnlock()
 	var fs []*xnode
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::SES::ReceiptFilter") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::SES::ReceiptFilter") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -74,9 +74,9 @@ func (s *Server) sesListReceiptFilters(c *call) (any, error) {
 }
 
 // sesRules returns the rule sets by name, each with its rules' models.
-func (s *Server) sesRules(c *call) map[string][]map[string]any {
+func sesRules(st *world.State, c *call) map[string][]map[string]any {
 	sets := map[string][]map[string]any{}
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::SES::ReceiptRuleSet") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::SES::ReceiptRuleSet") {
 		n := world.FieldString(r, "RuleSetName")
 		if n == "" {
 			n = r.CCID()
@@ -85,7 +85,7 @@ func (s *Server) sesRules(c *call) map[string][]map[string]any {
 			sets[n] = []map[string]any{}
 		}
 	}
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::SES::ReceiptRule") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::SES::ReceiptRule") {
 		m, err := fieldObject(r)
 		if err != nil {
 			continue
@@ -102,11 +102,11 @@ func noRuleSet(name string) error {
 	return errf(400, "RuleSetDoesNotExist", "Rule set does not exist: %s", name)
 }
 
-func (s *Server) sesDescribeReceiptRuleSet(c *call) (any, error) {
+func sesDescribeReceiptRuleSet(st *world.State, c *call) (any, error) {
 	name := c.str("RuleSetName")
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	rules, ok := s.sesRules(c)[name]
+	st.RLock()
+	defer st.RUnlock()
+	rules, ok := sesRules(st, c)[name]
 	if !ok {
 		return nil, noRuleSet(name)
 	}
@@ -117,11 +117,11 @@ func (s *Server) sesDescribeReceiptRuleSet(c *call) (any, error) {
 	return el("", el("Metadata", tx("Name", name), xtime("CreatedTimestamp", defaultStackTime)), &xnode{name: "Rules", kids: rs}), nil
 }
 
-func (s *Server) sesDescribeReceiptRule(c *call) (any, error) {
+func sesDescribeReceiptRule(st *world.State, c *call) (any, error) {
 	set, name := c.str("RuleSetName"), c.str("RuleName")
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	rules, ok := s.sesRules(c)[set]
+	st.RLock()
+	defer st.RUnlock()
+	rules, ok := sesRules(st, c)[set]
 	if !ok {
 		return nil, noRuleSet(set)
 	}
@@ -133,16 +133,16 @@ func (s *Server) sesDescribeReceiptRule(c *call) (any, error) {
 	return nil, errf(400, "RuleDoesNotExist", "Rule does not exist: %s", name)
 }
 
-func (s *Server) sesDescribeConfigurationSet(c *call) (any, error) {
+func sesDescribeConfigurationSet(st *world.State, c *call) (any, error) {
 	name := c.str("ConfigurationSetName")
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	exists := false
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::SES::ConfigurationSet") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::SES::ConfigurationSet") {
 		exists = exists || world.FieldString(r, "Name") == name || r.CCID() == name
 	}
 	var dests []*xnode
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::SES::ConfigurationSetEventDestination") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::SES::ConfigurationSetEventDestination") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err

@@ -15,10 +15,10 @@ func snsService() *service {
 		throttle: apiError{Status: 400, Code: "Throttling"},
 		deny:     apiError{Status: 403, Code: "AuthorizationError"},
 		ops: map[string]handler{
-			"GetTopicAttributes":       (*Server).snsGetTopicAttributes,
-			"SetTopicAttributes":       (*Server).snsSetTopicAttributes,
-			"ListSubscriptionsByTopic": (*Server).snsListSubscriptionsByTopic,
-			"Unsubscribe":              (*Server).snsUnsubscribe,
+			"GetTopicAttributes":       snsGetTopicAttributes,
+			"SetTopicAttributes":       snsSetTopicAttributes,
+			"ListSubscriptionsByTopic": snsListSubscriptionsByTopic,
+			"Unsubscribe":              snsUnsubscribe,
 		},
 	}
 }
@@ -47,8 +47,8 @@ var snsWritable = map[string]bool{
 
 func noTopic() error { return errf(404, "NotFound", "Topic does not exist") }
 
-func (s *Server) topicPolicyOf(c *call, arn string) *world.Resource {
-	for _, p := range s.st.OfType(c.account, c.region, "AWS::SNS::TopicPolicy") {
+func topicPolicyOf(st *world.State, c *call, arn string) *world.Resource {
+	for _, p := range st.OfType(c.account, c.region, "AWS::SNS::TopicPolicy") {
 		if world.Contains(world.FieldStrings(p, "Topics"), arn) {
 			return p
 		}
@@ -78,9 +78,9 @@ func defaultTopicPolicy(arn, account string) string {
 // topicSubscriptions returns a topic's subscriptions: AWS::SNS::Subscription
 // resources on it and the topic's inline Subscription entries (which SNS
 // lists like any other).
-func (s *Server) topicSubscriptions(c *call, arn string, topic *world.Resource) []*xnode {
+func topicSubscriptions(st *world.State, c *call, arn string, topic *world.Resource) []*xnode {
 	var out []*xnode
-	for _, sub := range s.st.OfType(c.account, c.region, "AWS::SNS::Subscription") {
+	for _, sub := range st.OfType(c.account, c.region, "AWS::SNS::Subscription") {
 		if world.FieldString(sub, "TopicArn") != arn {
 			continue
 		}
@@ -102,12 +102,12 @@ func (s *Server) topicSubscriptions(c *call, arn string, topic *world.Resource) 
 	return out
 }
 
-func (s *Server) snsGetTopicAttributes(c *call) (any, error) {
+func snsGetTopicAttributes(st *world.State, c *call) (any, error) {
 	arn := c.str("TopicArn")
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	topic := s.st.Resource(c.account, c.region, "AWS::SNS::Topic", arn)
-	pol := s.topicPolicyOf(c, arn)
+	st.RLock()
+	defer st.RUnlock()
+	topic := st.Resource(c.account, c.region, "AWS::SNS::Topic", arn)
+	pol := topicPolicyOf(st, c, arn)
 	if topic == nil && pol == nil {
 		return nil, noTopic()
 	}
@@ -121,7 +121,7 @@ func (s *Server) snsGetTopicAttributes(c *call) (any, error) {
 		if _, ok := attrs["DisplayName"]; !ok {
 			attrs["DisplayName"] = ""
 		}
-		confirmed := len(s.topicSubscriptions(c, arn, topic))
+		confirmed := len(topicSubscriptions(st, c, arn, topic))
 		attrs["SubscriptionsConfirmed"] = strconv.Itoa(confirmed)
 		attrs["SubscriptionsPending"] = "0"
 		attrs["SubscriptionsDeleted"] = "0"
@@ -137,14 +137,14 @@ func (s *Server) snsGetTopicAttributes(c *call) (any, error) {
 	return el("", el("Attributes", entries...)), nil
 }
 
-func (s *Server) snsSetTopicAttributes(c *call) (any, error) {
+func snsSetTopicAttributes(st *world.State, c *call) (any, error) {
 	arn, name, value := c.str("TopicArn"), c.str("AttributeName"), c.str("AttributeValue")
 	if !snsWritable[name] {
 		return nil, errf(400, "InvalidParameter", "Invalid parameter: AttributeName")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	topic := s.st.Resource(c.account, c.region, "AWS::SNS::Topic", arn)
+	st.Lock()
+	defer st.Unlock()
+	topic := st.Resource(c.account, c.region, "AWS::SNS::Topic", arn)
 	if topic == nil {
 		return nil, noTopic()
 	}
@@ -153,14 +153,14 @@ func (s *Server) snsSetTopicAttributes(c *call) (any, error) {
 			return nil, errf(400, "InvalidParameter", "Invalid parameter: Policy Error: the policy is not valid JSON")
 		}
 		doc := json.RawMessage(world.CompactJSON([]byte(value)))
-		if pol := s.topicPolicyOf(c, arn); pol != nil {
+		if pol := topicPolicyOf(st, c, arn); pol != nil {
 			return nil, world.SetField(pol, "PolicyDocument", doc)
 		}
 		model, err := world.MarshalNoEscape(map[string]any{"Topics": []string{arn}, "PolicyDocument": doc})
 		if err != nil {
 			return nil, err
 		}
-		return nil, s.st.AddLive(c.account, c.region, &world.Resource{Type: "AWS::SNS::TopicPolicy", Identifier: arn, PhysicalID: arn, Properties: model})
+		return nil, st.AddLive(c.account, c.region, &world.Resource{Type: "AWS::SNS::TopicPolicy", Identifier: arn, PhysicalID: arn, Properties: model})
 	}
 	a := snsAttributes[name]
 	if value == "" {
@@ -173,20 +173,20 @@ func (s *Server) snsSetTopicAttributes(c *call) (any, error) {
 	return nil, world.SetField(topic, a.prop, v)
 }
 
-func (s *Server) snsListSubscriptionsByTopic(c *call) (any, error) {
+func snsListSubscriptionsByTopic(st *world.State, c *call) (any, error) {
 	arn := c.str("TopicArn")
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	topic := s.st.Resource(c.account, c.region, "AWS::SNS::Topic", arn)
+	st.RLock()
+	defer st.RUnlock()
+	topic := st.Resource(c.account, c.region, "AWS::SNS::Topic", arn)
 	if topic == nil {
 		return nil, noTopic()
 	}
-	subs := s.topicSubscriptions(c, arn, topic)
+	subs := topicSubscriptions(st, c, arn, topic)
 	off, ok := pageOffset("subs", c.str("NextToken"))
 	if !ok {
 		return nil, errf(400, "InvalidParameter", "Invalid parameter: NextToken")
 	}
-	lo, hi, next := page(len(subs), off, s.opts.PageSize)
+	lo, hi, next := page(len(subs), off, c.pageSize)
 	res := el("", members("Subscriptions", subs[lo:hi]))
 	if next >= 0 {
 		res.kids = append(res.kids, tx("NextToken", pageToken("subs", next)))
@@ -194,19 +194,19 @@ func (s *Server) snsListSubscriptionsByTopic(c *call) (any, error) {
 	return res, nil
 }
 
-func (s *Server) snsUnsubscribe(c *call) (any, error) {
+func snsUnsubscribe(st *world.State, c *call) (any, error) {
 	arn := c.str("SubscriptionArn")
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if sub := s.st.Resource(c.account, c.region, "AWS::SNS::Subscription", arn); sub != nil {
-		s.st.Remove(c.account, c.region, sub)
+	st.Lock()
+	defer st.Unlock()
+	if sub := st.Resource(c.account, c.region, "AWS::SNS::Subscription", arn); sub != nil {
+		st.Remove(c.account, c.region, sub)
 		return nil, nil
 	}
 	topicArn := arn
 	if i := strings.LastIndex(arn, ":"); i > 0 {
 		topicArn = arn[:i]
 	}
-	if topic := s.st.Resource(c.account, c.region, "AWS::SNS::Topic", topicArn); topic != nil {
+	if topic := st.Resource(c.account, c.region, "AWS::SNS::Topic", topicArn); topic != nil {
 		if inline, ok := world.FieldValue(topic, "Subscription").([]any); ok {
 			for i, e := range inline {
 				m, _ := e.(map[string]any)

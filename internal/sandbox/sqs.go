@@ -19,8 +19,8 @@ func sqsService() *service {
 		throttle:      apiError{Status: 400, Code: "ThrottlingException", QueryCode: "RequestThrottled"},
 		deny:          apiError{Status: 400, Code: "AccessDeniedException", QueryCode: "AccessDenied"},
 		ops: map[string]handler{
-			"GetQueueAttributes": (*Server).sqsGetQueueAttributes,
-			"SetQueueAttributes": (*Server).sqsSetQueueAttributes,
+			"GetQueueAttributes": sqsGetQueueAttributes,
+			"SetQueueAttributes": sqsSetQueueAttributes,
 		},
 	}
 }
@@ -95,8 +95,8 @@ func noQueue(url string) error {
 }
 
 // findQueue finds a queue by URL (exact, else by account and name).
-func (s *Server) findQueue(c *call, url string) *world.Resource {
-	if res := s.st.Resource(c.account, c.region, "AWS::SQS::Queue", url); res != nil {
+func findQueue(st *world.State, c *call, url string) *world.Resource {
+	if res := st.Resource(c.account, c.region, "AWS::SQS::Queue", url); res != nil {
 		return res
 	}
 	parts := strings.Split(strings.TrimRight(url, "/"), "/")
@@ -107,7 +107,7 @@ func (s *Server) findQueue(c *call, url string) *world.Resource {
 	if acct != c.account {
 		return nil
 	}
-	for _, q := range s.st.OfType(c.account, c.region, "AWS::SQS::Queue") {
+	for _, q := range st.OfType(c.account, c.region, "AWS::SQS::Queue") {
 		if world.FieldString(q, "QueueName") == name {
 			return q
 		}
@@ -116,8 +116,8 @@ func (s *Server) findQueue(c *call, url string) *world.Resource {
 }
 
 // queuePolicyOf returns the AWS::SQS::QueuePolicy governing a queue URL.
-func (s *Server) queuePolicyOf(c *call, url string) *world.Resource {
-	for _, p := range s.st.OfType(c.account, c.region, "AWS::SQS::QueuePolicy") {
+func queuePolicyOf(st *world.State, c *call, url string) *world.Resource {
+	for _, p := range st.OfType(c.account, c.region, "AWS::SQS::QueuePolicy") {
 		if world.Contains(world.FieldStrings(p, "Queues"), url) {
 			return p
 		}
@@ -158,15 +158,15 @@ func sqsInput(c *call) (sqsIn, error) {
 	return in, nil
 }
 
-func (s *Server) sqsGetQueueAttributes(c *call) (any, error) {
+func sqsGetQueueAttributes(st *world.State, c *call) (any, error) {
 	in, err := sqsInput(c)
 	if err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	q := s.findQueue(c, in.QueueUrl)
-	pol := s.queuePolicyOf(c, in.QueueUrl)
+	st.RLock()
+	defer st.RUnlock()
+	q := findQueue(st, c, in.QueueUrl)
+	pol := queuePolicyOf(st, c, in.QueueUrl)
 	if q == nil && pol == nil {
 		return nil, noQueue(in.QueueUrl)
 	}
@@ -214,14 +214,14 @@ func (s *Server) sqsGetQueueAttributes(c *call) (any, error) {
 	return out, nil
 }
 
-func (s *Server) sqsSetQueueAttributes(c *call) (any, error) {
+func sqsSetQueueAttributes(st *world.State, c *call) (any, error) {
 	in, err := sqsInput(c)
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	q := s.findQueue(c, in.QueueUrl)
+	st.Lock()
+	defer st.Unlock()
+	q := findQueue(st, c, in.QueueUrl)
 	if q == nil {
 		return nil, noQueue(in.QueueUrl)
 	}
@@ -248,7 +248,7 @@ func (s *Server) sqsSetQueueAttributes(c *call) (any, error) {
 	for _, name := range world.SortedKeys(in.Attributes) {
 		text := in.Attributes[name]
 		if name == "Policy" {
-			if err := s.setQueuePolicy(c, q, in.QueueUrl, text); err != nil {
+			if err := setQueuePolicy(st, c, q, in.QueueUrl, text); err != nil {
 				return nil, err
 			}
 			continue
@@ -270,11 +270,11 @@ func (s *Server) sqsSetQueueAttributes(c *call) (any, error) {
 
 // setQueuePolicy writes a queue's policy into the QueuePolicy resource
 // governing it, creating a live-only one when none does; "" removes it.
-func (s *Server) setQueuePolicy(c *call, q *world.Resource, url, text string) error {
-	pol := s.queuePolicyOf(c, url)
+func setQueuePolicy(st *world.State, c *call, q *world.Resource, url, text string) error {
+	pol := queuePolicyOf(st, c, url)
 	if text == "" {
 		if pol != nil {
-			s.st.Remove(c.account, c.region, pol)
+			st.Remove(c.account, c.region, pol)
 		}
 		return nil
 	}
@@ -286,5 +286,5 @@ func (s *Server) setQueuePolicy(c *call, q *world.Resource, url, text string) er
 	if err != nil {
 		return err
 	}
-	return s.st.AddLive(c.account, c.region, &world.Resource{Type: "AWS::SQS::QueuePolicy", Identifier: url, PhysicalID: url, Properties: model})
+	return st.AddLive(c.account, c.region, &world.Resource{Type: "AWS::SQS::QueuePolicy", Identifier: url, PhysicalID: url, Properties: model})
 }

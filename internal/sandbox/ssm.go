@@ -20,15 +20,15 @@ func ssmService() *service {
 		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
 		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
 		ops: map[string]handler{
-			"DescribeMaintenanceWindowTargets": (*Server).ssmDescribeWindowTargets,
-			"DescribeMaintenanceWindowTasks":   (*Server).ssmDescribeWindowTasks,
-			"DescribeParameters":               (*Server).ssmDescribeParameters,
+			"DescribeMaintenanceWindowTargets": ssmDescribeWindowTargets,
+			"DescribeMaintenanceWindowTasks":   ssmDescribeWindowTasks,
+			"DescribeParameters":               ssmDescribeParameters,
 		},
 	}
 }
 
 // windowChildren pages the models of typ in the request's window, by idKey.
-func (s *Server) windowChildren(c *call, typ, idKey, listKey string, render func(*world.Resource, string) map[string]any) (any, error) {
+func windowChildren(st *world.State, c *call, typ, idKey, listKey string, render func(*world.Resource, string) map[string]any) (any, error) {
 	var in struct {
 		WindowID   string `json:"WindowId"`
 		MaxResults int
@@ -48,15 +48,15 @@ func (s *Server) windowChildren(c *call, typ, idKey, listKey string, render func
 	if !ok {
 		return nil, errf(400, "ValidationException", "The token is not valid.")
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	exists := false
-	for _, w := range s.st.OfType(c.account, c.region, "AWS::SSM::MaintenanceWindow") {
+	for _, w := range st.OfType(c.account, c.region, "AWS::SSM::MaintenanceWindow") {
 		exists = exists || world.FieldString(w, "WindowId") == in.WindowID || w.CCID() == in.WindowID
 	}
 	var rs []*world.Resource
 	for _, t := range []string{"AWS::SSM::MaintenanceWindowTarget", "AWS::SSM::MaintenanceWindowTask"} {
-		for _, r := range s.st.OfType(c.account, c.region, t) {
+		for _, r := range st.OfType(c.account, c.region, t) {
 			if world.FieldString(r, "WindowId") != in.WindowID {
 				continue
 			}
@@ -88,8 +88,8 @@ func (s *Server) windowChildren(c *call, typ, idKey, listKey string, render func
 	return out, nil
 }
 
-func (s *Server) ssmDescribeWindowTargets(c *call) (any, error) {
-	return s.windowChildren(c, "AWS::SSM::MaintenanceWindowTarget", "WindowTargetId", "Targets", func(r *world.Resource, id string) map[string]any {
+func ssmDescribeWindowTargets(st *world.State, c *call) (any, error) {
+	return windowChildren(st, c, "AWS::SSM::MaintenanceWindowTarget", "WindowTargetId", "Targets", func(r *world.Resource, id string) map[string]any {
 		m := map[string]any{"WindowId": world.FieldString(r, "WindowId"), "WindowTargetId": id, "ResourceType": world.FieldString(r, "ResourceType")}
 		if v := world.FieldValue(r, "Targets"); v != nil {
 			m["Targets"] = v
@@ -101,8 +101,8 @@ func (s *Server) ssmDescribeWindowTargets(c *call) (any, error) {
 	})
 }
 
-func (s *Server) ssmDescribeWindowTasks(c *call) (any, error) {
-	return s.windowChildren(c, "AWS::SSM::MaintenanceWindowTask", "WindowTaskId", "Tasks", func(r *world.Resource, id string) map[string]any {
+func ssmDescribeWindowTasks(st *world.State, c *call) (any, error) {
+	return windowChildren(st, c, "AWS::SSM::MaintenanceWindowTask", "WindowTaskId", "Tasks", func(r *world.Resource, id string) map[string]any {
 		m := map[string]any{"WindowId": world.FieldString(r, "WindowId"), "WindowTaskId": id, "TaskArn": world.FieldString(r, "TaskArn"), "Type": world.FieldString(r, "TaskType")}
 		if p, ok := world.FieldValue(r, "Priority").(float64); ok {
 			m["Priority"] = p

@@ -13,7 +13,7 @@ import (
 // metadata is the model's: Description, AllowedPattern and Tier only when
 // the model holds them, DataType "text" when it holds none. The value is
 // never answered, as DescribeParameters does not.
-func (s *Server) ssmDescribeParameters(c *call) (any, error) {
+func ssmDescribeParameters(st *world.State, c *call) (any, error) {
 	var in struct {
 		ParameterFilters []struct {
 			Key, Option string
@@ -70,10 +70,10 @@ func (s *Server) ssmDescribeParameters(c *call) (any, error) {
 		}
 		return true
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	var rs []*world.Resource
-	for _, r := range s.st.OfType(c.account, c.region, "AWS::SSM::Parameter") {
+	for _, r := range st.OfType(c.account, c.region, "AWS::SSM::Parameter") {
 		if !r.Deleted && match(r) {
 			rs = append(rs, r)
 		}

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-func stsService() *service {
+func stsService(s *Server) *service {
 	return &service{
 		name:     "sts",
 		protocol: protoQuery,
@@ -15,8 +15,8 @@ func stsService() *service {
 		throttle: apiError{Status: 400, Code: "Throttling"},
 		deny:     apiError{Status: 403, Code: "AccessDenied"},
 		ops: map[string]handler{
-			"GetCallerIdentity": (*Server).stsGetCallerIdentity,
-			"AssumeRole":        (*Server).stsAssumeRole,
+			"GetCallerIdentity": serverOp(s.stsGetCallerIdentity),
+			"AssumeRole":        serverOp(s.stsAssumeRole),
 		},
 	}
 }
@@ -53,8 +53,8 @@ func (s *Server) stsAssumeRole(c *call) (any, error) {
 	if s.faults.deniesAssume(role) {
 		return nil, denied()
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.st.Lock()
+	defer s.st.Unlock()
 	if s.st.Account(account) == nil {
 		return nil, denied()
 	}

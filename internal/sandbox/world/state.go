@@ -3,6 +3,7 @@ package world
 import (
 	"fmt"
 	"sort"
+	"sync"
 )
 
 // rkey addresses one live resource; region is "" for global types.
@@ -25,9 +26,12 @@ func typeKey(account, region, typ string) tkey {
 	return tkey{account, region, typ}
 }
 
-// state is the world plus its indexes. Every method expects the caller to
-// hold the server's lock (read lock for lookups, write lock for changes).
+// State is the world plus its indexes and the lock that guards them
+// (and whatever else the server keeps beside the world). Every method
+// expects the caller to hold the lock: the read lock for lookups, the
+// write lock for changes.
 type State struct {
+	sync.RWMutex
 	World  *World
 	byID   map[rkey]*Resource
 	ByType map[tkey][]*Resource
@@ -36,10 +40,25 @@ type State struct {
 	Keys map[string]Principal
 }
 
+// NewState indexes w.
 func NewState(w *World) *State {
 	st := &State{World: w, Keys: map[string]Principal{}}
 	st.reindex()
 	return st
+}
+
+// Reset replaces the world with w and reindexes it, keeping the issued
+// session keys (keys of an assumed role) valid. The caller holds the write
+// lock.
+func (st *State) Reset(w *World) {
+	keys := st.Keys
+	st.World, st.Keys = w, map[string]Principal{}
+	st.reindex()
+	for k, p := range keys {
+		if _, ok := st.Keys[k]; !ok && p.Role != "" {
+			st.Keys[k] = p
+		}
+	}
 }
 
 func (st *State) reindex() {
