@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"regexp"
 	"strings"
@@ -13,16 +14,16 @@ import (
 // key algorithm with a dash ("RSA-2048", RSA_2048 when the model names
 // none), the validation method per domain, an issued certificate
 // (PRIVATE when the model names a CertificateAuthorityArn).
-func acmService() *service {
-	return &service{
-		name:          "acm",
-		protocol:      protoJSON,
-		jsonNamespace: "com.amazonaws.acm#",
-		jsonVersion:   "1.1",
-		targetPrefix:  "CertificateManager.",
-		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
-		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
-		ops: map[string]handler{
+func acmService() *wire.Service {
+	return &wire.Service{
+		Name:          "acm",
+		Protocol:      wire.ProtoJSON,
+		JSONNamespace: "com.amazonaws.acm#",
+		JSONVersion:   "1.1",
+		TargetPrefix:  "CertificateManager.",
+		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
+		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
+		Ops: map[string]wire.Handler{
 			"DescribeCertificate":    acmDescribeCertificate,
 			"ListTagsForCertificate": acmListTagsForCertificate,
 		},
@@ -32,22 +33,22 @@ func acmService() *service {
 var certificateArnRE = regexp.MustCompile(`^arn:aws[-a-z]*:acm:[a-z0-9-]+:[0-9]{12}:certificate/[A-Za-z0-9-]+$`)
 
 // certificate finds the certificate a request names.
-func certificate(st *world.State, c *call) (*world.Resource, string, error) {
+func certificate(st *world.State, c *wire.Call) (*world.Resource, string, error) {
 	var in struct{ CertificateArn string }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, "", err
 	}
 	if !certificateArnRE.MatchString(in.CertificateArn) {
-		return nil, "", errf(400, "InvalidArnException", "The certificate ARN %s is not valid.", in.CertificateArn)
+		return nil, "", wire.Errf(400, "InvalidArnException", "The certificate ARN %s is not valid.", in.CertificateArn)
 	}
-	cert := st.Resource(c.account, c.region, "AWS::CertificateManager::Certificate", in.CertificateArn)
+	cert := st.Resource(c.Account, c.Region, "AWS::CertificateManager::Certificate", in.CertificateArn)
 	if cert == nil {
-		return nil, "", errf(400, "ResourceNotFoundException", "Could not find certificate %s.", in.CertificateArn)
+		return nil, "", wire.Errf(400, "ResourceNotFoundException", "Could not find certificate %s.", in.CertificateArn)
 	}
 	return cert, in.CertificateArn, nil
 }
 
-func acmDescribeCertificate(st *world.State, c *call) (any, error) {
+func acmDescribeCertificate(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	cert, arn, err := certificate(st, c)
@@ -82,8 +83,8 @@ func acmDescribeCertificate(st *world.State, c *call) (any, error) {
 		"KeyAlgorithm":            strings.ReplaceAll(key, "_", "-"),
 		"SignatureAlgorithm":      "SHA256WITHRSA",
 		"InUseBy":                 []string{},
-		"CreatedAt":               epoch(defaultStackTime),
-		"IssuedAt":                epoch(defaultStackTime),
+		"CreatedAt":               wire.Epoch(defaultStackTime),
+		"IssuedAt":                wire.Epoch(defaultStackTime),
 		"Options":                 options,
 		"RenewalEligibility":      "INELIGIBLE",
 	}
@@ -107,7 +108,7 @@ func acmDescribeCertificate(st *world.State, c *call) (any, error) {
 	return map[string]any{"Certificate": out}, nil
 }
 
-func acmListTagsForCertificate(st *world.State, c *call) (any, error) {
+func acmListTagsForCertificate(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	cert, _, err := certificate(st, c)

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
@@ -42,3 +43,7 @@ func StackID(region, account, name string) string { return world.StackID(region,
 func NestedStackModel(child *Stack, templateURL string) json.RawMessage {
 	return world.NestedStackModel(child, templateURL)
 }
+
+// NotEmulated is the error code of a request for a service or operation
+// the sandbox does not serve.
+const NotEmulated = wire.NotEmulated

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strings"
 )
@@ -15,16 +16,16 @@ import (
 // <namespace>"); its ARN is Arn, else the identifier's part before "|".
 // The model's Step/TargetTracking configurations are answered as it holds
 // them (the API's shape is the template's).
-func applicationAutoScalingService() *service {
-	return &service{
-		name:          "application-autoscaling",
-		protocol:      protoJSON,
-		jsonNamespace: "com.amazonaws.applicationautoscaling#",
-		jsonVersion:   "1.1",
-		targetPrefix:  "AnyScaleFrontendService.",
-		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
-		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
-		ops: map[string]handler{
+func applicationAutoScalingService() *wire.Service {
+	return &wire.Service{
+		Name:          "application-autoscaling",
+		Protocol:      wire.ProtoJSON,
+		JSONNamespace: "com.amazonaws.applicationautoscaling#",
+		JSONVersion:   "1.1",
+		TargetPrefix:  "AnyScaleFrontendService.",
+		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
+		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
+		Ops: map[string]wire.Handler{
 			"DescribeScalingPolicies": aasDescribeScalingPolicies,
 		},
 	}
@@ -34,33 +35,33 @@ func applicationAutoScalingService() *service {
 // them.
 var aasPolicyProps = []string{"PolicyName", "PolicyType", "StepScalingPolicyConfiguration", "TargetTrackingScalingPolicyConfiguration", "PredictiveScalingPolicyConfiguration"}
 
-func aasDescribeScalingPolicies(st *world.State, c *call) (any, error) {
+func aasDescribeScalingPolicies(st *world.State, c *wire.Call) (any, error) {
 	var in struct {
 		ServiceNamespace, ResourceId, ScalableDimension, NextToken string
 		PolicyNames                                                []string
 		MaxResults                                                 int
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	if in.ServiceNamespace == "" {
-		return nil, errf(400, "ValidationException", "1 validation error detected: Value null at 'serviceNamespace' failed to satisfy constraint: Member must not be null")
+		return nil, wire.Errf(400, "ValidationException", "1 validation error detected: Value null at 'serviceNamespace' failed to satisfy constraint: Member must not be null")
 	}
 	size := 50
 	if in.MaxResults != 0 {
 		if in.MaxResults < 1 || in.MaxResults > 50 {
-			return nil, errf(400, "ValidationException", "MaxResults must be between 1 and 50")
+			return nil, wire.Errf(400, "ValidationException", "MaxResults must be between 1 and 50")
 		}
 		size = in.MaxResults
 	}
-	off, ok := pageOffset("aas", in.NextToken)
+	off, ok := wire.PageOffset("aas", in.NextToken)
 	if !ok {
-		return nil, errf(400, "InvalidNextTokenException", "Invalid token")
+		return nil, wire.Errf(400, "InvalidNextTokenException", "Invalid token")
 	}
 	st.RLock()
 	defer st.RUnlock()
 	byName := map[string]map[string]any{}
-	for _, r := range st.OfType(c.account, c.region, "AWS::ApplicationAutoScaling::ScalingPolicy") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::ApplicationAutoScaling::ScalingPolicy") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -78,7 +79,7 @@ func aasDescribeScalingPolicies(st *world.State, c *call) (any, error) {
 			(len(in.PolicyNames) > 0 && !world.Contains(in.PolicyNames, name)) {
 			continue
 		}
-		p := map[string]any{"PolicyARN": arn, "ServiceNamespace": ns, "ResourceId": res, "ScalableDimension": dim, "CreationTime": epoch(defaultStackTime), "Alarms": []any{}}
+		p := map[string]any{"PolicyARN": arn, "ServiceNamespace": ns, "ResourceId": res, "ScalableDimension": dim, "CreationTime": wire.Epoch(defaultStackTime), "Alarms": []any{}}
 		for _, k := range aasPolicyProps {
 			if v, ok := m[k]; ok {
 				p[k] = v
@@ -87,14 +88,14 @@ func aasDescribeScalingPolicies(st *world.State, c *call) (any, error) {
 		byName[res+"\x00"+dim+"\x00"+name] = p
 	}
 	keys := world.SortedKeys(byName)
-	lo, hi, next := page(len(keys), off, size)
+	lo, hi, next := wire.Page(len(keys), off, size)
 	list := make([]any, 0, hi-lo)
 	for _, k := range keys[lo:hi] {
 		list = append(list, byName[k])
 	}
 	out := map[string]any{"ScalingPolicies": list}
 	if next >= 0 {
-		out["NextToken"] = pageToken("aas", next)
+		out["NextToken"] = wire.PageToken("aas", next)
 	}
 	return out, nil
 }

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
@@ -14,14 +15,14 @@ import (
 // Description and Expires; maxResults (1-25, default 25) and nextToken
 // page them. An API that neither an AWS::AppSync::GraphQLApi model (ApiId,
 // else its identifier's apis/<id>) nor a key names is NotFoundException.
-func appSyncService() *service {
-	return &service{
-		name:     "appsync",
-		protocol: protoRESTJSON,
-		throttle: apiError{Status: 429, Code: "ConcurrentModificationException"},
-		deny:     apiError{Status: 403, Code: "AccessDeniedException"},
-		route:    appSyncRoute,
-		ops: map[string]handler{
+func appSyncService() *wire.Service {
+	return &wire.Service{
+		Name:     "appsync",
+		Protocol: wire.ProtoRESTJSON,
+		Throttle: wire.Error{Status: 429, Code: "ConcurrentModificationException"},
+		Deny:     wire.Error{Status: 403, Code: "AccessDeniedException"},
+		Route:    appSyncRoute,
+		Ops: map[string]wire.Handler{
 			"ListApiKeys": appSyncListApiKeys,
 		},
 	}
@@ -39,30 +40,30 @@ func appSyncRoute(r *http.Request) (string, map[string]string) {
 	return "ListApiKeys", map[string]string{"api": api}
 }
 
-func appSyncListApiKeys(st *world.State, c *call) (any, error) {
-	api := c.params["api"]
+func appSyncListApiKeys(st *world.State, c *wire.Call) (any, error) {
+	api := c.Params["api"]
 	size := 25
-	if m := c.str("maxResults"); m != "" {
+	if m := c.Str("maxResults"); m != "" {
 		n, err := strconv.Atoi(m)
 		if err != nil || n < 0 || n > 25 {
-			return nil, errf(400, "BadRequestException", "maxResults must be between 0 and 25")
+			return nil, wire.Errf(400, "BadRequestException", "maxResults must be between 0 and 25")
 		}
 		if n > 0 {
 			size = n
 		}
 	}
-	off, ok := pageOffset("appsync", c.str("nextToken"))
+	off, ok := wire.PageOffset("appsync", c.Str("nextToken"))
 	if !ok {
-		return nil, errf(400, "BadRequestException", "Invalid nextToken")
+		return nil, wire.Errf(400, "BadRequestException", "Invalid nextToken")
 	}
 	st.RLock()
 	defer st.RUnlock()
 	exists := false
-	for _, g := range st.OfType(c.account, c.region, "AWS::AppSync::GraphQLApi") {
+	for _, g := range st.OfType(c.Account, c.Region, "AWS::AppSync::GraphQLApi") {
 		exists = exists || world.FieldString(g, "ApiId") == api || strings.HasSuffix(g.CCID(), "apis/"+api)
 	}
 	keys := []any{}
-	for _, k := range st.OfType(c.account, c.region, "AWS::AppSync::ApiKey") {
+	for _, k := range st.OfType(c.Account, c.Region, "AWS::AppSync::ApiKey") {
 		m, err := fieldObject(k)
 		if err != nil {
 			return nil, err
@@ -83,12 +84,12 @@ func appSyncListApiKeys(st *world.State, c *call) (any, error) {
 		keys = append(keys, item)
 	}
 	if !exists {
-		return nil, errf(404, "NotFoundException", "GraphQL API %s not found.", api)
+		return nil, wire.Errf(404, "NotFoundException", "GraphQL API %s not found.", api)
 	}
-	lo, hi, next := page(len(keys), off, size)
+	lo, hi, next := wire.Page(len(keys), off, size)
 	out := map[string]any{"apiKeys": keys[lo:hi]}
 	if next >= 0 {
-		out["nextToken"] = pageToken("appsync", next)
+		out["nextToken"] = wire.PageToken("appsync", next)
 	}
 	return out, nil
 }

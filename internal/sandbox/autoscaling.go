@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"sort"
 	"strconv"
@@ -12,14 +13,14 @@ import (
 // models (AutoScalingGroupName). A group exists when an
 // AWS::AutoScaling::AutoScalingGroup model names it or a hook or action is
 // on it; another is the ValidationError "Group ... not found" AWS answers.
-func autoScalingService() *service {
-	return &service{
-		name:     "autoscaling",
-		protocol: protoQuery,
-		xmlns:    "http://autoscaling.amazonaws.com/doc/2011-01-01/",
-		throttle: apiError{Status: 400, Code: "Throttling"},
-		deny:     apiError{Status: 403, Code: "AccessDenied"},
-		ops: map[string]handler{
+func autoScalingService() *wire.Service {
+	return &wire.Service{
+		Name:     "autoscaling",
+		Protocol: wire.ProtoQuery,
+		XMLNS:    "http://autoscaling.amazonaws.com/doc/2011-01-01/",
+		Throttle: wire.Error{Status: 400, Code: "Throttling"},
+		Deny:     wire.Error{Status: 403, Code: "AccessDenied"},
+		Ops: map[string]wire.Handler{
 			"DescribeLifecycleHooks":   asDescribeLifecycleHooks,
 			"DescribeScheduledActions": asDescribeScheduledActions,
 		},
@@ -28,14 +29,14 @@ func autoScalingService() *service {
 
 // groupChildren returns the models of typ on group, by name key, or the
 // not-found ValidationError.
-func groupChildren(st *world.State, c *call, group, typ, key string) ([]*world.Resource, error) {
+func groupChildren(st *world.State, c *wire.Call, group, typ, key string) ([]*world.Resource, error) {
 	exists := false
-	for _, g := range st.OfType(c.account, c.region, "AWS::AutoScaling::AutoScalingGroup") {
+	for _, g := range st.OfType(c.Account, c.Region, "AWS::AutoScaling::AutoScalingGroup") {
 		exists = exists || world.FieldString(g, "AutoScalingGroupName") == group || g.CCID() == group
 	}
 	var out []*world.Resource
 	for _, t := range []string{"AWS::AutoScaling::LifecycleHook", "AWS::AutoScaling::ScheduledAction"} {
-		for _, r := range st.OfType(c.account, c.region, t) {
+		for _, r := range st.OfType(c.Account, c.Region, t) {
 			if world.FieldString(r, "AutoScalingGroupName") != group {
 				continue
 			}
@@ -46,42 +47,42 @@ func groupChildren(st *world.State, c *call, group, typ, key string) ([]*world.R
 		}
 	}
 	if !exists {
-		return nil, validation("Group %s not found", group)
+		return nil, wire.Validation("Group %s not found", group)
 	}
 	sort.Slice(out, func(i, j int) bool { return world.FieldString(out[i], key) < world.FieldString(out[j], key) })
 	return out, nil
 }
 
-func asDescribeLifecycleHooks(st *world.State, c *call) (any, error) {
-	group := c.str("AutoScalingGroupName")
+func asDescribeLifecycleHooks(st *world.State, c *wire.Call) (any, error) {
+	group := c.Str("AutoScalingGroupName")
 	st.RLock()
 	defer st.RUnlock()
 	rs, err := groupChildren(st, c, group, "AWS::AutoScaling::LifecycleHook", "LifecycleHookName")
 	if err != nil {
 		return nil, err
 	}
-	var items []*xnode
+	var items []*wire.Node
 	for _, r := range rs {
-		items = append(items, el("", tx("LifecycleHookName", world.FieldString(r, "LifecycleHookName")), tx("AutoScalingGroupName", group),
-			opt("LifecycleTransition", world.FieldString(r, "LifecycleTransition")), opt("DefaultResult", world.FieldString(r, "DefaultResult")),
-			opt("NotificationTargetARN", world.FieldString(r, "NotificationTargetARN")), opt("RoleARN", world.FieldString(r, "RoleARN"))))
+		items = append(items, wire.El("", wire.Tx("LifecycleHookName", world.FieldString(r, "LifecycleHookName")), wire.Tx("AutoScalingGroupName", group),
+			wire.Opt("LifecycleTransition", world.FieldString(r, "LifecycleTransition")), wire.Opt("DefaultResult", world.FieldString(r, "DefaultResult")),
+			wire.Opt("NotificationTargetARN", world.FieldString(r, "NotificationTargetARN")), wire.Opt("RoleARN", world.FieldString(r, "RoleARN"))))
 	}
-	return el("", members("LifecycleHooks", items)), nil
+	return wire.El("", wire.Members("LifecycleHooks", items)), nil
 }
 
-func asDescribeScheduledActions(st *world.State, c *call) (any, error) {
-	group := c.str("AutoScalingGroupName")
+func asDescribeScheduledActions(st *world.State, c *wire.Call) (any, error) {
+	group := c.Str("AutoScalingGroupName")
 	size := 50
-	if m := c.str("MaxRecords"); m != "" {
+	if m := c.Str("MaxRecords"); m != "" {
 		n, err := strconv.Atoi(m)
 		if err != nil || n < 1 || n > 100 {
-			return nil, validation("1 validation error detected: Value '%s' at 'maxRecords' failed to satisfy constraint: Member must have value less than or equal to 100", m)
+			return nil, wire.Validation("1 validation error detected: Value '%s' at 'maxRecords' failed to satisfy constraint: Member must have value less than or equal to 100", m)
 		}
 		size = n
 	}
-	off, ok := pageOffset("asa", c.str("NextToken"))
+	off, ok := wire.PageOffset("asa", c.Str("NextToken"))
 	if !ok {
-		return nil, errf(400, "InvalidNextToken", "The token is not valid.")
+		return nil, wire.Errf(400, "InvalidNextToken", "The token is not valid.")
 	}
 	st.RLock()
 	defer st.RUnlock()
@@ -89,19 +90,19 @@ func asDescribeScheduledActions(st *world.State, c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	lo, hi, next := page(len(rs), off, size)
-	var items []*xnode
+	lo, hi, next := wire.Page(len(rs), off, size)
+	var items []*wire.Node
 	for _, r := range rs[lo:hi] {
 		name := world.FieldString(r, "ScheduledActionName")
 		if name == "" {
 			name = r.PhysicalID
 		}
-		items = append(items, el("", tx("ScheduledActionName", name), tx("AutoScalingGroupName", group),
-			opt("Recurrence", world.FieldString(r, "Recurrence")), opt("TimeZone", world.FieldString(r, "TimeZone"))))
+		items = append(items, wire.El("", wire.Tx("ScheduledActionName", name), wire.Tx("AutoScalingGroupName", group),
+			wire.Opt("Recurrence", world.FieldString(r, "Recurrence")), wire.Opt("TimeZone", world.FieldString(r, "TimeZone"))))
 	}
-	out := el("", members("ScheduledUpdateGroupActions", items))
+	out := wire.El("", wire.Members("ScheduledUpdateGroupActions", items))
 	if next >= 0 {
-		out.kids = append(out.kids, tx("NextToken", pageToken("asa", next)))
+		out.Kids = append(out.Kids, wire.Tx("NextToken", wire.PageToken("asa", next)))
 	}
 	return out, nil
 }

@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "encoding/json"
 
@@ -10,32 +11,32 @@ import "encoding/json"
 // not answered (the template's text is not the API's timestamps). Another
 // account's id is AccessDeniedException, an unknown budget
 // NotFoundException.
-func budgetsService() *service {
-	return &service{
-		name:          "budgets",
-		protocol:      protoJSON,
-		jsonNamespace: "com.amazonaws.budgets#",
-		jsonVersion:   "1.1",
-		targetPrefix:  "AWSBudgetServiceGateway.",
-		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
-		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
-		ops: map[string]handler{
+func budgetsService() *wire.Service {
+	return &wire.Service{
+		Name:          "budgets",
+		Protocol:      wire.ProtoJSON,
+		JSONNamespace: "com.amazonaws.budgets#",
+		JSONVersion:   "1.1",
+		TargetPrefix:  "AWSBudgetServiceGateway.",
+		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
+		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
+		Ops: map[string]wire.Handler{
 			"DescribeBudget": budgetsDescribeBudget,
 		},
 	}
 }
 
-func budgetsDescribeBudget(st *world.State, c *call) (any, error) {
+func budgetsDescribeBudget(st *world.State, c *wire.Call) (any, error) {
 	var in struct{ AccountId, BudgetName string }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
-	if in.AccountId != c.account {
-		return nil, errf(400, "AccessDeniedException", "Account %s is not the caller's account", in.AccountId)
+	if in.AccountId != c.Account {
+		return nil, wire.Errf(400, "AccessDeniedException", "Account %s is not the caller's account", in.AccountId)
 	}
 	st.RLock()
 	defer st.RUnlock()
-	for _, r := range st.OfType(c.account, c.region, "AWS::Budgets::Budget") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::Budgets::Budget") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -65,7 +66,7 @@ func budgetsDescribeBudget(st *world.State, c *call) (any, error) {
 		}
 		return map[string]any{"Budget": b}, nil
 	}
-	return nil, errf(400, "NotFoundException", "Unable to get budget: %s - the budget doesn't exist.", in.BudgetName)
+	return nil, wire.Errf(400, "NotFoundException", "Unable to get budget: %s - the budget doesn't exist.", in.BudgetName)
 }
 
 // budgetAmountText turns a spend's numeric Amount into Budgets' text.

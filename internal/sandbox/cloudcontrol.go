@@ -3,6 +3,7 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"reflect"
 	"sort"
@@ -15,22 +16,22 @@ import (
 	"github.com/realdrift/realdrift/internal/schema"
 )
 
-func cloudControlService(s *Server) *service {
-	return &service{
-		name:          "cloudcontrolapi",
-		protocol:      protoJSON,
-		jsonNamespace: "com.amazonaws.cloudcontrolapi#",
-		jsonVersion:   "1.0",
-		targetPrefix:  "CloudApiService.",
-		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
-		deny:          apiError{Status: 403, Code: "AccessDeniedException"},
-		ops: map[string]handler{
-			"GetResource":              serverOp(s.ccGetResource),
-			"ListResources":            serverOp(s.ccListResources),
-			"UpdateResource":           serverOp(s.ccUpdateResource),
-			"DeleteResource":           serverOp(s.ccDeleteResource),
-			"GetResourceRequestStatus": serverOp(s.ccGetResourceRequestStatus),
-			"CancelResourceRequest":    serverOp(s.ccCancelResourceRequest),
+func cloudControlService(s *Server) *wire.Service {
+	return &wire.Service{
+		Name:          "cloudcontrolapi",
+		Protocol:      wire.ProtoJSON,
+		JSONNamespace: "com.amazonaws.cloudcontrolapi#",
+		JSONVersion:   "1.0",
+		TargetPrefix:  "CloudApiService.",
+		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
+		Deny:          wire.Error{Status: 403, Code: "AccessDeniedException"},
+		Ops: map[string]wire.Handler{
+			"GetResource":              wire.Bound(s.ccGetResource),
+			"ListResources":            wire.Bound(s.ccListResources),
+			"UpdateResource":           wire.Bound(s.ccUpdateResource),
+			"DeleteResource":           wire.Bound(s.ccDeleteResource),
+			"GetResourceRequestStatus": wire.Bound(s.ccGetResourceRequestStatus),
+			"CancelResourceRequest":    wire.Bound(s.ccCancelResourceRequest),
 		},
 	}
 }
@@ -59,7 +60,7 @@ type progress struct {
 func (p *progress) event() map[string]any {
 	ev := map[string]any{
 		"TypeName": p.typ, "Identifier": p.id, "RequestToken": p.token,
-		"Operation": p.op, "OperationStatus": p.status, "EventTime": epoch(p.eventTime),
+		"Operation": p.op, "OperationStatus": p.status, "EventTime": wire.Epoch(p.eventTime),
 	}
 	if p.statusMsg != "" {
 		ev["StatusMessage"] = p.statusMsg
@@ -74,31 +75,31 @@ func (p *progress) event() map[string]any {
 }
 
 func notFoundResource(typ, id string) error {
-	return errf(400, "ResourceNotFoundException", "Resource of type '%s' with identifier '%s' was not found.", typ, id)
+	return wire.Errf(400, "ResourceNotFoundException", "Resource of type '%s' with identifier '%s' was not found.", typ, id)
 }
 
 // ccCheckType answers the errors Cloud Control gives before any lookup.
-func (s *Server) ccCheckType(c *call, typ, action string) error {
+func (s *Server) ccCheckType(c *wire.Call, typ, action string) error {
 	if typ == "" {
-		return errf(400, "ValidationException", "1 validation error detected: Value null at 'typeName' failed to satisfy constraint: Member must not be null")
+		return wire.Errf(400, "ValidationException", "1 validation error detected: Value null at 'typeName' failed to satisfy constraint: Member must not be null")
 	}
 	if world.IsCustom(typ) {
-		return errf(400, "UnsupportedActionException", "Resource type %s does not support %s action", typ, action)
+		return wire.Errf(400, "UnsupportedActionException", "Resource type %s does not support %s action", typ, action)
 	}
-	if !s.readable(c.account, c.region, typ) {
-		return errf(400, "UnsupportedActionException", "Resource type %s does not support %s action", typ, action)
+	if !s.readable(c.Account, c.Region, typ) {
+		return wire.Errf(400, "UnsupportedActionException", "Resource type %s does not support %s action", typ, action)
 	}
-	if f, ok := s.facts(c.account, c.region, typ); ok && len(f.Handlers) > 0 {
+	if f, ok := s.facts(c.Account, c.Region, typ); ok && len(f.Handlers) > 0 {
 		want := strings.ToLower(action)
 		has := false
 		for _, h := range f.Handlers {
 			has = has || h == want
 		}
 		if !has {
-			return errf(400, "UnsupportedActionException", "Resource type %s does not support %s action", typ, action)
+			return wire.Errf(400, "UnsupportedActionException", "Resource type %s does not support %s action", typ, action)
 		}
 	} else if !ok && s.opts.Facts != nil && !s.knowsType(typ) {
-		return errf(400, "TypeNotFoundException", "The type '%s' cannot be found.", typ)
+		return wire.Errf(400, "TypeNotFoundException", "The type '%s' cannot be found.", typ)
 	}
 	return nil
 }
@@ -115,9 +116,9 @@ func (s *Server) knowsType(typ string) bool {
 	return false
 }
 
-func (s *Server) ccGetResource(c *call) (any, error) {
+func (s *Server) ccGetResource(c *wire.Call) (any, error) {
 	var in struct{ TypeName, Identifier string }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	if err := s.ccCheckType(c, in.TypeName, "READ"); err != nil {
@@ -128,7 +129,7 @@ func (s *Server) ccGetResource(c *call) (any, error) {
 	}
 	s.st.RLock()
 	defer s.st.RUnlock()
-	res := s.st.Resource(c.account, c.region, in.TypeName, in.Identifier)
+	res := s.st.Resource(c.Account, c.Region, in.TypeName, in.Identifier)
 	if res == nil || len(res.Properties) == 0 {
 		return nil, notFoundResource(in.TypeName, in.Identifier)
 	}
@@ -138,14 +139,14 @@ func (s *Server) ccGetResource(c *call) (any, error) {
 	}, nil
 }
 
-func (s *Server) ccListResources(c *call) (any, error) {
+func (s *Server) ccListResources(c *wire.Call) (any, error) {
 	var in struct {
 		TypeName      string
 		NextToken     string
 		MaxResults    int
 		ResourceModel string
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	if err := s.ccCheckType(c, in.TypeName, "LIST"); err != nil {
@@ -160,20 +161,20 @@ func (s *Server) ccListResources(c *call) (any, error) {
 	var sel map[string]any
 	if in.ResourceModel != "" {
 		if err := json.Unmarshal([]byte(in.ResourceModel), &sel); err != nil || sel == nil {
-			return nil, errf(400, "InvalidRequestException", "The ResourceModel is not a JSON object: %v", err)
+			return nil, wire.Errf(400, "InvalidRequestException", "The ResourceModel is not a JSON object: %v", err)
 		}
 	}
 	size := s.opts.PageSize
 	if in.MaxResults > 0 && in.MaxResults < size {
 		size = in.MaxResults
 	}
-	off, ok := pageOffset("cc", in.NextToken)
+	off, ok := wire.PageOffset("cc", in.NextToken)
 	if !ok {
-		return nil, errf(400, "InvalidRequestException", "The NextToken is not valid.")
+		return nil, wire.Errf(400, "InvalidRequestException", "The NextToken is not valid.")
 	}
 	s.st.RLock()
 	defer s.st.RUnlock()
-	all := s.st.OfType(c.account, c.region, in.TypeName)
+	all := s.st.OfType(c.Account, c.Region, in.TypeName)
 	if sel != nil {
 		var kept []*world.Resource
 		for _, res := range all {
@@ -183,21 +184,21 @@ func (s *Server) ccListResources(c *call) (any, error) {
 		}
 		all = kept
 	}
-	lo, hi, next := page(len(all), off, size)
+	lo, hi, next := wire.Page(len(all), off, size)
 	descs := []resourceDescription{}
 	for _, res := range all[lo:hi] {
 		descs = append(descs, resourceDescription{Identifier: res.CCID(), Properties: string(res.Properties)})
 	}
 	out := map[string]any{"TypeName": in.TypeName, "ResourceDescriptions": descs}
 	if next >= 0 {
-		out["NextToken"] = pageToken("cc", next)
+		out["NextToken"] = wire.PageToken("cc", next)
 	}
 	return out, nil
 }
 
-func (s *Server) ccUpdateResource(c *call) (any, error) {
+func (s *Server) ccUpdateResource(c *wire.Call) (any, error) {
 	var in struct{ TypeName, Identifier, PatchDocument, ClientToken string }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	if err := s.ccCheckType(c, in.TypeName, "UPDATE"); err != nil {
@@ -205,24 +206,24 @@ func (s *Server) ccUpdateResource(c *call) (any, error) {
 	}
 	patch, err := jsonpatch.DecodePatch([]byte(in.PatchDocument))
 	if err != nil || in.PatchDocument == "" {
-		return nil, errf(400, "InvalidRequestException", "The PatchDocument is not a valid RFC 6902 JSON patch: %v", err)
+		return nil, wire.Errf(400, "InvalidRequestException", "The PatchDocument is not a valid RFC 6902 JSON patch: %v", err)
 	}
-	f, _ := s.facts(c.account, c.region, in.TypeName)
+	f, _ := s.facts(c.Account, c.Region, in.TypeName)
 	refused, _ := s.handlerRefused(c, in.TypeName, "update")
 	s.st.Lock()
 	defer s.st.Unlock()
-	if p := s.byClientToken(c.account, in.ClientToken); p != nil {
+	if p := s.byClientToken(c.Account, in.ClientToken); p != nil {
 		return map[string]any{"ProgressEvent": p.event()}, nil
 	}
-	res := s.st.Resource(c.account, c.region, in.TypeName, in.Identifier)
+	res := s.st.Resource(c.Account, c.Region, in.TypeName, in.Identifier)
 	if res == nil || len(res.Properties) == 0 {
 		return nil, notFoundResource(in.TypeName, in.Identifier)
 	}
-	if err := s.busy(c.account, in.TypeName, res.CCID()); err != nil {
+	if err := s.busy(c.Account, in.TypeName, res.CCID()); err != nil {
 		return nil, err
 	}
 	if _, err := applyPatch(in.TypeName, res.Properties, patch, f, s.opts.now()); err != nil {
-		return nil, errf(400, "InvalidRequestException", "%v", err)
+		return nil, wire.Errf(400, "InvalidRequestException", "%v", err)
 	}
 	p := s.newProgress(c, in.TypeName, res.CCID(), "UPDATE", in.ClientToken)
 	p.patch = patch
@@ -230,9 +231,9 @@ func (s *Server) ccUpdateResource(c *call) (any, error) {
 	return map[string]any{"ProgressEvent": p.event()}, nil
 }
 
-func (s *Server) ccDeleteResource(c *call) (any, error) {
+func (s *Server) ccDeleteResource(c *wire.Call) (any, error) {
 	var in struct{ TypeName, Identifier, ClientToken string }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	if err := s.ccCheckType(c, in.TypeName, "DELETE"); err != nil {
@@ -241,14 +242,14 @@ func (s *Server) ccDeleteResource(c *call) (any, error) {
 	refused, _ := s.handlerRefused(c, in.TypeName, "delete")
 	s.st.Lock()
 	defer s.st.Unlock()
-	if p := s.byClientToken(c.account, in.ClientToken); p != nil {
+	if p := s.byClientToken(c.Account, in.ClientToken); p != nil {
 		return map[string]any{"ProgressEvent": p.event()}, nil
 	}
-	res := s.st.Resource(c.account, c.region, in.TypeName, in.Identifier)
+	res := s.st.Resource(c.Account, c.Region, in.TypeName, in.Identifier)
 	if res == nil {
 		return nil, notFoundResource(in.TypeName, in.Identifier)
 	}
-	if err := s.busy(c.account, in.TypeName, res.CCID()); err != nil {
+	if err := s.busy(c.Account, in.TypeName, res.CCID()); err != nil {
 		return nil, err
 	}
 	p := s.newProgress(c, in.TypeName, res.CCID(), "DELETE", in.ClientToken)
@@ -256,33 +257,33 @@ func (s *Server) ccDeleteResource(c *call) (any, error) {
 	return map[string]any{"ProgressEvent": p.event()}, nil
 }
 
-func (s *Server) ccGetResourceRequestStatus(c *call) (any, error) {
+func (s *Server) ccGetResourceRequestStatus(c *wire.Call) (any, error) {
 	var in struct{ RequestToken string }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	s.st.RLock()
 	defer s.st.RUnlock()
 	p := s.requests[in.RequestToken]
-	if p == nil || p.account != c.account {
-		return nil, errf(400, "RequestTokenNotFoundException", "Request with token %s was not found", in.RequestToken)
+	if p == nil || p.account != c.Account {
+		return nil, wire.Errf(400, "RequestTokenNotFoundException", "Request with token %s was not found", in.RequestToken)
 	}
 	return map[string]any{"ProgressEvent": p.event()}, nil
 }
 
-func (s *Server) ccCancelResourceRequest(c *call) (any, error) {
+func (s *Server) ccCancelResourceRequest(c *wire.Call) (any, error) {
 	var in struct{ RequestToken string }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	s.st.Lock()
 	defer s.st.Unlock()
 	p := s.requests[in.RequestToken]
-	if p == nil || p.account != c.account {
-		return nil, errf(400, "RequestTokenNotFoundException", "Request with token %s was not found", in.RequestToken)
+	if p == nil || p.account != c.Account {
+		return nil, wire.Errf(400, "RequestTokenNotFoundException", "Request with token %s was not found", in.RequestToken)
 	}
 	if p.status != "IN_PROGRESS" && p.status != "PENDING" {
-		return nil, errf(400, "ConcurrentModificationException", "Request %s is %s and can no longer be cancelled", p.token, p.status)
+		return nil, wire.Errf(400, "ConcurrentModificationException", "Request %s is %s and can no longer be cancelled", p.token, p.status)
 	}
 	if p.timer != nil {
 		p.timer.Stop()
@@ -312,7 +313,7 @@ func (s *Server) byClientToken(account, token string) *progress {
 func (s *Server) busy(account, typ, id string) error {
 	for _, p := range s.requests {
 		if p.account == account && p.typ == typ && p.id == id && p.status == "IN_PROGRESS" {
-			return errf(400, "ResourceConflictException", "Resource %s of type %s has a request in progress (%s)", id, typ, p.token)
+			return wire.Errf(400, "ResourceConflictException", "Resource %s of type %s has a request in progress (%s)", id, typ, p.token)
 		}
 	}
 	return nil
@@ -323,7 +324,7 @@ const maxRequests = 10000
 
 // newProgress registers an IN_PROGRESS request that completes after the
 // operation delay. Callers hold s.st.
-func (s *Server) newProgress(c *call, typ, id, op, clientToken string) *progress {
+func (s *Server) newProgress(c *wire.Call, typ, id, op, clientToken string) *progress {
 	if len(s.requests) >= maxRequests {
 		// Forget finished requests, oldest first, as AWS expires them.
 		var done []*progress
@@ -339,7 +340,7 @@ func (s *Server) newProgress(c *call, typ, id, op, clientToken string) *progress
 	}
 	s.reqSeq++
 	p := &progress{
-		token: newRequestID(), clientToken: clientToken, account: c.account, region: c.region,
+		token: wire.NewRequestID(), clientToken: clientToken, account: c.Account, region: c.Region,
 		typ: typ, id: id, op: op, status: "IN_PROGRESS", eventTime: s.opts.now(),
 	}
 	s.requests[p.token] = p

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strings"
 
@@ -29,7 +30,7 @@ import (
 // stricter than AWS; realdrift's grants give a handler all it lists.
 //
 // It returns the AccessDenied message of the first refused permission.
-func (s *Server) handlerRefused(c *call, typ, handler string) (string, bool) {
+func (s *Server) handlerRefused(c *wire.Call, typ, handler string) (string, bool) {
 	snap, err := schema.Embedded()
 	if err != nil {
 		return "", false
@@ -38,11 +39,11 @@ func (s *Server) handlerRefused(c *call, typ, handler string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	pol := s.principalPolicies(c.who)
+	pol := s.principalPolicies(c.Who)
 	if pol == nil {
 		return "", false
 	}
-	keys := s.conditionKeys(c.who, c.region, true, "*")
+	keys := s.conditionKeys(c.Who, c.Region, true, "*")
 	keys["aws:viaawsservice"] = []string{"true"}
 	keys["aws:calledvia"] = []string{"cloudformation.amazonaws.com"}
 	keys["aws:calledviafirst"] = []string{"cloudformation.amazonaws.com"}
@@ -50,7 +51,7 @@ func (s *Server) handlerRefused(c *call, typ, handler string) (string, bool) {
 	for _, perm := range f.HandlerPermissions[handler] {
 		d := world.Evaluate(pol.Stmts, world.Request{Action: perm, Resource: "*", Keys: keys})
 		if d == world.ExplicitDeny || (d == world.ImplicitDeny && pol.Complete && schema.IAMAction(perm)) {
-			return denyMessage(c.who, perm, "*", d) +
+			return denyMessage(c.Who, perm, "*", d) +
 				" (called by the " + strings.ToUpper(handler) + " handler of " + typ + " through Cloud Control, with the caller's credentials)", true
 		}
 	}
@@ -63,12 +64,12 @@ func (s *Server) handlerRefused(c *call, typ, handler string) (string, bool) {
 // the message, which the readers report as skipped (AccessDenied), never
 // as drift. An asynchronous write instead fails its request (FAILED,
 // ErrorCode AccessDenied), as the handler's own call fails.
-func (s *Server) handlerDenied(c *call, typ, handler string) error {
+func (s *Server) handlerDenied(c *wire.Call, typ, handler string) error {
 	msg, refused := s.handlerRefused(c, typ, handler)
 	if !refused {
 		return nil
 	}
-	e := c.svc.deny
+	e := c.Service.Deny
 	e.Message = msg
 	return &e
 }

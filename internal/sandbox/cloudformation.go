@@ -1,27 +1,28 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strings"
 	"time"
 )
 
-func cloudFormationService(s *Server) *service {
-	return &service{
-		name:     "cloudformation",
-		protocol: protoQuery,
-		xmlns:    "http://cloudformation.amazonaws.com/doc/2010-05-15/",
-		throttle: apiError{Status: 400, Code: "Throttling"},
-		deny:     apiError{Status: 403, Code: "AccessDenied"},
-		ops: map[string]handler{
-			"DescribeStacks":         serverOp(s.cfnDescribeStacks),
-			"ListStacks":             serverOp(s.cfnListStacks),
-			"GetTemplate":            serverOp(s.cfnGetTemplate),
-			"ListStackResources":     serverOp(s.cfnListStackResources),
-			"DescribeStackResources": serverOp(s.cfnDescribeStackResources),
-			"ListExports":            serverOp(s.cfnListExports),
-			"ListImports":            serverOp(s.cfnListImports),
-			"DescribeType":           serverOp(s.cfnDescribeType),
+func cloudFormationService(s *Server) *wire.Service {
+	return &wire.Service{
+		Name:     "cloudformation",
+		Protocol: wire.ProtoQuery,
+		XMLNS:    "http://cloudformation.amazonaws.com/doc/2010-05-15/",
+		Throttle: wire.Error{Status: 400, Code: "Throttling"},
+		Deny:     wire.Error{Status: 403, Code: "AccessDenied"},
+		Ops: map[string]wire.Handler{
+			"DescribeStacks":         wire.Bound(s.cfnDescribeStacks),
+			"ListStacks":             wire.Bound(s.cfnListStacks),
+			"GetTemplate":            wire.Bound(s.cfnGetTemplate),
+			"ListStackResources":     wire.Bound(s.cfnListStackResources),
+			"DescribeStackResources": wire.Bound(s.cfnDescribeStackResources),
+			"ListExports":            wire.Bound(s.cfnListExports),
+			"ListImports":            wire.Bound(s.cfnListImports),
+			"DescribeType":           wire.Bound(s.cfnDescribeType),
 		},
 	}
 }
@@ -44,132 +45,132 @@ func stackUpdated(s *world.Stack) time.Time {
 }
 
 func notFoundStack(name string) error {
-	return validation("Stack with id %s does not exist", name)
+	return wire.Validation("Stack with id %s does not exist", name)
 }
 
 // lookupStack finds the named stack or answers CloudFormation's error.
-func (s *Server) lookupStack(c *call, name string) (*world.Stack, error) {
+func (s *Server) lookupStack(c *wire.Call, name string) (*world.Stack, error) {
 	if name == "" {
-		return nil, validation("1 validation error detected: Value null at 'stackName' failed to satisfy constraint: Member must not be null")
+		return nil, wire.Validation("1 validation error detected: Value null at 'stackName' failed to satisfy constraint: Member must not be null")
 	}
-	st := s.st.FindStack(c.account, c.region, name)
+	st := s.st.FindStack(c.Account, c.Region, name)
 	if st == nil {
 		return nil, notFoundStack(name)
 	}
 	return st, nil
 }
 
-func stackNode(st *world.Stack) *xnode {
-	var params, outputs, tags []*xnode
+func stackNode(st *world.Stack) *wire.Node {
+	var params, outputs, tags []*wire.Node
 	for _, p := range st.Parameters {
 		v := p.Value
 		if p.NoEcho {
 			v = "****"
 		}
-		params = append(params, el("", tx("ParameterKey", p.Key), tx("ParameterValue", v), opt("ResolvedValue", p.ResolvedValue)))
+		params = append(params, wire.El("", wire.Tx("ParameterKey", p.Key), wire.Tx("ParameterValue", v), wire.Opt("ResolvedValue", p.ResolvedValue)))
 	}
 	for _, o := range st.Outputs {
-		outputs = append(outputs, el("", tx("OutputKey", o.Key), tx("OutputValue", o.Value), opt("Description", o.Description), opt("ExportName", o.ExportName)))
+		outputs = append(outputs, wire.El("", wire.Tx("OutputKey", o.Key), wire.Tx("OutputValue", o.Value), wire.Opt("Description", o.Description), wire.Opt("ExportName", o.ExportName)))
 	}
 	for _, t := range st.Tags {
-		tags = append(tags, el("", tx("Key", t.Key), tx("Value", t.Value)))
+		tags = append(tags, wire.El("", wire.Tx("Key", t.Key), wire.Tx("Value", t.Value)))
 	}
-	var caps []*xnode
+	var caps []*wire.Node
 	for _, cp := range st.Capabilities {
-		caps = append(caps, tx("", cp))
+		caps = append(caps, wire.Tx("", cp))
 	}
-	n := el("",
-		tx("StackId", st.ID), tx("StackName", st.Name), opt("Description", st.Description),
-		members("Parameters", params), xtime("CreationTime", stackCreated(st)),
-		opt("ParentId", st.ParentID), opt("RootId", st.RootID),
-		tx("StackStatus", st.Status), xbool("DisableRollback", false),
-		members("NotificationARNs", nil), members("Capabilities", caps),
-		members("Outputs", outputs), members("Tags", tags),
-		xbool("EnableTerminationProtection", st.TerminationProtection),
-		el("DriftInformation", tx("StackDriftStatus", "NOT_CHECKED")),
+	n := wire.El("",
+		wire.Tx("StackId", st.ID), wire.Tx("StackName", st.Name), wire.Opt("Description", st.Description),
+		wire.Members("Parameters", params), wire.Time("CreationTime", stackCreated(st)),
+		wire.Opt("ParentId", st.ParentID), wire.Opt("RootId", st.RootID),
+		wire.Tx("StackStatus", st.Status), wire.Bool("DisableRollback", false),
+		wire.Members("NotificationARNs", nil), wire.Members("Capabilities", caps),
+		wire.Members("Outputs", outputs), wire.Members("Tags", tags),
+		wire.Bool("EnableTerminationProtection", st.TerminationProtection),
+		wire.El("DriftInformation", wire.Tx("StackDriftStatus", "NOT_CHECKED")),
 	)
 	if st.LastUpdatedTime != nil {
-		n.kids = append(n.kids, xtime("LastUpdatedTime", *st.LastUpdatedTime))
+		n.Kids = append(n.Kids, wire.Time("LastUpdatedTime", *st.LastUpdatedTime))
 	}
 	return n
 }
 
-func (s *Server) cfnDescribeStacks(c *call) (any, error) {
+func (s *Server) cfnDescribeStacks(c *wire.Call) (any, error) {
 	s.st.RLock()
 	defer s.st.RUnlock()
-	if name := c.str("StackName"); name != "" {
+	if name := c.Str("StackName"); name != "" {
 		st, err := s.lookupStack(c, name)
 		if err != nil {
 			return nil, err
 		}
-		return el("", members("Stacks", []*xnode{stackNode(st)})), nil
+		return wire.El("", wire.Members("Stacks", []*wire.Node{stackNode(st)})), nil
 	}
 	var live []*world.Stack
-	for _, st := range s.st.Stacks(c.account, c.region) {
+	for _, st := range s.st.Stacks(c.Account, c.Region) {
 		if st.Status != "DELETE_COMPLETE" {
 			live = append(live, st)
 		}
 	}
-	off, ok := pageOffset("stacks", c.str("NextToken"))
+	off, ok := wire.PageOffset("stacks", c.Str("NextToken"))
 	if !ok {
-		return nil, validation("Invalid NextToken")
+		return nil, wire.Validation("Invalid NextToken")
 	}
-	lo, hi, next := page(len(live), off, s.opts.PageSize)
-	var items []*xnode
+	lo, hi, next := wire.Page(len(live), off, s.opts.PageSize)
+	var items []*wire.Node
 	for _, st := range live[lo:hi] {
 		items = append(items, stackNode(st))
 	}
-	res := el("", members("Stacks", items))
+	res := wire.El("", wire.Members("Stacks", items))
 	if next >= 0 {
-		res.kids = append(res.kids, tx("NextToken", pageToken("stacks", next)))
+		res.Kids = append(res.Kids, wire.Tx("NextToken", wire.PageToken("stacks", next)))
 	}
 	return res, nil
 }
 
-func (s *Server) cfnListStacks(c *call) (any, error) {
+func (s *Server) cfnListStacks(c *wire.Call) (any, error) {
 	filter := map[string]bool{}
-	for _, f := range c.list("StackStatusFilter") {
+	for _, f := range c.List("StackStatusFilter") {
 		filter[f] = true
 	}
 	s.st.RLock()
 	defer s.st.RUnlock()
 	var sel []*world.Stack
-	for _, st := range s.st.Stacks(c.account, c.region) {
+	for _, st := range s.st.Stacks(c.Account, c.Region) {
 		if len(filter) == 0 || filter[st.Status] {
 			sel = append(sel, st)
 		}
 	}
-	off, ok := pageOffset("liststacks", c.str("NextToken"))
+	off, ok := wire.PageOffset("liststacks", c.Str("NextToken"))
 	if !ok {
-		return nil, validation("Invalid NextToken")
+		return nil, wire.Validation("Invalid NextToken")
 	}
-	lo, hi, next := page(len(sel), off, s.opts.PageSize)
-	var items []*xnode
+	lo, hi, next := wire.Page(len(sel), off, s.opts.PageSize)
+	var items []*wire.Node
 	for _, st := range sel[lo:hi] {
-		n := el("", tx("StackId", st.ID), tx("StackName", st.Name), opt("TemplateDescription", st.Description),
-			xtime("CreationTime", stackCreated(st)), tx("StackStatus", st.Status),
-			opt("ParentId", st.ParentID), opt("RootId", st.RootID),
-			el("DriftInformation", tx("StackDriftStatus", "NOT_CHECKED")))
+		n := wire.El("", wire.Tx("StackId", st.ID), wire.Tx("StackName", st.Name), wire.Opt("TemplateDescription", st.Description),
+			wire.Time("CreationTime", stackCreated(st)), wire.Tx("StackStatus", st.Status),
+			wire.Opt("ParentId", st.ParentID), wire.Opt("RootId", st.RootID),
+			wire.El("DriftInformation", wire.Tx("StackDriftStatus", "NOT_CHECKED")))
 		if st.LastUpdatedTime != nil {
-			n.kids = append(n.kids, xtime("LastUpdatedTime", *st.LastUpdatedTime))
+			n.Kids = append(n.Kids, wire.Time("LastUpdatedTime", *st.LastUpdatedTime))
 		}
 		items = append(items, n)
 	}
-	res := el("", members("StackSummaries", items))
+	res := wire.El("", wire.Members("StackSummaries", items))
 	if next >= 0 {
-		res.kids = append(res.kids, tx("NextToken", pageToken("liststacks", next)))
+		res.Kids = append(res.Kids, wire.Tx("NextToken", wire.PageToken("liststacks", next)))
 	}
 	return res, nil
 }
 
-func (s *Server) cfnGetTemplate(c *call) (any, error) {
-	stage := c.str("TemplateStage")
+func (s *Server) cfnGetTemplate(c *wire.Call) (any, error) {
+	stage := c.Str("TemplateStage")
 	if stage != "" && stage != "Original" && stage != "Processed" {
-		return nil, validation("1 validation error detected: Value '%s' at 'templateStage' failed to satisfy constraint: Member must satisfy enum value set: [Original, Processed]", stage)
+		return nil, wire.Validation("1 validation error detected: Value '%s' at 'templateStage' failed to satisfy constraint: Member must satisfy enum value set: [Original, Processed]", stage)
 	}
 	s.st.RLock()
 	defer s.st.RUnlock()
-	st, err := s.lookupStack(c, c.str("StackName"))
+	st, err := s.lookupStack(c, c.Str("StackName"))
 	if err != nil {
 		return nil, err
 	}
@@ -177,39 +178,39 @@ func (s *Server) cfnGetTemplate(c *call) (any, error) {
 	if stage == "Processed" && st.ProcessedTemplateBody != "" {
 		body = st.ProcessedTemplateBody
 	}
-	stages := []*xnode{tx("", "Original"), tx("", "Processed")}
-	return el("", tx("TemplateBody", body), members("StagesAvailable", stages)), nil
+	stages := []*wire.Node{wire.Tx("", "Original"), wire.Tx("", "Processed")}
+	return wire.El("", wire.Tx("TemplateBody", body), wire.Members("StagesAvailable", stages)), nil
 }
 
-func (s *Server) cfnListStackResources(c *call) (any, error) {
+func (s *Server) cfnListStackResources(c *wire.Call) (any, error) {
 	s.st.RLock()
 	defer s.st.RUnlock()
-	st, err := s.lookupStack(c, c.str("StackName"))
+	st, err := s.lookupStack(c, c.Str("StackName"))
 	if err != nil {
 		return nil, err
 	}
-	off, ok := pageOffset("resources", c.str("NextToken"))
+	off, ok := wire.PageOffset("resources", c.Str("NextToken"))
 	if !ok {
-		return nil, validation("Invalid NextToken")
+		return nil, wire.Validation("Invalid NextToken")
 	}
-	lo, hi, next := page(len(st.Resources), off, s.opts.PageSize)
-	var items []*xnode
+	lo, hi, next := wire.Page(len(st.Resources), off, s.opts.PageSize)
+	var items []*wire.Node
 	for _, r := range st.Resources[lo:hi] {
-		items = append(items, el("",
-			tx("LogicalResourceId", r.LogicalID), opt("PhysicalResourceId", r.PhysicalID),
-			tx("ResourceType", r.Type), xtime("LastUpdatedTimestamp", stackUpdated(st)),
-			tx("ResourceStatus", r.Status),
-			el("DriftInformation", tx("StackResourceDriftStatus", "NOT_CHECKED"))))
+		items = append(items, wire.El("",
+			wire.Tx("LogicalResourceId", r.LogicalID), wire.Opt("PhysicalResourceId", r.PhysicalID),
+			wire.Tx("ResourceType", r.Type), wire.Time("LastUpdatedTimestamp", stackUpdated(st)),
+			wire.Tx("ResourceStatus", r.Status),
+			wire.El("DriftInformation", wire.Tx("StackResourceDriftStatus", "NOT_CHECKED"))))
 	}
-	res := el("", members("StackResourceSummaries", items))
+	res := wire.El("", wire.Members("StackResourceSummaries", items))
 	if next >= 0 {
-		res.kids = append(res.kids, tx("NextToken", pageToken("resources", next)))
+		res.Kids = append(res.Kids, wire.Tx("NextToken", wire.PageToken("resources", next)))
 	}
 	return res, nil
 }
 
-func (s *Server) cfnDescribeStackResources(c *call) (any, error) {
-	name, phys, logical := c.str("StackName"), c.str("PhysicalResourceId"), c.str("LogicalResourceId")
+func (s *Server) cfnDescribeStackResources(c *wire.Call) (any, error) {
+	name, phys, logical := c.Str("StackName"), c.Str("PhysicalResourceId"), c.Str("LogicalResourceId")
 	s.st.RLock()
 	defer s.st.RUnlock()
 	var st *world.Stack
@@ -220,7 +221,7 @@ func (s *Server) cfnDescribeStackResources(c *call) (any, error) {
 			return nil, err
 		}
 	case phys != "":
-		for _, cand := range s.st.Stacks(c.account, c.region) {
+		for _, cand := range s.st.Stacks(c.Account, c.Region) {
 			if cand.Status == "DELETE_COMPLETE" {
 				continue
 			}
@@ -231,37 +232,37 @@ func (s *Server) cfnDescribeStackResources(c *call) (any, error) {
 			}
 		}
 		if st == nil {
-			return nil, validation("Stack for %s does not exist", phys)
+			return nil, wire.Validation("Stack for %s does not exist", phys)
 		}
 	default:
-		return nil, validation("Either StackName or PhysicalResourceId must be specified.")
+		return nil, wire.Validation("Either StackName or PhysicalResourceId must be specified.")
 	}
-	var items []*xnode
+	var items []*wire.Node
 	for _, r := range st.Resources {
 		if logical != "" && r.LogicalID != logical {
 			continue
 		}
-		items = append(items, el("",
-			tx("StackName", st.Name), tx("StackId", st.ID),
-			tx("LogicalResourceId", r.LogicalID), opt("PhysicalResourceId", r.PhysicalID),
-			tx("ResourceType", r.Type), xtime("Timestamp", stackUpdated(st)),
-			tx("ResourceStatus", r.Status),
-			el("DriftInformation", tx("StackResourceDriftStatus", "NOT_CHECKED"))))
+		items = append(items, wire.El("",
+			wire.Tx("StackName", st.Name), wire.Tx("StackId", st.ID),
+			wire.Tx("LogicalResourceId", r.LogicalID), wire.Opt("PhysicalResourceId", r.PhysicalID),
+			wire.Tx("ResourceType", r.Type), wire.Time("Timestamp", stackUpdated(st)),
+			wire.Tx("ResourceStatus", r.Status),
+			wire.El("DriftInformation", wire.Tx("StackResourceDriftStatus", "NOT_CHECKED"))))
 	}
-	return el("", members("StackResources", items)), nil
+	return wire.El("", wire.Members("StackResources", items)), nil
 }
 
-func (s *Server) cfnListExports(c *call) (any, error) {
+func (s *Server) cfnListExports(c *wire.Call) (any, error) {
 	s.st.RLock()
 	defer s.st.RUnlock()
-	var items []*xnode
-	for _, st := range s.st.Stacks(c.account, c.region) {
+	var items []*wire.Node
+	for _, st := range s.st.Stacks(c.Account, c.Region) {
 		if st.Status == "DELETE_COMPLETE" {
 			continue
 		}
 		for _, o := range st.Outputs {
 			if o.ExportName != "" {
-				items = append(items, el("", tx("ExportingStackId", st.ID), tx("Name", o.ExportName), tx("Value", o.Value)))
+				items = append(items, wire.El("", wire.Tx("ExportingStackId", st.ID), wire.Tx("Name", o.ExportName), wire.Tx("Value", o.Value)))
 			}
 		}
 	}
@@ -270,15 +271,15 @@ func (s *Server) cfnListExports(c *call) (any, error) {
 
 // cfnPage answers one page of a built member list under NextToken, as
 // ListExports and ListImports page.
-func (s *Server) cfnPage(c *call, kind, list string, items []*xnode) (any, error) {
-	off, ok := pageOffset(kind, c.str("NextToken"))
+func (s *Server) cfnPage(c *wire.Call, kind, list string, items []*wire.Node) (any, error) {
+	off, ok := wire.PageOffset(kind, c.Str("NextToken"))
 	if !ok {
-		return nil, validation("Invalid NextToken")
+		return nil, wire.Validation("Invalid NextToken")
 	}
-	lo, hi, next := page(len(items), off, s.opts.PageSize)
-	res := el("", members(list, items[lo:hi]))
+	lo, hi, next := wire.Page(len(items), off, s.opts.PageSize)
+	res := wire.El("", wire.Members(list, items[lo:hi]))
 	if next >= 0 {
-		res.kids = append(res.kids, tx("NextToken", pageToken(kind, next)))
+		res.Kids = append(res.Kids, wire.Tx("NextToken", wire.PageToken(kind, next)))
 	}
 	return res, nil
 }
@@ -286,34 +287,34 @@ func (s *Server) cfnPage(c *call, kind, list string, items []*xnode) (any, error
 // cfnListImports lists the stacks importing an export, by name, as
 // CloudFormation does; an export no stack imports (or no such export) is
 // a ValidationError, not an empty list.
-func (s *Server) cfnListImports(c *call) (any, error) {
-	name := c.str("ExportName")
+func (s *Server) cfnListImports(c *wire.Call) (any, error) {
+	name := c.Str("ExportName")
 	if name == "" {
-		return nil, validation("1 validation error detected: Value null at 'exportName' failed to satisfy constraint: Member must not be null")
+		return nil, wire.Validation("1 validation error detected: Value null at 'exportName' failed to satisfy constraint: Member must not be null")
 	}
 	s.st.RLock()
 	defer s.st.RUnlock()
-	var items []*xnode
-	for _, st := range s.st.Stacks(c.account, c.region) {
+	var items []*wire.Node
+	for _, st := range s.st.Stacks(c.Account, c.Region) {
 		if st.Status == "DELETE_COMPLETE" {
 			continue
 		}
 		for _, imp := range st.Imports {
 			if imp == name {
-				items = append(items, tx("", st.Name))
+				items = append(items, wire.Tx("", st.Name))
 				break
 			}
 		}
 	}
 	if len(items) == 0 {
-		return nil, validation("Export '%s' is not imported by any stack.", name)
+		return nil, wire.Validation("Export '%s' is not imported by any stack.", name)
 	}
 	return s.cfnPage(c, "imports", "Imports", items)
 }
 
-func (s *Server) cfnDescribeType(c *call) (any, error) {
-	typ, name := c.str("Type"), c.str("TypeName")
-	if arn := c.str("Arn"); name == "" && arn != "" {
+func (s *Server) cfnDescribeType(c *wire.Call) (any, error) {
+	typ, name := c.Str("Type"), c.Str("TypeName")
+	if arn := c.Str("Arn"); name == "" && arn != "" {
 		// arn:aws:cloudformation:REGION::type/resource/AWS-S3-Bucket
 		if i := strings.LastIndex(arn, "/"); i >= 0 {
 			name = strings.ReplaceAll(arn[i+1:], "-", "::")
@@ -321,23 +322,23 @@ func (s *Server) cfnDescribeType(c *call) (any, error) {
 		typ = "RESOURCE"
 	}
 	if typ != "" && typ != "RESOURCE" {
-		return nil, errf(404, "TypeNotFoundException", "The type %s of kind %s cannot be found.", name, typ)
+		return nil, wire.Errf(404, "TypeNotFoundException", "The type %s of kind %s cannot be found.", name, typ)
 	}
 	if name == "" {
-		return nil, validation("TypeName or Arn must be specified.")
+		return nil, wire.Validation("TypeName or Arn must be specified.")
 	}
-	f, ok := s.facts(c.account, c.region, name)
+	f, ok := s.facts(c.Account, c.Region, name)
 	if !ok {
-		return nil, errf(404, "TypeNotFoundException", "The type '%s' cannot be found.", name)
+		return nil, wire.Errf(404, "TypeNotFoundException", "The type '%s' cannot be found.", name)
 	}
-	doc, err := registrySchema(name, f, s.readable(c.account, c.region, name))
+	doc, err := registrySchema(name, f, s.readable(c.Account, c.Region, name))
 	if err != nil {
 		return nil, err
 	}
-	return el("",
-		tx("Arn", "arn:aws:cloudformation:"+c.region+"::type/resource/"+strings.ReplaceAll(name, "::", "-")),
-		tx("Type", "RESOURCE"), tx("TypeName", name), tx("Schema", string(doc)),
-		tx("ProvisioningType", provisioningType(f)), tx("DeprecatedStatus", "LIVE"),
-		tx("Visibility", "PUBLIC"), xbool("IsDefaultVersion", true), tx("DefaultVersionId", "00000001"),
+	return wire.El("",
+		wire.Tx("Arn", "arn:aws:cloudformation:"+c.Region+"::type/resource/"+strings.ReplaceAll(name, "::", "-")),
+		wire.Tx("Type", "RESOURCE"), wire.Tx("TypeName", name), wire.Tx("Schema", string(doc)),
+		wire.Tx("ProvisioningType", provisioningType(f)), wire.Tx("DeprecatedStatus", "LIVE"),
+		wire.Tx("Visibility", "PUBLIC"), wire.Bool("IsDefaultVersion", true), wire.Tx("DefaultVersionId", "00000001"),
 	), nil
 }

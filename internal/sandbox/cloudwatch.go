@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"strconv"
@@ -18,22 +19,22 @@ import (
 // also as the top-level Namespace / MetricName / Dimensions / Stat copies,
 // Configuration's MetricTimeZone as MetricTimezone and its excluded time
 // ranges as timestamps, StateValue TRAINED_INSUFFICIENT_DATA.
-func cloudWatchService() *service {
-	return &service{
-		name:          "monitoring",
-		protocol:      protoCBOR,
-		jsonNamespace: "com.amazonaws.cloudwatch#",
-		queryXMLNS:    "http://monitoring.amazonaws.com/doc/2010-08-01/",
-		throttle:      apiError{Status: 400, Code: "ThrottlingException", QueryCode: "Throttling"},
-		deny:          apiError{Status: 403, Code: "AccessDeniedException", QueryCode: "AccessDenied"},
-		route: func(r *http.Request) (string, map[string]string) {
+func cloudWatchService() *wire.Service {
+	return &wire.Service{
+		Name:          "monitoring",
+		Protocol:      wire.ProtoCBOR,
+		JSONNamespace: "com.amazonaws.cloudwatch#",
+		QueryXMLNS:    "http://monitoring.amazonaws.com/doc/2010-08-01/",
+		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException", QueryCode: "Throttling"},
+		Deny:          wire.Error{Status: 403, Code: "AccessDeniedException", QueryCode: "AccessDenied"},
+		Route: func(r *http.Request) (string, map[string]string) {
 			op, ok := strings.CutPrefix(r.URL.Path, "/service/GraniteServiceVersion20100801/operation/")
 			if r.Method != http.MethodPost || !ok || strings.Contains(op, "/") {
 				return "", nil
 			}
 			return op, nil
 		},
-		ops: map[string]handler{
+		Ops: map[string]wire.Handler{
 			"DescribeAnomalyDetectors": cloudWatchDescribeAnomalyDetectors,
 		},
 	}
@@ -60,32 +61,32 @@ func cwRangeTime(v any) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-func cloudWatchDescribeAnomalyDetectors(st *world.State, c *call) (any, error) {
-	query := c.svc.protocol == protoQuery
+func cloudWatchDescribeAnomalyDetectors(st *world.State, c *wire.Call) (any, error) {
+	query := c.Service.Protocol == wire.ProtoQuery
 	var in cwQuery
 	if query {
-		in.Namespace, in.MetricName, in.NextToken = c.str("Namespace"), c.str("MetricName"), c.str("NextToken")
-		in.AnomalyDetectorTypes = c.list("AnomalyDetectorTypes")
-		for i := 1; c.str("Dimensions.member."+strconv.Itoa(i)+".Name") != ""; i++ {
+		in.Namespace, in.MetricName, in.NextToken = c.Str("Namespace"), c.Str("MetricName"), c.Str("NextToken")
+		in.AnomalyDetectorTypes = c.List("AnomalyDetectorTypes")
+		for i := 1; c.Str("Dimensions.member."+strconv.Itoa(i)+".Name") != ""; i++ {
 			p := "Dimensions.member." + strconv.Itoa(i)
-			in.Dimensions = append(in.Dimensions, cwDimension{c.str(p + ".Name"), c.str(p + ".Value")})
+			in.Dimensions = append(in.Dimensions, cwDimension{c.Str(p + ".Name"), c.Str(p + ".Value")})
 		}
-		in.MaxResults, _ = strconv.Atoi(c.str("MaxResults"))
-	} else if err := c.decodeCBOR(&in); err != nil {
+		in.MaxResults, _ = strconv.Atoi(c.Str("MaxResults"))
+	} else if err := c.DecodeCBOR(&in); err != nil {
 		return nil, err
 	}
 	size := 100
 	if in.MaxResults > 0 {
 		size = in.MaxResults
 	}
-	off, ok := pageOffset("cw", in.NextToken)
+	off, ok := wire.PageOffset("cw", in.NextToken)
 	if !ok {
-		return nil, errf(400, "InvalidNextToken", "Invalid NextToken")
+		return nil, wire.Errf(400, "InvalidNextToken", "Invalid NextToken")
 	}
 	st.RLock()
 	defer st.RUnlock()
 	var found []map[string]any
-	for _, r := range sortedByID(st.OfType(c.account, c.region, "AWS::CloudWatch::AnomalyDetector")) {
+	for _, r := range sortedByID(st.OfType(c.Account, c.Region, "AWS::CloudWatch::AnomalyDetector")) {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -95,15 +96,15 @@ func cloudWatchDescribeAnomalyDetectors(st *world.State, c *call) (any, error) {
 			found = append(found, d)
 		}
 	}
-	lo, hi, next := page(len(found), off, size)
+	lo, hi, next := wire.Page(len(found), off, size)
 	if query {
-		var nodes []*xnode
+		var nodes []*wire.Node
 		for _, d := range found[lo:hi] {
 			nodes = append(nodes, cwXML(d))
 		}
-		out := el("", members("AnomalyDetectors", nodes))
+		out := wire.El("", wire.Members("AnomalyDetectors", nodes))
 		if next >= 0 {
-			out.kids = append(out.kids, tx("NextToken", pageToken("cw", next)))
+			out.Kids = append(out.Kids, wire.Tx("NextToken", wire.PageToken("cw", next)))
 		}
 		return out, nil
 	}
@@ -113,9 +114,9 @@ func cloudWatchDescribeAnomalyDetectors(st *world.State, c *call) (any, error) {
 	}
 	out := map[string]any{"AnomalyDetectors": list}
 	if next >= 0 {
-		out["NextToken"] = pageToken("cw", next)
+		out["NextToken"] = wire.PageToken("cw", next)
 	}
-	return cborReply(out), nil
+	return wire.CBORReply(out), nil
 }
 
 // cwDetector renders a template-shaped model in the API's shape.
@@ -145,7 +146,7 @@ func cwDetector(m map[string]any) map[string]any {
 				st, ok1 := cwRangeTime(rm["StartTime"])
 				et, ok2 := cwRangeTime(rm["EndTime"])
 				if ok1 && ok2 {
-					ranges = append(ranges, map[string]any{"StartTime": cborTime(st), "EndTime": cborTime(et)})
+					ranges = append(ranges, map[string]any{"StartTime": wire.CBORTime(st), "EndTime": wire.CBORTime(et)})
 				}
 			}
 			out["ExcludedTimeRanges"] = ranges
@@ -181,22 +182,22 @@ func cwMatches(d map[string]any, in cwQuery) bool {
 }
 
 // cwXML renders a detector as query XML (lists as members, times ISO).
-func cwXML(d map[string]any) *xnode {
-	n := &xnode{name: "member"}
+func cwXML(d map[string]any) *wire.Node {
+	n := &wire.Node{Name: "member"}
 	for _, k := range world.SortedKeys(d) {
 		if k == "Configuration" {
 			cfg, _ := d[k].(map[string]any)
-			cn := el("Configuration", opt("MetricTimezone", strOf(cfg["MetricTimezone"])))
-			var rs []*xnode
+			cn := wire.El("Configuration", wire.Opt("MetricTimezone", strOf(cfg["MetricTimezone"])))
+			var rs []*wire.Node
 			for _, e := range objectList(cfg["ExcludedTimeRanges"]) {
-				rs = append(rs, el("", xtime("StartTime", time.Time(e["StartTime"].(cborTime))), xtime("EndTime", time.Time(e["EndTime"].(cborTime)))))
+				rs = append(rs, wire.El("", wire.Time("StartTime", time.Time(e["StartTime"].(wire.CBORTime))), wire.Time("EndTime", time.Time(e["EndTime"].(wire.CBORTime)))))
 			}
-			cn.kids = append(cn.kids, members("ExcludedTimeRanges", rs))
-			n.kids = append(n.kids, cn)
+			cn.Kids = append(cn.Kids, wire.Members("ExcludedTimeRanges", rs))
+			n.Kids = append(n.Kids, cn)
 			continue
 		}
 		if x := queryXML(k, d[k]); x != nil {
-			n.kids = append(n.kids, x)
+			n.Kids = append(n.Kids, x)
 		}
 	}
 	return n

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strings"
 	"unicode"
@@ -15,16 +16,16 @@ import (
 // the properties the model holds, so a world built from recordings
 // answers what was recorded. Names CodeBuild does not know are listed in
 // projectsNotFound / reportGroupsNotFound, as CodeBuild does.
-func codeBuildService() *service {
-	return &service{
-		name:          "codebuild",
-		protocol:      protoJSON,
-		jsonNamespace: "com.amazonaws.codebuild#",
-		jsonVersion:   "1.1",
-		targetPrefix:  "CodeBuild_20161006.",
-		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
-		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
-		ops: map[string]handler{
+func codeBuildService() *wire.Service {
+	return &wire.Service{
+		Name:          "codebuild",
+		Protocol:      wire.ProtoJSON,
+		JSONNamespace: "com.amazonaws.codebuild#",
+		JSONVersion:   "1.1",
+		TargetPrefix:  "CodeBuild_20161006.",
+		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
+		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
+		Ops: map[string]wire.Handler{
 			"BatchGetProjects":     codeBuildBatchGetProjects,
 			"BatchGetReportGroups": codeBuildBatchGetReportGroups,
 		},
@@ -57,20 +58,20 @@ func camelModel(v any, renames map[string]string) any {
 	return v
 }
 
-func codeBuildBatchGetProjects(st *world.State, c *call) (any, error) {
+func codeBuildBatchGetProjects(st *world.State, c *wire.Call) (any, error) {
 	var in struct{ Names []string }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	if len(in.Names) < 1 || len(in.Names) > 100 {
-		return nil, errf(400, "InvalidInputException", "1 validation error detected: Value at 'names' failed to satisfy constraint: Member must have length between 1 and 100")
+		return nil, wire.Errf(400, "InvalidInputException", "1 validation error detected: Value at 'names' failed to satisfy constraint: Member must have length between 1 and 100")
 	}
 	st.RLock()
 	defer st.RUnlock()
 	projects, missing := []any{}, []string{}
 	for _, name := range in.Names {
 		name := world.ARNTail(name, ":project/")
-		p := st.Resource(c.account, c.region, "AWS::CodeBuild::Project", name)
+		p := st.Resource(c.Account, c.Region, "AWS::CodeBuild::Project", name)
 		if p == nil {
 			missing = append(missing, name)
 			continue
@@ -83,8 +84,8 @@ func codeBuildBatchGetProjects(st *world.State, c *call) (any, error) {
 		delete(m, "BadgeEnabled")
 		out := camelModel(m, map[string]string{"BuildSpec": "buildspec", "Visibility": "projectVisibility"}).(map[string]any)
 		out["name"] = name
-		out["arn"] = "arn:aws:codebuild:" + c.region + ":" + c.account + ":project/" + name
-		out["created"], out["lastModified"] = epoch(defaultStackTime), epoch(defaultStackTime)
+		out["arn"] = "arn:aws:codebuild:" + c.Region + ":" + c.Account + ":project/" + name
+		out["created"], out["lastModified"] = wire.Epoch(defaultStackTime), wire.Epoch(defaultStackTime)
 		if hasBadge {
 			out["badge"] = map[string]any{"badgeEnabled": badge}
 		}
@@ -93,22 +94,22 @@ func codeBuildBatchGetProjects(st *world.State, c *call) (any, error) {
 	return map[string]any{"projects": projects, "projectsNotFound": missing}, nil
 }
 
-func codeBuildBatchGetReportGroups(st *world.State, c *call) (any, error) {
+func codeBuildBatchGetReportGroups(st *world.State, c *wire.Call) (any, error) {
 	var in struct{ ReportGroupArns []string }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	if len(in.ReportGroupArns) < 1 || len(in.ReportGroupArns) > 100 {
-		return nil, errf(400, "InvalidInputException", "1 validation error detected: Value at 'reportGroupArns' failed to satisfy constraint: Member must have length between 1 and 100")
+		return nil, wire.Errf(400, "InvalidInputException", "1 validation error detected: Value at 'reportGroupArns' failed to satisfy constraint: Member must have length between 1 and 100")
 	}
 	st.RLock()
 	defer st.RUnlock()
 	groups, missing := []any{}, []string{}
 	for _, arn := range in.ReportGroupArns {
 		if !strings.Contains(arn, ":report-group/") {
-			return nil, errf(400, "InvalidInputException", "Invalid report group ARN: %s", arn)
+			return nil, wire.Errf(400, "InvalidInputException", "Invalid report group ARN: %s", arn)
 		}
-		g := st.Resource(c.account, c.region, "AWS::CodeBuild::ReportGroup", arn)
+		g := st.Resource(c.Account, c.Region, "AWS::CodeBuild::ReportGroup", arn)
 		if g == nil {
 			missing = append(missing, arn)
 			continue
@@ -124,7 +125,7 @@ func codeBuildBatchGetReportGroups(st *world.State, c *call) (any, error) {
 			out["name"] = world.ARNTail(arn, ":report-group/")
 		}
 		out["status"] = "ACTIVE"
-		out["created"], out["lastModified"] = epoch(defaultStackTime), epoch(defaultStackTime)
+		out["created"], out["lastModified"] = wire.Epoch(defaultStackTime), wire.Epoch(defaultStackTime)
 		groups = append(groups, out)
 	}
 	return map[string]any{"reportGroups": groups, "reportGroupsNotFound": missing}, nil

@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "sort"
 
@@ -7,16 +8,16 @@ import "sort"
 // clients and groups, from the world's AWS::Cognito::UserPoolClient and
 // AWS::Cognito::UserPoolGroup models (UserPoolId). A pool exists when an
 // AWS::Cognito::UserPool model names it or a client or group is in it.
-func cognitoService() *service {
-	return &service{
-		name:          "cognito-idp",
-		protocol:      protoJSON,
-		jsonNamespace: "com.amazonaws.cognitoidentityprovider#",
-		jsonVersion:   "1.1",
-		targetPrefix:  "AWSCognitoIdentityProviderService.",
-		throttle:      apiError{Status: 400, Code: "TooManyRequestsException"},
-		deny:          apiError{Status: 400, Code: "NotAuthorizedException"},
-		ops: map[string]handler{
+func cognitoService() *wire.Service {
+	return &wire.Service{
+		Name:          "cognito-idp",
+		Protocol:      wire.ProtoJSON,
+		JSONNamespace: "com.amazonaws.cognitoidentityprovider#",
+		JSONVersion:   "1.1",
+		TargetPrefix:  "AWSCognitoIdentityProviderService.",
+		Throttle:      wire.Error{Status: 400, Code: "TooManyRequestsException"},
+		Deny:          wire.Error{Status: 400, Code: "NotAuthorizedException"},
+		Ops: map[string]wire.Handler{
 			"ListUserPoolClients": cognitoListUserPoolClients,
 			"ListGroups":          cognitoListGroups,
 		},
@@ -25,14 +26,14 @@ func cognitoService() *service {
 
 // poolChildren returns the models of typ in pool, sorted by key, or a
 // ResourceNotFoundException when the pool does not exist.
-func poolChildren(st *world.State, c *call, pool, typ, key string) ([]*world.Resource, error) {
+func poolChildren(st *world.State, c *wire.Call, pool, typ, key string) ([]*world.Resource, error) {
 	exists := false
-	for _, p := range st.OfType(c.account, c.region, "AWS::Cognito::UserPool") {
+	for _, p := range st.OfType(c.Account, c.Region, "AWS::Cognito::UserPool") {
 		exists = exists || world.FieldString(p, "UserPoolId") == pool || p.CCID() == pool
 	}
 	var out []*world.Resource
 	for _, typ2 := range []string{"AWS::Cognito::UserPoolClient", "AWS::Cognito::UserPoolGroup"} {
-		for _, r := range st.OfType(c.account, c.region, typ2) {
+		for _, r := range st.OfType(c.Account, c.Region, typ2) {
 			if world.FieldString(r, "UserPoolId") != pool {
 				continue
 			}
@@ -43,31 +44,31 @@ func poolChildren(st *world.State, c *call, pool, typ, key string) ([]*world.Res
 		}
 	}
 	if !exists {
-		return nil, errf(400, "ResourceNotFoundException", "User pool %s does not exist.", pool)
+		return nil, wire.Errf(400, "ResourceNotFoundException", "User pool %s does not exist.", pool)
 	}
 	sort.Slice(out, func(i, j int) bool { return world.FieldString(out[i], key) < world.FieldString(out[j], key) })
 	return out, nil
 }
 
-func cognitoListUserPoolClients(st *world.State, c *call) (any, error) {
+func cognitoListUserPoolClients(st *world.State, c *wire.Call) (any, error) {
 	var in struct {
 		UserPoolID string `json:"UserPoolId"`
 		MaxResults int
 		NextToken  string
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	if in.MaxResults < 0 || in.MaxResults > 60 {
-		return nil, errf(400, "InvalidParameterException", "1 validation error detected: Value '%d' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 60", in.MaxResults)
+		return nil, wire.Errf(400, "InvalidParameterException", "1 validation error detected: Value '%d' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 60", in.MaxResults)
 	}
 	size := 60
 	if in.MaxResults > 0 {
 		size = in.MaxResults
 	}
-	off, ok := pageOffset("clients", in.NextToken)
+	off, ok := wire.PageOffset("clients", in.NextToken)
 	if !ok {
-		return nil, errf(400, "InvalidParameterException", "Invalid pagination token")
+		return nil, wire.Errf(400, "InvalidParameterException", "Invalid pagination token")
 	}
 	st.RLock()
 	defer st.RUnlock()
@@ -75,7 +76,7 @@ func cognitoListUserPoolClients(st *world.State, c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	lo, hi, next := page(len(rs), off, size)
+	lo, hi, next := wire.Page(len(rs), off, size)
 	items := []map[string]any{}
 	for _, r := range rs[lo:hi] {
 		id := world.FieldString(r, "ClientId")
@@ -86,30 +87,30 @@ func cognitoListUserPoolClients(st *world.State, c *call) (any, error) {
 	}
 	out := map[string]any{"UserPoolClients": items}
 	if next >= 0 {
-		out["NextToken"] = pageToken("clients", next)
+		out["NextToken"] = wire.PageToken("clients", next)
 	}
 	return out, nil
 }
 
-func cognitoListGroups(st *world.State, c *call) (any, error) {
+func cognitoListGroups(st *world.State, c *wire.Call) (any, error) {
 	var in struct {
 		UserPoolID string `json:"UserPoolId"`
 		Limit      int
 		NextToken  string
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	if in.Limit < 0 || in.Limit > 60 {
-		return nil, errf(400, "InvalidParameterException", "1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 60", in.Limit)
+		return nil, wire.Errf(400, "InvalidParameterException", "1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 60", in.Limit)
 	}
 	size := 60
 	if in.Limit > 0 {
 		size = in.Limit
 	}
-	off, ok := pageOffset("groups", in.NextToken)
+	off, ok := wire.PageOffset("groups", in.NextToken)
 	if !ok {
-		return nil, errf(400, "InvalidParameterException", "Invalid pagination token")
+		return nil, wire.Errf(400, "InvalidParameterException", "Invalid pagination token")
 	}
 	st.RLock()
 	defer st.RUnlock()
@@ -117,11 +118,11 @@ func cognitoListGroups(st *world.State, c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	lo, hi, next := page(len(rs), off, size)
+	lo, hi, next := wire.Page(len(rs), off, size)
 	items := []map[string]any{}
 	for _, r := range rs[lo:hi] {
 		g := map[string]any{"GroupName": world.FieldString(r, "GroupName"), "UserPoolId": in.UserPoolID,
-			"CreationDate": epoch(defaultStackTime), "LastModifiedDate": epoch(defaultStackTime)}
+			"CreationDate": wire.Epoch(defaultStackTime), "LastModifiedDate": wire.Epoch(defaultStackTime)}
 		for _, k := range []string{"Description", "RoleArn"} {
 			if v := world.FieldString(r, k); v != "" {
 				g[k] = v
@@ -134,7 +135,7 @@ func cognitoListGroups(st *world.State, c *call) (any, error) {
 	}
 	out := map[string]any{"Groups": items}
 	if next >= 0 {
-		out["NextToken"] = pageToken("groups", next)
+		out["NextToken"] = wire.PageToken("groups", next)
 	}
 	return out, nil
 }

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
@@ -13,31 +14,31 @@ import (
 // CognitoStreams, PushSync — are not answered), its IdentityPoolTags list
 // as the API's map in the list's order. An unknown pool is
 // ResourceNotFoundException.
-func cognitoIdentityService() *service {
-	return &service{
-		name:          "cognito-identity",
-		protocol:      protoJSON,
-		jsonNamespace: "com.amazonaws.cognitoidentity#",
-		jsonVersion:   "1.1",
-		targetPrefix:  "AWSCognitoIdentityService.",
-		throttle:      apiError{Status: 400, Code: "TooManyRequestsException"},
-		deny:          apiError{Status: 400, Code: "NotAuthorizedException"},
-		ops: map[string]handler{
+func cognitoIdentityService() *wire.Service {
+	return &wire.Service{
+		Name:          "cognito-identity",
+		Protocol:      wire.ProtoJSON,
+		JSONNamespace: "com.amazonaws.cognitoidentity#",
+		JSONVersion:   "1.1",
+		TargetPrefix:  "AWSCognitoIdentityService.",
+		Throttle:      wire.Error{Status: 400, Code: "TooManyRequestsException"},
+		Deny:          wire.Error{Status: 400, Code: "NotAuthorizedException"},
+		Ops: map[string]wire.Handler{
 			"DescribeIdentityPool": cognitoIdentityDescribePool,
 		},
 	}
 }
 
-func cognitoIdentityDescribePool(st *world.State, c *call) (any, error) {
+func cognitoIdentityDescribePool(st *world.State, c *wire.Call) (any, error) {
 	var in struct{ IdentityPoolId string }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	st.RLock()
 	defer st.RUnlock()
-	r := st.Resource(c.account, c.region, "AWS::Cognito::IdentityPool", in.IdentityPoolId)
+	r := st.Resource(c.Account, c.Region, "AWS::Cognito::IdentityPool", in.IdentityPoolId)
 	if r == nil {
-		return nil, errf(400, "ResourceNotFoundException", "IdentityPool '%s' not found.", in.IdentityPoolId)
+		return nil, wire.Errf(400, "ResourceNotFoundException", "IdentityPool '%s' not found.", in.IdentityPoolId)
 	}
 	m, err := fieldObject(r)
 	if err != nil {

@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 
 // configService serves AWS Config (JSON 1.1): the configuration recorders
@@ -9,16 +10,16 @@ import "github.com/realdrift/realdrift/internal/sandbox/world"
 // exactly the properties the model holds. Asked by names, a name that does
 // not exist is NoSuch...Exception, as Config answers; asked for none, all
 // are listed.
-func configService() *service {
-	return &service{
-		name:          "config",
-		protocol:      protoJSON,
-		jsonNamespace: "com.amazonaws.starlingdoveservice#",
-		jsonVersion:   "1.1",
-		targetPrefix:  "StarlingDoveService.",
-		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
-		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
-		ops: map[string]handler{
+func configService() *wire.Service {
+	return &wire.Service{
+		Name:          "config",
+		Protocol:      wire.ProtoJSON,
+		JSONNamespace: "com.amazonaws.starlingdoveservice#",
+		JSONVersion:   "1.1",
+		TargetPrefix:  "StarlingDoveService.",
+		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
+		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
+		Ops: map[string]wire.Handler{
 			"DescribeConfigurationRecorders": configDescribeRecorders,
 			"DescribeDeliveryChannels":       configDescribeChannels,
 		},
@@ -27,12 +28,12 @@ func configService() *service {
 
 // configDescribe lists the models of typ named in names (all when none),
 // camelCased; a missing name is the error code notFound.
-func configDescribe(st *world.State, c *call, typ string, names []string, notFound, noun string) ([]any, error) {
+func configDescribe(st *world.State, c *wire.Call, typ string, names []string, notFound, noun string) ([]any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	byName := map[string]*world.Resource{}
 	var order []string
-	for _, r := range st.OfType(c.account, c.region, typ) {
+	for _, r := range st.OfType(c.Account, c.Region, typ) {
 		n := world.FieldString(r, "Name")
 		if n == "" {
 			n = r.CCID()
@@ -47,7 +48,7 @@ func configDescribe(st *world.State, c *call, typ string, names []string, notFou
 	for _, n := range names {
 		r := byName[n]
 		if r == nil {
-			return nil, errf(400, notFound, "Cannot find %s with specified name '%s'.", noun, n)
+			return nil, wire.Errf(400, notFound, "Cannot find %s with specified name '%s'.", noun, n)
 		}
 		m, err := fieldObject(r)
 		if err != nil {
@@ -59,9 +60,9 @@ func configDescribe(st *world.State, c *call, typ string, names []string, notFou
 	return out, nil
 }
 
-func configDescribeRecorders(st *world.State, c *call) (any, error) {
+func configDescribeRecorders(st *world.State, c *wire.Call) (any, error) {
 	var in struct{ ConfigurationRecorderNames []string }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	rs, err := configDescribe(st, c, "AWS::Config::ConfigurationRecorder", in.ConfigurationRecorderNames, "NoSuchConfigurationRecorderException", "configuration recorder")
@@ -70,14 +71,14 @@ func configDescribeRecorders(st *world.State, c *call) (any, error) {
 	}
 	for _, r := range rs {
 		m := r.(map[string]any)
-		m["arn"] = "arn:aws:config:" + c.region + ":" + c.account + ":configuration-recorder/" + m["name"].(string) + "/" + world.ShortHash(m["name"].(string), 16)
+		m["arn"] = "arn:aws:config:" + c.Region + ":" + c.Account + ":configuration-recorder/" + m["name"].(string) + "/" + world.ShortHash(m["name"].(string), 16)
 	}
 	return map[string]any{"ConfigurationRecorders": rs}, nil
 }
 
-func configDescribeChannels(st *world.State, c *call) (any, error) {
+func configDescribeChannels(st *world.State, c *wire.Call) (any, error) {
 	var in struct{ DeliveryChannelNames []string }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	chs, err := configDescribe(st, c, "AWS::Config::DeliveryChannel", in.DeliveryChannelNames, "NoSuchDeliveryChannelException", "delivery channel")

@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 
 // daxService serves DAX (JSON 1.1, PascalCase): clusters, subnet groups
@@ -14,16 +15,16 @@ import "github.com/realdrift/realdrift/internal/sandbox/world"
 // ARN. A parameter group's ParameterNameValues are its parameters of
 // source "user". Asked by names, one that does not exist is the
 // ...NotFoundFault DAX answers.
-func daxService() *service {
-	return &service{
-		name:          "dax",
-		protocol:      protoJSON,
-		jsonNamespace: "com.amazonaws.dax#",
-		jsonVersion:   "1.1",
-		targetPrefix:  "AmazonDAXV3.",
-		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
-		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
-		ops: map[string]handler{
+func daxService() *wire.Service {
+	return &wire.Service{
+		Name:          "dax",
+		Protocol:      wire.ProtoJSON,
+		JSONNamespace: "com.amazonaws.dax#",
+		JSONVersion:   "1.1",
+		TargetPrefix:  "AmazonDAXV3.",
+		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
+		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
+		Ops: map[string]wire.Handler{
 			"DescribeClusters":        daxDescribeClusters,
 			"DescribeSubnetGroups":    daxDescribeSubnetGroups,
 			"DescribeParameterGroups": daxDescribeParameterGroups,
@@ -35,9 +36,9 @@ func daxService() *service {
 
 // daxNamed returns the models of typ by name, and the names asked for (all
 // when none), or the not-found fault of the first name missing.
-func daxNamed(st *world.State, c *call, typ, nameProp string, names []string, fault, noun string) (map[string]map[string]any, []string, error) {
+func daxNamed(st *world.State, c *wire.Call, typ, nameProp string, names []string, fault, noun string) (map[string]map[string]any, []string, error) {
 	all := map[string]map[string]any{}
-	for _, r := range st.OfType(c.account, c.region, typ) {
+	for _, r := range st.OfType(c.Account, c.Region, typ) {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, nil, err
@@ -53,19 +54,19 @@ func daxNamed(st *world.State, c *call, typ, nameProp string, names []string, fa
 	}
 	for _, n := range names {
 		if all[n] == nil {
-			return nil, nil, errf(400, fault, "%s %s not found.", noun, n)
+			return nil, nil, wire.Errf(400, fault, "%s %s not found.", noun, n)
 		}
 	}
 	return all, names, nil
 }
 
-func daxClusterArn(c *call, name string) string {
-	return "arn:aws:dax:" + c.region + ":" + c.account + ":cache/" + name
+func daxClusterArn(c *wire.Call, name string) string {
+	return "arn:aws:dax:" + c.Region + ":" + c.Account + ":cache/" + name
 }
 
-func daxDescribeClusters(st *world.State, c *call) (any, error) {
+func daxDescribeClusters(st *world.State, c *wire.Call) (any, error) {
 	var in struct{ ClusterNames []string }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	st.RLock()
@@ -110,9 +111,9 @@ func daxDescribeClusters(st *world.State, c *call) (any, error) {
 	return map[string]any{"Clusters": out}, nil
 }
 
-func daxDescribeSubnetGroups(st *world.State, c *call) (any, error) {
+func daxDescribeSubnetGroups(st *world.State, c *wire.Call) (any, error) {
 	var in struct{ SubnetGroupNames []string }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	st.RLock()
@@ -140,9 +141,9 @@ func daxDescribeSubnetGroups(st *world.State, c *call) (any, error) {
 	return map[string]any{"SubnetGroups": out}, nil
 }
 
-func daxDescribeParameterGroups(st *world.State, c *call) (any, error) {
+func daxDescribeParameterGroups(st *world.State, c *wire.Call) (any, error) {
 	var in struct{ ParameterGroupNames []string }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	st.RLock()
@@ -162,21 +163,21 @@ func daxDescribeParameterGroups(st *world.State, c *call) (any, error) {
 	return map[string]any{"ParameterGroups": out}, nil
 }
 
-func daxDescribeParameters(st *world.State, c *call) (any, error) {
+func daxDescribeParameters(st *world.State, c *wire.Call) (any, error) {
 	var in struct {
 		ParameterGroupName, Source, NextToken string
 		MaxResults                            int
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	size := 100
 	if in.MaxResults > 0 {
 		size = in.MaxResults
 	}
-	off, ok := pageOffset("dax", in.NextToken)
+	off, ok := wire.PageOffset("dax", in.NextToken)
 	if !ok {
-		return nil, errf(400, "InvalidParameterValueException", "Invalid NextToken")
+		return nil, wire.Errf(400, "InvalidParameterValueException", "Invalid NextToken")
 	}
 	st.RLock()
 	defer st.RUnlock()
@@ -191,17 +192,17 @@ func daxDescribeParameters(st *world.State, c *call) (any, error) {
 			params = append(params, map[string]any{"ParameterName": k, "ParameterValue": values[k], "Source": "user", "ParameterType": "DEFAULT", "IsModifiable": "TRUE", "ChangeType": "REQUIRES_REBOOT"})
 		}
 	}
-	lo, hi, next := page(len(params), off, size)
+	lo, hi, next := wire.Page(len(params), off, size)
 	out := map[string]any{"Parameters": params[lo:hi]}
 	if next >= 0 {
-		out["NextToken"] = pageToken("dax", next)
+		out["NextToken"] = wire.PageToken("dax", next)
 	}
 	return out, nil
 }
 
-func daxListTags(st *world.State, c *call) (any, error) {
+func daxListTags(st *world.State, c *wire.Call) (any, error) {
 	var in struct{ ResourceName, NextToken string }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	name := world.ARNTail(in.ResourceName, ":cache/")
@@ -213,7 +214,7 @@ func daxListTags(st *world.State, c *call) (any, error) {
 	}
 	m := all[name]
 	if m == nil || in.ResourceName != daxClusterArn(c, name) {
-		return nil, errf(400, "ClusterNotFoundFault", "Cluster %s not found.", name)
+		return nil, wire.Errf(400, "ClusterNotFoundFault", "Cluster %s not found.", name)
 	}
 	tags := []any{}
 	if t, ok := m["Tags"].(map[string]any); ok {

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
@@ -15,13 +16,13 @@ import (
 // CrossRegionCopyTargets inside PolicyDetails (ResourceType, language
 // SIMPLIFIED); the Tags list as the API's map. An unknown policy is
 // ResourceNotFoundException (404).
-func dlmService() *service {
-	return &service{
-		name:     "dlm",
-		protocol: protoRESTJSON,
-		throttle: apiError{Status: 429, Code: "LimitExceededException"},
-		deny:     apiError{Status: 403, Code: "AccessDeniedException"},
-		route: func(r *http.Request) (string, map[string]string) {
+func dlmService() *wire.Service {
+	return &wire.Service{
+		Name:     "dlm",
+		Protocol: wire.ProtoRESTJSON,
+		Throttle: wire.Error{Status: 429, Code: "LimitExceededException"},
+		Deny:     wire.Error{Status: 403, Code: "AccessDeniedException"},
+		Route: func(r *http.Request) (string, map[string]string) {
 			segs := strings.Split(strings.Trim(r.URL.EscapedPath(), "/"), "/")
 			if r.Method != http.MethodGet || len(segs) != 2 || segs[0] != "policies" {
 				return "", nil
@@ -32,7 +33,7 @@ func dlmService() *service {
 			}
 			return "GetLifecyclePolicy", map[string]string{"policyId": id}
 		},
-		ops: map[string]handler{
+		Ops: map[string]wire.Handler{
 			"GetLifecyclePolicy": dlmGetLifecyclePolicy,
 		},
 	}
@@ -42,19 +43,19 @@ func dlmService() *service {
 // template declares at the top level.
 var dlmDefaultPolicyProps = []string{"CreateInterval", "RetainInterval", "CopyTags", "ExtendDeletion", "Exclusions", "CrossRegionCopyTargets"}
 
-func dlmGetLifecyclePolicy(st *world.State, c *call) (any, error) {
-	id := c.params["policyId"]
+func dlmGetLifecyclePolicy(st *world.State, c *wire.Call) (any, error) {
+	id := c.Params["policyId"]
 	st.RLock()
 	defer st.RUnlock()
-	r := st.Resource(c.account, c.region, "AWS::DLM::LifecyclePolicy", id)
+	r := st.Resource(c.Account, c.Region, "AWS::DLM::LifecyclePolicy", id)
 	if r == nil {
-		return nil, errf(404, "ResourceNotFoundException", "Policy %s not found", id)
+		return nil, wire.Errf(404, "ResourceNotFoundException", "Policy %s not found", id)
 	}
 	m, err := fieldObject(r)
 	if err != nil {
 		return nil, err
 	}
-	p := map[string]any{"PolicyId": id, "PolicyArn": "arn:aws:dlm:" + c.region + ":" + c.account + ":policy/" + id, "DefaultPolicy": false}
+	p := map[string]any{"PolicyId": id, "PolicyArn": "arn:aws:dlm:" + c.Region + ":" + c.Account + ":policy/" + id, "DefaultPolicy": false}
 	for _, k := range []string{"Description", "State", "ExecutionRoleArn", "PolicyDetails"} {
 		if v, ok := m[k]; ok {
 			p[k] = v

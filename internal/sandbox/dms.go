@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strings"
 )
@@ -22,20 +23,20 @@ import (
 // an endpoint's Password. A filter that matches nothing is the
 // ResourceNotFoundFault DMS answers. ListTagsForResource lists a model's
 // Tags by its ARN.
-func dmsService() *service {
-	return &service{
-		name:          "dms",
-		protocol:      protoJSON,
-		jsonNamespace: "com.amazonaws.dms#",
-		jsonVersion:   "1.1",
-		targetPrefix:  "AmazonDMSv20160101.",
-		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
-		deny:          apiError{Status: 400, Code: "AccessDeniedFault"},
-		ops: map[string]handler{
-			"DescribeEndpoints":               func(st *world.State, c *call) (any, error) { return dmsDescribe(st, c, dmsEndpoint) },
-			"DescribeReplicationInstances":    func(st *world.State, c *call) (any, error) { return dmsDescribe(st, c, dmsInstance) },
-			"DescribeReplicationSubnetGroups": func(st *world.State, c *call) (any, error) { return dmsDescribe(st, c, dmsSubnetGroup) },
-			"DescribeReplicationTasks":        func(st *world.State, c *call) (any, error) { return dmsDescribe(st, c, dmsTask) },
+func dmsService() *wire.Service {
+	return &wire.Service{
+		Name:          "dms",
+		Protocol:      wire.ProtoJSON,
+		JSONNamespace: "com.amazonaws.dms#",
+		JSONVersion:   "1.1",
+		TargetPrefix:  "AmazonDMSv20160101.",
+		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
+		Deny:          wire.Error{Status: 400, Code: "AccessDeniedFault"},
+		Ops: map[string]wire.Handler{
+			"DescribeEndpoints":               func(st *world.State, c *wire.Call) (any, error) { return dmsDescribe(st, c, dmsEndpoint) },
+			"DescribeReplicationInstances":    func(st *world.State, c *wire.Call) (any, error) { return dmsDescribe(st, c, dmsInstance) },
+			"DescribeReplicationSubnetGroups": func(st *world.State, c *wire.Call) (any, error) { return dmsDescribe(st, c, dmsSubnetGroup) },
+			"DescribeReplicationTasks":        func(st *world.State, c *wire.Call) (any, error) { return dmsDescribe(st, c, dmsTask) },
 			"ListTagsForResource":             dmsListTags,
 		},
 	}
@@ -82,9 +83,9 @@ type dmsItem struct {
 	m       map[string]any
 }
 
-func dmsItems(st *world.State, c *call, k dmsKind) ([]dmsItem, error) {
+func dmsItems(st *world.State, c *wire.Call, k dmsKind) ([]dmsItem, error) {
 	var out []dmsItem
-	for _, r := range st.OfType(c.account, c.region, k.typ) {
+	for _, r := range st.OfType(c.Account, c.Region, k.typ) {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -104,14 +105,14 @@ func dmsItems(st *world.State, c *call, k dmsKind) ([]dmsItem, error) {
 		}
 		it.id = strings.ToLower(it.id)
 		if it.arn == "" {
-			it.arn = "arn:aws:dms:" + c.region + ":" + c.account + ":" + k.arnKind + ":" + it.id
+			it.arn = "arn:aws:dms:" + c.Region + ":" + c.Account + ":" + k.arnKind + ":" + it.id
 		}
 		out = append(out, it)
 	}
 	return out, nil
 }
 
-func dmsDescribe(st *world.State, c *call, k dmsKind) (any, error) {
+func dmsDescribe(st *world.State, c *wire.Call, k dmsKind) (any, error) {
 	var in struct {
 		Filters []struct {
 			Name   string
@@ -121,19 +122,19 @@ func dmsDescribe(st *world.State, c *call, k dmsKind) (any, error) {
 		Marker          string
 		WithoutSettings bool
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	size := 100
 	if in.MaxRecords != 0 {
 		if in.MaxRecords < 20 || in.MaxRecords > 100 {
-			return nil, errf(400, "InvalidParameterValueException", "MaxRecords must be between 20 and 100")
+			return nil, wire.Errf(400, "InvalidParameterValueException", "MaxRecords must be between 20 and 100")
 		}
 		size = in.MaxRecords
 	}
-	off, ok := pageOffset("dms", in.Marker)
+	off, ok := wire.PageOffset("dms", in.Marker)
 	if !ok {
-		return nil, errf(400, "InvalidParameterValueException", "Invalid Marker")
+		return nil, wire.Errf(400, "InvalidParameterValueException", "Invalid Marker")
 	}
 	st.RLock()
 	defer st.RUnlock()
@@ -152,7 +153,7 @@ func dmsDescribe(st *world.State, c *call, k dmsKind) (any, error) {
 			case f.Name == k.idFilter:
 				v = it.id
 			default:
-				return nil, errf(400, "InvalidParameterValueException", "Invalid filter name: %s", f.Name)
+				return nil, wire.Errf(400, "InvalidParameterValueException", "Invalid filter name: %s", f.Name)
 			}
 			hit := false
 			for _, want := range f.Values {
@@ -167,16 +168,16 @@ func dmsDescribe(st *world.State, c *call, k dmsKind) (any, error) {
 		}
 	}
 	if len(match) == 0 && len(in.Filters) > 0 {
-		return nil, errf(400, "ResourceNotFoundFault", "No %s found matching provided filters", k.noun)
+		return nil, wire.Errf(400, "ResourceNotFoundFault", "No %s found matching provided filters", k.noun)
 	}
-	lo, hi, next := page(len(match), off, size)
+	lo, hi, next := wire.Page(len(match), off, size)
 	list := []any{}
 	for _, it := range match[lo:hi] {
 		list = append(list, dmsAnswer(k, it, in.WithoutSettings))
 	}
 	out := map[string]any{k.list: list}
 	if next >= 0 {
-		out["Marker"] = pageToken("dms", next)
+		out["Marker"] = wire.PageToken("dms", next)
 	}
 	return out, nil
 }
@@ -223,9 +224,9 @@ func dmsAnswer(k dmsKind, it dmsItem, withoutSettings bool) map[string]any {
 	return out
 }
 
-func dmsListTags(st *world.State, c *call) (any, error) {
+func dmsListTags(st *world.State, c *wire.Call) (any, error) {
 	var in struct{ ResourceArn string }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	st.RLock()
@@ -246,5 +247,5 @@ func dmsListTags(st *world.State, c *call) (any, error) {
 			return map[string]any{"TagList": tags}, nil
 		}
 	}
-	return nil, errf(400, "ResourceNotFoundFault", "Resource %s not found", in.ResourceArn)
+	return nil, wire.Errf(400, "ResourceNotFoundFault", "Resource %s not found", in.ResourceArn)
 }

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strconv"
 	"strings"
@@ -23,14 +24,14 @@ import (
 // (another filter name is InvalidParameterValue). Pages are MaxRecords
 // (20-100) and Marker; a missing cluster is DBClusterNotFoundFault, a
 // missing instance DBInstanceNotFound (404).
-func docDBService() *service {
-	return &service{
-		name:     "rds",
-		protocol: protoQuery,
-		xmlns:    "http://rds.amazonaws.com/doc/2014-10-31/",
-		throttle: apiError{Status: 400, Code: "Throttling"},
-		deny:     apiError{Status: 403, Code: "AccessDenied"},
-		ops: map[string]handler{
+func docDBService() *wire.Service {
+	return &wire.Service{
+		Name:     "rds",
+		Protocol: wire.ProtoQuery,
+		XMLNS:    "http://rds.amazonaws.com/doc/2014-10-31/",
+		Throttle: wire.Error{Status: 400, Code: "Throttling"},
+		Deny:     wire.Error{Status: 403, Code: "AccessDenied"},
+		Ops: map[string]wire.Handler{
 			"DescribeDBClusters":  docDBDescribeClusters,
 			"DescribeDBInstances": docDBDescribeInstances,
 			"ListTagsForResource": docDBListTags,
@@ -69,14 +70,14 @@ var (
 			"PreferredMaintenanceWindow", "PromotionTier", "PubliclyAccessible"}}
 )
 
-func docDBArn(c *call, kind, id string) string {
-	return "arn:aws:rds:" + c.region + ":" + c.account + ":" + kind + ":" + id
+func docDBArn(c *wire.Call, kind, id string) string {
+	return "arn:aws:rds:" + c.Region + ":" + c.Account + ":" + kind + ":" + id
 }
 
 // docDBModels returns the models of k by lower-cased identifier.
-func docDBModels(st *world.State, c *call, k docDBKind) (map[string]map[string]any, error) {
+func docDBModels(st *world.State, c *wire.Call, k docDBKind) (map[string]map[string]any, error) {
 	out := map[string]map[string]any{}
-	for _, r := range st.OfType(c.account, c.region, k.typ) {
+	for _, r := range st.OfType(c.Account, c.Region, k.typ) {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -92,60 +93,60 @@ func docDBModels(st *world.State, c *call, k docDBKind) (map[string]map[string]a
 }
 
 // docDBNode renders one model in the API's shape.
-func docDBNode(c *call, k docDBKind, m map[string]any) *xnode {
+func docDBNode(c *wire.Call, k docDBKind, m map[string]any) *wire.Node {
 	id, _ := m[k.idProp].(string)
 	engine := k.engine
 	if engine == "" {
 		engine, _ = m["Engine"].(string)
 	}
-	n := el(k.item, tx(k.idProp, id), tx("Engine", engine), tx(k.status[0], k.status[1]), tx(k.item+"Arn", docDBArn(c, k.arnKind, id)))
+	n := wire.El(k.item, wire.Tx(k.idProp, id), wire.Tx("Engine", engine), wire.Tx(k.status[0], k.status[1]), wire.Tx(k.item+"Arn", docDBArn(c, k.arnKind, id)))
 	for _, p := range k.plain {
 		if v, ok := m[p]; ok && p != k.idProp {
 			if x := queryXML(p, v); x != nil {
-				n.kids = append(n.kids, x)
+				n.Kids = append(n.Kids, x)
 			}
 		}
 	}
 	for _, from := range world.SortedKeys(k.renames) {
 		if v, ok := m[from]; ok {
 			if x := queryXML(k.renames[from], v); x != nil {
-				n.kids = append(n.kids, x)
+				n.Kids = append(n.Kids, x)
 			}
 		}
 	}
 	if ids, ok := m["VpcSecurityGroupIds"].([]any); ok {
-		var gs []*xnode
+		var gs []*wire.Node
 		for _, g := range ids {
 			if s, ok := g.(string); ok {
-				gs = append(gs, el("", tx("VpcSecurityGroupId", s), tx("Status", "active")))
+				gs = append(gs, wire.El("", wire.Tx("VpcSecurityGroupId", s), wire.Tx("Status", "active")))
 			}
 		}
-		n.kids = append(n.kids, listOf("VpcSecurityGroups", "VpcSecurityGroupMembership", gs))
+		n.Kids = append(n.Kids, listOf("VpcSecurityGroups", "VpcSecurityGroupMembership", gs))
 	}
 	if logs, ok := m["EnableCloudwatchLogsExports"].([]any); ok {
-		n.kids = append(n.kids, queryXML("EnabledCloudwatchLogsExports", logs))
+		n.Kids = append(n.Kids, queryXML("EnabledCloudwatchLogsExports", logs))
 	}
 	if sc, ok := m["ServerlessV2ScalingConfiguration"].(map[string]any); ok {
-		n.kids = append(n.kids, queryXML("ServerlessV2ScalingConfiguration", sc))
+		n.Kids = append(n.Kids, queryXML("ServerlessV2ScalingConfiguration", sc))
 	}
 	return n
 }
 
 // docDBDescribe answers a Describe call over the models of kinds (all of
 // one item and list).
-func docDBDescribe(st *world.State, c *call, kinds ...docDBKind) (any, error) {
+func docDBDescribe(st *world.State, c *wire.Call, kinds ...docDBKind) (any, error) {
 	k := kinds[0]
 	size := 100
-	if v := c.str("MaxRecords"); v != "" {
+	if v := c.Str("MaxRecords"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 20 || n > 100 {
-			return nil, errf(400, "InvalidParameterValue", "Invalid value for MaxRecords: must be between 20 and 100")
+			return nil, wire.Errf(400, "InvalidParameterValue", "Invalid value for MaxRecords: must be between 20 and 100")
 		}
 		size = n
 	}
-	off, ok := pageOffset("rds", c.str("Marker"))
+	off, ok := wire.PageOffset("rds", c.Str("Marker"))
 	if !ok {
-		return nil, errf(400, "InvalidParameterValue", "Invalid Marker")
+		return nil, wire.Errf(400, "InvalidParameterValue", "Invalid Marker")
 	}
 	filters, err := rdsFilters(c)
 	if err != nil {
@@ -165,22 +166,22 @@ func docDBDescribe(st *world.State, c *call, kinds ...docDBKind) (any, error) {
 		}
 	}
 	ids := world.SortedKeys(all)
-	if want := c.str(k.idParam); want != "" {
+	if want := c.Str(k.idParam); want != "" {
 		if all[strings.ToLower(want)] == nil {
-			return nil, errf(404, k.fault, "%s %s not found.", k.noun, want)
+			return nil, wire.Errf(404, k.fault, "%s %s not found.", k.noun, want)
 		}
 		ids = []string{strings.ToLower(want)}
 	}
-	var nodes []*xnode
+	var nodes []*wire.Node
 	for _, id := range ids {
 		if rdsFiltered(filters, kindOf[id], all[id]) {
 			nodes = append(nodes, docDBNode(c, kindOf[id], all[id]))
 		}
 	}
-	lo, hi, next := page(len(nodes), off, size)
-	out := el("", listOf(k.list, k.item, nodes[lo:hi]))
+	lo, hi, next := wire.Page(len(nodes), off, size)
+	out := wire.El("", listOf(k.list, k.item, nodes[lo:hi]))
 	if next >= 0 {
-		out.kids = append(out.kids, tx("Marker", pageToken("rds", next)))
+		out.Kids = append(out.Kids, wire.Tx("Marker", wire.PageToken("rds", next)))
 	}
 	return out, nil
 }
@@ -190,18 +191,18 @@ func docDBDescribe(st *world.State, c *call, kinds ...docDBKind) (any, error) {
 var rdsFilterProps = map[string]string{"db-cluster-id": "DBClusterIdentifier", "db-instance-id": "DBInstanceIdentifier", "engine": "Engine"}
 
 // rdsFilters reads Filters.Filter.N.Name / .Values.Value.M.
-func rdsFilters(c *call) (map[string][]string, error) {
+func rdsFilters(c *wire.Call) (map[string][]string, error) {
 	out := map[string][]string{}
 	for i := 1; ; i++ {
-		name := c.str("Filters.Filter." + strconv.Itoa(i) + ".Name")
+		name := c.Str("Filters.Filter." + strconv.Itoa(i) + ".Name")
 		if name == "" {
 			return out, nil
 		}
 		if _, ok := rdsFilterProps[name]; !ok {
-			return nil, errf(400, "InvalidParameterValue", "Unrecognized filter name: %s", name)
+			return nil, wire.Errf(400, "InvalidParameterValue", "Unrecognized filter name: %s", name)
 		}
 		for j := 1; ; j++ {
-			v := c.str("Filters.Filter." + strconv.Itoa(i) + ".Values.Value." + strconv.Itoa(j))
+			v := c.Str("Filters.Filter." + strconv.Itoa(i) + ".Values.Value." + strconv.Itoa(j))
 			if v == "" {
 				break
 			}
@@ -234,14 +235,16 @@ func rdsFiltered(filters map[string][]string, k docDBKind, m map[string]any) boo
 	return true
 }
 
-func docDBDescribeClusters(st *world.State, c *call) (any, error) { return docDBDescribe(st, c, docDBCluster) }
+func docDBDescribeClusters(st *world.State, c *wire.Call) (any, error) {
+	return docDBDescribe(st, c, docDBCluster)
+}
 
-func docDBDescribeInstances(st *world.State, c *call) (any, error) {
+func docDBDescribeInstances(st *world.State, c *wire.Call) (any, error) {
 	return docDBDescribe(st, c, docDBInstance, rdsInstance)
 }
 
-func docDBListTags(st *world.State, c *call) (any, error) {
-	arn := c.str("ResourceName")
+func docDBListTags(st *world.State, c *wire.Call) (any, error) {
+	arn := c.Str("ResourceName")
 	st.RLock()
 	defer st.RUnlock()
 	for i, k := range []docDBKind{docDBCluster, docDBInstance, rdsInstance} {
@@ -259,17 +262,17 @@ func docDBListTags(st *world.State, c *call) (any, error) {
 			continue // an RDS instance, perhaps
 		}
 		if m == nil {
-			return nil, errf(404, k.fault, "%s %s not found.", k.noun, id)
+			return nil, wire.Errf(404, k.fault, "%s %s not found.", k.noun, id)
 		}
-		var tags []*xnode
+		var tags []*wire.Node
 		for _, t := range objectList(m["Tags"]) {
 			key, _ := t["Key"].(string)
 			val, _ := t["Value"].(string)
-			tags = append(tags, el("", tx("Key", key), tx("Value", val)))
+			tags = append(tags, wire.El("", wire.Tx("Key", key), wire.Tx("Value", val)))
 		}
-		return el("", listOf("TagList", "Tag", tags)), nil
+		return wire.El("", listOf("TagList", "Tag", tags)), nil
 	}
-	return nil, errf(400, "InvalidParameterValue", "Invalid resource name: %s", arn)
+	return nil, wire.Errf(400, "InvalidParameterValue", "Invalid resource name: %s", arn)
 }
 
 // objectList returns the objects of a list value.

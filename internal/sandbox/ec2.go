@@ -1,13 +1,12 @@
 package sandbox
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/xml"
-	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
+
 	"github.com/realdrift/realdrift/internal/sandbox/world"
-	"net/http"
+
 	"sort"
 	"strconv"
 	"strings"
@@ -25,14 +24,14 @@ import (
 // the resources AWS creates with it: its default security group, default
 // network ACL and main route table, with ids derived from the VPC id.
 // Transit gateways' attachments and route tables: ec2_transitgateway.go.
-func ec2Service() *service {
-	return &service{
-		name:     "ec2",
-		protocol: protoEC2,
-		xmlns:    "http://ec2.amazonaws.com/doc/2016-11-15/",
-		throttle: apiError{Status: 503, Code: "RequestLimitExceeded"},
-		deny:     apiError{Status: 403, Code: "UnauthorizedOperation"},
-		ops: map[string]handler{
+func ec2Service() *wire.Service {
+	return &wire.Service{
+		Name:     "ec2",
+		Protocol: wire.ProtoEC2,
+		XMLNS:    "http://ec2.amazonaws.com/doc/2016-11-15/",
+		Throttle: wire.Error{Status: 503, Code: "RequestLimitExceeded"},
+		Deny:     wire.Error{Status: 403, Code: "UnauthorizedOperation"},
+		Ops: map[string]wire.Handler{
 			"DescribeNetworkAcls":            ec2DescribeNetworkAcls,
 			"DescribeSubnets":                ec2DescribeSubnets,
 			"DescribeSecurityGroups":         ec2DescribeSecurityGroups,
@@ -51,54 +50,21 @@ func ec2Service() *service {
 	}
 }
 
-// writeEC2 writes an EC2-protocol success reply: the result's children
-// directly under <ActionResponse>, after the requestId.
-func writeEC2(w http.ResponseWriter, svc *service, action, reqID string, result *xnode) {
-	var b bytes.Buffer
-	b.WriteString(xml.Header)
-	fmt.Fprintf(&b, `<%sResponse xmlns="%s">`, action, svc.xmlns)
-	tx("requestId", reqID).write(&b)
-	if result != nil {
-		for _, k := range result.kids {
-			k.write(&b)
-		}
-	}
-	fmt.Fprintf(&b, `</%sResponse>`, action)
-	w.Header().Set("Content-Type", "text/xml;charset=UTF-8")
-	w.Header().Set("x-amzn-RequestId", reqID)
-	w.WriteHeader(200)
-	_, _ = w.Write(b.Bytes())
-}
-
-// writeEC2Error writes an EC2-protocol error.
-func writeEC2Error(w http.ResponseWriter, reqID string, status int, e *apiError) {
-	var b bytes.Buffer
-	b.WriteString(xml.Header)
-	b.WriteString("<Response><Errors>")
-	el("Error", tx("Code", e.Code), tx("Message", e.Message)).write(&b)
-	b.WriteString("</Errors>")
-	tx("RequestID", reqID).write(&b)
-	b.WriteString("</Response>")
-	w.Header().Set("Content-Type", "text/xml;charset=UTF-8")
-	w.WriteHeader(status)
-	_, _ = w.Write(b.Bytes())
-}
-
 // items is an EC2 list: <name><item>...</item></name>.
-func items(name string, its []*xnode) *xnode {
-	n := &xnode{name: name}
+func items(name string, its []*wire.Node) *wire.Node {
+	n := &wire.Node{Name: name}
 	for _, it := range its {
-		it.name = "item"
-		n.kids = append(n.kids, it)
+		it.Name = "item"
+		n.Kids = append(n.Kids, it)
 	}
 	return n
 }
 
 // ec2List reads an EC2 list parameter: Name.1, Name.2, ...
-func (c *call) ec2List(name string) []string {
+func ec2List(c *wire.Call, name string) []string {
 	var out []string
 	for i := 1; ; i++ {
-		v, ok := c.form[name+"."+strconv.Itoa(i)]
+		v, ok := c.Form[name+"."+strconv.Itoa(i)]
 		if !ok {
 			return out
 		}
@@ -107,14 +73,14 @@ func (c *call) ec2List(name string) []string {
 }
 
 // ec2Filters reads Filter.N.Name / Filter.N.Value.M.
-func (c *call) ec2Filters() map[string][]string {
+func ec2Filters(c *wire.Call) map[string][]string {
 	out := map[string][]string{}
 	for i := 1; ; i++ {
-		name, ok := c.form["Filter."+strconv.Itoa(i)+".Name"]
+		name, ok := c.Form["Filter."+strconv.Itoa(i)+".Name"]
 		if !ok {
 			return out
 		}
-		out[name[0]] = append(out[name[0]], c.ec2List("Filter."+strconv.Itoa(i)+".Value")...)
+		out[name[0]] = append(out[name[0]], ec2List(c, "Filter."+strconv.Itoa(i)+".Value")...)
 	}
 }
 
@@ -122,32 +88,32 @@ func (c *call) ec2Filters() map[string][]string {
 type ec2Object struct {
 	id     string
 	values map[string][]string // filter name → values it matches
-	node   *xnode
+	node   *wire.Node
 }
 
 // ec2Describe filters objects by ids and filters and pages them.
-func (c *call) ec2Describe(setName, idParam, notFound, kind string, allowed map[string]bool, objs []ec2Object) (any, error) {
-	ids := c.ec2List(idParam)
-	filters := c.ec2Filters()
+func ec2Describe(c *wire.Call, setName, idParam, notFound, kind string, allowed map[string]bool, objs []ec2Object) (any, error) {
+	ids := ec2List(c, idParam)
+	filters := ec2Filters(c)
 	for name := range filters {
 		if !allowed[name] {
-			return nil, errf(400, "InvalidParameterValue", "The filter '%s' is invalid", name)
+			return nil, wire.Errf(400, "InvalidParameterValue", "The filter '%s' is invalid", name)
 		}
 	}
 	size := 1000
-	if m := c.str("MaxResults"); m != "" {
+	if m := c.Str("MaxResults"); m != "" {
 		n, err := strconv.Atoi(m)
 		if err != nil || n < 5 || n > 1000 {
-			return nil, errf(400, "InvalidParameterValue", "Value ( %s ) for parameter maxResults is invalid. Expecting a value between 5 and 1000.", m)
+			return nil, wire.Errf(400, "InvalidParameterValue", "Value ( %s ) for parameter maxResults is invalid. Expecting a value between 5 and 1000.", m)
 		}
 		if len(ids) > 0 {
-			return nil, errf(400, "InvalidParameterCombination", "The parameter %ss cannot be used with the parameter maxResults", idParam)
+			return nil, wire.Errf(400, "InvalidParameterCombination", "The parameter %ss cannot be used with the parameter maxResults", idParam)
 		}
 		size = n
 	}
-	off, ok := pageOffset("ec2", c.str("NextToken"))
+	off, ok := wire.PageOffset("ec2", c.Str("NextToken"))
 	if !ok {
-		return nil, errf(400, "InvalidPaginationToken", "Invalid pagination token")
+		return nil, wire.Errf(400, "InvalidPaginationToken", "Invalid pagination token")
 	}
 	sort.Slice(objs, func(i, j int) bool { return objs[i].id < objs[j].id })
 	byID := map[string]bool{}
@@ -156,10 +122,10 @@ func (c *call) ec2Describe(setName, idParam, notFound, kind string, allowed map[
 	}
 	for _, id := range ids {
 		if !byID[id] {
-			return nil, errf(400, notFound, "The %s ID '%s' does not exist", kind, id)
+			return nil, wire.Errf(400, notFound, "The %s ID '%s' does not exist", kind, id)
 		}
 	}
-	var kept []*xnode
+	var kept []*wire.Node
 	for _, o := range objs {
 		if len(ids) > 0 && !world.Contains(ids, o.id) {
 			continue
@@ -176,10 +142,10 @@ func (c *call) ec2Describe(setName, idParam, notFound, kind string, allowed map[
 			kept = append(kept, o.node)
 		}
 	}
-	lo, hi, next := page(len(kept), off, size)
-	out := el("", items(setName, kept[lo:hi]))
+	lo, hi, next := wire.Page(len(kept), off, size)
+	out := wire.El("", items(setName, kept[lo:hi]))
 	if next >= 0 {
-		out.kids = append(out.kids, tx("nextToken", pageToken("ec2", next)))
+		out.Kids = append(out.Kids, wire.Tx("nextToken", wire.PageToken("ec2", next)))
 	}
 	return out, nil
 }
@@ -191,9 +157,9 @@ func derivedID(prefix, parent string) string {
 }
 
 // vpcs returns the ids of the VPCs of the account region.
-func vpcs(st *world.State, c *call) []string {
+func vpcs(st *world.State, c *wire.Call) []string {
 	var out []string
-	for _, v := range st.OfType(c.account, c.region, "AWS::EC2::VPC") {
+	for _, v := range st.OfType(c.Account, c.Region, "AWS::EC2::VPC") {
 		id := world.FieldString(v, "VpcId")
 		if id == "" {
 			id = v.CCID()
@@ -203,27 +169,27 @@ func vpcs(st *world.State, c *call) []string {
 	return out
 }
 
-func tagSet(res *world.Resource) *xnode {
-	var its []*xnode
+func tagSet(res *world.Resource) *wire.Node {
+	var its []*wire.Node
 	if tags, ok := world.FieldValue(res, "Tags").([]any); ok {
 		for _, t := range tags {
 			m, _ := t.(map[string]any)
 			k, _ := m["Key"].(string)
 			v, _ := m["Value"].(string)
-			its = append(its, el("", tx("key", k), tx("value", v)))
+			its = append(its, wire.El("", wire.Tx("key", k), wire.Tx("value", v)))
 		}
 	}
 	return items("tagSet", its)
 }
 
-func ec2DescribeNetworkAcls(st *world.State, c *call) (any, error) {
+func ec2DescribeNetworkAcls(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	type acl struct {
 		id, vpc string
 		dflt    bool
 		res     *world.Resource
-		entries []*xnode
+		entries []*wire.Node
 	}
 	acls := map[string]*acl{}
 	get := func(id string) *acl {
@@ -236,7 +202,7 @@ func ec2DescribeNetworkAcls(st *world.State, c *call) (any, error) {
 		a := get(derivedID("acl", vpc))
 		a.vpc, a.dflt = vpc, true
 	}
-	for _, r := range st.OfType(c.account, c.region, "AWS::EC2::NetworkAcl") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::EC2::NetworkAcl") {
 		id := world.FieldString(r, "Id")
 		if id == "" {
 			id = r.CCID()
@@ -244,7 +210,7 @@ func ec2DescribeNetworkAcls(st *world.State, c *call) (any, error) {
 		a := get(id)
 		a.vpc, a.res = world.FieldString(r, "VpcId"), r
 	}
-	for _, e := range st.OfType(c.account, c.region, "AWS::EC2::NetworkAclEntry") {
+	for _, e := range st.OfType(c.Account, c.Region, "AWS::EC2::NetworkAclEntry") {
 		id := world.FieldString(e, "NetworkAclId")
 		if id == "" {
 			continue
@@ -256,18 +222,18 @@ func ec2DescribeNetworkAcls(st *world.State, c *call) (any, error) {
 	for _, a := range acls {
 		// Every ACL ends in AWS's own deny-all rules, ingress and egress.
 		for _, egress := range []bool{false, true} {
-			a.entries = append(a.entries, el("", tx("cidrBlock", "0.0.0.0/0"), xbool("egress", egress), tx("protocol", "-1"), tx("ruleAction", "deny"), tx("ruleNumber", "32767")))
+			a.entries = append(a.entries, wire.El("", wire.Tx("cidrBlock", "0.0.0.0/0"), wire.Bool("egress", egress), wire.Tx("protocol", "-1"), wire.Tx("ruleAction", "deny"), wire.Tx("ruleNumber", "32767")))
 		}
-		node := el("", tx("networkAclId", a.id), tx("vpcId", a.vpc), xbool("default", a.dflt), items("entrySet", a.entries), items("associationSet", nil), tagSet(a.res), tx("ownerId", c.account))
+		node := wire.El("", wire.Tx("networkAclId", a.id), wire.Tx("vpcId", a.vpc), wire.Bool("default", a.dflt), items("entrySet", a.entries), items("associationSet", nil), tagSet(a.res), wire.Tx("ownerId", c.Account))
 		objs = append(objs, ec2Object{id: a.id, node: node, values: map[string][]string{
 			"network-acl-id": {a.id}, "vpc-id": {a.vpc}, "default": {strconv.FormatBool(a.dflt)},
 		}})
 	}
-	return c.ec2Describe("networkAclSet", "NetworkAclId", "InvalidNetworkAclID.NotFound", "networkAcl", map[string]bool{"network-acl-id": true, "vpc-id": true, "default": true}, objs)
+	return ec2Describe(c, "networkAclSet", "NetworkAclId", "InvalidNetworkAclID.NotFound", "networkAcl", map[string]bool{"network-acl-id": true, "vpc-id": true, "default": true}, objs)
 }
 
 // aclEntry renders an AWS::EC2::NetworkAclEntry model as an entrySet item.
-func aclEntry(e *world.Resource) *xnode {
+func aclEntry(e *world.Resource) *wire.Node {
 	num := func(v any) string {
 		switch t := v.(type) {
 		case float64:
@@ -278,59 +244,59 @@ func aclEntry(e *world.Resource) *xnode {
 		return ""
 	}
 	egress, _ := world.FieldValue(e, "Egress").(bool)
-	n := el("", tx("ruleNumber", num(world.FieldValue(e, "RuleNumber"))), tx("protocol", num(world.FieldValue(e, "Protocol"))),
-		tx("ruleAction", strings.ToLower(world.FieldString(e, "RuleAction"))), xbool("egress", egress),
-		opt("cidrBlock", world.FieldString(e, "CidrBlock")), opt("ipv6CidrBlock", world.FieldString(e, "Ipv6CidrBlock")))
+	n := wire.El("", wire.Tx("ruleNumber", num(world.FieldValue(e, "RuleNumber"))), wire.Tx("protocol", num(world.FieldValue(e, "Protocol"))),
+		wire.Tx("ruleAction", strings.ToLower(world.FieldString(e, "RuleAction"))), wire.Bool("egress", egress),
+		wire.Opt("cidrBlock", world.FieldString(e, "CidrBlock")), wire.Opt("ipv6CidrBlock", world.FieldString(e, "Ipv6CidrBlock")))
 	if m, ok := world.FieldValue(e, "Icmp").(map[string]any); ok {
-		n.kids = append(n.kids, el("icmpTypeCode", opt("code", num(m["Code"])), opt("type", num(m["Type"]))))
+		n.Kids = append(n.Kids, wire.El("icmpTypeCode", wire.Opt("code", num(m["Code"])), wire.Opt("type", num(m["Type"]))))
 	}
 	if m, ok := world.FieldValue(e, "PortRange").(map[string]any); ok {
-		n.kids = append(n.kids, el("portRange", opt("from", num(m["From"])), opt("to", num(m["To"]))))
+		n.Kids = append(n.Kids, wire.El("portRange", wire.Opt("from", num(m["From"])), wire.Opt("to", num(m["To"]))))
 	}
 	return n
 }
 
-func ec2DescribeSubnets(st *world.State, c *call) (any, error) {
+func ec2DescribeSubnets(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	var objs []ec2Object
-	for _, r := range st.OfType(c.account, c.region, "AWS::EC2::Subnet") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::EC2::Subnet") {
 		id := world.FieldString(r, "SubnetId")
 		if id == "" {
 			id = r.CCID()
 		}
 		vpc := world.FieldString(r, "VpcId")
-		node := el("", tx("subnetId", id), tx("vpcId", vpc), tx("state", "available"), opt("cidrBlock", world.FieldString(r, "CidrBlock")),
-			opt("availabilityZone", world.FieldString(r, "AvailabilityZone")), tagSet(r), tx("ownerId", c.account))
+		node := wire.El("", wire.Tx("subnetId", id), wire.Tx("vpcId", vpc), wire.Tx("state", "available"), wire.Opt("cidrBlock", world.FieldString(r, "CidrBlock")),
+			wire.Opt("availabilityZone", world.FieldString(r, "AvailabilityZone")), tagSet(r), wire.Tx("ownerId", c.Account))
 		objs = append(objs, ec2Object{id: id, node: node, values: map[string][]string{"subnet-id": {id}, "vpc-id": {vpc}}})
 	}
-	return c.ec2Describe("subnetSet", "SubnetId", "InvalidSubnetID.NotFound", "subnet", map[string]bool{"subnet-id": true, "vpc-id": true}, objs)
+	return ec2Describe(c, "subnetSet", "SubnetId", "InvalidSubnetID.NotFound", "subnet", map[string]bool{"subnet-id": true, "vpc-id": true}, objs)
 }
 
-func ec2DescribeSecurityGroups(st *world.State, c *call) (any, error) {
+func ec2DescribeSecurityGroups(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	var objs []ec2Object
 	add := func(id, name, vpc, desc string, res *world.Resource) {
-		node := el("", tx("groupId", id), tx("groupName", name), opt("vpcId", vpc), tx("groupDescription", desc), tagSet(res), tx("ownerId", c.account))
+		node := wire.El("", wire.Tx("groupId", id), wire.Tx("groupName", name), wire.Opt("vpcId", vpc), wire.Tx("groupDescription", desc), tagSet(res), wire.Tx("ownerId", c.Account))
 		objs = append(objs, ec2Object{id: id, node: node, values: map[string][]string{"group-id": {id}, "group-name": {name}, "vpc-id": {vpc}}})
 	}
 	for _, vpc := range vpcs(st, c) {
 		add(derivedID("sg", vpc), "default", vpc, "default VPC security group", nil)
 	}
-	if r := st.Region(c.account, c.region); r != nil {
+	if r := st.Region(c.Account, c.Region); r != nil {
 		for _, id := range r.DefaultSecurityGroups {
 			add(id, "default", derivedID("vpc", id), "default VPC security group", nil)
 		}
 	}
-	for _, r := range st.OfType(c.account, c.region, "AWS::EC2::SecurityGroup") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::EC2::SecurityGroup") {
 		id := world.FieldString(r, "GroupId")
 		if id == "" {
 			id = r.CCID()
 		}
 		add(id, world.FieldString(r, "GroupName"), world.FieldString(r, "VpcId"), world.FieldString(r, "GroupDescription"), r)
 	}
-	return c.ec2Describe("securityGroupInfo", "GroupId", "InvalidGroup.NotFound", "security group", map[string]bool{"group-id": true, "group-name": true, "vpc-id": true}, objs)
+	return ec2Describe(c, "securityGroupInfo", "GroupId", "InvalidGroup.NotFound", "security group", map[string]bool{"group-id": true, "group-name": true, "vpc-id": true}, objs)
 }
 
 // routeTargets are the route target fields: model property, EC2 name.
@@ -343,71 +309,71 @@ var routeTargets = [][2]string{
 
 // routeSet renders a route table's routes: the local route of its VPC's
 // CIDR block, then the AWS::EC2::Route models on the table.
-func routeSet(st *world.State, c *call, table, vpc string) *xnode {
-	var its []*xnode
-	for _, v := range st.OfType(c.account, c.region, "AWS::EC2::VPC") {
+func routeSet(st *world.State, c *wire.Call, table, vpc string) *wire.Node {
+	var its []*wire.Node
+	for _, v := range st.OfType(c.Account, c.Region, "AWS::EC2::VPC") {
 		if (world.FieldString(v, "VpcId") == vpc || v.CCID() == vpc) && world.FieldString(v, "CidrBlock") != "" {
-			its = append(its, el("", tx("destinationCidrBlock", world.FieldString(v, "CidrBlock")), tx("gatewayId", "local"), tx("state", "active"), tx("origin", "CreateRouteTable")))
+			its = append(its, wire.El("", wire.Tx("destinationCidrBlock", world.FieldString(v, "CidrBlock")), wire.Tx("gatewayId", "local"), wire.Tx("state", "active"), wire.Tx("origin", "CreateRouteTable")))
 		}
 	}
-	for _, r := range st.OfType(c.account, c.region, "AWS::EC2::Route") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::EC2::Route") {
 		if world.FieldString(r, "RouteTableId") != table {
 			continue
 		}
-		n := el("", opt("destinationCidrBlock", world.FieldString(r, "DestinationCidrBlock")), opt("destinationIpv6CidrBlock", world.FieldString(r, "DestinationIpv6CidrBlock")),
-			opt("destinationPrefixListId", world.FieldString(r, "DestinationPrefixListId")))
+		n := wire.El("", wire.Opt("destinationCidrBlock", world.FieldString(r, "DestinationCidrBlock")), wire.Opt("destinationIpv6CidrBlock", world.FieldString(r, "DestinationIpv6CidrBlock")),
+			wire.Opt("destinationPrefixListId", world.FieldString(r, "DestinationPrefixListId")))
 		for _, t := range routeTargets {
 			if v := world.FieldString(r, t[0]); v != "" {
-				n.kids = append(n.kids, tx(t[1], v))
+				n.Kids = append(n.Kids, wire.Tx(t[1], v))
 			}
 		}
-		n.kids = append(n.kids, tx("state", "active"), tx("origin", "CreateRoute"))
+		n.Kids = append(n.Kids, wire.Tx("state", "active"), wire.Tx("origin", "CreateRoute"))
 		its = append(its, n)
 	}
 	return items("routeSet", its)
 }
 
-func ec2DescribeRouteTables(st *world.State, c *call) (any, error) {
+func ec2DescribeRouteTables(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	var objs []ec2Object
 	add := func(id, vpc string, main bool, res *world.Resource) {
-		var assoc []*xnode
+		var assoc []*wire.Node
 		if main {
-			assoc = append(assoc, el("", tx("routeTableAssociationId", derivedID("rtbassoc", id)), tx("routeTableId", id), xbool("main", true)))
+			assoc = append(assoc, wire.El("", wire.Tx("routeTableAssociationId", derivedID("rtbassoc", id)), wire.Tx("routeTableId", id), wire.Bool("main", true)))
 		}
-		node := el("", tx("routeTableId", id), tx("vpcId", vpc), items("associationSet", assoc), routeSet(st, c, id, vpc), tagSet(res), tx("ownerId", c.account))
+		node := wire.El("", wire.Tx("routeTableId", id), wire.Tx("vpcId", vpc), items("associationSet", assoc), routeSet(st, c, id, vpc), tagSet(res), wire.Tx("ownerId", c.Account))
 		objs = append(objs, ec2Object{id: id, node: node, values: map[string][]string{"route-table-id": {id}, "vpc-id": {vpc}, "association.main": {strconv.FormatBool(main)}}})
 	}
 	for _, vpc := range vpcs(st, c) {
 		add(derivedID("rtb", vpc), vpc, true, nil)
 	}
-	for _, r := range st.OfType(c.account, c.region, "AWS::EC2::RouteTable") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::EC2::RouteTable") {
 		id := world.FieldString(r, "RouteTableId")
 		if id == "" {
 			id = r.CCID()
 		}
 		add(id, world.FieldString(r, "VpcId"), false, r)
 	}
-	return c.ec2Describe("routeTableSet", "RouteTableId", "InvalidRouteTableID.NotFound", "route table", map[string]bool{"route-table-id": true, "vpc-id": true, "association.main": true}, objs)
+	return ec2Describe(c, "routeTableSet", "RouteTableId", "InvalidRouteTableID.NotFound", "route table", map[string]bool{"route-table-id": true, "vpc-id": true, "association.main": true}, objs)
 }
 
 // ec2DescribeAddresses lists the Elastic IPs (AWS::EC2::EIP models; an
 // allocation id the model lacks is derived from the address). Addresses
 // are not paged; an unknown public IP or allocation id is an error.
-func ec2DescribeAddresses(st *world.State, c *call) (any, error) {
+func ec2DescribeAddresses(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
-	ips, allocs := c.ec2List("PublicIp"), c.ec2List("AllocationId")
-	filters := c.ec2Filters()
+	ips, allocs := ec2List(c, "PublicIp"), ec2List(c, "AllocationId")
+	filters := ec2Filters(c)
 	for name := range filters {
 		if name != "public-ip" && name != "allocation-id" && name != "domain" {
-			return nil, errf(400, "InvalidParameterValue", "The filter '%s' is invalid", name)
+			return nil, wire.Errf(400, "InvalidParameterValue", "The filter '%s' is invalid", name)
 		}
 	}
 	found := map[string]bool{}
-	var kept []*xnode
-	for _, r := range st.OfType(c.account, c.region, "AWS::EC2::EIP") {
+	var kept []*wire.Node
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::EC2::EIP") {
 		ip := world.FieldString(r, "PublicIp")
 		if ip == "" {
 			ip = r.PhysicalID
@@ -432,37 +398,37 @@ func ec2DescribeAddresses(st *world.State, c *call) (any, error) {
 			continue
 		}
 		found[ip], found[alloc] = true, true
-		kept = append(kept, el("", tx("publicIp", ip), tx("allocationId", alloc), tx("domain", domain),
-			opt("networkBorderGroup", world.FieldString(r, "NetworkBorderGroup")), tx("publicIpv4Pool", "amazon"),
-			opt("instanceId", world.FieldString(r, "InstanceId")), opt("networkInterfaceId", world.FieldString(r, "NetworkInterfaceId")), tagSet(r)))
+		kept = append(kept, wire.El("", wire.Tx("publicIp", ip), wire.Tx("allocationId", alloc), wire.Tx("domain", domain),
+			wire.Opt("networkBorderGroup", world.FieldString(r, "NetworkBorderGroup")), wire.Tx("publicIpv4Pool", "amazon"),
+			wire.Opt("instanceId", world.FieldString(r, "InstanceId")), wire.Opt("networkInterfaceId", world.FieldString(r, "NetworkInterfaceId")), tagSet(r)))
 	}
 	for _, ip := range ips {
 		if !found[ip] {
-			return nil, errf(400, "InvalidAddress.NotFound", "Address '%s' not found.", ip)
+			return nil, wire.Errf(400, "InvalidAddress.NotFound", "Address '%s' not found.", ip)
 		}
 	}
 	for _, a := range allocs {
 		if !found[a] {
-			return nil, errf(400, "InvalidAllocationID.NotFound", "The allocation ID '%s' does not exist", a)
+			return nil, wire.Errf(400, "InvalidAllocationID.NotFound", "The allocation ID '%s' does not exist", a)
 		}
 	}
-	return el("", items("addressesSet", kept)), nil
+	return wire.El("", items("addressesSet", kept)), nil
 }
 
 // ec2ReplaceNetworkAclEntry rewrites the AWS::EC2::NetworkAclEntry model
 // of an ACL's rule (number and direction) with the request's protocol,
 // action, CIDR block, ports and ICMP code.
-func ec2ReplaceNetworkAclEntry(st *world.State, c *call) (any, error) {
-	acl, rule := c.str("NetworkAclId"), c.str("RuleNumber")
-	egress := c.str("Egress") == "true"
+func ec2ReplaceNetworkAclEntry(st *world.State, c *wire.Call) (any, error) {
+	acl, rule := c.Str("NetworkAclId"), c.Str("RuleNumber")
+	egress := c.Str("Egress") == "true"
 	n, err := strconv.Atoi(rule)
 	if err != nil {
-		return nil, errf(400, "InvalidParameterValue", "Invalid value '%s' for ruleNumber", rule)
+		return nil, wire.Errf(400, "InvalidParameterValue", "Invalid value '%s' for ruleNumber", rule)
 	}
 	st.Lock()
 	defer st.Unlock()
 	var entry *world.Resource
-	for _, e := range st.OfType(c.account, c.region, "AWS::EC2::NetworkAclEntry") {
+	for _, e := range st.OfType(c.Account, c.Region, "AWS::EC2::NetworkAclEntry") {
 		num, _ := world.FieldValue(e, "RuleNumber").(float64)
 		eg, _ := world.FieldValue(e, "Egress").(bool)
 		if world.FieldString(e, "NetworkAclId") == acl && int(num) == n && eg == egress {
@@ -470,29 +436,29 @@ func ec2ReplaceNetworkAclEntry(st *world.State, c *call) (any, error) {
 		}
 	}
 	if entry == nil {
-		return nil, errf(400, "InvalidNetworkAclEntry.NotFound", "The network ACL entry identified by %s cannot be found", rule)
+		return nil, wire.Errf(400, "InvalidNetworkAclEntry.NotFound", "The network ACL entry identified by %s cannot be found", rule)
 	}
 	num := func(name string) any {
-		v := c.str(name)
+		v := c.Str(name)
 		if f, err := strconv.ParseFloat(v, 64); err == nil {
 			return f
 		}
 		return v
 	}
-	set := map[string]any{"Protocol": num("Protocol"), "RuleAction": c.str("RuleAction")}
+	set := map[string]any{"Protocol": num("Protocol"), "RuleAction": c.Str("RuleAction")}
 	for _, k := range []string{"CidrBlock", "Ipv6CidrBlock"} {
-		if v := c.str(k); v != "" {
+		if v := c.Str(k); v != "" {
 			set[k] = v
 		} else if err := world.RemoveField(entry, k); err != nil {
 			return nil, err
 		}
 	}
-	if c.str("PortRange.From") != "" || c.str("PortRange.To") != "" {
+	if c.Str("PortRange.From") != "" || c.Str("PortRange.To") != "" {
 		set["PortRange"] = map[string]any{"From": num("PortRange.From"), "To": num("PortRange.To")}
 	} else if err := world.RemoveField(entry, "PortRange"); err != nil {
 		return nil, err
 	}
-	if c.str("Icmp.Code") != "" || c.str("Icmp.Type") != "" {
+	if c.Str("Icmp.Code") != "" || c.Str("Icmp.Type") != "" {
 		set["Icmp"] = map[string]any{"Code": num("Icmp.Code"), "Type": num("Icmp.Type")}
 	} else if err := world.RemoveField(entry, "Icmp"); err != nil {
 		return nil, err
@@ -502,5 +468,5 @@ func ec2ReplaceNetworkAclEntry(st *world.State, c *call) (any, error) {
 			return nil, err
 		}
 	}
-	return el("", xbool("return", true)), nil
+	return wire.El("", wire.Bool("return", true)), nil
 }

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strconv"
 	"strings"
@@ -22,48 +23,48 @@ import (
 // InvalidClientVpnEndpointId.NotFound.
 
 // clientVpnEndpoints returns the endpoint models by id.
-func clientVpnEndpoints(st *world.State, c *call) map[string]*world.Resource {
+func clientVpnEndpoints(st *world.State, c *wire.Call) map[string]*world.Resource {
 	out := map[string]*world.Resource{}
-	for _, r := range st.OfType(c.account, c.region, "AWS::EC2::ClientVpnEndpoint") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::EC2::ClientVpnEndpoint") {
 		out[r.CCID()] = r
 	}
 	return out
 }
 
 func noClientVpnEndpoint(id string) error {
-	return errf(400, "InvalidClientVpnEndpointId.NotFound", "The Client VPN endpoint ID '%s' does not exist", id)
+	return wire.Errf(400, "InvalidClientVpnEndpointId.NotFound", "The Client VPN endpoint ID '%s' does not exist", id)
 }
 
 // clientVpnXML renders a template-shaped value as EC2 XML under name: objects
 // by their keys renamed, lists as <item>s.
-func clientVpnXML(name string, v any, renames map[string]string) *xnode {
+func clientVpnXML(name string, v any, renames map[string]string) *wire.Node {
 	switch t := v.(type) {
 	case map[string]any:
-		n := &xnode{name: name}
+		n := &wire.Node{Name: name}
 		for _, k := range world.SortedKeys(t) {
 			kn, ok := renames[k]
 			if !ok {
 				kn = strings.ToLower(k[:1]) + k[1:]
 			}
 			if kid := clientVpnXML(kn, t[k], renames); kid != nil {
-				n.kids = append(n.kids, kid)
+				n.Kids = append(n.Kids, kid)
 			}
 		}
 		return n
 	case []any:
-		n := &xnode{name: name}
+		n := &wire.Node{Name: name}
 		for _, e := range t {
 			if kid := clientVpnXML("item", e, renames); kid != nil {
-				n.kids = append(n.kids, kid)
+				n.Kids = append(n.Kids, kid)
 			}
 		}
 		return n
 	case string:
-		return tx(name, t)
+		return wire.Tx(name, t)
 	case json.Number:
-		return tx(name, t.String())
+		return wire.Tx(name, t.String())
 	case bool:
-		return xbool(name, t)
+		return wire.Bool(name, t)
 	}
 	return nil
 }
@@ -75,7 +76,7 @@ var clientVpnRenames = map[string]string{
 	"SAMLProviderArn": "samlProviderArn", "SelfServiceSAMLProviderArn": "selfServiceSamlProviderArn",
 }
 
-func ec2DescribeClientVpnEndpoints(st *world.State, c *call) (any, error) {
+func ec2DescribeClientVpnEndpoints(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	var objs []ec2Object
@@ -85,7 +86,7 @@ func ec2DescribeClientVpnEndpoints(st *world.State, c *call) (any, error) {
 			return nil, err
 		}
 		delete(m, "TagSpecifications")
-		n := el("", tx("clientVpnEndpointId", id), el("status", tx("code", "available")), tx("vpnProtocol", "openvpn"))
+		n := wire.El("", wire.Tx("clientVpnEndpointId", id), wire.El("status", wire.Tx("code", "available")), wire.Tx("vpnProtocol", "openvpn"))
 		for _, k := range world.SortedKeys(m) {
 			kn, ok := clientVpnRenames[k]
 			if !ok {
@@ -94,30 +95,30 @@ func ec2DescribeClientVpnEndpoints(st *world.State, c *call) (any, error) {
 			if k == "ConnectionLogOptions" {
 				// The API's connection log members are PascalCase.
 				if o, ok := m[k].(map[string]any); ok {
-					n.kids = append(n.kids, queryXML("connectionLogOptions", o))
+					n.Kids = append(n.Kids, queryXML("connectionLogOptions", o))
 				}
 				continue
 			}
 			if x := clientVpnXML(kn, m[k], clientVpnRenames); x != nil {
-				n.kids = append(n.kids, x)
+				n.Kids = append(n.Kids, x)
 			}
 		}
 		tp, _ := m["TransportProtocol"].(string)
 		objs = append(objs, ec2Object{id: id, values: map[string][]string{"endpoint-id": {id}, "transport-protocol": {tp}}, node: n})
 	}
-	return c.ec2Describe("clientVpnEndpoint", "ClientVpnEndpointId", "InvalidClientVpnEndpointId.NotFound", "Client VPN endpoint",
+	return ec2Describe(c, "clientVpnEndpoint", "ClientVpnEndpointId", "InvalidClientVpnEndpointId.NotFound", "Client VPN endpoint",
 		map[string]bool{"endpoint-id": true, "transport-protocol": true}, objs)
 }
 
 // clientVpnChildren returns the models of typ under the endpoint the call
 // names, or the endpoint's not-found error.
-func clientVpnChildren(st *world.State, c *call, typ string) (string, []*world.Resource, error) {
-	ep := c.str("ClientVpnEndpointId")
+func clientVpnChildren(st *world.State, c *wire.Call, typ string) (string, []*world.Resource, error) {
+	ep := c.Str("ClientVpnEndpointId")
 	if clientVpnEndpoints(st, c)[ep] == nil {
 		return "", nil, noClientVpnEndpoint(ep)
 	}
 	var out []*world.Resource
-	for _, r := range st.OfType(c.account, c.region, typ) {
+	for _, r := range st.OfType(c.Account, c.Region, typ) {
 		if world.FieldString(r, "ClientVpnEndpointId") == ep {
 			out = append(out, r)
 		}
@@ -126,61 +127,61 @@ func clientVpnChildren(st *world.State, c *call, typ string) (string, []*world.R
 }
 
 // ec2Page pages already filtered EC2 items (MaxResults 5-1000, NextToken).
-func (c *call) ec2Page(setName string, kept []*xnode) (any, error) {
+func ec2Page(c *wire.Call, setName string, kept []*wire.Node) (any, error) {
 	size := 1000
-	if m := c.str("MaxResults"); m != "" {
+	if m := c.Str("MaxResults"); m != "" {
 		n, err := strconv.Atoi(m)
 		if err != nil || n < 5 || n > 1000 {
-			return nil, errf(400, "InvalidParameterValue", "Value ( %s ) for parameter maxResults is invalid. Expecting a value between 5 and 1000.", m)
+			return nil, wire.Errf(400, "InvalidParameterValue", "Value ( %s ) for parameter maxResults is invalid. Expecting a value between 5 and 1000.", m)
 		}
 		size = n
 	}
-	off, ok := pageOffset("ec2", c.str("NextToken"))
+	off, ok := wire.PageOffset("ec2", c.Str("NextToken"))
 	if !ok {
-		return nil, errf(400, "InvalidPaginationToken", "Invalid pagination token")
+		return nil, wire.Errf(400, "InvalidPaginationToken", "Invalid pagination token")
 	}
-	lo, hi, next := page(len(kept), off, size)
-	out := el("", items(setName, kept[lo:hi]))
+	lo, hi, next := wire.Page(len(kept), off, size)
+	out := wire.El("", items(setName, kept[lo:hi]))
 	if next >= 0 {
-		out.kids = append(out.kids, tx("nextToken", pageToken("ec2", next)))
+		out.Kids = append(out.Kids, wire.Tx("nextToken", wire.PageToken("ec2", next)))
 	}
 	return out, nil
 }
 
-func ec2DescribeClientVpnTargetNetworks(st *world.State, c *call) (any, error) {
+func ec2DescribeClientVpnTargetNetworks(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	ep, rs, err := clientVpnChildren(st, c, "AWS::EC2::ClientVpnTargetNetworkAssociation")
 	if err != nil {
 		return nil, err
 	}
-	ids := c.ec2List("AssociationIds")
-	var kept []*xnode
+	ids := ec2List(c, "AssociationIds")
+	var kept []*wire.Node
 	for _, r := range sortedByID(rs) {
 		id := r.CCID()
 		if len(ids) > 0 && !world.Contains(ids, id) {
 			continue
 		}
-		kept = append(kept, el("", tx("associationId", id), tx("clientVpnEndpointId", ep), tx("targetNetworkId", world.FieldString(r, "SubnetId")),
-			el("status", tx("code", "associated"))))
+		kept = append(kept, wire.El("", wire.Tx("associationId", id), wire.Tx("clientVpnEndpointId", ep), wire.Tx("targetNetworkId", world.FieldString(r, "SubnetId")),
+			wire.El("status", wire.Tx("code", "associated"))))
 	}
-	return c.ec2Page("clientVpnTargetNetworks", kept)
+	return ec2Page(c, "clientVpnTargetNetworks", kept)
 }
 
-func ec2DescribeClientVpnAuthorizationRules(st *world.State, c *call) (any, error) {
+func ec2DescribeClientVpnAuthorizationRules(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	ep, rs, err := clientVpnChildren(st, c, "AWS::EC2::ClientVpnAuthorizationRule")
 	if err != nil {
 		return nil, err
 	}
-	filters := c.ec2Filters()
+	filters := ec2Filters(c)
 	for name := range filters {
 		if name != "destination-cidr" && name != "group-id" && name != "description" {
-			return nil, errf(400, "InvalidParameterValue", "The filter '%s' is invalid", name)
+			return nil, wire.Errf(400, "InvalidParameterValue", "The filter '%s' is invalid", name)
 		}
 	}
-	var kept []*xnode
+	var kept []*wire.Node
 	for _, r := range sortedByID(rs) {
 		cidr, group, desc := world.FieldString(r, "TargetNetworkCidr"), world.FieldString(r, "AccessGroupId"), world.FieldString(r, "Description")
 		values := map[string]string{"destination-cidr": cidr, "group-id": group, "description": desc}
@@ -192,10 +193,10 @@ func ec2DescribeClientVpnAuthorizationRules(st *world.State, c *call) (any, erro
 			continue
 		}
 		all, _ := world.FieldValue(r, "AuthorizeAllGroups").(bool)
-		kept = append(kept, el("", tx("clientVpnEndpointId", ep), opt("description", desc), opt("groupId", group), xbool("accessAll", all),
-			tx("destinationCidr", cidr), el("status", tx("code", "active"))))
+		kept = append(kept, wire.El("", wire.Tx("clientVpnEndpointId", ep), wire.Opt("description", desc), wire.Opt("groupId", group), wire.Bool("accessAll", all),
+			wire.Tx("destinationCidr", cidr), wire.El("status", wire.Tx("code", "active"))))
 	}
-	return c.ec2Page("authorizationRule", kept)
+	return ec2Page(c, "authorizationRule", kept)
 }
 
 // sortedByID orders resources by their Cloud Control identifier.

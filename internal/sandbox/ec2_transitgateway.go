@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "strings"
 
@@ -20,11 +21,11 @@ import "strings"
 // default-propagation-route-table), and page by MaxResults (5-1000) and
 // NextToken.
 
-func ec2DescribeTransitGatewayVpcAttachments(st *world.State, c *call) (any, error) {
+func ec2DescribeTransitGatewayVpcAttachments(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	var objs []ec2Object
-	for _, r := range st.OfType(c.account, c.region, "AWS::EC2::TransitGatewayVpcAttachment") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::EC2::TransitGatewayVpcAttachment") {
 		id := world.FieldString(r, "Id")
 		if id == "" {
 			id = r.CCID()
@@ -33,33 +34,33 @@ func ec2DescribeTransitGatewayVpcAttachments(st *world.State, c *call) (any, err
 		if state == "" {
 			state = "available"
 		}
-		var subnets []*xnode
+		var subnets []*wire.Node
 		for _, sn := range world.FieldStrings(r, "SubnetIds") {
-			subnets = append(subnets, tx("", sn))
+			subnets = append(subnets, wire.Tx("", sn))
 		}
-		node := el("", tx("transitGatewayAttachmentId", id), tx("transitGatewayId", tgw), tx("vpcId", vpc), tx("vpcOwnerId", c.account),
-			tx("state", state), items("subnetIds", subnets), tagSet(r))
+		node := wire.El("", wire.Tx("transitGatewayAttachmentId", id), wire.Tx("transitGatewayId", tgw), wire.Tx("vpcId", vpc), wire.Tx("vpcOwnerId", c.Account),
+			wire.Tx("state", state), items("subnetIds", subnets), tagSet(r))
 		objs = append(objs, ec2Object{id: id, node: node, values: map[string][]string{
 			"transit-gateway-attachment-id": {id}, "transit-gateway-id": {tgw}, "vpc-id": {vpc}, "state": {state}}})
 	}
-	return c.ec2Describe("transitGatewayVpcAttachments", "TransitGatewayAttachmentIds", "InvalidTransitGatewayAttachmentID.NotFound", "transit gateway attachment",
+	return ec2Describe(c, "transitGatewayVpcAttachments", "TransitGatewayAttachmentIds", "InvalidTransitGatewayAttachmentID.NotFound", "transit gateway attachment",
 		map[string]bool{"transit-gateway-attachment-id": true, "transit-gateway-id": true, "vpc-id": true, "state": true}, objs)
 }
 
-func ec2DescribeTransitGatewayRouteTables(st *world.State, c *call) (any, error) {
+func ec2DescribeTransitGatewayRouteTables(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	var objs []ec2Object
 	seen := map[string]bool{}
-	add := func(id, tgw, state string, assoc, prop bool, tags *xnode) {
+	add := func(id, tgw, state string, assoc, prop bool, tags *wire.Node) {
 		seen[id] = true
-		node := el("", tx("transitGatewayRouteTableId", id), tx("transitGatewayId", tgw), tx("state", state),
-			tx("defaultAssociationRouteTable", boolText(assoc)), tx("defaultPropagationRouteTable", boolText(prop)), tags)
+		node := wire.El("", wire.Tx("transitGatewayRouteTableId", id), wire.Tx("transitGatewayId", tgw), wire.Tx("state", state),
+			wire.Tx("defaultAssociationRouteTable", boolText(assoc)), wire.Tx("defaultPropagationRouteTable", boolText(prop)), tags)
 		objs = append(objs, ec2Object{id: id, node: node, values: map[string][]string{
 			"transit-gateway-route-table-id": {id}, "transit-gateway-id": {tgw}, "state": {state},
 			"default-association-route-table": {boolText(assoc)}, "default-propagation-route-table": {boolText(prop)}}})
 	}
-	for _, r := range st.OfType(c.account, c.region, "AWS::EC2::TransitGatewayRouteTable") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::EC2::TransitGatewayRouteTable") {
 		id := world.FieldString(r, "TransitGatewayRouteTableId")
 		if id == "" {
 			id = r.CCID()
@@ -70,7 +71,7 @@ func ec2DescribeTransitGatewayRouteTables(st *world.State, c *call) (any, error)
 		}
 		add(id, world.FieldString(r, "TransitGatewayId"), state, false, false, tagSet(r))
 	}
-	for _, g := range st.OfType(c.account, c.region, "AWS::EC2::TransitGateway") {
+	for _, g := range st.OfType(c.Account, c.Region, "AWS::EC2::TransitGateway") {
 		tgw := world.FieldString(g, "Id")
 		if tgw == "" {
 			tgw = g.CCID()
@@ -91,7 +92,7 @@ func ec2DescribeTransitGatewayRouteTables(st *world.State, c *call) (any, error)
 			add(id, tgw, "available", assoc, prop, items("tagSet", nil))
 		}
 	}
-	return c.ec2Describe("transitGatewayRouteTables", "TransitGatewayRouteTableIds", "InvalidRouteTableID.NotFound", "transit gateway route table",
+	return ec2Describe(c, "transitGatewayRouteTables", "TransitGatewayRouteTableIds", "InvalidRouteTableID.NotFound", "transit gateway route table",
 		map[string]bool{"transit-gateway-route-table-id": true, "transit-gateway-id": true, "state": true,
 			"default-association-route-table": true, "default-propagation-route-table": true}, objs)
 }

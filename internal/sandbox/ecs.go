@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"sort"
 	"strings"
@@ -11,16 +12,16 @@ import (
 // exists when an AWS::ECS::Cluster model names it or a service is in it.
 // DescribeServices answers a service with its primary deployment
 // (ecs_services.go).
-func ecsService() *service {
-	return &service{
-		name:          "ecs",
-		protocol:      protoJSON,
-		jsonNamespace: "com.amazonaws.ecs#",
-		jsonVersion:   "1.1",
-		targetPrefix:  "AmazonEC2ContainerServiceV20141113.",
-		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
-		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
-		ops: map[string]handler{
+func ecsService() *wire.Service {
+	return &wire.Service{
+		Name:          "ecs",
+		Protocol:      wire.ProtoJSON,
+		JSONNamespace: "com.amazonaws.ecs#",
+		JSONVersion:   "1.1",
+		TargetPrefix:  "AmazonEC2ContainerServiceV20141113.",
+		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
+		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
+		Ops: map[string]wire.Handler{
 			"ListServices":     ecsListServices,
 			"DescribeServices": ecsDescribeServices,
 		},
@@ -34,25 +35,25 @@ func clusterName(s string) string {
 	return s
 }
 
-func ecsListServices(st *world.State, c *call) (any, error) {
+func ecsListServices(st *world.State, c *wire.Call) (any, error) {
 	var in struct {
 		Cluster    string `json:"cluster"`
 		NextToken  string `json:"nextToken"`
 		MaxResults int    `json:"maxResults"`
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	if in.MaxResults < 0 || in.MaxResults > 100 {
-		return nil, errf(400, "InvalidParameterException", "maxResults must be between 1 and 100.")
+		return nil, wire.Errf(400, "InvalidParameterException", "maxResults must be between 1 and 100.")
 	}
 	size := 10
 	if in.MaxResults > 0 {
 		size = in.MaxResults
 	}
-	off, ok := pageOffset("ecs", in.NextToken)
+	off, ok := wire.PageOffset("ecs", in.NextToken)
 	if !ok {
-		return nil, errf(400, "InvalidParameterException", "Invalid token")
+		return nil, wire.Errf(400, "InvalidParameterException", "Invalid token")
 	}
 	cluster := clusterName(in.Cluster)
 	if cluster == "" {
@@ -61,11 +62,11 @@ func ecsListServices(st *world.State, c *call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	exists := false
-	for _, cl := range st.OfType(c.account, c.region, "AWS::ECS::Cluster") {
+	for _, cl := range st.OfType(c.Account, c.Region, "AWS::ECS::Cluster") {
 		exists = exists || world.FieldString(cl, "ClusterName") == cluster || clusterName(cl.PhysicalID) == cluster
 	}
 	var arns []string
-	for _, sv := range st.OfType(c.account, c.region, "AWS::ECS::Service") {
+	for _, sv := range st.OfType(c.Account, c.Region, "AWS::ECS::Service") {
 		if clusterName(world.FieldString(sv, "Cluster")) != cluster {
 			continue
 		}
@@ -77,13 +78,13 @@ func ecsListServices(st *world.State, c *call) (any, error) {
 		arns = append(arns, arn)
 	}
 	if !exists {
-		return nil, errf(400, "ClusterNotFoundException", "Cluster not found.")
+		return nil, wire.Errf(400, "ClusterNotFoundException", "Cluster not found.")
 	}
 	sort.Strings(arns)
-	lo, hi, next := page(len(arns), off, size)
+	lo, hi, next := wire.Page(len(arns), off, size)
 	out := map[string]any{"serviceArns": append([]string{}, arns[lo:hi]...)}
 	if next >= 0 {
-		out["nextToken"] = pageToken("ecs", next)
+		out["nextToken"] = wire.PageToken("ecs", next)
 	}
 	return out, nil
 }

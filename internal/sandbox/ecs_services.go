@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "strings"
 
@@ -10,16 +11,16 @@ import "strings"
 // and VolumeConfigurations in the API's camelCase (log options keep their
 // keys); one not in the cluster is a MISSING failure, and an unknown
 // cluster a ClusterNotFoundException, as ECS answers.
-func ecsDescribeServices(st *world.State, c *call) (any, error) {
+func ecsDescribeServices(st *world.State, c *wire.Call) (any, error) {
 	var in struct {
 		Cluster  string   `json:"cluster"`
 		Services []string `json:"services"`
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	if len(in.Services) == 0 || len(in.Services) > 10 {
-		return nil, errf(400, "InvalidParameterException", "services can have at most 10 items and at least 1.")
+		return nil, wire.Errf(400, "InvalidParameterException", "services can have at most 10 items and at least 1.")
 	}
 	cluster := clusterName(in.Cluster)
 	if cluster == "" {
@@ -28,11 +29,11 @@ func ecsDescribeServices(st *world.State, c *call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	exists := false
-	for _, cl := range st.OfType(c.account, c.region, "AWS::ECS::Cluster") {
+	for _, cl := range st.OfType(c.Account, c.Region, "AWS::ECS::Cluster") {
 		exists = exists || world.FieldString(cl, "ClusterName") == cluster || clusterName(cl.PhysicalID) == cluster
 	}
 	var inCluster []*world.Resource
-	for _, sv := range st.OfType(c.account, c.region, "AWS::ECS::Service") {
+	for _, sv := range st.OfType(c.Account, c.Region, "AWS::ECS::Service") {
 		if clusterName(world.FieldString(sv, "Cluster")) == cluster {
 			exists = true
 			if !sv.Deleted {
@@ -41,9 +42,9 @@ func ecsDescribeServices(st *world.State, c *call) (any, error) {
 		}
 	}
 	if !exists {
-		return nil, errf(400, "ClusterNotFoundException", "Cluster not found.")
+		return nil, wire.Errf(400, "ClusterNotFoundException", "Cluster not found.")
 	}
-	clusterArn := "arn:aws:ecs:" + c.region + ":" + c.account + ":cluster/" + cluster
+	clusterArn := "arn:aws:ecs:" + c.Region + ":" + c.Account + ":cluster/" + cluster
 	services, failures := []any{}, []any{}
 	for _, want := range in.Services {
 		var hit *world.Resource
@@ -55,7 +56,7 @@ func ecsDescribeServices(st *world.State, c *call) (any, error) {
 		if hit == nil {
 			arn := want
 			if !strings.HasPrefix(want, "arn:") {
-				arn = "arn:aws:ecs:" + c.region + ":" + c.account + ":service/" + cluster + "/" + want
+				arn = "arn:aws:ecs:" + c.Region + ":" + c.Account + ":service/" + cluster + "/" + want
 			}
 			failures = append(failures, map[string]any{"arn": arn, "reason": "MISSING"})
 			continue

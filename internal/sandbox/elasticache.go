@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strconv"
 	"strings"
@@ -17,14 +18,14 @@ import (
 // names them; its Tags are what ListTagsForResource answers by the group's
 // ARN. Replication groups, their member clusters and users are served
 // for the supplements (elasticache_supp.go).
-func elastiCacheService() *service {
-	return &service{
-		name:     "elasticache",
-		protocol: protoQuery,
-		xmlns:    "http://elasticache.amazonaws.com/doc/2015-02-02/",
-		throttle: apiError{Status: 400, Code: "Throttling"},
-		deny:     apiError{Status: 403, Code: "AccessDenied"},
-		ops: map[string]handler{
+func elastiCacheService() *wire.Service {
+	return &wire.Service{
+		Name:     "elasticache",
+		Protocol: wire.ProtoQuery,
+		XMLNS:    "http://elasticache.amazonaws.com/doc/2015-02-02/",
+		Throttle: wire.Error{Status: 400, Code: "Throttling"},
+		Deny:     wire.Error{Status: 403, Code: "AccessDenied"},
+		Ops: map[string]wire.Handler{
 			"DescribeCacheParameterGroups": cacheDescribeParameterGroups,
 			"DescribeCacheParameters":      cacheDescribeParameters,
 			"ListTagsForResource":          cacheListTags,
@@ -36,18 +37,18 @@ func elastiCacheService() *service {
 }
 
 // listOf is a query list whose items are named item.
-func listOf(name, item string, kids []*xnode) *xnode {
-	n := &xnode{name: name}
+func listOf(name, item string, kids []*wire.Node) *wire.Node {
+	n := &wire.Node{Name: name}
 	for _, k := range kids {
-		k.name = item
-		n.kids = append(n.kids, k)
+		k.Name = item
+		n.Kids = append(n.Kids, k)
 	}
 	return n
 }
 
-func cacheGroups(st *world.State, c *call) map[string]*world.Resource {
+func cacheGroups(st *world.State, c *wire.Call) map[string]*world.Resource {
 	out := map[string]*world.Resource{}
-	for _, r := range st.OfType(c.account, c.region, "AWS::ElastiCache::ParameterGroup") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::ElastiCache::ParameterGroup") {
 		n := world.FieldString(r, "CacheParameterGroupName")
 		if n == "" {
 			n = r.CCID()
@@ -57,37 +58,37 @@ func cacheGroups(st *world.State, c *call) map[string]*world.Resource {
 	return out
 }
 
-func cacheGroupArn(c *call, name string) string {
-	return "arn:aws:elasticache:" + c.region + ":" + c.account + ":parametergroup:" + name
+func cacheGroupArn(c *wire.Call, name string) string {
+	return "arn:aws:elasticache:" + c.Region + ":" + c.Account + ":parametergroup:" + name
 }
 
 func noCacheGroup(name string) error {
-	return errf(404, "CacheParameterGroupNotFound", "CacheParameterGroup %s not found.", name)
+	return wire.Errf(404, "CacheParameterGroupNotFound", "CacheParameterGroup %s not found.", name)
 }
 
 // cachePage reads MaxRecords (20-100, default 100) and Marker.
-func cachePage(c *call) (size, off int, err error) {
+func cachePage(c *wire.Call) (size, off int, err error) {
 	size = 100
-	if m := c.str("MaxRecords"); m != "" {
+	if m := c.Str("MaxRecords"); m != "" {
 		n, e := strconv.Atoi(m)
 		if e != nil || n < 20 || n > 100 {
-			return 0, 0, errf(400, "InvalidParameterValue", "MaxRecords must be between 20 and 100")
+			return 0, 0, wire.Errf(400, "InvalidParameterValue", "MaxRecords must be between 20 and 100")
 		}
 		size = n
 	}
-	off, ok := pageOffset("elasticache", c.str("Marker"))
+	off, ok := wire.PageOffset("elasticache", c.Str("Marker"))
 	if !ok {
-		return 0, 0, errf(400, "InvalidParameterValue", "Invalid Marker")
+		return 0, 0, wire.Errf(400, "InvalidParameterValue", "Invalid Marker")
 	}
 	return size, off, nil
 }
 
-func cacheDescribeParameterGroups(st *world.State, c *call) (any, error) {
+func cacheDescribeParameterGroups(st *world.State, c *wire.Call) (any, error) {
 	size, off, err := cachePage(c)
 	if err != nil {
 		return nil, err
 	}
-	want := c.str("CacheParameterGroupName")
+	want := c.Str("CacheParameterGroupName")
 	st.RLock()
 	defer st.RUnlock()
 	groups := cacheGroups(st, c)
@@ -98,34 +99,34 @@ func cacheDescribeParameterGroups(st *world.State, c *call) (any, error) {
 		}
 		names = []string{want}
 	}
-	var nodes []*xnode
+	var nodes []*wire.Node
 	for _, n := range names {
 		g := groups[n]
-		nodes = append(nodes, el("", tx("CacheParameterGroupName", n), tx("CacheParameterGroupFamily", world.FieldString(g, "CacheParameterGroupFamily")),
-			tx("Description", world.FieldString(g, "Description")), xbool("IsGlobal", false), tx("ARN", cacheGroupArn(c, n))))
+		nodes = append(nodes, wire.El("", wire.Tx("CacheParameterGroupName", n), wire.Tx("CacheParameterGroupFamily", world.FieldString(g, "CacheParameterGroupFamily")),
+			wire.Tx("Description", world.FieldString(g, "Description")), wire.Bool("IsGlobal", false), wire.Tx("ARN", cacheGroupArn(c, n))))
 	}
-	lo, hi, next := page(len(nodes), off, size)
-	out := el("", listOf("CacheParameterGroups", "CacheParameterGroup", nodes[lo:hi]))
+	lo, hi, next := wire.Page(len(nodes), off, size)
+	out := wire.El("", listOf("CacheParameterGroups", "CacheParameterGroup", nodes[lo:hi]))
 	if next >= 0 {
-		out.kids = append(out.kids, tx("Marker", pageToken("elasticache", next)))
+		out.Kids = append(out.Kids, wire.Tx("Marker", wire.PageToken("elasticache", next)))
 	}
 	return out, nil
 }
 
-func cacheDescribeParameters(st *world.State, c *call) (any, error) {
+func cacheDescribeParameters(st *world.State, c *wire.Call) (any, error) {
 	size, off, err := cachePage(c)
 	if err != nil {
 		return nil, err
 	}
-	name := c.str("CacheParameterGroupName")
+	name := c.Str("CacheParameterGroupName")
 	st.RLock()
 	defer st.RUnlock()
 	g := cacheGroups(st, c)[name]
 	if g == nil {
 		return nil, noCacheGroup(name)
 	}
-	var nodes []*xnode
-	if src := c.str("Source"); src != "system" && src != "engine-default" {
+	var nodes []*wire.Node
+	if src := c.Str("Source"); src != "system" && src != "engine-default" {
 		props, _ := world.FieldValue(g, "Properties").(map[string]any)
 		for _, k := range world.SortedKeys(props) {
 			v := ""
@@ -136,20 +137,20 @@ func cacheDescribeParameters(st *world.State, c *call) (any, error) {
 				b, _ := json.Marshal(t)
 				v = strings.Trim(string(b), `"`)
 			}
-			nodes = append(nodes, el("", tx("ParameterName", k), tx("ParameterValue", v), tx("Source", "user"), tx("DataType", "string"),
-				xbool("IsModifiable", true), tx("ChangeType", "immediate")))
+			nodes = append(nodes, wire.El("", wire.Tx("ParameterName", k), wire.Tx("ParameterValue", v), wire.Tx("Source", "user"), wire.Tx("DataType", "string"),
+				wire.Bool("IsModifiable", true), wire.Tx("ChangeType", "immediate")))
 		}
 	}
-	lo, hi, next := page(len(nodes), off, size)
-	out := el("", listOf("Parameters", "Parameter", nodes[lo:hi]))
+	lo, hi, next := wire.Page(len(nodes), off, size)
+	out := wire.El("", listOf("Parameters", "Parameter", nodes[lo:hi]))
 	if next >= 0 {
-		out.kids = append(out.kids, tx("Marker", pageToken("elasticache", next)))
+		out.Kids = append(out.Kids, wire.Tx("Marker", wire.PageToken("elasticache", next)))
 	}
 	return out, nil
 }
 
-func cacheListTags(st *world.State, c *call) (any, error) {
-	arn := c.str("ResourceName")
+func cacheListTags(st *world.State, c *wire.Call) (any, error) {
+	arn := c.Str("ResourceName")
 	name := world.ARNTail(arn, ":parametergroup:")
 	st.RLock()
 	defer st.RUnlock()
@@ -157,15 +158,15 @@ func cacheListTags(st *world.State, c *call) (any, error) {
 	if g == nil || arn != cacheGroupArn(c, name) {
 		return nil, noCacheGroup(name)
 	}
-	var nodes []*xnode
+	var nodes []*wire.Node
 	if ts, ok := world.FieldValue(g, "Tags").([]any); ok {
 		for _, t := range ts {
 			if m, ok := t.(map[string]any); ok {
 				k, _ := m["Key"].(string)
 				v, _ := m["Value"].(string)
-				nodes = append(nodes, el("", tx("Key", k), tx("Value", v)))
+				nodes = append(nodes, wire.El("", wire.Tx("Key", k), wire.Tx("Value", v)))
 			}
 		}
 	}
-	return el("", listOf("TagList", "Tag", nodes)), nil
+	return wire.El("", listOf("TagList", "Tag", nodes)), nil
 }

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strings"
 )
@@ -15,9 +16,9 @@ import (
 
 // cacheReplicationGroups maps a group id (ReplicationGroupId, else the
 // identifier) to its model.
-func cacheReplicationGroups(st *world.State, c *call) map[string]*world.Resource {
+func cacheReplicationGroups(st *world.State, c *wire.Call) map[string]*world.Resource {
 	out := map[string]*world.Resource{}
-	for _, r := range st.OfType(c.account, c.region, "AWS::ElastiCache::ReplicationGroup") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::ElastiCache::ReplicationGroup") {
 		if r.Deleted {
 			continue
 		}
@@ -42,82 +43,82 @@ func cacheMembers(id string, g *world.Resource) []string {
 	return out
 }
 
-func cacheDescribeReplicationGroups(st *world.State, c *call) (any, error) {
+func cacheDescribeReplicationGroups(st *world.State, c *wire.Call) (any, error) {
 	size, off, err := cachePage(c)
 	if err != nil {
 		return nil, err
 	}
-	want := strings.ToLower(c.str("ReplicationGroupId"))
+	want := strings.ToLower(c.Str("ReplicationGroupId"))
 	st.RLock()
 	defer st.RUnlock()
 	groups := cacheReplicationGroups(st, c)
 	ids := world.SortedKeys(groups)
 	if want != "" {
 		if groups[want] == nil {
-			return nil, errf(404, "ReplicationGroupNotFoundFault", "ReplicationGroup %s not found.", c.str("ReplicationGroupId"))
+			return nil, wire.Errf(404, "ReplicationGroupNotFoundFault", "ReplicationGroup %s not found.", c.Str("ReplicationGroupId"))
 		}
 		ids = []string{want}
 	}
-	var nodes []*xnode
+	var nodes []*wire.Node
 	for _, id := range ids {
 		g := groups[id]
-		var ms []*xnode
+		var ms []*wire.Node
 		for _, m := range cacheMembers(id, g) {
-			ms = append(ms, tx("", m))
+			ms = append(ms, wire.Tx("", m))
 		}
-		nodes = append(nodes, el("", tx("ReplicationGroupId", id), tx("Description", world.FieldString(g, "ReplicationGroupDescription")), tx("Status", "available"),
-			listOf("MemberClusters", "ClusterId", ms), opt("CacheNodeType", world.FieldString(g, "CacheNodeType")), opt("Engine", world.FieldString(g, "Engine")),
-			tx("ARN", "arn:aws:elasticache:"+c.region+":"+c.account+":replicationgroup:"+id)))
+		nodes = append(nodes, wire.El("", wire.Tx("ReplicationGroupId", id), wire.Tx("Description", world.FieldString(g, "ReplicationGroupDescription")), wire.Tx("Status", "available"),
+			listOf("MemberClusters", "ClusterId", ms), wire.Opt("CacheNodeType", world.FieldString(g, "CacheNodeType")), wire.Opt("Engine", world.FieldString(g, "Engine")),
+			wire.Tx("ARN", "arn:aws:elasticache:"+c.Region+":"+c.Account+":replicationgroup:"+id)))
 	}
-	lo, hi, next := page(len(nodes), off, size)
-	out := el("", listOf("ReplicationGroups", "ReplicationGroup", nodes[lo:hi]))
+	lo, hi, next := wire.Page(len(nodes), off, size)
+	out := wire.El("", listOf("ReplicationGroups", "ReplicationGroup", nodes[lo:hi]))
 	if next >= 0 {
-		out.kids = append(out.kids, tx("Marker", pageToken("elasticache", next)))
+		out.Kids = append(out.Kids, wire.Tx("Marker", wire.PageToken("elasticache", next)))
 	}
 	return out, nil
 }
 
-func cacheDescribeCacheClusters(st *world.State, c *call) (any, error) {
+func cacheDescribeCacheClusters(st *world.State, c *wire.Call) (any, error) {
 	if _, _, err := cachePage(c); err != nil {
 		return nil, err
 	}
-	want := strings.ToLower(c.str("CacheClusterId"))
+	want := strings.ToLower(c.Str("CacheClusterId"))
 	st.RLock()
 	defer st.RUnlock()
-	var nodes []*xnode
+	var nodes []*wire.Node
 	for _, id := range world.SortedKeys(cacheReplicationGroups(st, c)) {
 		g := cacheReplicationGroups(st, c)[id]
 		for _, m := range cacheMembers(id, g) {
 			if want != "" && m != want {
 				continue
 			}
-			n := el("", tx("CacheClusterId", m), tx("ReplicationGroupId", id), tx("CacheClusterStatus", "available"),
-				opt("CacheNodeType", world.FieldString(g, "CacheNodeType")), opt("Engine", world.FieldString(g, "Engine")),
-				opt("EngineVersion", world.FieldString(g, "EngineVersion")), opt("PreferredMaintenanceWindow", world.FieldString(g, "PreferredMaintenanceWindow")))
+			n := wire.El("", wire.Tx("CacheClusterId", m), wire.Tx("ReplicationGroupId", id), wire.Tx("CacheClusterStatus", "available"),
+				wire.Opt("CacheNodeType", world.FieldString(g, "CacheNodeType")), wire.Opt("Engine", world.FieldString(g, "Engine")),
+				wire.Opt("EngineVersion", world.FieldString(g, "EngineVersion")), wire.Opt("PreferredMaintenanceWindow", world.FieldString(g, "PreferredMaintenanceWindow")))
 			if t := world.FieldString(g, "NotificationTopicArn"); t != "" {
-				n.kids = append(n.kids, el("NotificationConfiguration", tx("TopicArn", t), tx("TopicStatus", "active")))
+				n.Kids = append(n.Kids, wire.El("NotificationConfiguration", wire.Tx("TopicArn", t), wire.Tx("TopicStatus", "active")))
 			}
 			nodes = append(nodes, n)
 		}
 	}
 	if want != "" && len(nodes) == 0 {
-		return nil, errf(404, "CacheClusterNotFound", "CacheCluster not found: %s", c.str("CacheClusterId"))
+		return nil, wire.Errf(404, "CacheClusterNotFound", "CacheCluster not found: %s", c.Str("CacheClusterId"))
 	}
-	return el("", listOf("CacheClusters", "CacheCluster", nodes)), nil
+	return wire.El("", listOf("CacheClusters", "CacheCluster", nodes)), nil
 }
 
 // cacheDescribeUsers answers the AWS::ElastiCache::User models (by UserId,
 // else the identifier); an unknown UserId is UserNotFound.
-func cacheDescribeUsers(st *world.State, c *call) (any, error) {
+func cacheDescribeUsers(st *world.State, c *wire.Call) (any, error) {
 	size, off, err := cachePage(c)
 	if err != nil {
 		return nil, err
 	}
-	want := c.str("UserId")
+	want := c.Str("UserId")
 	st.RLock()
 	defer st.RUnlock()
 	users := map[string]*world.Resource{}
-	for _, r := range st.OfType(c.account, c.region, "AWS::ElastiCache::User") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::ElastiCache::User") {
 		if r.Deleted {
 			continue
 		}
@@ -130,21 +131,21 @@ func cacheDescribeUsers(st *world.State, c *call) (any, error) {
 	ids := world.SortedKeys(users)
 	if want != "" {
 		if users[want] == nil {
-			return nil, errf(404, "UserNotFound", "User %s not found.", want)
+			return nil, wire.Errf(404, "UserNotFound", "User %s not found.", want)
 		}
 		ids = []string{want}
 	}
-	var nodes []*xnode
+	var nodes []*wire.Node
 	for _, id := range ids {
 		u := users[id]
-		nodes = append(nodes, el("", tx("UserId", id), opt("UserName", world.FieldString(u, "UserName")), tx("Status", "active"),
-			opt("Engine", world.FieldString(u, "Engine")), opt("AccessString", world.FieldString(u, "AccessString")),
-			tx("ARN", "arn:aws:elasticache:"+c.region+":"+c.account+":user:"+id)))
+		nodes = append(nodes, wire.El("", wire.Tx("UserId", id), wire.Opt("UserName", world.FieldString(u, "UserName")), wire.Tx("Status", "active"),
+			wire.Opt("Engine", world.FieldString(u, "Engine")), wire.Opt("AccessString", world.FieldString(u, "AccessString")),
+			wire.Tx("ARN", "arn:aws:elasticache:"+c.Region+":"+c.Account+":user:"+id)))
 	}
-	lo, hi, next := page(len(nodes), off, size)
-	out := el("", members("Users", nodes[lo:hi]))
+	lo, hi, next := wire.Page(len(nodes), off, size)
+	out := wire.El("", wire.Members("Users", nodes[lo:hi]))
 	if next >= 0 {
-		out.kids = append(out.kids, tx("Marker", pageToken("elasticache", next)))
+		out.Kids = append(out.Kids, wire.Tx("Marker", wire.PageToken("elasticache", next)))
 	}
 	return out, nil
 }

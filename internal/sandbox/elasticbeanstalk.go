@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 
 // elasticBeanstalkService serves Elastic Beanstalk (query/XML):
@@ -11,35 +12,35 @@ import "github.com/realdrift/realdrift/internal/sandbox/world"
 // OptionSettings answers a set without options). An unknown environment
 // or application is the InvalidParameterValue Elastic Beanstalk answers;
 // configuration templates (TemplateName) are not served.
-func elasticBeanstalkService() *service {
-	return &service{
-		name:     "elasticbeanstalk",
-		protocol: protoQuery,
-		xmlns:    "http://elasticbeanstalk.amazonaws.com/docs/2010-12-01/",
-		throttle: apiError{Status: 400, Code: "Throttling"},
-		deny:     apiError{Status: 403, Code: "AccessDenied"},
-		ops: map[string]handler{
+func elasticBeanstalkService() *wire.Service {
+	return &wire.Service{
+		Name:     "elasticbeanstalk",
+		Protocol: wire.ProtoQuery,
+		XMLNS:    "http://elasticbeanstalk.amazonaws.com/docs/2010-12-01/",
+		Throttle: wire.Error{Status: 400, Code: "Throttling"},
+		Deny:     wire.Error{Status: 403, Code: "AccessDenied"},
+		Ops: map[string]wire.Handler{
 			"DescribeConfigurationSettings": ebDescribeConfigurationSettings,
 		},
 	}
 }
 
-func ebDescribeConfigurationSettings(st *world.State, c *call) (any, error) {
-	app, env, tmpl := c.str("ApplicationName"), c.str("EnvironmentName"), c.str("TemplateName")
+func ebDescribeConfigurationSettings(st *world.State, c *wire.Call) (any, error) {
+	app, env, tmpl := c.Str("ApplicationName"), c.Str("EnvironmentName"), c.Str("TemplateName")
 	switch {
 	case app == "":
-		return nil, errf(400, "MissingParameter", "The request must contain the parameter ApplicationName.")
+		return nil, wire.Errf(400, "MissingParameter", "The request must contain the parameter ApplicationName.")
 	case env != "" && tmpl != "":
-		return nil, errf(400, "InvalidParameterCombination", "You cannot specify both an environment and a configuration template.")
+		return nil, wire.Errf(400, "InvalidParameterCombination", "You cannot specify both an environment and a configuration template.")
 	case env == "" && tmpl == "":
-		return nil, errf(400, "MissingRequiredParameter", "You must specify either an environment or a configuration template.")
+		return nil, wire.Errf(400, "MissingRequiredParameter", "You must specify either an environment or a configuration template.")
 	case tmpl != "":
-		return nil, errf(400, NotEmulated, "DescribeConfigurationSettings of a configuration template is not emulated by the sandbox")
+		return nil, wire.Errf(400, wire.NotEmulated, "DescribeConfigurationSettings of a configuration template is not emulated by the sandbox")
 	}
 	st.RLock()
 	defer st.RUnlock()
 	var m map[string]any
-	for _, r := range st.OfType(c.account, c.region, "AWS::ElasticBeanstalk::Environment") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::ElasticBeanstalk::Environment") {
 		if r.Deleted {
 			continue
 		}
@@ -57,32 +58,32 @@ func ebDescribeConfigurationSettings(st *world.State, c *call) (any, error) {
 		m = obj
 	}
 	if m == nil {
-		return nil, errf(400, "InvalidParameterValue", "No Environment found for EnvironmentName = '%s'.", env)
+		return nil, wire.Errf(400, "InvalidParameterValue", "No Environment found for EnvironmentName = '%s'.", env)
 	}
 	str := func(k string) string { v, _ := m[k].(string); return v }
-	var opts []*xnode
+	var opts []*wire.Node
 	list, _ := m["OptionSettings"].([]any)
 	for _, e := range list {
 		o, ok := e.(map[string]any)
 		if !ok {
 			continue
 		}
-		n := el("")
+		n := wire.El("")
 		if v, ok := o["ResourceName"].(string); ok {
-			n.kids = append(n.kids, tx("ResourceName", v))
+			n.Kids = append(n.Kids, wire.Tx("ResourceName", v))
 		}
 		ns, _ := o["Namespace"].(string)
 		name, _ := o["OptionName"].(string)
-		n.kids = append(n.kids, tx("Namespace", ns), tx("OptionName", name))
+		n.Kids = append(n.Kids, wire.Tx("Namespace", ns), wire.Tx("OptionName", name))
 		if v, ok := o["Value"]; ok && v != nil {
-			n.kids = append(n.kids, tx("Value", scalarString(v)))
+			n.Kids = append(n.Kids, wire.Tx("Value", scalarString(v)))
 		}
 		opts = append(opts, n)
 	}
-	set := el("",
-		tx("ApplicationName", app), tx("EnvironmentName", env),
-		opt("SolutionStackName", str("SolutionStackName")), opt("PlatformArn", str("PlatformArn")),
-		opt("Description", str("Description")), tx("DeploymentStatus", "deployed"),
-		members("OptionSettings", opts))
-	return el("", members("ConfigurationSettings", []*xnode{set})), nil
+	set := wire.El("",
+		wire.Tx("ApplicationName", app), wire.Tx("EnvironmentName", env),
+		wire.Opt("SolutionStackName", str("SolutionStackName")), wire.Opt("PlatformArn", str("PlatformArn")),
+		wire.Opt("Description", str("Description")), wire.Tx("DeploymentStatus", "deployed"),
+		wire.Members("OptionSettings", opts))
+	return wire.El("", wire.Members("ConfigurationSettings", []*wire.Node{set})), nil
 }

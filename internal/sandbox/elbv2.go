@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "strconv"
 
@@ -13,20 +14,20 @@ import "strconv"
 //
 // A trust store's CA bundle is in elbv2_truststore.go, the attribute
 // writes in elbv2_write.go.
-func elbv2Service(srv *Server) *service {
-	svc := &service{
-		name:     "elasticloadbalancing",
-		protocol: protoQuery,
-		xmlns:    "http://elasticloadbalancing.amazonaws.com/doc/2015-12-01/",
-		throttle: apiError{Status: 400, Code: "Throttling"},
-		deny:     apiError{Status: 403, Code: "AccessDenied"},
-		ops: map[string]handler{
+func elbv2Service(srv *Server) *wire.Service {
+	svc := &wire.Service{
+		Name:     "elasticloadbalancing",
+		Protocol: wire.ProtoQuery,
+		XMLNS:    "http://elasticloadbalancing.amazonaws.com/doc/2015-12-01/",
+		Throttle: wire.Error{Status: 400, Code: "Throttling"},
+		Deny:     wire.Error{Status: 403, Code: "AccessDenied"},
+		Ops: map[string]wire.Handler{
 			"DescribeListenerCertificates":      elbv2DescribeListenerCertificates,
-			"GetTrustStoreCaCertificatesBundle": serverOp(srv.elbv2GetTrustStoreCaCertificatesBundle),
+			"GetTrustStoreCaCertificatesBundle": wire.Bound(srv.elbv2GetTrustStoreCaCertificatesBundle),
 		},
 	}
 	for op, h := range elbv2WriteOps() {
-		svc.ops[op] = h
+		svc.Ops[op] = h
 	}
 	return svc
 }
@@ -47,22 +48,22 @@ func certificateArns(res *world.Resource) []string {
 
 // elbv2DescribeListenerCertificates lists a listener's certificates, at
 // most PageSize (1-400, default 400) a page, with NextMarker.
-func elbv2DescribeListenerCertificates(st *world.State, c *call) (any, error) {
-	arn := c.str("ListenerArn")
+func elbv2DescribeListenerCertificates(st *world.State, c *wire.Call) (any, error) {
+	arn := c.Str("ListenerArn")
 	if arn == "" {
-		return nil, validation("1 validation error detected: Value null at 'listenerArn' failed to satisfy constraint: Member must not be null")
+		return nil, wire.Validation("1 validation error detected: Value null at 'listenerArn' failed to satisfy constraint: Member must not be null")
 	}
 	size := 400
-	if p := c.str("PageSize"); p != "" {
+	if p := c.Str("PageSize"); p != "" {
 		n, err := strconv.Atoi(p)
 		if err != nil || n < 1 || n > 400 {
-			return nil, validation("1 validation error detected: Value '%s' at 'pageSize' failed to satisfy constraint: Member must have value between 1 and 400", p)
+			return nil, wire.Validation("1 validation error detected: Value '%s' at 'pageSize' failed to satisfy constraint: Member must have value between 1 and 400", p)
 		}
 		size = n
 	}
-	off, ok := pageOffset("elb", c.str("Marker"))
+	off, ok := wire.PageOffset("elb", c.Str("Marker"))
 	if !ok {
-		return nil, validation("Invalid Marker")
+		return nil, wire.Validation("Invalid Marker")
 	}
 	st.RLock()
 	defer st.RUnlock()
@@ -73,7 +74,7 @@ func elbv2DescribeListenerCertificates(st *world.State, c *call) (any, error) {
 	}
 	var certs []cert
 	seen := map[string]bool{}
-	for _, l := range st.OfType(c.account, c.region, "AWS::ElasticLoadBalancingV2::Listener") {
+	for _, l := range st.OfType(c.Account, c.Region, "AWS::ElasticLoadBalancingV2::Listener") {
 		id := world.FieldString(l, "ListenerArn")
 		if id == "" {
 			id = l.CCID()
@@ -89,7 +90,7 @@ func elbv2DescribeListenerCertificates(st *world.State, c *call) (any, error) {
 			}
 		}
 	}
-	for _, lc := range st.OfType(c.account, c.region, "AWS::ElasticLoadBalancingV2::ListenerCertificate") {
+	for _, lc := range st.OfType(c.Account, c.Region, "AWS::ElasticLoadBalancingV2::ListenerCertificate") {
 		if world.FieldString(lc, "ListenerArn") != arn {
 			continue
 		}
@@ -102,16 +103,16 @@ func elbv2DescribeListenerCertificates(st *world.State, c *call) (any, error) {
 		}
 	}
 	if !found {
-		return nil, errf(400, "ListenerNotFound", "One or more listeners not found")
+		return nil, wire.Errf(400, "ListenerNotFound", "One or more listeners not found")
 	}
-	var nodes []*xnode
+	var nodes []*wire.Node
 	for _, ct := range certs {
-		nodes = append(nodes, el("", tx("CertificateArn", ct.arn), xbool("IsDefault", ct.def)))
+		nodes = append(nodes, wire.El("", wire.Tx("CertificateArn", ct.arn), wire.Bool("IsDefault", ct.def)))
 	}
-	lo, hi, next := page(len(nodes), off, size)
-	out := el("", members("Certificates", nodes[lo:hi]))
+	lo, hi, next := wire.Page(len(nodes), off, size)
+	out := wire.El("", wire.Members("Certificates", nodes[lo:hi]))
 	if next >= 0 {
-		out.kids = append(out.kids, tx("NextMarker", pageToken("elb", next)))
+		out.Kids = append(out.Kids, wire.Tx("NextMarker", wire.PageToken("elb", next)))
 	}
 	return out, nil
 }

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
@@ -41,27 +42,27 @@ func (s *Server) elbv2TrustStore(account, region, arn string) *world.Resource {
 	return nil
 }
 
-func (s *Server) elbv2GetTrustStoreCaCertificatesBundle(c *call) (any, error) {
-	arn := c.str("TrustStoreArn")
+func (s *Server) elbv2GetTrustStoreCaCertificatesBundle(c *wire.Call) (any, error) {
+	arn := c.Str("TrustStoreArn")
 	if arn == "" {
-		return nil, validation("1 validation error detected: Value null at 'trustStoreArn' failed to satisfy constraint: Member must not be null")
+		return nil, wire.Validation("1 validation error detected: Value null at 'trustStoreArn' failed to satisfy constraint: Member must not be null")
 	}
 	s.st.RLock()
-	ts := s.elbv2TrustStore(c.account, c.region, arn)
+	ts := s.elbv2TrustStore(c.Account, c.Region, arn)
 	s.st.RUnlock()
 	if ts == nil {
-		return nil, errf(400, "TrustStoreNotFound", "One or more trust stores not found")
+		return nil, wire.Errf(400, "TrustStoreNotFound", "One or more trust stores not found")
 	}
 	scheme := "http"
-	if c.r.TLS != nil {
+	if c.HTTP.TLS != nil {
 		scheme = "https"
 	}
 	q := url.Values{
-		"account": {c.account}, "region": {c.region}, "arn": {arn},
+		"account": {c.Account}, "region": {c.Region}, "arn": {arn},
 		"X-Amz-Date": {time.Now().UTC().Format("20060102T150405Z")}, "X-Amz-Expires": {strconv.Itoa(600)},
 	}
-	loc := (&url.URL{Scheme: scheme, Host: c.r.Host, Path: trustStoreBundlePath, RawQuery: q.Encode()}).String()
-	return el("", tx("Location", loc)), nil
+	loc := (&url.URL{Scheme: scheme, Host: c.HTTP.Host, Path: trustStoreBundlePath, RawQuery: q.Encode()}).String()
+	return wire.El("", wire.Tx("Location", loc)), nil
 }
 
 // serveTrustStoreBundle answers a bundle URL.

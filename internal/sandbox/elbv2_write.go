@@ -3,6 +3,7 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"regexp"
 )
@@ -27,8 +28,8 @@ var elbBags = map[string]elbBag{
 }
 
 // elbv2WriteOps are the write handlers elbv2Service registers.
-func elbv2WriteOps() map[string]handler {
-	out := map[string]handler{}
+func elbv2WriteOps() map[string]wire.Handler {
+	out := map[string]wire.Handler{}
 	for op := range elbBags {
 		out[op] = elbv2ModifyAttributes
 	}
@@ -38,44 +39,44 @@ func elbv2WriteOps() map[string]handler {
 var elbAttributeKey = regexp.MustCompile(`^[a-zA-Z0-9._]{1,256}$`)
 
 // elbv2ModifyAttributes is the handler of the three Modify*Attributes.
-func elbv2ModifyAttributes(st *world.State, c *call) (any, error) {
-	b := elbBags[c.action]
-	arn := c.str(b.arnParam)
+func elbv2ModifyAttributes(st *world.State, c *wire.Call) (any, error) {
+	b := elbBags[c.Action]
+	arn := c.Str(b.arnParam)
 	if arn == "" {
-		return nil, validation("1 validation error detected: Value null at '%s' failed to satisfy constraint: Member must not be null", lowerFirst(b.arnParam))
+		return nil, wire.Validation("1 validation error detected: Value null at '%s' failed to satisfy constraint: Member must not be null", lowerFirst(b.arnParam))
 	}
 	type kv struct{ key, value string }
 	var set []kv
 	for i := 1; ; i++ {
-		k, ok := c.form[fmt.Sprintf("Attributes.member.%d.Key", i)]
+		k, ok := c.Form[fmt.Sprintf("Attributes.member.%d.Key", i)]
 		if !ok {
 			break
 		}
-		set = append(set, kv{k[0], c.str(fmt.Sprintf("Attributes.member.%d.Value", i))})
+		set = append(set, kv{k[0], c.Str(fmt.Sprintf("Attributes.member.%d.Value", i))})
 	}
 	if len(set) == 0 || len(set) > 20 {
-		return nil, validation("1 validation error detected: Value at 'attributes' failed to satisfy constraint: Member must have length between 1 and 20")
+		return nil, wire.Validation("1 validation error detected: Value at 'attributes' failed to satisfy constraint: Member must have length between 1 and 20")
 	}
 	for _, a := range set {
 		if !elbAttributeKey.MatchString(a.key) {
-			return nil, errf(400, "InvalidConfigurationRequest", "The attribute key '%s' is not recognized", a.key)
+			return nil, wire.Errf(400, "InvalidConfigurationRequest", "The attribute key '%s' is not recognized", a.key)
 		}
 	}
 	st.Lock()
 	defer st.Unlock()
 	var res *world.Resource
-	for _, r := range st.OfType(c.account, c.region, b.typ) {
+	for _, r := range st.OfType(c.Account, c.Region, b.typ) {
 		if id := world.FieldString(r, b.arnParam); id == arn || (id == "" && r.CCID() == arn) {
 			res = r
 		}
 	}
 	if res == nil {
-		return nil, errf(400, b.notFound, "One or more %s not found", b.noun)
+		return nil, wire.Errf(400, b.notFound, "One or more %s not found", b.noun)
 	}
 	var bag []map[string]any
 	if raw := world.Field(res, b.bag); raw != nil {
 		if err := json.Unmarshal(raw, &bag); err != nil {
-			return nil, errf(500, "InternalFailure", "%s of %s is not a list of attributes", b.bag, arn)
+			return nil, wire.Errf(500, "InternalFailure", "%s of %s is not a list of attributes", b.bag, arn)
 		}
 	}
 	for _, a := range set {
@@ -92,11 +93,11 @@ func elbv2ModifyAttributes(st *world.State, c *call) (any, error) {
 	if err := world.SetField(res, b.bag, bag); err != nil {
 		return nil, err
 	}
-	nodes := make([]*xnode, 0, len(bag))
+	nodes := make([]*wire.Node, 0, len(bag))
 	for _, e := range bag {
 		k, _ := e["Key"].(string)
 		v, _ := e["Value"].(string)
-		nodes = append(nodes, el("", tx("Key", k), tx("Value", v)))
+		nodes = append(nodes, wire.El("", wire.Tx("Key", k), wire.Tx("Value", v)))
 	}
-	return el("", members("Attributes", nodes)), nil
+	return wire.El("", wire.Members("Attributes", nodes)), nil
 }

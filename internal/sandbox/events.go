@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"sort"
 	"strings"
@@ -10,16 +11,16 @@ import (
 // from the world's AWS::Events::Rule models (EventBusName absent is the
 // default bus). A bus exists when it is "default", an AWS::Events::EventBus
 // model names it, or a rule is on it.
-func eventsService() *service {
-	return &service{
-		name:          "events",
-		protocol:      protoJSON,
-		jsonNamespace: "com.amazonaws.events#",
-		jsonVersion:   "1.1",
-		targetPrefix:  "AWSEvents.",
-		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
-		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
-		ops: map[string]handler{
+func eventsService() *wire.Service {
+	return &wire.Service{
+		Name:          "events",
+		Protocol:      wire.ProtoJSON,
+		JSONNamespace: "com.amazonaws.events#",
+		JSONVersion:   "1.1",
+		TargetPrefix:  "AWSEvents.",
+		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
+		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
+		Ops: map[string]wire.Handler{
 			"ListRules": eventsListRules,
 		},
 	}
@@ -37,24 +38,24 @@ func ruleBus(r *world.Resource) string {
 	return b
 }
 
-func eventsListRules(st *world.State, c *call) (any, error) {
+func eventsListRules(st *world.State, c *wire.Call) (any, error) {
 	var in struct {
 		EventBusName, NamePrefix, NextToken string
 		Limit                               int
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	if in.Limit < 0 || in.Limit > 100 {
-		return nil, errf(400, "ValidationException", "1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 100", in.Limit)
+		return nil, wire.Errf(400, "ValidationException", "1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 100", in.Limit)
 	}
 	size := 100
 	if in.Limit > 0 {
 		size = in.Limit
 	}
-	off, ok := pageOffset("rules", in.NextToken)
+	off, ok := wire.PageOffset("rules", in.NextToken)
 	if !ok {
-		return nil, errf(400, "ValidationException", "The nextToken is not valid.")
+		return nil, wire.Errf(400, "ValidationException", "The nextToken is not valid.")
 	}
 	bus := in.EventBusName
 	if i := strings.LastIndex(bus, "event-bus/"); i >= 0 {
@@ -66,11 +67,11 @@ func eventsListRules(st *world.State, c *call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	exists := bus == "default"
-	for _, b := range st.OfType(c.account, c.region, "AWS::Events::EventBus") {
+	for _, b := range st.OfType(c.Account, c.Region, "AWS::Events::EventBus") {
 		exists = exists || world.FieldString(b, "Name") == bus || b.PhysicalID == bus
 	}
 	var rules []*world.Resource
-	for _, r := range st.OfType(c.account, c.region, "AWS::Events::Rule") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::Events::Rule") {
 		if ruleBus(r) != bus {
 			continue
 		}
@@ -80,10 +81,10 @@ func eventsListRules(st *world.State, c *call) (any, error) {
 		}
 	}
 	if !exists {
-		return nil, errf(400, "ResourceNotFoundException", "Event bus %s does not exist.", bus)
+		return nil, wire.Errf(400, "ResourceNotFoundException", "Event bus %s does not exist.", bus)
 	}
 	sort.Slice(rules, func(i, j int) bool { return world.FieldString(rules[i], "Name") < world.FieldString(rules[j], "Name") })
-	lo, hi, next := page(len(rules), off, size)
+	lo, hi, next := wire.Page(len(rules), off, size)
 	items := []map[string]any{}
 	for _, r := range rules[lo:hi] {
 		name := world.FieldString(r, "Name")
@@ -93,7 +94,7 @@ func eventsListRules(st *world.State, c *call) (any, error) {
 			if bus != "default" {
 				path = bus + "/" + name
 			}
-			arn = "arn:aws:events:" + c.region + ":" + c.account + ":rule/" + path
+			arn = "arn:aws:events:" + c.Region + ":" + c.Account + ":rule/" + path
 		}
 		it := map[string]any{"Name": name, "Arn": arn, "EventBusName": bus, "State": world.FieldString(r, "State")}
 		for _, k := range []string{"Description", "ScheduleExpression", "RoleArn", "ManagedBy"} {
@@ -112,7 +113,7 @@ func eventsListRules(st *world.State, c *call) (any, error) {
 	}
 	out := map[string]any{"Rules": items}
 	if next >= 0 {
-		out["NextToken"] = pageToken("rules", next)
+		out["NextToken"] = wire.PageToken("rules", next)
 	}
 	return out, nil
 }

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"math/rand/v2"
 	"net/url"
 	"strings"
@@ -34,14 +35,14 @@ type FaultRule struct {
 }
 
 // matches reports whether r selects call c (service, action and Match).
-func (r FaultRule) matches(c *call) bool {
-	if !(ThrottleRule{Service: r.Service, Action: r.Action}).matches(c.svc.name, c.action) {
+func (r FaultRule) matches(c *wire.Call) bool {
+	if !(ThrottleRule{Service: r.Service, Action: r.Action}).matches(c.Service.Name, c.Action) {
 		return false
 	}
 	if r.Match == "" {
 		return true
 	}
-	for _, s := range []string{string(c.body), c.r.URL.String()} {
+	for _, s := range []string{string(c.Body), c.HTTP.URL.String()} {
 		if d, err := url.QueryUnescape(s); err == nil {
 			s = d
 		}
@@ -82,18 +83,18 @@ func (f *faults) set(rules []FaultRule) error {
 
 // check returns the injected error for c, or nil. A hang rule holds the
 // call (without the lock) until the client's request context ends.
-func (f *faults) check(c *call) *apiError {
+func (f *faults) check(c *wire.Call) *wire.Error {
 	e, hang := f.pick(c)
 	if hang {
-		<-c.r.Context().Done()
+		<-c.HTTP.Context().Done()
 		// The client has gone: this reply is never read.
-		e = &apiError{Status: 499, Code: "ClientClosed", Message: "hung by a fault rule until the client gave up"}
+		e = &wire.Error{Status: 499, Code: "ClientClosed", Message: "hung by a fault rule until the client gave up"}
 	}
 	return e
 }
 
 // pick finds the first rule that fires for c: its error, or hang.
-func (f *faults) pick(c *call) (*apiError, bool) {
+func (f *faults) pick(c *wire.Call) (*wire.Error, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, r := range f.rules {
@@ -101,9 +102,9 @@ func (f *faults) pick(c *call) (*apiError, bool) {
 			continue
 		}
 		if r.Role != "" {
-			if c.who.Role != "" && (c.who.Role == r.Role || strings.HasSuffix(r.Role, ":role/"+c.who.Role)) {
-				e := c.svc.deny
-				e.Message = fmt.Sprintf("User: %s is not authorized to perform: %s:%s", c.who.ARN, c.svc.name, c.action)
+			if c.Who.Role != "" && (c.Who.Role == r.Role || strings.HasSuffix(r.Role, ":role/"+c.Who.Role)) {
+				e := c.Service.Deny
+				e.Message = fmt.Sprintf("User: %s is not authorized to perform: %s:%s", c.Who.ARN, c.Service.Name, c.Action)
 				return &e, false
 			}
 			continue
@@ -133,7 +134,7 @@ func (f *faults) pick(c *call) (*apiError, bool) {
 		if msg == "" {
 			msg = "injected fault"
 		}
-		return &apiError{Status: status, Code: code, Message: msg, Receiver: status >= 500}, false
+		return &wire.Error{Status: status, Code: code, Message: msg, Receiver: status >= 500}, false
 	}
 	return nil, false
 }

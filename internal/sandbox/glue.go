@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 
 // glueService serves Glue (JSON 1.1, PascalCase): classifiers and
@@ -9,16 +10,16 @@ import "github.com/realdrift/realdrift/internal/sandbox/world"
 // models, answered as the model holds them (the API's shape is the
 // template's); a workflow's Tags map is what GetTags answers for its ARN.
 // A name Glue does not know is EntityNotFoundException.
-func glueService() *service {
-	return &service{
-		name:          "glue",
-		protocol:      protoJSON,
-		jsonNamespace: "com.amazonaws.glue#",
-		jsonVersion:   "1.1",
-		targetPrefix:  "AWSGlue.",
-		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
-		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
-		ops: map[string]handler{
+func glueService() *wire.Service {
+	return &wire.Service{
+		Name:          "glue",
+		Protocol:      wire.ProtoJSON,
+		JSONNamespace: "com.amazonaws.glue#",
+		JSONVersion:   "1.1",
+		TargetPrefix:  "AWSGlue.",
+		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
+		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
+		Ops: map[string]wire.Handler{
 			"GetClassifier":            glueGetClassifier,
 			"GetWorkflow":              glueGetWorkflow,
 			"GetTags":                  glueGetTags,
@@ -32,8 +33,8 @@ func glueService() *service {
 
 var glueClassifierKinds = []string{"CsvClassifier", "GrokClassifier", "JsonClassifier", "XMLClassifier"}
 
-func glueClassifier(st *world.State, c *call, name string) (map[string]any, error) {
-	for _, r := range st.OfType(c.account, c.region, "AWS::Glue::Classifier") {
+func glueClassifier(st *world.State, c *wire.Call, name string) (map[string]any, error) {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::Glue::Classifier") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -50,11 +51,11 @@ func glueClassifier(st *world.State, c *call, name string) (map[string]any, erro
 			return m, nil
 		}
 	}
-	return nil, errf(400, "EntityNotFoundException", "Classifier %s not found", name)
+	return nil, wire.Errf(400, "EntityNotFoundException", "Classifier %s not found", name)
 }
 
-func glueWorkflow(st *world.State, c *call, name string) (map[string]any, error) {
-	for _, r := range st.OfType(c.account, c.region, "AWS::Glue::Workflow") {
+func glueWorkflow(st *world.State, c *wire.Call, name string) (map[string]any, error) {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::Glue::Workflow") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -68,12 +69,12 @@ func glueWorkflow(st *world.State, c *call, name string) (map[string]any, error)
 			return m, nil
 		}
 	}
-	return nil, errf(400, "EntityNotFoundException", "Workflow with name: %s not found", name)
+	return nil, wire.Errf(400, "EntityNotFoundException", "Workflow with name: %s not found", name)
 }
 
-func glueGetClassifier(st *world.State, c *call) (any, error) {
+func glueGetClassifier(st *world.State, c *wire.Call) (any, error) {
 	var in struct{ Name string }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	st.RLock()
@@ -86,16 +87,16 @@ func glueGetClassifier(st *world.State, c *call) (any, error) {
 	for _, k := range glueClassifierKinds {
 		if o, ok := m[k].(map[string]any); ok {
 			o["Version"] = 1
-			o["CreationTime"], o["LastUpdated"] = epoch(defaultStackTime), epoch(defaultStackTime)
+			o["CreationTime"], o["LastUpdated"] = wire.Epoch(defaultStackTime), wire.Epoch(defaultStackTime)
 			out[k] = o
 		}
 	}
 	return map[string]any{"Classifier": out}, nil
 }
 
-func glueGetWorkflow(st *world.State, c *call) (any, error) {
+func glueGetWorkflow(st *world.State, c *wire.Call) (any, error) {
 	var in struct{ Name string }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	st.RLock()
@@ -105,20 +106,20 @@ func glueGetWorkflow(st *world.State, c *call) (any, error) {
 		return nil, err
 	}
 	delete(m, "Tags")
-	m["CreatedOn"], m["LastModifiedOn"] = epoch(defaultStackTime), epoch(defaultStackTime)
+	m["CreatedOn"], m["LastModifiedOn"] = wire.Epoch(defaultStackTime), wire.Epoch(defaultStackTime)
 	return map[string]any{"Workflow": m}, nil
 }
 
-func glueGetTags(st *world.State, c *call) (any, error) {
+func glueGetTags(st *world.State, c *wire.Call) (any, error) {
 	var in struct{ ResourceArn string }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	name := world.ARNTail(in.ResourceArn, ":workflow/")
 	st.RLock()
 	defer st.RUnlock()
-	if in.ResourceArn != "arn:aws:glue:"+c.region+":"+c.account+":workflow/"+name {
-		return nil, errf(400, "EntityNotFoundException", "Resource %s not found", in.ResourceArn)
+	if in.ResourceArn != "arn:aws:glue:"+c.Region+":"+c.Account+":workflow/"+name {
+		return nil, wire.Errf(400, "EntityNotFoundException", "Resource %s not found", in.ResourceArn)
 	}
 	m, err := glueWorkflow(st, c, name)
 	if err != nil {

@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "strings"
 
@@ -10,17 +11,17 @@ import "strings"
 // model (Name, else the identifier) with the template's S3Encryptions as
 // the API's S3Encryption.
 
-func glueGetConnection(st *world.State, c *call) (any, error) {
+func glueGetConnection(st *world.State, c *wire.Call) (any, error) {
 	var in struct {
 		Name         string
 		HidePassword bool
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	st.RLock()
 	defer st.RUnlock()
-	for _, r := range st.OfType(c.account, c.region, "AWS::Glue::Connection") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::Glue::Connection") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -44,20 +45,20 @@ func glueGetConnection(st *world.State, c *call) (any, error) {
 				}
 			}
 		}
-		conn["CreationTime"], conn["LastUpdatedTime"] = epoch(defaultStackTime), epoch(defaultStackTime)
+		conn["CreationTime"], conn["LastUpdatedTime"] = wire.Epoch(defaultStackTime), wire.Epoch(defaultStackTime)
 		return map[string]any{"Connection": conn}, nil
 	}
-	return nil, errf(400, "EntityNotFoundException", "Connection %s not found", in.Name)
+	return nil, wire.Errf(400, "EntityNotFoundException", "Connection %s not found", in.Name)
 }
 
-func glueGetSecurityConfiguration(st *world.State, c *call) (any, error) {
+func glueGetSecurityConfiguration(st *world.State, c *wire.Call) (any, error) {
 	var in struct{ Name string }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	st.RLock()
 	defer st.RUnlock()
-	for _, r := range st.OfType(c.account, c.region, "AWS::Glue::SecurityConfiguration") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::Glue::SecurityConfiguration") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -76,8 +77,8 @@ func glueGetSecurityConfiguration(st *world.State, c *call) (any, error) {
 				e["S3Encryption"] = s3
 			}
 		}
-		m["CreatedTimeStamp"] = epoch(defaultStackTime)
+		m["CreatedTimeStamp"] = wire.Epoch(defaultStackTime)
 		return map[string]any{"SecurityConfiguration": m}, nil
 	}
-	return nil, errf(400, "EntityNotFoundException", "Security configuration %s not found", in.Name)
+	return nil, wire.Errf(400, "EntityNotFoundException", "Security configuration %s not found", in.Name)
 }

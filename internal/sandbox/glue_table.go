@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strconv"
 	"strings"
@@ -19,9 +20,9 @@ import (
 // names is EntityNotFoundException.
 
 // glueTables returns the tables of database db in Glue's shape, by name.
-func glueTables(st *world.State, c *call, db string) (map[string]map[string]any, error) {
+func glueTables(st *world.State, c *wire.Call, db string) (map[string]map[string]any, error) {
 	out := map[string]map[string]any{}
-	for _, r := range st.OfType(c.account, c.region, "AWS::Glue::Table") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::Glue::Table") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -41,7 +42,7 @@ func glueTables(st *world.State, c *call, db string) (map[string]map[string]any,
 		if rdb != db {
 			continue
 		}
-		t["Name"], t["DatabaseName"], t["CatalogId"] = name, rdb, c.account
+		t["Name"], t["DatabaseName"], t["CatalogId"] = name, rdb, c.Account
 		glueTextParams(t)
 		if sd, ok := t["StorageDescriptor"].(map[string]any); ok {
 			glueTextParams(sd)
@@ -49,15 +50,15 @@ func glueTables(st *world.State, c *call, db string) (map[string]map[string]any,
 				glueTextParams(serde)
 			}
 		}
-		t["CreateTime"], t["UpdateTime"], t["IsRegisteredWithLakeFormation"] = epoch(defaultStackTime), epoch(defaultStackTime), false
+		t["CreateTime"], t["UpdateTime"], t["IsRegisteredWithLakeFormation"] = wire.Epoch(defaultStackTime), wire.Epoch(defaultStackTime), false
 		out[name] = t
 	}
 	return out, nil
 }
 
 // glueDatabaseExists reports whether the world holds database db.
-func glueDatabaseExists(st *world.State, c *call, db string) (bool, error) {
-	for _, r := range st.OfType(c.account, c.region, "AWS::Glue::Database") {
+func glueDatabaseExists(st *world.State, c *wire.Call, db string) (bool, error) {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::Glue::Database") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return false, err
@@ -76,13 +77,13 @@ func glueDatabaseExists(st *world.State, c *call, db string) (bool, error) {
 	return false, nil
 }
 
-func glueGetTable(st *world.State, c *call) (any, error) {
+func glueGetTable(st *world.State, c *wire.Call) (any, error) {
 	var in struct{ CatalogId, DatabaseName, Name string }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
-	if in.CatalogId != "" && in.CatalogId != c.account {
-		return nil, errf(400, "AccessDeniedException", "Catalog %s is not the caller's", in.CatalogId)
+	if in.CatalogId != "" && in.CatalogId != c.Account {
+		return nil, wire.Errf(400, "AccessDeniedException", "Catalog %s is not the caller's", in.CatalogId)
 	}
 	st.RLock()
 	defer st.RUnlock()
@@ -93,30 +94,30 @@ func glueGetTable(st *world.State, c *call) (any, error) {
 	if t := tables[in.Name]; t != nil {
 		return map[string]any{"Table": t}, nil
 	}
-	return nil, errf(400, "EntityNotFoundException", "Table %s not found.", in.Name)
+	return nil, wire.Errf(400, "EntityNotFoundException", "Table %s not found.", in.Name)
 }
 
-func glueGetTables(st *world.State, c *call) (any, error) {
+func glueGetTables(st *world.State, c *wire.Call) (any, error) {
 	var in struct {
 		CatalogId, DatabaseName, NextToken string
 		MaxResults                         int
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
-	if in.CatalogId != "" && in.CatalogId != c.account {
-		return nil, errf(400, "AccessDeniedException", "Catalog %s is not the caller's", in.CatalogId)
+	if in.CatalogId != "" && in.CatalogId != c.Account {
+		return nil, wire.Errf(400, "AccessDeniedException", "Catalog %s is not the caller's", in.CatalogId)
 	}
 	size := 100
 	if in.MaxResults != 0 {
 		if in.MaxResults < 1 || in.MaxResults > 1000 {
-			return nil, errf(400, "InvalidInputException", "MaxResults must be between 1 and 1000")
+			return nil, wire.Errf(400, "InvalidInputException", "MaxResults must be between 1 and 1000")
 		}
 		size = in.MaxResults
 	}
-	off, ok := pageOffset("gluetables", in.NextToken)
+	off, ok := wire.PageOffset("gluetables", in.NextToken)
 	if !ok {
-		return nil, errf(400, "InvalidInputException", "Invalid NextToken")
+		return nil, wire.Errf(400, "InvalidInputException", "Invalid NextToken")
 	}
 	st.RLock()
 	defer st.RUnlock()
@@ -130,18 +131,18 @@ func glueGetTables(st *world.State, c *call) (any, error) {
 			return nil, err
 		}
 		if !exists {
-			return nil, errf(400, "EntityNotFoundException", "Database %s not found.", in.DatabaseName)
+			return nil, wire.Errf(400, "EntityNotFoundException", "Database %s not found.", in.DatabaseName)
 		}
 	}
 	names := world.SortedKeys(tables)
-	lo, hi, next := page(len(names), off, size)
+	lo, hi, next := wire.Page(len(names), off, size)
 	list := make([]any, 0, hi-lo)
 	for _, n := range names[lo:hi] {
 		list = append(list, tables[n])
 	}
 	out := map[string]any{"TableList": list}
 	if next >= 0 {
-		out["NextToken"] = pageToken("gluetables", next)
+		out["NextToken"] = wire.PageToken("gluetables", next)
 	}
 	return out, nil
 }

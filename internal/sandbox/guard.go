@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"io"
 	"net/http"
@@ -26,11 +27,11 @@ type Asker func(r *http.Request, body []byte, account, region string) ([]Ask, er
 
 // guardServices are the wire shapes of the services the sandbox does not
 // serve but guards: their AccessDenied answers.
-var guardServices = map[string]*service{
-	"dynamodb": {name: "dynamodb", protocol: protoJSON, jsonNamespace: "com.amazonaws.dynamodb.v20120810#", jsonVersion: "1.0",
-		deny: apiError{Status: 400, Code: "AccessDeniedException"}},
-	"states": {name: "states", protocol: protoJSON, jsonNamespace: "", jsonVersion: "1.0",
-		deny: apiError{Status: 400, Code: "AccessDeniedException"}},
+var guardServices = map[string]*wire.Service{
+	"dynamodb": {Name: "dynamodb", Protocol: wire.ProtoJSON, JSONNamespace: "com.amazonaws.dynamodb.v20120810#", JSONVersion: "1.0",
+		Deny: wire.Error{Status: 400, Code: "AccessDeniedException"}},
+	"states": {Name: "states", Protocol: wire.ProtoJSON, JSONNamespace: "", JSONVersion: "1.0",
+		Deny: wire.Error{Status: 400, Code: "AccessDeniedException"}},
 }
 
 // Guard puts the sandbox's IAM in front of a stand-in for a service it
@@ -56,15 +57,15 @@ func (s *Server) Guard(signingName string, ask Asker, next http.Handler) http.Ha
 		panic(fmt.Sprintf("sandbox.Guard: no wire shape for service %q", signingName))
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		reqID := newRequestID()
+		reqID := wire.NewRequestID()
 		sc, err := parseScope(r)
 		if err != nil {
-			writeError(w, svc, reqID, errf(403, "MissingAuthenticationToken", "%v", err))
+			wire.WriteError(w, svc, reqID, wire.Errf(403, "MissingAuthenticationToken", "%v", err))
 			return
 		}
-		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
-		if err != nil || len(body) > maxBody {
-			writeError(w, svc, reqID, errf(400, "InvalidRequest", "cannot read the request body"))
+		body, err := io.ReadAll(io.LimitReader(r.Body, wire.MaxBody+1))
+		if err != nil || len(body) > wire.MaxBody {
+			wire.WriteError(w, svc, reqID, wire.Errf(400, "InvalidRequest", "cannot read the request body"))
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
@@ -76,7 +77,7 @@ func (s *Server) Guard(signingName string, ask Asker, next http.Handler) http.Ha
 		}
 		asks, err := ask(r, body, who.Account, sc.region)
 		if err != nil {
-			writeError(w, svc, reqID, errf(400, "ValidationException", "the sandbox's guard cannot read the request: %v", err))
+			wire.WriteError(w, svc, reqID, wire.Errf(400, "ValidationException", "the sandbox's guard cannot read the request: %v", err))
 			return
 		}
 		for _, a := range asks {
@@ -88,11 +89,11 @@ func (s *Server) Guard(signingName string, ask Asker, next http.Handler) http.Ha
 			if d == world.Allowed {
 				continue
 			}
-			e := svc.deny
+			e := svc.Deny
 			e.Message = denyMessage(who, a.Action, a.Resource, d)
 			_, op, _ := strings.Cut(a.Action, ":")
 			done := s.calls.begin(who.Account, sc.region, signingName, op, sdkAttempt(r.Header))
-			writeError(w, svc, reqID, &e)
+			wire.WriteError(w, svc, reqID, &e)
 			done(e.Status, e.Code)
 			return
 		}

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/url"
 	"strconv"
@@ -12,14 +13,14 @@ import (
 
 // iamService serves IAM; the managed-policy attachments are in
 // iam_attach.go.
-func iamService() *service {
-	svc := &service{
-		name:     "iam",
-		protocol: protoQuery,
-		xmlns:    "https://iam.amazonaws.com/doc/2010-05-08/",
-		throttle: apiError{Status: 400, Code: "Throttling"},
-		deny:     apiError{Status: 403, Code: "AccessDenied"},
-		ops: map[string]handler{
+func iamService() *wire.Service {
+	svc := &wire.Service{
+		Name:     "iam",
+		Protocol: wire.ProtoQuery,
+		XMLNS:    "https://iam.amazonaws.com/doc/2010-05-08/",
+		Throttle: wire.Error{Status: 400, Code: "Throttling"},
+		Deny:     wire.Error{Status: 403, Code: "AccessDenied"},
+		Ops: map[string]wire.Handler{
 			"ListRolePolicies":      iamListRolePolicies,
 			"GetRolePolicy":         iamGetRolePolicy,
 			"PutRolePolicy":         iamPutRolePolicy,
@@ -40,7 +41,7 @@ func iamService() *service {
 		},
 	}
 	for op, h := range iamAttachOps() {
-		svc.ops[op] = h
+		svc.Ops[op] = h
 	}
 	return svc
 }
@@ -61,15 +62,15 @@ var (
 )
 
 func noEntity(format string, args ...any) error {
-	return errf(404, "NoSuchEntity", format, args...)
+	return wire.Errf(404, "NoSuchEntity", format, args...)
 }
 
 // identity finds a role, user or group by name.
-func identity(st *world.State, c *call, k principalKind, name string) *world.Resource {
-	if res := st.Resource(c.account, "", k.typ, name); res != nil {
+func identity(st *world.State, c *wire.Call, k principalKind, name string) *world.Resource {
+	if res := st.Resource(c.Account, "", k.typ, name); res != nil {
 		return res
 	}
-	for _, r := range st.OfType(c.account, "", k.typ) {
+	for _, r := range st.OfType(c.Account, "", k.typ) {
 		if world.FieldString(r, k.nameProp) == name {
 			return r
 		}
@@ -85,7 +86,7 @@ type inlineRef struct {
 	holders []*world.Resource
 }
 
-func inlinePolicies(st *world.State, c *call, k principalKind, name string, ident *world.Resource) (map[string]*inlineRef, []string) {
+func inlinePolicies(st *world.State, c *wire.Call, k principalKind, name string, ident *world.Resource) (map[string]*inlineRef, []string) {
 	out := map[string]*inlineRef{}
 	var order []string
 	add := func(pname string, doc json.RawMessage, holder *world.Resource) {
@@ -104,12 +105,12 @@ func inlinePolicies(st *world.State, c *call, k principalKind, name string, iden
 			}
 		}
 	}
-	for _, p := range st.OfType(c.account, "", "AWS::IAM::Policy") {
+	for _, p := range st.OfType(c.Account, "", "AWS::IAM::Policy") {
 		if world.Contains(world.FieldStrings(p, k.listProp), name) {
 			add(world.FieldString(p, "PolicyName"), world.Field(p, "PolicyDocument"), p)
 		}
 	}
-	for _, p := range st.OfType(c.account, "", k.policyType) {
+	for _, p := range st.OfType(c.Account, "", k.policyType) {
 		if world.FieldString(p, k.nameProp) == name {
 			add(world.FieldString(p, "PolicyName"), world.Field(p, "PolicyDocument"), p)
 		}
@@ -132,28 +133,28 @@ func decodePolicy(text string) (json.RawMessage, error) {
 		}
 	}
 	if !json.Valid([]byte(t)) {
-		return nil, errf(400, "MalformedPolicyDocument", "Syntax errors in policy.")
+		return nil, wire.Errf(400, "MalformedPolicyDocument", "Syntax errors in policy.")
 	}
 	return json.RawMessage(world.CompactJSON([]byte(t))), nil
 }
 
-func iamListRolePolicies(st *world.State, c *call) (any, error) {
-	name := c.str("RoleName")
+func iamListRolePolicies(st *world.State, c *wire.Call) (any, error) {
+	name := c.Str("RoleName")
 	st.RLock()
 	defer st.RUnlock()
 	_, _, order, err := roleInline(st, c, name)
 	if err != nil {
 		return nil, err
 	}
-	var items []*xnode
+	var items []*wire.Node
 	for _, n := range order {
-		items = append(items, tx("", n))
+		items = append(items, wire.Tx("", n))
 	}
-	return el("", members("PolicyNames", items), xbool("IsTruncated", false)), nil
+	return wire.El("", wire.Members("PolicyNames", items), wire.Bool("IsTruncated", false)), nil
 }
 
-func getInline(st *world.State, c *call, k principalKind, nameParam string) (any, error) {
-	name, pname := c.str(nameParam), c.str("PolicyName")
+func getInline(st *world.State, c *wire.Call, k principalKind, nameParam string) (any, error) {
+	name, pname := c.Str(nameParam), c.Str("PolicyName")
 	st.RLock()
 	defer st.RUnlock()
 	ident := identity(st, c, k, name)
@@ -165,23 +166,27 @@ func getInline(st *world.State, c *call, k principalKind, nameParam string) (any
 		}
 		return nil, noEntity("The %s policy with name %s cannot be found.", k.noun, pname)
 	}
-	return el("", tx(nameParam, name), tx("PolicyName", pname), tx("PolicyDocument", encodePolicy(ref.doc))), nil
+	return wire.El("", wire.Tx(nameParam, name), wire.Tx("PolicyName", pname), wire.Tx("PolicyDocument", encodePolicy(ref.doc))), nil
 }
 
-func iamGetRolePolicy(st *world.State, c *call) (any, error) { return getInline(st, c, roleKind, "RoleName") }
-func iamGetUserPolicy(st *world.State, c *call) (any, error) { return getInline(st, c, userKind, "UserName") }
-func iamGetGroupPolicy(st *world.State, c *call) (any, error) {
+func iamGetRolePolicy(st *world.State, c *wire.Call) (any, error) {
+	return getInline(st, c, roleKind, "RoleName")
+}
+func iamGetUserPolicy(st *world.State, c *wire.Call) (any, error) {
+	return getInline(st, c, userKind, "UserName")
+}
+func iamGetGroupPolicy(st *world.State, c *wire.Call) (any, error) {
 	return getInline(st, c, groupKind, "GroupName")
 }
 
-func iamPutRolePolicy(st *world.State, c *call) (any, error) {
-	name, pname := c.str("RoleName"), c.str("PolicyName")
-	doc, err := decodePolicy(c.str("PolicyDocument"))
+func iamPutRolePolicy(st *world.State, c *wire.Call) (any, error) {
+	name, pname := c.Str("RoleName"), c.Str("PolicyName")
+	doc, err := decodePolicy(c.Str("PolicyDocument"))
 	if err != nil {
 		return nil, err
 	}
 	if pname == "" {
-		return nil, validation("1 validation error detected: Value null at 'policyName' failed to satisfy constraint: Member must not be null")
+		return nil, wire.Validation("1 validation error detected: Value null at 'policyName' failed to satisfy constraint: Member must not be null")
 	}
 	st.Lock()
 	defer st.Unlock()
@@ -242,7 +247,7 @@ func noIdentity(k principalKind, name string) error {
 
 // mustIdentity is the role, user or group named name, or NoSuchEntity.
 // The caller holds the lock.
-func mustIdentity(st *world.State, c *call, k principalKind, name string) (*world.Resource, error) {
+func mustIdentity(st *world.State, c *wire.Call, k principalKind, name string) (*world.Resource, error) {
 	if ident := identity(st, c, k, name); ident != nil {
 		return ident, nil
 	}
@@ -251,7 +256,7 @@ func mustIdentity(st *world.State, c *call, k principalKind, name string) (*worl
 
 // roleInline is the role named name with its inline policies (by name
 // and in order), or NoSuchEntity. The caller holds the lock.
-func roleInline(st *world.State, c *call, name string) (*world.Resource, map[string]*inlineRef, []string, error) {
+func roleInline(st *world.State, c *wire.Call, name string) (*world.Resource, map[string]*inlineRef, []string, error) {
 	role, err := mustIdentity(st, c, roleKind, name)
 	if err != nil {
 		return nil, nil, nil, err
@@ -275,11 +280,11 @@ func orderedPolicies(list []map[string]json.RawMessage) json.RawMessage {
 }
 
 // managedPolicy finds an AWS::IAM::ManagedPolicy by ARN.
-func managedPolicy(st *world.State, c *call, arn string) (*world.Resource, error) {
-	if p := st.Resource(c.account, "", "AWS::IAM::ManagedPolicy", arn); p != nil {
+func managedPolicy(st *world.State, c *wire.Call, arn string) (*world.Resource, error) {
+	if p := st.Resource(c.Account, "", "AWS::IAM::ManagedPolicy", arn); p != nil {
 		return p, nil
 	}
-	for _, p := range st.OfType(c.account, "", "AWS::IAM::ManagedPolicy") {
+	for _, p := range st.OfType(c.Account, "", "AWS::IAM::ManagedPolicy") {
 		if world.FieldString(p, "PolicyArn") == arn {
 			return p, nil
 		}
@@ -289,8 +294,8 @@ func managedPolicy(st *world.State, c *call, arn string) (*world.Resource, error
 
 // readPolicy answers read(p, arn) for the managed policy named by
 // PolicyArn, under the read lock; NoSuchEntity when there is none.
-func readPolicy(st *world.State, c *call, read func(p *world.Resource, arn string) (any, error)) (any, error) {
-	arn := c.str("PolicyArn")
+func readPolicy(st *world.State, c *wire.Call, read func(p *world.Resource, arn string) (any, error)) (any, error) {
+	arn := c.Str("PolicyArn")
 	st.RLock()
 	defer st.RUnlock()
 	p, err := managedPolicy(st, c, arn)
@@ -344,7 +349,7 @@ func nextVersion(vs []world.PolicyVersion) string {
 	return "v" + strconv.Itoa(n+1)
 }
 
-func iamGetPolicy(st *world.State, c *call) (any, error) {
+func iamGetPolicy(st *world.State, c *wire.Call) (any, error) {
 	return readPolicy(st, c, func(p *world.Resource, arn string) (any, error) {
 		def := ""
 		for _, v := range policyVersions(p) {
@@ -361,56 +366,56 @@ func iamGetPolicy(st *world.State, c *call) (any, error) {
 			path = "/"
 		}
 		attached := len(policyEntities(st, c, p, arn))
-		return el("", el("Policy",
-			tx("PolicyName", name), tx("PolicyId", "ANPA"+world.ShortHash(arn, 17)), tx("Arn", arn), tx("Path", path),
-			tx("DefaultVersionId", def), tx("AttachmentCount", strconv.Itoa(attached)),
-			tx("PermissionsBoundaryUsageCount", "0"), xbool("IsAttachable", true),
-			opt("Description", world.FieldString(p, "Description")),
-			xtime("CreateDate", defaultStackTime), xtime("UpdateDate", defaultStackTime),
+		return wire.El("", wire.El("Policy",
+			wire.Tx("PolicyName", name), wire.Tx("PolicyId", "ANPA"+world.ShortHash(arn, 17)), wire.Tx("Arn", arn), wire.Tx("Path", path),
+			wire.Tx("DefaultVersionId", def), wire.Tx("AttachmentCount", strconv.Itoa(attached)),
+			wire.Tx("PermissionsBoundaryUsageCount", "0"), wire.Bool("IsAttachable", true),
+			wire.Opt("Description", world.FieldString(p, "Description")),
+			wire.Time("CreateDate", defaultStackTime), wire.Time("UpdateDate", defaultStackTime),
 		)), nil
 	})
 }
 
-func versionNode(v world.PolicyVersion, withDoc bool) *xnode {
-	n := el("", tx("VersionId", v.VersionID), xbool("IsDefaultVersion", v.Default), xtime("CreateDate", v.Created))
+func versionNode(v world.PolicyVersion, withDoc bool) *wire.Node {
+	n := wire.El("", wire.Tx("VersionId", v.VersionID), wire.Bool("IsDefaultVersion", v.Default), wire.Time("CreateDate", v.Created))
 	if withDoc {
-		n.kids = append(n.kids, tx("Document", encodePolicy(v.Document)))
+		n.Kids = append(n.Kids, wire.Tx("Document", encodePolicy(v.Document)))
 	}
 	return n
 }
 
-func iamGetPolicyVersion(st *world.State, c *call) (any, error) {
-	id := c.str("VersionId")
+func iamGetPolicyVersion(st *world.State, c *wire.Call) (any, error) {
+	id := c.Str("VersionId")
 	return readPolicy(st, c, func(p *world.Resource, arn string) (any, error) {
 		for _, v := range policyVersions(p) {
 			if v.VersionID == id {
 				n := versionNode(v, true)
-				n.name = "PolicyVersion"
-				return el("", n), nil
+				n.Name = "PolicyVersion"
+				return wire.El("", n), nil
 			}
 		}
 		return nil, noEntity("Policy %s version %s does not exist or is not attachable.", arn, id)
 	})
 }
 
-func iamListPolicyVersions(st *world.State, c *call) (any, error) {
+func iamListPolicyVersions(st *world.State, c *wire.Call) (any, error) {
 	return readPolicy(st, c, func(p *world.Resource, arn string) (any, error) {
 		vs := policyVersions(p)
-		var items []*xnode
+		var items []*wire.Node
 		for i := len(vs) - 1; i >= 0; i-- {
 			items = append(items, versionNode(vs[i], true))
 		}
-		return el("", members("Versions", items), xbool("IsTruncated", false)), nil
+		return wire.El("", wire.Members("Versions", items), wire.Bool("IsTruncated", false)), nil
 	})
 }
 
-func iamCreatePolicyVersion(st *world.State, c *call) (any, error) {
-	arn := c.str("PolicyArn")
-	doc, err := decodePolicy(c.str("PolicyDocument"))
+func iamCreatePolicyVersion(st *world.State, c *wire.Call) (any, error) {
+	arn := c.Str("PolicyArn")
+	doc, err := decodePolicy(c.Str("PolicyDocument"))
 	if err != nil {
 		return nil, err
 	}
-	setDefault := c.str("SetAsDefault") == "true"
+	setDefault := c.Str("SetAsDefault") == "true"
 	st.Lock()
 	defer st.Unlock()
 	p, err := managedPolicy(st, c, arn)
@@ -419,10 +424,10 @@ func iamCreatePolicyVersion(st *world.State, c *call) (any, error) {
 	}
 	vs := policyVersions(p)
 	if len(vs) >= 5 {
-		return nil, errf(409, "LimitExceeded", "A managed policy can have up to 5 versions. Before you create a new version, you must delete an existing version.")
+		return nil, wire.Errf(409, "LimitExceeded", "A managed policy can have up to 5 versions. Before you create a new version, you must delete an existing version.")
 	}
 	vs = append([]world.PolicyVersion(nil), vs...)
-	v := world.PolicyVersion{VersionID: nextVersion(vs), Document: doc, Default: setDefault, Created: c.now()}
+	v := world.PolicyVersion{VersionID: nextVersion(vs), Document: doc, Default: setDefault, Created: c.Now()}
 	if setDefault {
 		for i := range vs {
 			vs[i].Default = false
@@ -433,19 +438,19 @@ func iamCreatePolicyVersion(st *world.State, c *call) (any, error) {
 	}
 	p.PolicyVersions = append(vs, v)
 	n := versionNode(v, false)
-	n.name = "PolicyVersion"
-	return el("", n), nil
+	n.Name = "PolicyVersion"
+	return wire.El("", n), nil
 }
 
 // policyEntities returns the roles, users and groups a managed policy is
 // attached to: its own Roles/Users/Groups and identities listing its ARN in
 // ManagedPolicyArns.
-func policyEntities(st *world.State, c *call, p *world.Resource, arn string) []entity {
+func policyEntities(st *world.State, c *wire.Call, p *world.Resource, arn string) []entity {
 	var out []entity
 	seen := map[string]bool{}
 	for _, k := range []principalKind{roleKind, userKind, groupKind} {
 		names := world.FieldStrings(p, k.listProp)
-		for _, id := range st.OfType(c.account, "", k.typ) {
+		for _, id := range st.OfType(c.Account, "", k.typ) {
 			if world.Contains(world.FieldStrings(id, "ManagedPolicyArns"), arn) {
 				names = append(names, world.FieldString(id, k.nameProp))
 			}
@@ -471,25 +476,25 @@ type entity struct {
 	name, id string
 }
 
-func iamListEntitiesForPolicy(st *world.State, c *call) (any, error) {
+func iamListEntitiesForPolicy(st *world.State, c *wire.Call) (any, error) {
 	return readPolicy(st, c, func(p *world.Resource, arn string) (any, error) {
-		var roles, users, groups []*xnode
+		var roles, users, groups []*wire.Node
 		for _, e := range policyEntities(st, c, p, arn) {
 			switch e.kind.noun {
 			case "role":
-				roles = append(roles, el("", tx("RoleName", e.name), opt("RoleId", e.id)))
+				roles = append(roles, wire.El("", wire.Tx("RoleName", e.name), wire.Opt("RoleId", e.id)))
 			case "user":
-				users = append(users, el("", tx("UserName", e.name), opt("UserId", e.id)))
+				users = append(users, wire.El("", wire.Tx("UserName", e.name), wire.Opt("UserId", e.id)))
 			default:
-				groups = append(groups, el("", tx("GroupName", e.name), opt("GroupId", e.id)))
+				groups = append(groups, wire.El("", wire.Tx("GroupName", e.name), wire.Opt("GroupId", e.id)))
 			}
 		}
-		return el("", members("PolicyGroups", groups), members("PolicyUsers", users), members("PolicyRoles", roles), xbool("IsTruncated", false)), nil
+		return wire.El("", wire.Members("PolicyGroups", groups), wire.Members("PolicyUsers", users), wire.Members("PolicyRoles", roles), wire.Bool("IsTruncated", false)), nil
 	})
 }
 
-func iamDeleteRolePolicy(st *world.State, c *call) (any, error) {
-	name, pname := c.str("RoleName"), c.str("PolicyName")
+func iamDeleteRolePolicy(st *world.State, c *wire.Call) (any, error) {
+	name, pname := c.Str("RoleName"), c.Str("PolicyName")
 	st.Lock()
 	defer st.Unlock()
 	role, pols, _, err := roleInline(st, c, name)
@@ -525,7 +530,7 @@ func iamDeleteRolePolicy(st *world.State, c *call) (any, error) {
 			continue
 		}
 		if h.Type == roleKind.policyType {
-			st.Remove(c.account, "", h)
+			st.Remove(c.Account, "", h)
 			continue
 		}
 		var roles []string
@@ -535,7 +540,7 @@ func iamDeleteRolePolicy(st *world.State, c *call) (any, error) {
 			}
 		}
 		if len(roles) == 0 && len(world.FieldStrings(h, "Users")) == 0 && len(world.FieldStrings(h, "Groups")) == 0 {
-			st.Remove(c.account, "", h)
+			st.Remove(c.Account, "", h)
 		} else if err := world.SetField(h, "Roles", roles); err != nil {
 			return nil, err
 		}

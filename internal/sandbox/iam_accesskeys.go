@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"sort"
 	"strconv"
@@ -14,30 +15,30 @@ import (
 // does. MaxItems (1-1000, default 100) and Marker page the list. A user
 // that neither an AWS::IAM::User model nor an access key names is
 // NoSuchEntity.
-func iamListAccessKeys(st *world.State, c *call) (any, error) {
-	user := c.str("UserName")
+func iamListAccessKeys(st *world.State, c *wire.Call) (any, error) {
+	user := c.Str("UserName")
 	if user == "" {
-		user = world.ARNTail(c.who.ARN, ":user/")
-		if user == c.who.ARN {
+		user = world.ARNTail(c.Who.ARN, ":user/")
+		if user == c.Who.ARN {
 			user = ""
 		}
 	}
 	size := 100
-	if m := c.str("MaxItems"); m != "" {
+	if m := c.Str("MaxItems"); m != "" {
 		n, err := strconv.Atoi(m)
 		if err != nil || n < 1 || n > 1000 {
-			return nil, validation("1 validation error detected: Value '%s' at 'maxItems' failed to satisfy constraint: Member must have value between 1 and 1000", m)
+			return nil, wire.Validation("1 validation error detected: Value '%s' at 'maxItems' failed to satisfy constraint: Member must have value between 1 and 1000", m)
 		}
 		size = n
 	}
-	off, ok := pageOffset("iam", c.str("Marker"))
+	off, ok := wire.PageOffset("iam", c.Str("Marker"))
 	if !ok {
-		return nil, validation("Invalid Marker")
+		return nil, wire.Validation("Invalid Marker")
 	}
 	st.RLock()
 	defer st.RUnlock()
 	var keys []*world.Resource
-	for _, k := range st.OfType(c.account, "", "AWS::IAM::AccessKey") {
+	for _, k := range st.OfType(c.Account, "", "AWS::IAM::AccessKey") {
 		if world.FieldString(k, "UserName") == user {
 			keys = append(keys, k)
 		}
@@ -46,18 +47,18 @@ func iamListAccessKeys(st *world.State, c *call) (any, error) {
 		return nil, noEntity("The user with name %s cannot be found.", user)
 	}
 	sort.Slice(keys, func(i, j int) bool { return keys[i].CCID() < keys[j].CCID() })
-	var items []*xnode
+	var items []*wire.Node
 	for _, k := range keys {
 		status := world.FieldString(k, "Status")
 		if status == "" {
 			status = "Active"
 		}
-		items = append(items, el("", tx("UserName", user), tx("AccessKeyId", k.CCID()), tx("Status", status), xtime("CreateDate", defaultStackTime)))
+		items = append(items, wire.El("", wire.Tx("UserName", user), wire.Tx("AccessKeyId", k.CCID()), wire.Tx("Status", status), wire.Time("CreateDate", defaultStackTime)))
 	}
-	lo, hi, next := page(len(items), off, size)
-	out := el("", members("AccessKeyMetadata", items[lo:hi]), xbool("IsTruncated", next >= 0))
+	lo, hi, next := wire.Page(len(items), off, size)
+	out := wire.El("", wire.Members("AccessKeyMetadata", items[lo:hi]), wire.Bool("IsTruncated", next >= 0))
 	if next >= 0 {
-		out.kids = append(out.kids, tx("Marker", pageToken("iam", next)))
+		out.Kids = append(out.Kids, wire.Tx("Marker", wire.PageToken("iam", next)))
 	}
 	return out, nil
 }

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"sort"
 	"strconv"
@@ -26,25 +27,25 @@ import (
 const maxAttachedPolicies = 10
 
 // iamAttachOps are the handlers iamService registers.
-func iamAttachOps() map[string]handler {
-	out := map[string]handler{}
+func iamAttachOps() map[string]wire.Handler {
+	out := map[string]wire.Handler{}
 	for _, k := range []principalKind{roleKind, userKind, groupKind} {
 		noun := strings.ToUpper(k.noun[:1]) + k.noun[1:]
-		out["Attach"+noun+"Policy"] = func(st *world.State, c *call) (any, error) { return attachPolicy(st, c, k) }
-		out["Detach"+noun+"Policy"] = func(st *world.State, c *call) (any, error) { return detachPolicy(st, c, k) }
-		out["ListAttached"+noun+"Policies"] = func(st *world.State, c *call) (any, error) { return listAttached(st, c, k) }
+		out["Attach"+noun+"Policy"] = func(st *world.State, c *wire.Call) (any, error) { return attachPolicy(st, c, k) }
+		out["Detach"+noun+"Policy"] = func(st *world.State, c *wire.Call) (any, error) { return detachPolicy(st, c, k) }
+		out["ListAttached"+noun+"Policies"] = func(st *world.State, c *wire.Call) (any, error) { return listAttached(st, c, k) }
 	}
 	return out
 }
 
 // attachedPolicies returns the ARNs attached to an identity, sorted. The
 // caller holds the lock.
-func attachedPolicies(st *world.State, c *call, k principalKind, name string, ident *world.Resource) []string {
+func attachedPolicies(st *world.State, c *wire.Call, k principalKind, name string, ident *world.Resource) []string {
 	seen := map[string]bool{}
 	for _, a := range world.FieldStrings(ident, "ManagedPolicyArns") {
 		seen[a] = true
 	}
-	for _, p := range st.OfType(c.account, "", "AWS::IAM::ManagedPolicy") {
+	for _, p := range st.OfType(c.Account, "", "AWS::IAM::ManagedPolicy") {
 		if world.Contains(world.FieldStrings(p, k.listProp), name) {
 			arn := world.FieldString(p, "PolicyArn")
 			if arn == "" {
@@ -58,10 +59,10 @@ func attachedPolicies(st *world.State, c *call, k principalKind, name string, id
 
 // attachable checks a policy ARN: well formed, and an AWS managed policy
 // or one of the account's. The caller holds the lock.
-func attachable(st *world.State, c *call, arn string) error {
+func attachable(st *world.State, c *wire.Call, arn string) error {
 	parts := strings.SplitN(arn, ":", 6)
 	if len(parts) != 6 || parts[0] != "arn" || parts[2] != "iam" || !strings.HasPrefix(parts[5], "policy/") {
-		return errf(400, "InvalidInput", "ARN %s is not valid.", arn)
+		return wire.Errf(400, "InvalidInput", "ARN %s is not valid.", arn)
 	}
 	if parts[4] == "aws" {
 		return nil
@@ -70,8 +71,8 @@ func attachable(st *world.State, c *call, arn string) error {
 	return err
 }
 
-func attachPolicy(st *world.State, c *call, k principalKind) (any, error) {
-	name, arn := c.str(k.nameProp), c.str("PolicyArn")
+func attachPolicy(st *world.State, c *wire.Call, k principalKind) (any, error) {
+	name, arn := c.Str(k.nameProp), c.Str("PolicyArn")
 	st.Lock()
 	defer st.Unlock()
 	ident, err := mustIdentity(st, c, k, name)
@@ -86,13 +87,13 @@ func attachPolicy(st *world.State, c *call, k principalKind) (any, error) {
 		return nil, nil
 	}
 	if len(have) >= maxAttachedPolicies {
-		return nil, errf(409, "LimitExceeded", "Cannot exceed quota for PoliciesPer%s: %d", strings.ToUpper(k.noun[:1])+k.noun[1:], maxAttachedPolicies)
+		return nil, wire.Errf(409, "LimitExceeded", "Cannot exceed quota for PoliciesPer%s: %d", strings.ToUpper(k.noun[:1])+k.noun[1:], maxAttachedPolicies)
 	}
 	return nil, world.SetField(ident, "ManagedPolicyArns", append(world.FieldStrings(ident, "ManagedPolicyArns"), arn))
 }
 
-func detachPolicy(st *world.State, c *call, k principalKind) (any, error) {
-	name, arn := c.str(k.nameProp), c.str("PolicyArn")
+func detachPolicy(st *world.State, c *wire.Call, k principalKind) (any, error) {
+	name, arn := c.Str(k.nameProp), c.Str("PolicyArn")
 	st.Lock()
 	defer st.Unlock()
 	ident, err := mustIdentity(st, c, k, name)
@@ -116,7 +117,7 @@ func detachPolicy(st *world.State, c *call, k principalKind) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range st.OfType(c.account, "", "AWS::IAM::ManagedPolicy") {
+	for _, p := range st.OfType(c.Account, "", "AWS::IAM::ManagedPolicy") {
 		pa := world.FieldString(p, "PolicyArn")
 		if pa == "" {
 			pa = p.CCID()
@@ -145,19 +146,19 @@ func detachPolicy(st *world.State, c *call, k principalKind) (any, error) {
 
 // listAttached lists an identity's attached policies, MaxItems (1-1000,
 // default 100) a page with Marker.
-func listAttached(st *world.State, c *call, k principalKind) (any, error) {
-	name := c.str(k.nameProp)
+func listAttached(st *world.State, c *wire.Call, k principalKind) (any, error) {
+	name := c.Str(k.nameProp)
 	size := 100
-	if m := c.str("MaxItems"); m != "" {
+	if m := c.Str("MaxItems"); m != "" {
 		n, err := strconv.Atoi(m)
 		if err != nil || n < 1 || n > 1000 {
-			return nil, validation("1 validation error detected: Value '%s' at 'maxItems' failed to satisfy constraint: Member must have value between 1 and 1000", m)
+			return nil, wire.Validation("1 validation error detected: Value '%s' at 'maxItems' failed to satisfy constraint: Member must have value between 1 and 1000", m)
 		}
 		size = n
 	}
-	off, ok := pageOffset("iam", c.str("Marker"))
+	off, ok := wire.PageOffset("iam", c.Str("Marker"))
 	if !ok {
-		return nil, validation("Invalid Marker")
+		return nil, wire.Validation("Invalid Marker")
 	}
 	st.RLock()
 	defer st.RUnlock()
@@ -167,14 +168,14 @@ func listAttached(st *world.State, c *call, k principalKind) (any, error) {
 	}
 	arns := attachedPolicies(st, c, k, name, ident)
 	sort.Strings(arns)
-	var nodes []*xnode
+	var nodes []*wire.Node
 	for _, a := range arns {
-		nodes = append(nodes, el("", tx("PolicyName", a[strings.LastIndexByte(a, '/')+1:]), tx("PolicyArn", a)))
+		nodes = append(nodes, wire.El("", wire.Tx("PolicyName", a[strings.LastIndexByte(a, '/')+1:]), wire.Tx("PolicyArn", a)))
 	}
-	lo, hi, next := page(len(nodes), off, size)
-	out := el("", members("AttachedPolicies", nodes[lo:hi]), xbool("IsTruncated", next >= 0))
+	lo, hi, next := wire.Page(len(nodes), off, size)
+	out := wire.El("", wire.Members("AttachedPolicies", nodes[lo:hi]), wire.Bool("IsTruncated", next >= 0))
 	if next >= 0 {
-		out.kids = append(out.kids, tx("Marker", pageToken("iam", next)))
+		out.Kids = append(out.Kids, wire.Tx("Marker", wire.PageToken("iam", next)))
 	}
 	return out, nil
 }

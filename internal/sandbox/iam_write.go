@@ -2,20 +2,21 @@ package sandbox
 
 import (
 	"encoding/json"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
 // putInline is Put{User,Group}Policy: the identity's own Policies list
 // carries the policy when the world has the identity; the resources that
 // declared a policy of that name on it follow.
-func putInline(st *world.State, c *call, k principalKind, nameParam string) (any, error) {
-	name, pname := c.str(nameParam), c.str("PolicyName")
-	doc, err := decodePolicy(c.str("PolicyDocument"))
+func putInline(st *world.State, c *wire.Call, k principalKind, nameParam string) (any, error) {
+	name, pname := c.Str(nameParam), c.Str("PolicyName")
+	doc, err := decodePolicy(c.Str("PolicyDocument"))
 	if err != nil {
 		return nil, err
 	}
 	if pname == "" {
-		return nil, validation("1 validation error detected: Value null at 'policyName' failed to satisfy constraint: Member must not be null")
+		return nil, wire.Validation("1 validation error detected: Value null at 'policyName' failed to satisfy constraint: Member must not be null")
 	}
 	st.Lock()
 	defer st.Unlock()
@@ -56,8 +57,8 @@ func putInline(st *world.State, c *call, k principalKind, nameParam string) (any
 // deleteInline is Delete{User,Group}Policy: the policy leaves the
 // identity's list and every resource that attached it; an AWS::IAM::Policy
 // attached to nothing any more is gone.
-func deleteInline(st *world.State, c *call, k principalKind, nameParam string) (any, error) {
-	name, pname := c.str(nameParam), c.str("PolicyName")
+func deleteInline(st *world.State, c *wire.Call, k principalKind, nameParam string) (any, error) {
+	name, pname := c.Str(nameParam), c.Str("PolicyName")
 	st.Lock()
 	defer st.Unlock()
 	ident := identity(st, c, k, name)
@@ -92,7 +93,7 @@ func deleteInline(st *world.State, c *call, k principalKind, nameParam string) (
 			continue
 		}
 		if h.Type == k.policyType {
-			st.Remove(c.account, "", h)
+			st.Remove(c.Account, "", h)
 			continue
 		}
 		var left []string
@@ -108,7 +109,7 @@ func deleteInline(st *world.State, c *call, k principalKind, nameParam string) (
 			}
 		}
 		if total == 0 {
-			st.Remove(c.account, "", h)
+			st.Remove(c.Account, "", h)
 		} else if err := world.SetField(h, k.listProp, left); err != nil {
 			return nil, err
 		}
@@ -116,21 +117,23 @@ func deleteInline(st *world.State, c *call, k principalKind, nameParam string) (
 	return nil, nil
 }
 
-func iamPutUserPolicy(st *world.State, c *call) (any, error) { return putInline(st, c, userKind, "UserName") }
-func iamPutGroupPolicy(st *world.State, c *call) (any, error) {
+func iamPutUserPolicy(st *world.State, c *wire.Call) (any, error) {
+	return putInline(st, c, userKind, "UserName")
+}
+func iamPutGroupPolicy(st *world.State, c *wire.Call) (any, error) {
 	return putInline(st, c, groupKind, "GroupName")
 }
-func iamDeleteUserPolicy(st *world.State, c *call) (any, error) {
+func iamDeleteUserPolicy(st *world.State, c *wire.Call) (any, error) {
 	return deleteInline(st, c, userKind, "UserName")
 }
-func iamDeleteGroupPolicy(st *world.State, c *call) (any, error) {
+func iamDeleteGroupPolicy(st *world.State, c *wire.Call) (any, error) {
 	return deleteInline(st, c, groupKind, "GroupName")
 }
 
 // iamDeletePolicyVersion deletes a non-default version of a managed policy
 // (DeleteConflict for the default one, NoSuchEntity for an unknown one).
-func iamDeletePolicyVersion(st *world.State, c *call) (any, error) {
-	arn, id := c.str("PolicyArn"), c.str("VersionId")
+func iamDeletePolicyVersion(st *world.State, c *wire.Call) (any, error) {
+	arn, id := c.Str("PolicyArn"), c.Str("VersionId")
 	st.Lock()
 	defer st.Unlock()
 	p, err := managedPolicy(st, c, arn)
@@ -145,7 +148,7 @@ func iamDeletePolicyVersion(st *world.State, c *call) (any, error) {
 			continue
 		}
 		if v.Default {
-			return nil, errf(409, "DeleteConflict", "Cannot delete the default version of a policy.")
+			return nil, wire.Errf(409, "DeleteConflict", "Cannot delete the default version of a policy.")
 		}
 	}
 	if len(kept) == len(vs) {

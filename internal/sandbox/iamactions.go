@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "strings"
 
@@ -58,11 +59,11 @@ func IAMAction(signingName, operation string) string {
 // role AssumeRole asks for; "*" for actions the sandbox does not scope (on
 // AWS, actions without resource-level permissions are authorized against
 // "*" too, so a statement naming an ARN never covers them).
-func (s *Server) iamResource(c *call) string {
+func (s *Server) iamResource(c *wire.Call) string {
 	part := "aws"
-	switch c.svc.name {
+	switch c.Service.Name {
 	case "cloudformation":
-		name := c.str("StackName")
+		name := c.Str("StackName")
 		if name == "" {
 			return "*"
 		}
@@ -70,45 +71,45 @@ func (s *Server) iamResource(c *call) string {
 			return name
 		}
 		s.st.RLock()
-		st := s.st.FindStack(c.account, c.region, name)
+		st := s.st.FindStack(c.Account, c.Region, name)
 		s.st.RUnlock()
 		if st != nil {
 			return st.ID
 		}
-		return world.StackID(c.region, c.account, name)
+		return world.StackID(c.Region, c.Account, name)
 	case "sts":
-		if c.action == "AssumeRole" {
-			return c.str("RoleArn")
+		if c.Action == "AssumeRole" {
+			return c.Str("RoleArn")
 		}
 	case "sns":
-		if t := c.str("TopicArn"); t != "" {
+		if t := c.Str("TopicArn"); t != "" {
 			return t
 		}
 	case "securityhub":
 		// As AWS authorizes them: an import against the account's
 		// default product, a query against its hub.
-		switch c.action {
+		switch c.Action {
 		case "BatchImportFindings":
-			return "arn:" + part + ":securityhub:" + c.region + ":" + c.account + ":product/" + c.account + "/default"
+			return "arn:" + part + ":securityhub:" + c.Region + ":" + c.Account + ":product/" + c.Account + "/default"
 		case "GetFindings", "BatchUpdateFindings":
-			return "arn:" + part + ":securityhub:" + c.region + ":" + c.account + ":hub/default"
+			return "arn:" + part + ":securityhub:" + c.Region + ":" + c.Account + ":hub/default"
 		}
 	case "sqs":
-		u := c.str("QueueUrl")
-		if u == "" && c.svc.protocol == protoJSON {
+		u := c.Str("QueueUrl")
+		if u == "" && c.Service.Protocol == wire.ProtoJSON {
 			var in struct{ QueueUrl string }
-			if c.decode(&in) == nil {
+			if c.Decode(&in) == nil {
 				u = in.QueueUrl
 			}
 		}
 		if name := u[strings.LastIndexByte(u, '/')+1:]; name != "" {
-			return "arn:" + part + ":sqs:" + c.region + ":" + c.account + ":" + name
+			return "arn:" + part + ":sqs:" + c.Region + ":" + c.Account + ":" + name
 		}
 	case "s3":
 		// As S3 authorizes them: an object operation against the
 		// object's ARN, a bucket operation against the bucket's.
-		if b := c.params["bucket"]; b != "" {
-			if k := c.params["key"]; k != "" {
+		if b := c.Params["bucket"]; b != "" {
+			if k := c.Params["key"]; k != "" {
 				return "arn:" + part + ":s3:::" + b + "/" + k
 			}
 			return "arn:" + part + ":s3:::" + b

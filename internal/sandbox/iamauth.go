@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strings"
 )
@@ -15,24 +16,24 @@ import (
 // (any role of a world account can still be assumed). DynamoDB is not
 // served here (DynamoDB Local ignores IAM), so dynamodb:LeadingKeys and the
 // other table conditions are never evaluated locally.
-func (s *Server) authorize(c *call) *apiError {
-	action := IAMAction(c.svc.name, c.action)
+func (s *Server) authorize(c *wire.Call) *wire.Error {
+	action := IAMAction(c.Service.Name, c.Action)
 	if unauthenticated[action] {
 		return nil
 	}
-	stmts, ok := s.policiesOf(c.who)
+	stmts, ok := s.policiesOf(c.Who)
 	if !ok {
 		return nil
 	}
 	res := s.iamResource(c)
-	q := world.Request{Action: action, Resource: res, Keys: s.conditionKeys(c.who, c.region, c.r.TLS != nil, res)}
+	q := world.Request{Action: action, Resource: res, Keys: s.conditionKeys(c.Who, c.Region, c.HTTP.TLS != nil, res)}
 	d := world.Evaluate(stmts, q)
 	if d == world.Allowed {
 		return nil
 	}
-	e := c.svc.deny
-	e.Message = denyMessage(c.who, action, q.Resource, d)
-	if c.svc.protocol == protoEC2 {
+	e := c.Service.Deny
+	e.Message = denyMessage(c.Who, action, q.Resource, d)
+	if c.Service.Protocol == wire.ProtoEC2 {
 		e.Message = "You are not authorized to perform this operation. " + e.Message
 	}
 	return &e

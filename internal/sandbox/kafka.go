@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/base64"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
@@ -15,14 +16,14 @@ import (
 // identifier). The model's LatestRevision.Revision (default 1) is the only
 // revision; its ServerProperties is answered as the blob MSK sends
 // (base64). An unknown configuration or revision is a NotFoundException.
-func kafkaService() *service {
-	return &service{
-		name:     "kafka",
-		protocol: protoRESTJSON,
-		throttle: apiError{Status: 429, Code: "TooManyRequestsException"},
-		deny:     apiError{Status: 403, Code: "ForbiddenException"},
-		route:    kafkaRoute,
-		ops: map[string]handler{
+func kafkaService() *wire.Service {
+	return &wire.Service{
+		Name:     "kafka",
+		Protocol: wire.ProtoRESTJSON,
+		Throttle: wire.Error{Status: 429, Code: "TooManyRequestsException"},
+		Deny:     wire.Error{Status: 403, Code: "ForbiddenException"},
+		Route:    kafkaRoute,
+		Ops: map[string]wire.Handler{
 			"DescribeConfiguration":         kafkaDescribeConfiguration,
 			"DescribeConfigurationRevision": kafkaDescribeConfigurationRevision,
 		},
@@ -48,8 +49,8 @@ func kafkaRoute(r *http.Request) (string, map[string]string) {
 }
 
 // kafkaConfiguration finds the model and its latest revision.
-func kafkaConfiguration(st *world.State, c *call, arn string) (*world.Resource, int, error) {
-	for _, r := range st.OfType(c.account, c.region, "AWS::MSK::Configuration") {
+func kafkaConfiguration(st *world.State, c *wire.Call, arn string) (*world.Resource, int, error) {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::MSK::Configuration") {
 		a := world.FieldString(r, "Arn")
 		if a == "" {
 			a = r.CCID()
@@ -65,17 +66,17 @@ func kafkaConfiguration(st *world.State, c *call, arn string) (*world.Resource, 
 		}
 		return r, rev, nil
 	}
-	return nil, 0, errf(404, "NotFoundException", "The configuration %s does not exist.", arn)
+	return nil, 0, wire.Errf(404, "NotFoundException", "The configuration %s does not exist.", arn)
 }
 
-func kafkaDescribeConfiguration(st *world.State, c *call) (any, error) {
+func kafkaDescribeConfiguration(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
-	r, rev, err := kafkaConfiguration(st, c, c.params["arn"])
+	r, rev, err := kafkaConfiguration(st, c, c.Params["arn"])
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"arn": c.params["arn"], "name": world.FieldString(r, "Name"), "state": "ACTIVE", "latestRevision": map[string]any{"revision": rev}}
+	out := map[string]any{"arn": c.Params["arn"], "name": world.FieldString(r, "Name"), "state": "ACTIVE", "latestRevision": map[string]any{"revision": rev}}
 	if v := world.FieldString(r, "Description"); v != "" {
 		out["description"] = v
 	}
@@ -85,18 +86,18 @@ func kafkaDescribeConfiguration(st *world.State, c *call) (any, error) {
 	return out, nil
 }
 
-func kafkaDescribeConfigurationRevision(st *world.State, c *call) (any, error) {
+func kafkaDescribeConfigurationRevision(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
-	r, rev, err := kafkaConfiguration(st, c, c.params["arn"])
+	r, rev, err := kafkaConfiguration(st, c, c.Params["arn"])
 	if err != nil {
 		return nil, err
 	}
-	n, convErr := strconv.Atoi(c.params["revision"])
+	n, convErr := strconv.Atoi(c.Params["revision"])
 	if convErr != nil || n != rev {
-		return nil, errf(404, "NotFoundException", "The revision %s of configuration %s does not exist.", c.params["revision"], c.params["arn"])
+		return nil, wire.Errf(404, "NotFoundException", "The revision %s of configuration %s does not exist.", c.Params["revision"], c.Params["arn"])
 	}
-	out := map[string]any{"arn": c.params["arn"], "revision": rev}
+	out := map[string]any{"arn": c.Params["arn"], "revision": rev}
 	if v := world.FieldString(r, "ServerProperties"); v != "" {
 		out["serverProperties"] = base64.StdEncoding.EncodeToString([]byte(v))
 	}

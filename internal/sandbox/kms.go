@@ -1,20 +1,21 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strings"
 )
 
-func kmsService() *service {
-	return &service{
-		name:          "kms",
-		protocol:      protoJSON,
-		jsonNamespace: "com.amazonaws.kms#",
-		jsonVersion:   "1.1",
-		targetPrefix:  "TrentService.",
-		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
-		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
-		ops: map[string]handler{
+func kmsService() *wire.Service {
+	return &wire.Service{
+		Name:          "kms",
+		Protocol:      wire.ProtoJSON,
+		JSONNamespace: "com.amazonaws.kms#",
+		JSONVersion:   "1.1",
+		TargetPrefix:  "TrentService.",
+		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
+		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
+		Ops: map[string]wire.Handler{
 			"ListAliases": kmsListAliases,
 		},
 	}
@@ -25,25 +26,25 @@ func kmsService() *service {
 // key (KeyId: a key id or key ARN; a key that does not exist is a
 // NotFoundException). Limit and Marker page the list as KMS does
 // (Truncated, NextMarker).
-func kmsListAliases(st *world.State, c *call) (any, error) {
+func kmsListAliases(st *world.State, c *wire.Call) (any, error) {
 	var in struct {
 		KeyID  string `json:"KeyId"`
 		Limit  int
 		Marker string
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	if in.Limit < 0 || in.Limit > 1000 {
-		return nil, errf(400, "ValidationException", "1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value between 1 and 1000", in.Limit)
+		return nil, wire.Errf(400, "ValidationException", "1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value between 1 and 1000", in.Limit)
 	}
 	size := 50
 	if in.Limit > 0 {
 		size = in.Limit
 	}
-	off, ok := pageOffset("kms", in.Marker)
+	off, ok := wire.PageOffset("kms", in.Marker)
 	if !ok {
-		return nil, errf(400, "InvalidMarkerException", "Invalid marker")
+		return nil, wire.Errf(400, "InvalidMarkerException", "Invalid marker")
 	}
 	want := in.KeyID
 	if i := strings.LastIndex(want, ":key/"); i >= 0 {
@@ -52,13 +53,13 @@ func kmsListAliases(st *world.State, c *call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	aliases := map[string]string{}
-	if r := st.Region(c.account, c.region); r != nil {
+	if r := st.Region(c.Account, c.Region); r != nil {
 		for k, v := range r.KMSAliases {
 			aliases[k] = v
 		}
 	}
 	// The world's AWS::KMS::Alias models are aliases too.
-	for _, a := range st.OfType(c.account, c.region, "AWS::KMS::Alias") {
+	for _, a := range st.OfType(c.Account, c.Region, "AWS::KMS::Alias") {
 		name, target := world.FieldString(a, "AliasName"), world.FieldString(a, "TargetKeyId")
 		if name == "" {
 			name = a.CCID()
@@ -69,7 +70,7 @@ func kmsListAliases(st *world.State, c *call) (any, error) {
 		aliases[name] = target
 	}
 	if want != "" && !kmsKeyExists(st, c, want, aliases) {
-		return nil, errf(400, "NotFoundException", "Key 'arn:aws:kms:%s:%s:key/%s' does not exist", c.region, c.account, want)
+		return nil, wire.Errf(400, "NotFoundException", "Key 'arn:aws:kms:%s:%s:key/%s' does not exist", c.Region, c.Account, want)
 	}
 	items := []map[string]any{}
 	for _, name := range world.SortedKeys(aliases) {
@@ -79,24 +80,24 @@ func kmsListAliases(st *world.State, c *call) (any, error) {
 		}
 		items = append(items, map[string]any{
 			"AliasName":       name,
-			"AliasArn":        "arn:aws:kms:" + c.region + ":" + c.account + ":" + name,
+			"AliasArn":        "arn:aws:kms:" + c.Region + ":" + c.Account + ":" + name,
 			"TargetKeyId":     key,
-			"CreationDate":    epoch(defaultStackTime),
-			"LastUpdatedDate": epoch(defaultStackTime),
+			"CreationDate":    wire.Epoch(defaultStackTime),
+			"LastUpdatedDate": wire.Epoch(defaultStackTime),
 		})
 	}
-	lo, hi, next := page(len(items), off, size)
+	lo, hi, next := wire.Page(len(items), off, size)
 	out := map[string]any{"Aliases": items[lo:hi], "Truncated": next >= 0}
 	if next >= 0 {
-		out["NextMarker"] = pageToken("kms", next)
+		out["NextMarker"] = wire.PageToken("kms", next)
 	}
 	return out, nil
 }
 
 // kmsKeyExists reports whether a key id is an AWS::KMS::Key model of the
 // account region or the target of an alias.
-func kmsKeyExists(st *world.State, c *call, id string, aliases map[string]string) bool {
-	for _, k := range st.OfType(c.account, c.region, "AWS::KMS::Key") {
+func kmsKeyExists(st *world.State, c *wire.Call, id string, aliases map[string]string) bool {
+	for _, k := range st.OfType(c.Account, c.Region, "AWS::KMS::Key") {
 		if k.CCID() == id || world.FieldString(k, "KeyId") == id {
 			return true
 		}

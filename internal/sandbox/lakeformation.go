@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "net/http"
 
@@ -9,32 +10,32 @@ import "net/http"
 // role when the model registered with UseServiceLinkedRole and names no
 // role), WithFederation and HybridAccessEnabled as the model holds them.
 // A location nothing registered is EntityNotFoundException.
-func lakeFormationService() *service {
-	return &service{
-		name:     "lakeformation",
-		protocol: protoRESTJSON,
-		throttle: apiError{Status: 400, Code: "ThrottlingException"},
-		deny:     apiError{Status: 403, Code: "AccessDeniedException"},
-		route: func(r *http.Request) (string, map[string]string) {
+func lakeFormationService() *wire.Service {
+	return &wire.Service{
+		Name:     "lakeformation",
+		Protocol: wire.ProtoRESTJSON,
+		Throttle: wire.Error{Status: 400, Code: "ThrottlingException"},
+		Deny:     wire.Error{Status: 403, Code: "AccessDeniedException"},
+		Route: func(r *http.Request) (string, map[string]string) {
 			if r.Method == http.MethodPost && r.URL.Path == "/DescribeResource" {
 				return "DescribeResource", map[string]string{}
 			}
 			return "", nil
 		},
-		ops: map[string]handler{
+		Ops: map[string]wire.Handler{
 			"DescribeResource": lakeFormationDescribeResource,
 		},
 	}
 }
 
-func lakeFormationDescribeResource(st *world.State, c *call) (any, error) {
+func lakeFormationDescribeResource(st *world.State, c *wire.Call) (any, error) {
 	var in struct{ ResourceArn string }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	st.RLock()
 	defer st.RUnlock()
-	for _, r := range st.OfType(c.account, c.region, "AWS::LakeFormation::Resource") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::LakeFormation::Resource") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -42,11 +43,11 @@ func lakeFormationDescribeResource(st *world.State, c *call) (any, error) {
 		if m["ResourceArn"] != in.ResourceArn {
 			continue
 		}
-		info := map[string]any{"ResourceArn": in.ResourceArn, "LastModified": epoch(defaultStackTime)}
+		info := map[string]any{"ResourceArn": in.ResourceArn, "LastModified": wire.Epoch(defaultStackTime)}
 		if role, ok := m["RoleArn"]; ok {
 			info["RoleArn"] = role
 		} else if slr, _ := m["UseServiceLinkedRole"].(bool); slr {
-			info["RoleArn"] = "arn:aws:iam::" + c.account + ":role/aws-service-role/lakeformation.amazonaws.com/AWSServiceRoleForLakeFormationDataAccess"
+			info["RoleArn"] = "arn:aws:iam::" + c.Account + ":role/aws-service-role/lakeformation.amazonaws.com/AWSServiceRoleForLakeFormationDataAccess"
 		}
 		for _, k := range []string{"WithFederation", "HybridAccessEnabled"} {
 			if v, ok := m[k]; ok {
@@ -55,5 +56,5 @@ func lakeFormationDescribeResource(st *world.State, c *call) (any, error) {
 		}
 		return map[string]any{"ResourceInfo": info}, nil
 	}
-	return nil, errf(400, "EntityNotFoundException", "Entity not found")
+	return nil, wire.Errf(400, "EntityNotFoundException", "Entity not found")
 }

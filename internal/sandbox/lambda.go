@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
@@ -8,14 +9,14 @@ import (
 	"strings"
 )
 
-func lambdaService() *service {
-	return &service{
-		name:     "lambda",
-		protocol: protoRESTJSON,
-		throttle: apiError{Status: 429, Code: "TooManyRequestsException"},
-		deny:     apiError{Status: 403, Code: "AccessDeniedException"},
-		route:    lambdaRoute,
-		ops: map[string]handler{
+func lambdaService() *wire.Service {
+	return &wire.Service{
+		Name:     "lambda",
+		Protocol: wire.ProtoRESTJSON,
+		Throttle: wire.Error{Status: 429, Code: "TooManyRequestsException"},
+		Deny:     wire.Error{Status: 403, Code: "AccessDeniedException"},
+		Route:    lambdaRoute,
+		Ops: map[string]wire.Handler{
 			"GetPolicy":                lambdaGetPolicy,
 			"ListFunctionUrlConfigs":   lambdaListFunctionURLConfigs,
 			"ListAliases":              lambdaListAliases,
@@ -89,17 +90,17 @@ func functionName(ref string) string {
 	return ref
 }
 
-func noFunction(c *call, name string) error {
-	return errf(404, "ResourceNotFoundException", "Function not found: arn:aws:lambda:%s:%s:function:%s", c.region, c.account, name)
+func noFunction(c *wire.Call, name string) error {
+	return wire.Errf(404, "ResourceNotFoundException", "Function not found: arn:aws:lambda:%s:%s:function:%s", c.Region, c.Account, name)
 }
 
 // findFunction returns the function named by ref (nil when absent).
-func findFunction(st *world.State, c *call, ref string) *world.Resource {
+func findFunction(st *world.State, c *wire.Call, ref string) *world.Resource {
 	name := functionName(ref)
-	if f := st.Resource(c.account, c.region, "AWS::Lambda::Function", name); f != nil {
+	if f := st.Resource(c.Account, c.Region, "AWS::Lambda::Function", name); f != nil {
 		return f
 	}
-	for _, f := range st.OfType(c.account, c.region, "AWS::Lambda::Function") {
+	for _, f := range st.OfType(c.Account, c.Region, "AWS::Lambda::Function") {
 		if world.FieldString(f, "FunctionName") == name {
 			return f
 		}
@@ -107,17 +108,17 @@ func findFunction(st *world.State, c *call, ref string) *world.Resource {
 	return nil
 }
 
-func functionArn(c *call, f *world.Resource, name string) string {
+func functionArn(c *wire.Call, f *world.Resource, name string) string {
 	if a := world.FieldString(f, "Arn"); a != "" {
 		return a
 	}
-	return "arn:aws:lambda:" + c.region + ":" + c.account + ":function:" + name
+	return "arn:aws:lambda:" + c.Region + ":" + c.Account + ":function:" + name
 }
 
 // childrenOf returns resources of typ whose prop names the function.
-func childrenOf(st *world.State, c *call, typ, prop, name string) []*world.Resource {
+func childrenOf(st *world.State, c *wire.Call, typ, prop, name string) []*world.Resource {
 	var out []*world.Resource
-	for _, r := range st.OfType(c.account, c.region, typ) {
+	for _, r := range st.OfType(c.Account, c.Region, typ) {
 		if functionName(world.FieldString(r, prop)) == name {
 			out = append(out, r)
 		}
@@ -127,7 +128,7 @@ func childrenOf(st *world.State, c *call, typ, prop, name string) []*world.Resou
 
 // permissionStatement renders an AWS::Lambda::Permission as the policy
 // statement Lambda stores for it.
-func permissionStatement(c *call, p *world.Resource, fnArn string) map[string]any {
+func permissionStatement(c *wire.Call, p *world.Resource, fnArn string) map[string]any {
 	st := map[string]any{"Sid": p.CCID(), "Effect": "Allow", "Resource": fnArn}
 	if a := world.FieldValue(p, "Action"); a != nil {
 		st["Action"] = a
@@ -162,8 +163,8 @@ func permissionStatement(c *call, p *world.Resource, fnArn string) map[string]an
 	return st
 }
 
-func lambdaGetPolicy(st *world.State, c *call) (any, error) {
-	name := functionName(c.params["fn"])
+func lambdaGetPolicy(st *world.State, c *wire.Call) (any, error) {
+	name := functionName(c.Params["fn"])
 	st.RLock()
 	defer st.RUnlock()
 	f := findFunction(st, c, name)
@@ -172,7 +173,7 @@ func lambdaGetPolicy(st *world.State, c *call) (any, error) {
 		return nil, noFunction(c, name)
 	}
 	if len(perms) == 0 {
-		return nil, errf(404, "ResourceNotFoundException", "The resource you requested does not exist.")
+		return nil, wire.Errf(404, "ResourceNotFoundException", "The resource you requested does not exist.")
 	}
 	fnArn := functionArn(c, f, name)
 	var sts []any
@@ -187,17 +188,17 @@ func lambdaGetPolicy(st *world.State, c *call) (any, error) {
 }
 
 // listPage pages a Lambda list by Marker / MaxItems.
-func listPage(st *world.State, c *call, items []map[string]any) ([]map[string]any, string, error) {
-	off, ok := pageOffset("lambda", c.form.Get("Marker"))
+func listPage(st *world.State, c *wire.Call, items []map[string]any) ([]map[string]any, string, error) {
+	off, ok := wire.PageOffset("lambda", c.Form.Get("Marker"))
 	if !ok {
-		return nil, "", errf(400, "InvalidParameterValueException", "Invalid Marker")
+		return nil, "", wire.Errf(400, "InvalidParameterValueException", "Invalid Marker")
 	}
-	size := c.pageSize
-	if n := c.form.Get("MaxItems"); n != "" {
+	size := c.PageSize
+	if n := c.Form.Get("MaxItems"); n != "" {
 		var m int
 		for _, ch := range n {
 			if ch < '0' || ch > '9' {
-				return nil, "", errf(400, "InvalidParameterValueException", "Invalid MaxItems")
+				return nil, "", wire.Errf(400, "InvalidParameterValueException", "Invalid MaxItems")
 			}
 			m = m*10 + int(ch-'0')
 		}
@@ -205,17 +206,17 @@ func listPage(st *world.State, c *call, items []map[string]any) ([]map[string]an
 			size = m
 		}
 	}
-	lo, hi, next := page(len(items), off, size)
+	lo, hi, next := wire.Page(len(items), off, size)
 	marker := ""
 	if next >= 0 {
-		marker = pageToken("lambda", next)
+		marker = wire.PageToken("lambda", next)
 	}
 	return items[lo:hi], marker, nil
 }
 
 // pagedReply answers one page of items under key, with NextMarker when
 // more follow.
-func pagedReply(st *world.State, c *call, key string, items []map[string]any) (any, error) {
+func pagedReply(st *world.State, c *wire.Call, key string, items []map[string]any) (any, error) {
 	pg, marker, err := listPage(st, c, items)
 	if err != nil {
 		return nil, err
@@ -230,8 +231,8 @@ func pagedReply(st *world.State, c *call, key string, items []map[string]any) (a
 // functionList answers a list of the rows one function owns: 404 when the
 // function named in the path is absent, else a page of rows(f, name), built
 // under the read lock.
-func functionList(st *world.State, c *call, key string, rows func(f *world.Resource, name string) []map[string]any) (any, error) {
-	name := functionName(c.params["fn"])
+func functionList(st *world.State, c *wire.Call, key string, rows func(f *world.Resource, name string) []map[string]any) (any, error) {
+	name := functionName(c.Params["fn"])
 	st.RLock()
 	defer st.RUnlock()
 	f := findFunction(st, c, name)
@@ -250,7 +251,7 @@ func fieldOrID(r *world.Resource, prop string) string {
 	return r.CCID()
 }
 
-func lambdaListFunctionURLConfigs(st *world.State, c *call) (any, error) {
+func lambdaListFunctionURLConfigs(st *world.State, c *wire.Call) (any, error) {
 	return functionList(st, c, "FunctionUrlConfigs", func(f *world.Resource, name string) []map[string]any {
 		items := []map[string]any{}
 		for _, u := range childrenOf(st, c, "AWS::Lambda::Url", "TargetFunctionArn", name) {
@@ -260,7 +261,7 @@ func lambdaListFunctionURLConfigs(st *world.State, c *call) (any, error) {
 			}
 			it := map[string]any{
 				"FunctionArn": fa, "FunctionUrl": world.FieldString(u, "FunctionUrl"), "AuthType": world.FieldString(u, "AuthType"),
-				"CreationTime": isoTime(defaultStackTime), "LastModifiedTime": isoTime(defaultStackTime),
+				"CreationTime": wire.ISOTime(defaultStackTime), "LastModifiedTime": wire.ISOTime(defaultStackTime),
 			}
 			if m := world.FieldString(u, "InvokeMode"); m != "" {
 				it["InvokeMode"] = m
@@ -274,7 +275,7 @@ func lambdaListFunctionURLConfigs(st *world.State, c *call) (any, error) {
 	})
 }
 
-func lambdaListAliases(st *world.State, c *call) (any, error) {
+func lambdaListAliases(st *world.State, c *wire.Call) (any, error) {
 	return functionList(st, c, "Aliases", func(f *world.Resource, name string) []map[string]any {
 		items := []map[string]any{}
 		for _, a := range childrenOf(st, c, "AWS::Lambda::Alias", "FunctionName", name) {
@@ -298,11 +299,11 @@ func lambdaListAliases(st *world.State, c *call) (any, error) {
 // lambdaListVersionsByFunction lists $LATEST (from the function's model)
 // and then the published versions: the AWS::Lambda::Version resources
 // naming the function, each answered from its own model.
-func lambdaListVersionsByFunction(st *world.State, c *call) (any, error) {
+func lambdaListVersionsByFunction(st *world.State, c *wire.Call) (any, error) {
 	return functionList(st, c, "Versions", func(f *world.Resource, name string) []map[string]any {
 		base := functionArn(c, f, name)
 		config := func(r *world.Resource, version, arn string) map[string]any {
-			it := map[string]any{"FunctionName": name, "FunctionArn": arn, "Version": version, "LastModified": isoTime(defaultStackTime)}
+			it := map[string]any{"FunctionName": name, "FunctionArn": arn, "Version": version, "LastModified": wire.ISOTime(defaultStackTime)}
 			for _, k := range []string{"Description", "CodeSha256", "Runtime", "Handler", "Role", "MemorySize", "Timeout"} {
 				if v := world.FieldValue(r, k); v != nil {
 					it[k] = v
@@ -325,13 +326,13 @@ func lambdaListVersionsByFunction(st *world.State, c *call) (any, error) {
 	})
 }
 
-func lambdaListEventSourceMappings(st *world.State, c *call) (any, error) {
-	ref := c.form.Get("FunctionName")
+func lambdaListEventSourceMappings(st *world.State, c *wire.Call) (any, error) {
+	ref := c.Form.Get("FunctionName")
 	st.RLock()
 	defer st.RUnlock()
 	var esms []*world.Resource
 	if ref == "" {
-		esms = st.OfType(c.account, c.region, "AWS::Lambda::EventSourceMapping")
+		esms = st.OfType(c.Account, c.Region, "AWS::Lambda::EventSourceMapping")
 	} else {
 		name := functionName(ref)
 		if findFunction(st, c, name) == nil {
@@ -348,8 +349,8 @@ func lambdaListEventSourceMappings(st *world.State, c *call) (any, error) {
 		}
 		fn := functionName(world.FieldString(m, "FunctionName"))
 		it := map[string]any{
-			"UUID": id, "State": state, "FunctionArn": "arn:aws:lambda:" + c.region + ":" + c.account + ":function:" + fn,
-			"LastModified": epoch(defaultStackTime), "StateTransitionReason": "USER_INITIATED",
+			"UUID": id, "State": state, "FunctionArn": "arn:aws:lambda:" + c.Region + ":" + c.Account + ":function:" + fn,
+			"LastModified": wire.Epoch(defaultStackTime), "StateTransitionReason": "USER_INITIATED",
 		}
 		for _, k := range []string{"EventSourceArn", "BatchSize", "MaximumBatchingWindowInSeconds", "StartingPosition", "FilterCriteria", "FunctionResponseTypes", "MaximumRetryAttempts", "BisectBatchOnFunctionError", "ParallelizationFactor", "ScalingConfig"} {
 			if v := world.FieldValue(m, k); v != nil {
@@ -361,17 +362,17 @@ func lambdaListEventSourceMappings(st *world.State, c *call) (any, error) {
 	return pagedReply(st, c, "EventSourceMappings", items)
 }
 
-func lambdaAddPermission(st *world.State, c *call) (any, error) {
-	name := functionName(c.params["fn"])
+func lambdaAddPermission(st *world.State, c *wire.Call) (any, error) {
+	name := functionName(c.Params["fn"])
 	var in struct {
 		StatementId, Action, Principal, SourceArn, SourceAccount string
 		EventSourceToken, PrincipalOrgID, FunctionUrlAuthType    string
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	if in.StatementId == "" || in.Action == "" || in.Principal == "" {
-		return nil, errf(400, "InvalidParameterValueException", "StatementId, Action and Principal are required")
+		return nil, wire.Errf(400, "InvalidParameterValueException", "StatementId, Action and Principal are required")
 	}
 	st.Lock()
 	defer st.Unlock()
@@ -381,7 +382,7 @@ func lambdaAddPermission(st *world.State, c *call) (any, error) {
 	}
 	for _, p := range childrenOf(st, c, "AWS::Lambda::Permission", "FunctionName", name) {
 		if p.CCID() == in.StatementId {
-			return nil, errf(409, "ResourceConflictException", "The statement id (%s) provided already exists. Please provide a new statement id, or remove the existing statement.", in.StatementId)
+			return nil, wire.Errf(409, "ResourceConflictException", "The statement id (%s) provided already exists. Please provide a new statement id, or remove the existing statement.", in.StatementId)
 		}
 	}
 	model := map[string]any{"FunctionName": functionArn(c, f, name), "Action": in.Action, "Principal": in.Principal}
@@ -396,8 +397,8 @@ func lambdaAddPermission(st *world.State, c *call) (any, error) {
 		return nil, err
 	}
 	res := &world.Resource{Type: "AWS::Lambda::Permission", Identifier: in.StatementId, PhysicalID: in.StatementId, Properties: b}
-	if err := st.AddLive(c.account, c.region, res); err != nil {
-		return nil, errf(409, "ResourceConflictException", "%v", err)
+	if err := st.AddLive(c.Account, c.Region, res); err != nil {
+		return nil, wire.Errf(409, "ResourceConflictException", "%v", err)
 	}
 	stmt, err := world.MarshalNoEscape(permissionStatement(c, res, functionArn(c, f, name)))
 	if err != nil {
@@ -407,11 +408,11 @@ func lambdaAddPermission(st *world.State, c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return raw{status: 201, contentType: "application/json", body: body}, nil
+	return wire.Raw{Status: 201, ContentType: "application/json", Body: body}, nil
 }
 
-func lambdaRemovePermission(st *world.State, c *call) (any, error) {
-	name, sid := functionName(c.params["fn"]), c.params["sid"]
+func lambdaRemovePermission(st *world.State, c *wire.Call) (any, error) {
+	name, sid := functionName(c.Params["fn"]), c.Params["sid"]
 	st.Lock()
 	defer st.Unlock()
 	if findFunction(st, c, name) == nil {
@@ -419,9 +420,9 @@ func lambdaRemovePermission(st *world.State, c *call) (any, error) {
 	}
 	for _, p := range childrenOf(st, c, "AWS::Lambda::Permission", "FunctionName", name) {
 		if p.CCID() == sid {
-			st.Remove(c.account, c.region, p)
-			return raw{status: 204}, nil
+			st.Remove(c.Account, c.Region, p)
+			return wire.Raw{Status: 204}, nil
 		}
 	}
-	return nil, errf(404, "ResourceNotFoundException", "No policy is associated with the given resource.")
+	return nil, wire.Errf(404, "ResourceNotFoundException", "No policy is associated with the given resource.")
 }

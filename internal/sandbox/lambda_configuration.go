@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 
 // lambdaGetFunctionConfiguration serves GetFunctionConfiguration (GET
@@ -7,16 +8,16 @@ import "github.com/realdrift/realdrift/internal/sandbox/world"
 // its name, ARN, runtime, handler, role and the CodeSha256 the model
 // holds (none when it holds none); an unknown function is the
 // ResourceNotFoundException Lambda answers.
-func lambdaGetFunctionConfiguration(st *world.State, c *call) (any, error) {
+func lambdaGetFunctionConfiguration(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
-	f := findFunction(st, c, c.params["fn"])
+	f := findFunction(st, c, c.Params["fn"])
 	if f == nil || f.Deleted {
-		return nil, noFunction(c, functionName(c.params["fn"]))
+		return nil, noFunction(c, functionName(c.Params["fn"]))
 	}
 	name := world.FieldString(f, "FunctionName")
 	if name == "" {
-		name = functionName(c.params["fn"])
+		name = functionName(c.Params["fn"])
 	}
 	out := map[string]any{"FunctionName": name, "FunctionArn": functionArn(c, f, name), "State": "Active"}
 	for _, k := range []string{"Runtime", "Handler", "Role", "PackageType", "CodeSha256", "Description"} {

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strings"
 	"unicode"
@@ -33,10 +34,10 @@ func lowerFirst(s string) string {
 }
 
 // ec2XML renders a template-shaped value as EC2 XML under name.
-func ec2XML(name string, v any) *xnode {
+func ec2XML(name string, v any) *wire.Node {
 	switch t := v.(type) {
 	case map[string]any:
-		n := &xnode{name: name}
+		n := &wire.Node{Name: name}
 		for _, k := range world.SortedKeys(t) {
 			kn := lowerFirst(k)
 			if _, list := t[k].([]any); list {
@@ -47,37 +48,37 @@ func ec2XML(name string, v any) *xnode {
 				}
 			}
 			if kid := ec2XML(kn, t[k]); kid != nil {
-				n.kids = append(n.kids, kid)
+				n.Kids = append(n.Kids, kid)
 			}
 		}
 		return n
 	case []any:
-		n := &xnode{name: name}
+		n := &wire.Node{Name: name}
 		for _, e := range t {
 			if kid := ec2XML("item", e); kid != nil {
-				n.kids = append(n.kids, kid)
+				n.Kids = append(n.Kids, kid)
 			}
 		}
 		return n
 	case string:
-		return tx(name, t)
+		return wire.Tx(name, t)
 	case json.Number:
-		return tx(name, t.String())
+		return wire.Tx(name, t.String())
 	case bool:
-		return xbool(name, t)
+		return wire.Bool(name, t)
 	}
 	return nil
 }
 
-func ec2DescribeLaunchTemplateVersions(st *world.State, c *call) (any, error) {
-	id, name := c.str("LaunchTemplateId"), c.str("LaunchTemplateName")
+func ec2DescribeLaunchTemplateVersions(st *world.State, c *wire.Call) (any, error) {
+	id, name := c.Str("LaunchTemplateId"), c.Str("LaunchTemplateName")
 	if (id == "") == (name == "") {
-		return nil, errf(400, "MissingParameter", "The request must contain exactly one of LaunchTemplateId or LaunchTemplateName")
+		return nil, wire.Errf(400, "MissingParameter", "The request must contain exactly one of LaunchTemplateId or LaunchTemplateName")
 	}
 	st.RLock()
 	defer st.RUnlock()
 	var lt *world.Resource
-	for _, r := range st.OfType(c.account, c.region, "AWS::EC2::LaunchTemplate") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::EC2::LaunchTemplate") {
 		rid := world.FieldString(r, "LaunchTemplateId")
 		if rid == "" {
 			rid = r.CCID()
@@ -89,9 +90,9 @@ func ec2DescribeLaunchTemplateVersions(st *world.State, c *call) (any, error) {
 	}
 	if lt == nil {
 		if name != "" {
-			return nil, errf(400, "InvalidLaunchTemplateName.NotFoundException", "At least one of the launch templates specified in the request does not exist.")
+			return nil, wire.Errf(400, "InvalidLaunchTemplateName.NotFoundException", "At least one of the launch templates specified in the request does not exist.")
 		}
-		return nil, errf(400, "InvalidLaunchTemplateId.NotFound", "The specified launch template, with template ID %s, does not exist.", id)
+		return nil, wire.Errf(400, "InvalidLaunchTemplateId.NotFound", "The specified launch template, with template ID %s, does not exist.", id)
 	}
 	m, err := fieldObject(lt)
 	if err != nil {
@@ -103,16 +104,16 @@ func ec2DescribeLaunchTemplateVersions(st *world.State, c *call) (any, error) {
 			number = strings.Trim(string(b), `"`)
 		}
 	}
-	want := c.ec2List("LaunchTemplateVersion")
+	want := ec2List(c, "LaunchTemplateVersion")
 	for _, v := range want {
 		if v != "$Default" && v != "$Latest" && v != number {
-			return nil, errf(400, "InvalidLaunchTemplateId.VersionNotFound", "Could not find launch template version %s for launch template ID %s.", v, id)
+			return nil, wire.Errf(400, "InvalidLaunchTemplateId.VersionNotFound", "Could not find launch template version %s for launch template ID %s.", v, id)
 		}
 	}
-	ver := el("item", tx("launchTemplateId", id), tx("launchTemplateName", world.FieldString(lt, "LaunchTemplateName")),
-		tx("versionNumber", number), xbool("defaultVersion", true), xtime("createTime", defaultStackTime))
+	ver := wire.El("item", wire.Tx("launchTemplateId", id), wire.Tx("launchTemplateName", world.FieldString(lt, "LaunchTemplateName")),
+		wire.Tx("versionNumber", number), wire.Bool("defaultVersion", true), wire.Time("createTime", defaultStackTime))
 	if d, ok := m["LaunchTemplateData"].(map[string]any); ok {
-		ver.kids = append(ver.kids, ec2XML("launchTemplateData", d))
+		ver.Kids = append(ver.Kids, ec2XML("launchTemplateData", d))
 	}
-	return el("", items("launchTemplateVersionSet", []*xnode{ver})), nil
+	return wire.El("", items("launchTemplateVersionSet", []*wire.Node{ver})), nil
 }

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"crypto/sha256"
 	"encoding/base32"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
@@ -34,14 +35,14 @@ import (
 // other than DRAFT, locale, intent, slot or slot type is a
 // ResourceNotFoundException (404); a bad page size or token a
 // ValidationException.
-func lexModelsService() *service {
-	return &service{
-		name:     "lex",
-		protocol: protoRESTJSON,
-		throttle: apiError{Status: 429, Code: "ThrottlingException"},
-		deny:     apiError{Status: 403, Code: "AccessDeniedException"},
-		route:    lexRoute,
-		ops: map[string]handler{
+func lexModelsService() *wire.Service {
+	return &wire.Service{
+		Name:     "lex",
+		Protocol: wire.ProtoRESTJSON,
+		Throttle: wire.Error{Status: 429, Code: "ThrottlingException"},
+		Deny:     wire.Error{Status: 403, Code: "AccessDeniedException"},
+		Route:    lexRoute,
+		Ops: map[string]wire.Handler{
 			"ListBotLocales":    lexListBotLocales,
 			"DescribeBotLocale": lexDescribeBotLocale,
 			"ListSlotTypes":     lexListSlotTypes,
@@ -124,9 +125,9 @@ func lexID(parts ...string) string {
 }
 
 // lexLocales finds the bot of a call and its DRAFT locales.
-func lexLocales(st *world.State, c *call) ([]lexLocale, error) {
-	bot := c.params["bot"]
-	for _, r := range st.OfType(c.account, c.region, "AWS::Lex::Bot") {
+func lexLocales(st *world.State, c *wire.Call) ([]lexLocale, error) {
+	bot := c.Params["bot"]
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::Lex::Bot") {
 		id := world.FieldString(r, "Id")
 		if id == "" {
 			id = r.CCID()
@@ -134,8 +135,8 @@ func lexLocales(st *world.State, c *call) ([]lexLocale, error) {
 		if id != bot || r.Deleted {
 			continue
 		}
-		if v := c.params["version"]; v != "DRAFT" {
-			return nil, errf(404, "ResourceNotFoundException", "Could not find version %s of bot %s.", v, bot)
+		if v := c.Params["version"]; v != "DRAFT" {
+			return nil, wire.Errf(404, "ResourceNotFoundException", "Could not find version %s of bot %s.", v, bot)
 		}
 		var out []lexLocale
 		for _, l := range objectsOf(world.FieldValue(r, "BotLocales")) {
@@ -167,7 +168,7 @@ func lexLocales(st *world.State, c *call) ([]lexLocale, error) {
 		}
 		return out, nil
 	}
-	return nil, errf(404, "ResourceNotFoundException", "Failed to retrieve resource since it does not exist: bot %s.", bot)
+	return nil, wire.Errf(404, "ResourceNotFoundException", "Failed to retrieve resource since it does not exist: bot %s.", bot)
 }
 
 // objectsOf returns the objects of a decoded JSON list.
@@ -183,17 +184,17 @@ func objectsOf(v any) []map[string]any {
 }
 
 // lexLocaleOf finds the call's locale.
-func lexLocaleOf(st *world.State, c *call) (*lexLocale, error) {
+func lexLocaleOf(st *world.State, c *wire.Call) (*lexLocale, error) {
 	locs, err := lexLocales(st, c)
 	if err != nil {
 		return nil, err
 	}
 	for i := range locs {
-		if locs[i].id == c.params["locale"] {
+		if locs[i].id == c.Params["locale"] {
 			return &locs[i], nil
 		}
 	}
-	return nil, errf(404, "ResourceNotFoundException", "Could not find locale %s of bot %s.", c.params["locale"], c.params["bot"])
+	return nil, wire.Errf(404, "ResourceNotFoundException", "Could not find locale %s of bot %s.", c.Params["locale"], c.Params["bot"])
 }
 
 // lexNodeByID finds a node.
@@ -203,40 +204,40 @@ func lexNodeByID(nodes []lexNode, id, kind string) (*lexNode, error) {
 			return &nodes[i], nil
 		}
 	}
-	return nil, errf(404, "ResourceNotFoundException", "Could not find %s %s.", kind, id)
+	return nil, wire.Errf(404, "ResourceNotFoundException", "Could not find %s %s.", kind, id)
 }
 
 // lexPageOf pages total entries by the call's maxResults and nextToken.
-func lexPageOf(c *call, prefix string, total int) (lo, hi int, next string, err error) {
+func lexPageOf(c *wire.Call, prefix string, total int) (lo, hi int, next string, err error) {
 	var in struct {
 		MaxResults *int
 		NextToken  string
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return 0, 0, "", err
 	}
 	size := 100
 	if in.MaxResults != nil {
 		if *in.MaxResults < 1 || *in.MaxResults > 1000 {
-			return 0, 0, "", errf(400, "ValidationException", "maxResults must be between 1 and 1000")
+			return 0, 0, "", wire.Errf(400, "ValidationException", "maxResults must be between 1 and 1000")
 		}
 		size = *in.MaxResults
 	}
-	off, ok := pageOffset(prefix, in.NextToken)
+	off, ok := wire.PageOffset(prefix, in.NextToken)
 	if !ok {
-		return 0, 0, "", errf(400, "ValidationException", "Invalid nextToken")
+		return 0, 0, "", wire.Errf(400, "ValidationException", "Invalid nextToken")
 	}
-	lo, hi, n := page(total, off, size)
+	lo, hi, n := wire.Page(total, off, size)
 	if n >= 0 {
-		next = pageToken(prefix, n)
+		next = wire.PageToken(prefix, n)
 	}
 	return lo, hi, next, nil
 }
 
 // lexHead is the identification every answer of a locale carries.
-func lexHead(c *call) map[string]any {
-	out := map[string]any{"botId": c.params["bot"], "botVersion": c.params["version"]}
-	if l := c.params["locale"]; l != "" {
+func lexHead(c *wire.Call) map[string]any {
+	out := map[string]any{"botId": c.Params["bot"], "botVersion": c.Params["version"]}
+	if l := c.Params["locale"]; l != "" {
 		out["localeId"] = l
 	}
 	return out
@@ -306,7 +307,7 @@ func objectOf(v any) map[string]any {
 // does.
 var lexResolutionAPI = map[string]string{"ORIGINAL_VALUE": "OriginalValue", "TOP_RESOLUTION": "TopResolution", "CONCATENATION": "Concatenation"}
 
-func lexListBotLocales(st *world.State, c *call) (any, error) {
+func lexListBotLocales(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	locs, err := lexLocales(st, c)
@@ -333,7 +334,7 @@ func lexListBotLocales(st *world.State, c *call) (any, error) {
 	return out, nil
 }
 
-func lexDescribeBotLocale(st *world.State, c *call) (any, error) {
+func lexDescribeBotLocale(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	l, err := lexLocaleOf(st, c)
@@ -349,7 +350,7 @@ func lexDescribeBotLocale(st *world.State, c *call) (any, error) {
 	return out, nil
 }
 
-func lexListSlotTypes(st *world.State, c *call) (any, error) {
+func lexListSlotTypes(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	l, err := lexLocaleOf(st, c)
@@ -379,14 +380,14 @@ func lexListSlotTypes(st *world.State, c *call) (any, error) {
 	return out, nil
 }
 
-func lexDescribeSlotType(st *world.State, c *call) (any, error) {
+func lexDescribeSlotType(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	l, err := lexLocaleOf(st, c)
 	if err != nil {
 		return nil, err
 	}
-	typ, err := lexNodeByID(l.slotTypes, c.params["slotType"], "slot type")
+	typ, err := lexNodeByID(l.slotTypes, c.Params["slotType"], "slot type")
 	if err != nil {
 		return nil, err
 	}
@@ -403,7 +404,7 @@ func lexDescribeSlotType(st *world.State, c *call) (any, error) {
 	return out, nil
 }
 
-func lexListIntents(st *world.State, c *call) (any, error) {
+func lexListIntents(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	l, err := lexLocaleOf(st, c)
@@ -432,14 +433,14 @@ func lexListIntents(st *world.State, c *call) (any, error) {
 	return out, nil
 }
 
-func lexDescribeIntent(st *world.State, c *call) (any, error) {
+func lexDescribeIntent(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	l, err := lexLocaleOf(st, c)
 	if err != nil {
 		return nil, err
 	}
-	in, err := lexNodeByID(l.intents, c.params["intent"], "intent")
+	in, err := lexNodeByID(l.intents, c.Params["intent"], "intent")
 	if err != nil {
 		return nil, err
 	}
@@ -465,14 +466,14 @@ func lexDescribeIntent(st *world.State, c *call) (any, error) {
 	return out, nil
 }
 
-func lexListSlots(st *world.State, c *call) (any, error) {
+func lexListSlots(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	l, err := lexLocaleOf(st, c)
 	if err != nil {
 		return nil, err
 	}
-	in, err := lexNodeByID(l.intents, c.params["intent"], "intent")
+	in, err := lexNodeByID(l.intents, c.Params["intent"], "intent")
 	if err != nil {
 		return nil, err
 	}
@@ -511,18 +512,18 @@ func lexSlotTypeID(l *lexLocale, slot map[string]any) string {
 	return name
 }
 
-func lexDescribeSlot(st *world.State, c *call) (any, error) {
+func lexDescribeSlot(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	l, err := lexLocaleOf(st, c)
 	if err != nil {
 		return nil, err
 	}
-	in, err := lexNodeByID(l.intents, c.params["intent"], "intent")
+	in, err := lexNodeByID(l.intents, c.Params["intent"], "intent")
 	if err != nil {
 		return nil, err
 	}
-	sl, err := lexNodeByID(in.slots, c.params["slot"], "slot")
+	sl, err := lexNodeByID(in.slots, c.Params["slot"], "slot")
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"sort"
 	"strings"
@@ -11,16 +12,16 @@ import (
 // AWS::Logs::MetricFilter and AWS::Logs::SubscriptionFilter models. A log
 // group exists when an AWS::Logs::LogGroup model names it or a filter is on
 // it; asking for the filters of another answers ResourceNotFoundException.
-func logsService() *service {
-	return &service{
-		name:          "logs",
-		protocol:      protoJSON,
-		jsonNamespace: "com.amazonaws.logs#",
-		jsonVersion:   "1.1",
-		targetPrefix:  "Logs_20140328.",
-		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
-		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
-		ops: map[string]handler{
+func logsService() *wire.Service {
+	return &wire.Service{
+		Name:          "logs",
+		Protocol:      wire.ProtoJSON,
+		JSONNamespace: "com.amazonaws.logs#",
+		JSONVersion:   "1.1",
+		TargetPrefix:  "Logs_20140328.",
+		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
+		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
+		Ops: map[string]wire.Handler{
 			"DescribeMetricFilters":       logsDescribeMetricFilters,
 			"DescribeSubscriptionFilters": logsDescribeSubscriptionFilters,
 		},
@@ -35,14 +36,14 @@ type logsFilterQuery struct {
 }
 
 // logGroupExists reports whether the account region has the log group.
-func logGroupExists(st *world.State, c *call, name string) bool {
-	for _, g := range st.OfType(c.account, c.region, "AWS::Logs::LogGroup") {
+func logGroupExists(st *world.State, c *wire.Call, name string) bool {
+	for _, g := range st.OfType(c.Account, c.Region, "AWS::Logs::LogGroup") {
 		if world.FieldString(g, "LogGroupName") == name || g.PhysicalID == name {
 			return true
 		}
 	}
 	for _, typ := range []string{"AWS::Logs::MetricFilter", "AWS::Logs::SubscriptionFilter"} {
-		for _, f := range st.OfType(c.account, c.region, typ) {
+		for _, f := range st.OfType(c.Account, c.Region, typ) {
 			if world.FieldString(f, "LogGroupName") == name {
 				return true
 			}
@@ -53,36 +54,36 @@ func logGroupExists(st *world.State, c *call, name string) bool {
 
 // logsFilters selects the filters of typ on the query's log group, by
 // name, and pages them (limit 1..50, default 50).
-func logsFilters(st *world.State, c *call, typ, tokenPrefix string, render func(*world.Resource, string) map[string]any) (items []map[string]any, next string, err error) {
+func logsFilters(st *world.State, c *wire.Call, typ, tokenPrefix string, render func(*world.Resource, string) map[string]any) (items []map[string]any, next string, err error) {
 	var in logsFilterQuery
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, "", err
 	}
 	if in.LogGroupName == "" && typ == "AWS::Logs::SubscriptionFilter" {
-		return nil, "", errf(400, "InvalidParameterException", "1 validation error detected: Value null at 'logGroupName' failed to satisfy constraint: Member must not be null")
+		return nil, "", wire.Errf(400, "InvalidParameterException", "1 validation error detected: Value null at 'logGroupName' failed to satisfy constraint: Member must not be null")
 	}
 	if in.Limit < 0 || in.Limit > 50 {
-		return nil, "", errf(400, "InvalidParameterException", "1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 50", in.Limit)
+		return nil, "", wire.Errf(400, "InvalidParameterException", "1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 50", in.Limit)
 	}
 	size := 50
 	if in.Limit > 0 {
 		size = in.Limit
 	}
-	off, ok := pageOffset(tokenPrefix, in.NextToken)
+	off, ok := wire.PageOffset(tokenPrefix, in.NextToken)
 	if !ok {
-		return nil, "", errf(400, "InvalidParameterException", "The specified nextToken is not valid.")
+		return nil, "", wire.Errf(400, "InvalidParameterException", "The specified nextToken is not valid.")
 	}
 	st.RLock()
 	defer st.RUnlock()
 	if in.LogGroupName != "" && !logGroupExists(st, c, in.LogGroupName) {
-		return nil, "", errf(400, "ResourceNotFoundException", "The specified log group does not exist.")
+		return nil, "", wire.Errf(400, "ResourceNotFoundException", "The specified log group does not exist.")
 	}
 	type named struct {
 		name string
 		res  *world.Resource
 	}
 	var all []named
-	for _, f := range st.OfType(c.account, c.region, typ) {
+	for _, f := range st.OfType(c.Account, c.Region, typ) {
 		name := world.FieldString(f, "FilterName")
 		if name == "" {
 			name = f.PhysicalID
@@ -96,18 +97,18 @@ func logsFilters(st *world.State, c *call, typ, tokenPrefix string, render func(
 		all = append(all, named{name, f})
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].name < all[j].name })
-	lo, hi, nxt := page(len(all), off, size)
+	lo, hi, nxt := wire.Page(len(all), off, size)
 	items = []map[string]any{}
 	for _, n := range all[lo:hi] {
 		items = append(items, render(n.res, n.name))
 	}
 	if nxt >= 0 {
-		next = pageToken(tokenPrefix, nxt)
+		next = wire.PageToken(tokenPrefix, nxt)
 	}
 	return items, next, nil
 }
 
-func logsDescribeMetricFilters(st *world.State, c *call) (any, error) {
+func logsDescribeMetricFilters(st *world.State, c *wire.Call) (any, error) {
 	items, next, err := logsFilters(st, c, "AWS::Logs::MetricFilter", "mf", func(f *world.Resource, name string) map[string]any {
 		m := map[string]any{
 			"filterName": name, "logGroupName": world.FieldString(f, "LogGroupName"),
@@ -152,7 +153,7 @@ func logsDescribeMetricFilters(st *world.State, c *call) (any, error) {
 	return out, nil
 }
 
-func logsDescribeSubscriptionFilters(st *world.State, c *call) (any, error) {
+func logsDescribeSubscriptionFilters(st *world.State, c *wire.Call) (any, error) {
 	items, next, err := logsFilters(st, c, "AWS::Logs::SubscriptionFilter", "sf", func(f *world.Resource, name string) map[string]any {
 		m := map[string]any{
 			"filterName": name, "logGroupName": world.FieldString(f, "LogGroupName"),

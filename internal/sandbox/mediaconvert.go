@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
@@ -13,14 +14,14 @@ import (
 // (description, pricingPlan, status, concurrentJobs) plus its ARN and
 // type; GET /2017-08-29/tags/{arn} answers its Tags map. An unknown queue
 // is NotFoundException.
-func mediaConvertService() *service {
-	return &service{
-		name:     "mediaconvert",
-		protocol: protoRESTJSON,
-		throttle: apiError{Status: 429, Code: "TooManyRequestsException"},
-		deny:     apiError{Status: 403, Code: "ForbiddenException"},
-		route:    mediaConvertRoute,
-		ops: map[string]handler{
+func mediaConvertService() *wire.Service {
+	return &wire.Service{
+		Name:     "mediaconvert",
+		Protocol: wire.ProtoRESTJSON,
+		Throttle: wire.Error{Status: 429, Code: "TooManyRequestsException"},
+		Deny:     wire.Error{Status: 403, Code: "ForbiddenException"},
+		Route:    mediaConvertRoute,
+		Ops: map[string]wire.Handler{
 			"GetQueue":            mediaConvertGetQueue,
 			"ListTagsForResource": mediaConvertListTags,
 			"GetJobTemplate":      mediaConvertGetJobTemplate,
@@ -48,8 +49,8 @@ func mediaConvertRoute(r *http.Request) (string, map[string]string) {
 	return "", nil
 }
 
-func mediaConvertQueue(st *world.State, c *call, name string) (map[string]any, error) {
-	for _, r := range st.OfType(c.account, c.region, "AWS::MediaConvert::Queue") {
+func mediaConvertQueue(st *world.State, c *wire.Call, name string) (map[string]any, error) {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::MediaConvert::Queue") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -63,15 +64,15 @@ func mediaConvertQueue(st *world.State, c *call, name string) (map[string]any, e
 			return m, nil
 		}
 	}
-	return nil, errf(404, "NotFoundException", "The specified queue %s doesn't exist.", name)
+	return nil, wire.Errf(404, "NotFoundException", "The specified queue %s doesn't exist.", name)
 }
 
-func mediaConvertQueueArn(c *call, name string) string {
-	return "arn:aws:mediaconvert:" + c.region + ":" + c.account + ":queues/" + name
+func mediaConvertQueueArn(c *wire.Call, name string) string {
+	return "arn:aws:mediaconvert:" + c.Region + ":" + c.Account + ":queues/" + name
 }
 
-func mediaConvertGetQueue(st *world.State, c *call) (any, error) {
-	name := c.params["name"]
+func mediaConvertGetQueue(st *world.State, c *wire.Call) (any, error) {
+	name := c.Params["name"]
 	st.RLock()
 	defer st.RUnlock()
 	m, err := mediaConvertQueue(st, c, name)
@@ -81,12 +82,12 @@ func mediaConvertGetQueue(st *world.State, c *call) (any, error) {
 	delete(m, "Tags")
 	q := camelModel(m, nil).(map[string]any)
 	q["arn"], q["type"] = mediaConvertQueueArn(c, name), "CUSTOM"
-	q["createdAt"], q["lastUpdated"] = epoch(defaultStackTime), epoch(defaultStackTime)
+	q["createdAt"], q["lastUpdated"] = wire.Epoch(defaultStackTime), wire.Epoch(defaultStackTime)
 	return map[string]any{"queue": q}, nil
 }
 
-func mediaConvertListTags(st *world.State, c *call) (any, error) {
-	arn := c.params["arn"]
+func mediaConvertListTags(st *world.State, c *wire.Call) (any, error) {
+	arn := c.Params["arn"]
 	st.RLock()
 	defer st.RUnlock()
 	var m map[string]any
@@ -97,7 +98,7 @@ func mediaConvertListTags(st *world.State, c *call) (any, error) {
 	case arn == mediaConvertJobTemplateArn(c, world.ARNTail(arn, ":jobTemplates/")):
 		m, err = mediaConvertJobTemplate(st, c, world.ARNTail(arn, ":jobTemplates/"))
 	default:
-		return nil, errf(404, "NotFoundException", "The resource %s doesn't exist.", arn)
+		return nil, wire.Errf(404, "NotFoundException", "The resource %s doesn't exist.", arn)
 	}
 	if err != nil {
 		return nil, err

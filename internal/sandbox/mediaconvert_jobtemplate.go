@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "strings"
 
@@ -10,8 +11,8 @@ import "strings"
 // plus its ARN, type and times; its Tags map is what ListTagsForResource
 // answers by that ARN. An unknown template is NotFoundException.
 
-func mediaConvertJobTemplate(st *world.State, c *call, name string) (map[string]any, error) {
-	for _, r := range st.OfType(c.account, c.region, "AWS::MediaConvert::JobTemplate") {
+func mediaConvertJobTemplate(st *world.State, c *wire.Call, name string) (map[string]any, error) {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::MediaConvert::JobTemplate") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -25,15 +26,15 @@ func mediaConvertJobTemplate(st *world.State, c *call, name string) (map[string]
 			return m, nil
 		}
 	}
-	return nil, errf(404, "NotFoundException", "The specified job template %s doesn't exist.", name)
+	return nil, wire.Errf(404, "NotFoundException", "The specified job template %s doesn't exist.", name)
 }
 
-func mediaConvertJobTemplateArn(c *call, name string) string {
-	return "arn:aws:mediaconvert:" + c.region + ":" + c.account + ":jobTemplates/" + name
+func mediaConvertJobTemplateArn(c *wire.Call, name string) string {
+	return "arn:aws:mediaconvert:" + c.Region + ":" + c.Account + ":jobTemplates/" + name
 }
 
-func mediaConvertGetJobTemplate(st *world.State, c *call) (any, error) {
-	name := c.params["name"]
+func mediaConvertGetJobTemplate(st *world.State, c *wire.Call) (any, error) {
+	name := c.Params["name"]
 	st.RLock()
 	defer st.RUnlock()
 	m, err := mediaConvertJobTemplate(st, c, name)
@@ -51,6 +52,6 @@ func mediaConvertGetJobTemplate(st *world.State, c *call) (any, error) {
 		jt["queue"] = mediaConvertQueueArn(c, q)
 	}
 	jt["arn"], jt["type"] = mediaConvertJobTemplateArn(c, name), "CUSTOM"
-	jt["createdAt"], jt["lastUpdated"] = epoch(defaultStackTime), epoch(defaultStackTime)
+	jt["createdAt"], jt["lastUpdated"] = wire.Epoch(defaultStackTime), wire.Epoch(defaultStackTime)
 	return map[string]any{"jobTemplate": jt}, nil
 }

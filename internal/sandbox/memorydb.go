@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"sort"
 )
@@ -14,16 +15,16 @@ import (
 // modelled). Both page by MaxResults and NextToken; an unknown user or
 // group is the UserNotFoundFault / ParameterGroupNotFoundFault MemoryDB
 // answers.
-func memoryDBService() *service {
-	return &service{
-		name:          "memorydb",
-		protocol:      protoJSON,
-		jsonNamespace: "com.amazonaws.memorydb#",
-		jsonVersion:   "1.1",
-		targetPrefix:  "AmazonMemoryDB.",
-		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
-		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
-		ops: map[string]handler{
+func memoryDBService() *wire.Service {
+	return &wire.Service{
+		Name:          "memorydb",
+		Protocol:      wire.ProtoJSON,
+		JSONNamespace: "com.amazonaws.memorydb#",
+		JSONVersion:   "1.1",
+		TargetPrefix:  "AmazonMemoryDB.",
+		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
+		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
+		Ops: map[string]wire.Handler{
 			"DescribeUsers":      memoryDBDescribeUsers,
 			"DescribeParameters": memoryDBDescribeParameters,
 		},
@@ -31,9 +32,9 @@ func memoryDBService() *service {
 }
 
 // memoryDBNamed maps the models of typ by nameProp (else the identifier).
-func memoryDBNamed(st *world.State, c *call, typ, nameProp string) map[string]*world.Resource {
+func memoryDBNamed(st *world.State, c *wire.Call, typ, nameProp string) map[string]*world.Resource {
 	out := map[string]*world.Resource{}
-	for _, r := range st.OfType(c.account, c.region, typ) {
+	for _, r := range st.OfType(c.Account, c.Region, typ) {
 		if r.Deleted {
 			continue
 		}
@@ -54,28 +55,28 @@ type memoryDBPageIn struct {
 func memoryDBPage(in memoryDBPageIn, prefix string, total int) (lo, hi int, next string, err error) {
 	size := 100
 	if in.MaxResults < 0 || in.MaxResults > 100 {
-		return 0, 0, "", errf(400, "InvalidParameterValueException", "MaxResults must be between 1 and 100")
+		return 0, 0, "", wire.Errf(400, "InvalidParameterValueException", "MaxResults must be between 1 and 100")
 	}
 	if in.MaxResults > 0 {
 		size = in.MaxResults
 	}
-	off, ok := pageOffset(prefix, in.NextToken)
+	off, ok := wire.PageOffset(prefix, in.NextToken)
 	if !ok {
-		return 0, 0, "", errf(400, "InvalidParameterValueException", "Invalid NextToken")
+		return 0, 0, "", wire.Errf(400, "InvalidParameterValueException", "Invalid NextToken")
 	}
-	lo, hi, n := page(total, off, size)
+	lo, hi, n := wire.Page(total, off, size)
 	if n >= 0 {
-		next = pageToken(prefix, n)
+		next = wire.PageToken(prefix, n)
 	}
 	return lo, hi, next, nil
 }
 
-func memoryDBDescribeUsers(st *world.State, c *call) (any, error) {
+func memoryDBDescribeUsers(st *world.State, c *wire.Call) (any, error) {
 	var in struct {
 		UserName string
 		memoryDBPageIn
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	st.RLock()
@@ -84,7 +85,7 @@ func memoryDBDescribeUsers(st *world.State, c *call) (any, error) {
 	names := world.SortedKeys(users)
 	if in.UserName != "" {
 		if users[in.UserName] == nil {
-			return nil, errf(400, "UserNotFoundFault", "User %s not found", in.UserName)
+			return nil, wire.Errf(400, "UserNotFoundFault", "User %s not found", in.UserName)
 		}
 		names = []string{in.UserName}
 	}
@@ -94,7 +95,7 @@ func memoryDBDescribeUsers(st *world.State, c *call) (any, error) {
 	}
 	items := []map[string]any{}
 	for _, n := range names[lo:hi] {
-		u := map[string]any{"Name": n, "Status": "active", "ARN": "arn:aws:memorydb:" + c.region + ":" + c.account + ":user/" + n}
+		u := map[string]any{"Name": n, "Status": "active", "ARN": "arn:aws:memorydb:" + c.Region + ":" + c.Account + ":user/" + n}
 		if v := world.FieldString(users[n], "AccessString"); v != "" {
 			u["AccessString"] = v
 		}
@@ -107,19 +108,19 @@ func memoryDBDescribeUsers(st *world.State, c *call) (any, error) {
 	return out, nil
 }
 
-func memoryDBDescribeParameters(st *world.State, c *call) (any, error) {
+func memoryDBDescribeParameters(st *world.State, c *wire.Call) (any, error) {
 	var in struct {
 		ParameterGroupName string
 		memoryDBPageIn
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	st.RLock()
 	defer st.RUnlock()
 	g := memoryDBNamed(st, c, "AWS::MemoryDB::ParameterGroup", "ParameterGroupName")[in.ParameterGroupName]
 	if g == nil {
-		return nil, errf(400, "ParameterGroupNotFoundFault", "ParameterGroup %s not found", in.ParameterGroupName)
+		return nil, wire.Errf(400, "ParameterGroupNotFoundFault", "ParameterGroup %s not found", in.ParameterGroupName)
 	}
 	params, _ := world.FieldValue(g, "Parameters").(map[string]any)
 	names := make([]string, 0, len(params))

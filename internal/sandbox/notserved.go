@@ -1,17 +1,12 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 )
-
-// NotEmulated is the error code of a request for a service or operation
-// the sandbox does not serve. It answers in the protocol the request
-// speaks, so every client parses it as an API error (never a wire-format
-// failure), and is logged and delayed like any served call.
-const NotEmulated = "NotEmulated"
 
 // restXMLServices are the REST-XML services by signing name: a REST
 // request of any other service is answered in REST-JSON.
@@ -20,23 +15,23 @@ var restXMLServices = map[string]bool{"s3": true, "s3-control": true, "route53":
 // sniffService is the wire shape of a service the sandbox does not serve,
 // read from the request: X-Amz-Target is JSON 1.0/1.1 (by Content-Type),
 // a form with Action is query/XML, anything else REST.
-func sniffService(name string, r *http.Request, body []byte) *service {
-	svc := &service{name: name}
+func sniffService(name string, r *http.Request, body []byte) *wire.Service {
+	svc := &wire.Service{Name: name}
 	switch {
 	case r.Header.Get("X-Amz-Target") != "":
-		svc.protocol, svc.jsonVersion = protoJSON, "1.0"
+		svc.Protocol, svc.JSONVersion = wire.ProtoJSON, "1.0"
 		if strings.HasSuffix(r.Header.Get("Content-Type"), "1.1") {
-			svc.jsonVersion = "1.1"
+			svc.JSONVersion = "1.1"
 		}
 	case formAction(r, body) != "":
-		svc.protocol = protoQuery
+		svc.Protocol = wire.ProtoQuery
 		if name == "ec2" {
-			svc.protocol = protoEC2
+			svc.Protocol = wire.ProtoEC2
 		}
 	case restXMLServices[name]:
-		svc.protocol = protoRESTXML
+		svc.Protocol = wire.ProtoRESTXML
 	default:
-		svc.protocol = protoRESTJSON
+		svc.Protocol = wire.ProtoRESTJSON
 	}
 	return svc
 }
@@ -70,7 +65,7 @@ func requestAction(r *http.Request, body []byte) string {
 // refuse answers a request the sandbox cannot serve (an unknown service or
 // operation, an unreadable request) with e in svc's shape, after the
 // injected latency, and logs it.
-func (s *Server) refuse(w http.ResponseWriter, r *http.Request, sc scope, svc *service, body []byte, reqID string, e *apiError) {
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, sc scope, svc *wire.Service, body []byte, reqID string, e *wire.Error) {
 	who := s.principalFor(sc.accessKey)
 	done := s.calls.begin(who.Account, sc.region, sc.service, requestAction(r, body), sdkAttempt(r.Header))
 	if d := s.latency(); d > 0 {
@@ -83,6 +78,6 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, sc scope, svc *s
 			return
 		}
 	}
-	writeError(w, svc, reqID, e)
+	wire.WriteError(w, svc, reqID, e)
 	done(e.Status, e.Code)
 }

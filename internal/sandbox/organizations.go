@@ -1,17 +1,18 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 
-func organizationsService() *service {
-	return &service{
-		name:          "organizations",
-		protocol:      protoJSON,
-		jsonNamespace: "com.amazonaws.organizations.v20161128#",
-		jsonVersion:   "1.1",
-		targetPrefix:  "AWSOrganizationsV20161128.",
-		throttle:      apiError{Status: 400, Code: "TooManyRequestsException"},
-		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
-		ops: map[string]handler{
+func organizationsService() *wire.Service {
+	return &wire.Service{
+		Name:          "organizations",
+		Protocol:      wire.ProtoJSON,
+		JSONNamespace: "com.amazonaws.organizations.v20161128#",
+		JSONVersion:   "1.1",
+		TargetPrefix:  "AWSOrganizationsV20161128.",
+		Throttle:      wire.Error{Status: 400, Code: "TooManyRequestsException"},
+		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
+		Ops: map[string]wire.Handler{
 			"DescribeOrganization": orgDescribeOrganization,
 			"ListAccounts":         orgListAccounts,
 		},
@@ -21,12 +22,12 @@ func organizationsService() *service {
 func organization(st *world.State) (*world.Organization, error) {
 	o := st.World.Organization
 	if o == nil {
-		return nil, errf(400, "AWSOrganizationsNotInUseException", "Your account is not a member of an organization.")
+		return nil, wire.Errf(400, "AWSOrganizationsNotInUseException", "Your account is not a member of an organization.")
 	}
 	return o, nil
 }
 
-func orgDescribeOrganization(st *world.State, c *call) (any, error) {
+func orgDescribeOrganization(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	o, err := organization(st)
@@ -47,12 +48,12 @@ func orgDescribeOrganization(st *world.State, c *call) (any, error) {
 	}}, nil
 }
 
-func orgListAccounts(st *world.State, c *call) (any, error) {
+func orgListAccounts(st *world.State, c *wire.Call) (any, error) {
 	var in struct {
 		NextToken  string
 		MaxResults int
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	st.RLock()
@@ -61,19 +62,19 @@ func orgListAccounts(st *world.State, c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.account != o.ManagementAccountID {
-		return nil, errf(400, "AccessDeniedException", "You don't have permissions to access this resource.")
+	if c.Account != o.ManagementAccountID {
+		return nil, wire.Errf(400, "AccessDeniedException", "You don't have permissions to access this resource.")
 	}
 	size := 20
 	if in.MaxResults > 0 && in.MaxResults < size {
 		size = in.MaxResults
 	}
-	off, ok := pageOffset("accounts", in.NextToken)
+	off, ok := wire.PageOffset("accounts", in.NextToken)
 	if !ok {
-		return nil, errf(400, "InvalidInputException", "You specified an invalid value for nextToken.")
+		return nil, wire.Errf(400, "InvalidInputException", "You specified an invalid value for nextToken.")
 	}
 	all := st.World.Accounts
-	lo, hi, next := page(len(all), off, size)
+	lo, hi, next := wire.Page(len(all), off, size)
 	accts := []map[string]any{}
 	for _, a := range all[lo:hi] {
 		method := "INVITED"
@@ -83,12 +84,12 @@ func orgListAccounts(st *world.State, c *call) (any, error) {
 		accts = append(accts, map[string]any{
 			"Id": a.ID, "Arn": "arn:aws:organizations::" + o.ManagementAccountID + ":account/" + o.ID + "/" + a.ID,
 			"Email": a.Email, "Name": a.Name, "Status": "ACTIVE", "State": "ACTIVE",
-			"JoinedMethod": method, "JoinedTimestamp": epoch(defaultStackTime),
+			"JoinedMethod": method, "JoinedTimestamp": wire.Epoch(defaultStackTime),
 		})
 	}
 	out := map[string]any{"Accounts": accts}
 	if next >= 0 {
-		out["NextToken"] = pageToken("accounts", next)
+		out["NextToken"] = wire.PageToken("accounts", next)
 	}
 	return out, nil
 }

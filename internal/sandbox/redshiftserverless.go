@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 
 // redshiftServerlessService serves Redshift Serverless (JSON 1.1,
@@ -11,35 +12,35 @@ import "github.com/realdrift/realdrift/internal/sandbox/world"
 // read-only Workgroup echo — with its name, namespace, ARN and an
 // AVAILABLE status. An unknown workgroup is the ResourceNotFoundException
 // Redshift Serverless answers.
-func redshiftServerlessService() *service {
-	return &service{
-		name:          "redshift-serverless",
-		protocol:      protoJSON,
-		jsonNamespace: "com.amazonaws.redshiftserverless#",
-		jsonVersion:   "1.1",
-		targetPrefix:  "RedshiftServerless.",
-		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
-		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
-		ops: map[string]handler{
+func redshiftServerlessService() *wire.Service {
+	return &wire.Service{
+		Name:          "redshift-serverless",
+		Protocol:      wire.ProtoJSON,
+		JSONNamespace: "com.amazonaws.redshiftserverless#",
+		JSONVersion:   "1.1",
+		TargetPrefix:  "RedshiftServerless.",
+		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
+		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
+		Ops: map[string]wire.Handler{
 			"GetWorkgroup": rsGetWorkgroup,
 		},
 	}
 }
 
-func rsGetWorkgroup(st *world.State, c *call) (any, error) {
+func rsGetWorkgroup(st *world.State, c *wire.Call) (any, error) {
 	var in struct {
 		WorkgroupName string `json:"workgroupName"`
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	if in.WorkgroupName == "" {
-		return nil, errf(400, "ValidationException", "1 validation error detected: Value null at 'workgroupName' failed to satisfy constraint: Member must not be null")
+		return nil, wire.Errf(400, "ValidationException", "1 validation error detected: Value null at 'workgroupName' failed to satisfy constraint: Member must not be null")
 	}
 	st.RLock()
 	defer st.RUnlock()
 	var m map[string]any
-	for _, r := range st.OfType(c.account, c.region, "AWS::RedshiftServerless::Workgroup") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::RedshiftServerless::Workgroup") {
 		if r.Deleted {
 			continue
 		}
@@ -56,7 +57,7 @@ func rsGetWorkgroup(st *world.State, c *call) (any, error) {
 		}
 	}
 	if m == nil {
-		return nil, errf(400, "ResourceNotFoundException", "Workgroup %s not found.", in.WorkgroupName)
+		return nil, wire.Errf(400, "ResourceNotFoundException", "Workgroup %s not found.", in.WorkgroupName)
 	}
 	echo, _ := m["Workgroup"].(map[string]any)
 	prop := func(k string) any {
@@ -67,7 +68,7 @@ func rsGetWorkgroup(st *world.State, c *call) (any, error) {
 	}
 	w := map[string]any{
 		"workgroupName": in.WorkgroupName,
-		"workgroupArn":  "arn:aws:redshift-serverless:" + c.region + ":" + c.account + ":workgroup/" + in.WorkgroupName,
+		"workgroupArn":  "arn:aws:redshift-serverless:" + c.Region + ":" + c.Account + ":workgroup/" + in.WorkgroupName,
 		"status":        "AVAILABLE",
 	}
 	if ns, ok := prop("NamespaceName").(string); ok {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
@@ -26,16 +27,16 @@ import (
 // [a-z0-9-_.] as \ddd octal escapes, ordered by name read from its last
 // label, then type, then set identifier. The SOA and NS records AWS creates
 // with a zone are not synthesised.
-func route53Service() *service {
-	return &service{
-		name:       "route53",
-		protocol:   protoRESTXML,
-		xmlns:      route53NS,
-		wrapErrors: true,
-		throttle:   apiError{Status: 400, Code: "Throttling"},
-		deny:       apiError{Status: 403, Code: "AccessDenied"},
-		route:      route53Route,
-		ops: map[string]handler{
+func route53Service() *wire.Service {
+	return &wire.Service{
+		Name:       "route53",
+		Protocol:   wire.ProtoRESTXML,
+		XMLNS:      route53NS,
+		WrapErrors: true,
+		Throttle:   wire.Error{Status: 400, Code: "Throttling"},
+		Deny:       wire.Error{Status: 403, Code: "AccessDenied"},
+		Route:      route53Route,
+		Ops: map[string]wire.Handler{
 			"ListResourceRecordSets": route53ListResourceRecordSets,
 			"ListHostedZonesByName":  route53ListHostedZonesByName,
 			// The write side (route53_write.go).
@@ -72,17 +73,17 @@ func route53Route(r *http.Request) (string, map[string]string) {
 }
 
 // restXML is a REST-XML reply with root as the document element.
-func restXML(root *xnode, ns string) raw {
+func restXML(root *wire.Node, ns string) wire.Raw {
 	var b bytes.Buffer
 	b.WriteString(xml.Header)
 	inner := &bytes.Buffer{}
-	for _, k := range root.kids {
-		k.write(inner)
+	for _, k := range root.Kids {
+		k.Write(inner)
 	}
-	fmt.Fprintf(&b, `<%s xmlns="%s">`, root.name, ns)
+	fmt.Fprintf(&b, `<%s xmlns="%s">`, root.Name, ns)
 	b.Write(inner.Bytes())
-	fmt.Fprintf(&b, `</%s>`, root.name)
-	return raw{status: 200, contentType: "text/xml", body: b.Bytes()}
+	fmt.Fprintf(&b, `</%s>`, root.Name)
+	return wire.Raw{Status: 200, ContentType: "text/xml", Body: b.Bytes()}
 }
 
 // r53Zone is one hosted zone.
@@ -95,9 +96,9 @@ type r53Record struct {
 }
 
 // route53Zones returns the account's hosted zones by id.
-func route53Zones(st *world.State, c *call) map[string]*r53Zone {
+func route53Zones(st *world.State, c *wire.Call) map[string]*r53Zone {
 	zones := map[string]*r53Zone{}
-	for _, z := range st.OfType(c.account, c.region, "AWS::Route53::HostedZone") {
+	for _, z := range st.OfType(c.Account, c.Region, "AWS::Route53::HostedZone") {
 		id := strings.TrimPrefix(world.FieldString(z, "Id"), "/hostedzone/")
 		if id == "" {
 			id = z.CCID()
@@ -109,7 +110,7 @@ func route53Zones(st *world.State, c *call) map[string]*r53Zone {
 
 // route53Records returns the account's records, each with its zone id; a
 // record whose zone cannot be named is left out.
-func route53Records(st *world.State, c *call, zones map[string]*r53Zone) []r53Record {
+func route53Records(st *world.State, c *wire.Call, zones map[string]*r53Zone) []r53Record {
 	byName := map[string]string{}
 	for id, z := range zones {
 		byName[z.name] = id
@@ -133,11 +134,11 @@ func route53Records(st *world.State, c *call, zones map[string]*r53Zone) []r53Re
 		}
 		out = append(out, r53Record{zone: zone, model: m})
 	}
-	for _, res := range st.OfType(c.account, c.region, "AWS::Route53::RecordSet") {
+	for _, res := range st.OfType(c.Account, c.Region, "AWS::Route53::RecordSet") {
 		m, _ := fieldObject(res)
 		add(zoneOf(m), m)
 	}
-	for _, res := range st.OfType(c.account, c.region, "AWS::Route53::RecordSetGroup") {
+	for _, res := range st.OfType(c.Account, c.Region, "AWS::Route53::RecordSetGroup") {
 		g, _ := fieldObject(res)
 		zone := zoneOf(g)
 		sets, _ := g["RecordSets"].([]any)
@@ -217,20 +218,20 @@ func (a r53Item) less(b r53Item) bool {
 // identifier (each needs the one before it), at most maxitems (1-300,
 // default 300) a page, with IsTruncated and NextRecordName / Type /
 // Identifier as Route 53 pages them.
-func route53ListResourceRecordSets(st *world.State, c *call) (any, error) {
-	zone := strings.TrimPrefix(c.params["zone"], "/hostedzone/")
-	name, typ, set := c.str("name"), c.str("type"), c.str("identifier")
+func route53ListResourceRecordSets(st *world.State, c *wire.Call) (any, error) {
+	zone := strings.TrimPrefix(c.Params["zone"], "/hostedzone/")
+	name, typ, set := c.Str("name"), c.Str("type"), c.Str("identifier")
 	if typ != "" && name == "" {
-		return nil, errf(400, "InvalidInput", "Invalid request: type specified without name")
+		return nil, wire.Errf(400, "InvalidInput", "Invalid request: type specified without name")
 	}
 	if set != "" && typ == "" {
-		return nil, errf(400, "InvalidInput", "Invalid request: identifier specified without type")
+		return nil, wire.Errf(400, "InvalidInput", "Invalid request: identifier specified without type")
 	}
 	size := 300
-	if m := c.str("maxitems"); m != "" {
+	if m := c.Str("maxitems"); m != "" {
 		n, err := strconv.Atoi(m)
 		if err != nil || n < 1 {
-			return nil, errf(400, "InvalidInput", "1 validation error detected: Value '%s' at 'maxItems' failed to satisfy constraint: Member must be a positive integer", m)
+			return nil, wire.Errf(400, "InvalidInput", "1 validation error detected: Value '%s' at 'maxItems' failed to satisfy constraint: Member must be a positive integer", m)
 		}
 		size = min(n, 300)
 	}
@@ -239,7 +240,7 @@ func route53ListResourceRecordSets(st *world.State, c *call) (any, error) {
 	zones := route53Zones(st, c)
 	recs := route53Records(st, c, zones)
 	if zones[zone] == nil {
-		return nil, errf(404, "NoSuchHostedZone", "No hosted zone found with ID: %s", zone)
+		return nil, wire.Errf(404, "NoSuchHostedZone", "No hosted zone found with ID: %s", zone)
 	}
 	var its []r53Item
 	for _, r := range recs {
@@ -260,21 +261,21 @@ func route53ListResourceRecordSets(st *world.State, c *call) (any, error) {
 		}
 	}
 	end := min(start+size, len(its))
-	var nodes []*xnode
+	var nodes []*wire.Node
 	for _, it := range its[start:end] {
 		nodes = append(nodes, r53RecordNode(it))
 	}
-	list := &xnode{name: "ResourceRecordSets", kids: nodes}
-	out := el("ListResourceRecordSetsResponse", list, xbool("IsTruncated", end < len(its)), tx("MaxItems", strconv.Itoa(size)))
+	list := &wire.Node{Name: "ResourceRecordSets", Kids: nodes}
+	out := wire.El("ListResourceRecordSetsResponse", list, wire.Bool("IsTruncated", end < len(its)), wire.Tx("MaxItems", strconv.Itoa(size)))
 	if end < len(its) {
 		nx := its[end]
-		out.add(tx("NextRecordName", nx.name), tx("NextRecordType", nx.typ), opt("NextRecordIdentifier", nx.set))
+		out.Add(wire.Tx("NextRecordName", nx.name), wire.Tx("NextRecordType", nx.typ), wire.Opt("NextRecordIdentifier", nx.set))
 	}
 	return restXML(out, route53NS), nil
 }
 
 // r53RecordNode is a <ResourceRecordSet> from a record's template model.
-func r53RecordNode(it r53Item) *xnode {
+func r53RecordNode(it r53Item) *wire.Node {
 	m := it.model
 	str := func(k string) string {
 		switch v := m[k].(type) {
@@ -287,60 +288,60 @@ func r53RecordNode(it r53Item) *xnode {
 		}
 		return ""
 	}
-	n := el("ResourceRecordSet", tx("Name", it.name), tx("Type", it.typ), opt("SetIdentifier", it.set), opt("Weight", str("Weight")), opt("Region", str("Region")))
+	n := wire.El("ResourceRecordSet", wire.Tx("Name", it.name), wire.Tx("Type", it.typ), wire.Opt("SetIdentifier", it.set), wire.Opt("Weight", str("Weight")), wire.Opt("Region", str("Region")))
 	if g, ok := m["GeoLocation"].(map[string]any); ok {
-		n.add(el("GeoLocation", objOpt(g, "ContinentCode"), objOpt(g, "CountryCode"), objOpt(g, "SubdivisionCode")))
+		n.Add(wire.El("GeoLocation", objOpt(g, "ContinentCode"), objOpt(g, "CountryCode"), objOpt(g, "SubdivisionCode")))
 	}
-	n.add(opt("Failover", str("Failover")), opt("MultiValueAnswer", str("MultiValueAnswer")), opt("TTL", str("TTL")))
+	n.Add(wire.Opt("Failover", str("Failover")), wire.Opt("MultiValueAnswer", str("MultiValueAnswer")), wire.Opt("TTL", str("TTL")))
 	if rrs, ok := m["ResourceRecords"].([]any); ok {
-		var kids []*xnode
+		var kids []*wire.Node
 		for _, v := range rrs {
 			if s, ok := v.(string); ok {
-				kids = append(kids, el("ResourceRecord", tx("Value", s)))
+				kids = append(kids, wire.El("ResourceRecord", wire.Tx("Value", s)))
 			}
 		}
-		n.add(&xnode{name: "ResourceRecords", kids: kids})
+		n.Add(&wire.Node{Name: "ResourceRecords", Kids: kids})
 	}
 	if a, ok := m["AliasTarget"].(map[string]any); ok {
 		dns, _ := a["DNSName"].(string)
 		eval, _ := a["EvaluateTargetHealth"].(bool)
-		n.add(el("AliasTarget", objOpt(a, "HostedZoneId"), tx("DNSName", r53Name(dns)), xbool("EvaluateTargetHealth", eval)))
+		n.Add(wire.El("AliasTarget", objOpt(a, "HostedZoneId"), wire.Tx("DNSName", r53Name(dns)), wire.Bool("EvaluateTargetHealth", eval)))
 	}
-	n.add(opt("HealthCheckId", str("HealthCheckId")))
+	n.Add(wire.Opt("HealthCheckId", str("HealthCheckId")))
 	if cr, ok := m["CidrRoutingConfig"].(map[string]any); ok {
-		n.add(el("CidrRoutingConfig", objOpt(cr, "CollectionId"), objOpt(cr, "LocationName")))
+		n.Add(wire.El("CidrRoutingConfig", objOpt(cr, "CollectionId"), objOpt(cr, "LocationName")))
 	}
 	if g, ok := m["GeoProximityLocation"].(map[string]any); ok {
-		geo := el("GeoProximityLocation", objOpt(g, "AWSRegion"), objOpt(g, "LocalZoneGroup"))
+		geo := wire.El("GeoProximityLocation", objOpt(g, "AWSRegion"), objOpt(g, "LocalZoneGroup"))
 		if co, ok := g["Coordinates"].(map[string]any); ok {
-			geo.add(el("Coordinates", objOpt(co, "Latitude"), objOpt(co, "Longitude")))
+			geo.Add(wire.El("Coordinates", objOpt(co, "Latitude"), objOpt(co, "Longitude")))
 		}
 		if b, ok := g["Bias"].(json.Number); ok {
-			geo.add(tx("Bias", b.String()))
+			geo.Add(wire.Tx("Bias", b.String()))
 		}
-		n.add(geo)
+		n.Add(geo)
 	}
 	return n
 }
 
 // objOpt is an optional element from a string field of an object.
-func objOpt(m map[string]any, k string) *xnode {
+func objOpt(m map[string]any, k string) *wire.Node {
 	s, _ := m[k].(string)
-	return opt(k, s)
+	return wire.Opt(k, s)
 }
 
 // route53ListHostedZonesByName lists the zones from dnsname (in Route 53's
 // order of names), at most maxitems (default 100) a page.
-func route53ListHostedZonesByName(st *world.State, c *call) (any, error) {
-	from, zoneID := c.str("dnsname"), c.str("hostedzoneid")
+func route53ListHostedZonesByName(st *world.State, c *wire.Call) (any, error) {
+	from, zoneID := c.Str("dnsname"), c.Str("hostedzoneid")
 	if zoneID != "" && from == "" {
-		return nil, errf(400, "InvalidInput", "Invalid request: hostedzoneid specified without dnsname")
+		return nil, wire.Errf(400, "InvalidInput", "Invalid request: hostedzoneid specified without dnsname")
 	}
 	size := 100
-	if m := c.str("maxitems"); m != "" {
+	if m := c.Str("maxitems"); m != "" {
 		n, err := strconv.Atoi(m)
 		if err != nil || n < 1 {
-			return nil, errf(400, "InvalidInput", "1 validation error detected: Value '%s' at 'maxItems' failed to satisfy constraint: Member must be a positive integer", m)
+			return nil, wire.Errf(400, "InvalidInput", "1 validation error detected: Value '%s' at 'maxItems' failed to satisfy constraint: Member must be a positive integer", m)
 		}
 		size = min(n, 100)
 	}
@@ -368,24 +369,15 @@ func route53ListHostedZonesByName(st *world.State, c *call) (any, error) {
 		}
 	}
 	end := min(start+size, len(list))
-	var nodes []*xnode
+	var nodes []*wire.Node
 	for _, z := range list[start:end] {
-		nodes = append(nodes, el("HostedZone", tx("Id", "/hostedzone/"+z.id), tx("Name", z.name), tx("CallerReference", z.id),
-			el("Config", xbool("PrivateZone", false)), tx("ResourceRecordSetCount", "0")))
+		nodes = append(nodes, wire.El("HostedZone", wire.Tx("Id", "/hostedzone/"+z.id), wire.Tx("Name", z.name), wire.Tx("CallerReference", z.id),
+			wire.El("Config", wire.Bool("PrivateZone", false)), wire.Tx("ResourceRecordSetCount", "0")))
 	}
-	out := el("ListHostedZonesByNameResponse", &xnode{name: "HostedZones", kids: nodes}, opt("DNSName", from), opt("HostedZoneId", zoneID),
-		xbool("IsTruncated", end < len(list)), tx("MaxItems", strconv.Itoa(size)))
+	out := wire.El("ListHostedZonesByNameResponse", &wire.Node{Name: "HostedZones", Kids: nodes}, wire.Opt("DNSName", from), wire.Opt("HostedZoneId", zoneID),
+		wire.Bool("IsTruncated", end < len(list)), wire.Tx("MaxItems", strconv.Itoa(size)))
 	if end < len(list) {
-		out.add(tx("NextDNSName", list[end].name), tx("NextHostedZoneId", list[end].id))
+		out.Add(wire.Tx("NextDNSName", list[end].name), wire.Tx("NextHostedZoneId", list[end].id))
 	}
 	return restXML(out, route53NS), nil
-}
-
-// add appends the non-nil kids.
-func (n *xnode) add(kids ...*xnode) {
-	for _, k := range kids {
-		if k != nil {
-			n.kids = append(n.kids, k)
-		}
-	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
@@ -168,13 +169,13 @@ func (x *r53XMLRR) data(ttlNumber bool) map[string]any {
 func (x *r53XMLRR) check() error {
 	switch {
 	case x.Name == "" || x.Type == "":
-		return errf(400, "InvalidInput", "Invalid request: a resource record set needs Name and Type")
+		return wire.Errf(400, "InvalidInput", "Invalid request: a resource record set needs Name and Type")
 	case x.AliasTarget != nil && (x.TTL != nil || len(x.Values) > 0):
-		return errf(400, "InvalidInput", "Invalid request: Expected exactly one of [AliasTarget, all of [TTL, and ResourceRecords], or TrafficPolicyInstanceId], but found more than one in Change with [Action=…, Name=%s, Type=%s, SetIdentifier=%s]", x.Name, x.Type, x.SetIdentifier)
+		return wire.Errf(400, "InvalidInput", "Invalid request: Expected exactly one of [AliasTarget, all of [TTL, and ResourceRecords], or TrafficPolicyInstanceId], but found more than one in Change with [Action=…, Name=%s, Type=%s, SetIdentifier=%s]", x.Name, x.Type, x.SetIdentifier)
 	case x.AliasTarget == nil && (x.TTL == nil || len(x.Values) == 0):
-		return errf(400, "InvalidInput", "Invalid request: Expected exactly one of [AliasTarget, all of [TTL, and ResourceRecords], or TrafficPolicyInstanceId], but found none in Change with [Name=%s, Type=%s, SetIdentifier=%s]", x.Name, x.Type, x.SetIdentifier)
+		return wire.Errf(400, "InvalidInput", "Invalid request: Expected exactly one of [AliasTarget, all of [TTL, and ResourceRecords], or TrafficPolicyInstanceId], but found none in Change with [Name=%s, Type=%s, SetIdentifier=%s]", x.Name, x.Type, x.SetIdentifier)
 	case x.Weight != nil && x.SetIdentifier == "", x.Region != "" && x.SetIdentifier == "", x.Failover != "" && x.SetIdentifier == "":
-		return errf(400, "InvalidInput", "Invalid request: a routing policy needs SetIdentifier (record %s %s)", x.Name, x.Type)
+		return wire.Errf(400, "InvalidInput", "Invalid request: a routing policy needs SetIdentifier (record %s %s)", x.Name, x.Type)
 	}
 	return nil
 }
@@ -189,7 +190,7 @@ type r53Holder struct {
 }
 
 // route53Holders finds the records of zone by name, type and set key.
-func route53Holders(st *world.State, c *call, zone string) map[string]*r53Holder {
+func route53Holders(st *world.State, c *wire.Call, zone string) map[string]*r53Holder {
 	zones := route53Zones(st, c)
 	byName := map[string]string{}
 	for id, z := range zones {
@@ -211,13 +212,13 @@ func route53Holders(st *world.State, c *call, zone string) map[string]*r53Holder
 		id, _ := m["SetIdentifier"].(string)
 		return r53Key(n, t, id)
 	}
-	for _, res := range st.OfType(c.account, c.region, "AWS::Route53::RecordSet") {
+	for _, res := range st.OfType(c.Account, c.Region, "AWS::Route53::RecordSet") {
 		m, _ := fieldObject(res)
 		if zoneOf(m) == zone {
 			out[key(m)] = &r53Holder{res: res, model: m}
 		}
 	}
-	for _, res := range st.OfType(c.account, c.region, "AWS::Route53::RecordSetGroup") {
+	for _, res := range st.OfType(c.Account, c.Region, "AWS::Route53::RecordSetGroup") {
 		g, _ := fieldObject(res)
 		if zoneOf(g) != zone {
 			continue
@@ -238,14 +239,14 @@ func r53Key(name, typ, set string) string {
 
 // route53ChangeResourceRecordSets applies a change batch: every change is
 // checked against the zone first, then all are written.
-func route53ChangeResourceRecordSets(st *world.State, c *call) (any, error) {
-	zone := strings.TrimPrefix(c.params["zone"], "/hostedzone/")
+func route53ChangeResourceRecordSets(st *world.State, c *wire.Call) (any, error) {
+	zone := strings.TrimPrefix(c.Params["zone"], "/hostedzone/")
 	var in r53ChangeRequest
-	if err := xml.Unmarshal(c.body, &in); err != nil {
-		return nil, errf(400, "InvalidInput", "Invalid request: the change batch is not valid XML: %v", err)
+	if err := xml.Unmarshal(c.Body, &in); err != nil {
+		return nil, wire.Errf(400, "InvalidInput", "Invalid request: the change batch is not valid XML: %v", err)
 	}
 	if len(in.Changes) == 0 {
-		return nil, errf(400, "InvalidInput", "1 validation error detected: Value '[]' at 'changeBatch.changes' failed to satisfy constraint: Member must have length greater than or equal to 1")
+		return nil, wire.Errf(400, "InvalidInput", "1 validation error detected: Value '[]' at 'changeBatch.changes' failed to satisfy constraint: Member must have length greater than or equal to 1")
 	}
 	st.Lock()
 	defer st.Unlock()
@@ -254,7 +255,7 @@ func route53ChangeResourceRecordSets(st *world.State, c *call) (any, error) {
 	if z == nil {
 		route53Records(st, c, zones) // zones only records name
 		if z = zones[zone]; z == nil {
-			return nil, errf(404, "NoSuchHostedZone", "No hosted zone found with ID: %s", zone)
+			return nil, wire.Errf(404, "NoSuchHostedZone", "No hosted zone found with ID: %s", zone)
 		}
 	}
 	have := route53Holders(st, c, zone)
@@ -263,7 +264,7 @@ func route53ChangeResourceRecordSets(st *world.State, c *call) (any, error) {
 	for _, ch := range in.Changes {
 		x := ch.Set
 		if x == nil {
-			return nil, errf(400, "InvalidInput", "Invalid request: a change needs a ResourceRecordSet")
+			return nil, wire.Errf(400, "InvalidInput", "Invalid request: a change needs a ResourceRecordSet")
 		}
 		if err := x.check(); err != nil {
 			return nil, err
@@ -271,7 +272,7 @@ func route53ChangeResourceRecordSets(st *world.State, c *call) (any, error) {
 		k := r53Key(x.Name, x.Type, x.SetIdentifier)
 		desc := fmt.Sprintf("[name='%s', type='%s'%s]", r53Name(x.Name), strings.ToUpper(x.Type), setDesc(x.SetIdentifier))
 		if seen[k] {
-			return nil, errf(400, "InvalidChangeBatch", "[The request contains an invalid set of changes for a resource record set '%s %s']", r53Name(x.Name), x.Type)
+			return nil, wire.Errf(400, "InvalidChangeBatch", "[The request contains an invalid set of changes for a resource record set '%s %s']", r53Name(x.Name), x.Type)
 		}
 		seen[k] = true
 		if z.name != "" && r53Name(x.Name) != z.name && !strings.HasSuffix(r53Name(x.Name), "."+z.name) {
@@ -293,11 +294,11 @@ func route53ChangeResourceRecordSets(st *world.State, c *call) (any, error) {
 			}
 		case "UPSERT":
 		default:
-			return nil, errf(400, "InvalidInput", "1 validation error detected: Value '%s' at 'changeBatch.changes.member.action' failed to satisfy constraint: Member must satisfy enum value set: [CREATE, DELETE, UPSERT]", ch.Action)
+			return nil, wire.Errf(400, "InvalidInput", "1 validation error detected: Value '%s' at 'changeBatch.changes.member.action' failed to satisfy constraint: Member must satisfy enum value set: [CREATE, DELETE, UPSERT]", ch.Action)
 		}
 	}
 	if len(problems) > 0 {
-		return nil, errf(400, "InvalidChangeBatch", "[%s]", strings.Join(problems, ", "))
+		return nil, wire.Errf(400, "InvalidChangeBatch", "[%s]", strings.Join(problems, ", "))
 	}
 	for _, ch := range in.Changes {
 		x := ch.Set
@@ -315,7 +316,7 @@ func route53ChangeResourceRecordSets(st *world.State, c *call) (any, error) {
 			return nil, err
 		}
 	}
-	return restXML(el("ChangeResourceRecordSetsResponse", r53ChangeInfo(c.now(), "PENDING", in.Comment)), route53NS), nil
+	return restXML(wire.El("ChangeResourceRecordSetsResponse", r53ChangeInfo(c.Now(), "PENDING", in.Comment)), route53NS), nil
 }
 
 func setDesc(set string) string {
@@ -391,16 +392,16 @@ func r53Replace(h *r53Holder, x *r53XMLRR) error {
 	}
 	sets, _ := g["RecordSets"].([]any)
 	if h.index >= len(sets) {
-		return errf(500, "InternalError", "record set group %s changed under the write", h.res.CCID())
+		return wire.Errf(500, "InternalError", "record set group %s changed under the write", h.res.CCID())
 	}
 	sets[h.index] = m
 	return world.SetField(h.res, "RecordSets", sets)
 }
 
 // r53Delete removes the record h holds.
-func r53Delete(st *world.State, c *call, h *r53Holder) error {
+func r53Delete(st *world.State, c *wire.Call, h *r53Holder) error {
 	if !h.group {
-		st.Remove(c.account, c.region, h.res)
+		st.Remove(c.Account, c.Region, h.res)
 		return nil
 	}
 	g, err := fieldObject(h.res)
@@ -420,7 +421,7 @@ func r53Delete(st *world.State, c *call, h *r53Holder) error {
 // r53Create adds a record of zone as a live-only AWS::Route53::RecordSet,
 // identified by its name (with its type and set identifier when the name
 // is taken).
-func r53Create(st *world.State, c *call, zone string, x *r53XMLRR) error {
+func r53Create(st *world.State, c *wire.Call, zone string, x *r53XMLRR) error {
 	m := map[string]any{"HostedZoneId": zone, "Name": x.Name, "Type": strings.ToUpper(x.Type)}
 	if x.SetIdentifier != "" {
 		m["SetIdentifier"] = x.SetIdentifier
@@ -433,34 +434,34 @@ func r53Create(st *world.State, c *call, zone string, x *r53XMLRR) error {
 		return err
 	}
 	id := strings.TrimSuffix(x.Name, ".")
-	if st.Resource(c.account, c.region, "AWS::Route53::RecordSet", id) != nil {
+	if st.Resource(c.Account, c.Region, "AWS::Route53::RecordSet", id) != nil {
 		id += "|" + strings.ToUpper(x.Type) + "|" + x.SetIdentifier
 	}
-	return st.AddLive(c.account, c.region, &world.Resource{Type: "AWS::Route53::RecordSet", PhysicalID: id, Properties: b})
+	return st.AddLive(c.Account, c.Region, &world.Resource{Type: "AWS::Route53::RecordSet", PhysicalID: id, Properties: b})
 }
 
 // r53ChangeInfo is a <ChangeInfo> for a change submitted at t.
-func r53ChangeInfo(t time.Time, status, comment string) *xnode {
+func r53ChangeInfo(t time.Time, status, comment string) *wire.Node {
 	id := "C" + strings.ToUpper(strconv.FormatInt(t.UnixNano(), 36))
-	return el("ChangeInfo", tx("Id", "/change/"+id), tx("Status", status), xtime("SubmittedAt", t), opt("Comment", comment))
+	return wire.El("ChangeInfo", wire.Tx("Id", "/change/"+id), wire.Tx("Status", status), wire.Time("SubmittedAt", t), wire.Opt("Comment", comment))
 }
 
 // route53GetChange answers a change's status: PENDING until the operation
 // delay has passed since it was submitted, INSYNC after.
-func route53GetChange(st *world.State, c *call) (any, error) {
-	id := strings.TrimPrefix(c.params["id"], "/change/")
+func route53GetChange(st *world.State, c *wire.Call) (any, error) {
+	id := strings.TrimPrefix(c.Params["id"], "/change/")
 	n, err := strconv.ParseInt(strings.ToLower(strings.TrimPrefix(id, "C")), 36, 64)
 	if !strings.HasPrefix(id, "C") || err != nil {
-		return nil, errf(404, "NoSuchChange", "A change with the specified change ID does not exist: %s", id)
+		return nil, wire.Errf(404, "NoSuchChange", "A change with the specified change ID does not exist: %s", id)
 	}
 	at := time.Unix(0, n).UTC()
-	if at.After(c.now()) {
-		return nil, errf(404, "NoSuchChange", "A change with the specified change ID does not exist: %s", id)
+	if at.After(c.Now()) {
+		return nil, wire.Errf(404, "NoSuchChange", "A change with the specified change ID does not exist: %s", id)
 	}
 	status := "PENDING"
-	if !c.now().Before(at.Add(c.operationDelay)) {
+	if !c.Now().Before(at.Add(c.OperationDelay)) {
 		status = "INSYNC"
 	}
 	info := r53ChangeInfo(at, status, "")
-	return restXML(el("GetChangeResponse", info), route53NS), nil
+	return restXML(wire.El("GetChangeResponse", info), route53NS), nil
 }

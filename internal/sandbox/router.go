@@ -3,6 +3,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"io"
 	"net/http"
@@ -47,9 +48,9 @@ func parseScope(r *http.Request) (scope, error) {
 
 // services is the one registration table of emulated services, keyed by
 // SigV4 signing name.
-func services(srv *Server) map[string]*service {
-	out := map[string]*service{}
-	for _, svc := range []*service{
+func services(srv *Server) map[string]*wire.Service {
+	out := map[string]*wire.Service{}
+	for _, svc := range []*wire.Service{
 		cloudFormationService(srv), cloudControlService(srv), stsService(srv), organizationsService(),
 		s3Service(srv), sqsService(), snsService(), iamService(), lambdaService(), kmsService(),
 		ec2Service(), logsService(), eventsService(), secretsManagerService(),
@@ -59,20 +60,20 @@ func services(srv *Server) map[string]*service {
 		lakeFormationService(), mediaConvertService(), docDBService(), dmsService(), budgetsService(), dlmService(), sageMakerService(), cognitoIdentityService(), cloudWatchService(), memoryDBService(), kafkaService(), elasticBeanstalkService(), redshiftServerlessService(), lexModelsService(),
 		securityHubService(srv), applicationAutoScalingService(),
 	} {
-		out[svc.name] = svc
+		out[svc.Name] = svc
 	}
 	return out
 }
 
 // serveAPI serves one signed AWS API request.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
-	reqID := newRequestID()
+	reqID := wire.NewRequestID()
 	sc, err := parseScope(r)
 	if err != nil {
-		writeError(w, nil, reqID, errf(403, "MissingAuthenticationToken", "%v", err))
+		wire.WriteError(w, nil, reqID, wire.Errf(403, "MissingAuthenticationToken", "%v", err))
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	body, err := io.ReadAll(io.LimitReader(r.Body, wire.MaxBody+1))
 	if s.opts.LocalQueueURLs {
 		var qw *queueURLWriter
 		body, qw = localQueueURLs(w, r, body)
@@ -82,103 +83,103 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	svc := s.services[sc.service]
 	if svc == nil {
 		s.refuse(w, r, sc, sniffService(sc.service, r, body), body, reqID,
-			errf(400, NotEmulated, "service %q (from the credential scope) is not emulated by the sandbox", sc.service))
+			wire.Errf(400, wire.NotEmulated, "service %q (from the credential scope) is not emulated by the sandbox", sc.service))
 		return
 	}
-	if svc.queryXMLNS != "" && r.Header.Get("X-Amz-Target") == "" && r.Header.Get("Smithy-Protocol") == "" {
+	if svc.QueryXMLNS != "" && r.Header.Get("X-Amz-Target") == "" && r.Header.Get("Smithy-Protocol") == "" {
 		q := *svc
-		q.protocol, q.xmlns = protoQuery, svc.queryXMLNS
+		q.Protocol, q.XMLNS = wire.ProtoQuery, svc.QueryXMLNS
 		svc = &q
 	}
-	if err != nil || len(body) > maxBody {
-		s.refuse(w, r, sc, svc, body, reqID, errf(400, "InvalidRequest", "cannot read the request body"))
+	if err != nil || len(body) > wire.MaxBody {
+		s.refuse(w, r, sc, svc, body, reqID, wire.Errf(400, "InvalidRequest", "cannot read the request body"))
 		return
 	}
-	action, form, params, err := svc.operation(r, body)
+	action, form, params, err := svc.Operation(r, body)
 	if err != nil {
 		s.refuse(w, r, sc, svc, body, reqID, asAPIError(err))
 		return
 	}
-	c := &call{r: r, svc: svc, action: action, region: sc.region, reqID: reqID, form: form, body: body, params: params,
-		pageSize: s.opts.PageSize, operationDelay: s.opts.OperationDelay, now: s.opts.now}
-	c.who = s.principalFor(sc.accessKey)
-	c.account = c.who.Account
+	c := &wire.Call{HTTP: r, Service: svc, Action: action, Region: sc.region, RequestID: reqID, Form: form, Body: body, Params: params,
+		PageSize: s.opts.PageSize, OperationDelay: s.opts.OperationDelay, Now: s.opts.now}
+	c.Who = s.principalFor(sc.accessKey)
+	c.Account = c.Who.Account
 
-	done := s.calls.begin(c.account, c.region, sc.service, action, sdkAttempt(r.Header))
+	done := s.calls.begin(c.Account, c.Region, sc.service, action, sdkAttempt(r.Header))
 	status, code := s.dispatch(w, c)
 	done(status, code)
 }
 
-func (s *Server) dispatch(w http.ResponseWriter, c *call) (int, string) {
+func (s *Server) dispatch(w http.ResponseWriter, c *wire.Call) (int, string) {
 	if d := s.latency(); d > 0 {
 		t := time.NewTimer(d)
 		select {
 		case <-t.C:
-		case <-c.r.Context().Done():
+		case <-c.HTTP.Context().Done():
 			t.Stop()
 			return 499, "ClientClosed"
 		}
 	}
 	if e := s.faults.check(c); e != nil {
-		writeError(w, c.svc, c.reqID, e)
+		wire.WriteError(w, c.Service, c.RequestID, e)
 		return e.Status, e.Code
 	}
 	if e := s.authorize(c); e != nil {
-		writeError(w, c.svc, c.reqID, e)
+		wire.WriteError(w, c.Service, c.RequestID, e)
 		return e.Status, e.Code
 	}
-	if !s.throttles.allow(c.account, c.region, c.svc.name, c.action) {
-		e := c.svc.throttle
+	if !s.throttles.allow(c.Account, c.Region, c.Service.Name, c.Action) {
+		e := c.Service.Throttle
 		e.Message = "Rate exceeded"
-		writeError(w, c.svc, c.reqID, &e)
+		wire.WriteError(w, c.Service, c.RequestID, &e)
 		return e.Status, e.Code
 	}
-	out, err := c.svc.ops[c.action](s.st, c)
+	out, err := c.Service.Ops[c.Action](s.st, c)
 	if err != nil {
 		e := asAPIError(err)
-		writeError(w, c.svc, c.reqID, e)
+		wire.WriteError(w, c.Service, c.RequestID, e)
 		return e.Status, e.Code
 	}
 	switch v := out.(type) {
-	case raw:
-		if v.contentType != "" {
-			w.Header().Set("Content-Type", v.contentType)
+	case wire.Raw:
+		if v.ContentType != "" {
+			w.Header().Set("Content-Type", v.ContentType)
 		}
-		w.Header().Set("x-amzn-RequestId", c.reqID)
-		w.Header().Set("x-amz-request-id", c.reqID)
-		w.Header().Set("x-amz-id-2", hostID(c.reqID))
-		if v.status == 0 {
-			v.status = 200
+		w.Header().Set("x-amzn-RequestId", c.RequestID)
+		w.Header().Set("x-amz-request-id", c.RequestID)
+		w.Header().Set("x-amz-id-2", wire.HostID(c.RequestID))
+		if v.Status == 0 {
+			v.Status = 200
 		}
-		w.WriteHeader(v.status)
-		_, _ = w.Write(v.body)
-		return v.status, ""
-	case *xnode:
-		if c.svc.protocol == protoEC2 {
-			writeEC2(w, c.svc, c.action, c.reqID, v)
+		w.WriteHeader(v.Status)
+		_, _ = w.Write(v.Body)
+		return v.Status, ""
+	case *wire.Node:
+		if c.Service.Protocol == wire.ProtoEC2 {
+			wire.WriteEC2(w, c.Service, c.Action, c.RequestID, v)
 			break
 		}
-		writeQuery(w, c.svc, c.action, c.reqID, v)
+		wire.WriteQuery(w, c.Service, c.Action, c.RequestID, v)
 	case nil:
-		if c.svc.protocol == protoEC2 {
-			writeEC2(w, c.svc, c.action, c.reqID, nil)
-		} else if c.svc.protocol == protoQuery {
-			writeQuery(w, c.svc, c.action, c.reqID, nil)
+		if c.Service.Protocol == wire.ProtoEC2 {
+			wire.WriteEC2(w, c.Service, c.Action, c.RequestID, nil)
+		} else if c.Service.Protocol == wire.ProtoQuery {
+			wire.WriteQuery(w, c.Service, c.Action, c.RequestID, nil)
 		} else {
-			writeJSON(w, c.svc, c.reqID, struct{}{})
+			wire.WriteJSON(w, c.Service, c.RequestID, struct{}{})
 		}
 	default:
-		writeJSON(w, c.svc, c.reqID, v)
+		wire.WriteJSON(w, c.Service, c.RequestID, v)
 	}
 	return 200, ""
 }
 
-func asAPIError(err error) *apiError {
-	var e *apiError
+func asAPIError(err error) *wire.Error {
+	var e *wire.Error
 	if errors.As(err, &e) {
 		return e
 	}
-	return &apiError{Status: 500, Code: "InternalFailure", Message: err.Error(), Receiver: true}
+	return &wire.Error{Status: 500, Code: "InternalFailure", Message: err.Error(), Receiver: true}
 }
 
 // principalFor maps an access key to its principal; an unmapped key acts

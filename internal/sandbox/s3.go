@@ -2,25 +2,26 @@ package sandbox
 
 import (
 	"encoding/json"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
 	"strings"
 )
 
-func s3Service(srv *Server) *service {
-	return &service{
-		name:     "s3",
-		protocol: protoRESTXML,
-		throttle: apiError{Status: 503, Code: "SlowDown"},
-		deny:     apiError{Status: 403, Code: "AccessDenied"},
-		route:    s3Route,
-		ops: map[string]handler{
+func s3Service(srv *Server) *wire.Service {
+	return &wire.Service{
+		Name:     "s3",
+		Protocol: wire.ProtoRESTXML,
+		Throttle: wire.Error{Status: 503, Code: "SlowDown"},
+		Deny:     wire.Error{Status: 403, Code: "AccessDenied"},
+		Route:    s3Route,
+		Ops: map[string]wire.Handler{
 			"GetBucketPolicy":    s3GetBucketPolicy,
 			"PutBucketPolicy":    s3PutBucketPolicy,
 			"DeleteBucketPolicy": s3DeleteBucketPolicy,
-			"PutObject":          serverOp(srv.s3PutObject),
-			"GetObject":          serverOp(srv.s3GetObject),
+			"PutObject":          wire.Bound(srv.s3PutObject),
+			"GetObject":          wire.Bound(srv.s3GetObject),
 		},
 	}
 }
@@ -54,18 +55,18 @@ func s3Route(r *http.Request) (string, map[string]string) {
 
 // findBucket looks a bucket up in the call's region, then in the account's
 // other regions (bucket names are global).
-func findBucket(st *world.State, c *call, name string) (*world.Resource, string) {
-	if b := st.Resource(c.account, c.region, "AWS::S3::Bucket", name); b != nil {
-		return b, c.region
+func findBucket(st *world.State, c *wire.Call, name string) (*world.Resource, string) {
+	if b := st.Resource(c.Account, c.Region, "AWS::S3::Bucket", name); b != nil {
+		return b, c.Region
 	}
-	if a := st.Account(c.account); a != nil {
+	if a := st.Account(c.Account); a != nil {
 		for _, r := range a.Regions {
-			if b := st.Resource(c.account, r.Name, "AWS::S3::Bucket", name); b != nil {
+			if b := st.Resource(c.Account, r.Name, "AWS::S3::Bucket", name); b != nil {
 				return b, r.Name
 			}
 		}
 	}
-	return nil, c.region
+	return nil, c.Region
 }
 
 // bucketPolicyOf returns the AWS::S3::BucketPolicy of a bucket in region.
@@ -79,29 +80,29 @@ func bucketPolicyOf(st *world.State, account, region, bucket string) *world.Reso
 }
 
 func noBucket(name string) error {
-	return &apiError{Status: 404, Code: "NoSuchBucket", Message: "The specified bucket does not exist", Extra: map[string]string{"BucketName": name}}
+	return &wire.Error{Status: 404, Code: "NoSuchBucket", Message: "The specified bucket does not exist", Extra: map[string]string{"BucketName": name}}
 }
 
-func s3GetBucketPolicy(st *world.State, c *call) (any, error) {
-	name := c.params["bucket"]
+func s3GetBucketPolicy(st *world.State, c *wire.Call) (any, error) {
+	name := c.Params["bucket"]
 	st.RLock()
 	defer st.RUnlock()
 	b, region := findBucket(st, c, name)
-	pol := bucketPolicyOf(st, c.account, region, name)
+	pol := bucketPolicyOf(st, c.Account, region, name)
 	if pol == nil {
 		if b == nil {
 			return nil, noBucket(name)
 		}
-		return nil, &apiError{Status: 404, Code: "NoSuchBucketPolicy", Message: "The bucket policy does not exist", Extra: map[string]string{"BucketName": name}}
+		return nil, &wire.Error{Status: 404, Code: "NoSuchBucketPolicy", Message: "The bucket policy does not exist", Extra: map[string]string{"BucketName": name}}
 	}
-	return raw{status: 200, contentType: "application/json", body: []byte(world.CompactJSON(world.Field(pol, "PolicyDocument")))}, nil
+	return wire.Raw{Status: 200, ContentType: "application/json", Body: []byte(world.CompactJSON(world.Field(pol, "PolicyDocument")))}, nil
 }
 
-func s3PutBucketPolicy(st *world.State, c *call) (any, error) {
-	name := c.params["bucket"]
+func s3PutBucketPolicy(st *world.State, c *wire.Call) (any, error) {
+	name := c.Params["bucket"]
 	var doc map[string]any
-	if err := json.Unmarshal(c.body, &doc); err != nil {
-		return nil, errf(400, "MalformedPolicy", "Policies must be valid JSON and the first byte must be '{'")
+	if err := json.Unmarshal(c.Body, &doc); err != nil {
+		return nil, wire.Errf(400, "MalformedPolicy", "Policies must be valid JSON and the first byte must be '{'")
 	}
 	st.Lock()
 	defer st.Unlock()
@@ -109,34 +110,34 @@ func s3PutBucketPolicy(st *world.State, c *call) (any, error) {
 	if b == nil {
 		return nil, noBucket(name)
 	}
-	text := json.RawMessage(world.CompactJSON(c.body))
-	if pol := bucketPolicyOf(st, c.account, region, name); pol != nil {
+	text := json.RawMessage(world.CompactJSON(c.Body))
+	if pol := bucketPolicyOf(st, c.Account, region, name); pol != nil {
 		if err := world.SetField(pol, "PolicyDocument", text); err != nil {
 			return nil, err
 		}
-		return raw{status: 204}, nil
+		return wire.Raw{Status: 204}, nil
 	}
 	model, err := world.MarshalNoEscape(map[string]any{"Bucket": name, "PolicyDocument": text})
 	if err != nil {
 		return nil, err
 	}
-	if err := st.AddLive(c.account, region, &world.Resource{Type: "AWS::S3::BucketPolicy", Identifier: name, PhysicalID: name, Properties: model}); err != nil {
+	if err := st.AddLive(c.Account, region, &world.Resource{Type: "AWS::S3::BucketPolicy", Identifier: name, PhysicalID: name, Properties: model}); err != nil {
 		return nil, err
 	}
-	return raw{status: 204}, nil
+	return wire.Raw{Status: 204}, nil
 }
 
-func s3DeleteBucketPolicy(st *world.State, c *call) (any, error) {
-	name := c.params["bucket"]
+func s3DeleteBucketPolicy(st *world.State, c *wire.Call) (any, error) {
+	name := c.Params["bucket"]
 	st.Lock()
 	defer st.Unlock()
 	b, region := findBucket(st, c, name)
-	pol := bucketPolicyOf(st, c.account, region, name)
+	pol := bucketPolicyOf(st, c.Account, region, name)
 	if b == nil && pol == nil {
 		return nil, noBucket(name)
 	}
 	if pol != nil {
-		st.Remove(c.account, region, pol)
+		st.Remove(c.Account, region, pol)
 	}
-	return raw{status: 204}, nil
+	return wire.Raw{Status: 204}, nil
 }

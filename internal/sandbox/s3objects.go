@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"net/http"
 	"net/url"
 	"strings"
@@ -54,29 +55,29 @@ func s3ObjectRoute(r *http.Request) (string, map[string]string) {
 	return "", nil
 }
 
-func (s *Server) s3PutObject(c *call) (any, error) {
-	name := c.params["bucket"]
+func (s *Server) s3PutObject(c *wire.Call) (any, error) {
+	name := c.Params["bucket"]
 	s.st.RLock()
 	b, _ := findBucket(s.st, c, name)
 	s.st.RUnlock()
 	if b == nil {
 		return nil, noBucket(name)
 	}
-	s.objects.put(name, c.params["key"], c.body)
-	return raw{status: 200}, nil
+	s.objects.put(name, c.Params["key"], c.Body)
+	return wire.Raw{Status: 200}, nil
 }
 
-func (s *Server) s3GetObject(c *call) (any, error) {
-	name := c.params["bucket"]
+func (s *Server) s3GetObject(c *wire.Call) (any, error) {
+	name := c.Params["bucket"]
 	s.st.RLock()
 	b, _ := findBucket(s.st, c, name)
 	s.st.RUnlock()
 	if b == nil {
 		return nil, noBucket(name)
 	}
-	data, ok := s.objects.get(name, c.params["key"])
+	data, ok := s.objects.get(name, c.Params["key"])
 	if !ok {
-		return nil, &apiError{Status: 404, Code: "NoSuchKey", Message: "The specified key does not exist.", Extra: map[string]string{"Key": c.params["key"]}}
+		return nil, &wire.Error{Status: 404, Code: "NoSuchKey", Message: "The specified key does not exist.", Extra: map[string]string{"Key": c.Params["key"]}}
 	}
-	return raw{status: 200, contentType: "application/octet-stream", body: data}, nil
+	return wire.Raw{Status: 200, ContentType: "application/octet-stream", Body: data}, nil
 }

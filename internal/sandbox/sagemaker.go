@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "strings"
 
@@ -12,16 +13,16 @@ import "strings"
 // missing endpoint configuration is the ValidationException "Could not
 // find endpoint configuration" SageMaker answers, a missing schedule
 // ResourceNotFound.
-func sageMakerService() *service {
-	return &service{
-		name:          "sagemaker",
-		protocol:      protoJSON,
-		jsonNamespace: "com.amazonaws.sagemaker#",
-		jsonVersion:   "1.1",
-		targetPrefix:  "SageMaker.",
-		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
-		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
-		ops: map[string]handler{
+func sageMakerService() *wire.Service {
+	return &wire.Service{
+		Name:          "sagemaker",
+		Protocol:      wire.ProtoJSON,
+		JSONNamespace: "com.amazonaws.sagemaker#",
+		JSONVersion:   "1.1",
+		TargetPrefix:  "SageMaker.",
+		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
+		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
+		Ops: map[string]wire.Handler{
 			"DescribeEndpointConfig":     sageMakerDescribeEndpointConfig,
 			"DescribeMonitoringSchedule": sageMakerDescribeMonitoringSchedule,
 			"ListTags":                   sageMakerListTags,
@@ -37,13 +38,13 @@ var (
 	smMonitoringSchedule = sageMakerKind{"AWS::SageMaker::MonitoringSchedule", "MonitoringScheduleName", "monitoring-schedule", "MonitoringScheduleArn"}
 )
 
-func (k sageMakerKind) arn(c *call, name string) string {
-	return "arn:aws:sagemaker:" + c.region + ":" + c.account + ":" + k.arnKind + "/" + name
+func (k sageMakerKind) arn(c *wire.Call, name string) string {
+	return "arn:aws:sagemaker:" + c.Region + ":" + c.Account + ":" + k.arnKind + "/" + name
 }
 
 // sageMakerModel returns the model of k named name (its name set).
-func sageMakerModel(st *world.State, c *call, k sageMakerKind, name string) (map[string]any, error) {
-	for _, r := range st.OfType(c.account, c.region, k.typ) {
+func sageMakerModel(st *world.State, c *wire.Call, k sageMakerKind, name string) (map[string]any, error) {
+	for _, r := range st.OfType(c.Account, c.Region, k.typ) {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -60,9 +61,9 @@ func sageMakerModel(st *world.State, c *call, k sageMakerKind, name string) (map
 	return nil, nil
 }
 
-func sageMakerDescribe(st *world.State, c *call, k sageMakerKind, missing func(string) error) (map[string]any, error) {
+func sageMakerDescribe(st *world.State, c *wire.Call, k sageMakerKind, missing func(string) error) (map[string]any, error) {
 	var in map[string]string
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	name := in[k.nameProp]
@@ -76,45 +77,45 @@ func sageMakerDescribe(st *world.State, c *call, k sageMakerKind, missing func(s
 		return nil, missing(name)
 	}
 	delete(m, "Tags")
-	m[k.arnField], m["CreationTime"] = k.arn(c, name), epoch(defaultStackTime)
+	m[k.arnField], m["CreationTime"] = k.arn(c, name), wire.Epoch(defaultStackTime)
 	return m, nil
 }
 
-func sageMakerDescribeEndpointConfig(st *world.State, c *call) (any, error) {
+func sageMakerDescribeEndpointConfig(st *world.State, c *wire.Call) (any, error) {
 	return sageMakerDescribe(st, c, smEndpointConfig, func(name string) error {
-		return errf(400, "ValidationException", "Could not find endpoint configuration \"%s\".", smEndpointConfig.arn(c, name))
+		return wire.Errf(400, "ValidationException", "Could not find endpoint configuration \"%s\".", smEndpointConfig.arn(c, name))
 	})
 }
 
-func sageMakerDescribeMonitoringSchedule(st *world.State, c *call) (any, error) {
+func sageMakerDescribeMonitoringSchedule(st *world.State, c *wire.Call) (any, error) {
 	m, err := sageMakerDescribe(st, c, smMonitoringSchedule, func(name string) error {
-		return errf(400, "ResourceNotFound", "Monitoring schedule %s does not exist.", name)
+		return wire.Errf(400, "ResourceNotFound", "Monitoring schedule %s does not exist.", name)
 	})
 	if err != nil {
 		return nil, err
 	}
-	m["MonitoringScheduleStatus"], m["LastModifiedTime"] = "Scheduled", epoch(defaultStackTime)
+	m["MonitoringScheduleStatus"], m["LastModifiedTime"] = "Scheduled", wire.Epoch(defaultStackTime)
 	if cfg, ok := m["MonitoringScheduleConfig"].(map[string]any); ok && cfg["MonitoringType"] != nil {
 		m["MonitoringType"] = cfg["MonitoringType"]
 	}
 	return m, nil
 }
 
-func sageMakerListTags(st *world.State, c *call) (any, error) {
+func sageMakerListTags(st *world.State, c *wire.Call) (any, error) {
 	var in struct {
 		ResourceArn, NextToken string
 		MaxResults             int
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	size := 50
 	if in.MaxResults > 0 {
 		size = in.MaxResults
 	}
-	off, ok := pageOffset("sagemaker", in.NextToken)
+	off, ok := wire.PageOffset("sagemaker", in.NextToken)
 	if !ok {
-		return nil, errf(400, "ValidationException", "Invalid NextToken")
+		return nil, wire.Errf(400, "ValidationException", "Invalid NextToken")
 	}
 	st.RLock()
 	defer st.RUnlock()
@@ -134,12 +135,12 @@ func sageMakerListTags(st *world.State, c *call) (any, error) {
 		for _, t := range objectList(m["Tags"]) {
 			tags = append(tags, map[string]any{"Key": t["Key"], "Value": t["Value"]})
 		}
-		lo, hi, next := page(len(tags), off, size)
+		lo, hi, next := wire.Page(len(tags), off, size)
 		out := map[string]any{"Tags": tags[lo:hi]}
 		if next >= 0 {
-			out["NextToken"] = pageToken("sagemaker", next)
+			out["NextToken"] = wire.PageToken("sagemaker", next)
 		}
 		return out, nil
 	}
-	return nil, errf(400, "ValidationException", "Resource %s does not exist.", in.ResourceArn)
+	return nil, wire.Errf(400, "ValidationException", "Resource %s does not exist.", in.ResourceArn)
 }

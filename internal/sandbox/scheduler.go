@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
@@ -15,14 +16,14 @@ import (
 // the values Scheduler fills in when a model lacks them (timezone UTC,
 // state ENABLED, ActionAfterCompletion NONE, a target retry policy of 24
 // hours and 185 attempts).
-func schedulerService() *service {
-	return &service{
-		name:     "scheduler",
-		protocol: protoRESTJSON,
-		throttle: apiError{Status: 429, Code: "ThrottlingException"},
-		deny:     apiError{Status: 403, Code: "AccessDeniedException"},
-		route:    schedulerRoute,
-		ops: map[string]handler{
+func schedulerService() *wire.Service {
+	return &wire.Service{
+		Name:     "scheduler",
+		Protocol: wire.ProtoRESTJSON,
+		Throttle: wire.Error{Status: 429, Code: "ThrottlingException"},
+		Deny:     wire.Error{Status: 403, Code: "AccessDeniedException"},
+		Route:    schedulerRoute,
+		Ops: map[string]wire.Handler{
 			"GetSchedule": schedulerGetSchedule,
 		},
 	}
@@ -40,15 +41,15 @@ func schedulerRoute(r *http.Request) (string, map[string]string) {
 	return "GetSchedule", map[string]string{"name": name}
 }
 
-func schedulerGetSchedule(st *world.State, c *call) (any, error) {
-	name, group := c.params["name"], c.str("groupName")
+func schedulerGetSchedule(st *world.State, c *wire.Call) (any, error) {
+	name, group := c.Params["name"], c.Str("groupName")
 	if group == "" {
 		group = "default"
 	}
 	st.RLock()
 	defer st.RUnlock()
 	var sched *world.Resource
-	for _, r := range st.OfType(c.account, c.region, "AWS::Scheduler::Schedule") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::Scheduler::Schedule") {
 		g := world.FieldString(r, "GroupName")
 		if g == "" {
 			g = "default"
@@ -63,7 +64,7 @@ func schedulerGetSchedule(st *world.State, c *call) (any, error) {
 		}
 	}
 	if sched == nil {
-		return nil, errf(404, "ResourceNotFoundException", "Schedule %s does not exist.", name)
+		return nil, wire.Errf(404, "ResourceNotFoundException", "Schedule %s does not exist.", name)
 	}
 	m, err := fieldObject(sched)
 	if err != nil {
@@ -83,12 +84,12 @@ func schedulerGetSchedule(st *world.State, c *call) (any, error) {
 		if v, ok := m[k].(string); ok {
 			t, err := time.Parse(time.RFC3339Nano, v)
 			if err != nil {
-				return nil, errf(500, "InternalServerException", "the world's %s %q is not an RFC 3339 time", k, v)
+				return nil, wire.Errf(500, "InternalServerException", "the world's %s %q is not an RFC 3339 time", k, v)
 			}
-			m[k] = epoch(t)
+			m[k] = wire.Epoch(t)
 		}
 	}
-	m["Arn"] = "arn:aws:scheduler:" + c.region + ":" + c.account + ":schedule/" + group + "/" + name
-	m["CreationDate"], m["LastModificationDate"] = epoch(defaultStackTime), epoch(defaultStackTime)
+	m["Arn"] = "arn:aws:scheduler:" + c.Region + ":" + c.Account + ":schedule/" + group + "/" + name
+	m["CreationDate"], m["LastModificationDate"] = wire.Epoch(defaultStackTime), wire.Epoch(defaultStackTime)
 	return m, nil
 }

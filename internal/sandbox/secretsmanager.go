@@ -1,21 +1,22 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 
 // secretsManagerService serves Secrets Manager (JSON 1.1): a secret's
 // resource policy, from the world's AWS::SecretsManager::Secret models and
 // the AWS::SecretsManager::ResourcePolicy models whose SecretId names one
 // (by ARN or name).
-func secretsManagerService() *service {
-	return &service{
-		name:          "secretsmanager",
-		protocol:      protoJSON,
-		jsonNamespace: "com.amazonaws.secretsmanager#",
-		jsonVersion:   "1.1",
-		targetPrefix:  "secretsmanager.",
-		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
-		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
-		ops: map[string]handler{
+func secretsManagerService() *wire.Service {
+	return &wire.Service{
+		Name:          "secretsmanager",
+		Protocol:      wire.ProtoJSON,
+		JSONNamespace: "com.amazonaws.secretsmanager#",
+		JSONVersion:   "1.1",
+		TargetPrefix:  "secretsmanager.",
+		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
+		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
+		Ops: map[string]wire.Handler{
 			"GetResourcePolicy": smGetResourcePolicy,
 		},
 	}
@@ -29,28 +30,28 @@ func secretArn(r *world.Resource) string {
 	return r.CCID()
 }
 
-func smGetResourcePolicy(st *world.State, c *call) (any, error) {
+func smGetResourcePolicy(st *world.State, c *wire.Call) (any, error) {
 	var in struct{ SecretId string }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	if in.SecretId == "" {
-		return nil, errf(400, "InvalidParameterException", "You must provide a SecretId.")
+		return nil, wire.Errf(400, "InvalidParameterException", "You must provide a SecretId.")
 	}
 	st.RLock()
 	defer st.RUnlock()
 	var secret *world.Resource
-	for _, r := range st.OfType(c.account, c.region, "AWS::SecretsManager::Secret") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::SecretsManager::Secret") {
 		if secretArn(r) == in.SecretId || world.FieldString(r, "Name") == in.SecretId {
 			secret = r
 		}
 	}
 	if secret == nil {
-		return nil, errf(400, "ResourceNotFoundException", "Secrets Manager can't find the specified secret.")
+		return nil, wire.Errf(400, "ResourceNotFoundException", "Secrets Manager can't find the specified secret.")
 	}
 	arn, name := secretArn(secret), world.FieldString(secret, "Name")
 	out := map[string]any{"ARN": arn, "Name": name}
-	for _, p := range st.OfType(c.account, c.region, "AWS::SecretsManager::ResourcePolicy") {
+	for _, p := range st.OfType(c.Account, c.Region, "AWS::SecretsManager::ResourcePolicy") {
 		if id := world.FieldString(p, "SecretId"); id == arn || (name != "" && id == name) {
 			if doc := world.Field(p, "ResourcePolicy"); doc != nil {
 				if str := world.FieldString(p, "ResourcePolicy"); str != "" {

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"net/http"
 	"sort"
 	"strings"
@@ -25,17 +26,17 @@ import (
 // understands the filters realdrift uses (Id, ProductArn, AwsAccountId,
 // RecordState, GeneratorId: EQUALS; ProductFields: EQUALS) and rejects any
 // other with InvalidInputException rather than ignoring it.
-func securityHubService(s *Server) *service {
-	return &service{
-		name:     "securityhub",
-		protocol: protoRESTJSON,
-		throttle: apiError{Status: 429, Code: "TooManyRequestsException"},
-		deny:     apiError{Status: 403, Code: "AccessDeniedException"},
-		route:    securityHubRoute,
-		ops: map[string]handler{
-			"BatchImportFindings": serverOp(s.securityHubImport),
-			"GetFindings":         serverOp(s.securityHubGetFindings),
-			"BatchUpdateFindings": serverOp(s.securityHubUpdate),
+func securityHubService(s *Server) *wire.Service {
+	return &wire.Service{
+		Name:     "securityhub",
+		Protocol: wire.ProtoRESTJSON,
+		Throttle: wire.Error{Status: 429, Code: "TooManyRequestsException"},
+		Deny:     wire.Error{Status: 403, Code: "AccessDeniedException"},
+		Route:    securityHubRoute,
+		Ops: map[string]wire.Handler{
+			"BatchImportFindings": wire.Bound(s.securityHubImport),
+			"GetFindings":         wire.Bound(s.securityHubGetFindings),
+			"BatchUpdateFindings": wire.Bound(s.securityHubUpdate),
 		},
 	}
 }
@@ -67,37 +68,37 @@ func (f hubFinding) str(k string) string {
 // asffRequired are the fields BatchImportFindings requires of a finding.
 var asffRequired = []string{"SchemaVersion", "Id", "ProductArn", "GeneratorId", "AwsAccountId", "CreatedAt", "UpdatedAt", "Title", "Description"}
 
-func (s *Server) securityHubImport(c *call) (any, error) {
+func (s *Server) securityHubImport(c *wire.Call) (any, error) {
 	var in struct{ Findings []hubFinding }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	if in.Findings == nil {
-		return nil, errf(400, "InvalidInputException", "Findings is required")
+		return nil, wire.Errf(400, "InvalidInputException", "Findings is required")
 	}
 	if len(in.Findings) > 100 {
-		return nil, errf(400, "InvalidInputException", "Findings: at most 100 findings per request, got %d", len(in.Findings))
+		return nil, wire.Errf(400, "InvalidInputException", "Findings: at most 100 findings per request, got %d", len(in.Findings))
 	}
-	product := "arn:aws:securityhub:" + c.region + ":" + c.account + ":product/" + c.account + "/default"
+	product := "arn:aws:securityhub:" + c.Region + ":" + c.Account + ":product/" + c.Account + "/default"
 	type failure struct{ Id, ErrorCode, ErrorMessage string }
 	failed := []failure{}
 	ok := 0
 	s.st.Lock()
 	defer s.st.Unlock()
-	store := s.hub.of(c.account, c.region)
+	store := s.hub.of(c.Account, c.Region)
 	for i, f := range in.Findings {
 		id := f.str("Id")
 		if id == "" {
 			id = fmt.Sprintf("finding %d", i)
 		}
-		if why := invalidFinding(f, product, c.account); why != "" {
+		if why := invalidFinding(f, product, c.Account); why != "" {
 			failed = append(failed, failure{id, "InvalidInput", why})
 			continue
 		}
 		key := f.str("ProductArn") + "|" + f.str("Id")
 		if prev, seen := store[key]; seen {
 			f["CreatedAt"] = prev["CreatedAt"]
-			s.hub.keepCustomerFields(c.account, c.region, key, prev, f)
+			s.hub.keepCustomerFields(c.Account, c.Region, key, prev, f)
 		}
 		store[key] = f
 		ok++
@@ -128,20 +129,20 @@ func (h *hubFindings) keepCustomerFields(account, region, key string, prev, f hu
 	}
 }
 
-func (s *Server) securityHubUpdate(c *call) (any, error) {
+func (s *Server) securityHubUpdate(c *wire.Call) (any, error) {
 	var in map[string]any
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	ids, _ := in["FindingIdentifiers"].([]any)
 	if len(ids) == 0 || len(ids) > 100 {
-		return nil, errf(400, "InvalidInputException", "FindingIdentifiers: between 1 and 100 identifiers")
+		return nil, wire.Errf(400, "InvalidInputException", "FindingIdentifiers: between 1 and 100 identifiers")
 	}
 	type ident struct{ Id, ProductArn string }
 	processed, unprocessed := []ident{}, []map[string]any{}
 	s.st.Lock()
 	defer s.st.Unlock()
-	store := s.hub.of(c.account, c.region)
+	store := s.hub.of(c.Account, c.Region)
 	for _, raw := range ids {
 		m, _ := raw.(map[string]any)
 		id := ident{Id: hubFinding(m).str("Id"), ProductArn: hubFinding(m).str("ProductArn")}
@@ -168,7 +169,7 @@ func (s *Server) securityHubUpdate(c *call) (any, error) {
 				v = merged
 			}
 			f[field] = v
-			s.hub.markCustomer(c.account, c.region, id.ProductArn+"|"+id.Id, field)
+			s.hub.markCustomer(c.Account, c.Region, id.ProductArn+"|"+id.Id, field)
 		}
 		processed = append(processed, id)
 	}
@@ -207,39 +208,39 @@ func invalidFinding(f hubFinding, product, account string) string {
 // here, each read from the finding's own top-level field.
 var hubStringFilters = map[string]bool{"Id": true, "ProductArn": true, "AwsAccountId": true, "RecordState": true, "GeneratorId": true}
 
-func (s *Server) securityHubGetFindings(c *call) (any, error) {
+func (s *Server) securityHubGetFindings(c *wire.Call) (any, error) {
 	var in struct {
 		Filters    map[string][]struct{ Key, Value, Comparison string }
 		MaxResults int
 		NextToken  string
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	if in.MaxResults < 0 || in.MaxResults > 100 {
-		return nil, errf(400, "InvalidInputException", "MaxResults must be between 1 and 100")
+		return nil, wire.Errf(400, "InvalidInputException", "MaxResults must be between 1 and 100")
 	}
 	size := 100
 	if in.MaxResults > 0 {
 		size = in.MaxResults
 	}
-	off, ok := pageOffset("securityhub", in.NextToken)
+	off, ok := wire.PageOffset("securityhub", in.NextToken)
 	if !ok {
-		return nil, errf(400, "InvalidInputException", "invalid NextToken")
+		return nil, wire.Errf(400, "InvalidInputException", "invalid NextToken")
 	}
 	for field, fs := range in.Filters {
 		if !hubStringFilters[field] && field != "ProductFields" {
-			return nil, errf(400, "InvalidInputException", "filter %s is not emulated by the sandbox", field)
+			return nil, wire.Errf(400, "InvalidInputException", "filter %s is not emulated by the sandbox", field)
 		}
 		for _, f := range fs {
 			if f.Comparison != "EQUALS" {
-				return nil, errf(400, "InvalidInputException", "filter %s: comparison %s is not emulated by the sandbox", field, f.Comparison)
+				return nil, wire.Errf(400, "InvalidInputException", "filter %s: comparison %s is not emulated by the sandbox", field, f.Comparison)
 			}
 		}
 	}
 	s.st.RLock()
 	var match []hubFinding
-	for _, f := range s.hub.byPlace[c.account+"|"+c.region] {
+	for _, f := range s.hub.byPlace[c.Account+"|"+c.Region] {
 		if hubMatches(f, in.Filters) {
 			match = append(match, f)
 		}
@@ -251,7 +252,7 @@ func (s *Server) securityHubGetFindings(c *call) (any, error) {
 		end := min(off+size, len(match))
 		out["Findings"] = match[off:end]
 		if end < len(match) {
-			out["NextToken"] = pageToken("securityhub", end)
+			out["NextToken"] = wire.PageToken("securityhub", end)
 		}
 	}
 	return out, nil

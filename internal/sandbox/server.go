@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"strings"
@@ -47,7 +48,7 @@ func (o Options) now() time.Time {
 // concurrent use.
 type Server struct {
 	opts     Options
-	services map[string]*service
+	services map[string]*wire.Service
 
 	mu sync.RWMutex // guards st and requests
 	st *world.State
@@ -84,8 +85,8 @@ func New(w *world.World, opts Options) (*Server, error) {
 		opts.Seed = 1
 	}
 	s := &Server{
-		opts:     opts,
-		
+		opts: opts,
+
 		st:       world.NewState(w),
 		requests: map[string]*progress{},
 		calls:    newCallLog(),

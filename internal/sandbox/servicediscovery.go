@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "strings"
 
@@ -15,16 +16,16 @@ import "strings"
 // template-only Tags and ServiceAttributes. A model's Tags are what
 // ListTagsForResource lists (an ARN is the model's Arn, else derived from
 // the id).
-func serviceDiscoveryService() *service {
-	return &service{
-		name:          "servicediscovery",
-		protocol:      protoJSON,
-		jsonNamespace: "com.amazonaws.servicediscovery#",
-		jsonVersion:   "1.1",
-		targetPrefix:  "Route53AutoNaming_v20170314.",
-		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
-		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
-		ops: map[string]handler{
+func serviceDiscoveryService() *wire.Service {
+	return &wire.Service{
+		Name:          "servicediscovery",
+		Protocol:      wire.ProtoJSON,
+		JSONNamespace: "com.amazonaws.servicediscovery#",
+		JSONVersion:   "1.1",
+		TargetPrefix:  "Route53AutoNaming_v20170314.",
+		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
+		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
+		Ops: map[string]wire.Handler{
 			"GetNamespace":        cloudMapGetNamespace,
 			"GetService":          cloudMapGetService,
 			"ListTagsForResource": cloudMapListTags,
@@ -41,12 +42,12 @@ var cloudMapNamespaceTypes = map[string]string{
 }
 
 // cloudMapFind finds a model of one of types by id.
-func cloudMapFind(st *world.State, c *call, id string, types ...string) *world.Resource {
+func cloudMapFind(st *world.State, c *wire.Call, id string, types ...string) *world.Resource {
 	for _, t := range types {
-		if r := st.Resource(c.account, c.region, t, id); r != nil {
+		if r := st.Resource(c.Account, c.Region, t, id); r != nil {
 			return r
 		}
-		for _, r := range st.OfType(c.account, c.region, t) {
+		for _, r := range st.OfType(c.Account, c.Region, t) {
 			if world.FieldString(r, "Id") == id {
 				return r
 			}
@@ -55,18 +56,18 @@ func cloudMapFind(st *world.State, c *call, id string, types ...string) *world.R
 	return nil
 }
 
-func cloudMapID(st *world.State, c *call) (string, error) {
+func cloudMapID(st *world.State, c *wire.Call) (string, error) {
 	var in struct{ Id string }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return "", err
 	}
 	if in.Id == "" {
-		return "", errf(400, "InvalidInput", "Id is required")
+		return "", wire.Errf(400, "InvalidInput", "Id is required")
 	}
 	return in.Id, nil
 }
 
-func cloudMapGetNamespace(st *world.State, c *call) (any, error) {
+func cloudMapGetNamespace(st *world.State, c *wire.Call) (any, error) {
 	id, err := cloudMapID(st, c)
 	if err != nil {
 		return nil, err
@@ -80,13 +81,13 @@ func cloudMapGetNamespace(st *world.State, c *call) (any, error) {
 		}
 	}
 	if ns == nil {
-		return nil, errf(400, "NamespaceNotFound", "Namespace not found: %s", id)
+		return nil, wire.Errf(400, "NamespaceNotFound", "Namespace not found: %s", id)
 	}
 	m, err := fieldObject(ns)
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"Type": cloudMapNamespaceTypes[ns.Type], "CreateDate": epoch(defaultStackTime)}
+	out := map[string]any{"Type": cloudMapNamespaceTypes[ns.Type], "CreateDate": wire.Epoch(defaultStackTime)}
 	for _, k := range []string{"Name", "Description", "Id", "Arn"} {
 		if v, ok := m[k]; ok {
 			out[k] = v
@@ -118,7 +119,7 @@ func cloudMapGetNamespace(st *world.State, c *call) (any, error) {
 	return map[string]any{"Namespace": out}, nil
 }
 
-func cloudMapGetService(st *world.State, c *call) (any, error) {
+func cloudMapGetService(st *world.State, c *wire.Call) (any, error) {
 	id, err := cloudMapID(st, c)
 	if err != nil {
 		return nil, err
@@ -127,7 +128,7 @@ func cloudMapGetService(st *world.State, c *call) (any, error) {
 	defer st.RUnlock()
 	svc := cloudMapFind(st, c, id, "AWS::ServiceDiscovery::Service")
 	if svc == nil {
-		return nil, errf(400, "ServiceNotFound", "Service not found: %s", id)
+		return nil, wire.Errf(400, "ServiceNotFound", "Service not found: %s", id)
 	}
 	m, err := fieldObject(svc)
 	if err != nil {
@@ -135,18 +136,18 @@ func cloudMapGetService(st *world.State, c *call) (any, error) {
 	}
 	delete(m, "Tags")
 	delete(m, "ServiceAttributes")
-	m["CreateDate"] = epoch(defaultStackTime)
+	m["CreateDate"] = wire.Epoch(defaultStackTime)
 	return map[string]any{"Service": m}, nil
 }
 
-func cloudMapListTags(st *world.State, c *call) (any, error) {
+func cloudMapListTags(st *world.State, c *wire.Call) (any, error) {
 	var in struct{ ResourceARN string }
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	kind, id, ok := strings.Cut(world.ARNTail(in.ResourceARN, ":servicediscovery:"), "/")
 	if !ok {
-		return nil, errf(400, "InvalidInput", "Invalid ARN: %s", in.ResourceARN)
+		return nil, wire.Errf(400, "InvalidInput", "Invalid ARN: %s", in.ResourceARN)
 	}
 	kind = world.ARNTail(kind, ":")
 	st.RLock()
@@ -163,7 +164,7 @@ func cloudMapListTags(st *world.State, c *call) (any, error) {
 		res = cloudMapFind(st, c, id, "AWS::ServiceDiscovery::Service")
 	}
 	if res == nil {
-		return nil, errf(400, "ResourceNotFoundException", "Resource not found: %s", in.ResourceARN)
+		return nil, wire.Errf(400, "ResourceNotFoundException", "Resource not found: %s", in.ResourceARN)
 	}
 	tags := []any{}
 	if ts, ok := world.FieldValue(res, "Tags").([]any); ok {

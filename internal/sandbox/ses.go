@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "encoding/json"
 
@@ -11,14 +12,14 @@ import "encoding/json"
 // models, plus the rule sets and configuration sets those name. Values are
 // answered in the API's shape, which is the template's but for
 // SnsDestination (SNSDestination), lists as <member>s.
-func sesService() *service {
-	return &service{
-		name:     "ses",
-		protocol: protoQuery,
-		xmlns:    "http://ses.amazonaws.com/doc/2010-12-01/",
-		throttle: apiError{Status: 400, Code: "Throttling"},
-		deny:     apiError{Status: 403, Code: "AccessDenied"},
-		ops: map[string]handler{
+func sesService() *wire.Service {
+	return &wire.Service{
+		Name:     "ses",
+		Protocol: wire.ProtoQuery,
+		XMLNS:    "http://ses.amazonaws.com/doc/2010-12-01/",
+		Throttle: wire.Error{Status: 400, Code: "Throttling"},
+		Deny:     wire.Error{Status: 403, Code: "AccessDenied"},
+		Ops: map[string]wire.Handler{
 			"ListReceiptFilters":       sesListReceiptFilters,
 			"DescribeReceiptRuleSet":   sesDescribeReceiptRuleSet,
 			"DescribeReceiptRule":      sesDescribeReceiptRule,
@@ -29,39 +30,39 @@ func sesService() *service {
 
 // queryXML renders a template-shaped value as query-protocol XML under
 // name: objects by their keys, lists as <member>s.
-func queryXML(name string, v any) *xnode {
+func queryXML(name string, v any) *wire.Node {
 	switch t := v.(type) {
 	case map[string]any:
-		n := &xnode{name: name}
+		n := &wire.Node{Name: name}
 		for _, k := range world.SortedKeys(t) {
 			if kid := queryXML(k, t[k]); kid != nil {
-				n.kids = append(n.kids, kid)
+				n.Kids = append(n.Kids, kid)
 			}
 		}
 		return n
 	case []any:
-		n := &xnode{name: name}
+		n := &wire.Node{Name: name}
 		for _, e := range t {
 			if kid := queryXML("member", e); kid != nil {
-				n.kids = append(n.kids, kid)
+				n.Kids = append(n.Kids, kid)
 			}
 		}
 		return n
 	case string:
-		return tx(name, t)
+		return wire.Tx(name, t)
 	case json.Number:
-		return tx(name, t.String())
+		return wire.Tx(name, t.String())
 	case bool:
-		return xbool(name, t)
+		return wire.Bool(name, t)
 	}
 	return nil
 }
 
-func sesListReceiptFilters(st *world.State, c *call) (any, error) {
+func sesListReceiptFilters(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
-	var fs []*xnode
-	for _, r := range st.OfType(c.account, c.region, "AWS::SES::ReceiptFilter") {
+	var fs []*wire.Node
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::SES::ReceiptFilter") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -70,13 +71,13 @@ func sesListReceiptFilters(st *world.State, c *call) (any, error) {
 			fs = append(fs, queryXML("member", f))
 		}
 	}
-	return el("", &xnode{name: "Filters", kids: fs}), nil
+	return wire.El("", &wire.Node{Name: "Filters", Kids: fs}), nil
 }
 
 // sesRules returns the rule sets by name, each with its rules' models.
-func sesRules(st *world.State, c *call) map[string][]map[string]any {
+func sesRules(st *world.State, c *wire.Call) map[string][]map[string]any {
 	sets := map[string][]map[string]any{}
-	for _, r := range st.OfType(c.account, c.region, "AWS::SES::ReceiptRuleSet") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::SES::ReceiptRuleSet") {
 		n := world.FieldString(r, "RuleSetName")
 		if n == "" {
 			n = r.CCID()
@@ -85,7 +86,7 @@ func sesRules(st *world.State, c *call) map[string][]map[string]any {
 			sets[n] = []map[string]any{}
 		}
 	}
-	for _, r := range st.OfType(c.account, c.region, "AWS::SES::ReceiptRule") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::SES::ReceiptRule") {
 		m, err := fieldObject(r)
 		if err != nil {
 			continue
@@ -99,26 +100,26 @@ func sesRules(st *world.State, c *call) map[string][]map[string]any {
 }
 
 func noRuleSet(name string) error {
-	return errf(400, "RuleSetDoesNotExist", "Rule set does not exist: %s", name)
+	return wire.Errf(400, "RuleSetDoesNotExist", "Rule set does not exist: %s", name)
 }
 
-func sesDescribeReceiptRuleSet(st *world.State, c *call) (any, error) {
-	name := c.str("RuleSetName")
+func sesDescribeReceiptRuleSet(st *world.State, c *wire.Call) (any, error) {
+	name := c.Str("RuleSetName")
 	st.RLock()
 	defer st.RUnlock()
 	rules, ok := sesRules(st, c)[name]
 	if !ok {
 		return nil, noRuleSet(name)
 	}
-	var rs []*xnode
+	var rs []*wire.Node
 	for _, r := range rules {
 		rs = append(rs, queryXML("member", r))
 	}
-	return el("", el("Metadata", tx("Name", name), xtime("CreatedTimestamp", defaultStackTime)), &xnode{name: "Rules", kids: rs}), nil
+	return wire.El("", wire.El("Metadata", wire.Tx("Name", name), wire.Time("CreatedTimestamp", defaultStackTime)), &wire.Node{Name: "Rules", Kids: rs}), nil
 }
 
-func sesDescribeReceiptRule(st *world.State, c *call) (any, error) {
-	set, name := c.str("RuleSetName"), c.str("RuleName")
+func sesDescribeReceiptRule(st *world.State, c *wire.Call) (any, error) {
+	set, name := c.Str("RuleSetName"), c.Str("RuleName")
 	st.RLock()
 	defer st.RUnlock()
 	rules, ok := sesRules(st, c)[set]
@@ -127,22 +128,22 @@ func sesDescribeReceiptRule(st *world.State, c *call) (any, error) {
 	}
 	for _, r := range rules {
 		if r["Name"] == name {
-			return el("", queryXML("Rule", r)), nil
+			return wire.El("", queryXML("Rule", r)), nil
 		}
 	}
-	return nil, errf(400, "RuleDoesNotExist", "Rule does not exist: %s", name)
+	return nil, wire.Errf(400, "RuleDoesNotExist", "Rule does not exist: %s", name)
 }
 
-func sesDescribeConfigurationSet(st *world.State, c *call) (any, error) {
-	name := c.str("ConfigurationSetName")
+func sesDescribeConfigurationSet(st *world.State, c *wire.Call) (any, error) {
+	name := c.Str("ConfigurationSetName")
 	st.RLock()
 	defer st.RUnlock()
 	exists := false
-	for _, r := range st.OfType(c.account, c.region, "AWS::SES::ConfigurationSet") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::SES::ConfigurationSet") {
 		exists = exists || world.FieldString(r, "Name") == name || r.CCID() == name
 	}
-	var dests []*xnode
-	for _, r := range st.OfType(c.account, c.region, "AWS::SES::ConfigurationSetEventDestination") {
+	var dests []*wire.Node
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::SES::ConfigurationSetEventDestination") {
 		m, err := fieldObject(r)
 		if err != nil {
 			return nil, err
@@ -160,11 +161,11 @@ func sesDescribeConfigurationSet(st *world.State, c *call) (any, error) {
 		}
 	}
 	if !exists {
-		return nil, errf(400, "ConfigurationSetDoesNotExist", "Configuration set <%s> does not exist.", name)
+		return nil, wire.Errf(400, "ConfigurationSetDoesNotExist", "Configuration set <%s> does not exist.", name)
 	}
-	out := el("", el("ConfigurationSet", tx("Name", name)))
-	if len(c.list("ConfigurationSetAttributeNames")) > 0 {
-		out.kids = append(out.kids, &xnode{name: "EventDestinations", kids: dests})
+	out := wire.El("", wire.El("ConfigurationSet", wire.Tx("Name", name)))
+	if len(c.List("ConfigurationSetAttributeNames")) > 0 {
+		out.Kids = append(out.Kids, &wire.Node{Name: "EventDestinations", Kids: dests})
 	}
 	return out, nil
 }

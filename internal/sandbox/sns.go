@@ -2,19 +2,20 @@ package sandbox
 
 import (
 	"encoding/json"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strconv"
 	"strings"
 )
 
-func snsService() *service {
-	return &service{
-		name:     "sns",
-		protocol: protoQuery,
-		xmlns:    "http://sns.amazonaws.com/doc/2010-03-31/",
-		throttle: apiError{Status: 400, Code: "Throttling"},
-		deny:     apiError{Status: 403, Code: "AuthorizationError"},
-		ops: map[string]handler{
+func snsService() *wire.Service {
+	return &wire.Service{
+		Name:     "sns",
+		Protocol: wire.ProtoQuery,
+		XMLNS:    "http://sns.amazonaws.com/doc/2010-03-31/",
+		Throttle: wire.Error{Status: 400, Code: "Throttling"},
+		Deny:     wire.Error{Status: 403, Code: "AuthorizationError"},
+		Ops: map[string]wire.Handler{
 			"GetTopicAttributes":       snsGetTopicAttributes,
 			"SetTopicAttributes":       snsSetTopicAttributes,
 			"ListSubscriptionsByTopic": snsListSubscriptionsByTopic,
@@ -45,10 +46,10 @@ var snsWritable = map[string]bool{
 	"TracingConfig": true, "DeliveryPolicy": true, "ArchivePolicy": true, "DataProtectionPolicy": true, "Policy": true,
 }
 
-func noTopic() error { return errf(404, "NotFound", "Topic does not exist") }
+func noTopic() error { return wire.Errf(404, "NotFound", "Topic does not exist") }
 
-func topicPolicyOf(st *world.State, c *call, arn string) *world.Resource {
-	for _, p := range st.OfType(c.account, c.region, "AWS::SNS::TopicPolicy") {
+func topicPolicyOf(st *world.State, c *wire.Call, arn string) *world.Resource {
+	for _, p := range st.OfType(c.Account, c.Region, "AWS::SNS::TopicPolicy") {
 		if world.Contains(world.FieldStrings(p, "Topics"), arn) {
 			return p
 		}
@@ -78,14 +79,14 @@ func defaultTopicPolicy(arn, account string) string {
 // topicSubscriptions returns a topic's subscriptions: AWS::SNS::Subscription
 // resources on it and the topic's inline Subscription entries (which SNS
 // lists like any other).
-func topicSubscriptions(st *world.State, c *call, arn string, topic *world.Resource) []*xnode {
-	var out []*xnode
-	for _, sub := range st.OfType(c.account, c.region, "AWS::SNS::Subscription") {
+func topicSubscriptions(st *world.State, c *wire.Call, arn string, topic *world.Resource) []*wire.Node {
+	var out []*wire.Node
+	for _, sub := range st.OfType(c.Account, c.Region, "AWS::SNS::Subscription") {
 		if world.FieldString(sub, "TopicArn") != arn {
 			continue
 		}
-		out = append(out, el("", tx("SubscriptionArn", sub.CCID()), tx("Owner", c.account),
-			tx("Protocol", world.FieldString(sub, "Protocol")), tx("Endpoint", world.FieldString(sub, "Endpoint")), tx("TopicArn", arn)))
+		out = append(out, wire.El("", wire.Tx("SubscriptionArn", sub.CCID()), wire.Tx("Owner", c.Account),
+			wire.Tx("Protocol", world.FieldString(sub, "Protocol")), wire.Tx("Endpoint", world.FieldString(sub, "Endpoint")), wire.Tx("TopicArn", arn)))
 	}
 	if topic != nil {
 		if inline, ok := world.FieldValue(topic, "Subscription").([]any); ok {
@@ -94,24 +95,24 @@ func topicSubscriptions(st *world.State, c *call, arn string, topic *world.Resou
 				proto, _ := m["Protocol"].(string)
 				endpoint, _ := m["Endpoint"].(string)
 				subArn := inlineSubscriptionArn(arn, i, proto, endpoint)
-				out = append(out, el("", tx("SubscriptionArn", subArn), tx("Owner", c.account),
-					tx("Protocol", proto), tx("Endpoint", endpoint), tx("TopicArn", arn)))
+				out = append(out, wire.El("", wire.Tx("SubscriptionArn", subArn), wire.Tx("Owner", c.Account),
+					wire.Tx("Protocol", proto), wire.Tx("Endpoint", endpoint), wire.Tx("TopicArn", arn)))
 			}
 		}
 	}
 	return out
 }
 
-func snsGetTopicAttributes(st *world.State, c *call) (any, error) {
-	arn := c.str("TopicArn")
+func snsGetTopicAttributes(st *world.State, c *wire.Call) (any, error) {
+	arn := c.Str("TopicArn")
 	st.RLock()
 	defer st.RUnlock()
-	topic := st.Resource(c.account, c.region, "AWS::SNS::Topic", arn)
+	topic := st.Resource(c.Account, c.Region, "AWS::SNS::Topic", arn)
 	pol := topicPolicyOf(st, c, arn)
 	if topic == nil && pol == nil {
 		return nil, noTopic()
 	}
-	attrs := map[string]string{"TopicArn": arn, "Owner": c.account}
+	attrs := map[string]string{"TopicArn": arn, "Owner": c.Account}
 	if topic != nil {
 		for name, a := range snsAttributes {
 			if v := world.FieldValue(topic, a.prop); v != nil {
@@ -125,32 +126,32 @@ func snsGetTopicAttributes(st *world.State, c *call) (any, error) {
 		attrs["SubscriptionsConfirmed"] = strconv.Itoa(confirmed)
 		attrs["SubscriptionsPending"] = "0"
 		attrs["SubscriptionsDeleted"] = "0"
-		attrs["Policy"] = defaultTopicPolicy(arn, c.account)
+		attrs["Policy"] = defaultTopicPolicy(arn, c.Account)
 	}
 	if pol != nil {
 		attrs["Policy"] = world.CompactJSON(world.Field(pol, "PolicyDocument"))
 	}
-	var entries []*xnode
+	var entries []*wire.Node
 	for _, k := range world.SortedKeys(attrs) {
-		entries = append(entries, el("entry", tx("key", k), tx("value", attrs[k])))
+		entries = append(entries, wire.El("entry", wire.Tx("key", k), wire.Tx("value", attrs[k])))
 	}
-	return el("", el("Attributes", entries...)), nil
+	return wire.El("", wire.El("Attributes", entries...)), nil
 }
 
-func snsSetTopicAttributes(st *world.State, c *call) (any, error) {
-	arn, name, value := c.str("TopicArn"), c.str("AttributeName"), c.str("AttributeValue")
+func snsSetTopicAttributes(st *world.State, c *wire.Call) (any, error) {
+	arn, name, value := c.Str("TopicArn"), c.Str("AttributeName"), c.Str("AttributeValue")
 	if !snsWritable[name] {
-		return nil, errf(400, "InvalidParameter", "Invalid parameter: AttributeName")
+		return nil, wire.Errf(400, "InvalidParameter", "Invalid parameter: AttributeName")
 	}
 	st.Lock()
 	defer st.Unlock()
-	topic := st.Resource(c.account, c.region, "AWS::SNS::Topic", arn)
+	topic := st.Resource(c.Account, c.Region, "AWS::SNS::Topic", arn)
 	if topic == nil {
 		return nil, noTopic()
 	}
 	if name == "Policy" {
 		if !json.Valid([]byte(value)) {
-			return nil, errf(400, "InvalidParameter", "Invalid parameter: Policy Error: the policy is not valid JSON")
+			return nil, wire.Errf(400, "InvalidParameter", "Invalid parameter: Policy Error: the policy is not valid JSON")
 		}
 		doc := json.RawMessage(world.CompactJSON([]byte(value)))
 		if pol := topicPolicyOf(st, c, arn); pol != nil {
@@ -160,7 +161,7 @@ func snsSetTopicAttributes(st *world.State, c *call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return nil, st.AddLive(c.account, c.region, &world.Resource{Type: "AWS::SNS::TopicPolicy", Identifier: arn, PhysicalID: arn, Properties: model})
+		return nil, st.AddLive(c.Account, c.Region, &world.Resource{Type: "AWS::SNS::TopicPolicy", Identifier: arn, PhysicalID: arn, Properties: model})
 	}
 	a := snsAttributes[name]
 	if value == "" {
@@ -168,45 +169,45 @@ func snsSetTopicAttributes(st *world.State, c *call) (any, error) {
 	}
 	v, ok := attrValue(value, a.kind)
 	if !ok {
-		return nil, errf(400, "InvalidParameter", "Invalid parameter: %s", name)
+		return nil, wire.Errf(400, "InvalidParameter", "Invalid parameter: %s", name)
 	}
 	return nil, world.SetField(topic, a.prop, v)
 }
 
-func snsListSubscriptionsByTopic(st *world.State, c *call) (any, error) {
-	arn := c.str("TopicArn")
+func snsListSubscriptionsByTopic(st *world.State, c *wire.Call) (any, error) {
+	arn := c.Str("TopicArn")
 	st.RLock()
 	defer st.RUnlock()
-	topic := st.Resource(c.account, c.region, "AWS::SNS::Topic", arn)
+	topic := st.Resource(c.Account, c.Region, "AWS::SNS::Topic", arn)
 	if topic == nil {
 		return nil, noTopic()
 	}
 	subs := topicSubscriptions(st, c, arn, topic)
-	off, ok := pageOffset("subs", c.str("NextToken"))
+	off, ok := wire.PageOffset("subs", c.Str("NextToken"))
 	if !ok {
-		return nil, errf(400, "InvalidParameter", "Invalid parameter: NextToken")
+		return nil, wire.Errf(400, "InvalidParameter", "Invalid parameter: NextToken")
 	}
-	lo, hi, next := page(len(subs), off, c.pageSize)
-	res := el("", members("Subscriptions", subs[lo:hi]))
+	lo, hi, next := wire.Page(len(subs), off, c.PageSize)
+	res := wire.El("", wire.Members("Subscriptions", subs[lo:hi]))
 	if next >= 0 {
-		res.kids = append(res.kids, tx("NextToken", pageToken("subs", next)))
+		res.Kids = append(res.Kids, wire.Tx("NextToken", wire.PageToken("subs", next)))
 	}
 	return res, nil
 }
 
-func snsUnsubscribe(st *world.State, c *call) (any, error) {
-	arn := c.str("SubscriptionArn")
+func snsUnsubscribe(st *world.State, c *wire.Call) (any, error) {
+	arn := c.Str("SubscriptionArn")
 	st.Lock()
 	defer st.Unlock()
-	if sub := st.Resource(c.account, c.region, "AWS::SNS::Subscription", arn); sub != nil {
-		st.Remove(c.account, c.region, sub)
+	if sub := st.Resource(c.Account, c.Region, "AWS::SNS::Subscription", arn); sub != nil {
+		st.Remove(c.Account, c.Region, sub)
 		return nil, nil
 	}
 	topicArn := arn
 	if i := strings.LastIndex(arn, ":"); i > 0 {
 		topicArn = arn[:i]
 	}
-	if topic := st.Resource(c.account, c.region, "AWS::SNS::Topic", topicArn); topic != nil {
+	if topic := st.Resource(c.Account, c.Region, "AWS::SNS::Topic", topicArn); topic != nil {
 		if inline, ok := world.FieldValue(topic, "Subscription").([]any); ok {
 			for i, e := range inline {
 				m, _ := e.(map[string]any)
@@ -219,7 +220,7 @@ func snsUnsubscribe(st *world.State, c *call) (any, error) {
 			}
 		}
 	}
-	return nil, errf(404, "NotFound", "Subscription does not exist")
+	return nil, wire.Errf(404, "NotFound", "Subscription does not exist")
 }
 
 // inlineSubscriptionArn is the ARN SNS gives a topic's inline

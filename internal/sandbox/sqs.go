@@ -3,22 +3,23 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strconv"
 	"strings"
 )
 
-func sqsService() *service {
-	return &service{
-		name:          "sqs",
-		protocol:      protoJSON,
-		jsonNamespace: "com.amazonaws.sqs#",
-		jsonVersion:   "1.0",
-		targetPrefix:  "AmazonSQS.",
-		queryXMLNS:    "http://queue.amazonaws.com/doc/2012-11-05/",
-		throttle:      apiError{Status: 400, Code: "ThrottlingException", QueryCode: "RequestThrottled"},
-		deny:          apiError{Status: 400, Code: "AccessDeniedException", QueryCode: "AccessDenied"},
-		ops: map[string]handler{
+func sqsService() *wire.Service {
+	return &wire.Service{
+		Name:          "sqs",
+		Protocol:      wire.ProtoJSON,
+		JSONNamespace: "com.amazonaws.sqs#",
+		JSONVersion:   "1.0",
+		TargetPrefix:  "AmazonSQS.",
+		QueryXMLNS:    "http://queue.amazonaws.com/doc/2012-11-05/",
+		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException", QueryCode: "RequestThrottled"},
+		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException", QueryCode: "AccessDenied"},
+		Ops: map[string]wire.Handler{
 			"GetQueueAttributes": sqsGetQueueAttributes,
 			"SetQueueAttributes": sqsSetQueueAttributes,
 		},
@@ -91,12 +92,12 @@ func attrValue(text string, kind attrKind) (any, bool) {
 }
 
 func noQueue(url string) error {
-	return &apiError{Status: 400, Code: "QueueDoesNotExist", QueryCode: "AWS.SimpleQueueService.NonExistentQueue", Message: "The specified queue does not exist for this wsdl version. (" + url + ")"}
+	return &wire.Error{Status: 400, Code: "QueueDoesNotExist", QueryCode: "AWS.SimpleQueueService.NonExistentQueue", Message: "The specified queue does not exist for this wsdl version. (" + url + ")"}
 }
 
 // findQueue finds a queue by URL (exact, else by account and name).
-func findQueue(st *world.State, c *call, url string) *world.Resource {
-	if res := st.Resource(c.account, c.region, "AWS::SQS::Queue", url); res != nil {
+func findQueue(st *world.State, c *wire.Call, url string) *world.Resource {
+	if res := st.Resource(c.Account, c.Region, "AWS::SQS::Queue", url); res != nil {
 		return res
 	}
 	parts := strings.Split(strings.TrimRight(url, "/"), "/")
@@ -104,10 +105,10 @@ func findQueue(st *world.State, c *call, url string) *world.Resource {
 		return nil
 	}
 	acct, name := parts[len(parts)-2], parts[len(parts)-1]
-	if acct != c.account {
+	if acct != c.Account {
 		return nil
 	}
-	for _, q := range st.OfType(c.account, c.region, "AWS::SQS::Queue") {
+	for _, q := range st.OfType(c.Account, c.Region, "AWS::SQS::Queue") {
 		if world.FieldString(q, "QueueName") == name {
 			return q
 		}
@@ -116,8 +117,8 @@ func findQueue(st *world.State, c *call, url string) *world.Resource {
 }
 
 // queuePolicyOf returns the AWS::SQS::QueuePolicy governing a queue URL.
-func queuePolicyOf(st *world.State, c *call, url string) *world.Resource {
-	for _, p := range st.OfType(c.account, c.region, "AWS::SQS::QueuePolicy") {
+func queuePolicyOf(st *world.State, c *wire.Call, url string) *world.Resource {
+	for _, p := range st.OfType(c.Account, c.Region, "AWS::SQS::QueuePolicy") {
 		if world.Contains(world.FieldStrings(p, "Queues"), url) {
 			return p
 		}
@@ -132,33 +133,33 @@ type sqsIn struct {
 	Attributes     map[string]string
 }
 
-func sqsInput(c *call) (sqsIn, error) {
+func sqsInput(c *wire.Call) (sqsIn, error) {
 	var in sqsIn
-	if c.svc.protocol != protoQuery {
-		return in, c.decode(&in)
+	if c.Service.Protocol != wire.ProtoQuery {
+		return in, c.Decode(&in)
 	}
-	in.QueueUrl = c.str("QueueUrl")
+	in.QueueUrl = c.Str("QueueUrl")
 	for i := 1; ; i++ {
-		n := c.str(fmt.Sprintf("AttributeName.%d", i))
+		n := c.Str(fmt.Sprintf("AttributeName.%d", i))
 		if n == "" {
 			break
 		}
 		in.AttributeNames = append(in.AttributeNames, n)
 	}
 	for i := 1; ; i++ {
-		n, ok := c.form[fmt.Sprintf("Attribute.%d.Name", i)]
+		n, ok := c.Form[fmt.Sprintf("Attribute.%d.Name", i)]
 		if !ok {
 			break
 		}
 		if in.Attributes == nil {
 			in.Attributes = map[string]string{}
 		}
-		in.Attributes[n[0]] = c.str(fmt.Sprintf("Attribute.%d.Value", i))
+		in.Attributes[n[0]] = c.Str(fmt.Sprintf("Attribute.%d.Value", i))
 	}
 	return in, nil
 }
 
-func sqsGetQueueAttributes(st *world.State, c *call) (any, error) {
+func sqsGetQueueAttributes(st *world.State, c *wire.Call) (any, error) {
 	in, err := sqsInput(c)
 	if err != nil {
 		return nil, err
@@ -200,10 +201,10 @@ func sqsGetQueueAttributes(st *world.State, c *call) (any, error) {
 	if pol != nil {
 		put("Policy", world.CompactJSON(world.Field(pol, "PolicyDocument")))
 	}
-	if c.svc.protocol == protoQuery {
-		res := el("")
+	if c.Service.Protocol == wire.ProtoQuery {
+		res := wire.El("")
 		for _, k := range world.SortedKeys(attrs) {
-			res.kids = append(res.kids, el("Attribute", tx("Name", k), tx("Value", attrs[k])))
+			res.Kids = append(res.Kids, wire.El("Attribute", wire.Tx("Name", k), wire.Tx("Value", attrs[k])))
 		}
 		return res, nil
 	}
@@ -214,7 +215,7 @@ func sqsGetQueueAttributes(st *world.State, c *call) (any, error) {
 	return out, nil
 }
 
-func sqsSetQueueAttributes(st *world.State, c *call) (any, error) {
+func sqsSetQueueAttributes(st *world.State, c *wire.Call) (any, error) {
 	in, err := sqsInput(c)
 	if err != nil {
 		return nil, err
@@ -226,14 +227,14 @@ func sqsSetQueueAttributes(st *world.State, c *call) (any, error) {
 		return nil, noQueue(in.QueueUrl)
 	}
 	invalid := func(name string) error {
-		return &apiError{Status: 400, Code: "InvalidAttributeName", QueryCode: "InvalidAttributeName", Message: "Unknown Attribute " + name + "."}
+		return &wire.Error{Status: 400, Code: "InvalidAttributeName", QueryCode: "InvalidAttributeName", Message: "Unknown Attribute " + name + "."}
 	}
 	// Validate everything before changing anything.
 	for _, name := range world.SortedKeys(in.Attributes) {
 		text := in.Attributes[name]
 		if name == "Policy" {
 			if text != "" && !json.Valid([]byte(text)) {
-				return nil, &apiError{Status: 400, Code: "InvalidAttributeValue", QueryCode: "InvalidAttributeValue", Message: "Invalid value for the parameter Policy."}
+				return nil, &wire.Error{Status: 400, Code: "InvalidAttributeValue", QueryCode: "InvalidAttributeValue", Message: "Invalid value for the parameter Policy."}
 			}
 			continue
 		}
@@ -242,7 +243,7 @@ func sqsSetQueueAttributes(st *world.State, c *call) (any, error) {
 			return nil, invalid(name)
 		}
 		if _, ok := attrValue(text, a.kind); !ok && text != "" {
-			return nil, &apiError{Status: 400, Code: "InvalidAttributeValue", QueryCode: "InvalidAttributeValue", Message: "Invalid value for the parameter " + name + "."}
+			return nil, &wire.Error{Status: 400, Code: "InvalidAttributeValue", QueryCode: "InvalidAttributeValue", Message: "Invalid value for the parameter " + name + "."}
 		}
 	}
 	for _, name := range world.SortedKeys(in.Attributes) {
@@ -270,11 +271,11 @@ func sqsSetQueueAttributes(st *world.State, c *call) (any, error) {
 
 // setQueuePolicy writes a queue's policy into the QueuePolicy resource
 // governing it, creating a live-only one when none does; "" removes it.
-func setQueuePolicy(st *world.State, c *call, q *world.Resource, url, text string) error {
+func setQueuePolicy(st *world.State, c *wire.Call, q *world.Resource, url, text string) error {
 	pol := queuePolicyOf(st, c, url)
 	if text == "" {
 		if pol != nil {
-			st.Remove(c.account, c.region, pol)
+			st.Remove(c.Account, c.Region, pol)
 		}
 		return nil
 	}
@@ -286,5 +287,5 @@ func setQueuePolicy(st *world.State, c *call, q *world.Resource, url, text strin
 	if err != nil {
 		return err
 	}
-	return st.AddLive(c.account, c.region, &world.Resource{Type: "AWS::SQS::QueuePolicy", Identifier: url, PhysicalID: url, Properties: model})
+	return st.AddLive(c.Account, c.Region, &world.Resource{Type: "AWS::SQS::QueuePolicy", Identifier: url, PhysicalID: url, Properties: model})
 }

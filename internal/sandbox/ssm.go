@@ -1,5 +1,6 @@
 package sandbox
 
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "sort"
 
@@ -10,16 +11,16 @@ import "sort"
 // it; another is a DoesNotExistException. DescribeParameters answers a
 // parameter's metadata from the AWS::SSM::Parameter models
 // (ssm_parameters.go).
-func ssmService() *service {
-	return &service{
-		name:          "ssm",
-		protocol:      protoJSON,
-		jsonNamespace: "com.amazonaws.ssm#",
-		jsonVersion:   "1.1",
-		targetPrefix:  "AmazonSSM.",
-		throttle:      apiError{Status: 400, Code: "ThrottlingException"},
-		deny:          apiError{Status: 400, Code: "AccessDeniedException"},
-		ops: map[string]handler{
+func ssmService() *wire.Service {
+	return &wire.Service{
+		Name:          "ssm",
+		Protocol:      wire.ProtoJSON,
+		JSONNamespace: "com.amazonaws.ssm#",
+		JSONVersion:   "1.1",
+		TargetPrefix:  "AmazonSSM.",
+		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
+		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
+		Ops: map[string]wire.Handler{
 			"DescribeMaintenanceWindowTargets": ssmDescribeWindowTargets,
 			"DescribeMaintenanceWindowTasks":   ssmDescribeWindowTasks,
 			"DescribeParameters":               ssmDescribeParameters,
@@ -28,35 +29,35 @@ func ssmService() *service {
 }
 
 // windowChildren pages the models of typ in the request's window, by idKey.
-func windowChildren(st *world.State, c *call, typ, idKey, listKey string, render func(*world.Resource, string) map[string]any) (any, error) {
+func windowChildren(st *world.State, c *wire.Call, typ, idKey, listKey string, render func(*world.Resource, string) map[string]any) (any, error) {
 	var in struct {
 		WindowID   string `json:"WindowId"`
 		MaxResults int
 		NextToken  string
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	if in.MaxResults != 0 && (in.MaxResults < 10 || in.MaxResults > 100) {
-		return nil, errf(400, "ValidationException", "1 validation error detected: Value '%d' at 'maxResults' failed to satisfy constraint: Member must have value between 10 and 100", in.MaxResults)
+		return nil, wire.Errf(400, "ValidationException", "1 validation error detected: Value '%d' at 'maxResults' failed to satisfy constraint: Member must have value between 10 and 100", in.MaxResults)
 	}
 	size := 10
 	if in.MaxResults > 0 {
 		size = in.MaxResults
 	}
-	off, ok := pageOffset(listKey, in.NextToken)
+	off, ok := wire.PageOffset(listKey, in.NextToken)
 	if !ok {
-		return nil, errf(400, "ValidationException", "The token is not valid.")
+		return nil, wire.Errf(400, "ValidationException", "The token is not valid.")
 	}
 	st.RLock()
 	defer st.RUnlock()
 	exists := false
-	for _, w := range st.OfType(c.account, c.region, "AWS::SSM::MaintenanceWindow") {
+	for _, w := range st.OfType(c.Account, c.Region, "AWS::SSM::MaintenanceWindow") {
 		exists = exists || world.FieldString(w, "WindowId") == in.WindowID || w.CCID() == in.WindowID
 	}
 	var rs []*world.Resource
 	for _, t := range []string{"AWS::SSM::MaintenanceWindowTarget", "AWS::SSM::MaintenanceWindowTask"} {
-		for _, r := range st.OfType(c.account, c.region, t) {
+		for _, r := range st.OfType(c.Account, c.Region, t) {
 			if world.FieldString(r, "WindowId") != in.WindowID {
 				continue
 			}
@@ -67,7 +68,7 @@ func windowChildren(st *world.State, c *call, typ, idKey, listKey string, render
 		}
 	}
 	if !exists {
-		return nil, errf(400, "DoesNotExistException", "Maintenance window %s does not exist", in.WindowID)
+		return nil, wire.Errf(400, "DoesNotExistException", "Maintenance window %s does not exist", in.WindowID)
 	}
 	id := func(r *world.Resource) string {
 		if v := world.FieldString(r, idKey); v != "" {
@@ -76,19 +77,19 @@ func windowChildren(st *world.State, c *call, typ, idKey, listKey string, render
 		return r.PhysicalID
 	}
 	sort.Slice(rs, func(i, j int) bool { return id(rs[i]) < id(rs[j]) })
-	lo, hi, next := page(len(rs), off, size)
+	lo, hi, next := wire.Page(len(rs), off, size)
 	items := []map[string]any{}
 	for _, r := range rs[lo:hi] {
 		items = append(items, render(r, id(r)))
 	}
 	out := map[string]any{listKey: items}
 	if next >= 0 {
-		out["NextToken"] = pageToken(listKey, next)
+		out["NextToken"] = wire.PageToken(listKey, next)
 	}
 	return out, nil
 }
 
-func ssmDescribeWindowTargets(st *world.State, c *call) (any, error) {
+func ssmDescribeWindowTargets(st *world.State, c *wire.Call) (any, error) {
 	return windowChildren(st, c, "AWS::SSM::MaintenanceWindowTarget", "WindowTargetId", "Targets", func(r *world.Resource, id string) map[string]any {
 		m := map[string]any{"WindowId": world.FieldString(r, "WindowId"), "WindowTargetId": id, "ResourceType": world.FieldString(r, "ResourceType")}
 		if v := world.FieldValue(r, "Targets"); v != nil {
@@ -101,7 +102,7 @@ func ssmDescribeWindowTargets(st *world.State, c *call) (any, error) {
 	})
 }
 
-func ssmDescribeWindowTasks(st *world.State, c *call) (any, error) {
+func ssmDescribeWindowTasks(st *world.State, c *wire.Call) (any, error) {
 	return windowChildren(st, c, "AWS::SSM::MaintenanceWindowTask", "WindowTaskId", "Tasks", func(r *world.Resource, id string) map[string]any {
 		m := map[string]any{"WindowId": world.FieldString(r, "WindowId"), "WindowTaskId": id, "TaskArn": world.FieldString(r, "TaskArn"), "Type": world.FieldString(r, "TaskType")}
 		if p, ok := world.FieldValue(r, "Priority").(float64); ok {

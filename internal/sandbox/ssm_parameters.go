@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"sort"
 	"strings"
@@ -13,7 +14,7 @@ import (
 // metadata is the model's: Description, AllowedPattern and Tier only when
 // the model holds them, DataType "text" when it holds none. The value is
 // never answered, as DescribeParameters does not.
-func ssmDescribeParameters(st *world.State, c *call) (any, error) {
+func ssmDescribeParameters(st *world.State, c *wire.Call) (any, error) {
 	var in struct {
 		ParameterFilters []struct {
 			Key, Option string
@@ -22,27 +23,27 @@ func ssmDescribeParameters(st *world.State, c *call) (any, error) {
 		MaxResults int
 		NextToken  string
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
 	if in.MaxResults != 0 && (in.MaxResults < 1 || in.MaxResults > 50) {
-		return nil, errf(400, "ValidationException", "1 validation error detected: Value '%d' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 50", in.MaxResults)
+		return nil, wire.Errf(400, "ValidationException", "1 validation error detected: Value '%d' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 50", in.MaxResults)
 	}
 	for _, f := range in.ParameterFilters {
 		switch {
 		case f.Key != "Name" && f.Key != "Type":
-			return nil, errf(400, "InvalidFilterKey", "The following filter key is not valid: %s", f.Key)
+			return nil, wire.Errf(400, "InvalidFilterKey", "The following filter key is not valid: %s", f.Key)
 		case f.Option != "" && f.Option != "Equals" && !(f.Key == "Name" && f.Option == "BeginsWith"):
-			return nil, errf(400, "InvalidFilterOption", "The following filter option is not valid: %s", f.Option)
+			return nil, wire.Errf(400, "InvalidFilterOption", "The following filter option is not valid: %s", f.Option)
 		}
 	}
 	size := 10
 	if in.MaxResults > 0 {
 		size = in.MaxResults
 	}
-	off, ok := pageOffset("Parameters", in.NextToken)
+	off, ok := wire.PageOffset("Parameters", in.NextToken)
 	if !ok {
-		return nil, errf(400, "InvalidNextToken", "The specified token is not valid.")
+		return nil, wire.Errf(400, "InvalidNextToken", "The specified token is not valid.")
 	}
 	name := func(r *world.Resource) string {
 		if v := world.FieldString(r, "Name"); v != "" {
@@ -73,19 +74,19 @@ func ssmDescribeParameters(st *world.State, c *call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	var rs []*world.Resource
-	for _, r := range st.OfType(c.account, c.region, "AWS::SSM::Parameter") {
+	for _, r := range st.OfType(c.Account, c.Region, "AWS::SSM::Parameter") {
 		if !r.Deleted && match(r) {
 			rs = append(rs, r)
 		}
 	}
 	sort.Slice(rs, func(i, j int) bool { return name(rs[i]) < name(rs[j]) })
-	lo, hi, next := page(len(rs), off, size)
+	lo, hi, next := wire.Page(len(rs), off, size)
 	items := []map[string]any{}
 	for _, r := range rs[lo:hi] {
 		n := name(r)
 		m := map[string]any{
 			"Name": n, "Type": world.FieldString(r, "Type"), "Version": 1,
-			"ARN": "arn:aws:ssm:" + c.region + ":" + c.account + ":parameter/" + strings.TrimPrefix(n, "/"),
+			"ARN": "arn:aws:ssm:" + c.Region + ":" + c.Account + ":parameter/" + strings.TrimPrefix(n, "/"),
 		}
 		m["DataType"] = "text"
 		for _, k := range []string{"Description", "AllowedPattern", "Tier", "DataType"} {
@@ -97,7 +98,7 @@ func ssmDescribeParameters(st *world.State, c *call) (any, error) {
 	}
 	out := map[string]any{"Parameters": items}
 	if next >= 0 {
-		out["NextToken"] = pageToken("Parameters", next)
+		out["NextToken"] = wire.PageToken("Parameters", next)
 	}
 	return out, nil
 }

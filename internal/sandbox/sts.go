@@ -1,53 +1,54 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"regexp"
 	"strconv"
 	"time"
 )
 
-func stsService(s *Server) *service {
-	return &service{
-		name:     "sts",
-		protocol: protoQuery,
-		xmlns:    "https://sts.amazonaws.com/doc/2011-06-15/",
-		throttle: apiError{Status: 400, Code: "Throttling"},
-		deny:     apiError{Status: 403, Code: "AccessDenied"},
-		ops: map[string]handler{
-			"GetCallerIdentity": serverOp(s.stsGetCallerIdentity),
-			"AssumeRole":        serverOp(s.stsAssumeRole),
+func stsService(s *Server) *wire.Service {
+	return &wire.Service{
+		Name:     "sts",
+		Protocol: wire.ProtoQuery,
+		XMLNS:    "https://sts.amazonaws.com/doc/2011-06-15/",
+		Throttle: wire.Error{Status: 400, Code: "Throttling"},
+		Deny:     wire.Error{Status: 403, Code: "AccessDenied"},
+		Ops: map[string]wire.Handler{
+			"GetCallerIdentity": wire.Bound(s.stsGetCallerIdentity),
+			"AssumeRole":        wire.Bound(s.stsAssumeRole),
 		},
 	}
 }
 
 var roleArnRE = regexp.MustCompile(`^arn:aws[-a-z]*:iam::([0-9]{12}):role/(?:[\x21-\x7e]+/)?([\w+=,.@-]{1,64})$`)
 
-func (s *Server) stsGetCallerIdentity(c *call) (any, error) {
-	return el("", tx("Arn", c.who.ARN), tx("UserId", c.who.UserID), tx("Account", c.account)), nil
+func (s *Server) stsGetCallerIdentity(c *wire.Call) (any, error) {
+	return wire.El("", wire.Tx("Arn", c.Who.ARN), wire.Tx("UserId", c.Who.UserID), wire.Tx("Account", c.Account)), nil
 }
 
-func (s *Server) stsAssumeRole(c *call) (any, error) {
-	roleArn, session := c.str("RoleArn"), c.str("RoleSessionName")
+func (s *Server) stsAssumeRole(c *wire.Call) (any, error) {
+	roleArn, session := c.Str("RoleArn"), c.Str("RoleSessionName")
 	if session == "" || len(session) > 64 {
-		return nil, validation("1 validation error detected: Value at 'roleSessionName' failed to satisfy constraint: Member must have length between 2 and 64")
+		return nil, wire.Validation("1 validation error detected: Value at 'roleSessionName' failed to satisfy constraint: Member must have length between 2 and 64")
 	}
 	m := roleArnRE.FindStringSubmatch(roleArn)
 	if m == nil {
-		return nil, validation("%s is not a valid role ARN", roleArn)
+		return nil, wire.Validation("%s is not a valid role ARN", roleArn)
 	}
 	account, role := m[1], m[2]
 	dur := 3600
-	if d := c.str("DurationSeconds"); d != "" {
+	if d := c.Str("DurationSeconds"); d != "" {
 		n, err := strconv.Atoi(d)
 		if err != nil || n < 900 || n > 43200 {
-			return nil, validation("The requested DurationSeconds %s is not within 900..43200", d)
+			return nil, wire.Validation("The requested DurationSeconds %s is not within 900..43200", d)
 		}
 		dur = n
 	}
 	denied := func() error {
-		e := c.svc.deny
-		e.Message = "User: " + c.who.ARN + " is not authorized to perform: sts:AssumeRole on resource: " + roleArn
+		e := c.Service.Deny
+		e.Message = "User: " + c.Who.ARN + " is not authorized to perform: sts:AssumeRole on resource: " + roleArn
 		return &e
 	}
 	if s.faults.deniesAssume(role) {
@@ -66,8 +67,8 @@ func (s *Server) stsAssumeRole(c *call) (any, error) {
 	p.Token = "FwoG" + world.ShortHash("token/"+seed, 52)
 	s.st.Keys[key] = p
 	exp := s.opts.now().Add(time.Duration(dur) * time.Second)
-	return el("",
-		el("Credentials", tx("AccessKeyId", key), tx("SecretAccessKey", p.Secret), tx("SessionToken", p.Token), xtime("Expiration", exp)),
-		el("AssumedRoleUser", tx("AssumedRoleId", p.UserID), tx("Arn", p.ARN)),
+	return wire.El("",
+		wire.El("Credentials", wire.Tx("AccessKeyId", key), wire.Tx("SecretAccessKey", p.Secret), wire.Tx("SessionToken", p.Token), wire.Time("Expiration", exp)),
+		wire.El("AssumedRoleUser", wire.Tx("AssumedRoleId", p.UserID), wire.Tx("Arn", p.ARN)),
 	), nil
 }

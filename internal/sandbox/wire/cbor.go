@@ -1,4 +1,4 @@
-package sandbox
+package wire
 
 import (
 	"encoding/json"
@@ -17,7 +17,7 @@ import (
 // protocol).
 
 // cborTime is a timestamp in a reply built for CBOR.
-type cborTime time.Time
+type CBORTime time.Time
 
 // toCBOR converts a JSON-shaped reply value to CBOR.
 func toCBOR(v any) cbor.Value {
@@ -53,7 +53,7 @@ func toCBOR(v any) cbor.Value {
 		return cbor.Float64(t)
 	case int:
 		return cborInt(int64(t))
-	case cborTime:
+	case CBORTime:
 		return &cbor.Tag{ID: 1, Value: cbor.Float64(float64(time.Time(t).UnixMilli()) / 1000)}
 	}
 	return cbor.String(fmt.Sprint(v))
@@ -101,34 +101,34 @@ func fromCBOR(v cbor.Value) any {
 }
 
 // decodeCBOR reads a CBOR request body into v (an empty body is {}).
-func (c *call) decodeCBOR(v any) error {
-	if len(c.body) == 0 {
+func (c *Call) DecodeCBOR(v any) error {
+	if len(c.Body) == 0 {
 		return nil
 	}
-	d, err := cbor.Decode(c.body)
+	d, err := cbor.Decode(c.Body)
 	if err != nil {
-		return errf(400, "SerializationException", "cannot read the CBOR request body: %v", err)
+		return Errf(400, "SerializationException", "cannot read the CBOR request body: %v", err)
 	}
 	b, err := json.Marshal(fromCBOR(d))
 	if err != nil {
-		return errf(400, "SerializationException", "cannot read the CBOR request body: %v", err)
+		return Errf(400, "SerializationException", "cannot read the CBOR request body: %v", err)
 	}
 	if err := json.Unmarshal(b, v); err != nil {
-		return errf(400, "SerializationException", "cannot read the request: %v", err)
+		return Errf(400, "SerializationException", "cannot read the request: %v", err)
 	}
 	return nil
 }
 
 // cborReply is a CBOR success reply.
-func cborReply(v map[string]any) raw {
-	return raw{contentType: "application/cbor", body: cbor.Encode(toCBOR(v))}
+func CBORReply(v map[string]any) Raw {
+	return Raw{ContentType: "application/cbor", Body: cbor.Encode(toCBOR(v))}
 }
 
 // writeCBORError writes e as an RPCv2 CBOR error.
-func writeCBORError(w http.ResponseWriter, svc *service, status int, e *apiError) {
+func writeCBORError(w http.ResponseWriter, svc *Service, status int, e *Error) {
 	ns := "com.amazonaws.sandbox#"
-	if svc != nil && svc.jsonNamespace != "" {
-		ns = svc.jsonNamespace
+	if svc != nil && svc.JSONNamespace != "" {
+		ns = svc.JSONNamespace
 	}
 	kind := "Sender"
 	if e.Receiver {

@@ -1,0 +1,130 @@
+package wire
+
+import "time"
+import "strings"
+import "encoding/json"
+import "fmt"
+import "net/url"
+import "github.com/realdrift/realdrift/internal/sandbox/world"
+import "net/http"
+
+// call is one API request being served.
+type Call struct {
+	HTTP      *http.Request
+	Service   *Service
+	Action    string
+	Region    string
+	Account   string
+	Who       world.Principal
+	RequestID string
+	Form      url.Values
+	Body      []byte
+	// params are REST path parameters.
+	Params map[string]string
+	// pageSize, operationDelay and now are the server's options a
+	// handler reads: list page size, how long an asynchronous change
+	// stays pending, the clock.
+	PageSize       int
+	OperationDelay time.Duration
+	Now            func() time.Time
+}
+
+// str returns a query parameter.
+func (c *Call) Str(name string) string { return c.Form.Get(name) }
+
+// list reads a query list parameter (Name.member.1, Name.member.2, ...).
+func (c *Call) List(name string) []string {
+	var out []string
+	for i := 1; ; i++ {
+		v, ok := c.Form[fmt.Sprintf("%s.member.%d", name, i)]
+		if !ok {
+			return out
+		}
+		out = append(out, v[0])
+	}
+}
+
+// decode reads a JSON body into v.
+func (c *Call) Decode(v any) error {
+	if len(c.Body) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(c.Body, v); err != nil {
+		return Errf(400, "SerializationException", "cannot read the request body: %v", err)
+	}
+	return nil
+}
+
+// handler serves one operation. It returns the reply: *xnode (query result
+// contents), raw, or a value to encode as JSON.
+type Handler func(st *world.State, c *Call) (any, error)
+
+// service is one AWS service's wire facts and operations.
+type Service struct {
+	Name          string // SigV4 signing name
+	Protocol      protocol
+	XMLNS         string // query namespace
+	JSONNamespace string // JSON error __type prefix
+	JSONVersion   string // "1.0" or "1.1"
+	TargetPrefix  string // X-Amz-Target prefix, with the dot
+	Throttle      Error
+	Deny          Error
+	// queryXMLNS, when set, is the namespace of the query protocol the
+	// service also accepts (SQS before its move to JSON): a request with
+	// no X-Amz-Target is served as query.
+	QueryXMLNS string
+	// wrapErrors marks a REST-XML service whose errors are wrapped in
+	// <ErrorResponse xmlns=...> (Route 53), unlike S3's bare <Error>.
+	WrapErrors bool
+	// route names the operation of a REST request and fills path params.
+	Route func(r *http.Request) (action string, params map[string]string)
+	Ops   map[string]Handler
+}
+
+// maxBody bounds request bodies.
+const MaxBody = 16 << 20
+
+// operation names the operation of r for svc.
+func (svc *Service) Operation(r *http.Request, body []byte) (action string, form url.Values, params map[string]string, err error) {
+	switch svc.Protocol {
+	case ProtoQuery, ProtoEC2:
+		form = r.URL.Query()
+		if r.Method == http.MethodPost {
+			bf, perr := url.ParseQuery(string(body))
+			if perr != nil {
+				return "", nil, nil, Errf(400, "MalformedQueryString", "cannot parse the form body: %v", perr)
+			}
+			for k, v := range bf {
+				form[k] = v
+			}
+		}
+		action = form.Get("Action")
+		if action == "" {
+			return "", nil, nil, Errf(400, "MissingAction", "the request has no Action")
+		}
+	case ProtoJSON:
+		t := r.Header.Get("X-Amz-Target")
+		a, ok := strings.CutPrefix(t, svc.TargetPrefix)
+		if !ok {
+			return "", nil, nil, Errf(400, NotEmulated, "X-Amz-Target %q is not an operation the sandbox emulates for %s", t, svc.Name)
+		}
+		action = a
+	default:
+		action, params = svc.Route(r)
+		form = r.URL.Query()
+		if action == "" {
+			return "", nil, nil, Errf(400, NotEmulated, "%s %s is not an operation the sandbox emulates for %s", r.Method, r.URL.Path, svc.Name)
+		}
+	}
+	if svc.Ops[action] == nil {
+		return "", nil, nil, Errf(400, NotEmulated, "%s is not an operation the sandbox emulates for %s", action, svc.Name)
+	}
+	return action, form, params, nil
+}
+
+// serverOp adapts an operation that needs the server itself, not only the
+// world (Cloud Control's requests, STS's sessions, Security Hub's
+// findings, the schema facts).
+func Bound(h func(c *Call) (any, error)) Handler {
+	return func(_ *world.State, c *Call) (any, error) { return h(c) }
+}
