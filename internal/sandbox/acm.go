@@ -83,8 +83,8 @@ func acmDescribeCertificate(st *world.State, c *wire.Call) (any, error) {
 		"KeyAlgorithm":            strings.ReplaceAll(key, "_", "-"),
 		"SignatureAlgorithm":      "SHA256WITHRSA",
 		"InUseBy":                 []string{},
-		"CreatedAt":               wire.Epoch(defaultStackTime),
-		"IssuedAt":                wire.Epoch(defaultStackTime),
+		"CreatedAt":               wire.Epoch(world.DefaultTime),
+		"IssuedAt":                wire.Epoch(world.DefaultTime),
 		"Options":                 options,
 		"RenewalEligibility":      "INELIGIBLE",
 	}

@@ -62,7 +62,7 @@ func aasDescribeScalingPolicies(st *world.State, c *wire.Call) (any, error) {
 	defer st.RUnlock()
 	byName := map[string]map[string]any{}
 	for _, r := range st.OfType(c.Account, c.Region, "AWS::ApplicationAutoScaling::ScalingPolicy") {
-		m, err := fieldObject(r)
+		m, err := world.FieldObject(r)
 		if err != nil {
 			return nil, err
 		}
@@ -79,7 +79,7 @@ func aasDescribeScalingPolicies(st *world.State, c *wire.Call) (any, error) {
 			(len(in.PolicyNames) > 0 && !world.Contains(in.PolicyNames, name)) {
 			continue
 		}
-		p := map[string]any{"PolicyARN": arn, "ServiceNamespace": ns, "ResourceId": res, "ScalableDimension": dim, "CreationTime": wire.Epoch(defaultStackTime), "Alarms": []any{}}
+		p := map[string]any{"PolicyARN": arn, "ServiceNamespace": ns, "ResourceId": res, "ScalableDimension": dim, "CreationTime": wire.Epoch(world.DefaultTime), "Alarms": []any{}}
 		for _, k := range aasPolicyProps {
 			if v, ok := m[k]; ok {
 				p[k] = v

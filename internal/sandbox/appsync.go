@@ -64,7 +64,7 @@ func appSyncListApiKeys(st *world.State, c *wire.Call) (any, error) {
 	}
 	keys := []any{}
 	for _, k := range st.OfType(c.Account, c.Region, "AWS::AppSync::ApiKey") {
-		m, err := fieldObject(k)
+		m, err := world.FieldObject(k)
 		if err != nil {
 			return nil, err
 		}

@@ -1,7 +1,7 @@
 package sandbox
 
-import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "encoding/json"
 
 // budgetsService serves AWS Budgets (JSON 1.1, PascalCase): DescribeBudget
@@ -37,7 +37,7 @@ func budgetsDescribeBudget(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	for _, r := range st.OfType(c.Account, c.Region, "AWS::Budgets::Budget") {
-		m, err := fieldObject(r)
+		m, err := world.FieldObject(r)
 		if err != nil {
 			return nil, err
 		}

@@ -27,14 +27,11 @@ func cloudFormationService(s *Server) *wire.Service {
 	}
 }
 
-// defaultStackTime stands in for a stack time the world leaves out.
-var defaultStackTime = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-
 func stackCreated(s *world.Stack) time.Time {
 	if s.CreationTime != nil {
 		return *s.CreationTime
 	}
-	return defaultStackTime
+	return world.DefaultTime
 }
 
 func stackUpdated(s *world.Stack) time.Time {

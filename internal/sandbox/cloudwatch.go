@@ -87,7 +87,7 @@ func cloudWatchDescribeAnomalyDetectors(st *world.State, c *wire.Call) (any, err
 	defer st.RUnlock()
 	var found []map[string]any
 	for _, r := range sortedByID(st.OfType(c.Account, c.Region, "AWS::CloudWatch::AnomalyDetector")) {
-		m, err := fieldObject(r)
+		m, err := world.FieldObject(r)
 		if err != nil {
 			return nil, err
 		}
@@ -171,7 +171,7 @@ func cwMatches(d map[string]any, in cwQuery) bool {
 	}
 	for _, want := range in.Dimensions {
 		hit := false
-		for _, e := range objectList(d["Dimensions"]) {
+		for _, e := range world.Objects(d["Dimensions"]) {
 			hit = hit || (e["Name"] == want.Name && e["Value"] == want.Value)
 		}
 		if !hit {
@@ -189,7 +189,7 @@ func cwXML(d map[string]any) *wire.Node {
 			cfg, _ := d[k].(map[string]any)
 			cn := wire.El("Configuration", wire.Opt("MetricTimezone", strOf(cfg["MetricTimezone"])))
 			var rs []*wire.Node
-			for _, e := range objectList(cfg["ExcludedTimeRanges"]) {
+			for _, e := range world.Objects(cfg["ExcludedTimeRanges"]) {
 				rs = append(rs, wire.El("", wire.Time("StartTime", time.Time(e["StartTime"].(wire.CBORTime))), wire.Time("EndTime", time.Time(e["EndTime"].(wire.CBORTime)))))
 			}
 			cn.Kids = append(cn.Kids, wire.Members("ExcludedTimeRanges", rs))

@@ -76,7 +76,7 @@ func codeBuildBatchGetProjects(st *world.State, c *wire.Call) (any, error) {
 			missing = append(missing, name)
 			continue
 		}
-		m, err := fieldObject(p)
+		m, err := world.FieldObject(p)
 		if err != nil {
 			return nil, err
 		}
@@ -85,7 +85,7 @@ func codeBuildBatchGetProjects(st *world.State, c *wire.Call) (any, error) {
 		out := camelModel(m, map[string]string{"BuildSpec": "buildspec", "Visibility": "projectVisibility"}).(map[string]any)
 		out["name"] = name
 		out["arn"] = "arn:aws:codebuild:" + c.Region + ":" + c.Account + ":project/" + name
-		out["created"], out["lastModified"] = wire.Epoch(defaultStackTime), wire.Epoch(defaultStackTime)
+		out["created"], out["lastModified"] = wire.Epoch(world.DefaultTime), wire.Epoch(world.DefaultTime)
 		if hasBadge {
 			out["badge"] = map[string]any{"badgeEnabled": badge}
 		}
@@ -114,7 +114,7 @@ func codeBuildBatchGetReportGroups(st *world.State, c *wire.Call) (any, error) {
 			missing = append(missing, arn)
 			continue
 		}
-		m, err := fieldObject(g)
+		m, err := world.FieldObject(g)
 		if err != nil {
 			return nil, err
 		}
@@ -125,7 +125,7 @@ func codeBuildBatchGetReportGroups(st *world.State, c *wire.Call) (any, error) {
 			out["name"] = world.ARNTail(arn, ":report-group/")
 		}
 		out["status"] = "ACTIVE"
-		out["created"], out["lastModified"] = wire.Epoch(defaultStackTime), wire.Epoch(defaultStackTime)
+		out["created"], out["lastModified"] = wire.Epoch(world.DefaultTime), wire.Epoch(world.DefaultTime)
 		groups = append(groups, out)
 	}
 	return map[string]any{"reportGroups": groups, "reportGroupsNotFound": missing}, nil

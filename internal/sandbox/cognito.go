@@ -1,7 +1,7 @@
 package sandbox
 
-import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "sort"
 
 // cognitoService serves Cognito user pools (JSON 1.1): a pool's app
@@ -122,7 +122,7 @@ func cognitoListGroups(st *world.State, c *wire.Call) (any, error) {
 	items := []map[string]any{}
 	for _, r := range rs[lo:hi] {
 		g := map[string]any{"GroupName": world.FieldString(r, "GroupName"), "UserPoolId": in.UserPoolID,
-			"CreationDate": wire.Epoch(defaultStackTime), "LastModifiedDate": wire.Epoch(defaultStackTime)}
+			"CreationDate": wire.Epoch(world.DefaultTime), "LastModifiedDate": wire.Epoch(world.DefaultTime)}
 		for _, k := range []string{"Description", "RoleArn"} {
 			if v := world.FieldString(r, k); v != "" {
 				g[k] = v

@@ -40,7 +40,7 @@ func cognitoIdentityDescribePool(st *world.State, c *wire.Call) (any, error) {
 	if r == nil {
 		return nil, wire.Errf(400, "ResourceNotFoundException", "IdentityPool '%s' not found.", in.IdentityPoolId)
 	}
-	m, err := fieldObject(r)
+	m, err := world.FieldObject(r)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +54,7 @@ func cognitoIdentityDescribePool(st *world.State, c *wire.Call) (any, error) {
 	if _, ok := m["IdentityPoolTags"]; ok {
 		var b bytes.Buffer
 		b.WriteByte('{')
-		for i, t := range objectList(m["IdentityPoolTags"]) {
+		for i, t := range world.Objects(m["IdentityPoolTags"]) {
 			if i > 0 {
 				b.WriteByte(',')
 			}

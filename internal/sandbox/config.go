@@ -1,7 +1,7 @@
 package sandbox
 
-import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 
 // configService serves AWS Config (JSON 1.1): the configuration recorders
 // and delivery channels of the account region, from the world's
@@ -50,7 +50,7 @@ func configDescribe(st *world.State, c *wire.Call, typ string, names []string, n
 		if r == nil {
 			return nil, wire.Errf(400, notFound, "Cannot find %s with specified name '%s'.", noun, n)
 		}
-		m, err := fieldObject(r)
+		m, err := world.FieldObject(r)
 		if err != nil {
 			return nil, err
 		}

@@ -1,7 +1,7 @@
 package sandbox
 
-import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 
 // daxService serves DAX (JSON 1.1, PascalCase): clusters, subnet groups
 // and parameter groups from the world's AWS::DAX::Cluster, SubnetGroup and
@@ -39,7 +39,7 @@ func daxService() *wire.Service {
 func daxNamed(st *world.State, c *wire.Call, typ, nameProp string, names []string, fault, noun string) (map[string]map[string]any, []string, error) {
 	all := map[string]map[string]any{}
 	for _, r := range st.OfType(c.Account, c.Region, typ) {
-		m, err := fieldObject(r)
+		m, err := world.FieldObject(r)
 		if err != nil {
 			return nil, nil, err
 		}

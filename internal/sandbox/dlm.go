@@ -51,7 +51,7 @@ func dlmGetLifecyclePolicy(st *world.State, c *wire.Call) (any, error) {
 	if r == nil {
 		return nil, wire.Errf(404, "ResourceNotFoundException", "Policy %s not found", id)
 	}
-	m, err := fieldObject(r)
+	m, err := world.FieldObject(r)
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +71,7 @@ func dlmGetLifecyclePolicy(st *world.State, c *wire.Call) (any, error) {
 		p["DefaultPolicy"], p["PolicyDetails"] = true, d
 	}
 	tags := map[string]any{}
-	for _, t := range objectList(m["Tags"]) {
+	for _, t := range world.Objects(m["Tags"]) {
 		if k, ok := t["Key"].(string); ok {
 			tags[k] = t["Value"]
 		}

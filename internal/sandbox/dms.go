@@ -86,7 +86,7 @@ type dmsItem struct {
 func dmsItems(st *world.State, c *wire.Call, k dmsKind) ([]dmsItem, error) {
 	var out []dmsItem
 	for _, r := range st.OfType(c.Account, c.Region, k.typ) {
-		m, err := fieldObject(r)
+		m, err := world.FieldObject(r)
 		if err != nil {
 			return nil, err
 		}
@@ -241,7 +241,7 @@ func dmsListTags(st *world.State, c *wire.Call) (any, error) {
 				continue
 			}
 			tags := []any{}
-			for _, t := range objectList(it.m["Tags"]) {
+			for _, t := range world.Objects(it.m["Tags"]) {
 				tags = append(tags, map[string]any{"Key": t["Key"], "Value": t["Value"], "ResourceArn": it.arn})
 			}
 			return map[string]any{"TagList": tags}, nil

@@ -78,7 +78,7 @@ func docDBArn(c *wire.Call, kind, id string) string {
 func docDBModels(st *world.State, c *wire.Call, k docDBKind) (map[string]map[string]any, error) {
 	out := map[string]map[string]any{}
 	for _, r := range st.OfType(c.Account, c.Region, k.typ) {
-		m, err := fieldObject(r)
+		m, err := world.FieldObject(r)
 		if err != nil {
 			return nil, err
 		}
@@ -265,7 +265,7 @@ func docDBListTags(st *world.State, c *wire.Call) (any, error) {
 			return nil, wire.Errf(404, k.fault, "%s %s not found.", k.noun, id)
 		}
 		var tags []*wire.Node
-		for _, t := range objectList(m["Tags"]) {
+		for _, t := range world.Objects(m["Tags"]) {
 			key, _ := t["Key"].(string)
 			val, _ := t["Value"].(string)
 			tags = append(tags, wire.El("", wire.Tx("Key", key), wire.Tx("Value", val)))
@@ -273,16 +273,4 @@ func docDBListTags(st *world.State, c *wire.Call) (any, error) {
 		return wire.El("", listOf("TagList", "Tag", tags)), nil
 	}
 	return nil, wire.Errf(400, "InvalidParameterValue", "Invalid resource name: %s", arn)
-}
-
-// objectList returns the objects of a list value.
-func objectList(v any) []map[string]any {
-	l, _ := v.([]any)
-	var out []map[string]any
-	for _, e := range l {
-		if o, ok := e.(map[string]any); ok {
-			out = append(out, o)
-		}
-	}
-	return out
 }

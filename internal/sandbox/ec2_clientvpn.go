@@ -81,7 +81,7 @@ func ec2DescribeClientVpnEndpoints(st *world.State, c *wire.Call) (any, error) {
 	defer st.RUnlock()
 	var objs []ec2Object
 	for id, r := range clientVpnEndpoints(st, c) {
-		m, err := fieldObject(r)
+		m, err := world.FieldObject(r)
 		if err != nil {
 			return nil, err
 		}

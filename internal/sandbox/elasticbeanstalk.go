@@ -1,7 +1,7 @@
 package sandbox
 
-import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 
 // elasticBeanstalkService serves Elastic Beanstalk (query/XML):
 // DescribeConfigurationSettings of an environment, from the world's
@@ -51,7 +51,7 @@ func ebDescribeConfigurationSettings(st *world.State, c *wire.Call) (any, error)
 		if name != env || world.FieldString(r, "ApplicationName") != app {
 			continue
 		}
-		obj, err := fieldObject(r)
+		obj, err := world.FieldObject(r)
 		if err != nil {
 			return nil, err
 		}

@@ -1,7 +1,7 @@
 package sandbox
 
-import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 
 // glueService serves Glue (JSON 1.1, PascalCase): classifiers and
 // workflows by name from the world's AWS::Glue::Classifier (its one
@@ -35,7 +35,7 @@ var glueClassifierKinds = []string{"CsvClassifier", "GrokClassifier", "JsonClass
 
 func glueClassifier(st *world.State, c *wire.Call, name string) (map[string]any, error) {
 	for _, r := range st.OfType(c.Account, c.Region, "AWS::Glue::Classifier") {
-		m, err := fieldObject(r)
+		m, err := world.FieldObject(r)
 		if err != nil {
 			return nil, err
 		}
@@ -56,7 +56,7 @@ func glueClassifier(st *world.State, c *wire.Call, name string) (map[string]any,
 
 func glueWorkflow(st *world.State, c *wire.Call, name string) (map[string]any, error) {
 	for _, r := range st.OfType(c.Account, c.Region, "AWS::Glue::Workflow") {
-		m, err := fieldObject(r)
+		m, err := world.FieldObject(r)
 		if err != nil {
 			return nil, err
 		}
@@ -87,7 +87,7 @@ func glueGetClassifier(st *world.State, c *wire.Call) (any, error) {
 	for _, k := range glueClassifierKinds {
 		if o, ok := m[k].(map[string]any); ok {
 			o["Version"] = 1
-			o["CreationTime"], o["LastUpdated"] = wire.Epoch(defaultStackTime), wire.Epoch(defaultStackTime)
+			o["CreationTime"], o["LastUpdated"] = wire.Epoch(world.DefaultTime), wire.Epoch(world.DefaultTime)
 			out[k] = o
 		}
 	}
@@ -106,7 +106,7 @@ func glueGetWorkflow(st *world.State, c *wire.Call) (any, error) {
 		return nil, err
 	}
 	delete(m, "Tags")
-	m["CreatedOn"], m["LastModifiedOn"] = wire.Epoch(defaultStackTime), wire.Epoch(defaultStackTime)
+	m["CreatedOn"], m["LastModifiedOn"] = wire.Epoch(world.DefaultTime), wire.Epoch(world.DefaultTime)
 	return map[string]any{"Workflow": m}, nil
 }
 

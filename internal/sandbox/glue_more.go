@@ -1,7 +1,7 @@
 package sandbox
 
-import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "strings"
 
 // More Glue: GetConnection answers an AWS::Glue::Connection model's
@@ -22,7 +22,7 @@ func glueGetConnection(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	for _, r := range st.OfType(c.Account, c.Region, "AWS::Glue::Connection") {
-		m, err := fieldObject(r)
+		m, err := world.FieldObject(r)
 		if err != nil {
 			return nil, err
 		}
@@ -45,7 +45,7 @@ func glueGetConnection(st *world.State, c *wire.Call) (any, error) {
 				}
 			}
 		}
-		conn["CreationTime"], conn["LastUpdatedTime"] = wire.Epoch(defaultStackTime), wire.Epoch(defaultStackTime)
+		conn["CreationTime"], conn["LastUpdatedTime"] = wire.Epoch(world.DefaultTime), wire.Epoch(world.DefaultTime)
 		return map[string]any{"Connection": conn}, nil
 	}
 	return nil, wire.Errf(400, "EntityNotFoundException", "Connection %s not found", in.Name)
@@ -59,7 +59,7 @@ func glueGetSecurityConfiguration(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	for _, r := range st.OfType(c.Account, c.Region, "AWS::Glue::SecurityConfiguration") {
-		m, err := fieldObject(r)
+		m, err := world.FieldObject(r)
 		if err != nil {
 			return nil, err
 		}
@@ -77,7 +77,7 @@ func glueGetSecurityConfiguration(st *world.State, c *wire.Call) (any, error) {
 				e["S3Encryption"] = s3
 			}
 		}
-		m["CreatedTimeStamp"] = wire.Epoch(defaultStackTime)
+		m["CreatedTimeStamp"] = wire.Epoch(world.DefaultTime)
 		return map[string]any{"SecurityConfiguration": m}, nil
 	}
 	return nil, wire.Errf(400, "EntityNotFoundException", "Security configuration %s not found", in.Name)

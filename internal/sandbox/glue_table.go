@@ -23,7 +23,7 @@ import (
 func glueTables(st *world.State, c *wire.Call, db string) (map[string]map[string]any, error) {
 	out := map[string]map[string]any{}
 	for _, r := range st.OfType(c.Account, c.Region, "AWS::Glue::Table") {
-		m, err := fieldObject(r)
+		m, err := world.FieldObject(r)
 		if err != nil {
 			return nil, err
 		}
@@ -50,7 +50,7 @@ func glueTables(st *world.State, c *wire.Call, db string) (map[string]map[string
 				glueTextParams(serde)
 			}
 		}
-		t["CreateTime"], t["UpdateTime"], t["IsRegisteredWithLakeFormation"] = wire.Epoch(defaultStackTime), wire.Epoch(defaultStackTime), false
+		t["CreateTime"], t["UpdateTime"], t["IsRegisteredWithLakeFormation"] = wire.Epoch(world.DefaultTime), wire.Epoch(world.DefaultTime), false
 		out[name] = t
 	}
 	return out, nil
@@ -59,7 +59,7 @@ func glueTables(st *world.State, c *wire.Call, db string) (map[string]map[string
 // glueDatabaseExists reports whether the world holds database db.
 func glueDatabaseExists(st *world.State, c *wire.Call, db string) (bool, error) {
 	for _, r := range st.OfType(c.Account, c.Region, "AWS::Glue::Database") {
-		m, err := fieldObject(r)
+		m, err := world.FieldObject(r)
 		if err != nil {
 			return false, err
 		}

@@ -311,7 +311,7 @@ func policyVersions(p *world.Resource) []world.PolicyVersion {
 	if len(p.PolicyVersions) > 0 {
 		return p.PolicyVersions
 	}
-	return []world.PolicyVersion{{VersionID: "v1", Document: world.Field(p, "PolicyDocument"), Default: true, Created: defaultStackTime}}
+	return []world.PolicyVersion{{VersionID: "v1", Document: world.Field(p, "PolicyDocument"), Default: true, Created: world.DefaultTime}}
 }
 
 // syncPolicyVersions records a changed PolicyDocument (written through
@@ -371,7 +371,7 @@ func iamGetPolicy(st *world.State, c *wire.Call) (any, error) {
 			wire.Tx("DefaultVersionId", def), wire.Tx("AttachmentCount", strconv.Itoa(attached)),
 			wire.Tx("PermissionsBoundaryUsageCount", "0"), wire.Bool("IsAttachable", true),
 			wire.Opt("Description", world.FieldString(p, "Description")),
-			wire.Time("CreateDate", defaultStackTime), wire.Time("UpdateDate", defaultStackTime),
+			wire.Time("CreateDate", world.DefaultTime), wire.Time("UpdateDate", world.DefaultTime),
 		)), nil
 	})
 }

@@ -53,7 +53,7 @@ func iamListAccessKeys(st *world.State, c *wire.Call) (any, error) {
 		if status == "" {
 			status = "Active"
 		}
-		items = append(items, wire.El("", wire.Tx("UserName", user), wire.Tx("AccessKeyId", k.CCID()), wire.Tx("Status", status), wire.Time("CreateDate", defaultStackTime)))
+		items = append(items, wire.El("", wire.Tx("UserName", user), wire.Tx("AccessKeyId", k.CCID()), wire.Tx("Status", status), wire.Time("CreateDate", world.DefaultTime)))
 	}
 	lo, hi, next := wire.Page(len(items), off, size)
 	out := wire.El("", wire.Members("AccessKeyMetadata", items[lo:hi]), wire.Bool("IsTruncated", next >= 0))

@@ -82,8 +82,8 @@ func kmsListAliases(st *world.State, c *wire.Call) (any, error) {
 			"AliasName":       name,
 			"AliasArn":        "arn:aws:kms:" + c.Region + ":" + c.Account + ":" + name,
 			"TargetKeyId":     key,
-			"CreationDate":    wire.Epoch(defaultStackTime),
-			"LastUpdatedDate": wire.Epoch(defaultStackTime),
+			"CreationDate":    wire.Epoch(world.DefaultTime),
+			"LastUpdatedDate": wire.Epoch(world.DefaultTime),
 		})
 	}
 	lo, hi, next := wire.Page(len(items), off, size)

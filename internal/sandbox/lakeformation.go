@@ -1,7 +1,7 @@
 package sandbox
 
-import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "net/http"
 
 // lakeFormationService serves Lake Formation (REST-JSON): POST
@@ -36,14 +36,14 @@ func lakeFormationDescribeResource(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
 	for _, r := range st.OfType(c.Account, c.Region, "AWS::LakeFormation::Resource") {
-		m, err := fieldObject(r)
+		m, err := world.FieldObject(r)
 		if err != nil {
 			return nil, err
 		}
 		if m["ResourceArn"] != in.ResourceArn {
 			continue
 		}
-		info := map[string]any{"ResourceArn": in.ResourceArn, "LastModified": wire.Epoch(defaultStackTime)}
+		info := map[string]any{"ResourceArn": in.ResourceArn, "LastModified": wire.Epoch(world.DefaultTime)}
 		if role, ok := m["RoleArn"]; ok {
 			info["RoleArn"] = role
 		} else if slr, _ := m["UseServiceLinkedRole"].(bool); slr {

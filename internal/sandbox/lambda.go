@@ -184,7 +184,7 @@ func lambdaGetPolicy(st *world.State, c *wire.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"Policy": string(doc), "RevisionId": uuidFrom(string(doc))}, nil
+	return map[string]any{"Policy": string(doc), "RevisionId": world.UUIDFrom(string(doc))}, nil
 }
 
 // listPage pages a Lambda list by Marker / MaxItems.
@@ -261,7 +261,7 @@ func lambdaListFunctionURLConfigs(st *world.State, c *wire.Call) (any, error) {
 			}
 			it := map[string]any{
 				"FunctionArn": fa, "FunctionUrl": world.FieldString(u, "FunctionUrl"), "AuthType": world.FieldString(u, "AuthType"),
-				"CreationTime": wire.ISOTime(defaultStackTime), "LastModifiedTime": wire.ISOTime(defaultStackTime),
+				"CreationTime": wire.ISOTime(world.DefaultTime), "LastModifiedTime": wire.ISOTime(world.DefaultTime),
 			}
 			if m := world.FieldString(u, "InvokeMode"); m != "" {
 				it["InvokeMode"] = m
@@ -282,7 +282,7 @@ func lambdaListAliases(st *world.State, c *wire.Call) (any, error) {
 			arn := fieldOrID(a, "AliasArn")
 			it := map[string]any{
 				"AliasArn": arn, "Name": world.FieldString(a, "Name"), "FunctionVersion": world.FieldString(a, "FunctionVersion"),
-				"RevisionId": uuidFrom(string(a.Properties)),
+				"RevisionId": world.UUIDFrom(string(a.Properties)),
 			}
 			if d := world.FieldString(a, "Description"); d != "" {
 				it["Description"] = d
@@ -303,7 +303,7 @@ func lambdaListVersionsByFunction(st *world.State, c *wire.Call) (any, error) {
 	return functionList(st, c, "Versions", func(f *world.Resource, name string) []map[string]any {
 		base := functionArn(c, f, name)
 		config := func(r *world.Resource, version, arn string) map[string]any {
-			it := map[string]any{"FunctionName": name, "FunctionArn": arn, "Version": version, "LastModified": wire.ISOTime(defaultStackTime)}
+			it := map[string]any{"FunctionName": name, "FunctionArn": arn, "Version": version, "LastModified": wire.ISOTime(world.DefaultTime)}
 			for _, k := range []string{"Description", "CodeSha256", "Runtime", "Handler", "Role", "MemorySize", "Timeout"} {
 				if v := world.FieldValue(r, k); v != nil {
 					it[k] = v
@@ -350,7 +350,7 @@ func lambdaListEventSourceMappings(st *world.State, c *wire.Call) (any, error) {
 		fn := functionName(world.FieldString(m, "FunctionName"))
 		it := map[string]any{
 			"UUID": id, "State": state, "FunctionArn": "arn:aws:lambda:" + c.Region + ":" + c.Account + ":function:" + fn,
-			"LastModified": wire.Epoch(defaultStackTime), "StateTransitionReason": "USER_INITIATED",
+			"LastModified": wire.Epoch(world.DefaultTime), "StateTransitionReason": "USER_INITIATED",
 		}
 		for _, k := range []string{"EventSourceArn", "BatchSize", "MaximumBatchingWindowInSeconds", "StartingPosition", "FilterCriteria", "FunctionResponseTypes", "MaximumRetryAttempts", "BisectBatchOnFunctionError", "ParallelizationFactor", "ScalingConfig"} {
 			if v := world.FieldValue(m, k); v != nil {

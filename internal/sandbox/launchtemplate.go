@@ -94,7 +94,7 @@ func ec2DescribeLaunchTemplateVersions(st *world.State, c *wire.Call) (any, erro
 		}
 		return nil, wire.Errf(400, "InvalidLaunchTemplateId.NotFound", "The specified launch template, with template ID %s, does not exist.", id)
 	}
-	m, err := fieldObject(lt)
+	m, err := world.FieldObject(lt)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +111,7 @@ func ec2DescribeLaunchTemplateVersions(st *world.State, c *wire.Call) (any, erro
 		}
 	}
 	ver := wire.El("item", wire.Tx("launchTemplateId", id), wire.Tx("launchTemplateName", world.FieldString(lt, "LaunchTemplateName")),
-		wire.Tx("versionNumber", number), wire.Bool("defaultVersion", true), wire.Time("createTime", defaultStackTime))
+		wire.Tx("versionNumber", number), wire.Bool("defaultVersion", true), wire.Time("createTime", world.DefaultTime))
 	if d, ok := m["LaunchTemplateData"].(map[string]any); ok {
 		ver.Kids = append(ver.Kids, ec2XML("launchTemplateData", d))
 	}

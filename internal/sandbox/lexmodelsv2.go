@@ -139,21 +139,21 @@ func lexLocales(st *world.State, c *wire.Call) ([]lexLocale, error) {
 			return nil, wire.Errf(404, "ResourceNotFoundException", "Could not find version %s of bot %s.", v, bot)
 		}
 		var out []lexLocale
-		for _, l := range objectsOf(world.FieldValue(r, "BotLocales")) {
+		for _, l := range world.Objects(world.FieldValue(r, "BotLocales")) {
 			loc := lexLocale{model: l}
 			loc.id, _ = l["LocaleId"].(string)
-			for _, st := range objectsOf(l["SlotTypes"]) {
+			for _, st := range world.Objects(l["SlotTypes"]) {
 				n, _ := st["Name"].(string)
 				loc.slotTypes = append(loc.slotTypes, lexNode{id: lexID(bot, loc.id, "slottype", n), name: n, model: st})
 			}
 			fallback := false
-			for _, in := range objectsOf(l["Intents"]) {
+			for _, in := range world.Objects(l["Intents"]) {
 				n, _ := in["Name"].(string)
 				node := lexNode{id: lexID(bot, loc.id, "intent", n), name: n, model: in}
 				if in["ParentIntentSignature"] == "AMAZON.FallbackIntent" {
 					node.id, fallback = lexFallbackID, true
 				}
-				for _, sl := range objectsOf(in["Slots"]) {
+				for _, sl := range world.Objects(in["Slots"]) {
 					sn, _ := sl["Name"].(string)
 					node.slots = append(node.slots, lexNode{id: lexID(bot, loc.id, n, "slot", sn), name: sn, model: sl})
 				}
@@ -169,18 +169,6 @@ func lexLocales(st *world.State, c *wire.Call) ([]lexLocale, error) {
 		return out, nil
 	}
 	return nil, wire.Errf(404, "ResourceNotFoundException", "Failed to retrieve resource since it does not exist: bot %s.", bot)
-}
-
-// objectsOf returns the objects of a decoded JSON list.
-func objectsOf(v any) []map[string]any {
-	l, _ := v.([]any)
-	var out []map[string]any
-	for _, e := range l {
-		if m, ok := e.(map[string]any); ok {
-			out = append(out, m)
-		}
-	}
-	return out
 }
 
 // lexLocaleOf finds the call's locale.
@@ -269,7 +257,7 @@ func lexAPI(v any, drop ...string) any {
 			}
 			if lexFreeForm[k] {
 				m := map[string]any{}
-				for fk, fe := range objectOf(e) {
+				for fk, fe := range world.Object(e) {
 					m[fk] = lexAPI(fe)
 				}
 				out[lexAPIKey(k)] = m
@@ -296,11 +284,6 @@ func lexAPIKey(k string) string {
 		return k
 	}
 	return strings.ToLower(k[:1]) + k[1:]
-}
-
-func objectOf(v any) map[string]any {
-	m, _ := v.(map[string]any)
-	return m
 }
 
 // lexResolutionAPI spells the template's resolution strategies as the API
@@ -392,7 +375,7 @@ func lexDescribeSlotType(st *world.State, c *wire.Call) (any, error) {
 		return nil, err
 	}
 	out := lexAPI(typ.model, "Name").(map[string]any)
-	if vs := objectOf(out["valueSelectionSetting"]); vs != nil {
+	if vs := world.Object(out["valueSelectionSetting"]); vs != nil {
 		if r, ok := vs["resolutionStrategy"].(string); ok && lexResolutionAPI[r] != "" {
 			vs["resolutionStrategy"] = lexResolutionAPI[r]
 		}
@@ -445,7 +428,7 @@ func lexDescribeIntent(st *world.State, c *wire.Call) (any, error) {
 		return nil, err
 	}
 	out := lexAPI(in.model, "Name", "Slots", "SlotPriorities").(map[string]any)
-	if sp := objectsOf(in.model["SlotPriorities"]); sp != nil {
+	if sp := world.Objects(in.model["SlotPriorities"]); sp != nil {
 		prios := []any{}
 		for _, p := range sp {
 			name, _ := p["SlotName"].(string)
@@ -487,7 +470,7 @@ func lexListSlots(st *world.State, c *wire.Call) (any, error) {
 		if d, ok := sl.model["Description"]; ok {
 			sum["description"] = d
 		}
-		if sc, ok := objectOf(sl.model["ValueElicitationSetting"])["SlotConstraint"]; ok {
+		if sc, ok := world.Object(sl.model["ValueElicitationSetting"])["SlotConstraint"]; ok {
 			sum["slotConstraint"] = sc
 		}
 		sums = append(sums, sum)

@@ -112,7 +112,7 @@ func logsDescribeMetricFilters(st *world.State, c *wire.Call) (any, error) {
 	items, next, err := logsFilters(st, c, "AWS::Logs::MetricFilter", "mf", func(f *world.Resource, name string) map[string]any {
 		m := map[string]any{
 			"filterName": name, "logGroupName": world.FieldString(f, "LogGroupName"),
-			"filterPattern": world.FieldString(f, "FilterPattern"), "creationTime": defaultStackTime.UnixMilli(),
+			"filterPattern": world.FieldString(f, "FilterPattern"), "creationTime": world.DefaultTime.UnixMilli(),
 		}
 		if b, ok := world.FieldValue(f, "ApplyOnTransformedLogs").(bool); ok {
 			m["applyOnTransformedLogs"] = b
@@ -158,7 +158,7 @@ func logsDescribeSubscriptionFilters(st *world.State, c *wire.Call) (any, error)
 		m := map[string]any{
 			"filterName": name, "logGroupName": world.FieldString(f, "LogGroupName"),
 			"filterPattern": world.FieldString(f, "FilterPattern"), "destinationArn": world.FieldString(f, "DestinationArn"),
-			"creationTime": defaultStackTime.UnixMilli(),
+			"creationTime": world.DefaultTime.UnixMilli(),
 		}
 		if v := world.FieldString(f, "RoleArn"); v != "" {
 			m["roleArn"] = v

@@ -51,7 +51,7 @@ func mediaConvertRoute(r *http.Request) (string, map[string]string) {
 
 func mediaConvertQueue(st *world.State, c *wire.Call, name string) (map[string]any, error) {
 	for _, r := range st.OfType(c.Account, c.Region, "AWS::MediaConvert::Queue") {
-		m, err := fieldObject(r)
+		m, err := world.FieldObject(r)
 		if err != nil {
 			return nil, err
 		}
@@ -82,7 +82,7 @@ func mediaConvertGetQueue(st *world.State, c *wire.Call) (any, error) {
 	delete(m, "Tags")
 	q := camelModel(m, nil).(map[string]any)
 	q["arn"], q["type"] = mediaConvertQueueArn(c, name), "CUSTOM"
-	q["createdAt"], q["lastUpdated"] = wire.Epoch(defaultStackTime), wire.Epoch(defaultStackTime)
+	q["createdAt"], q["lastUpdated"] = wire.Epoch(world.DefaultTime), wire.Epoch(world.DefaultTime)
 	return map[string]any{"queue": q}, nil
 }
 

@@ -1,7 +1,7 @@
 package sandbox
 
-import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "strings"
 
 // MediaConvert job templates: GET /2017-08-29/jobTemplates/{name} answers
@@ -13,7 +13,7 @@ import "strings"
 
 func mediaConvertJobTemplate(st *world.State, c *wire.Call, name string) (map[string]any, error) {
 	for _, r := range st.OfType(c.Account, c.Region, "AWS::MediaConvert::JobTemplate") {
-		m, err := fieldObject(r)
+		m, err := world.FieldObject(r)
 		if err != nil {
 			return nil, err
 		}
@@ -52,6 +52,6 @@ func mediaConvertGetJobTemplate(st *world.State, c *wire.Call) (any, error) {
 		jt["queue"] = mediaConvertQueueArn(c, q)
 	}
 	jt["arn"], jt["type"] = mediaConvertJobTemplateArn(c, name), "CUSTOM"
-	jt["createdAt"], jt["lastUpdated"] = wire.Epoch(defaultStackTime), wire.Epoch(defaultStackTime)
+	jt["createdAt"], jt["lastUpdated"] = wire.Epoch(world.DefaultTime), wire.Epoch(world.DefaultTime)
 	return map[string]any{"jobTemplate": jt}, nil
 }

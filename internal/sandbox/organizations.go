@@ -1,7 +1,7 @@
 package sandbox
 
-import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 
 func organizationsService() *wire.Service {
 	return &wire.Service{
@@ -84,7 +84,7 @@ func orgListAccounts(st *world.State, c *wire.Call) (any, error) {
 		accts = append(accts, map[string]any{
 			"Id": a.ID, "Arn": "arn:aws:organizations::" + o.ManagementAccountID + ":account/" + o.ID + "/" + a.ID,
 			"Email": a.Email, "Name": a.Name, "Status": "ACTIVE", "State": "ACTIVE",
-			"JoinedMethod": method, "JoinedTimestamp": wire.Epoch(defaultStackTime),
+			"JoinedMethod": method, "JoinedTimestamp": wire.Epoch(world.DefaultTime),
 		})
 	}
 	out := map[string]any{"Accounts": accts}

@@ -1,7 +1,7 @@
 package sandbox
 
-import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 
 // redshiftServerlessService serves Redshift Serverless (JSON 1.1,
 // camelCase): GetWorkgroup from the world's
@@ -49,7 +49,7 @@ func rsGetWorkgroup(st *world.State, c *wire.Call) (any, error) {
 			name = r.CCID()
 		}
 		if name == in.WorkgroupName {
-			obj, err := fieldObject(r)
+			obj, err := world.FieldObject(r)
 			if err != nil {
 				return nil, err
 			}

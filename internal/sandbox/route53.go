@@ -135,11 +135,11 @@ func route53Records(st *world.State, c *wire.Call, zones map[string]*r53Zone) []
 		out = append(out, r53Record{zone: zone, model: m})
 	}
 	for _, res := range st.OfType(c.Account, c.Region, "AWS::Route53::RecordSet") {
-		m, _ := fieldObject(res)
+		m, _ := world.FieldObject(res)
 		add(zoneOf(m), m)
 	}
 	for _, res := range st.OfType(c.Account, c.Region, "AWS::Route53::RecordSetGroup") {
-		g, _ := fieldObject(res)
+		g, _ := world.FieldObject(res)
 		zone := zoneOf(g)
 		sets, _ := g["RecordSets"].([]any)
 		for _, e := range sets {
@@ -149,16 +149,6 @@ func route53Records(st *world.State, c *wire.Call, zones map[string]*r53Zone) []
 		}
 	}
 	return out
-}
-
-// fieldObject decodes a resource's whole model, numbers as json.Number
-// (their text kept).
-func fieldObject(res *world.Resource) (map[string]any, error) {
-	var m map[string]any
-	d := json.NewDecoder(bytes.NewReader(res.Properties))
-	d.UseNumber()
-	err := d.Decode(&m)
-	return m, err
 }
 
 // r53Name is a name as Route 53 answers it: lower case, escaped, with the

@@ -213,13 +213,13 @@ func route53Holders(st *world.State, c *wire.Call, zone string) map[string]*r53H
 		return r53Key(n, t, id)
 	}
 	for _, res := range st.OfType(c.Account, c.Region, "AWS::Route53::RecordSet") {
-		m, _ := fieldObject(res)
+		m, _ := world.FieldObject(res)
 		if zoneOf(m) == zone {
 			out[key(m)] = &r53Holder{res: res, model: m}
 		}
 	}
 	for _, res := range st.OfType(c.Account, c.Region, "AWS::Route53::RecordSetGroup") {
-		g, _ := fieldObject(res)
+		g, _ := world.FieldObject(res)
 		if zoneOf(g) != zone {
 			continue
 		}
@@ -386,7 +386,7 @@ func r53Replace(h *r53Holder, x *r53XMLRR) error {
 		}
 		return nil
 	}
-	g, err := fieldObject(h.res)
+	g, err := world.FieldObject(h.res)
 	if err != nil {
 		return err
 	}
@@ -404,7 +404,7 @@ func r53Delete(st *world.State, c *wire.Call, h *r53Holder) error {
 		st.Remove(c.Account, c.Region, h.res)
 		return nil
 	}
-	g, err := fieldObject(h.res)
+	g, err := world.FieldObject(h.res)
 	if err != nil {
 		return err
 	}

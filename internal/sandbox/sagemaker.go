@@ -1,7 +1,7 @@
 package sandbox
 
-import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "strings"
 
 // sageMakerService serves SageMaker (JSON 1.1, PascalCase, the template's
@@ -45,7 +45,7 @@ func (k sageMakerKind) arn(c *wire.Call, name string) string {
 // sageMakerModel returns the model of k named name (its name set).
 func sageMakerModel(st *world.State, c *wire.Call, k sageMakerKind, name string) (map[string]any, error) {
 	for _, r := range st.OfType(c.Account, c.Region, k.typ) {
-		m, err := fieldObject(r)
+		m, err := world.FieldObject(r)
 		if err != nil {
 			return nil, err
 		}
@@ -77,7 +77,7 @@ func sageMakerDescribe(st *world.State, c *wire.Call, k sageMakerKind, missing f
 		return nil, missing(name)
 	}
 	delete(m, "Tags")
-	m[k.arnField], m["CreationTime"] = k.arn(c, name), wire.Epoch(defaultStackTime)
+	m[k.arnField], m["CreationTime"] = k.arn(c, name), wire.Epoch(world.DefaultTime)
 	return m, nil
 }
 
@@ -94,7 +94,7 @@ func sageMakerDescribeMonitoringSchedule(st *world.State, c *wire.Call) (any, er
 	if err != nil {
 		return nil, err
 	}
-	m["MonitoringScheduleStatus"], m["LastModifiedTime"] = "Scheduled", wire.Epoch(defaultStackTime)
+	m["MonitoringScheduleStatus"], m["LastModifiedTime"] = "Scheduled", wire.Epoch(world.DefaultTime)
 	if cfg, ok := m["MonitoringScheduleConfig"].(map[string]any); ok && cfg["MonitoringType"] != nil {
 		m["MonitoringType"] = cfg["MonitoringType"]
 	}
@@ -132,7 +132,7 @@ func sageMakerListTags(st *world.State, c *wire.Call) (any, error) {
 			break
 		}
 		tags := []any{}
-		for _, t := range objectList(m["Tags"]) {
+		for _, t := range world.Objects(m["Tags"]) {
 			tags = append(tags, map[string]any{"Key": t["Key"], "Value": t["Value"]})
 		}
 		lo, hi, next := wire.Page(len(tags), off, size)

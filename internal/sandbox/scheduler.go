@@ -66,7 +66,7 @@ func schedulerGetSchedule(st *world.State, c *wire.Call) (any, error) {
 	if sched == nil {
 		return nil, wire.Errf(404, "ResourceNotFoundException", "Schedule %s does not exist.", name)
 	}
-	m, err := fieldObject(sched)
+	m, err := world.FieldObject(sched)
 	if err != nil {
 		return nil, err
 	}
@@ -90,6 +90,6 @@ func schedulerGetSchedule(st *world.State, c *wire.Call) (any, error) {
 		}
 	}
 	m["Arn"] = "arn:aws:scheduler:" + c.Region + ":" + c.Account + ":schedule/" + group + "/" + name
-	m["CreationDate"], m["LastModificationDate"] = wire.Epoch(defaultStackTime), wire.Epoch(defaultStackTime)
+	m["CreationDate"], m["LastModificationDate"] = wire.Epoch(world.DefaultTime), wire.Epoch(world.DefaultTime)
 	return m, nil
 }

@@ -1,8 +1,6 @@
 package sandbox
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
@@ -160,11 +158,4 @@ func (s *Server) readable(account, region, typ string) bool {
 		return false
 	}
 	return true
-}
-
-// uuidFrom returns a UUID-shaped id derived from s.
-func uuidFrom(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	h := hex.EncodeToString(sum[:16])
-	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
 }

@@ -1,7 +1,7 @@
 package sandbox
 
-import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "strings"
 
 // serviceDiscoveryService serves Cloud Map (JSON 1.1): GetNamespace and
@@ -83,11 +83,11 @@ func cloudMapGetNamespace(st *world.State, c *wire.Call) (any, error) {
 	if ns == nil {
 		return nil, wire.Errf(400, "NamespaceNotFound", "Namespace not found: %s", id)
 	}
-	m, err := fieldObject(ns)
+	m, err := world.FieldObject(ns)
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"Type": cloudMapNamespaceTypes[ns.Type], "CreateDate": wire.Epoch(defaultStackTime)}
+	out := map[string]any{"Type": cloudMapNamespaceTypes[ns.Type], "CreateDate": wire.Epoch(world.DefaultTime)}
 	for _, k := range []string{"Name", "Description", "Id", "Arn"} {
 		if v, ok := m[k]; ok {
 			out[k] = v
@@ -130,13 +130,13 @@ func cloudMapGetService(st *world.State, c *wire.Call) (any, error) {
 	if svc == nil {
 		return nil, wire.Errf(400, "ServiceNotFound", "Service not found: %s", id)
 	}
-	m, err := fieldObject(svc)
+	m, err := world.FieldObject(svc)
 	if err != nil {
 		return nil, err
 	}
 	delete(m, "Tags")
 	delete(m, "ServiceAttributes")
-	m["CreateDate"] = wire.Epoch(defaultStackTime)
+	m["CreateDate"] = wire.Epoch(world.DefaultTime)
 	return map[string]any{"Service": m}, nil
 }
 

@@ -1,7 +1,7 @@
 package sandbox
 
-import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
+import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "encoding/json"
 
 // sesService serves SES v1 (query/XML) receipt filters, receipt rule sets
@@ -63,7 +63,7 @@ func sesListReceiptFilters(st *world.State, c *wire.Call) (any, error) {
 	defer st.RUnlock()
 	var fs []*wire.Node
 	for _, r := range st.OfType(c.Account, c.Region, "AWS::SES::ReceiptFilter") {
-		m, err := fieldObject(r)
+		m, err := world.FieldObject(r)
 		if err != nil {
 			return nil, err
 		}
@@ -87,7 +87,7 @@ func sesRules(st *world.State, c *wire.Call) map[string][]map[string]any {
 		}
 	}
 	for _, r := range st.OfType(c.Account, c.Region, "AWS::SES::ReceiptRule") {
-		m, err := fieldObject(r)
+		m, err := world.FieldObject(r)
 		if err != nil {
 			continue
 		}
@@ -115,7 +115,7 @@ func sesDescribeReceiptRuleSet(st *world.State, c *wire.Call) (any, error) {
 	for _, r := range rules {
 		rs = append(rs, queryXML("member", r))
 	}
-	return wire.El("", wire.El("Metadata", wire.Tx("Name", name), wire.Time("CreatedTimestamp", defaultStackTime)), &wire.Node{Name: "Rules", Kids: rs}), nil
+	return wire.El("", wire.El("Metadata", wire.Tx("Name", name), wire.Time("CreatedTimestamp", world.DefaultTime)), &wire.Node{Name: "Rules", Kids: rs}), nil
 }
 
 func sesDescribeReceiptRule(st *world.State, c *wire.Call) (any, error) {
@@ -144,7 +144,7 @@ func sesDescribeConfigurationSet(st *world.State, c *wire.Call) (any, error) {
 	}
 	var dests []*wire.Node
 	for _, r := range st.OfType(c.Account, c.Region, "AWS::SES::ConfigurationSetEventDestination") {
-		m, err := fieldObject(r)
+		m, err := world.FieldObject(r)
 		if err != nil {
 			return nil, err
 		}

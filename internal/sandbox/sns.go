@@ -27,17 +27,17 @@ func snsService() *wire.Service {
 // snsAttributes maps topic attribute names to AWS::SNS::Topic properties.
 var snsAttributes = map[string]struct {
 	prop string
-	kind attrKind
+	kind world.AttrKind
 }{
-	"DisplayName":               {"DisplayName", attrString},
-	"KmsMasterKeyId":            {"KmsMasterKeyId", attrString},
-	"FifoTopic":                 {"FifoTopic", attrBool},
-	"ContentBasedDeduplication": {"ContentBasedDeduplication", attrBool},
-	"SignatureVersion":          {"SignatureVersion", attrString},
-	"TracingConfig":             {"TracingConfig", attrString},
-	"DeliveryPolicy":            {"DeliveryPolicy", attrJSON},
-	"ArchivePolicy":             {"ArchivePolicy", attrJSON},
-	"DataProtectionPolicy":      {"DataProtectionPolicy", attrJSON},
+	"DisplayName":               {"DisplayName", world.AttrString},
+	"KmsMasterKeyId":            {"KmsMasterKeyId", world.AttrString},
+	"FifoTopic":                 {"FifoTopic", world.AttrBool},
+	"ContentBasedDeduplication": {"ContentBasedDeduplication", world.AttrBool},
+	"SignatureVersion":          {"SignatureVersion", world.AttrString},
+	"TracingConfig":             {"TracingConfig", world.AttrString},
+	"DeliveryPolicy":            {"DeliveryPolicy", world.AttrJSON},
+	"ArchivePolicy":             {"ArchivePolicy", world.AttrJSON},
+	"DataProtectionPolicy":      {"DataProtectionPolicy", world.AttrJSON},
 }
 
 // snsWritable are the attributes SetTopicAttributes accepts.
@@ -116,7 +116,7 @@ func snsGetTopicAttributes(st *world.State, c *wire.Call) (any, error) {
 	if topic != nil {
 		for name, a := range snsAttributes {
 			if v := world.FieldValue(topic, a.prop); v != nil {
-				attrs[name] = attrText(v, a.kind)
+				attrs[name] = world.AttrText(v, a.kind)
 			}
 		}
 		if _, ok := attrs["DisplayName"]; !ok {
@@ -167,7 +167,7 @@ func snsSetTopicAttributes(st *world.State, c *wire.Call) (any, error) {
 	if value == "" {
 		return nil, world.RemoveField(topic, a.prop)
 	}
-	v, ok := attrValue(value, a.kind)
+	v, ok := world.AttrValue(value, a.kind)
 	if !ok {
 		return nil, wire.Errf(400, "InvalidParameter", "Invalid parameter: %s", name)
 	}
@@ -226,5 +226,5 @@ func snsUnsubscribe(st *world.State, c *wire.Call) (any, error) {
 // inlineSubscriptionArn is the ARN SNS gives a topic's inline
 // subscription entry.
 func inlineSubscriptionArn(topicArn string, i int, proto, endpoint string) string {
-	return topicArn + ":" + uuidFrom(topicArn+"/"+strconv.Itoa(i)+"/"+proto+"/"+endpoint)
+	return topicArn + ":" + world.UUIDFrom(topicArn+"/"+strconv.Itoa(i)+"/"+proto+"/"+endpoint)
 }

@@ -26,69 +26,27 @@ func sqsService() *wire.Service {
 	}
 }
 
-// attrKind is how a queue or topic attribute maps to its property.
-type attrKind int
-
-const (
-	attrString attrKind = iota
-	attrNumber
-	attrBool
-	attrJSON // a JSON object property sent as JSON text
-)
-
 // sqsAttributes maps queue attribute names to AWS::SQS::Queue properties.
 var sqsAttributes = map[string]struct {
 	prop     string
-	kind     attrKind
+	kind     world.AttrKind
 	readOnly bool
 }{
-	"DelaySeconds":                  {"DelaySeconds", attrNumber, false},
-	"MaximumMessageSize":            {"MaximumMessageSize", attrNumber, false},
-	"MessageRetentionPeriod":        {"MessageRetentionPeriod", attrNumber, false},
-	"ReceiveMessageWaitTimeSeconds": {"ReceiveMessageWaitTimeSeconds", attrNumber, false},
-	"VisibilityTimeout":             {"VisibilityTimeout", attrNumber, false},
-	"KmsMasterKeyId":                {"KmsMasterKeyId", attrString, false},
-	"KmsDataKeyReusePeriodSeconds":  {"KmsDataKeyReusePeriodSeconds", attrNumber, false},
-	"SqsManagedSseEnabled":          {"SqsManagedSseEnabled", attrBool, false},
-	"FifoQueue":                     {"FifoQueue", attrBool, true},
-	"ContentBasedDeduplication":     {"ContentBasedDeduplication", attrBool, false},
-	"DeduplicationScope":            {"DeduplicationScope", attrString, false},
-	"FifoThroughputLimit":           {"FifoThroughputLimit", attrString, false},
-	"RedrivePolicy":                 {"RedrivePolicy", attrJSON, false},
-	"RedriveAllowPolicy":            {"RedriveAllowPolicy", attrJSON, false},
-	"QueueArn":                      {"Arn", attrString, true},
-}
-
-// attrText renders a property value as its attribute string.
-func attrText(v any, kind attrKind) string {
-	switch t := v.(type) {
-	case string:
-		return t
-	case bool:
-		return strconv.FormatBool(t)
-	case float64:
-		return strconv.FormatFloat(t, 'f', -1, 64)
-	case nil:
-		return ""
-	}
-	b, _ := world.MarshalNoEscape(v)
-	return string(b)
-}
-
-// attrValue parses an attribute string into its property value.
-func attrValue(text string, kind attrKind) (any, bool) {
-	switch kind {
-	case attrNumber:
-		n, err := strconv.ParseFloat(text, 64)
-		return n, err == nil
-	case attrBool:
-		b, err := strconv.ParseBool(text)
-		return b, err == nil
-	case attrJSON:
-		var v map[string]any
-		return v, json.Unmarshal([]byte(text), &v) == nil
-	}
-	return text, true
+	"DelaySeconds":                  {"DelaySeconds", world.AttrNumber, false},
+	"MaximumMessageSize":            {"MaximumMessageSize", world.AttrNumber, false},
+	"MessageRetentionPeriod":        {"MessageRetentionPeriod", world.AttrNumber, false},
+	"ReceiveMessageWaitTimeSeconds": {"ReceiveMessageWaitTimeSeconds", world.AttrNumber, false},
+	"VisibilityTimeout":             {"VisibilityTimeout", world.AttrNumber, false},
+	"KmsMasterKeyId":                {"KmsMasterKeyId", world.AttrString, false},
+	"KmsDataKeyReusePeriodSeconds":  {"KmsDataKeyReusePeriodSeconds", world.AttrNumber, false},
+	"SqsManagedSseEnabled":          {"SqsManagedSseEnabled", world.AttrBool, false},
+	"FifoQueue":                     {"FifoQueue", world.AttrBool, true},
+	"ContentBasedDeduplication":     {"ContentBasedDeduplication", world.AttrBool, false},
+	"DeduplicationScope":            {"DeduplicationScope", world.AttrString, false},
+	"FifoThroughputLimit":           {"FifoThroughputLimit", world.AttrString, false},
+	"RedrivePolicy":                 {"RedrivePolicy", world.AttrJSON, false},
+	"RedriveAllowPolicy":            {"RedriveAllowPolicy", world.AttrJSON, false},
+	"QueueArn":                      {"Arn", world.AttrString, true},
 }
 
 func noQueue(url string) error {
@@ -188,13 +146,13 @@ func sqsGetQueueAttributes(st *world.State, c *wire.Call) (any, error) {
 	if q != nil {
 		for name, a := range sqsAttributes {
 			if v := world.FieldValue(q, a.prop); v != nil {
-				put(name, attrText(v, a.kind))
+				put(name, world.AttrText(v, a.kind))
 			}
 		}
 		for _, n := range []string{"ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible", "ApproximateNumberOfMessagesDelayed"} {
 			put(n, "0")
 		}
-		ts := strconv.FormatInt(defaultStackTime.Unix(), 10)
+		ts := strconv.FormatInt(world.DefaultTime.Unix(), 10)
 		put("CreatedTimestamp", ts)
 		put("LastModifiedTimestamp", ts)
 	}
@@ -242,7 +200,7 @@ func sqsSetQueueAttributes(st *world.State, c *wire.Call) (any, error) {
 		if !ok || a.readOnly {
 			return nil, invalid(name)
 		}
-		if _, ok := attrValue(text, a.kind); !ok && text != "" {
+		if _, ok := world.AttrValue(text, a.kind); !ok && text != "" {
 			return nil, &wire.Error{Status: 400, Code: "InvalidAttributeValue", QueryCode: "InvalidAttributeValue", Message: "Invalid value for the parameter " + name + "."}
 		}
 	}
@@ -259,7 +217,7 @@ func sqsSetQueueAttributes(st *world.State, c *wire.Call) (any, error) {
 		if text == "" {
 			err = world.RemoveField(q, a.prop)
 		} else {
-			v, _ := attrValue(text, a.kind)
+			v, _ := world.AttrValue(text, a.kind)
 			err = world.SetField(q, a.prop, v)
 		}
 		if err != nil {
