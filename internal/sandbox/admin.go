@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"io"
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
 // adminPrefix is the URL prefix of the admin API.

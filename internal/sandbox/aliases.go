@@ -2,8 +2,8 @@ package sandbox
 
 import (
 	"encoding/json"
-	"github.com/realdrift/realdrift/internal/sandbox/wire"
 
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 

@@ -1,9 +1,10 @@
 package sandbox
 
 import (
+	"strings"
+
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
-	"strings"
 )
 
 // applicationAutoScalingService serves Application Auto Scaling (JSON

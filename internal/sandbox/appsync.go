@@ -1,12 +1,13 @@
 package sandbox
 
 import (
-	"github.com/realdrift/realdrift/internal/sandbox/wire"
-	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
 // appSyncService serves AppSync (REST-JSON): GET /v1/apis/{apiId}/apikeys

@@ -1,10 +1,11 @@
 package sandbox
 
 import (
-	"github.com/realdrift/realdrift/internal/sandbox/wire"
-	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"sort"
 	"strconv"
+
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
 // autoScalingService serves Auto Scaling (query protocol): a group's

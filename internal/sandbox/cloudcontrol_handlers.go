@@ -1,10 +1,10 @@
 package sandbox
 
 import (
-	"github.com/realdrift/realdrift/internal/sandbox/wire"
-	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strings"
 
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"github.com/realdrift/realdrift/internal/schema"
 )
 

@@ -1,12 +1,13 @@
 package sandbox
 
 import (
-	"github.com/realdrift/realdrift/internal/sandbox/wire"
-	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
 // cloudWatchService serves CloudWatch (signing name monitoring) for anomaly

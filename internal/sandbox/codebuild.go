@@ -1,11 +1,12 @@
 package sandbox
 
 import (
-	"github.com/realdrift/realdrift/internal/sandbox/wire"
-	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
 // codeBuildService serves CodeBuild (JSON 1.1): projects by name (or ARN)

@@ -1,9 +1,9 @@
 package sandbox
 
 import (
-	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strings"
 
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"github.com/realdrift/realdrift/internal/schema"
 )
 

@@ -21,7 +21,8 @@
 // every region of their account; IAM, Organizations and STS ignore the
 // region as AWS does.
 //
-// Services and operations (one file each):
+// Services and operations (one folder each under service/, or still one
+// file each in this package; see Layout):
 //
 //	cloudformation (query/XML)  DescribeStacks ListStacks GetTemplate ListStackResources
 //	                            DescribeStackResources ListExports DescribeType
@@ -113,6 +114,54 @@
 // accept as a stack name, and its live model is NestedStackModel of the
 // child (StackId, Outputs, Parameters). A world links them by that
 // physical id alone; parentId and rootId are derived (nested.go).
+//
+// # Layout
+//
+// One room per service, shared packages beneath them, one registration
+// table above them:
+//
+//	internal/sandbox            Server: routing (router.go), IAM authorization
+//	                            (iamauth.go, iamactions.go), call log, latency,
+//	                            throttling, faults, admin API, guards; services.go,
+//	                            the one table of services; aliases.go keeps the
+//	                            world's types under this package's names
+//	internal/sandbox/wire       the protocols, Service, Call, Handler, Error,
+//	                            replies (*Node, Raw, JSON values), paging
+//	internal/sandbox/world      the world file, State (indexes + lock), principals,
+//	                            identity policies, live-model field helpers
+//	internal/sandbox/service/N  one service: its Service() (wire facts, REST
+//	                            routing, operations), handlers and the state
+//	                            accessors only it uses; N is its SigV4 signing name
+//	internal/sandbox/worldgen   world generation (demo, corpus), apart
+//
+// A service package imports wire and world only: never this package, never
+// another service. What two services share moves down into wire (protocol)
+// or world (models). The move is under way: services not yet in a folder
+// still live here, one file each (ec2.go, iam.go, ...), registered in the same table
+// (services.go), and a few need the Server itself (Cloud Control's request
+// tracker, STS's issued sessions, S3's objects, Security Hub's findings,
+// the schema facts), bound with wire.Bound until that state moves into
+// world.
+//
+// # How to add a service
+//
+//  1. Create internal/sandbox/service/N (N = the SigV4 signing name) with a
+//     doc.go saying what it serves from which world models.
+//  2. Write func Service() *wire.Service: Name, Protocol, the JSON target
+//     prefix and namespace or the query namespace, Throttle and Deny in the
+//     service's own error codes, Route for a REST protocol, and Ops mapping
+//     each operation name to a wire.Handler.
+//  3. Write each handler as func(st *world.State, c *wire.Call) (any, error):
+//     take st.RLock (reads) or st.Lock (writes) for the whole operation, find
+//     models with st.Resource / st.OfType and world.FieldString etc., answer
+//     errors with wire.Errf in the service's codes, return a *wire.Node
+//     (query/REST-XML), wire.Raw, or a value encoded as JSON.
+//  4. Add one line to services.go: N.Service(),
+//  5. Add each operation's IAM action to iamactions.go when it is not
+//     service:Operation, and list the operations in this file's table.
+//  6. Test through aws-sdk-go-v2 against sandboxtest.Serve (services_test.go
+//     shows the pattern); add the operations to
+//     scripts/sandbox-awscli-check.sh.
 //
 // # One resource model
 //

@@ -1,10 +1,11 @@
 package sandbox
 
 import (
-	"github.com/realdrift/realdrift/internal/sandbox/wire"
-	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strconv"
 	"strings"
+
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
 // docDBService serves the RDS query API (signing name rds, the one DocDB's

@@ -3,13 +3,12 @@ package sandbox
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"github.com/realdrift/realdrift/internal/sandbox/wire"
-
-	"github.com/realdrift/realdrift/internal/sandbox/world"
-
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
 // ec2Service serves the EC2 query protocol: form-encoded requests (lists as

@@ -2,10 +2,11 @@ package sandbox
 
 import (
 	"encoding/json"
-	"github.com/realdrift/realdrift/internal/sandbox/wire"
-	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strconv"
 	"strings"
+
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
 // EC2 Client VPN (the EC2 query protocol): DescribeClientVpnEndpoints lists

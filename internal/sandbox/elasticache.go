@@ -2,10 +2,11 @@ package sandbox
 
 import (
 	"encoding/json"
-	"github.com/realdrift/realdrift/internal/sandbox/wire"
-	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strconv"
 	"strings"
+
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
 // elastiCacheService serves ElastiCache (query/XML): cache parameter

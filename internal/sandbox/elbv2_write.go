@@ -3,9 +3,10 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
+
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
-	"regexp"
 )
 
 // Elastic Load Balancing v2's attribute writes: ModifyLoadBalancerAttributes,

@@ -2,11 +2,12 @@ package sandbox
 
 import (
 	"fmt"
-	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"math/rand/v2"
 	"net/url"
 	"strings"
 	"sync"
+
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 )
 
 // FaultRule injects errors into matching API calls.

@@ -3,11 +3,12 @@ package sandbox
 import (
 	"bytes"
 	"fmt"
-	"github.com/realdrift/realdrift/internal/sandbox/wire"
-	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
 // Ask is one question a request puts to IAM: an action on a resource, with

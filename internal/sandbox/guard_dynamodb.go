@@ -3,10 +3,11 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"regexp"
 	"strings"
+
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
 // DynamoDBAsks is the Asker of DynamoDB (JSON 1.0, X-Amz-Target

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )

@@ -2,9 +2,10 @@ package sandbox
 
 import (
 	"fmt"
+	"strings"
+
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
-	"strings"
 )
 
 // authorize evaluates the identity policies of the call's principal, when

@@ -2,12 +2,13 @@ package sandbox
 
 import (
 	"encoding/base64"
-	"github.com/realdrift/realdrift/internal/sandbox/wire"
-	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
 // kafkaService serves Amazon MSK (REST-JSON, camelCase): GET

@@ -2,9 +2,10 @@ package sandbox
 
 import (
 	"encoding/json"
+	"sort"
+
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
-	"sort"
 )
 
 // memoryDBService serves MemoryDB (JSON 1.1, PascalCase): users from the

@@ -1,11 +1,12 @@
 package sandbox
 
 import (
-	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 )
 
 // restXMLServices are the REST-XML services by signing name: a REST

@@ -3,12 +3,13 @@ package sandbox
 import (
 	"errors"
 	"fmt"
-	"github.com/realdrift/realdrift/internal/sandbox/wire"
-	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"io"
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
 // scope is the SigV4 credential scope of a request.
@@ -44,25 +45,6 @@ func parseScope(r *http.Request) (scope, error) {
 		return scope{}, fmt.Errorf("credential %q is not KEY/DATE/REGION/SERVICE/aws4_request", cred)
 	}
 	return scope{accessKey: parts[0], date: parts[1], region: parts[2], service: parts[3]}, nil
-}
-
-// services is the one registration table of emulated services, keyed by
-// SigV4 signing name.
-func services(srv *Server) map[string]*wire.Service {
-	out := map[string]*wire.Service{}
-	for _, svc := range []*wire.Service{
-		cloudFormationService(srv), cloudControlService(srv), stsService(srv), organizationsService(),
-		s3Service(srv), sqsService(), snsService(), iamService(), lambdaService(), kmsService(),
-		ec2Service(), logsService(), eventsService(), secretsManagerService(),
-		ecsService(), cognitoService(), ssmService(), autoScalingService(), codeDeployService(),
-		route53Service(), acmService(), codeBuildService(), schedulerService(), configService(),
-		serviceDiscoveryService(), elbv2Service(srv), elastiCacheService(), daxService(), sesService(), glueService(), appSyncService(),
-		lakeFormationService(), mediaConvertService(), docDBService(), dmsService(), budgetsService(), dlmService(), sageMakerService(), cognitoIdentityService(), cloudWatchService(), memoryDBService(), kafkaService(), elasticBeanstalkService(), redshiftServerlessService(), lexModelsService(),
-		securityHubService(srv), applicationAutoScalingService(),
-	} {
-		out[svc.Name] = svc
-	}
-	return out
 }
 
 // serveAPI serves one signed AWS API request.

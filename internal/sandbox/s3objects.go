@@ -1,11 +1,12 @@
 package sandbox
 
 import (
-	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
+
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 )
 
 // objects are the S3 objects the sandbox holds (the service's run data: a

@@ -3,10 +3,11 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"net/http"
 	"sort"
 	"strings"
+
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 )
 
 // The Security Hub family, over REST-JSON: BatchImportFindings (POST

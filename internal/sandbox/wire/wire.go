@@ -7,11 +7,12 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
 // protocol is an AWS wire protocol.

@@ -1,14 +1,16 @@
-package sandbox
+package sns
 
 import (
 	"encoding/json"
-	"github.com/realdrift/realdrift/internal/sandbox/wire"
-	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strconv"
 	"strings"
+
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-func snsService() *wire.Service {
+// Service is the service's registration: its wire facts and operations.
+func Service() *wire.Service {
 	return &wire.Service{
 		Name:     "sns",
 		Protocol: wire.ProtoQuery,

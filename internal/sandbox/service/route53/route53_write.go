@@ -1,16 +1,17 @@
-package sandbox
+package route53
 
 import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"github.com/realdrift/realdrift/internal/sandbox/wire"
-	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
 // Route 53's write side: ChangeResourceRecordSets (CREATE, UPSERT and

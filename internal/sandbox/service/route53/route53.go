@@ -1,20 +1,21 @@
-package sandbox
+package route53
 
 import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"github.com/realdrift/realdrift/internal/sandbox/wire"
-	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// route53Service serves Route 53 (REST-XML, errors wrapped in
+// Service serves Route 53 (REST-XML, errors wrapped in
 // <ErrorResponse>): a zone's record sets and zones by name, and record
 // changes (route53_write.go).
 //
@@ -27,7 +28,7 @@ import (
 // [a-z0-9-_.] as \ddd octal escapes, ordered by name read from its last
 // label, then type, then set identifier. The SOA and NS records AWS creates
 // with a zone are not synthesised.
-func route53Service() *wire.Service {
+func Service() *wire.Service {
 	return &wire.Service{
 		Name:       "route53",
 		Protocol:   wire.ProtoRESTXML,

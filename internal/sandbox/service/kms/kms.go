@@ -1,12 +1,14 @@
-package sandbox
+package kms
 
 import (
+	"strings"
+
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
-	"strings"
 )
 
-func kmsService() *wire.Service {
+// Service is the service's registration: its wire facts and operations.
+func Service() *wire.Service {
 	return &wire.Service{
 		Name:          "kms",
 		Protocol:      wire.ProtoJSON,

@@ -1,15 +1,17 @@
-package sandbox
+package sqs
 
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/realdrift/realdrift/internal/sandbox/wire"
-	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"strconv"
 	"strings"
+
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-func sqsService() *wire.Service {
+// Service is the service's registration: its wire facts and operations.
+func Service() *wire.Service {
 	return &wire.Service{
 		Name:          "sqs",
 		Protocol:      wire.ProtoJSON,

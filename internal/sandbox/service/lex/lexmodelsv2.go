@@ -1,16 +1,17 @@
-package sandbox
+package lex
 
 import (
 	"crypto/sha256"
 	"encoding/base32"
-	"github.com/realdrift/realdrift/internal/sandbox/wire"
-	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// lexModelsService serves the Lex V2 models API (REST-JSON, camelCase;
+// Service serves the Lex V2 models API (REST-JSON, camelCase;
 // signing name lex) read calls on a bot's DRAFT version from the world's
 // AWS::Lex::Bot models (by Id, else the identifier), whose BotLocales (the
 // template's shape) are the DRAFT locales:
@@ -35,7 +36,7 @@ import (
 // other than DRAFT, locale, intent, slot or slot type is a
 // ResourceNotFoundException (404); a bad page size or token a
 // ValidationException.
-func lexModelsService() *wire.Service {
+func Service() *wire.Service {
 	return &wire.Service{
 		Name:     "lex",
 		Protocol: wire.ProtoRESTJSON,

@@ -1,13 +1,14 @@
-package sandbox
+package dms
 
 import (
 	"encoding/json"
+	"strings"
+
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
-	"strings"
 )
 
-// dmsService serves AWS DMS (JSON 1.1, PascalCase): DescribeEndpoints,
+// Service serves AWS DMS (JSON 1.1, PascalCase): DescribeEndpoints,
 // DescribeReplicationInstances, DescribeReplicationSubnetGroups and
 // DescribeReplicationTasks from the world's AWS::DMS::Endpoint,
 // ReplicationInstance, ReplicationSubnetGroup and ReplicationTask models,
@@ -23,7 +24,7 @@ import (
 // an endpoint's Password. A filter that matches nothing is the
 // ResourceNotFoundFault DMS answers. ListTagsForResource lists a model's
 // Tags by its ARN.
-func dmsService() *wire.Service {
+func Service() *wire.Service {
 	return &wire.Service{
 		Name:          "dms",
 		Protocol:      wire.ProtoJSON,
