@@ -1,10 +1,28 @@
 package sandbox
 
 import (
+	"github.com/realdrift/realdrift/internal/sandbox/service/acm"
+	"github.com/realdrift/realdrift/internal/sandbox/service/applicationautoscaling"
+	"github.com/realdrift/realdrift/internal/sandbox/service/appsync"
+	"github.com/realdrift/realdrift/internal/sandbox/service/autoscaling"
+	"github.com/realdrift/realdrift/internal/sandbox/service/budgets"
+	"github.com/realdrift/realdrift/internal/sandbox/service/codedeploy"
+	"github.com/realdrift/realdrift/internal/sandbox/service/cognitoidentity"
+	"github.com/realdrift/realdrift/internal/sandbox/service/cognitoidp"
+	"github.com/realdrift/realdrift/internal/sandbox/service/dax"
+	"github.com/realdrift/realdrift/internal/sandbox/service/dlm"
 	"github.com/realdrift/realdrift/internal/sandbox/service/dms"
+	"github.com/realdrift/realdrift/internal/sandbox/service/events"
+	"github.com/realdrift/realdrift/internal/sandbox/service/kafka"
 	"github.com/realdrift/realdrift/internal/sandbox/service/kms"
+	"github.com/realdrift/realdrift/internal/sandbox/service/lakeformation"
 	"github.com/realdrift/realdrift/internal/sandbox/service/lex"
+	"github.com/realdrift/realdrift/internal/sandbox/service/organizations"
 	"github.com/realdrift/realdrift/internal/sandbox/service/route53"
+	"github.com/realdrift/realdrift/internal/sandbox/service/sagemaker"
+	"github.com/realdrift/realdrift/internal/sandbox/service/scheduler"
+	"github.com/realdrift/realdrift/internal/sandbox/service/secretsmanager"
+	"github.com/realdrift/realdrift/internal/sandbox/service/servicediscovery"
 	"github.com/realdrift/realdrift/internal/sandbox/service/sns"
 	"github.com/realdrift/realdrift/internal/sandbox/service/sqs"
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
@@ -19,54 +37,54 @@ import (
 func services(srv *Server) map[string]*wire.Service {
 	out := map[string]*wire.Service{}
 	for _, svc := range []*wire.Service{
+		acm.Service(),
+		applicationautoscaling.Service(),
+		appsync.Service(),
+		autoscaling.Service(),
+		budgets.Service(),
+		codedeploy.Service(),
+		cognitoidentity.Service(),
+		cognitoidp.Service(),
+		dax.Service(),
+		dlm.Service(),
 		dms.Service(),
+		events.Service(),
+		kafka.Service(),
 		kms.Service(),
+		lakeformation.Service(),
 		lex.Service(),
+		organizations.Service(),
 		route53.Service(),
+		sagemaker.Service(),
+		scheduler.Service(),
+		secretsmanager.Service(),
+		servicediscovery.Service(),
 		sns.Service(),
 		sqs.Service(),
 
 		cloudFormationService(srv),
 		cloudControlService(srv),
 		stsService(srv),
-		organizationsService(),
 		s3Service(srv),
 		iamService(),
 		lambdaService(),
 		ec2Service(),
 		logsService(),
-		eventsService(),
-		secretsManagerService(),
 		ecsService(),
-		cognitoService(),
 		ssmService(),
-		autoScalingService(),
-		codeDeployService(),
-		acmService(),
 		codeBuildService(),
-		schedulerService(),
 		configService(),
-		serviceDiscoveryService(),
 		elbv2Service(srv),
 		elastiCacheService(),
-		daxService(),
 		sesService(),
 		glueService(),
-		appSyncService(),
-		lakeFormationService(),
 		mediaConvertService(),
 		docDBService(),
-		budgetsService(),
-		dlmService(),
-		sageMakerService(),
-		cognitoIdentityService(),
 		cloudWatchService(),
 		memoryDBService(),
-		kafkaService(),
 		elasticBeanstalkService(),
 		redshiftServerlessService(),
 		securityHubService(srv),
-		applicationAutoScalingService(),
 	} {
 		out[svc.Name] = svc
 	}

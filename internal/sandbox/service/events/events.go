@@ -1,4 +1,4 @@
-package sandbox
+package events
 
 import (
 	"sort"
@@ -8,11 +8,11 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// eventsService serves EventBridge (JSON 1.1): the rules of an event bus,
+// Service serves EventBridge (JSON 1.1): the rules of an event bus,
 // from the world's AWS::Events::Rule models (EventBusName absent is the
 // default bus). A bus exists when it is "default", an AWS::Events::EventBus
 // model names it, or a rule is on it.
-func eventsService() *wire.Service {
+func Service() *wire.Service {
 	return &wire.Service{
 		Name:          "events",
 		Protocol:      wire.ProtoJSON,

@@ -1,13 +1,13 @@
-package sandbox
+package secretsmanager
 
 import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 
-// secretsManagerService serves Secrets Manager (JSON 1.1): a secret's
+// Service serves Secrets Manager (JSON 1.1): a secret's
 // resource policy, from the world's AWS::SecretsManager::Secret models and
 // the AWS::SecretsManager::ResourcePolicy models whose SecretId names one
 // (by ARN or name).
-func secretsManagerService() *wire.Service {
+func Service() *wire.Service {
 	return &wire.Service{
 		Name:          "secretsmanager",
 		Protocol:      wire.ProtoJSON,

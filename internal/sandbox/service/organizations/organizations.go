@@ -1,9 +1,10 @@
-package sandbox
+package organizations
 
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "github.com/realdrift/realdrift/internal/sandbox/wire"
 
-func organizationsService() *wire.Service {
+// Service is the service's registration: its wire facts and operations.
+func Service() *wire.Service {
 	return &wire.Service{
 		Name:          "organizations",
 		Protocol:      wire.ProtoJSON,

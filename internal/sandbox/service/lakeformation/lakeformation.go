@@ -1,16 +1,16 @@
-package sandbox
+package lakeformation
 
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "net/http"
 
-// lakeFormationService serves Lake Formation (REST-JSON): POST
+// Service serves Lake Formation (REST-JSON): POST
 // /DescribeResource answers the world's AWS::LakeFormation::Resource model
 // registering the ResourceArn asked for: its RoleArn (the service-linked
 // role when the model registered with UseServiceLinkedRole and names no
 // role), WithFederation and HybridAccessEnabled as the model holds them.
 // A location nothing registered is EntityNotFoundException.
-func lakeFormationService() *wire.Service {
+func Service() *wire.Service {
 	return &wire.Service{
 		Name:     "lakeformation",
 		Protocol: wire.ProtoRESTJSON,

@@ -1,10 +1,10 @@
-package sandbox
+package servicediscovery
 
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "strings"
 
-// serviceDiscoveryService serves Cloud Map (JSON 1.1): GetNamespace and
+// Service serves Cloud Map (JSON 1.1): GetNamespace and
 // GetService by id and ListTagsForResource by ARN, from the world's
 // AWS::ServiceDiscovery::HttpNamespace / PrivateDnsNamespace /
 // PublicDnsNamespace and Service models (by identifier, else the model's
@@ -16,7 +16,7 @@ import "strings"
 // template-only Tags and ServiceAttributes. A model's Tags are what
 // ListTagsForResource lists (an ARN is the model's Arn, else derived from
 // the id).
-func serviceDiscoveryService() *wire.Service {
+func Service() *wire.Service {
 	return &wire.Service{
 		Name:          "servicediscovery",
 		Protocol:      wire.ProtoJSON,

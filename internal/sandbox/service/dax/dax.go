@@ -1,9 +1,9 @@
-package sandbox
+package dax
 
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "github.com/realdrift/realdrift/internal/sandbox/wire"
 
-// daxService serves DAX (JSON 1.1, PascalCase): clusters, subnet groups
+// Service serves DAX (JSON 1.1, PascalCase): clusters, subnet groups
 // and parameter groups from the world's AWS::DAX::Cluster, SubnetGroup and
 // ParameterGroup models (by identifier, else their name property),
 // answering what the model holds in the API's shape: a cluster's
@@ -15,7 +15,7 @@ import "github.com/realdrift/realdrift/internal/sandbox/wire"
 // ARN. A parameter group's ParameterNameValues are its parameters of
 // source "user". Asked by names, one that does not exist is the
 // ...NotFoundFault DAX answers.
-func daxService() *wire.Service {
+func Service() *wire.Service {
 	return &wire.Service{
 		Name:          "dax",
 		Protocol:      wire.ProtoJSON,

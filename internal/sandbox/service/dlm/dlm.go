@@ -1,4 +1,4 @@
-package sandbox
+package dlm
 
 import (
 	"net/http"
@@ -9,7 +9,7 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// dlmService serves Data Lifecycle Manager (REST-JSON, PascalCase): GET
+// Service serves Data Lifecycle Manager (REST-JSON, PascalCase): GET
 // /policies/{policyId} answers the world's AWS::DLM::LifecyclePolicy model
 // of that id in the API's shape: a default policy (the template's
 // DefaultPolicy VOLUME or INSTANCE) as DefaultPolicy true with its
@@ -17,7 +17,7 @@ import (
 // CrossRegionCopyTargets inside PolicyDetails (ResourceType, language
 // SIMPLIFIED); the Tags list as the API's map. An unknown policy is
 // ResourceNotFoundException (404).
-func dlmService() *wire.Service {
+func Service() *wire.Service {
 	return &wire.Service{
 		Name:     "dlm",
 		Protocol: wire.ProtoRESTJSON,

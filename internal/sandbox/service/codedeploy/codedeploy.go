@@ -1,14 +1,14 @@
-package sandbox
+package codedeploy
 
 import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "sort"
 
-// codeDeployService serves CodeDeploy (JSON 1.1): an application's
+// Service serves CodeDeploy (JSON 1.1): an application's
 // deployment groups, from the world's AWS::CodeDeploy::DeploymentGroup
 // models (ApplicationName). An application exists when an
 // AWS::CodeDeploy::Application model names it or a group is in it.
-func codeDeployService() *wire.Service {
+func Service() *wire.Service {
 	return &wire.Service{
 		Name:          "codedeploy",
 		Protocol:      wire.ProtoJSON,

@@ -1,4 +1,4 @@
-package sandbox
+package appsync
 
 import (
 	"net/http"
@@ -10,13 +10,13 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// appSyncService serves AppSync (REST-JSON): GET /v1/apis/{apiId}/apikeys
+// Service serves AppSync (REST-JSON): GET /v1/apis/{apiId}/apikeys
 // lists the world's AWS::AppSync::ApiKey models of the API (ApiId), each
 // by the key id that ends its identifier (…/apikeys/<id>), with its
 // Description and Expires; maxResults (1-25, default 25) and nextToken
 // page them. An API that neither an AWS::AppSync::GraphQLApi model (ApiId,
 // else its identifier's apis/<id>) nor a key names is NotFoundException.
-func appSyncService() *wire.Service {
+func Service() *wire.Service {
 	return &wire.Service{
 		Name:     "appsync",
 		Protocol: wire.ProtoRESTJSON,

@@ -1,17 +1,17 @@
-package sandbox
+package budgets
 
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "encoding/json"
 
-// budgetsService serves AWS Budgets (JSON 1.1, PascalCase): DescribeBudget
+// Service serves AWS Budgets (JSON 1.1, PascalCase): DescribeBudget
 // answers the Budget of the world's AWS::Budgets::Budget model of that
 // name (Budget.BudgetName, else the identifier) in the caller's account,
 // its limits' Amounts as the decimal text Budgets answers; TimePeriod is
 // not answered (the template's text is not the API's timestamps). Another
 // account's id is AccessDeniedException, an unknown budget
 // NotFoundException.
-func budgetsService() *wire.Service {
+func Service() *wire.Service {
 	return &wire.Service{
 		Name:          "budgets",
 		Protocol:      wire.ProtoJSON,

@@ -1,4 +1,4 @@
-package sandbox
+package autoscaling
 
 import (
 	"sort"
@@ -8,13 +8,13 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// autoScalingService serves Auto Scaling (query protocol): a group's
+// Service serves Auto Scaling (query protocol): a group's
 // lifecycle hooks and scheduled actions, from the world's
 // AWS::AutoScaling::LifecycleHook and AWS::AutoScaling::ScheduledAction
 // models (AutoScalingGroupName). A group exists when an
 // AWS::AutoScaling::AutoScalingGroup model names it or a hook or action is
 // on it; another is the ValidationError "Group ... not found" AWS answers.
-func autoScalingService() *wire.Service {
+func Service() *wire.Service {
 	return &wire.Service{
 		Name:     "autoscaling",
 		Protocol: wire.ProtoQuery,

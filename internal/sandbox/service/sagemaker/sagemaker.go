@@ -1,10 +1,10 @@
-package sandbox
+package sagemaker
 
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "strings"
 
-// sageMakerService serves SageMaker (JSON 1.1, PascalCase, the template's
+// Service serves SageMaker (JSON 1.1, PascalCase, the template's
 // own shape): DescribeEndpointConfig and DescribeMonitoringSchedule answer
 // the world's AWS::SageMaker::EndpointConfig and MonitoringSchedule models
 // by name (the name property, else the identifier's ARN tail) as they hold
@@ -13,7 +13,7 @@ import "strings"
 // missing endpoint configuration is the ValidationException "Could not
 // find endpoint configuration" SageMaker answers, a missing schedule
 // ResourceNotFound.
-func sageMakerService() *wire.Service {
+func Service() *wire.Service {
 	return &wire.Service{
 		Name:          "sagemaker",
 		Protocol:      wire.ProtoJSON,

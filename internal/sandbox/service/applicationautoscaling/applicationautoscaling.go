@@ -1,4 +1,4 @@
-package sandbox
+package applicationautoscaling
 
 import (
 	"strings"
@@ -7,7 +7,7 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// applicationAutoScalingService serves Application Auto Scaling (JSON
+// Service serves Application Auto Scaling (JSON
 // 1.1, PascalCase): DescribeScalingPolicies lists the world's
 // AWS::ApplicationAutoScaling::ScalingPolicy models in the namespace asked
 // (and the ResourceId, ScalableDimension and PolicyNames, when given),
@@ -17,7 +17,7 @@ import (
 // <namespace>"); its ARN is Arn, else the identifier's part before "|".
 // The model's Step/TargetTracking configurations are answered as it holds
 // them (the API's shape is the template's).
-func applicationAutoScalingService() *wire.Service {
+func Service() *wire.Service {
 	return &wire.Service{
 		Name:          "application-autoscaling",
 		Protocol:      wire.ProtoJSON,

@@ -1,4 +1,4 @@
-package sandbox
+package cognitoidentity
 
 import (
 	"bytes"
@@ -8,14 +8,14 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// cognitoIdentityService serves Cognito Identity (JSON 1.1, PascalCase):
+// Service serves Cognito Identity (JSON 1.1, PascalCase):
 // DescribeIdentityPool answers the world's AWS::Cognito::IdentityPool
 // model of that id with the properties the API holds (the schema's Id and
 // Name copies and the Cognito Sync settings — CognitoEvents,
 // CognitoStreams, PushSync — are not answered), its IdentityPoolTags list
 // as the API's map in the list's order. An unknown pool is
 // ResourceNotFoundException.
-func cognitoIdentityService() *wire.Service {
+func Service() *wire.Service {
 	return &wire.Service{
 		Name:          "cognito-identity",
 		Protocol:      wire.ProtoJSON,

@@ -1,14 +1,14 @@
-package sandbox
+package cognitoidp
 
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "sort"
 
-// cognitoService serves Cognito user pools (JSON 1.1): a pool's app
+// Service serves Cognito user pools (JSON 1.1): a pool's app
 // clients and groups, from the world's AWS::Cognito::UserPoolClient and
 // AWS::Cognito::UserPoolGroup models (UserPoolId). A pool exists when an
 // AWS::Cognito::UserPool model names it or a client or group is in it.
-func cognitoService() *wire.Service {
+func Service() *wire.Service {
 	return &wire.Service{
 		Name:          "cognito-idp",
 		Protocol:      wire.ProtoJSON,

@@ -1,4 +1,4 @@
-package sandbox
+package kafka
 
 import (
 	"encoding/base64"
@@ -11,13 +11,13 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// kafkaService serves Amazon MSK (REST-JSON, camelCase): GET
+// Service serves Amazon MSK (REST-JSON, camelCase): GET
 // /v1/configurations/{arn} and /v1/configurations/{arn}/revisions/{n}
 // from the world's AWS::MSK::Configuration models (by Arn, else the
 // identifier). The model's LatestRevision.Revision (default 1) is the only
 // revision; its ServerProperties is answered as the blob MSK sends
 // (base64). An unknown configuration or revision is a NotFoundException.
-func kafkaService() *wire.Service {
+func Service() *wire.Service {
 	return &wire.Service{
 		Name:     "kafka",
 		Protocol: wire.ProtoRESTJSON,

@@ -1,4 +1,4 @@
-package sandbox
+package scheduler
 
 import (
 	"net/http"
@@ -10,14 +10,14 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// schedulerService serves EventBridge Scheduler (REST-JSON): GET
+// Service serves EventBridge Scheduler (REST-JSON): GET
 // /schedules/{Name}?groupName= answers the world's AWS::Scheduler::Schedule
 // model of that name and group (GroupName, else "default") in the API's
 // shape, which is the template's, with the schedule's ARN and times, and
 // the values Scheduler fills in when a model lacks them (timezone UTC,
 // state ENABLED, ActionAfterCompletion NONE, a target retry policy of 24
 // hours and 185 attempts).
-func schedulerService() *wire.Service {
+func Service() *wire.Service {
 	return &wire.Service{
 		Name:     "scheduler",
 		Protocol: wire.ProtoRESTJSON,

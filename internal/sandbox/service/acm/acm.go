@@ -1,4 +1,4 @@
-package sandbox
+package acm
 
 import (
 	"regexp"
@@ -8,14 +8,14 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// acmService serves Certificate Manager (JSON 1.1): a certificate's
+// Service serves Certificate Manager (JSON 1.1): a certificate's
 // details and tags, from the world's AWS::CertificateManager::Certificate
 // models by ARN (the identifier). DescribeCertificate answers as ACM
 // does: the domain name first among the subject alternative names, the
 // key algorithm with a dash ("RSA-2048", RSA_2048 when the model names
 // none), the validation method per domain, an issued certificate
 // (PRIVATE when the model names a CertificateAuthorityArn).
-func acmService() *wire.Service {
+func Service() *wire.Service {
 	return &wire.Service{
 		Name:          "acm",
 		Protocol:      wire.ProtoJSON,
