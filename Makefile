@@ -18,7 +18,8 @@ build:
 # start DynamoDB Local and install scripts/sfn's node packages when they are
 # missing (under CI=true, .ci/run starts DynamoDB Local first).
 # scripts/go-test.sh runs the concurrent packages under -race, the rest
-# plainly, then the whole suite with the clock a year ahead.
+# plainly and the whole suite with the clock a year ahead, the three side
+# by side.
 test:
 	scripts/test-deps.sh
 	GO=$(GO) scripts/go-test.sh

@@ -40,7 +40,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-go build -o "$tmp/realdrift" ./cmd/realdrift
+CGO_ENABLED=0 go build -o "$tmp/realdrift" ./cmd/realdrift # cgo off as go-test.sh's plain runs build: cached
 "$tmp/realdrift" sandbox world --demo --corpus "${REALDRIFT_CORPUS_DIR:-testdata/corpus}" -o "$tmp/world.json"
 # A small page size makes the CLI follow NextToken for stack resources.
 "$tmp/realdrift" sandbox serve --world "$tmp/world.json" --addr 127.0.0.1:0 --page-size 4 >"$tmp/serve.log" 2>&1 &
