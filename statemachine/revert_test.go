@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/realdrift/realdrift/internal/deadlinetest"
 	"github.com/realdrift/realdrift/statemachine"
 	"github.com/realdrift/realdrift/statemachine/statemachinetest"
 )
@@ -105,10 +106,8 @@ func TestRevertLocal(t *testing.T) {
 			}()
 			var token string
 			if tt.decide != nil || tt.expire {
-				ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 				var werr error
-				token, werr = tokens.Awaiting(ctx)
-				cancel()
+				token, werr = tokens.Awaiting(deadlinetest.Context(t, 2*time.Minute))
 				if werr != nil {
 					t.Fatalf("the execution never waited for approval: %v", werr)
 				}

@@ -3,6 +3,8 @@ package cfn
 import (
 	"testing"
 	"time"
+
+	"github.com/realdrift/realdrift/internal/deadlinetest"
 )
 
 // FuzzParse feeds arbitrary bytes to Parse: it must return a template or an
@@ -26,7 +28,7 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		start := time.Now()
 		tpl, err := Parse(data)
-		if d := time.Since(start); d > 3*time.Second {
+		if d := time.Since(start); d > deadlinetest.Scale(t, 3*time.Second) {
 			t.Fatalf("Parse took %v on %d bytes", d, len(data))
 		}
 		if err != nil {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/realdrift/realdrift/internal/deadlinetest"
 )
 
 // TestRealdriftMainChild is the realdrift binary for scripts run by the
@@ -20,7 +22,7 @@ func TestRealdriftMainChild(t *testing.T) {
 	if os.Getenv("REALDRIFT_TEST_MAIN") != "1" {
 		return // only as a child of TestActionScript
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), deadlinetest.Scale(t, 2*time.Minute))
 	code := Run(ctx, StdIO(os.Stdin, os.Stdout, os.Stderr, os.Getenv), flag.Args())
 	cancel()
 	os.Exit(code)

@@ -131,6 +131,9 @@ func TestCheckApp(t *testing.T) {
 		}
 	})
 	t.Run("app command with CDK_OUTDIR", func(t *testing.T) {
+		// A temporary directory of this test's own: other test processes
+		// on the machine make and remove their assemblies in theirs.
+		t.Setenv("TMPDIR", t.TempDir())
 		before, _ := filepath.Glob(filepath.Join(os.TempDir(), "realdrift-cdkout-*"))
 		rep, errs, code := env.checkJSON("--app", "cp '"+dir+"'/* \"$CDK_OUTDIR\"/", "--fail")
 		if code != ExitOK || len(rep.Stacks) != 1 {

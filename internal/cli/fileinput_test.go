@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/realdrift/realdrift/internal/corpus"
+	"github.com/realdrift/realdrift/internal/deadlinetest"
 	"github.com/realdrift/realdrift/internal/sandbox"
 )
 
@@ -86,7 +87,7 @@ func TestFileInputsGuarded(t *testing.T) {
 	for _, in := range inputs {
 		for kind, bad := range badFiles(t, in.file, in.limit) {
 			t.Run(in.name+"/"+kind, func(t *testing.T) {
-				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				ctx, cancel := context.WithTimeout(context.Background(), deadlinetest.Scale(t, 10*time.Second))
 				defer cancel()
 				args := in.args(bad)
 				start := time.Now()
@@ -103,8 +104,8 @@ func TestFileInputsGuarded(t *testing.T) {
 				if code != ExitError {
 					t.Errorf("exit %d, want 2\n%s", code, stderr)
 				}
-				if took > time.Second {
-					t.Errorf("took %s, want within 1s", took)
+				if limit := deadlinetest.Scale(t, time.Second); took > limit {
+					t.Errorf("took %s, want within %s", took, limit)
 				}
 				if !strings.Contains(stderr, in.file) {
 					t.Errorf("stderr does not name %s:\n%s", in.file, stderr)

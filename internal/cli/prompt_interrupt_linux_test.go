@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/realdrift/realdrift/internal/deadlinetest"
 	"github.com/realdrift/realdrift/internal/sandbox"
 )
 
@@ -117,16 +118,16 @@ func TestPTYCtrlCAtEveryPrompt(t *testing.T) {
 			var err error
 			select {
 			case err = <-exited:
-			case <-time.After(5 * time.Second):
-				t.Fatalf("still running 5s after Ctrl-C:\n%s", p.output())
+			case <-deadlinetest.After(t, 5*time.Second):
+				t.Fatalf("still running %s after Ctrl-C:\n%s", deadlinetest.Scale(t, 5*time.Second), p.output())
 			}
 			took := time.Since(start)
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.ExitCode() != ExitInterrupt {
 				t.Fatalf("exit %v, want 130\n%s", err, p.output())
 			}
-			if took > time.Second {
-				t.Errorf("exit took %s after Ctrl-C, want within 1s", took)
+			if limit := deadlinetest.Scale(t, time.Second); took > limit {
+				t.Errorf("exit took %s after Ctrl-C, want within %s", took, limit)
 			}
 			// The terminal shows what the verb says after it exits.
 			p.waitFor(t, c.said)

@@ -239,7 +239,7 @@ func TestRevertManagedPolicyAttachments(t *testing.T) {
 	if code != ExitOK || rep.Summary.Reverted != 2 {
 		t.Fatalf("revert: exit %d summary %+v\n%s", code, rep.Summary, errs)
 	}
-	calls := env.srv.Calls().Counts
+	calls := env.srv.Calls().Requests
 	if calls["iam:DetachRolePolicy"] != 1 || calls["iam:AttachRolePolicy"] != 1 || calls["cloudcontrolapi:UpdateResource"] != 0 {
 		t.Errorf("write calls: detach %d attach %d cloud control %d; want 1, 1, 0",
 			calls["iam:DetachRolePolicy"], calls["iam:AttachRolePolicy"], calls["cloudcontrolapi:UpdateResource"])

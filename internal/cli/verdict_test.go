@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/realdrift/realdrift/internal/deadlinetest"
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/notify"
 	"github.com/realdrift/realdrift/internal/sandbox"
@@ -160,7 +161,7 @@ func TestInterruptedReportSaysSo(t *testing.T) {
 	if err := e.srv.SetFaults([]sandbox.FaultRule{{Service: "cloudformation", Action: "GetTemplate", Match: "StackName=Other&", Hang: true}}); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), deadlinetest.Scale(t, 3*time.Second))
 	defer cancel()
 	out, errs, code := e.runCtx(ctx, "check", "--all", "--json", "--no-baseline")
 	if code != ExitInterrupt {
@@ -187,7 +188,7 @@ func TestInterruptedReportSaysSo(t *testing.T) {
 	if err := os.WriteFile(f, []byte("old report\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx2, cancel2 := context.WithTimeout(context.Background(), 3*time.Second)
+	ctx2, cancel2 := context.WithTimeout(context.Background(), deadlinetest.Scale(t, 3*time.Second))
 	defer cancel2()
 	_, errs, code = e.runCtx(ctx2, "check", "--all", "--json", "--no-baseline", "-o", f)
 	got, _ := os.ReadFile(f)

@@ -192,7 +192,7 @@ func TestHostedZoneRecordsPaging(t *testing.T) {
 	if len(got) != 1 || got[0].Identifier != zone+"|r305.big.example|A" {
 		t.Errorf("added %+v, want r305 alone", got)
 	}
-	if n := srv.Calls().Counts["route53:ListResourceRecordSets"]; n != 2 {
-		t.Errorf("%d ListResourceRecordSets calls, want 2 pages", n)
+	if n := srv.Calls().Requests["route53:ListResourceRecordSets"]; n != 2 {
+		t.Errorf("%d ListResourceRecordSets requests, want 2 pages", n)
 	}
 }

@@ -183,7 +183,7 @@ func TestLexBotSupplementPaged(t *testing.T) {
 	// 2 locales; en_US: 1 slot type, 3 intents (2 + Lex's fallback), 2
 	// slots; en_GB: no slot types, 2 intents, no slots. One entry a page:
 	// n entries take n pages (the last one has no token), none one page.
-	got := srv.Calls().Counts
+	got := srv.Calls().Requests
 	want := map[string]int{
 		"lex:ListBotLocales": 2, "lex:DescribeBotLocale": 2,
 		"lex:ListSlotTypes": 1 + 1, "lex:DescribeSlotType": 1,
@@ -192,7 +192,7 @@ func TestLexBotSupplementPaged(t *testing.T) {
 	}
 	for k, n := range want {
 		if got[k] != n {
-			t.Errorf("%s: %d calls, want %d (all: %v)", k, got[k], n, got)
+			t.Errorf("%s: %d requests, want %d (all: %v)", k, got[k], n, got)
 		}
 	}
 }

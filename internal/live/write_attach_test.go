@@ -72,14 +72,14 @@ func TestAttachedPoliciesWriter(t *testing.T) {
 	writes := func() int {
 		n := 0
 		for _, a := range []string{"AttachRolePolicy", "DetachRolePolicy", "AttachUserPolicy", "DetachUserPolicy"} {
-			n += srv.Calls().Counts["iam:"+a]
+			n += srv.Calls().Requests["iam:"+a]
 		}
 		return n
 	}
 	if err := w.WriteSDK(c, role, ops, fs[0].Actual); err != nil {
 		t.Fatal(err)
 	}
-	if got := srv.Calls().Counts; got["iam:AttachRolePolicy"] != 1 || got["iam:DetachRolePolicy"] != 1 {
+	if got := srv.Calls().Requests; got["iam:AttachRolePolicy"] != 1 || got["iam:DetachRolePolicy"] != 1 {
 		t.Errorf("attach %d, detach %d calls; want 1 each", got["iam:AttachRolePolicy"], got["iam:DetachRolePolicy"])
 	}
 	if fs := classifyEntry(t, req, read(t, w.Read, req)); len(fs) != 0 {

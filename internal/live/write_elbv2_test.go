@@ -57,21 +57,21 @@ func TestAttributeBagWriter(t *testing.T) {
 		if fs := classifyEntry(t, req, read(t, w.Read, req)); len(fs) == 0 {
 			t.Fatalf("%s: the out-of-band change is not drift", tc.typ)
 		}
-		before := srv.Calls().Counts[tc.call]
+		before := srv.Calls().Requests[tc.call]
 		if err := w.WriteSDK(c, tg, []byte(tc.ops), nil); err != nil {
 			t.Fatalf("%s: %v", tc.typ, err)
 		}
-		if n := srv.Calls().Counts[tc.call] - before; n != 1 {
+		if n := srv.Calls().Requests[tc.call] - before; n != 1 {
 			t.Errorf("%s: %d %s calls, want 1", tc.typ, n, tc.call)
 		}
 		if fs := classifyEntry(t, req, read(t, w.Read, req)); len(fs) != 0 {
 			t.Errorf("%s: findings after the write: %+v", tc.typ, fs)
 		}
-		again := srv.Calls().Counts[tc.call]
+		again := srv.Calls().Requests[tc.call]
 		if err := w.WriteSDK(c, tg, []byte(tc.ops), nil); err != nil {
 			t.Fatalf("%s again: %v", tc.typ, err)
 		}
-		if n := srv.Calls().Counts[tc.call] - again; n != 0 {
+		if n := srv.Calls().Requests[tc.call] - again; n != 0 {
 			t.Errorf("%s again made %d calls", tc.typ, n)
 		}
 	}

@@ -51,11 +51,11 @@ func TestRecordSetWriter(t *testing.T) {
 		if got := classifyEntry(t, req, read(t, w.Read, req)); len(got) == 0 {
 			t.Fatalf("%s: the out-of-band change is not drift", wr.name)
 		}
-		before := srv.Calls().Counts
+		before := srv.Calls().Requests
 		if err := w.WriteSDK(c, wr.t, []byte(wr.ops), nil); err != nil {
 			t.Fatalf("%s: %v", wr.name, err)
 		}
-		after := srv.Calls().Counts
+		after := srv.Calls().Requests
 		if n := after["route53:ChangeResourceRecordSets"] - before["route53:ChangeResourceRecordSets"]; n != 1 {
 			t.Errorf("%s: %d ChangeResourceRecordSets calls, want 1", wr.name, n)
 		}
@@ -65,11 +65,11 @@ func TestRecordSetWriter(t *testing.T) {
 		if got := classifyEntry(t, req, read(t, w.Read, req)); len(got) != 0 {
 			t.Errorf("%s: findings after the write: %+v", wr.name, got)
 		}
-		again := srv.Calls().Counts["route53:ChangeResourceRecordSets"]
+		again := srv.Calls().Requests["route53:ChangeResourceRecordSets"]
 		if err := w.WriteSDK(c, wr.t, []byte(wr.ops), nil); err != nil {
 			t.Fatalf("%s again: %v", wr.name, err)
 		}
-		if n := srv.Calls().Counts["route53:ChangeResourceRecordSets"] - again; n != 0 {
+		if n := srv.Calls().Requests["route53:ChangeResourceRecordSets"] - again; n != 0 {
 			t.Errorf("%s again made %d ChangeResourceRecordSets calls", wr.name, n)
 		}
 	}
@@ -139,20 +139,20 @@ func TestRecordSetWriterPendingChange(t *testing.T) {
 	if err := srv.SetFaults(nil); err != nil {
 		t.Fatal(err)
 	}
-	before := srv.Calls().Counts
+	before := srv.Calls().Requests
 	if err := w.WriteSDK(ctx(t), www, ops, nil); err != nil {
 		t.Fatal(err)
 	}
-	after := srv.Calls().Counts
+	after := srv.Calls().Requests
 	if after["route53:ChangeResourceRecordSets"] != before["route53:ChangeResourceRecordSets"] || after["route53:GetChange"] <= before["route53:GetChange"] {
 		t.Errorf("retry: ChangeResourceRecordSets %d→%d, GetChange %d→%d; want no change, the pending change polled",
 			before["route53:ChangeResourceRecordSets"], after["route53:ChangeResourceRecordSets"], before["route53:GetChange"], after["route53:GetChange"])
 	}
-	again := srv.Calls().Counts["route53:GetChange"]
+	again := srv.Calls().Requests["route53:GetChange"]
 	if err := w.WriteSDK(ctx(t), www, ops, nil); err != nil {
 		t.Fatal(err)
 	}
-	if n := srv.Calls().Counts["route53:GetChange"] - again; n != 0 {
+	if n := srv.Calls().Requests["route53:GetChange"] - again; n != 0 {
 		t.Errorf("a third write polled %d times: the change is no longer pending", n)
 	}
 }

@@ -62,11 +62,11 @@ func TestWriters(t *testing.T) {
 		if err := write(); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		before := srv.Calls().Counts[writeAPI]
+		before := srv.Calls().Requests[writeAPI]
 		if err := write(); err != nil {
 			t.Fatalf("%s again: %v", name, err)
 		}
-		if after := srv.Calls().Counts[writeAPI]; writeAPI != "" && after != before {
+		if after := srv.Calls().Requests[writeAPI]; writeAPI != "" && after != before {
 			t.Errorf("%s again made %d %s call(s)", name, after-before, writeAPI)
 		}
 	}
@@ -130,7 +130,7 @@ func TestWriters(t *testing.T) {
 			t.Fatalf("managed policy version %d: %v", i, err)
 		}
 	}
-	if got := srv.Calls().Counts["iam:DeletePolicyVersion"]; got != 2 {
+	if got := srv.Calls().Requests["iam:DeletePolicyVersion"]; got != 2 {
 		t.Errorf("DeletePolicyVersion calls: %d, want 2", got)
 	}
 	if m := read(t, w.Read, live.Request{Type: mp.Type, PhysicalID: wManaged}); !strings.Contains(mustJSON(m["PolicyDocument"]), "s3:GetF") {

@@ -247,7 +247,7 @@ func (r *revertRun) wait(t *testing.T) statemachine.Execution {
 	t.Helper()
 	select {
 	case <-r.done:
-	case <-time.After(3 * time.Minute):
+	case <-deadlinetest.After(t, 3*time.Minute):
 		t.Fatalf("revert %s did not finish", r.name)
 	}
 	if r.err != nil {
@@ -261,8 +261,7 @@ func (r *revertRun) wait(t *testing.T) statemachine.Execution {
 // awaitApproval waits until the execution asks for approval.
 func (e *e2e) awaitApproval(t *testing.T, r *revertRun) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
-	defer cancel()
+	ctx := deadlinetest.Context(t, 3*time.Minute)
 	waiting := make(chan error, 1)
 	go func() { _, err := e.tokens.Awaiting(ctx); waiting <- err }()
 	select {

@@ -62,12 +62,12 @@ func TestSweepEndToEndSecurityHub(t *testing.T) {
 	if diff := cmp.Diff(withFindings, drifted); diff != "" {
 		t.Errorf("stacks with ACTIVE Security Hub findings (-hub +drifted):\n%s", diff)
 	}
-	imports := e.sandbox.Calls().Counts["securityhub:BatchImportFindings"]
+	imports := e.sandbox.Calls().Requests["securityhub:BatchImportFindings"]
 	if denied := e.sandbox.Calls().Errors["securityhub:BatchImportFindings:AccessDeniedException"]; imports == 0 || denied > 0 {
 		t.Fatalf("%d imports, %d denied", imports, denied)
 	}
 	e.sweep(t, "sweep-2")
-	if again := e.sandbox.Calls().Counts["securityhub:BatchImportFindings"]; again != imports {
+	if again := e.sandbox.Calls().Requests["securityhub:BatchImportFindings"]; again != imports {
 		t.Errorf("an identical sweep imported again: %d imports, then %d", imports, again)
 	}
 }

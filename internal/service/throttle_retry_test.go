@@ -88,8 +88,8 @@ func TestThrottledReadRetried(t *testing.T) {
 	if _, err := r.svc.ReadResources(ctx, batch); err != nil {
 		t.Fatalf("after the throttling stopped: %v", err)
 	}
-	if n := r.sb.Calls().Counts["cloudcontrolapi:GetResource"]; n != 1 {
-		t.Errorf("the retry made %d GetResource calls, want 1 (only the throttled read)", n)
+	if n := r.sb.Calls().Requests["cloudcontrolapi:GetResource"]; n != 1 {
+		t.Errorf("the retry made %d GetResource requests, want 1 (only the throttled read)", n)
 	}
 	res, err := r.svc.Resolve(ctx, statemachine.ResolveTask{RunID: run, Stack: r.stack, DesiredKey: d.Key})
 	if err != nil {

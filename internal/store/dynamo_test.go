@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/realdrift/realdrift/internal/deadlinetest"
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/store"
 	"github.com/realdrift/realdrift/internal/store/storetest"
@@ -47,8 +48,7 @@ func localClient(t *testing.T) *dynamodb.Client {
 func newTable(t *testing.T, db *dynamodb.Client) string {
 	t.Helper()
 	name := fmt.Sprintf("realdrift-test-%d-%d", time.Now().UnixNano(), tableSeq.Add(1))
-	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
-	defer cancel()
+	ctx := deadlinetest.Context(t, time.Minute)
 	if err := store.CreateTable(ctx, db, name); err != nil {
 		t.Fatalf("create table: %v", err)
 	}

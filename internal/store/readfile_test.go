@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/realdrift/realdrift/internal/deadlinetest"
 	"github.com/realdrift/realdrift/internal/store"
 )
 
@@ -60,7 +61,7 @@ func TestReadStateFile(t *testing.T) {
 			}()
 			select {
 			case <-done:
-			case <-time.After(10 * time.Second):
+			case <-deadlinetest.After(t, 10*time.Second):
 				t.Fatal("ReadStateFile blocked")
 			}
 			if tt.want == nil {
