@@ -34,13 +34,13 @@ func wantTableAccess() map[string][]tableAccess {
 		"enumerate-children": {pace, run},
 		"classify":           {pace, run, {read, "IGNORE#*,STACK#*"}},
 		"persist":            {{"dynamodb:BatchWriteItem", "RES#*"}, {rw, "RUN#*,STACK#*"}},
-		"notify":             {run},
+		"notify":             {{read, "AUDIT#*"}, run},
 		"trigger":            {{"dynamodb:DeleteItem,dynamodb:Query,dynamodb:UpdateItem", "TRIGGER#*"}, {"dynamodb:Query", "RES#*"}},
 		"revert-plan":        {pace, run, {read, "IGNORE#*,STACK#*"}},
 		"request-approval":   {run},
 		"revert-write":       {pace, run, {read, "IGNORE#*,STACK#*"}},
 		"revert-converge":    {pace, run, {read, "IGNORE#*,STACK#*"}},
-		"revert-audit":       {run},
+		"revert-audit":       {{rw, "AUDIT#*"}, run},
 		"approve-link":       {run},
 		"accept":             {pace, {rw, "RUN#*,STACK#*"}, {read, "IGNORE#*"}},
 	}
@@ -179,6 +179,7 @@ func TestTablePrefixesMirrorStore(t *testing.T) {
 		{"../internal/store/layout.go", "pkIgnore", pkIgnore},
 		{"../internal/store/layout.go", "pkResource", pkResource},
 		{"../internal/store/layout.go", "pkRun", pkRun},
+		{"../internal/store/layout.go", "pkAudit", pkAudit},
 		{"../internal/service/debounce.go", "pkTrigger", pkTrigger},
 	} {
 		t.Run(tt.decl, func(t *testing.T) {

@@ -75,7 +75,7 @@ func functions() []Function {
 			Table: []tableGrant{{Prefixes: []string{pkRun, pkStack}, Actions: valueReadWrite()}, {Prefixes: []string{pkResource}, Actions: []string{"dynamodb:BatchWriteItem"}}}},
 		// Writes what it sent (run state) and the last alerted fingerprint.
 		{Name: "notify", TimeoutSeconds: 30, Description: "Send alerts to SNS, Slack and EventBridge.",
-			Table: []tableGrant{runState()}},
+			Table: []tableGrant{runState(), {Prefixes: []string{pkAudit}, Actions: valueRead()}}},
 		// Looks up the resource index; opens and extends debounce windows
 		// (UpdateItem), and its flush lists them (Query) and closes them.
 		{Name: "trigger", TimeoutSeconds: 30, Description: "Map a CloudTrail change to its stack; start check-stack once its debounce window closed.",
@@ -94,7 +94,7 @@ func functions() []Function {
 		{Name: "revert-converge", Reader: true, TimeoutSeconds: 300, Description: "Check a stack again after a revert; decide each item's outcome.",
 			Table: []tableGrant{runState(), {Prefixes: []string{pkIgnore, pkStack}, Actions: valueRead()}}},
 		{Name: "revert-audit", TimeoutSeconds: 30, Description: "Record a revert's audit item.",
-			Table: []tableGrant{runState()}},
+			Table: []tableGrant{runState(), {Prefixes: []string{pkAudit}, Actions: valueReadWrite()}}},
 		// Behind a function URL with AuthType AWS_IAM (service.go): reads
 		// the approval, records the decision with the signer Lambda
 		// verified, answers the waiting execution.

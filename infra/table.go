@@ -18,6 +18,7 @@ const (
 	pkRun      = "RUN#"     // run state, and the last alerted fingerprints (run id realdrift-alerts)
 	pkTrigger  = "TRIGGER#" // the trigger's per-stack debounce window
 	pkPace     = "PACE#"    // a member account-region's call schedule (internal/pace)
+	pkAudit    = "AUDIT#"   // revert audit items: written once by revert-audit, read by notify
 )
 
 // The DynamoDB calls behind the store's operations (internal/store
@@ -29,7 +30,10 @@ const (
 //     the replaced generation), PutItem (manifest, conditional for
 //     documents and the latest findings);
 //   - LookupIndex: Query; PutIndex: BatchWriteItem;
-//   - the debounce window: PutItem (conditional), DeleteItem.
+//   - the debounce window: PutItem (conditional), DeleteItem;
+//   - an audit item: PutItem conditional on its absence (and
+//     BatchWriteItem for a large one's chunks), only by revert-audit; no
+//     function that writes findings or run state has any grant on AUDIT#.
 //
 // No function scans the table or queries gsi1 (only the CLI reads runs by
 // id), so no grant names the index or Scan.

@@ -15,6 +15,7 @@ import (
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/notify"
 	"github.com/realdrift/realdrift/internal/revert"
+	"github.com/realdrift/realdrift/internal/store"
 	"github.com/realdrift/realdrift/statemachine"
 )
 
@@ -27,7 +28,9 @@ const RevertExpired = "expired"
 // Audit is a revert's audit item: who asked, who decided and how, what
 // each item was before, what it was written to and what the re-check
 // found after, and what could not be reverted. It is kept AuditRetention
-// under the execution's run id (RUN#<execution> STATE#revert-audit.<stack>).
+// under the execution's run id in the store's write-once audit partition
+// (AUDIT#<execution>, revert-audit.<stack>): no function that writes
+// findings or run state may touch it, and it is never overwritten.
 type Audit struct {
 	RunID     string                   `json:"runId"`
 	Execution string                   `json:"execution"`
@@ -67,8 +70,9 @@ type AuditItem struct {
 }
 
 // RevertAudit is the revert-audit function: it writes the execution's
-// audit item (RevertAuditTask says which outcome) and returns its key and
-// counts, the execution's output. A retry writes the same item again.
+// audit item (RevertAuditTask says which outcome) once, conditionally on
+// there being none (store.Audits), and returns its key and counts, the
+// execution's output. A retry finds the item written and answers with it.
 func (s *Service) RevertAudit(ctx context.Context, in statemachine.RevertAuditTask) (statemachine.RevertAudited, error) {
 	stack := in.Request.Ref()
 	if in.RunID == "" || stack.Name == "" {
@@ -116,7 +120,17 @@ func (s *Service) RevertAudit(ctx context.Context, in statemachine.RevertAuditTa
 		return statemachine.RevertAudited{}, fmt.Errorf("revert-audit: unknown status %q", in.Status)
 	}
 	key := stateKey(keyRevertAudit, stack)
-	if err := s.putJSONFor(ctx, in.RunID, key, a, AuditRetention); err != nil {
+	b, err := json.Marshal(a)
+	if err != nil {
+		return statemachine.RevertAudited{}, fmt.Errorf("encode audit %s: %w", key, err)
+	}
+	switch err := s.store.PutAudit(ctx, in.RunID, key, b, s.now().Add(AuditRetention)); {
+	case errors.Is(err, store.ErrExists):
+		// A retry: the first write stands.
+		if a, err = s.LoadAudit(ctx, in.RunID, key); err != nil {
+			return statemachine.RevertAudited{}, stepError(err)
+		}
+	case err != nil:
 		return statemachine.RevertAudited{}, stepError(err)
 	}
 	return statemachine.RevertAudited{RunID: in.RunID, Stack: stack, Status: a.Status, Key: key, Counts: a.Counts}, nil
@@ -153,7 +167,7 @@ func auditItems(p *revert.Plan, outs []revert.Outcome) []AuditItem {
 // LoadAudit reads a revert's audit item.
 func (s *Service) LoadAudit(ctx context.Context, runID, key string) (Audit, error) {
 	var a Audit
-	b, err := s.store.GetState(ctx, runID, key)
+	b, err := s.store.GetAudit(ctx, runID, key)
 	if err != nil {
 		return a, fmt.Errorf("audit %s of %s: %w", key, runID, err)
 	}

@@ -102,5 +102,9 @@
 //     what it was shown, and a plan may wait a day for it. The plan, writes and outcomes are run
 //     state (RevertStateTTL); the audit item — who decided and how, each
 //     item's before, target and after, what could not be reverted — is
-//     kept AuditRetention.
+//     kept AuditRetention in the store's write-once audit partition
+//     (store.Audits: a PutItem conditional on its absence, AUDIT# keys
+//     that infra grants only revert-audit to write and notify to read),
+//     so neither the functions that write findings nor a retried
+//     revert-audit can alter it.
 package service

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,6 +17,7 @@ import (
 	lambdaevents "github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/google/go-cmp/cmp"
 
@@ -29,6 +31,7 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
 	"github.com/realdrift/realdrift/internal/service"
+	"github.com/realdrift/realdrift/internal/store"
 	"github.com/realdrift/realdrift/statemachine"
 	"github.com/realdrift/realdrift/statemachine/statemachinetest"
 )
@@ -429,6 +432,25 @@ func TestRevertEndToEnd(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("the audit has no item for the queue's VisibilityTimeout: %+v", a.Items)
+		}
+		// The audit item is out of reach of the functions that write
+		// findings (no grant on AUDIT#), and written once: not even
+		// revert-audit replaces it.
+		auditAs := func(fn string) error {
+			db := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(e.ddbURL), RetryMaxAttempts: 1,
+				Credentials: credentials.NewStaticCredentialsProvider(functionKey(fn), "e2e-session-secret", "")})
+			return store.NewDynamo(db, e.table).PutAudit(t.Context(), res.RunID, res.Key, []byte(`{"status":"forged"}`), time.Now().Add(time.Hour))
+		}
+		for _, fn := range []string{"persist", "classify", "notify"} {
+			if err := auditAs(fn); err == nil || !strings.Contains(err.Error(), "AccessDenied") {
+				t.Errorf("%s overwriting the audit item: %v, want AccessDenied", fn, err)
+			}
+		}
+		if err := auditAs("revert-audit"); !errors.Is(err, store.ErrExists) {
+			t.Errorf("revert-audit writing the audit item again: %v, want store.ErrExists", err)
+		}
+		if again, _ := e.svc.LoadAudit(t.Context(), res.RunID, res.Key); again.Status != statemachine.RevertApplied {
+			t.Errorf("the audit item after the attempts: status %q", again.Status)
 		}
 		if w := writeCalls(e.sandbox); w["cloudformation:UpdateResource"] == 0 {
 			t.Errorf("write calls %v: want the queue's Cloud Control update", w)

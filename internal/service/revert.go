@@ -21,7 +21,8 @@ import (
 //	decision                     who decided, once the decision was sent
 //	revert-write.<stack>.<n>     the writes of the plan's resource n
 //	revert-outcomes.<stack>      each item's outcome after the re-check
-//	revert-audit.<stack>         the audit item (kept AuditRetention)
+//	revert-audit.<stack>         the audit item (kept AuditRetention), in
+//	                             the store's write-once audit partition
 const (
 	keyRevertPlan     = "revert-plan."
 	keyApproval       = "approval"

@@ -68,6 +68,7 @@
 //	IGNORE#<scope>                  RULES                           ignore rules (version)
 //	RES#<physical id>               <acct>#<region>#<stack>#<logical id>  index entry (ttl optional)
 //	RUN#<runid>                     STATE#<key>                     run state (ttl)
+//	AUDIT#<id>                      <key>                           audit item, written once (ttl; Audits)
 //	TRIGGER#PENDING                 <acct>#<region>#<stack>         pending change window (internal/service debounce.go)
 //	PACE#<acct>#<region>            PACE                            call schedule (internal/pace)
 //	<same pk as its value>          CHUNK#<value sk>#<gen>#<n>      chunk of a large value

@@ -634,16 +634,24 @@ func (f *File) PutState(ctx context.Context, runID, key string, data []byte, exp
 	if err := validState(runID, key, expiresAt); err != nil {
 		return fmt.Errorf("put state: %w", err)
 	}
-	h, err := json.Marshal(stateHeader{ExpiresAt: expiresAt.UTC(), Size: len(data)})
+	buf, err := stateFile(data, expiresAt)
 	if err != nil {
 		return fmt.Errorf("put state %s/%s: %w", runID, key, err)
 	}
-	buf := make([]byte, 0, len(h)+1+len(data))
-	buf = append(append(append(buf, h...), '\n'), data...)
 	if err := writeAtomic(f.statePath(runID, key), buf); err != nil {
 		return fmt.Errorf("put state %s/%s: %w", runID, key, err)
 	}
 	return nil
+}
+
+// stateFile is a state file's bytes: its header line, then data.
+func stateFile(data []byte, expiresAt time.Time) ([]byte, error) {
+	h, err := json.Marshal(stateHeader{ExpiresAt: expiresAt.UTC(), Size: len(data)})
+	if err != nil {
+		return nil, err
+	}
+	buf := make([]byte, 0, len(h)+1+len(data))
+	return append(append(append(buf, h...), '\n'), data...), nil
 }
 
 func validState(runID, key string, expiresAt time.Time) error {
@@ -667,20 +675,30 @@ func (f *File) GetState(ctx context.Context, runID, key string) ([]byte, error) 
 	if err := validName("state key", key); err != nil {
 		return nil, fmt.Errorf("get state: %w", err)
 	}
-	b, err := ReadStateFile(f.statePath(runID, key), MaxStateFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("get state %s/%s: %w", runID, key, ErrNotFound)
-	}
+	b, err := f.readState(f.statePath(runID, key))
 	if err != nil {
 		return nil, fmt.Errorf("get state %s/%s: %w", runID, key, err)
+	}
+	return b, nil
+}
+
+// readState reads a state file's value: ErrNotFound when absent or
+// expired.
+func (f *File) readState(path string) ([]byte, error) {
+	b, err := ReadStateFile(path, MaxStateFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
 	}
 	i := strings.IndexByte(string(b[:min(len(b), 512)]), '\n')
 	var h stateHeader
 	if i < 0 || json.Unmarshal(b[:i], &h) != nil || len(b)-i-1 != h.Size {
-		return nil, fmt.Errorf("get state %s/%s: corrupt state file", runID, key)
+		return nil, errors.New("corrupt state file")
 	}
 	if expired(h.ExpiresAt, f.opts.now()) {
-		return nil, fmt.Errorf("get state %s/%s: %w (expired)", runID, key, ErrNotFound)
+		return nil, fmt.Errorf("%w (expired)", ErrNotFound)
 	}
 	return b[i+1:], nil
 }

@@ -46,6 +46,7 @@ const (
 	pkIgnore      = "IGNORE#"
 	pkResource    = "RES#"
 	pkRun         = "RUN#"
+	pkAudit       = "AUDIT#"
 	skBaseline    = "BASELINE"
 	skLatest      = "FINDINGS#LATEST"
 	skRunPrefix   = "RUN#"

@@ -27,6 +27,7 @@ type Store interface {
 	History
 	Index
 	RunState
+	Audits
 }
 
 // Baselines holds one baseline document per stack.

@@ -39,6 +39,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"Index", testIndex},
 		{"State", testState},
 		{"StateLarge", testStateLarge},
+		{"AuditWriteOnce", testAuditWriteOnce},
 		{"InvalidNames", testInvalidNames},
 	}
 	for _, tc := range tests {
@@ -695,5 +696,35 @@ func testInvalidNames(t *testing.T, s store.Store) {
 	}
 	if _, err := s.LookupIndex(ctx, ""); !errors.Is(err, store.ErrInvalid) {
 		t.Errorf("lookup empty physical id: got %v, want ErrInvalid", err)
+	}
+}
+
+// testAuditWriteOnce: an audit item is written once; a second write under
+// the same id and key (a retry, or anyone else) fails with ErrExists and
+// leaves the first, small or chunked; audit items are not run state.
+func testAuditWriteOnce(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	exp := time.Now().Add(time.Hour)
+	if _, err := s.GetAudit(ctx, "exec-1", "revert-audit.a"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("get absent audit: got %v, want ErrNotFound", err)
+	}
+	big := largeJSON(store.InlineLimit+100_000, 7)
+	for _, c := range []struct{ key, first, second string }{
+		{"revert-audit.a", `{"approver":"arn:aws:iam::1:user/alice"}`, `{"approver":"someone else"}`},
+		{"revert-audit.big", string(big), `{}`},
+	} {
+		if err := s.PutAudit(ctx, "exec-1", c.key, []byte(c.first), exp); err != nil {
+			t.Fatalf("put audit %s: %v", c.key, err)
+		}
+		if err := s.PutAudit(ctx, "exec-1", c.key, []byte(c.second), exp); !errors.Is(err, store.ErrExists) {
+			t.Errorf("second put of audit %s: got %v, want ErrExists", c.key, err)
+		}
+		got, err := s.GetAudit(ctx, "exec-1", c.key)
+		if err != nil || string(got) != c.first {
+			t.Errorf("audit %s after a second put: %d bytes, %v; want the first write", c.key, len(got), err)
+		}
+		if _, err := s.GetState(ctx, "exec-1", c.key); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("audit %s read as run state: %v, want ErrNotFound", c.key, err)
+		}
 	}
 }
