@@ -22,6 +22,9 @@
 #                    service's default, 10)
 #   AT_ONCE=5        accounts swept at once (REALDRIFT_ACCOUNTS_AT_ONCE;
 #                    the service's default is 10)
+#   LATENCY_MS=50    latency the sandbox adds to every member call, as an
+#                    AWS read takes, so the Lambda time cost-model prices is
+#                    not that of millisecond local reads
 #
 # Time is real: nothing is scaled. The sweep's throughput is AT_ONCE ×
 # REGIONS × RATE calls/s in all; on the project's 2 shared cores the local
@@ -41,12 +44,15 @@
 # 292 Standard + 20,800 Express state transitions (1,600 Express children);
 # DynamoDB 21,676 read and 36,487 write units per 10,000 resources; largest
 # state payload 2,958 bytes; peak per-account in-flight calls 3 (limit 40);
-# run state in 1,601 partitions; cost-model: $0.1020 per 10,000 resources.
+# run state in 1,601 partitions; cost-model: $0.1020 per 10,000 resources
+# (that run: per-stack children Express, no injected latency; the
+# cost-model's member-account and fixed lines came later).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scale="${1:-40x4x10x30}"
 rate="${RATE:-10}"
 at_once="${AT_ONCE:-5}"
+latency="${LATENCY_MS:-50}"
 
 started_ddb=""
 if [ -z "${REALDRIFT_DYNAMODB_ENDPOINT:-}" ]; then
@@ -60,9 +66,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "bench-sweep: ${scale} at ${rate} calls/s per account-region, ${at_once} accounts at once (load $(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?'))"
+echo "bench-sweep: ${scale} at ${rate} calls/s per account-region, ${at_once} accounts at once, ${latency} ms per call (load $(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?'))"
 status=0
-REALDRIFT_BENCH_SWEEP="$scale" REALDRIFT_BENCH_RATE="$rate" REALDRIFT_BENCH_ACCOUNTS_AT_ONCE="$at_once" \
+REALDRIFT_BENCH_SWEEP="$scale" REALDRIFT_BENCH_RATE="$rate" REALDRIFT_BENCH_ACCOUNTS_AT_ONCE="$at_once" REALDRIFT_BENCH_LATENCY_MS="$latency" \
 	REALDRIFT_BENCH_OUT="$out/figures.json" \
 	go test ./internal/service -run '^TestSweepBench$' -count=1 -timeout 60m -v >"$out/test.log" 2>&1 || status=$?
 grep -E 'bench: |bench_sweep_test.go:[0-9]+: [^b]' "$out/test.log" | sed -E 's/^ *bench_sweep_test.go:[0-9]+: //' || true

@@ -46,6 +46,10 @@ const (
 	benchEnvRate   = "REALDRIFT_BENCH_RATE"  // calls/s per account-region
 	benchEnvOut    = "REALDRIFT_BENCH_OUT"   // where the figures go as JSON
 	benchEnvAtOnce = "REALDRIFT_BENCH_ACCOUNTS_AT_ONCE"
+	// benchEnvLatency is the latency the sandbox adds to every member call,
+	// in milliseconds (default 50, what an AWS read takes, so the Lambda
+	// time the cost model prices is not millisecond local reads).
+	benchEnvLatency = "REALDRIFT_BENCH_LATENCY_MS"
 )
 
 // benchScale is the organisation's shape and the configured rate.
@@ -56,12 +60,14 @@ type benchScale struct {
 	// account-regions' schedules run at once is what the machine must keep
 	// up with (AccountsAtOnce × Regions × Rate calls/s in all).
 	AccountsAtOnce int
-	Full           bool
+	// LatencyMillis is added to every sandbox reply.
+	LatencyMillis int
+	Full          bool
 }
 
 func benchScaleFromEnv(t *testing.T) benchScale {
 	t.Helper()
-	sc := benchScale{Accounts: 2, Regions: 2, Stacks: 3, Resources: 10, Rate: 20}
+	sc := benchScale{Accounts: 2, Regions: 2, Stacks: 3, Resources: 10, Rate: 20, LatencyMillis: 50}
 	if v := os.Getenv(benchEnvScale); v != "" {
 		parts := strings.Split(v, "x")
 		var n [4]int
@@ -74,7 +80,7 @@ func benchScaleFromEnv(t *testing.T) benchScale {
 		if len(parts) != 4 || slices.Contains(n[:], 0) {
 			t.Fatalf("%s=%q: want ACCOUNTSxREGIONSxSTACKSxRESOURCES, e.g. 40x4x10x30", benchEnvScale, v)
 		}
-		sc = benchScale{Accounts: n[0], Regions: n[1], Stacks: n[2], Resources: n[3], Rate: service.DefaultReadRate, Full: true}
+		sc = benchScale{Accounts: n[0], Regions: n[1], Stacks: n[2], Resources: n[3], Rate: service.DefaultReadRate, LatencyMillis: sc.LatencyMillis, Full: true}
 	}
 	if v := os.Getenv(benchEnvAtOnce); v != "" {
 		n, err := strconv.Atoi(v)
@@ -82,6 +88,13 @@ func benchScaleFromEnv(t *testing.T) benchScale {
 			t.Fatalf("%s=%q: want a positive integer", benchEnvAtOnce, v)
 		}
 		sc.AccountsAtOnce = n
+	}
+	if v := os.Getenv(benchEnvLatency); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			t.Fatalf("%s=%q: want milliseconds, 0 or more", benchEnvLatency, v)
+		}
+		sc.LatencyMillis = n
 	}
 	if v := os.Getenv(benchEnvRate); v != "" {
 		r, err := strconv.ParseFloat(v, 64)
@@ -314,6 +327,12 @@ type BenchFigures struct {
 	TransitionsStandard int     `json:"transitionsStandard"`
 	TransitionsExpress  int     `json:"transitionsExpress"`
 	ExpressChildren     int     `json:"expressChildren"`
+	// PerStackType is the per-stack children's ExecutionType, as
+	// sweep.asl.json declares it: the cost model prices their transitions
+	// (TransitionsExpress) and durations by it.
+	PerStackType string `json:"perStackExecutionType"`
+	// LatencyMillis is the latency the sandbox added to every call.
+	LatencyMillis int `json:"injectedLatencyMs"`
 	ExpressSeconds      float64 `json:"expressSeconds"`
 	StateBytes          int64   `json:"stateOutputBytes"`
 	LargestStateBytes   int     `json:"largestStateOutputBytes"`
@@ -342,6 +361,7 @@ func TestSweepBench(t *testing.T) {
 	world, regions := benchWorld(sc)
 	bucket := benchTargets(world)
 	sb, sbSrv := benchServe(t, world, sc.Rate)
+	sb.SetLatency(time.Duration(sc.LatencyMillis) * time.Millisecond)
 
 	table := fmt.Sprintf("realdrift-bench-%d", time.Now().UnixNano())
 	set := service.Settings{
@@ -389,6 +409,7 @@ func TestSweepBench(t *testing.T) {
 		Invocations: iv.count, InvocationSecs: map[string]float64{}, LargestStateBytes: ex.MaxStateOutputBytes,
 		ReadUnits: units.read, WriteUnits: units.write, DynamoCalls: units.calls,
 		InFlightLimit: sc.Regions * int(math.Ceil(sc.Rate)), AccountRegions: sc.Accounts * sc.Regions,
+		PerStackType: perStackType(t), LatencyMillis: sc.LatencyMillis,
 	}
 	f.ResourcesPerSecond = float64(f.Resources) / f.Seconds
 	for fn, d := range iv.busy {
@@ -518,6 +539,46 @@ func TestSweepBench(t *testing.T) {
 
 // checkStackStates are the names of check-stack's states (the per-stack
 // children of the sweep).
+// perStackType is the ExecutionType of the sweep's per-stack children
+// (the Map whose ItemProcessor runs check-stack's states).
+func perStackType(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../../statemachine/sweep.asl.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var typ string
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if p, ok := v["ItemProcessor"].(map[string]any); ok {
+				if states, _ := p["States"].(map[string]any); states["LoadDesired"] != nil {
+					if pc, _ := p["ProcessorConfig"].(map[string]any); pc != nil {
+						typ, _ = pc["ExecutionType"].(string)
+					}
+				}
+			}
+			for _, c := range v {
+				walk(c)
+			}
+		case []any:
+			for _, c := range v {
+				walk(c)
+			}
+		}
+	}
+	var def any
+	if err := json.Unmarshal(b, &def); err != nil {
+		t.Fatal(err)
+	}
+	walk(def)
+	if typ == "" {
+		t.Fatal("sweep.asl.json: no per-stack Map with a ProcessorConfig.ExecutionType")
+	}
+	return typ
+}
+
 func checkStackStates(t *testing.T) map[string]any {
 	t.Helper()
 	b, err := os.ReadFile("../../statemachine/check-stack.asl.json")

@@ -4,10 +4,16 @@
 //
 //	go run ./scripts/cost-model [-budget 0.15] [-lambda-mb 512] FIGURES.json
 //
-// It exits 1 when the total is over -budget. Prices are flags (the
-// defaults are us-east-1 list prices, arm64 Lambda, on-demand DynamoDB, as
-// published in 2025); the free tiers are left out, so the figure is what a
-// large organisation pays at the margin.
+// It prints one line per cost with its basis, then each price's assumption
+// and source: the central account's services per 10,000 resources, what a
+// sweep makes the member accounts pay (CloudTrail extra trail copies and
+// GuardDuty's analysis of the read events), the totals with and without
+// GuardDuty, and the fixed monthly costs that do not grow with the
+// organisation (the flush schedule, KMS keys, the Slack secret, DynamoDB
+// storage and PITR). It exits 1 when the total without GuardDuty is over
+// -budget. Prices are flags (the defaults are us-east-1 list prices, arm64
+// Lambda, on-demand DynamoDB, as published in 2025); the free tiers are
+// left out, so the figure is what a large organisation pays at the margin.
 package main
 
 import (
@@ -32,10 +38,16 @@ type figures struct {
 	Express           int                `json:"transitionsExpress"`
 	ExpressChildren   int                `json:"expressChildren"`
 	ExpressSeconds    float64            `json:"expressSeconds"`
-	StateBytes        int64              `json:"stateOutputBytes"`
-	ReadUnits         float64            `json:"dynamodbReadUnits"`
-	WriteUnits        float64            `json:"dynamodbWriteUnits"`
-	AccountRegions    int                `json:"accountRegions"`
+	// PerStackType is the per-stack children's ExecutionType; their
+	// transitions, executions and seconds are the Express* fields
+	// whatever the type (figures without it were Express).
+	PerStackType   string  `json:"perStackExecutionType"`
+	MemberCalls    int     `json:"memberCalls"`
+	LatencyMillis  float64 `json:"injectedLatencyMs"`
+	StateBytes     int64   `json:"stateOutputBytes"`
+	ReadUnits      float64 `json:"dynamodbReadUnits"`
+	WriteUnits     float64 `json:"dynamodbWriteUnits"`
+	AccountRegions int     `json:"accountRegions"`
 }
 
 // prices are the list prices the model applies.
@@ -55,6 +67,16 @@ type prices struct {
 	LogBytesPerEvent                 float64
 	LambdaLogBytes                   float64
 	XRayTrace                        float64
+	// The member accounts.
+	ExtraTrails, TrailEventsPerCall float64
+	TrailEvent, GuardDutyEvent      float64
+	// Step Functions logging.
+	SFNLogLevel string
+	// Fixed monthly.
+	FlushPerMonth, FlushSeconds, TriggerMB float64
+	KMSKeys, KMSKey                        float64
+	Secrets, Secret                        float64
+	TableGB, StorageGB, PITRGB             float64
 }
 
 func main() {
@@ -79,6 +101,21 @@ func main() {
 	flag.Float64Var(&p.LogBytesPerEvent, "log-event-bytes", 400, "bytes of a state machine log event besides its data")
 	flag.Float64Var(&p.LambdaLogBytes, "lambda-log-bytes", 600, "log bytes per Lambda invocation (START, END, REPORT and the handler's one line)")
 	flag.Float64Var(&p.XRayTrace, "xray-trace", 5.00/1e6, "X-Ray price per trace recorded (every execution sampled)")
+	flag.Float64Var(&p.ExtraTrails, "extra-trails", 1, "trails in a member account beyond the first copy of its management events (an organisation trail plus one more is common)")
+	flag.Float64Var(&p.TrailEventsPerCall, "trail-events-per-call", 2, "CloudTrail management read events per member call (a Cloud Control GetResource is recorded, and so are the service reads its handler makes for it)")
+	flag.Float64Var(&p.TrailEvent, "trail-event", 2.00/100000, "CloudTrail price per management event delivered by an additional trail")
+	flag.Float64Var(&p.GuardDutyEvent, "guardduty-event", 4.00/1e6, "GuardDuty price per CloudTrail management event analysed")
+	flag.StringVar(&p.SFNLogLevel, "sfn-log-level", "ALL", "the state machines' log level (infra/logging.go: ALL): ALL logs two events per transition, ERROR and FATAL only failures (none in a clean sweep), OFF none")
+	flag.Float64Var(&p.FlushPerMonth, "flush-per-month", 30*24*60, "flush invocations per month (infra/events.go FlushSchedule: rate(1 minute))")
+	flag.Float64Var(&p.FlushSeconds, "flush-seconds", 0.1, "billed seconds of one flush invocation (one Query, usually nothing to start)")
+	flag.Float64Var(&p.TriggerMB, "trigger-mb", 512, "the trigger function's memory (infra: 512 MB)")
+	flag.Float64Var(&p.KMSKeys, "kms-keys", 2, "customer managed KMS keys (infra/encryption.go: LogsKey, MessagesKey)")
+	flag.Float64Var(&p.KMSKey, "kms-key", 1.00, "KMS price per customer managed key per month (each of the first two automatic rotations adds $1)")
+	flag.Float64Var(&p.Secrets, "secrets", 1, "Secrets Manager secrets (the Slack webhook)")
+	flag.Float64Var(&p.Secret, "secret", 0.40, "Secrets Manager price per secret per month (its reads are cached per process)")
+	flag.Float64Var(&p.TableGB, "table-gb", 1, "the table's stored GB (baselines, latest findings, run history; run state expires by TTL)")
+	flag.Float64Var(&p.StorageGB, "ddb-storage-gb", 0.25, "DynamoDB Standard storage price per GB-month")
+	flag.Float64Var(&p.PITRGB, "ddb-pitr-gb", 0.20, "DynamoDB point-in-time recovery price per GB-month")
 	flag.Parse()
 	var err error
 	if p.MemoryMB, err = parseMemory(*memory); err != nil {
@@ -97,6 +134,12 @@ func main() {
 	var f figures
 	if err := json.Unmarshal(b, &f); err != nil || f.Resources <= 0 {
 		fmt.Fprintf(os.Stderr, "cost-model: %s: not the benchmark's figures (%v)\n", flag.Arg(0), err)
+		os.Exit(2)
+	}
+	switch p.SFNLogLevel {
+	case "ALL", "ERROR", "FATAL", "OFF":
+	default:
+		fmt.Fprintf(os.Stderr, "cost-model: -sfn-log-level %q: want ALL, ERROR, FATAL or OFF\n", p.SFNLogLevel)
 		os.Exit(2)
 	}
 	total := report(os.Stdout, f, p)
@@ -126,11 +169,18 @@ func parseMemory(v string) (map[string]float64, error) {
 
 // line is one cost component.
 type line struct {
-	what, basis string
-	dollars     float64
+	section, what, basis string
+	dollars              float64
 }
 
-// costs prices the benchmark's counts, per 10,000 resources.
+// Sections of the report.
+const (
+	central = "central account"
+	members = "member accounts"
+)
+
+// costs prices the benchmark's counts, per 10,000 resources: the central
+// account's lines, then the member accounts' (GuardDuty last).
 func costs(f figures, p prices) []line {
 	scale := 10000 / float64(f.Resources)
 	var invocations int
@@ -144,48 +194,116 @@ func costs(f figures, p prices) []line {
 		}
 		gbs += f.InvocationSeconds[fn] * mb / 1024
 	}
-	expressGBs := f.ExpressSeconds * p.ExpressMB / 1024
+	perStackStandard := f.PerStackType == "STANDARD"
 	transitions := f.Standard + f.Express
-	// Each transition logs an entered and an exited event carrying the
-	// state's data (the output bytes stand in for both input and output).
-	sfnLogBytes := float64(transitions)*2*p.LogBytesPerEvent + 2*float64(f.StateBytes)
+	// At ALL each transition logs an entered and an exited event carrying
+	// the state's data (the output bytes stand in for both input and
+	// output); ERROR and FATAL log failures only, none in a clean sweep.
+	var sfnLogBytes float64
+	if p.SFNLogLevel == "ALL" {
+		sfnLogBytes = float64(transitions)*2*p.LogBytesPerEvent + 2*float64(f.StateBytes)
+	}
 	logBytes := sfnLogBytes + float64(invocations)*p.LambdaLogBytes
 	traces := float64(f.ExpressChildren + f.AccountRegions)
-	return []line{
-		{"Lambda compute", fmt.Sprintf("%.0f GB-s (%.0f s)", gbs*scale, seconds*scale), gbs * scale * p.LambdaGBSecond},
-		{"Lambda requests", fmt.Sprintf("%.0f invocations", float64(invocations)*scale), float64(invocations) * scale * p.LambdaRequest},
-		{"Step Functions Standard", fmt.Sprintf("%.0f state transitions", float64(f.Standard)*scale), float64(f.Standard) * scale * p.StandardTransition},
-		{"Step Functions Express requests", fmt.Sprintf("%.0f per-stack executions", float64(f.ExpressChildren)*scale), float64(f.ExpressChildren) * scale * p.ExpressRequest},
-		{"Step Functions Express duration", fmt.Sprintf("%.0f GB-s (%.0f s × %.0f MB)", expressGBs*scale, f.ExpressSeconds*scale, p.ExpressMB), expressGBs * scale * p.ExpressGBSecond},
-		{"DynamoDB reads", fmt.Sprintf("%.0f read request units", f.ReadUnits*scale), f.ReadUnits * scale * p.ReadUnit},
-		{"DynamoDB writes", fmt.Sprintf("%.0f write request units", f.WriteUnits*scale), f.WriteUnits * scale * p.WriteUnit},
-		{"S3 (ItemReader/ResultWriter)", fmt.Sprintf("%.0f PUT + %.0f GET", float64(f.AccountRegions)*scale*p.S3PutsPerRegion, float64(f.AccountRegions)*scale*p.S3GetsPerRegion),
+	compute := fmt.Sprintf("%.0f GB-s (%.0f s", gbs*scale, seconds*scale)
+	if f.LatencyMillis > 0 {
+		compute += fmt.Sprintf(", each member call %.0f ms", f.LatencyMillis)
+	}
+	out := []line{
+		{central, "Lambda compute", compute + ")", gbs * scale * p.LambdaGBSecond},
+		{central, "Lambda requests", fmt.Sprintf("%.0f invocations", float64(invocations)*scale), float64(invocations) * scale * p.LambdaRequest},
+	}
+	if perStackStandard {
+		out = append(out,
+			line{central, "Step Functions Standard: sweep, per-account", fmt.Sprintf("%.0f state transitions", float64(f.Standard)*scale), float64(f.Standard) * scale * p.StandardTransition},
+			line{central, "Step Functions Standard: per-stack children", fmt.Sprintf("%.0f state transitions (%.0f executions)", float64(f.Express)*scale, float64(f.ExpressChildren)*scale), float64(f.Express) * scale * p.StandardTransition})
+	} else {
+		expressGBs := f.ExpressSeconds * p.ExpressMB / 1024
+		out = append(out,
+			line{central, "Step Functions Standard", fmt.Sprintf("%.0f state transitions", float64(f.Standard)*scale), float64(f.Standard) * scale * p.StandardTransition},
+			line{central, "Step Functions Express requests", fmt.Sprintf("%.0f per-stack executions", float64(f.ExpressChildren)*scale), float64(f.ExpressChildren) * scale * p.ExpressRequest},
+			line{central, "Step Functions Express duration", fmt.Sprintf("%.0f GB-s (%.0f s × %.0f MB)", expressGBs*scale, f.ExpressSeconds*scale, p.ExpressMB), expressGBs * scale * p.ExpressGBSecond})
+	}
+	events := float64(f.MemberCalls) * scale * p.TrailEventsPerCall
+	return append(out,
+		line{central, "DynamoDB reads", fmt.Sprintf("%.0f read request units", f.ReadUnits*scale), f.ReadUnits * scale * p.ReadUnit},
+		line{central, "DynamoDB writes", fmt.Sprintf("%.0f write request units", f.WriteUnits*scale), f.WriteUnits * scale * p.WriteUnit},
+		line{central, "S3 (ItemReader/ResultWriter)", fmt.Sprintf("%.0f PUT + %.0f GET", float64(f.AccountRegions)*scale*p.S3PutsPerRegion, float64(f.AccountRegions)*scale*p.S3GetsPerRegion),
 			float64(f.AccountRegions) * scale * (p.S3PutsPerRegion*p.S3Put + p.S3GetsPerRegion*p.S3Get)},
-		{"CloudWatch Logs ingestion", fmt.Sprintf("%.1f MB", logBytes*scale/1e6), logBytes * scale / 1e9 * p.LogsGB},
-		{"CloudWatch Logs data protection", fmt.Sprintf("%.1f MB of state machine logs", sfnLogBytes*scale/1e6), sfnLogBytes * scale / 1e9 * p.LogsProtectGB},
-		{"X-Ray traces", fmt.Sprintf("%.0f traces", traces*scale), traces * scale * p.XRayTrace},
+		line{central, "CloudWatch Logs ingestion", fmt.Sprintf("%.1f MB (state machines at %s)", logBytes*scale/1e6, p.SFNLogLevel), logBytes * scale / 1e9 * p.LogsGB},
+		line{central, "CloudWatch Logs data protection", fmt.Sprintf("%.1f MB of state machine logs", sfnLogBytes*scale/1e6), sfnLogBytes * scale / 1e9 * p.LogsProtectGB},
+		line{central, "X-Ray traces", fmt.Sprintf("%.0f traces", traces*scale), traces * scale * p.XRayTrace},
+		line{members, "CloudTrail extra trail copies", fmt.Sprintf("%.0f read events × %.0f extra trail(s) (%d member calls)", events, p.ExtraTrails, int(float64(f.MemberCalls)*scale)), events * p.ExtraTrails * p.TrailEvent},
+		line{members, guardDuty, fmt.Sprintf("%.0f read events analysed", events), events * p.GuardDutyEvent},
+	)
+}
+
+// guardDuty is the line the total without GuardDuty leaves out.
+const guardDuty = "GuardDuty CloudTrail analysis"
+
+// fixed prices what runs whatever the organisation's size, per month.
+func fixed(p prices) []line {
+	return []line{
+		{"fixed", "debounce flush (trigger Lambda)", fmt.Sprintf("%.0f invocations × %.1f s at %.0f MB, one Query each", p.FlushPerMonth, p.FlushSeconds, p.TriggerMB),
+			p.FlushPerMonth * (p.LambdaRequest + p.FlushSeconds*p.TriggerMB/1024*p.LambdaGBSecond + p.ReadUnit)},
+		{"fixed", "KMS keys", fmt.Sprintf("%.0f customer managed keys", p.KMSKeys), p.KMSKeys * p.KMSKey},
+		{"fixed", "Secrets Manager (Slack webhook)", fmt.Sprintf("%.0f secret(s)", p.Secrets), p.Secrets * p.Secret},
+		{"fixed", "DynamoDB storage", fmt.Sprintf("%.1f GB", p.TableGB), p.TableGB * p.StorageGB},
+		{"fixed", "DynamoDB point-in-time recovery", fmt.Sprintf("%.1f GB", p.TableGB), p.TableGB * p.PITRGB},
 	}
 }
 
 func report(w io.Writer, f figures, p prices) float64 {
-	fmt.Fprintf(w, "cost per 10,000 resources swept (benchmark: %d resources at %.4g calls/s per account-region)\n\n", f.Resources, f.Rate)
+	perStack := f.PerStackType
+	if perStack == "" {
+		perStack = "EXPRESS"
+	}
+	fmt.Fprintf(w, "cost per 10,000 resources swept (benchmark: %d resources at %.4g calls/s per account-region, per-stack children %s, %.0f ms per member call)\n\n",
+		f.Resources, f.Rate, perStack, f.LatencyMillis)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	var total float64
+	var total, gd float64
+	section := ""
 	for _, l := range costs(f, p) {
+		if l.section != section {
+			section = l.section
+			fmt.Fprintf(tw, "[%s]\t\t\n", section)
+		}
 		fmt.Fprintf(tw, "%s\t%s\t$%.5f\n", l.what, l.basis, l.dollars)
+		if l.what == guardDuty {
+			gd += l.dollars
+			continue
+		}
 		total += l.dollars
 	}
-	fmt.Fprintf(tw, "total\t\t$%.4f\n", total)
+	fmt.Fprintf(tw, "total without GuardDuty\t\t$%.4f\n", total)
+	fmt.Fprintf(tw, "total with GuardDuty\t\t$%.4f\n", total+gd)
+	fmt.Fprintf(tw, "[fixed per month, whatever the size]\t\t\n")
+	var month float64
+	for _, l := range fixed(p) {
+		fmt.Fprintf(tw, "%s\t%s\t$%.4f\n", l.what, l.basis, l.dollars)
+		month += l.dollars
+	}
+	fmt.Fprintf(tw, "fixed total per month\t\t$%.4f\n", month)
 	tw.Flush()
-	fmt.Fprintf(w, "\nassumptions (us-east-1 list prices, no free tier; flags override):\n")
+	fmt.Fprintf(w, "\nassumptions and sources (us-east-1 list prices, no free tier; flags override):\n")
+	sfn := fmt.Sprintf("Step Functions Standard $%.3f per 1,000 transitions: the sweep, its per-account children and (sweep.asl.json ProcessorConfig.ExecutionType STANDARD) its per-stack children — https://aws.amazon.com/step-functions/pricing/", p.StandardTransition*1000)
+	if f.PerStackType != "STANDARD" {
+		sfn = fmt.Sprintf("Step Functions Standard $%.3f per 1,000 transitions: the sweep and its per-account children; per-stack children are Express: $%.2f per million executions, $%.8f per GB-s at %.0f MB, each lasting its check (run history start to end) — https://aws.amazon.com/step-functions/pricing/", p.StandardTransition*1000, p.ExpressRequest*1e6, p.ExpressGBSecond, p.ExpressMB)
+	}
 	for _, a := range []string{
-		fmt.Sprintf("Lambda arm64 $%.10f per GB-s, $%.2f per million requests; memory %v MB, else %.0f MB; billed time = each invocation's measured wall time in the benchmark (pacing waits included)", p.LambdaGBSecond, p.LambdaRequest*1e6, p.MemoryMB, p.LambdaMB),
-		fmt.Sprintf("Step Functions Standard $%.3f per 1,000 transitions: the sweep and its per-account children; per-stack children are Express: $%.2f per million executions, $%.8f per GB-s at %.0f MB, each lasting its check (run history start to end)", p.StandardTransition*1000, p.ExpressRequest*1e6, p.ExpressGBSecond, p.ExpressMB),
-		fmt.Sprintf("DynamoDB on-demand $%.3f per million read units, $%.3f per million write units, as DynamoDB Local reported them (ReturnConsumedCapacity; a failed conditional write counted as one unit)", p.ReadUnit*1e6, p.WriteUnit*1e6),
-		fmt.Sprintf("S3 $%.4f per 1,000 PUTs, $%.4f per 1,000 GETs; %.0f PUTs and %.0f GET per account-region", p.S3Put*1000, p.S3Get*1000, p.S3PutsPerRegion, p.S3GetsPerRegion),
-		fmt.Sprintf("CloudWatch Logs $%.2f per GB ingested: two events per transition (%.0f bytes each besides the data, the data twice the state's output), %.0f bytes per Lambda invocation; the state machines' log groups also pay data protection, $%.2f per GB scanned", p.LogsGB, p.LogBytesPerEvent, p.LambdaLogBytes, p.LogsProtectGB),
-		fmt.Sprintf("X-Ray $%.2f per million traces, every execution traced", p.XRayTrace*1e6),
-		"not counted: STS AssumeRole (free), the member accounts' API calls (free), EventBridge Scheduler (one start per sweep), SNS/Slack alerts (only on change), KMS requests for the encrypted logs (cached data keys)",
+		fmt.Sprintf("Lambda arm64 $%.10f per GB-s, $%.2f per million requests; memory %v MB, else %.0f MB; billed time = each invocation's measured wall time in the benchmark (pacing waits included; the sandbox added %.0f ms to every member call, as an AWS read takes) — https://aws.amazon.com/lambda/pricing/", p.LambdaGBSecond, p.LambdaRequest*1e6, p.MemoryMB, p.LambdaMB, f.LatencyMillis),
+		sfn,
+		fmt.Sprintf("DynamoDB on-demand $%.3f per million read units, $%.3f per million write units, as DynamoDB Local reported them (ReturnConsumedCapacity; a failed conditional write counted as one unit) — https://aws.amazon.com/dynamodb/pricing/on-demand/", p.ReadUnit*1e6, p.WriteUnit*1e6),
+		fmt.Sprintf("S3 $%.4f per 1,000 PUTs, $%.4f per 1,000 GETs; %.0f PUTs and %.0f GET per account-region — https://aws.amazon.com/s3/pricing/", p.S3Put*1000, p.S3Get*1000, p.S3PutsPerRegion, p.S3GetsPerRegion),
+		fmt.Sprintf("CloudWatch Logs $%.2f per GB ingested: at log level %s (infra/logging.go: ALL) two events per transition (%.0f bytes each besides the data, the data twice the state's output), %.0f bytes per Lambda invocation; the state machines' log groups also pay data protection, $%.2f per GB scanned — https://aws.amazon.com/cloudwatch/pricing/", p.LogsGB, p.SFNLogLevel, p.LogBytesPerEvent, p.LambdaLogBytes, p.LogsProtectGB),
+		fmt.Sprintf("X-Ray $%.2f per million traces, every execution traced — https://aws.amazon.com/xray/pricing/", p.XRayTrace*1e6),
+		fmt.Sprintf("member accounts: every read is a CloudTrail management read event, %.0f per member call (the call, and the service read Cloud Control's handler makes for a GetResource); the first copy of management events is free, each of %.0f extra trail(s) pays $%.2f per 100,000 events — https://aws.amazon.com/cloudtrail/pricing/", p.TrailEventsPerCall, p.ExtraTrails, p.TrailEvent*100000),
+		fmt.Sprintf("member accounts with GuardDuty: $%.2f per million CloudTrail management events analysed (first 500 million a month) — https://aws.amazon.com/guardduty/pricing/", p.GuardDutyEvent*1e6),
+		fmt.Sprintf("fixed: the flush (infra/events.go, rate(1 minute)) is %.0f trigger invocations a month at Lambda's prices plus one DynamoDB read unit each; EventBridge scheduled rules are free — https://aws.amazon.com/eventbridge/pricing/", p.FlushPerMonth),
+		fmt.Sprintf("fixed: KMS $%.2f per customer managed key a month (rotation adds $1 a month for each of the first two rotations; requests are cached data keys) — https://aws.amazon.com/kms/pricing/", p.KMSKey),
+		fmt.Sprintf("fixed: Secrets Manager $%.2f per secret a month — https://aws.amazon.com/secrets-manager/pricing/", p.Secret),
+		fmt.Sprintf("fixed: DynamoDB storage $%.2f and point-in-time recovery $%.2f per GB-month of %.1f GB — https://aws.amazon.com/dynamodb/pricing/on-demand/", p.StorageGB, p.PITRGB, p.TableGB),
+		"not counted: STS AssumeRole (free), the member accounts' API calls themselves (free), EventBridge Scheduler (one start per sweep), SNS/Slack alerts (only on change), empty dead-letter queues",
 	} {
 		fmt.Fprintln(w, "  -", a)
 	}

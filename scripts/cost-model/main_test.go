@@ -4,6 +4,9 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // TestCosts: each component is its count times its price, scaled to
@@ -11,10 +14,12 @@ import (
 func TestCosts(t *testing.T) {
 	p := prices{LambdaGBSecond: 1e-5, LambdaRequest: 2e-7, LambdaMB: 512, MemoryMB: map[string]float64{"b": 256}, StandardTransition: 2.5e-5,
 		ExpressRequest: 1e-6, ExpressGBSecond: 1e-5, ExpressMB: 64, ReadUnit: 1e-7, WriteUnit: 1e-6,
-		S3Put: 5e-6, S3Get: 4e-7, S3PutsPerRegion: 4, S3GetsPerRegion: 1, LogsGB: 0.5, LogsProtectGB: 0.1, LogBytesPerEvent: 100, LambdaLogBytes: 500, XRayTrace: 5e-6}
+		S3Put: 5e-6, S3Get: 4e-7, S3PutsPerRegion: 4, S3GetsPerRegion: 1, LogsGB: 0.5, LogsProtectGB: 0.1, LogBytesPerEvent: 100, LambdaLogBytes: 500, XRayTrace: 5e-6,
+		ExtraTrails: 2, TrailEventsPerCall: 2, TrailEvent: 2e-5, GuardDutyEvent: 4e-6, SFNLogLevel: "ALL"}
 	// 20,000 resources: every count halves per 10,000.
 	f := figures{Resources: 20000, Invocations: map[string]int{"a": 300, "b": 100}, InvocationSeconds: map[string]float64{"a": 200, "b": 200},
-		Standard: 2000, Express: 4000, ExpressChildren: 100, ExpressSeconds: 1600, StateBytes: 1e6, ReadUnits: 1e5, WriteUnits: 2e5, AccountRegions: 10}
+		Standard: 2000, Express: 4000, ExpressChildren: 100, ExpressSeconds: 1600, StateBytes: 1e6, ReadUnits: 1e5, WriteUnits: 2e5, AccountRegions: 10,
+		MemberCalls: 30000}
 	want := map[string]float64{
 		"Lambda compute":                  (100*0.5 + 100*0.25) * 1e-5, // a at 512 MB, b at 256, halved
 		"Lambda requests":                 200 * 2e-7,
@@ -27,6 +32,8 @@ func TestCosts(t *testing.T) {
 		"CloudWatch Logs ingestion":       (6000*2*100 + 2e6 + 400*500) / 2 / 1e9 * 0.5,
 		"CloudWatch Logs data protection": (6000*2*100 + 2e6) / 2 / 1e9 * 0.1,
 		"X-Ray traces":                    55 * 5e-6,
+		"CloudTrail extra trail copies":   15000 * 2 * 2 * 2e-5, // 15,000 calls, 2 events each, 2 extra trails
+		"GuardDuty CloudTrail analysis":   15000 * 2 * 4e-6,
 	}
 	got := costs(f, p)
 	if len(got) != len(want) {
@@ -40,10 +47,56 @@ func TestCosts(t *testing.T) {
 	var out strings.Builder
 	total := report(&out, f, p)
 	var sum float64
-	for _, w := range want {
-		sum += w
+	for what, w := range want {
+		if what != guardDuty {
+			sum += w
+		}
 	}
-	if math.Abs(total-sum) > 1e-12 || !strings.Contains(out.String(), "assumptions") {
+	if math.Abs(total-sum) > 1e-12 || !strings.Contains(out.String(), "assumptions") || !strings.Contains(out.String(), "total with GuardDuty") {
 		t.Errorf("total $%g, want $%g; report:\n%s", total, sum, out.String())
+	}
+}
+
+// TestCostsStandardChildrenAndLogLevel: per-stack children declared
+// Standard are priced per transition (no Express lines); at log level
+// ERROR a clean sweep logs no state machine events; the fixed monthly
+// lines are their counts times their prices.
+func TestCostsStandardChildrenAndLogLevel(t *testing.T) {
+	p := prices{StandardTransition: 2.5e-5, LogsGB: 0.5, LogsProtectGB: 0.1, LogBytesPerEvent: 100, LambdaLogBytes: 500, SFNLogLevel: "ERROR",
+		LambdaRequest: 2e-7, LambdaGBSecond: 1e-5, ReadUnit: 1e-7, FlushPerMonth: 1000, FlushSeconds: 0.1, TriggerMB: 512,
+		KMSKeys: 2, KMSKey: 1, Secrets: 1, Secret: 0.4, TableGB: 2, StorageGB: 0.25, PITRGB: 0.2}
+	f := figures{Resources: 10000, Invocations: map[string]int{"a": 10}, InvocationSeconds: map[string]float64{}, Standard: 100, Express: 400,
+		ExpressChildren: 50, ExpressSeconds: 9999, StateBytes: 1e6, PerStackType: "STANDARD"}
+	got := map[string]float64{}
+	for _, l := range costs(f, p) {
+		got[l.what] = l.dollars
+	}
+	for what, want := range map[string]float64{
+		"Step Functions Standard: sweep, per-account": 100 * 2.5e-5,
+		"Step Functions Standard: per-stack children": 400 * 2.5e-5,
+		"CloudWatch Logs ingestion":                   10 * 500 / 1e9 * 0.5,
+		"CloudWatch Logs data protection":             0,
+	} {
+		if math.Abs(got[what]-want) > 1e-12 {
+			t.Errorf("%s: $%g, want $%g", what, got[what], want)
+		}
+	}
+	for what := range got {
+		if strings.Contains(what, "Express") {
+			t.Errorf("line %q for Standard per-stack children", what)
+		}
+	}
+	fx := map[string]float64{}
+	for _, l := range fixed(p) {
+		fx[l.what] = l.dollars
+	}
+	if diff := cmp.Diff(fx, map[string]float64{
+		"debounce flush (trigger Lambda)": 1000 * (2e-7 + 0.1*0.5*1e-5 + 1e-7),
+		"KMS keys":                        2,
+		"Secrets Manager (Slack webhook)": 0.4,
+		"DynamoDB storage":                0.5,
+		"DynamoDB point-in-time recovery": 0.4,
+	}, cmpopts.EquateApprox(0, 1e-12)); diff != "" {
+		t.Errorf("fixed lines (-got +want):\n%s", diff)
 	}
 }
