@@ -56,12 +56,7 @@ func (d *Dynamo) GetAudit(ctx context.Context, id, key string) ([]byte, error) {
 	if err := validName("audit key", key); err != nil {
 		return nil, fmt.Errorf("get audit: %w", err)
 	}
-	man, data, err := d.getBlob(ctx, pkAudit+id, key)
-	if err == nil {
-		if ttl, ok := getN(man, AttrTTL); ok && ttl <= d.opts.now().Unix() {
-			err = fmt.Errorf("%w (expired)", ErrNotFound)
-		}
-	}
+	data, err := d.getUnexpired(ctx, pkAudit+id, key)
 	if err != nil {
 		return nil, fmt.Errorf("get audit %s/%s: %w", id, key, err)
 	}

@@ -358,14 +358,21 @@ func (d *Dynamo) GetState(ctx context.Context, runID, key string) ([]byte, error
 	if err := validName("state key", key); err != nil {
 		return nil, fmt.Errorf("get state: %w", err)
 	}
-	man, data, err := d.getBlob(ctx, pkRun+runID, skStatePrefix+key)
+	data, err := d.getUnexpired(ctx, pkRun+runID, skStatePrefix+key)
+	if err != nil {
+		return nil, fmt.Errorf("get state %s/%s: %w", runID, key, err)
+	}
+	return data, nil
+}
+
+// getUnexpired reads a value whose manifest's ttl has not passed (DynamoDB
+// deletes expired items late); an expired one is ErrNotFound.
+func (d *Dynamo) getUnexpired(ctx context.Context, pk, sk string) ([]byte, error) {
+	man, data, err := d.getBlob(ctx, pk, sk)
 	if err == nil {
 		if ttl, ok := getN(man, AttrTTL); ok && ttl <= d.opts.now().Unix() {
 			err = fmt.Errorf("%w (expired)", ErrNotFound)
 		}
 	}
-	if err != nil {
-		return nil, fmt.Errorf("get state %s/%s: %w", runID, key, err)
-	}
-	return data, nil
+	return data, err
 }
