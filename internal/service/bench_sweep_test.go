@@ -310,11 +310,14 @@ type BenchFigures struct {
 	RateShareMin  float64 `json:"rateShareMin"`
 	RateShareMean float64 `json:"rateShareMean"`
 	MemberCalls   int     `json:"memberCalls"`
-	Throttles     int     `json:"throttlesAbsorbed"`
-	Skipped       int     `json:"resourcesSkipped"`
-	Failed        int     `json:"failedChecks"`
-	Missing       int     `json:"missingChecks"`
-	Checked       int     `json:"checkedStacks"`
+	// CloudControlReads are the GetResource calls among MemberCalls: each
+	// also makes its handler's service reads in the member account.
+	CloudControlReads int `json:"cloudControlReads"`
+	Throttles         int `json:"throttlesAbsorbed"`
+	Skipped           int `json:"resourcesSkipped"`
+	Failed            int `json:"failedChecks"`
+	Missing           int `json:"missingChecks"`
+	Checked           int `json:"checkedStacks"`
 	// Invocations per function, and their total busy seconds (wall time of
 	// each invocation, pacing waits included).
 	Invocations      map[string]int     `json:"invocations"`
@@ -324,21 +327,21 @@ type BenchFigures struct {
 	// sweep and its per-account children) and Express ones (the per-stack
 	// children); ExpressChildren the per-stack executions and their
 	// summed duration estimate (per-stack Lambda time).
-	TransitionsStandard int     `json:"transitionsStandard"`
-	TransitionsExpress  int     `json:"transitionsExpress"`
-	ExpressChildren     int     `json:"expressChildren"`
+	TransitionsStandard int `json:"transitionsStandard"`
+	TransitionsExpress  int `json:"transitionsExpress"`
+	ExpressChildren     int `json:"expressChildren"`
 	// PerStackType is the per-stack children's ExecutionType, as
 	// sweep.asl.json declares it: the cost model prices their transitions
 	// (TransitionsExpress) and durations by it.
 	PerStackType string `json:"perStackExecutionType"`
 	// LatencyMillis is the latency the sandbox added to every call.
-	LatencyMillis int `json:"injectedLatencyMs"`
-	ExpressSeconds      float64 `json:"expressSeconds"`
-	StateBytes          int64   `json:"stateOutputBytes"`
-	LargestStateBytes   int     `json:"largestStateOutputBytes"`
-	ReadUnits           float64 `json:"dynamodbReadUnits"`
-	WriteUnits          float64 `json:"dynamodbWriteUnits"`
-	DynamoCalls         map[string]int
+	LatencyMillis     int     `json:"injectedLatencyMs"`
+	ExpressSeconds    float64 `json:"expressSeconds"`
+	StateBytes        int64   `json:"stateOutputBytes"`
+	LargestStateBytes int     `json:"largestStateOutputBytes"`
+	ReadUnits         float64 `json:"dynamodbReadUnits"`
+	WriteUnits        float64 `json:"dynamodbWriteUnits"`
+	DynamoCalls       map[string]int
 	// PeakAccountInFlight is the most calls in flight at once to one
 	// member account; InFlightLimit the limit it is held to (regions ×
 	// the rate: one second's calls of every region's schedule).
@@ -448,6 +451,7 @@ func TestSweepBench(t *testing.T) {
 		}
 	}
 	calls := sb.Calls()
+	f.CloudControlReads = calls.Counts["cloudcontrolapi:GetResource"]
 	shareSum, n := 0.0, 0
 	f.RateShareMin = math.Inf(1)
 	for k, ld := range calls.Regions {

@@ -10,8 +10,8 @@
 // GuardDuty's analysis of the read events), the totals with and without
 // GuardDuty, and the fixed monthly costs that do not grow with the
 // organisation (the flush schedule, KMS keys, the Slack secret, DynamoDB
-// storage and PITR). It exits 1 when the total without GuardDuty is over
-// -budget. Prices are flags (the defaults are us-east-1 list prices, arm64
+// storage and PITR). It exits 1 when the central account's total is over
+// -budget (what realdrift's own services cost). Prices are flags (the defaults are us-east-1 list prices, arm64
 // Lambda, on-demand DynamoDB, as published in 2025); the free tiers are
 // left out, so the figure is what a large organisation pays at the margin.
 package main
@@ -41,13 +41,16 @@ type figures struct {
 	// PerStackType is the per-stack children's ExecutionType; their
 	// transitions, executions and seconds are the Express* fields
 	// whatever the type (figures without it were Express).
-	PerStackType   string  `json:"perStackExecutionType"`
-	MemberCalls    int     `json:"memberCalls"`
-	LatencyMillis  float64 `json:"injectedLatencyMs"`
-	StateBytes     int64   `json:"stateOutputBytes"`
-	ReadUnits      float64 `json:"dynamodbReadUnits"`
-	WriteUnits     float64 `json:"dynamodbWriteUnits"`
-	AccountRegions int     `json:"accountRegions"`
+	PerStackType string `json:"perStackExecutionType"`
+	MemberCalls  int    `json:"memberCalls"`
+	// CloudControlReads are the member calls that were Cloud Control
+	// GetResource (its handler's reads are events too).
+	CloudControlReads int     `json:"cloudControlReads"`
+	LatencyMillis     float64 `json:"injectedLatencyMs"`
+	StateBytes        int64   `json:"stateOutputBytes"`
+	ReadUnits         float64 `json:"dynamodbReadUnits"`
+	WriteUnits        float64 `json:"dynamodbWriteUnits"`
+	AccountRegions    int     `json:"accountRegions"`
 }
 
 // prices are the list prices the model applies.
@@ -68,8 +71,8 @@ type prices struct {
 	LambdaLogBytes                   float64
 	XRayTrace                        float64
 	// The member accounts.
-	ExtraTrails, TrailEventsPerCall float64
-	TrailEvent, GuardDutyEvent      float64
+	ExtraTrails, HandlerReads  float64
+	TrailEvent, GuardDutyEvent float64
 	// Step Functions logging.
 	SFNLogLevel string
 	// Fixed monthly.
@@ -81,7 +84,7 @@ type prices struct {
 
 func main() {
 	p := prices{}
-	budget := flag.Float64("budget", 0.15, "the most dollars per 10,000 resources (exit 1 above it)")
+	budget := flag.Float64("budget", 0.15, "the most dollars per 10,000 resources the central account may cost (exit 1 above it)")
 	flag.Float64Var(&p.LambdaMB, "lambda-mb", 512, "memory of a function -memory does not name (infra: 512 MB)")
 	memory := flag.String("memory", "read-resources=256,enumerate-children=256", "memory per function, NAME=MB,... (infra/functions.go: the paced readers get 256 MB)")
 	flag.Float64Var(&p.LambdaGBSecond, "lambda-gb-s", 0.0000133334, "Lambda arm64 price per GB-second")
@@ -102,7 +105,7 @@ func main() {
 	flag.Float64Var(&p.LambdaLogBytes, "lambda-log-bytes", 600, "log bytes per Lambda invocation (START, END, REPORT and the handler's one line)")
 	flag.Float64Var(&p.XRayTrace, "xray-trace", 5.00/1e6, "X-Ray price per trace recorded (every execution sampled)")
 	flag.Float64Var(&p.ExtraTrails, "extra-trails", 1, "trails in a member account beyond the first copy of its management events (an organisation trail plus one more is common)")
-	flag.Float64Var(&p.TrailEventsPerCall, "trail-events-per-call", 2, "CloudTrail management read events per member call (a Cloud Control GetResource is recorded, and so are the service reads its handler makes for it)")
+	flag.Float64Var(&p.HandlerReads, "handler-reads", 1, "service reads a Cloud Control GetResource's handler makes in the member account, each a CloudTrail event of its own")
 	flag.Float64Var(&p.TrailEvent, "trail-event", 2.00/100000, "CloudTrail price per management event delivered by an additional trail")
 	flag.Float64Var(&p.GuardDutyEvent, "guardduty-event", 4.00/1e6, "GuardDuty price per CloudTrail management event analysed")
 	flag.StringVar(&p.SFNLogLevel, "sfn-log-level", "ALL", "the state machines' log level (infra/logging.go: ALL): ALL logs two events per transition, ERROR and FATAL only failures (none in a clean sweep), OFF none")
@@ -144,10 +147,10 @@ func main() {
 	}
 	total := report(os.Stdout, f, p)
 	if total > *budget {
-		fmt.Printf("over budget: $%.4f > $%.4f per 10,000 resources\n", total, *budget)
+		fmt.Printf("over budget: central $%.4f > $%.4f per 10,000 resources\n", total, *budget)
 		os.Exit(1)
 	}
-	fmt.Printf("within budget: $%.4f <= $%.4f per 10,000 resources\n", total, *budget)
+	fmt.Printf("within budget: central $%.4f <= $%.4f per 10,000 resources\n", total, *budget)
 }
 
 // parseMemory reads NAME=MB,... .
@@ -224,7 +227,7 @@ func costs(f figures, p prices) []line {
 			line{central, "Step Functions Express requests", fmt.Sprintf("%.0f per-stack executions", float64(f.ExpressChildren)*scale), float64(f.ExpressChildren) * scale * p.ExpressRequest},
 			line{central, "Step Functions Express duration", fmt.Sprintf("%.0f GB-s (%.0f s × %.0f MB)", expressGBs*scale, f.ExpressSeconds*scale, p.ExpressMB), expressGBs * scale * p.ExpressGBSecond})
 	}
-	events := float64(f.MemberCalls) * scale * p.TrailEventsPerCall
+	events := (float64(f.MemberCalls) + float64(f.CloudControlReads)*p.HandlerReads) * scale
 	return append(out,
 		line{central, "DynamoDB reads", fmt.Sprintf("%.0f read request units", f.ReadUnits*scale), f.ReadUnits * scale * p.ReadUnit},
 		line{central, "DynamoDB writes", fmt.Sprintf("%.0f write request units", f.WriteUnits*scale), f.WriteUnits * scale * p.WriteUnit},
@@ -261,17 +264,23 @@ func report(w io.Writer, f figures, p prices) float64 {
 	fmt.Fprintf(w, "cost per 10,000 resources swept (benchmark: %d resources at %.4g calls/s per account-region, per-stack children %s, %.0f ms per member call)\n\n",
 		f.Resources, f.Rate, perStack, f.LatencyMillis)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	var total, gd float64
+	var centralTotal, total, gd float64
 	section := ""
 	for _, l := range costs(f, p) {
 		if l.section != section {
+			if section == central {
+				fmt.Fprintf(tw, "central total\t\t$%.4f\n", centralTotal)
+			}
 			section = l.section
 			fmt.Fprintf(tw, "[%s]\t\t\n", section)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t$%.5f\n", l.what, l.basis, l.dollars)
-		if l.what == guardDuty {
+		switch {
+		case l.what == guardDuty:
 			gd += l.dollars
 			continue
+		case l.section == central:
+			centralTotal += l.dollars
 		}
 		total += l.dollars
 	}
@@ -297,7 +306,7 @@ func report(w io.Writer, f figures, p prices) float64 {
 		fmt.Sprintf("S3 $%.4f per 1,000 PUTs, $%.4f per 1,000 GETs; %.0f PUTs and %.0f GET per account-region — https://aws.amazon.com/s3/pricing/", p.S3Put*1000, p.S3Get*1000, p.S3PutsPerRegion, p.S3GetsPerRegion),
 		fmt.Sprintf("CloudWatch Logs $%.2f per GB ingested: at log level %s (infra/logging.go: ALL) two events per transition (%.0f bytes each besides the data, the data twice the state's output), %.0f bytes per Lambda invocation; the state machines' log groups also pay data protection, $%.2f per GB scanned — https://aws.amazon.com/cloudwatch/pricing/", p.LogsGB, p.SFNLogLevel, p.LogBytesPerEvent, p.LambdaLogBytes, p.LogsProtectGB),
 		fmt.Sprintf("X-Ray $%.2f per million traces, every execution traced — https://aws.amazon.com/xray/pricing/", p.XRayTrace*1e6),
-		fmt.Sprintf("member accounts: every read is a CloudTrail management read event, %.0f per member call (the call, and the service read Cloud Control's handler makes for a GetResource); the first copy of management events is free, each of %.0f extra trail(s) pays $%.2f per 100,000 events — https://aws.amazon.com/cloudtrail/pricing/", p.TrailEventsPerCall, p.ExtraTrails, p.TrailEvent*100000),
+		fmt.Sprintf("member accounts: every member call is a CloudTrail management read event, and a Cloud Control GetResource %.0f more (its handler's service reads); the first copy of management events is free, each of %.0f extra trail(s) pays $%.2f per 100,000 events — https://aws.amazon.com/cloudtrail/pricing/", p.HandlerReads, p.ExtraTrails, p.TrailEvent*100000),
 		fmt.Sprintf("member accounts with GuardDuty: $%.2f per million CloudTrail management events analysed (first 500 million a month) — https://aws.amazon.com/guardduty/pricing/", p.GuardDutyEvent*1e6),
 		fmt.Sprintf("fixed: the flush (infra/events.go, rate(1 minute)) is %.0f trigger invocations a month at Lambda's prices plus one DynamoDB read unit each; EventBridge scheduled rules are free — https://aws.amazon.com/eventbridge/pricing/", p.FlushPerMonth),
 		fmt.Sprintf("fixed: KMS $%.2f per customer managed key a month (rotation adds $1 a month for each of the first two rotations; requests are cached data keys) — https://aws.amazon.com/kms/pricing/", p.KMSKey),
@@ -308,5 +317,5 @@ func report(w io.Writer, f figures, p prices) float64 {
 		fmt.Fprintln(w, "  -", a)
 	}
 	fmt.Fprintln(w)
-	return total
+	return centralTotal
 }

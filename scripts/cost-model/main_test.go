@@ -15,11 +15,11 @@ func TestCosts(t *testing.T) {
 	p := prices{LambdaGBSecond: 1e-5, LambdaRequest: 2e-7, LambdaMB: 512, MemoryMB: map[string]float64{"b": 256}, StandardTransition: 2.5e-5,
 		ExpressRequest: 1e-6, ExpressGBSecond: 1e-5, ExpressMB: 64, ReadUnit: 1e-7, WriteUnit: 1e-6,
 		S3Put: 5e-6, S3Get: 4e-7, S3PutsPerRegion: 4, S3GetsPerRegion: 1, LogsGB: 0.5, LogsProtectGB: 0.1, LogBytesPerEvent: 100, LambdaLogBytes: 500, XRayTrace: 5e-6,
-		ExtraTrails: 2, TrailEventsPerCall: 2, TrailEvent: 2e-5, GuardDutyEvent: 4e-6, SFNLogLevel: "ALL"}
+		ExtraTrails: 2, HandlerReads: 1, TrailEvent: 2e-5, GuardDutyEvent: 4e-6, SFNLogLevel: "ALL"}
 	// 20,000 resources: every count halves per 10,000.
 	f := figures{Resources: 20000, Invocations: map[string]int{"a": 300, "b": 100}, InvocationSeconds: map[string]float64{"a": 200, "b": 200},
 		Standard: 2000, Express: 4000, ExpressChildren: 100, ExpressSeconds: 1600, StateBytes: 1e6, ReadUnits: 1e5, WriteUnits: 2e5, AccountRegions: 10,
-		MemberCalls: 30000}
+		MemberCalls: 30000, CloudControlReads: 10000}
 	want := map[string]float64{
 		"Lambda compute":                  (100*0.5 + 100*0.25) * 1e-5, // a at 512 MB, b at 256, halved
 		"Lambda requests":                 200 * 2e-7,
@@ -32,8 +32,8 @@ func TestCosts(t *testing.T) {
 		"CloudWatch Logs ingestion":       (6000*2*100 + 2e6 + 400*500) / 2 / 1e9 * 0.5,
 		"CloudWatch Logs data protection": (6000*2*100 + 2e6) / 2 / 1e9 * 0.1,
 		"X-Ray traces":                    55 * 5e-6,
-		"CloudTrail extra trail copies":   15000 * 2 * 2 * 2e-5, // 15,000 calls, 2 events each, 2 extra trails
-		"GuardDuty CloudTrail analysis":   15000 * 2 * 4e-6,
+		"CloudTrail extra trail copies":   (15000 + 5000) * 2 * 2e-5, // 15,000 calls and 5,000 handler reads, 2 extra trails
+		"GuardDuty CloudTrail analysis":   (15000 + 5000) * 4e-6,
 	}
 	got := costs(f, p)
 	if len(got) != len(want) {
@@ -48,7 +48,7 @@ func TestCosts(t *testing.T) {
 	total := report(&out, f, p)
 	var sum float64
 	for what, w := range want {
-		if what != guardDuty {
+		if !strings.HasPrefix(what, "CloudTrail") && what != guardDuty {
 			sum += w
 		}
 	}
