@@ -63,12 +63,22 @@ func TestAttachedPoliciesWriter(t *testing.T) {
 	w := writers(t, url)
 	c := ctx(t)
 	req := live.Request{Type: "AWS::IAM::Role", LogicalID: "R", PhysicalID: "ar", Declared: declaredOf(t, roleDecl)}
-	fs := classifyEntry(t, req, read(t, w.Read, req))
-	if len(fs) != 1 || fs[0].Path != "ManagedPolicyArns" {
-		t.Fatalf("findings before: %+v", fs)
+	// ManagedPolicyArns is an attachment list (internal/classify/doc.go):
+	// the detached declared ARN is a declared finding keyed by the member,
+	// the rogue one an undeclared finding at its member. The writer makes
+	// the role's attachments the list it is given.
+	model := read(t, w.Read, req)
+	fs := classifyEntry(t, req, model)
+	var paths []string
+	for _, f := range fs {
+		paths = append(paths, f.KeyedPath())
+	}
+	sort.Strings(paths)
+	if diff := cmp.Diff([]string{"ManagedPolicyArns[" + aDeclared + "]", "ManagedPolicyArns[" + aRogue + "]"}, paths); diff != "" {
+		t.Fatalf("findings before (-want +got):\n%s", diff)
 	}
 	role := live.Target{Type: "AWS::IAM::Role", LogicalID: "R", PhysicalID: "ar", Declared: req.Declared}
-	ops, _ := json.Marshal([]map[string]any{{"op": "replace", "path": "/ManagedPolicyArns", "value": fs[0].Desired}})
+	ops, _ := json.Marshal([]map[string]any{{"op": "replace", "path": "/ManagedPolicyArns", "value": req.Declared["ManagedPolicyArns"]}})
 	writes := func() int {
 		n := 0
 		for _, a := range []string{"AttachRolePolicy", "DetachRolePolicy", "AttachUserPolicy", "DetachUserPolicy"} {
@@ -76,7 +86,7 @@ func TestAttachedPoliciesWriter(t *testing.T) {
 		}
 		return n
 	}
-	if err := w.WriteSDK(c, role, ops, fs[0].Actual); err != nil {
+	if err := w.WriteSDK(c, role, ops, model["ManagedPolicyArns"]); err != nil {
 		t.Fatal(err)
 	}
 	if got := srv.Calls().Requests; got["iam:AttachRolePolicy"] != 1 || got["iam:DetachRolePolicy"] != 1 {
@@ -89,7 +99,7 @@ func TestAttachedPoliciesWriter(t *testing.T) {
 		t.Errorf("attached after the write (-want +got):\n%s", diff)
 	}
 	before := writes()
-	if err := w.WriteSDK(c, role, ops, fs[0].Actual); err != nil {
+	if err := w.WriteSDK(c, role, ops, model["ManagedPolicyArns"]); err != nil {
 		t.Fatal(err)
 	}
 	if n := writes() - before; n != 0 {
