@@ -78,7 +78,7 @@ func newRun(b *Baseline, findings []drift.Finding, resources []Resource, opt Opt
 	}
 	for _, f := range findings {
 		switch f.Tier {
-		case drift.Skipped, drift.Deleted:
+		case drift.Skipped, drift.NothingToRead, drift.Deleted:
 			r.unread[f.LogicalID] = true
 		case drift.ReadGap:
 			r.readGaps[f.LogicalID] = append(r.readGaps[f.LogicalID], f.Path)

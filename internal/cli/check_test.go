@@ -122,14 +122,28 @@ func TestCheckExitCodes(t *testing.T) {
 		}
 	})
 	t.Run("strict fails on a skipped resource", func(t *testing.T) {
-		env := startSandbox(t, appWorld(t, map[string][]appResource{"App": {
-			{logicalID: "Hook", typ: "Custom::Hook", physicalID: "hook-1", live: map[string]any{}},
-		}}), testKey, testRegion)
+		w := appWorld(t, map[string][]appResource{"App": {
+			{logicalID: "Preset", typ: "AWS::MediaConvert::Preset", physicalID: "preset-1", live: map[string]any{}},
+		}})
+		w.CCGaps = append(w.CCGaps, "AWS::MediaConvert::Preset") // Cloud Control cannot read it: skipped
+		env := startSandbox(t, w, testKey, testRegion)
 		if _, errs, code := env.run("check", "App", "--strict"); code != ExitDrift {
 			t.Errorf("exit %d, want 1; stderr:\n%s", code, errs)
 		}
 		if _, errs, code := env.run("check", "App"); code != ExitOK {
 			t.Errorf("without --strict: exit %d, want 0; stderr:\n%s", code, errs)
+		}
+	})
+	// A custom resource has no live resource to read: nothing is missing,
+	// so the stack is clean (--fail and --strict exit 0) and the report
+	// lists it as nothing to read, never as not read.
+	t.Run("custom resource is nothing to read, not a gap", func(t *testing.T) {
+		env := startSandbox(t, appWorld(t, map[string][]appResource{"App": {
+			{logicalID: "Hook", typ: "Custom::Hook", physicalID: "hook-1", live: map[string]any{}},
+		}}), testKey, testRegion)
+		out, errs, code := env.run("check", "App", "--fail", "--strict", "--no-baseline")
+		if code != ExitOK || !strings.Contains(out, "nothing to read: Hook (Custom::Hook)") || strings.Contains(out, "INCOMPLETE") {
+			t.Errorf("exit %d, want 0 with Hook listed as nothing to read; stdout:\n%s\nstderr:\n%s", code, out, errs)
 		}
 	})
 	t.Run("no region", func(t *testing.T) {

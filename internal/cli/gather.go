@@ -163,19 +163,20 @@ func (sess *session) failed(ctx context.Context, run *stackRun, c *scan.Clients,
 }
 
 // declaredSide: the tiers about what the template declares, plus skipped
-// (coverage). Pre-deploy and --declared-only keep these.
+// and nothingToRead (coverage). Pre-deploy and --declared-only keep these.
 func declaredSide(f drift.Finding) bool {
 	switch f.Tier {
-	case drift.Deleted, drift.Declared, drift.ReadGap, drift.Unresolved, drift.Skipped:
+	case drift.Deleted, drift.Declared, drift.ReadGap, drift.Unresolved, drift.Skipped, drift.NothingToRead:
 		return true
 	}
 	return false
 }
 
-// undeclaredSide: live-only state, plus skipped (coverage).
+// undeclaredSide: live-only state, plus skipped and nothingToRead
+// (coverage).
 func undeclaredSide(f drift.Finding) bool {
 	switch f.Tier {
-	case drift.Undeclared, drift.Added, drift.AtDefault, drift.Generated, drift.Skipped:
+	case drift.Undeclared, drift.Added, drift.AtDefault, drift.Generated, drift.Skipped, drift.NothingToRead:
 		return true
 	}
 	return false

@@ -124,11 +124,11 @@ func writeReport(w io.Writer, format string, in reportInput) error {
 	case "json":
 		return jsonWithStats(w, in.stacks, in.partial, in.stats)
 	case "sarif":
-		return report.SARIF(w, in.stacks, report.SARIFOptions{Templates: templatesOf(in.runs), ToolVersion: toolVersion()})
+		return report.SARIF(w, in.stacks, report.SARIFOptions{Templates: templatesOf(in.runs), ToolVersion: toolVersion(), Partial: in.partial})
 	case "junit":
-		return report.JUnit(w, in.stacks)
+		return report.JUnitPartial(w, in.stacks, in.partial)
 	case "asff":
-		return report.ASFF(w, in.stacks, in.now)
+		return report.ASFFPartial(w, in.stacks, in.now, in.partial)
 	case "markdown":
 		return report.Markdown(w, in.stacks, report.MarkdownOptions{Options: report.Options{Verbose: in.text.Verbose}})
 	}

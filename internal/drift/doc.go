@@ -11,6 +11,14 @@
 //     the check covered: it cannot say Clean without that count, and a
 //     stack with anything not read is Incomplete (or Drifted beside the
 //     count), never Clean.
+//   - Not read and nothing to read are different things. A resource whose
+//     read failed (AccessDenied, timeout, a type no reader serves) is
+//     Skipped: a coverage gap, counted by Judge as unread. A resource that
+//     has no live resource realdrift can read — a custom resource
+//     (Custom::*, AWS::CloudFormation::CustomResource), whose handler's
+//     work is not a resource of its own — is NothingToRead: an
+//     informational tier, listed in every output, never drift and never
+//     counted as unread, so a CDK stack with one can still be Clean.
 //   - A Finding's Actual and Desired are JSON-shaped values (nil, bool,
 //     float64 or json.Number, string, []any, map[string]any). A nil Actual
 //     means "absent", never JSON null: an absent key and a null are different.

@@ -28,29 +28,35 @@ const (
 	ReadGap
 	// Unresolved: a declared value the resolver could not know.
 	Unresolved
-	// Skipped: a resource that could not be read, with the reason.
+	// Skipped: a resource that could not be read, with the reason: a
+	// coverage gap (the stack is Incomplete, never Clean).
 	Skipped
+	// NothingToRead: a resource with no live resource realdrift can read
+	// (a custom resource: its handler's work is not a resource of its
+	// own). Listed, never drift and never counted as not read.
+	NothingToRead
 	// Ignored: a finding an ignore rule matched.
 	Ignored
 )
 
 var tierNames = [...]string{
-	TierUnknown: "unknown",
-	Deleted:     "deleted",
-	Declared:    "declared",
-	Undeclared:  "undeclared",
-	Added:       "added",
-	AtDefault:   "atDefault",
-	Generated:   "generated",
-	ReadGap:     "readGap",
-	Unresolved:  "unresolved",
-	Skipped:     "skipped",
-	Ignored:     "ignored",
+	TierUnknown:   "unknown",
+	Deleted:       "deleted",
+	Declared:      "declared",
+	Undeclared:    "undeclared",
+	Added:         "added",
+	AtDefault:     "atDefault",
+	Generated:     "generated",
+	ReadGap:       "readGap",
+	Unresolved:    "unresolved",
+	Skipped:       "skipped",
+	NothingToRead: "nothingToRead",
+	Ignored:       "ignored",
 }
 
 // Tiers lists every valid tier in report order.
 func Tiers() []Tier {
-	return []Tier{Deleted, Declared, Undeclared, Added, AtDefault, Generated, ReadGap, Unresolved, Skipped, Ignored}
+	return []Tier{Deleted, Declared, Undeclared, Added, AtDefault, Generated, ReadGap, Unresolved, Skipped, NothingToRead, Ignored}
 }
 
 // String returns the tier's wire name, as in the corpus and JSON reports.

@@ -5,7 +5,8 @@
 // A resource is read by exactly one route, chosen in this order:
 //
 //  1. Custom resources (Custom::* and AWS::CloudFormation::CustomResource)
-//     are skipped without any call: they have no readable model.
+//     are NothingToRead without any call: they have no live resource of
+//     their own, so nothing is missing from the check (not Skipped).
 //  2. An SDK override reader, when one is registered for the type in
 //     overrides (overrides.go). Overrides exist for types Cloud Control
 //     cannot read (policies, permissions); each projects the service API's

@@ -22,9 +22,12 @@ const (
 	NotFound
 	// Skipped: the resource could not be read; Result.Reason says why.
 	Skipped
+	// NothingToRead: the resource has no live resource to read (a custom
+	// resource); no call is made and nothing is missing from the check.
+	NothingToRead
 )
 
-var statusNames = [...]string{StatusUnknown: "unknown", Found: "found", NotFound: "notFound", Skipped: "skipped"}
+var statusNames = [...]string{StatusUnknown: "unknown", Found: "found", NotFound: "notFound", Skipped: "skipped", NothingToRead: "nothingToRead"}
 
 // String returns the status's wire name.
 func (s Status) String() string {
@@ -137,11 +140,12 @@ func HasOverride(t string) bool {
 }
 
 // Read reads one resource's full live model. It never returns an error: a
-// failure is a Skipped result with the reason.
+// failure is a Skipped result with the reason; a custom resource is
+// NothingToRead, without a call.
 func Read(ctx context.Context, c *Clients, r Request) Result {
 	switch {
 	case IsCustom(r.Type):
-		return Result{Status: Skipped, Route: RouteNone, Reason: "custom resource: no live model to read"}
+		return Result{Status: NothingToRead, Route: RouteNone, Reason: "custom resource: no live resource to read"}
 	case r.PhysicalID == "":
 		return Result{Status: Skipped, Route: RouteNone, Reason: "no physical id: the resource was never created"}
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,7 +27,23 @@ const asffSchema = "2018-10-08"
 // finding instead of adding one. now is the finding time (the caller's
 // clock).
 func ASFF(w io.Writer, stacks []Stack, now time.Time) error {
-	b, err := json.MarshalIndent(ASFFFindings(stacks, now, true), "", "  ")
+	return ASFFPartial(w, stacks, now, Partial{})
+}
+
+// ASFFPartial is ASFF for a run that may have ended early: every finding
+// of an interrupted run carries the ProductFields "realdrift/interrupted"
+// ("true") and "realdrift/notChecked" (the stacks not checked, comma
+// separated), an ASFF array having no place for a run-level marker.
+func ASFFPartial(w io.Writer, stacks []Stack, now time.Time, p Partial) error {
+	findings := ASFFFindings(stacks, now, true)
+	if p.Interrupted || len(p.NotChecked) > 0 {
+		for _, f := range findings {
+			pf := f["ProductFields"].(map[string]any)
+			pf["realdrift/interrupted"] = strconv.FormatBool(p.Interrupted)
+			pf["realdrift/notChecked"] = truncate(strings.Join(p.NotChecked, ","), 2048)
+		}
+	}
+	b, err := json.MarshalIndent(findings, "", "  ")
 	if err != nil {
 		return fmt.Errorf("write ASFF report: %w", err)
 	}
@@ -66,9 +83,10 @@ func ASFFFindings(stacks []Stack, now time.Time, withPotential bool) []map[strin
 			if resID == "" {
 				resID = s.Ref.Name + "/" + f.LogicalID
 			}
-			title := fmt.Sprintf("%s drift: %s %s", f.Tier, f.LogicalID, f.Path)
+			name := ignore.DisplayPath(s.Ref.Name, f)
+			title := fmt.Sprintf("%s drift: %s", f.Tier, name)
 			if potential(f) {
-				title = fmt.Sprintf("potential drift: %s %s", f.LogicalID, f.Path)
+				title = fmt.Sprintf("potential drift: %s", name)
 			}
 			out = append(out, map[string]any{
 				"SchemaVersion": asffSchema,

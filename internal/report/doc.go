@@ -23,6 +23,18 @@
 // Coverage is complete when no finding is skipped and the stack did not
 // fail (a stack that could not be checked covers nothing).
 //
+// A partial run (Partial: interrupted, stacks not checked) says so in
+// every machine format: JSON (interrupted, notChecked), SARIF (an
+// unsuccessful invocation with those properties and an error
+// notification, RD902), JUnit ("realdrift (interrupted)", an error case
+// per stack not checked) and ASFF (ProductFields realdrift/interrupted and
+// realdrift/notChecked on every finding).
+//
+// A nothingToRead finding (a custom resource: no live resource to read) is
+// not a gap: every output lists it (text "nothing to read: …", a SARIF
+// note notification RD901, a passing JUnit case, the markdown clean line
+// or informational details, the JSON findings) and none counts it unread.
+//
 // Text layout (seed 002 §9):
 //   - A header line per stack ("Stack <name> (<account>/<region>)"; a
 //     nested stack's is "Nested stack: <name> (<account>/<region>) in
@@ -33,7 +45,7 @@
 //   - Unrecorded values form their own [Potential Drift: N] section and
 //     never count as drift.
 //   - Informational tiers (atDefault, generated, readGap, unresolved,
-//     skipped, ignored) fold into an info: footer with per-tier counts and
+//     skipped, nothingToRead, ignored) fold into an info: footer with per-tier counts and
 //     a reason breakdown: one line for one tier, one bullet per tier (and a
 //     --verbose hint) for more; Verbose lists every finding. Zero counts are
 //     never printed.
@@ -70,7 +82,8 @@
 //	}
 //
 // A finding is drift.Finding's JSON: tier (deleted, declared, undeclared,
-// added, atDefault, generated, readGap, unresolved, skipped, ignored),
+// added, atDefault, generated, readGap, unresolved, skipped,
+// nothingToRead, ignored),
 // logicalId, resourceType, physicalId, constructPath?, path, actual?,
 // desired?, nested?, note?, writeOnly?, attributeKey?, freeFormKey?,
 // wholeArrayRevert?, reason?, and unrecorded: true for a live-only value the

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/realdrift/realdrift/internal/drift"
 )
@@ -46,6 +47,28 @@ type jsonStack struct {
 type Partial struct {
 	Interrupted bool
 	NotChecked  []string
+}
+
+// partialLine says what a partial report lacks: "interrupted: partial
+// report — not checked: A, B".
+func partialLine(p Partial) string {
+	what := "stopped early"
+	if p.Interrupted {
+		what = "interrupted"
+	}
+	line := what + ": partial report"
+	if len(p.NotChecked) > 0 {
+		line += " — not checked: " + strings.Join(p.NotChecked, ", ")
+	}
+	return line
+}
+
+// nonNil is list, or an empty list for nil (a JSON array, never null).
+func nonNil(list []string) []string {
+	if list == nil {
+		return []string{}
+	}
+	return list
 }
 
 // JSON writes the stacks in the JSON contract described in the package

@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -55,8 +56,19 @@ type junitSkipped struct {
 }
 
 // JUnit writes stacks as a JUnit XML report.
-func JUnit(w io.Writer, stacks []Stack) error {
+func JUnit(w io.Writer, stacks []Stack) error { return JUnitPartial(w, stacks, Partial{}) }
+
+// JUnitPartial is JUnit for a run that may have ended early: the report is
+// named "realdrift (interrupted)" and each stack not checked is a suite
+// with an error test case, so a partial report never reads as all green.
+func JUnitPartial(w io.Writer, stacks []Stack, p Partial) error {
 	doc := junitSuites{Name: "realdrift"}
+	if p.Interrupted {
+		doc.Name = "realdrift (interrupted)"
+	}
+	for _, name := range p.NotChecked {
+		stacks = append(stacks, Stack{Ref: drift.StackRef{Name: name}, Err: errors.New(partialLine(Partial{Interrupted: p.Interrupted}) + ": " + name + " not checked")})
+	}
 	for _, s := range stacks {
 		suite := junitSuite{Name: s.Ref.String()}
 		class := "realdrift." + s.Ref.Name
@@ -105,6 +117,12 @@ func JUnit(w io.Writer, stacks []Stack) error {
 				suite.Cases = append(suite.Cases, junitCase{
 					Name: oneLine(ignore.DisplayPath(s.Ref.Name, u.F)) + " (" + u.F.ResourceType + ")", ClassName: class,
 					Skipped: &junitSkipped{Message: "not read: " + oneLine(u.Reason)},
+				})
+			}
+			for _, f := range NothingToRead(s) {
+				suite.Cases = append(suite.Cases, junitCase{
+					Name: oneLine(ignore.DisplayPath(s.Ref.Name, f)) + " (" + f.ResourceType + ")", ClassName: class,
+					SystemOut: "nothing to read: " + oneLine(f.Reason) + " (not counted as unread)\n",
 				})
 			}
 			if sum := Summarize(s); sum.Unread > 0 {

@@ -94,7 +94,11 @@ func markdownParts(stacks []Stack, opt Options) []mdPart {
 	for _, s := range stacks {
 		sum := Summarize(s)
 		if sum.Verdict == Clean && sum.Unread == 0 {
-			clean = append(clean, code(s.Ref.String()))
+			name := code(s.Ref.String())
+			if n := len(NothingToRead(s)); n > 0 {
+				name += fmt.Sprintf(" (nothing to read: %d %s)", n, plural(n, "custom resource", "custom resources"))
+			}
+			clean = append(clean, name)
 			continue
 		}
 		parts = append(parts, mdStack(s, sum, opt)...)

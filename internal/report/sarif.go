@@ -36,6 +36,8 @@ type SARIFOptions struct {
 	Templates func(Stack) Template
 	// ToolVersion is realdrift's version (tool.driver.version).
 	ToolVersion string
+	// Partial marks a run that ended early (the zero value: a whole run).
+	Partial Partial
 }
 
 // sarifVersion and sarifSchema are the SARIF version written.
@@ -135,9 +137,14 @@ func ruleDescriptor(r sarifRule) map[string]any {
 // stacks of two accounts or regions stay apart). A stack that could not be
 // checked is a failed tool execution notification; each resource not read
 // is a warning notification (descriptor RD900) naming why, and a stack of
-// which nothing could be read makes the execution unsuccessful.
+// which nothing could be read makes the execution unsuccessful. A
+// resource with nothing to read (a custom resource) is a note
+// notification (RD901): listed, not a gap. A partial run
+// (SARIFOptions.Partial: interrupted, stacks not checked) is an
+// unsuccessful invocation with the properties interrupted and notChecked
+// and an error notification (RD902) naming the stacks not checked.
 func SARIF(w io.Writer, stacks []Stack, opt SARIFOptions) error {
-	templates := opt.Templates
+	templates, p := opt.Templates, opt.Partial
 	rules := sarifRules()
 	ruleIndex := map[string]int{}
 	var driver []map[string]any
@@ -170,10 +177,23 @@ func SARIF(w io.Writer, stacks []Stack, opt SARIFOptions) error {
 				"message": map[string]any{"text": fmt.Sprintf("%s (%s) in %s not read: %s — %s",
 					oneLine(ignore.DisplayPath(s.Ref.Name, u.F)), u.F.ResourceType, s.Ref, oneLine(u.Reason), sum.Judged)},
 				"descriptor": map[string]any{"id": "RD900"},
-				"locations": []any{map[string]any{"logicalLocations": []any{logicalLocation(s.Ref, u.F.LogicalID)}}},
+				"locations":  []any{map[string]any{"logicalLocations": []any{logicalLocation(s.Ref, u.F.LogicalID)}}},
 				"properties": map[string]any{
 					"stack": s.Ref.Name, "account": s.Ref.Account, "region": s.Ref.Region,
 					"resourceType": u.F.ResourceType, "verdict": sum.Verdict.String(),
+				},
+			})
+		}
+		for _, f := range NothingToRead(s) {
+			notes = append(notes, map[string]any{
+				"level": "note",
+				"message": map[string]any{"text": fmt.Sprintf("%s (%s) in %s has nothing to read: %s — not counted as unread",
+					oneLine(ignore.DisplayPath(s.Ref.Name, f)), f.ResourceType, s.Ref, oneLine(f.Reason))},
+				"descriptor": map[string]any{"id": "RD901"},
+				"locations":  []any{map[string]any{"logicalLocations": []any{logicalLocation(s.Ref, f.LogicalID)}}},
+				"properties": map[string]any{
+					"stack": s.Ref.Name, "account": s.Ref.Account, "region": s.Ref.Region,
+					"resourceType": f.ResourceType, "verdict": sum.Verdict.String(),
 				},
 			})
 		}
@@ -191,7 +211,18 @@ func SARIF(w io.Writer, stacks []Stack, opt SARIFOptions) error {
 			}
 		}
 	}
+	if p.Interrupted || len(p.NotChecked) > 0 {
+		successful = false
+		notes = append(notes, map[string]any{
+			"level":      "error",
+			"message":    map[string]any{"text": partialLine(p)},
+			"descriptor": map[string]any{"id": "RD902"},
+		})
+	}
 	invocation := map[string]any{"executionSuccessful": successful}
+	if p.Interrupted || len(p.NotChecked) > 0 {
+		invocation["properties"] = map[string]any{"interrupted": p.Interrupted, "notChecked": nonNil(p.NotChecked)}
+	}
 	if len(notes) > 0 {
 		invocation["toolExecutionNotifications"] = notes
 	}

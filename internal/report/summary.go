@@ -139,3 +139,16 @@ func UnreadResources(s Stack) []UnreadResource {
 	}
 	return out
 }
+
+// NothingToRead lists the resources of s with no live resource to read
+// (custom resources), in report order: shown in every output, never
+// counted as not read.
+func NothingToRead(s Stack) []drift.Finding {
+	var out []drift.Finding
+	for _, f := range sorted(s.Ref.Name, s.Findings) {
+		if f.Tier == drift.NothingToRead {
+			out = append(out, f)
+		}
+	}
+	return out
+}

@@ -110,11 +110,18 @@ func writeStack(b *bytes.Buffer, s Stack, opt Options, st style) {
 			writeFinding(b, s.Ref.Name, f, opt)
 		}
 	}
-	if printed > 0 && (sum.Unread > 0 || (!opt.Quiet && hasInfo(findings))) {
+	if printed > 0 && (sum.Unread > 0 || len(NothingToRead(s)) > 0 || (!opt.Quiet && hasInfo(findings))) {
 		b.WriteByte('\n')
 	}
 	if !opt.Quiet {
 		writeInfo(b, s.Ref.Name, findings, opt)
+	}
+	if nothing := NothingToRead(s); len(nothing) > 0 {
+		names := make([]string, len(nothing))
+		for i, f := range nothing {
+			names[i] = oneLine(ignore.DisplayPath(s.Ref.Name, f)) + " (" + f.ResourceType + ")"
+		}
+		fmt.Fprintf(b, "nothing to read: %s — no live resource of %s own, not counted as unread\n", strings.Join(names, ", "), plural(len(nothing), "its", "their"))
 	}
 	if sum.Unread > 0 {
 		fmt.Fprintf(b, "coverage: incomplete — %d of %d %s not read, so the stack is not clean (skipped says why; check --fail exits 3, --strict 1)\n", sum.Unread, sum.Resources, plural(sum.Resources, "resource", "resources"))
@@ -333,6 +340,9 @@ func findingWhat(f drift.Finding, opt Options, gone string) string {
 	case f.Tier == drift.Deleted:
 		return gone
 	case f.Tier == drift.Added && f.Desired == nil:
+		if what := AddedWhat(f); what != "" {
+			return "live-only resource " + oneLine(f.PhysicalID) + " (" + what + ")"
+		}
 		return "live-only resource " + oneLine(f.PhysicalID)
 	case f.Tier == drift.Declared:
 		return change("template", f.Desired, f.Actual, opt)

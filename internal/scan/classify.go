@@ -93,6 +93,8 @@ func ClassifyStack(d *Desired, lives map[string]live.Result, children []Children
 		switch res.Status {
 		case live.NotFound:
 			out = append(out, finding(r.Ref(), drift.Deleted, res.Reason))
+		case live.NothingToRead:
+			out = append(out, finding(r.Ref(), drift.NothingToRead, res.Reason))
 		case live.Found:
 			var f *schema.Facts
 			if facts != nil {

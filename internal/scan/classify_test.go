@@ -27,7 +27,7 @@ func TestClassifyStackTiersReadOutcomes(t *testing.T) {
 	lives := map[string]live.Result{
 		"Bucket": {Status: live.Found, Model: map[string]any{"BucketName": "b1"}},
 		"Gone":   {Status: live.NotFound, Reason: "CloudControl GetResource: ResourceNotFoundException"},
-		"Hook":   {Status: live.Skipped, Reason: "custom resource: no live model to read"},
+		"Hook":   {Status: live.NothingToRead, Reason: "custom resource: no live resource to read"},
 		"Pol":    {Status: live.Found, Model: map[string]any{}},
 		"Role":   {Status: live.Found, Model: map[string]any{}},
 		"Topic":  {Status: live.Found, Model: map[string]any{}},
@@ -49,7 +49,7 @@ func TestClassifyStackTiersReadOutcomes(t *testing.T) {
 		{Tier: drift.Undeclared, LogicalID: "Bucket", ResourceType: "AWS::S3::Bucket", PhysicalID: "b1", Path: "BucketName", Actual: "b1"},
 		{Tier: drift.Skipped, LogicalID: "Bucket", ResourceType: "AWS::S3::Bucket", PhysicalID: "b1", Reason: "enumerate children: S3 GetBucketPolicy: AccessDenied"},
 		{Tier: drift.Deleted, LogicalID: "Gone", ResourceType: "AWS::SQS::Queue", PhysicalID: "https://q", Reason: "CloudControl GetResource: ResourceNotFoundException"},
-		{Tier: drift.Skipped, LogicalID: "Hook", ResourceType: "Custom::Thing", PhysicalID: "h1", Reason: "custom resource: no live model to read"},
+		{Tier: drift.NothingToRead, LogicalID: "Hook", ResourceType: "Custom::Thing", PhysicalID: "h1", Reason: "custom resource: no live resource to read"},
 		{Tier: drift.Added, LogicalID: "Topic/Subscription", ResourceType: "AWS::SNS::Subscription", PhysicalID: "arn:sub",
 			Actual: map[string]any{"Protocol": "email"}, Note: "not in the template: a live child of Topic (AWS::SNS::Topic)"},
 	}

@@ -44,7 +44,9 @@
 //   - deleted: the resource's read found nothing (Reason carries the API's
 //     answer);
 //   - skipped: the resource, or its children's enumeration, could not be
-//     read (custom resources always; Reason says why);
+//     read (Reason says why): a coverage gap;
+//   - nothingToRead: a resource with no live resource to read (a custom
+//     resource): listed, never counted as not read;
 //   - unresolved (path ""): the resource's whole property bag could not be
 //     resolved, so it is not compared;
 //   - added: a live child of a declared parent that the stack does not

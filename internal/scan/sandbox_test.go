@@ -199,7 +199,7 @@ func TestCheckAppStack(t *testing.T) {
 	}
 	want := []key{
 		{"deleted", "Gone", "https://sqs.us-east-1.amazonaws.com/111111111111/App-Gone-B", ""},
-		{"skipped", "Hook", "hook-1", ""},
+		{"nothingToRead", "Hook", "hook-1", ""},
 		{"added", "Topic/Subscription", "arn:aws:sns:us-east-1:111111111111:App-Topic-C:0d0d0d0d-1111-2222-3333-444444444444", ""},
 		{"added", "LogsBucket/BucketPolicy", "app-logs-1", ""},
 		{"added", "Fn/Alias", "arn:aws:lambda:us-east-1:111111111111:function:App-Fn-D:live", ""},
