@@ -17,7 +17,8 @@ type eventPutter interface {
 var _ eventPutter = (*eventbridge.Client)(nil)
 
 // EventBridge puts one event per stack alert on a bus: source Source,
-// detail-type "Drift Detected" or "Drift Resolved", detail EventDetail.
+// detail-type "Drift Detected", "Drift Resolved" or "Drift Coverage
+// Incomplete", detail EventDetail.
 type EventBridge struct {
 	client eventPutter
 	bus    string

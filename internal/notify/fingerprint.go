@@ -20,11 +20,17 @@ const (
 	EventNone Event = iota
 	// EventDetected: the drift set changed and is not empty.
 	EventDetected
-	// EventResolved: the drift set became empty.
+	// EventResolved: the drift set became empty and everything was read.
 	EventResolved
+	// EventIncomplete: no drift among what was read, but the resources
+	// not read changed (a clean stack became INCOMPLETE, drift resolved
+	// while something could not be read, or another resource went
+	// unread): drift there is unknown, so it alerts as a drift change
+	// does, never as "no drift remains".
+	EventIncomplete
 )
 
-var eventNames = [...]string{EventNone: "none", EventDetected: "detected", EventResolved: "resolved"}
+var eventNames = [...]string{EventNone: "none", EventDetected: "detected", EventResolved: "resolved", EventIncomplete: "incomplete"}
 
 // String returns the event's short name.
 func (e Event) String() string {
@@ -41,6 +47,8 @@ func (e Event) DetailType() string {
 		return "Drift Detected"
 	case EventResolved:
 		return "Drift Resolved"
+	case EventIncomplete:
+		return "Drift Coverage Incomplete"
 	}
 	return ""
 }
@@ -48,9 +56,9 @@ func (e Event) DetailType() string {
 // headline names the event in messages; an unchanged run (never sent by a
 // Notifier, but a Summary can still be rendered) says so.
 func headline(s Summary) string {
-	if s.Event == EventResolved && s.Verdict.Unread() > 0 {
-		// The drift set emptied, but not everything was read: what was
-		// not read may still drift.
+	if s.Event == EventIncomplete || s.Event == EventResolved && s.Verdict.Unread() > 0 {
+		// No drift in what was read, but not everything was read: what
+		// was not read may still drift.
 		return "No Drift Seen, INCOMPLETE (" + s.Verdict.NotRead() + ")"
 	}
 	if h := s.Event.DetailType(); h != "" {
@@ -67,14 +75,26 @@ func headline(s Summary) string {
 // potential drift and does not alert).
 func InDriftSet(f drift.Finding) bool { return f.Tier.IsDrift() && !f.Unrecorded }
 
-// Fingerprint digests the drift set of findings. It is "" when the set is
+// Fingerprint digests the drift set of findings and the resources not
+// read (skipped findings, by resource and not by reason, so a reworded
+// error does not alert; an added child whose read failed is in the drift
+// set already). It is "" when both are
 // empty, so a stack that never drifted and one whose drift resolved look
-// alike. Order of findings does not matter.
+// alike, and a stack read in full has the fingerprint of its drift set
+// alone. Order of findings does not matter.
 func Fingerprint(findings []drift.Finding) string {
 	var lines []string
+	unread := map[string]bool{}
 	for _, f := range findings {
-		if InDriftSet(f) {
+		switch {
+		case InDriftSet(f):
 			lines = append(lines, fingerprintLine(f))
+		case f.Tier == drift.Skipped:
+			k := strings.Join([]string{"notRead", f.LogicalID, f.ResourceType, f.PhysicalID}, "\x1f")
+			if !unread[k] {
+				unread[k] = true
+				lines = append(lines, k)
+			}
 		}
 	}
 	if len(lines) == 0 {

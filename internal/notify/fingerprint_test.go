@@ -32,8 +32,12 @@ func TestFingerprint(t *testing.T) {
 		{"physical id of a replaced resource", func(fs []drift.Finding) []drift.Finding { fs[0].PhysicalID = "q-2"; return fs }, true},
 		{"number form", func(fs []drift.Finding) []drift.Finding { fs[0].Actual = json.Number("60"); return fs }, true},
 		{"informational finding added", func(fs []drift.Finding) []drift.Finding {
-			return append(fs, drift.Finding{Tier: drift.Skipped, LogicalID: "C", ResourceType: "Custom::X", Reason: "custom"})
+			return append(fs, drift.Finding{Tier: drift.NothingToRead, LogicalID: "C", ResourceType: "Custom::X", Reason: "custom resource"},
+				drift.Finding{Tier: drift.AtDefault, LogicalID: "Q", ResourceType: "AWS::SQS::Queue", Path: "DelaySeconds", Actual: 0.0})
 		}, true},
+		{"a resource not read", func(fs []drift.Finding) []drift.Finding {
+			return append(fs, drift.Finding{Tier: drift.Skipped, LogicalID: "Fn", ResourceType: "AWS::Lambda::Function", PhysicalID: "fn", Reason: "AccessDenied"})
+		}, false},
 		{"unrecorded finding added", func(fs []drift.Finding) []drift.Finding {
 			return append(fs, drift.Finding{Tier: drift.Undeclared, LogicalID: "Fn", ResourceType: "AWS::Lambda::Function", Path: "Timeout", Actual: 9.0, Unrecorded: true})
 		}, true},
@@ -61,8 +65,47 @@ func TestFingerprintSecretsDoNotShow(t *testing.T) {
 	}
 }
 
+// A resource not read is part of the fingerprint by resource, not by
+// reason: a reworded error does not alert again.
+func TestFingerprintUnreadByResource(t *testing.T) {
+	unread := func(reason string) []drift.Finding {
+		return []drift.Finding{{Tier: drift.Skipped, LogicalID: "Fn", ResourceType: "AWS::Lambda::Function", PhysicalID: "fn", Reason: reason}}
+	}
+	a, b := Fingerprint(unread("AccessDenied: request 1")), Fingerprint(unread("AccessDenied: request 2"))
+	if a == "" || a != b {
+		t.Errorf("fingerprints %q and %q: want one non-empty fingerprint for the same unread resource", a, b)
+	}
+}
+
+// A clean stack that becomes INCOMPLETE alerts (EventIncomplete), as a
+// drift change does; drift resolving while something is unread is
+// EventIncomplete too, never Resolved; everything read and clean again is
+// Resolved.
+func TestSummarizeCoverageTransitions(t *testing.T) {
+	denied := []drift.Finding{{Tier: drift.Skipped, LogicalID: "Fn", ResourceType: "AWS::Lambda::Function", PhysicalID: "fn", Reason: "AccessDenied"}}
+	tests := []struct {
+		name     string
+		previous string
+		findings []drift.Finding
+		want     Event
+	}{
+		{"clean to incomplete", "", denied, EventIncomplete},
+		{"incomplete unchanged", Fingerprint(denied), denied, EventNone},
+		{"drift resolved, something unread", Fingerprint(baseFindings()), denied, EventIncomplete},
+		{"incomplete to clean", Fingerprint(denied), nil, EventResolved},
+		{"incomplete to drift", Fingerprint(denied), baseFindings(), EventDetected},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Summarize(shop, "r", at, tc.findings, tc.previous).Event; got != tc.want {
+				t.Errorf("event %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
 func TestFingerprintEmpty(t *testing.T) {
-	for _, fs := range [][]drift.Finding{nil, {{Tier: drift.Skipped, LogicalID: "X"}}} {
+	for _, fs := range [][]drift.Finding{nil, {{Tier: drift.NothingToRead, LogicalID: "X"}, {Tier: drift.AtDefault, LogicalID: "Y"}}} {
 		if got := Fingerprint(fs); got != "" {
 			t.Errorf("Fingerprint(%v) = %q, want empty", fs, got)
 		}

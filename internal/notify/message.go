@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/ignore"
+	"github.com/realdrift/realdrift/internal/report"
 )
 
 // Source is the EventBridge source of realdrift's events.
@@ -68,21 +70,36 @@ func countsLine(counts map[drift.Tier]int, drifty bool) string {
 	return strings.Join(parts, ", ")
 }
 
-// findingLine is one finding in a list: tier, resource, path, values.
-func findingLine(f drift.Finding) string {
+// findingLine is one finding in a list, named as check prints it (the
+// construct path within the stack, else the logical id, then the path):
+// declared drift as "template X → live Y", undeclared drift against the
+// baseline as "recorded X → live Y (changed since record)", an added
+// child with what it is (report.AddedWhat: a subscription's protocol and
+// endpoint) beside its identifier.
+func findingLine(stack string, f drift.Finding) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[%s] %s (%s)", f.Tier, f.LogicalID, f.ResourceType)
-	if f.Tier == drift.Added && f.PhysicalID != "" {
-		fmt.Fprintf(&b, " %s", f.PhysicalID)
-	}
-	if f.Path != "" {
-		fmt.Fprintf(&b, " %s", f.Path)
-	}
+	fmt.Fprintf(&b, "[%s] %s (%s)", f.Tier, ignore.DisplayPath(stack, f), f.ResourceType)
 	switch f.Tier {
+	case drift.Deleted:
+		b.WriteString(": gone from AWS")
 	case drift.Declared:
-		fmt.Fprintf(&b, ": desired %s, actual %s", renderValue(f.Desired), renderValue(f.Actual))
+		fmt.Fprintf(&b, ": template %s → live %s", renderValue(f.Desired), renderValue(f.Actual))
 	case drift.Undeclared:
-		fmt.Fprintf(&b, ": actual %s", renderValue(f.Actual))
+		if f.Desired != nil {
+			fmt.Fprintf(&b, ": recorded %s → live %s", renderValue(f.Desired), renderValue(f.Actual))
+		} else {
+			fmt.Fprintf(&b, ": live %s", renderValue(f.Actual))
+		}
+	case drift.Added:
+		if f.PhysicalID != "" {
+			fmt.Fprintf(&b, " %s", f.PhysicalID)
+		}
+		if what := report.AddedWhat(f); what != "" {
+			fmt.Fprintf(&b, ": %s", what)
+		}
+	}
+	if f.Note != "" {
+		fmt.Fprintf(&b, " (%s)", f.Note)
 	}
 	return b.String()
 }
@@ -96,7 +113,7 @@ func Text(s Summary) string {
 		fmt.Fprintf(&b, "Finished: %s\n", s.At.UTC().Format(time.RFC3339))
 	}
 	switch {
-	case s.Event == EventResolved && s.Verdict.Unread() > 0:
+	case s.Event == EventIncomplete, s.Event == EventResolved && s.Verdict.Unread() > 0:
 		fmt.Fprintf(&b, "No drift found in what was read; %s.\n", s.Verdict.NotRead())
 	case s.Event == EventResolved:
 		b.WriteString("No drift remains.\n")
@@ -115,7 +132,7 @@ func Text(s Summary) string {
 	if len(s.Top) > 0 {
 		b.WriteString("\nTop findings:\n")
 		for _, f := range s.Top {
-			fmt.Fprintf(&b, "- %s\n", findingLine(f))
+			fmt.Fprintf(&b, "- %s\n", findingLine(s.Stack.Name, f))
 		}
 		if more := s.Drift - len(s.Top); more > 0 {
 			fmt.Fprintf(&b, "... and %d more\n", more)
@@ -184,7 +201,7 @@ func SlackPayload(s Summary) ([]byte, error) {
 	}
 	var counts strings.Builder
 	switch {
-	case s.Event == EventResolved && s.Verdict.Unread() > 0:
+	case s.Event == EventIncomplete, s.Event == EventResolved && s.Verdict.Unread() > 0:
 		fmt.Fprintf(&counts, "*No drift found in what was read; %s.*", s.Verdict.NotRead())
 	case s.Event == EventResolved:
 		counts.WriteString("*No drift remains.*")
@@ -207,7 +224,7 @@ func SlackPayload(s Summary) ([]byte, error) {
 		var top strings.Builder
 		top.WriteString("*Top findings*")
 		for _, f := range s.Top {
-			top.WriteString("\n• " + slackEscape(findingLine(f)))
+			top.WriteString("\n• " + slackEscape(findingLine(s.Stack.Name, f)))
 		}
 		if more := s.Drift - len(s.Top); more > 0 {
 			fmt.Fprintf(&top, "\n… and %d more", more)

@@ -38,12 +38,33 @@ func manyFindings() []drift.Finding {
 	return fs
 }
 
+// namedFindings are a CDK stack's findings with construct paths: a
+// declared change, an undeclared value changed since record, an added
+// subscription to an outside address.
+func namedFindings() []drift.Finding {
+	return []drift.Finding{
+		{Tier: drift.Declared, LogicalID: "Handler779B3DB6", ResourceType: "AWS::Lambda::Function", PhysicalID: "fn", ConstructPath: "OrdersService/Handler/Resource",
+			Path: "MemorySize", Actual: 1024.0, Desired: 256.0},
+		{Tier: drift.Undeclared, LogicalID: "OrdersQueueFD0AB7E6", ResourceType: "AWS::SQS::Queue", PhysicalID: "q", ConstructPath: "OrdersService/OrdersQueue/Resource",
+			Path: "MessageRetentionPeriod", Actual: 60.0, Desired: 345600.0, Note: "changed since record"},
+		{Tier: drift.Added, LogicalID: "AlertsTopicB9A4C6E5/Subscription", ResourceType: "AWS::SNS::Subscription", PhysicalID: "arn:aws:sns:us-east-1:200000000002:Alerts:1f2e",
+			Actual: map[string]any{"Protocol": "email", "Endpoint": "someone@outside.example", "TopicArn": "arn:aws:sns:us-east-1:200000000002:Alerts"}, Note: "appeared since record"},
+	}
+}
+
 func goldenCases() map[string]Summary {
 	return map[string]Summary{
 		"detected":      Summarize(shop, "sweep-2026-11-30T04-00", at, manyFindings(), ""),
 		"detected-few":  Summarize(drift.StackRef{Account: "222222222222", Region: "cn-north-1", Name: "Billing"}, "check-1", at, baseFindings()[:1], "0ld"),
 		"resolved":      Summarize(shop, "sweep-2026-12-01T04-00", at.Add(24*time.Hour), baseFindings()[3:], Fingerprint(baseFindings())),
 		"unchanged-run": Summarize(shop, "run-3", at, baseFindings(), Fingerprint(baseFindings())),
+		// Findings named as check prints them: construct paths, the
+		// recorded value of undeclared drift, what an added child is.
+		"detected-named": Summarize(drift.StackRef{Account: "200000000002", Region: "us-east-1", Name: "OrdersService"}, "check-2", at, namedFindings(), "0ld"),
+		// A clean stack whose read is now denied: an alert, INCOMPLETE.
+		"incomplete-from-clean": Summarize(shop, "sweep-2026-12-03T04-00", at.Add(72*time.Hour), []drift.Finding{
+			{Tier: drift.Skipped, LogicalID: "Queue", ResourceType: "AWS::SQS::Queue", PhysicalID: "q", Reason: "CloudControl GetResource: AccessDeniedException: not authorized to perform cloudformation:GetResource"},
+		}, "").WithResources(12),
 		// The drift set emptied while a read was denied: never "No drift
 		// remains", always INCOMPLETE with the count.
 		"resolved-incomplete": Summarize(shop, "sweep-2026-12-02T04-00", at.Add(48*time.Hour), []drift.Finding{
@@ -151,5 +172,20 @@ func TestEventDetailLargeValuesOmitted(t *testing.T) {
 	}
 	if !got.ValuesOmitted || len(got.TopFindings) != 5 || got.TopFindings[0].Actual != nil {
 		t.Errorf("valuesOmitted=%v, %d findings, first actual %v", got.ValuesOmitted, len(got.TopFindings), got.TopFindings[0].Actual)
+	}
+}
+
+// An alert names a finding as check prints it, shows the recorded value
+// undeclared drift changed from, and says what an added child is.
+func TestFindingLineNames(t *testing.T) {
+	fs := namedFindings()
+	got := []string{findingLine("OrdersService", fs[0]), findingLine("OrdersService", fs[1]), findingLine("OrdersService", fs[2])}
+	want := []string{
+		"[declared] Handler.MemorySize (AWS::Lambda::Function): template 256 → live 1024",
+		"[undeclared] OrdersQueue.MessageRetentionPeriod (AWS::SQS::Queue): recorded 345600 → live 60 (changed since record)",
+		"[added] AlertsTopicB9A4C6E5/Subscription (AWS::SNS::Subscription) arn:aws:sns:us-east-1:200000000002:Alerts:1f2e: Protocol email, Endpoint someone@outside.example (appeared since record)",
+	}
+	if diff := cmp.Diff(got, want); diff != "" {
+		t.Errorf("finding lines (-got +want):\n%s", diff)
 	}
 }

@@ -70,6 +70,10 @@ func Summarize(stack drift.StackRef, runID string, at time.Time, findings []drif
 		all:                 findings,
 	}
 	s.Event = Decide(previousFingerprint, s.Fingerprint)
+	if s.Event == EventDetected && !hasDriftSet(findings) {
+		// Only the resources not read changed: not drift, not clean.
+		s.Event = EventIncomplete
+	}
 	var set []drift.Finding
 	for _, f := range findings {
 		switch {
@@ -149,4 +153,14 @@ func ConsoleURL(stack drift.StackRef) string {
 	q := url.Values{"region": {stack.Region}}
 	return "https://" + host + "/cloudformation/home?" + q.Encode() +
 		"#/stacks?filteringText=" + url.QueryEscape(stack.Name)
+}
+
+// hasDriftSet reports whether any finding is in the drift set.
+func hasDriftSet(findings []drift.Finding) bool {
+	for _, f := range findings {
+		if InDriftSet(f) {
+			return true
+		}
+	}
+	return false
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/notify"
+	"github.com/realdrift/realdrift/internal/scan"
 	"github.com/realdrift/realdrift/internal/store"
 	"github.com/realdrift/realdrift/statemachine"
 )
@@ -89,14 +90,24 @@ func (s *Service) recordStack(ctx context.Context, in statemachine.PersistTask) 
 	for _, f := range findings {
 		counts[f.Tier]++
 	}
+	var ds desiredState
+	if err := s.mustJSON(ctx, in.RunID, stateKey(keyDesired, stack), &ds); err != nil {
+		return statemachine.Persisted{}, err
+	}
+	declared := 0
+	if ds.Desired != nil {
+		declared = len(ds.Desired.Resources)
+	}
+	verdict := drift.Judge(findings, drift.Resources(declared, findings), false)
 	rec := store.RunRecord{
 		RunID: in.RunID, Stack: stack, StartedAt: started, FinishedAt: ps.FinishedAt,
 		Status: store.RunOK, Counts: counts, Fingerprint: ps.Fingerprint,
+		Verdict: verdict.Outcome(), Resources: verdict.Resources(), NotRead: verdict.Unread(),
 	}
 	if err := s.store.PutRun(ctx, rec, findings); err != nil {
 		return statemachine.Persisted{}, err
 	}
-	if err := s.index(ctx, in.RunID, stack); err != nil {
+	if err := s.index(ctx, ds.Desired, stack); err != nil {
 		return statemachine.Persisted{}, err
 	}
 	return statemachine.Persisted{Changed: ps.Changed}, nil
@@ -124,14 +135,13 @@ func (s *Service) previousFingerprint(ctx context.Context, stack drift.StackRef)
 
 // index writes the resource index entries of the stack's resources, so the
 // trigger maps a changed resource back to its stack.
-func (s *Service) index(ctx context.Context, runID string, stack drift.StackRef) error {
-	var ds desiredState
-	if err := s.mustJSON(ctx, runID, stateKey(keyDesired, stack), &ds); err != nil {
-		return err
+func (s *Service) index(ctx context.Context, d *scan.Desired, stack drift.StackRef) error {
+	if d == nil {
+		return nil
 	}
 	now := s.now().UTC()
 	var entries []store.IndexEntry
-	for _, r := range ds.Desired.Resources {
+	for _, r := range d.Resources {
 		if r.PhysicalID == "" {
 			continue
 		}
@@ -179,7 +189,7 @@ func (s *Service) recordFailure(ctx context.Context, in statemachine.PersistTask
 		}
 		rec := store.RunRecord{
 			RunID: in.RunID, Stack: stack, StartedAt: started, FinishedAt: s.now().UTC(),
-			Status: store.RunFailed, Reason: failureReason(in.Error, in.Cause),
+			Status: store.RunFailed, Reason: failureReason(in.Error, in.Cause), Verdict: drift.Failed,
 		}
 		return s.store.PutRun(ctx, rec, nil)
 	case in.Account != "":

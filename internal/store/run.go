@@ -60,6 +60,13 @@ type RunRecord struct {
 	Counts map[drift.Tier]int
 	// Fingerprint identifies the drift set (see notify.Fingerprint).
 	Fingerprint string
+	// Verdict is the run's outcome (drift.Judge: clean, potentialDrift,
+	// incomplete, drift; error for a failed run), Resources the number of
+	// resources the check covered and NotRead how many of them were not
+	// read. A record written before verdicts were kept reads back
+	// OutcomeUnknown (no verdict), never clean.
+	Verdict            drift.Outcome
+	Resources, NotRead int
 	// ExpiresAt is when the history entry expires; zero on write means
 	// DefaultRunRetention.
 	ExpiresAt time.Time
@@ -108,6 +115,9 @@ type runSrc struct {
 	Reason      string         `json:"reason,omitempty"`
 	Counts      map[string]int `json:"counts,omitempty"`
 	Fingerprint string         `json:"fingerprint,omitempty"`
+	Verdict     string         `json:"verdict,omitempty"`
+	Resources   int            `json:"resources,omitempty"`
+	NotRead     int            `json:"notRead,omitempty"`
 	ExpiresAt   time.Time      `json:"expiresAt,omitzero"`
 }
 
@@ -115,6 +125,10 @@ func toRunSrc(r RunRecord) runSrc {
 	s := runSrc{
 		RunID: r.RunID, Stack: r.Stack, StartedAt: r.StartedAt.UTC(), FinishedAt: r.FinishedAt.UTC(),
 		Status: r.Status.String(), Reason: r.Reason, Fingerprint: r.Fingerprint, ExpiresAt: r.expiry().UTC(),
+		Resources: r.Resources, NotRead: r.NotRead,
+	}
+	if r.Verdict != drift.OutcomeUnknown {
+		s.Verdict = r.Verdict.String()
 	}
 	if len(r.Counts) > 0 {
 		s.Counts = make(map[string]int, len(r.Counts))
@@ -133,6 +147,12 @@ func (s runSrc) record() (RunRecord, error) {
 	r := RunRecord{
 		RunID: s.RunID, Stack: s.Stack, StartedAt: s.StartedAt, FinishedAt: s.FinishedAt,
 		Status: st, Reason: s.Reason, Fingerprint: s.Fingerprint, ExpiresAt: s.ExpiresAt,
+		Resources: s.Resources, NotRead: s.NotRead,
+	}
+	if s.Verdict != "" {
+		if err := r.Verdict.UnmarshalText([]byte(s.Verdict)); err != nil {
+			return RunRecord{}, fmt.Errorf("run %s: %w", s.RunID, err)
+		}
 	}
 	if len(s.Counts) > 0 {
 		r.Counts = make(map[drift.Tier]int, len(s.Counts))

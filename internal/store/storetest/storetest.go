@@ -306,6 +306,7 @@ func record(runID string, stack drift.StackRef, started time.Time, fs []drift.Fi
 	return store.RunRecord{
 		RunID: runID, Stack: stack, StartedAt: started, FinishedAt: started.Add(90 * time.Second),
 		Status: store.RunOK, Counts: counts, Fingerprint: "fp-" + runID,
+		Verdict: drift.Judge(fs, len(fs), false).Outcome(), Resources: len(fs), NotRead: drift.Judge(fs, len(fs), false).Unread(),
 	}
 }
 
