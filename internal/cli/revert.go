@@ -335,19 +335,40 @@ func shortValue(v any) string {
 	if err != nil {
 		return fmt.Sprint(v)
 	}
-	s := string(b)
+	s := []rune(string(b))
 	if len(s) > 80 {
-		s = s[:77] + "…"
+		return string(s[:77]) + "…"
 	}
-	return s
+	return string(s)
 }
 
-// printPlan writes the items in full and the not-revertable findings
-// folded to one line per reason.
+// planChange is how the plan shows a write whose values are too long for
+// one line (a policy document, a bag of keys): the lines that differ
+// between the live value and the value the revert writes (package
+// valuediff, "[-]" live, "[+]" after the revert, with context), never two
+// copies cut to the same prefix. nil for a short change, a removal or a
+// delete, and for a value holding a secret (shown redacted on one line).
+func planChange(it revert.Item) []string {
+	if it.Kind == revert.Delete || it.Remove || !longChange(it.Current, it.Target) {
+		return nil
+	}
+	return valueLines(it.Current, it.Target)
+}
+
+// printPlan writes the items in full — a long change as the lines that
+// differ — and the not-revertable findings folded to one line per reason.
 func printPlan(w io.Writer, p *revert.Plan) {
 	fmt.Fprintf(w, "%s: %d to revert, %d not revertable\n", p.Stack, len(p.Items), len(p.NotRevertable))
 	for _, it := range p.Items {
-		fmt.Fprintf(w, "  %s\n", revertLine(p.Stack.Name, it))
+		lines := planChange(it)
+		if lines == nil {
+			fmt.Fprintf(w, "  %s\n", revertLine(p.Stack.Name, it))
+			continue
+		}
+		fmt.Fprintf(w, "  %s: live → after revert, the lines that differ ([-] live, [+] written) via %s\n", it.Name(p.Stack.Name), it.Call)
+		for _, l := range lines {
+			fmt.Fprintf(w, "      %s\n", l)
+		}
 	}
 	byReason := map[revert.Reason][]string{}
 	var reasons []revert.Reason
