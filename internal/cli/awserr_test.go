@@ -106,8 +106,8 @@ func TestSDKConfigQuiet(t *testing.T) {
 	}
 }
 
-// TestDeniedHintNamesPrincipalAndDeny: a check whose reads are denied
-// says once on stderr which user was refused which action and what to
+// TestDeniedHintNamesPrincipalAndDeny: a check (or a record) whose reads
+// are denied says once on stderr which user was refused which action and what to
 // do: grant it (iam-policy, the README's Permissions), or, refused by an
 // explicit Deny, change that Deny.
 func TestDeniedHintNamesPrincipalAndDeny(t *testing.T) {
@@ -125,13 +125,16 @@ func TestDeniedHintNamesPrincipalAndDeny(t *testing.T) {
 			w := appWorld(t, map[string][]appResource{"App": {queue("Q", "q", map[string]any{"VisibilityTimeout": 30}, nil)}})
 			w.Accounts[0].Policies = []*sandbox.Policies{{User: "dev", Documents: []json.RawMessage{json.RawMessage(tc.policy)}, Complete: true}}
 			e := startSandbox(t, w, testKey, testRegion)
-			_, stderr, _ := e.run("check", "--all")
-			if strings.Count(stderr, "access denied: ") != 1 {
-				t.Fatalf("want one access-denied note on stderr:\n%s", stderr)
-			}
-			for _, want := range tc.want {
-				if !strings.Contains(stderr, want) {
-					t.Errorf("stderr lacks %q:\n%s", want, stderr)
+			// record says it as check does: one line, the same words.
+			for _, verb := range [][]string{{"check", "--all"}, {"record", "--all", "--yes"}} {
+				_, stderr, _ := e.run(verb[0], verb[1:]...)
+				if strings.Count(stderr, "access denied: ") != 1 {
+					t.Fatalf("%s: want one access-denied note on stderr:\n%s", verb[0], stderr)
+				}
+				for _, want := range tc.want {
+					if !strings.Contains(stderr, want) {
+						t.Errorf("%s: stderr lacks %q:\n%s", verb[0], want, stderr)
+					}
 				}
 			}
 		})

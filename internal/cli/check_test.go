@@ -154,6 +154,21 @@ func TestCheckExitCodes(t *testing.T) {
 			t.Errorf("exit %d stderr %q, want 2 and a no-region message", code, errs)
 		}
 	})
+	// A name that is not a region is an error with a suggestion, before
+	// any AWS call, wherever it came from.
+	t.Run("not a region", func(t *testing.T) {
+		e := *env
+		e.region = ""
+		_, errs, code := e.run("check", "App", "--region", "us-east1")
+		if code != ExitError || !strings.Contains(errs, `--region "us-east1" is not an AWS region (did you mean us-east-1?)`) {
+			t.Errorf("exit %d stderr %q, want 2 naming --region with a suggestion", code, errs)
+		}
+		e.region = "eu-west"
+		_, errs, code = e.run("check", "App")
+		if code != ExitError || !strings.Contains(errs, `AWS_REGION "eu-west" is not an AWS region`) {
+			t.Errorf("exit %d stderr %q, want 2 naming AWS_REGION", code, errs)
+		}
+	})
 	t.Run("interrupted", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()

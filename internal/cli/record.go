@@ -60,10 +60,12 @@ func runRecord(ctx context.Context, s IO, args []string) int {
 		in = newAnswers(s.Stdin)
 	}
 	code := ExitOK
-	var done []string // stacks whose baseline is written (or left unchanged)
+	var done []string        // stacks whose baseline is written (or left unchanged)
+	var gathered []*stackRun // every stack read, for the AccessDenied hint
 	for i, t := range sess.targets {
 		// A stack and its nested stacks, each recorded to its own baseline.
 		tree := sess.gatherTree(ctx, t, gatherMode{})
+		gathered = append(gathered, tree...)
 		if ctx.Err() != nil {
 			fmt.Fprintln(s.Stderr, recordInterruptedLine(done, sess.targets[i:]))
 			return ExitInterrupt
@@ -81,6 +83,11 @@ func runRecord(ctx context.Context, s IO, args []string) int {
 				code = c
 			}
 		}
+	}
+	// The same one line check prints: which permission was refused, to
+	// whom, and what to grant.
+	if hint := deniedHint(gathered); hint != "" {
+		fmt.Fprintln(s.Stderr, "note: "+hint)
 	}
 	return code
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 
 	"github.com/realdrift/realdrift/internal/ignore"
+	"github.com/realdrift/realdrift/internal/region"
 	"github.com/realdrift/realdrift/internal/scan"
 	"github.com/realdrift/realdrift/internal/store"
 )
@@ -278,18 +279,20 @@ func (f *stackFlags) profileName(s IO) string {
 
 // resolveRegion: --region, else AWS_REGION / AWS_DEFAULT_REGION, else the
 // profile's region from the shared config files; with --app, a region
-// every chosen stack pins is enough. No region is an error, never a guess.
+// every chosen stack pins is enough. No region is an error, never a guess;
+// so is a name that is not a region ("us-east1"), naming where it came
+// from with a suggestion (package region: AWS's partition data).
 func (f *stackFlags) resolveRegion(ctx context.Context, s IO, app *appAssembly) (string, error) {
 	if f.region != "" {
-		return f.region, nil
+		return checkRegion(f.region, "--region")
 	}
 	for _, k := range []string{"AWS_REGION", "AWS_DEFAULT_REGION"} {
 		if v := getenv(s, k); v != "" {
-			return v, nil
+			return checkRegion(v, k)
 		}
 	}
 	if r := profileRegion(ctx, s, f.profileName(s)); r != "" {
-		return r, nil
+		return checkRegion(r, "the profile's region")
 	}
 	if app != nil && app.allPinned() {
 		return app.stacks[0].region, nil
@@ -348,4 +351,13 @@ func (sess *session) clientsFor(ctx context.Context, region string) (*scan.Clien
 	c := scan.NewClients(cfg)
 	sess.clients[region] = c
 	return c, nil
+}
+
+// checkRegion returns name when it is an AWS region name, else an error
+// saying where it came from, with a "did you mean".
+func checkRegion(name, from string) (string, error) {
+	if region.Valid(name) {
+		return name, nil
+	}
+	return "", fmt.Errorf("%s %q is not an AWS region%s (regions look like us-east-1)", from, name, didYouMean(name, region.Known()))
 }
