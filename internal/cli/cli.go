@@ -65,6 +65,7 @@ func commands() []command {
 		{"iam-policy", "print the IAM policy realdrift needs (--revert: with revert's writes)", runIAMPolicy, true},
 		{"version", "print the version and the commit it was built from", runVersion, true},
 		{"completion", "print a shell completion script (bash | zsh | fish)", runCompletion, true},
+		{"config", "print the effective settings (flags, REALDRIFT_* variables, .realdrift.yaml) and where each came from", runConfig, true},
 	}
 }
 
@@ -149,6 +150,32 @@ func newFlags(s IO, name, synopsis string) *flag.FlagSet {
 // caller must stop (help asked for, or a flag error). Flags may appear
 // before or after positional arguments.
 func parse(s IO, fs *flag.FlagSet, args []string) (done bool, code int) {
+	done, code, _ = parseSettings(s, fs, args)
+	return done, code
+}
+
+// parseSettings is parse returning where each setting (config.go) of the
+// flag set came from; a flag set with any setting's flag also takes
+// --config, and the settings not given as flags take their REALDRIFT_*
+// variable or the config file's value.
+func parseSettings(s IO, fs *flag.FlagSet, args []string) (done bool, code int, srcs map[string]configSource) {
+	registerConfig(fs)
+	if done, code := parseFlags(s, fs, args); done {
+		return done, code, nil
+	}
+	if fs.Lookup("config") == nil {
+		return false, ExitOK, nil
+	}
+	srcs, err := resolveSettings(s, fs)
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "%s: %v\n", fs.Name(), err)
+		return true, ExitError, nil
+	}
+	return false, ExitOK, srcs
+}
+
+// parseFlags parses the command line.
+func parseFlags(s IO, fs *flag.FlagSet, args []string) (done bool, code int) {
 	var positional []string
 	rest := args
 	// The flag package prints usage itself on -h and on errors; print it

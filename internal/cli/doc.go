@@ -89,6 +89,13 @@
 //     outputs.go), every file put in place together or none. Errors a person must act on (no
 //     credentials, an unreachable endpoint, AccessDenied) say what to do
 //     (awserr.go); the SDK's own logger is off.
+//   - Settings (config.go: store, state-dir, region, concurrency, and
+//     check's format and fail) not given as flags take their REALDRIFT_*
+//     variable, else .realdrift.yaml (--config FILE or REALDRIFT_CONFIG,
+//     else the working directory's, else the git root's), else the
+//     default; parse applies them through the flags, so every verb checks
+//     them as it checks its flags. An unknown key or a malformed file is
+//     exit 2 naming the file.
 //   - demo runs the same verbs against an in-process sandbox with a
 //     temporary state directory; it needs no network and no AWS account.
 package cli
