@@ -139,6 +139,13 @@
 //     Its pattern rows (AWS's managed default names, default.<engine><version>
 //     parameter groups and default:<engine>-<major>-<minor> option groups)
 //     fold a string only when it has the whole shape of that family.
+//     Every pattern row of the three tables (these, and the assigned
+//     shapes of awsfacts.json and documented.json below) applies only from
+//     one generated table, imported.json's watchedShapes, where the
+//     generator lists it with its condition and source: with the watched
+//     paths it is the one table of folds that do not pin a value, each
+//     atDefault on a first check and watched by the baseline after a
+//     record (TestWatchedShapesAreTheOneTable).
 //     Every table of the facts file is imported or named, with the rule
 //     that applies it, in the generator (appliedElsewhere).
 //   - awsfacts.json, in the same form, is kept by hand: the conditional

@@ -13,8 +13,8 @@ import (
 	"github.com/realdrift/realdrift/internal/normalize"
 )
 
-//go:generate go run ../../scripts/import-knowledge -out imported.json
 //go:generate sh -c "test -z \"$CFN_SCHEMAS\" || go run ../../scripts/mine-documented -schemas \"$CFN_SCHEMAS\" -botocore \"$BOTOCORE_DATA\" -out documented.json"
+//go:generate go run ../../scripts/import-knowledge -out imported.json
 
 // Imported is the table scripts/import-knowledge writes from the per-type
 // facts cdk-real-drift observed on AWS (NOTICE credits the source). It is
@@ -106,6 +106,28 @@ type ImportedFacts struct {
 	// them by value: they are quiet only where a baseline watches them.
 	Watched []string `json:"watched,omitempty"`
 	Minted  []string `json:"minted,omitempty"`
+	// WatchedShapes are the values AWS names or assigns within a family,
+	// by shape: a string (or a number, as its decimal text) at Path
+	// (KeyPath form) matching Pattern — AWS's managed default names, the
+	// ids and counts it assigns — under the row's condition (When /
+	// Unless), comparing one Field of an element when set. They fold
+	// atDefault on a first check and are watched by the baseline, like
+	// Watched; with it they are the one table of folds that do not pin a
+	// value (AssignedValue). scripts/import-knowledge writes them from
+	// every pattern row it reads (the facts file's managed names, and the
+	// pattern rows of awsfacts.json and documented.json, which stay there
+	// with their sources and apply only from here).
+	WatchedShapes []WatchedShape `json:"watchedShapes,omitempty"`
+}
+
+// WatchedShape is one row of ImportedFacts.WatchedShapes.
+type WatchedShape struct {
+	Path    string         `json:"path"`
+	Pattern string         `json:"pattern"`
+	Field   string         `json:"field,omitempty"`
+	When    []ImportedCond `json:"when,omitempty"`
+	Unless  []ImportedCond `json:"unless,omitempty"`
+	Source  string         `json:"source"`
 }
 
 // Sort orders and de-duplicates every list, so the generated file is
@@ -123,6 +145,13 @@ func (f *ImportedFacts) Sort() {
 		}
 		*p = out
 	}
+	sort.SliceStable(f.WatchedShapes, func(i, j int) bool {
+		a, b := f.WatchedShapes[i], f.WatchedShapes[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.Pattern < b.Pattern
+	})
 }
 
 func (t *Imported) facts(typ string) *ImportedFacts {
@@ -203,8 +232,29 @@ var embeddedImported = sync.OnceValues(func() (*importedTable, error) {
 			t.Values = append(t.Values, v)
 		}
 	}
+	// Pattern rows apply from the one watched table (WatchedShapes), where
+	// the generator copied them: dropped here, so none applies twice or
+	// outside it.
+	t.Values = valueRows(t.Values)
 	return buildImported(&t)
 })
+
+// valueRows returns the rows of vs that pin a value (no pattern).
+func valueRows(vs []ImportedValue) []ImportedValue {
+	out := vs[:0:0]
+	for _, v := range vs {
+		if v.Pattern == "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// ShapeOf returns the watched-table row of a pattern row: its path,
+// pattern, field, condition and source. For the generator.
+func ShapeOf(v ImportedValue) WatchedShape {
+	return WatchedShape{Path: v.Path, Pattern: v.Pattern, Field: v.Field, When: v.When, Unless: v.Unless, Source: v.Source}
+}
 
 // embeddedDocumented is the documented table alone, for the
 // leave-one-type-out benchmark (HidingType).
@@ -252,6 +302,21 @@ func buildImported(t *Imported) (*importedTable, error) {
 			out.rows[typ] = byPath
 		}
 		byPath[path] = append(byPath[path], row)
+	}
+	// The watched shapes first: a managed default name or an assigned id
+	// is atDefault before any value row of its path is tried.
+	for _, typ := range sortedKeys(t.Types) {
+		for _, w := range t.Types[typ].WatchedShapes {
+			re, err := regexp.Compile(w.Pattern)
+			if err != nil {
+				return nil, fmt.Errorf("watched shape %s %s: pattern: %w", typ, w.Path, err)
+			}
+			matches, err := compileConds(w.When, w.Unless)
+			if err != nil {
+				return nil, fmt.Errorf("watched shape %s %s: %w", typ, w.Path, err)
+			}
+			put(typ, w.Path, &importedRow{tier: drift.AtDefault, field: w.Field, pattern: re, when: w.When, unless: w.Unless, matches: matches})
+		}
 	}
 	for _, v := range t.Values {
 		tier, err := drift.ParseTier(v.Tier)

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"encoding/json"
 	"sort"
 	"strings"
 	"testing"
@@ -203,6 +204,81 @@ func TestImportedRowsAreValues(t *testing.T) {
 	}
 	if n < 1000 {
 		t.Errorf("only %d imported rows", n)
+	}
+}
+
+// TestWatchedShapesAreTheOneTable: every fold that does not pin a value
+// is listed in the generated watched table. No value row of the three
+// tables applies a pattern; every pattern row of awsfacts.json, and of
+// documented.json at a path no other row names, is in imported.json's
+// watchedShapes with its condition and source (go generate
+// ./internal/classify/ brings it there); every loaded pattern row comes
+// from that table and is anchored at both ends.
+func TestWatchedShapesAreTheOneTable(t *testing.T) {
+	var imp, aws, doc Imported
+	for _, x := range []struct {
+		data []byte
+		into *Imported
+	}{{importedJSON, &imp}, {awsFactsJSON, &aws}, {documentedJSON, &doc}} {
+		if err := json.Unmarshal(x.data, x.into); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, v := range imp.Values {
+		if v.Pattern != "" {
+			t.Errorf("imported.json value row %s %s holds a pattern: it belongs in watchedShapes", v.Type, v.Path)
+		}
+	}
+	listed := map[string]bool{}
+	named := map[[2]string]bool{}
+	shapes := 0
+	for typ, f := range imp.Types {
+		for _, w := range f.WatchedShapes {
+			shapes++
+			if strings.HasPrefix(w.Source, "cdk-real-drift ") {
+				named[[2]string{typ, w.Path}] = true // the facts file's managed names
+			}
+			b, _ := json.Marshal(w)
+			listed[typ+" "+string(b)] = true
+			if !strings.HasPrefix(w.Pattern, "^") || !strings.HasSuffix(w.Pattern, "$") || w.Source == "" {
+				t.Errorf("%s %s: watched shape %q must be anchored at both ends and name its source", typ, w.Path, w.Pattern)
+			}
+		}
+	}
+	for _, v := range append(append([]ImportedValue(nil), imp.Values...), aws.Values...) {
+		named[[2]string{v.Type, v.Path}] = true
+	}
+	for _, src := range []struct {
+		name string
+		rows []ImportedValue
+		all  bool
+	}{{"awsfacts.json", aws.Values, true}, {"documented.json", doc.Values, false}} {
+		for _, v := range src.rows {
+			if v.Pattern == "" || (!src.all && named[[2]string{v.Type, v.Path}]) {
+				continue
+			}
+			b, _ := json.Marshal(ShapeOf(v))
+			if !listed[v.Type+" "+string(b)] {
+				t.Errorf("%s pattern row %s %s %q is not in imported.json's watchedShapes (run go generate ./internal/classify/)", src.name, v.Type, v.Path, v.Pattern)
+			}
+		}
+	}
+	tab, err := embeddedImported()
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded := 0
+	for _, byPath := range tab.rows {
+		for _, rows := range byPath {
+			for _, r := range rows {
+				if r.pattern != nil {
+					loaded++
+				}
+			}
+		}
+	}
+	if loaded != shapes || shapes < 10 {
+		t.Errorf("%d pattern rows loaded, %d watched shapes listed: every pattern row applies from the table, once", loaded, shapes)
 	}
 }
 

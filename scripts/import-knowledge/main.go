@@ -6,7 +6,7 @@
 //
 // Usage (through go generate ./internal/classify/):
 //
-//	go run ./scripts/import-knowledge [-in FILE] [-out FILE]
+//	go run ./scripts/import-knowledge [-in FILE] [-out FILE] [-awsfacts FILE] [-documented FILE]
 //
 // What it writes:
 //   - values: (type, path, tier, value template) rows in the known-values
@@ -17,7 +17,8 @@
 //     defaults as value templates, the minted defaults (generated), the
 //     ELB attribute-bag and Elastic Beanstalk option defaults per key (an
 //     option with no value is the platform's unset entry), and AWS's
-//     managed default names as anchored patterns (pattern rows).
+//     managed default names as anchored patterns (pattern rows, written
+//     to the watched table below).
 //     A row may carry a condition on a top-level property of the resource
 //     (the ELB defaults that depend on the load balancer's type or the
 //     target group's protocol / target type) and may compare one field of
@@ -32,6 +33,11 @@
 //     plus the paths AWS picks per resource (watched, including the
 //     Elastic Beanstalk options AWS moves by itself) and the paths it
 //     mints (minted), which no fold may hide without a baseline.
+//   - watchedShapes: the one table of folds that do not pin a value —
+//     every pattern row (AWS's managed default names from the facts file,
+//     and the pattern rows of awsfacts.json and documented.json with
+//     their conditions and sources): values AWS names or assigns by shape,
+//     atDefault on a first check and watched by the baseline.
 //
 // The output depends only on the input file: two runs give the same bytes.
 package main
@@ -52,8 +58,10 @@ import (
 func main() {
 	in := flag.String("in", "../../../shared/knowledge/cdkrd-facts.json", "cdk-real-drift facts file")
 	out := flag.String("out", "imported.json", "table to write")
+	awsFacts := flag.String("awsfacts", "awsfacts.json", "hand-kept AWS facts whose pattern rows join the watched table")
+	documented := flag.String("documented", "documented.json", "documented defaults whose pattern rows join the watched table")
 	flag.Parse()
-	if err := run(*in, *out); err != nil {
+	if err := run(*in, *out, *awsFacts, *documented); err != nil {
 		fmt.Fprintln(os.Stderr, "import-knowledge:", err)
 		os.Exit(1)
 	}
@@ -64,7 +72,7 @@ type facts struct {
 	Tables map[string]json.RawMessage `json:"tables"`
 }
 
-func run(in, out string) error {
+func run(in, out, awsFacts, documented string) error {
 	b, err := os.ReadFile(in)
 	if err != nil {
 		return err
@@ -75,6 +83,21 @@ func run(in, out string) error {
 	}
 	t, err := build(f)
 	if err != nil {
+		return err
+	}
+	var tables []*classify.Imported
+	for _, name := range []string{awsFacts, documented} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		var x classify.Imported
+		if err := json.Unmarshal(b, &x); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		tables = append(tables, &x)
+	}
+	if err := watchShapes(t, tables[0], tables[1]); err != nil {
 		return err
 	}
 	// One value row and one type per line, so a regeneration diffs by fact.
@@ -345,7 +368,9 @@ func build(f facts) (*classify.Imported, error) {
 			if !strings.HasPrefix(pat, "^") || !strings.HasSuffix(pat, "$") {
 				return nil, fmt.Errorf("DEFAULT_MANAGED_NAME_PATHS %s %s: pattern %q is not anchored at both ends and no managed-name shape completes it", typ, p, re.Regex)
 			}
-			add(classify.ImportedValue{Type: typ, Path: p, Tier: "atDefault", Pattern: pat})
+			f := t.Facts(typ)
+			f.WatchedShapes = append(f.WatchedShapes, classify.WatchedShape{Path: p, Pattern: pat,
+				Source: "cdk-real-drift DEFAULT_MANAGED_NAME_PATHS (AWS's managed default names)"})
 		}
 	}
 
@@ -511,6 +536,50 @@ func build(f facts) (*classify.Imported, error) {
 		f.Sort()
 	}
 	return t, nil
+}
+
+// watchShapes adds to t's watched table (ImportedFacts.WatchedShapes) the
+// pattern rows of the hand-kept AWS facts, and those of the documented
+// table at a path no imported or hand-kept row names (the rule by which a
+// documented row applies): the classifier applies pattern rows from this
+// one table only, so every fold that does not pin a value is listed in
+// it.
+func watchShapes(t, awsFacts, documented *classify.Imported) error {
+	named := map[[2]string]bool{}
+	for _, v := range t.Values {
+		named[[2]string{v.Type, v.Path}] = true
+	}
+	for typ, f := range t.Types {
+		for _, w := range f.WatchedShapes {
+			named[[2]string{typ, w.Path}] = true
+		}
+	}
+	for _, v := range awsFacts.Values {
+		named[[2]string{v.Type, v.Path}] = true
+	}
+	for _, src := range []struct {
+		name string
+		rows []classify.ImportedValue
+		all  bool
+	}{{"awsfacts", awsFacts.Values, true}, {"documented", documented.Values, false}} {
+		for _, v := range src.rows {
+			if v.Pattern == "" || (!src.all && named[[2]string{v.Type, v.Path}]) {
+				continue
+			}
+			if v.Tier != "atDefault" {
+				return fmt.Errorf("%s %s %s: a pattern row is atDefault, not %s", src.name, v.Type, v.Path, v.Tier)
+			}
+			if v.Source == "" {
+				return fmt.Errorf("%s %s %s: a pattern row names its source", src.name, v.Type, v.Path)
+			}
+			f := t.Facts(v.Type)
+			f.WatchedShapes = append(f.WatchedShapes, classify.ShapeOf(v))
+		}
+	}
+	for _, f := range t.Types {
+		f.Sort()
+	}
+	return nil
 }
 
 func condKey(r classify.ImportedValue) string {
