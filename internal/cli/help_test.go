@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -11,10 +12,13 @@ import (
 // exit otherwise), also behind flags that would make it act.
 func TestEveryVerbHelp(t *testing.T) {
 	var cases [][]string
+	// A sub-verb's usage names it first (not a sibling's synopsis).
+	want := map[string]string{}
 	for _, c := range commands() {
 		cases = append(cases, []string{c.name}, []string{"help", c.name})
 		for _, sub := range subVerbs()[c.name] {
 			cases = append(cases, []string{c.name, sub})
+			want[c.name+" "+sub] = sub
 		}
 	}
 	cases = append(cases,
@@ -33,7 +37,14 @@ func TestEveryVerbHelp(t *testing.T) {
 				full = append(append([]string(nil), args...), h)
 			}
 			out, errs, code := runArgs(t, full...)
-			if code != ExitOK || !strings.HasPrefix(out, "Usage: realdrift ") || errs != "" {
+			named := true
+			if sub, ok := want[strings.Join(args, " ")]; ok {
+				// "Usage: realdrift VERB SUB ..." or "VERB SUB|OTHER ...".
+				f := strings.Fields(strings.TrimPrefix(out, "Usage: realdrift "+args[0]+" "))
+				named = len(f) > 0 && slices.Contains(strings.Split(f[0], "|"), sub) &&
+					(len(f) < 2 || !slices.Contains(subVerbs()[args[0]], f[1]))
+			}
+			if code != ExitOK || !strings.HasPrefix(out, "Usage: realdrift ") || !named || errs != "" {
 				t.Errorf("realdrift %s: exit %d, stdout %.60q, stderr %q; want the usage and exit 0", strings.Join(full, " "), code, out, errs)
 			}
 		}

@@ -30,6 +30,28 @@ id for most types); PATH is dotted (Tags.0.Value) or a JSON pointer.
 requests the first attempts and retries the others (the SDK's attempt
 number; each recent call carries its attempt).`
 
+// sandboxAdminUsage is the synopsis of one admin verb: its own line first
+// (after "realdrift sandbox VERB"), then the other admin verbs' lines and
+// the shared description.
+func sandboxAdminUsage(verb string) string {
+	lines, desc, _ := strings.Cut(sandboxAdminSynopsis, "\n\n")
+	var own string
+	var others []string
+	for i, l := range strings.Split(lines, "\n") {
+		l = strings.TrimSpace(l)
+		if i > 0 {
+			l = strings.TrimPrefix(l, "realdrift sandbox ")
+		}
+		v, args, _ := strings.Cut(l, " ")
+		if v == verb {
+			own = args
+			continue
+		}
+		others = append(others, "       realdrift sandbox "+l)
+	}
+	return strings.Join(append([]string{own}, others...), "\n") + "\n\n" + desc
+}
+
 // sandboxAdmin is the admin API client of the sandbox verbs.
 type sandboxAdmin struct {
 	endpoint string
@@ -73,7 +95,7 @@ func (a sandboxAdmin) do(ctx context.Context, method, route string, body any) ([
 
 func runSandboxAdmin(ctx context.Context, s IO, verb string, args []string) int {
 	name := "sandbox " + verb
-	fs := newFlags(s, name, sandboxAdminSynopsis)
+	fs := newFlags(s, name, sandboxAdminUsage(verb))
 	endpoint := fs.String("endpoint-url", "", "the sandbox (default: AWS_ENDPOINT_URL)")
 	account := fs.String("account", "", "the account changed (default: the account AWS_ACCESS_KEY_ID acts as, else the world's default)")
 	region := fs.String("region", "", "the region (default: AWS_REGION, AWS_DEFAULT_REGION)")
