@@ -14,12 +14,16 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox"
 )
 
-const sandboxAdminSynopsis = `change --type TYPE --id ID --path PATH (--value JSON | --remove)
-       realdrift sandbox delete --type TYPE --id ID
-       realdrift sandbox add --type TYPE --id ID [--properties JSON]
-       realdrift sandbox calls [--reset]
+// sandboxAdminVerbs are the admin verbs and their arguments, in the order
+// their usage lists them.
+var sandboxAdminVerbs = [][2]string{
+	{"change", "--type TYPE --id ID --path PATH (--value JSON | --remove)"},
+	{"delete", "--type TYPE --id ID"},
+	{"add", "--type TYPE --id ID [--properties JSON]"},
+	{"calls", "[--reset]"},
+}
 
-Out-of-band changes to a running sandbox ('realdrift sandbox serve') through
+const sandboxAdminAbout = `Out-of-band changes to a running sandbox ('realdrift sandbox serve') through
 its admin API, as a console edit would make them, and the API calls it
 answered. The sandbox is --endpoint-url, else AWS_ENDPOINT_URL; a change
 lands in --account, else the account AWS_ACCESS_KEY_ID acts as (the keys
@@ -30,26 +34,20 @@ id for most types); PATH is dotted (Tags.0.Value) or a JSON pointer.
 requests the first attempts and retries the others (the SDK's attempt
 number; each recent call carries its attempt).`
 
-// sandboxAdminUsage is the synopsis of one admin verb: its own line first
-// (after "realdrift sandbox VERB"), then the other admin verbs' lines and
+// sandboxAdminUsage is the synopsis of one admin verb: its own arguments
+// first (after "realdrift sandbox VERB"), then the other admin verbs and
 // the shared description.
 func sandboxAdminUsage(verb string) string {
-	lines, desc, _ := strings.Cut(sandboxAdminSynopsis, "\n\n")
 	var own string
 	var others []string
-	for i, l := range strings.Split(lines, "\n") {
-		l = strings.TrimSpace(l)
-		if i > 0 {
-			l = strings.TrimPrefix(l, "realdrift sandbox ")
-		}
-		v, args, _ := strings.Cut(l, " ")
-		if v == verb {
-			own = args
+	for _, v := range sandboxAdminVerbs {
+		if v[0] == verb {
+			own = v[1]
 			continue
 		}
-		others = append(others, "       realdrift sandbox "+l)
+		others = append(others, "       realdrift sandbox "+v[0]+" "+v[1])
 	}
-	return strings.Join(append([]string{own}, others...), "\n") + "\n\n" + desc
+	return strings.Join(append([]string{own}, others...), "\n") + "\n\n" + sandboxAdminAbout
 }
 
 // sandboxAdmin is the admin API client of the sandbox verbs.
