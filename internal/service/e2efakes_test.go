@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -94,7 +95,10 @@ func (s secrets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	json.NewEncoder(w).Encode(map[string]any{"ARN": slackSecretArn(), "Name": s.id, "SecretString": s.value, "VersionId": "v1"})
 }
 
-// starts records Step Functions StartExecution calls (JSON 1.0).
+// starts records Step Functions StartExecution calls (JSON 1.0), one per
+// execution: StartExecution is idempotent for the same machine, name and
+// input, so an SDK retry of a call that reached it (a slow answer on a busy
+// machine) is the same execution, not a second check, and is recorded once.
 type starts struct {
 	mu    sync.Mutex
 	calls []startCall
@@ -113,7 +117,9 @@ func (s *starts) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	s.calls = append(s.calls, in)
+	if !slices.Contains(s.calls, in) {
+		s.calls = append(s.calls, in)
+	}
 	s.mu.Unlock()
 	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
 	arn := strings.Replace(in.StateMachineArn, ":stateMachine:", ":express:", 1) + ":" + in.Name + ":e2e"
