@@ -1101,6 +1101,26 @@ fails "lexv2-models describe-bot-locale (missing bot)" "ResourceNotFoundExceptio
 fails "lexv2-models list-intents (bad page size)" "ValidationException" lexv2-models list-intents $LEX --locale-id en_US --max-results 1001
 }
 
+sec_cloudtrail() {
+# CloudTrail (JSON 1.1): the sandbox's own trail. An admin change made as
+# a console session and a CLI write are events of the resource they name,
+# most recent first, each with its principal and user agent.
+TQ="https://sqs.us-east-1.amazonaws.com/$DEV/cli-trail-queue"
+python3 -c 'import json,sys; print(json.dumps({"op":"add","account":sys.argv[1],"region":"us-east-1","type":"AWS::SQS::Queue","identifier":sys.argv[2],"properties":{"QueueName":"cli-trail-queue"},"principal":"arn:aws:sts::"+sys.argv[1]+":assumed-role/Admin/carol","userAgent":"console.amazonaws.com"}))' "$DEV" "$TQ" |
+	curl -sf -X POST --data-binary @- "$url/_sandbox/change" >/dev/null
+awsq sqs set-queue-attributes --queue-url "$TQ" --attributes VisibilityTimeout=45 >/dev/null
+awsq cloudtrail lookup-events --lookup-attributes AttributeKey=ResourceName,AttributeValue="$TQ" | check "cloudtrail lookup-events (by resource name)" "
+ev = out['Events']
+assert [e['EventName'] for e in ev] == ['SetQueueAttributes', 'CreateResource'], ev
+cli, console = (json.loads(e['CloudTrailEvent']) for e in ev)
+assert cli['userAgent'].startswith('aws-cli/2') and cli['readOnly'] is False and cli['eventSource'] == 'sqs.amazonaws.com', cli
+assert cli['userIdentity']['accessKeyId'] == 'AKIADEMO$DEV' and cli['recipientAccountId'] == '$DEV', cli
+assert console['userIdentity']['arn'] == 'arn:aws:sts::$DEV:assumed-role/Admin/carol' and ev[1]['Username'] == 'carol', console
+assert console['userIdentity']['sessionContext']['sessionIssuer']['userName'] == 'Admin' and console['userAgent'] == 'console.amazonaws.com', console
+"
+fails "cloudtrail lookup-events (two attributes)" "InvalidLookupAttributesException" cloudtrail lookup-events --lookup-attributes AttributeKey=ResourceName,AttributeValue="$TQ" AttributeKey=Username,AttributeValue=carol
+}
+
 sec_organizations() {
 AWS_ACCESS_KEY_ID=AKIADEMO$MGMT awsq organizations list-accounts | check "organizations list-accounts" "
 assert sorted(a['Id'] for a in out['Accounts']) == sorted(a['id'] for a in w['accounts']), out

@@ -50,6 +50,22 @@ type Change struct {
 	Value json.RawMessage `json:"value,omitempty"`
 	// Properties is the live model of a resource OpAdd creates.
 	Properties json.RawMessage `json:"properties,omitempty"`
+
+	// Who and how, for the trail event the change records (trail.go):
+	// Principal is an IAM user, root or assumed-role session ARN, or a
+	// user name in the changed account (default: AccessKey's principal,
+	// else the account's root); SourceIdentity the session's source
+	// identity; UserAgent ("console.amazonaws.com", "aws-cli/2.15 ...";
+	// default "sandbox-admin") and SourceIP (default 127.0.0.1) as
+	// CloudTrail records them; EventName and EventSource the API call the
+	// change stands for (default Cloud Control's UpdateResource,
+	// CreateResource or DeleteResource).
+	Principal      string `json:"principal,omitempty"`
+	SourceIdentity string `json:"sourceIdentity,omitempty"`
+	UserAgent      string `json:"userAgent,omitempty"`
+	SourceIP       string `json:"sourceIP,omitempty"`
+	EventName      string `json:"eventName,omitempty"`
+	EventSource    string `json:"eventSource,omitempty"`
 }
 
 // ErrNotFound is returned when a change names a resource the world lacks.
@@ -75,6 +91,9 @@ func (s *Server) Apply(ch Change) error {
 	if ch.Type == "" || ch.Identifier == "" {
 		return fmt.Errorf("change: type and identifier are required")
 	}
+	if _, _, err := s.changePrincipal(ch); err != nil {
+		return err
+	}
 	if ch.Op == OpAdd {
 		res := &world.Resource{Type: ch.Type, Identifier: ch.Identifier, PhysicalID: ch.Identifier, Properties: ch.Properties}
 		if len(res.Properties) == 0 {
@@ -83,7 +102,7 @@ func (s *Server) Apply(ch Change) error {
 		if err := s.st.AddLive(ch.Account, ch.Region, res); err != nil {
 			return fmt.Errorf("change: %w", err)
 		}
-		return nil
+		return s.recordChange(ch, res)
 	}
 	res := s.st.Resource(ch.Account, ch.Region, ch.Type, ch.Identifier)
 	if res == nil {
@@ -92,7 +111,7 @@ func (s *Server) Apply(ch Change) error {
 	switch ch.Op {
 	case OpDelete:
 		s.st.Remove(ch.Account, ch.Region, res)
-		return nil
+		return s.recordChange(ch, res)
 	case OpSet, OpRemove:
 	default:
 		return fmt.Errorf("change: op %q is not one of set, remove, add, delete", ch.Op)
@@ -123,6 +142,17 @@ func (s *Server) Apply(ch Change) error {
 	}
 	res.Properties = m
 	syncPolicyVersions(res, s.opts.now())
+	return s.recordChange(ch, res)
+}
+
+// recordChange records the trail event of an applied change. The caller
+// holds the write lock.
+func (s *Server) recordChange(ch Change, res *world.Resource) error {
+	ev, err := s.changeEvent(ch, res)
+	if err != nil {
+		return err
+	}
+	s.st.Trail.Record(ev)
 	return nil
 }
 
@@ -177,6 +207,8 @@ func (s *Server) Restore(snapshot []byte) error {
 //	POST /_sandbox/throttle   [ThrottleRule]        replace throttle rules
 //	POST /_sandbox/faults     [FaultRule]           replace fault rules
 //	GET  /_sandbox/calls                            CallStats (attempts, requests, retries)
+//	GET  /_sandbox/events?after=N                   {"events": [EventBridge events], "last": N}: the
+//	                                                trail's "AWS API Call via CloudTrail" events (trail.go)
 //	GET  /_sandbox/truststore-bundle?...            a trust store's CA bundle (elbv2_truststore.go)
 //	DELETE /_sandbox/calls                          reset the call log
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
@@ -262,6 +294,16 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		adminJSON(w, map[string]string{"status": "ok"})
+	case "GET events":
+		after := 0
+		if a := r.URL.Query().Get("after"); a != "" {
+			if _, err := fmt.Sscan(a, &after); err != nil {
+				adminError(w, 400, fmt.Errorf("events: after=%q is not a number", a))
+				return
+			}
+		}
+		evs, last := s.BusEvents(after)
+		adminJSON(w, map[string]any{"events": evs, "last": last})
 	case "GET calls":
 		adminJSON(w, s.Calls())
 	case "DELETE calls":

@@ -92,6 +92,7 @@
 //	kafka (REST-JSON)           DescribeConfiguration DescribeConfigurationRevision
 //	lex (REST-JSON; Lex V2      ListBotLocales DescribeBotLocale ListSlotTypes DescribeSlotType
 //	  models, DRAFT)            ListIntents DescribeIntent ListSlots DescribeSlot
+//	cloudtrail (JSON 1.1)       LookupEvents (the sandbox's own trail, below)
 //
 // Errors carry AWS's codes in each protocol's shape (query ErrorResponse,
 // JSON __type + X-Amzn-ErrorType, S3 <Error>, Lambda X-Amzn-ErrorType, EC2
@@ -292,7 +293,36 @@
 // to calls naming one resource) and the call log (counts per API, errors per code, maximum calls in flight;
 // each call is one attempt, kept with the attempt number the SDK's amz-sdk-request header carries, so
 // requests (first attempts) and retries are counted apart).
-// Admin requests are not logged, throttled or faulted.
+// Admin requests are not logged, throttled or faulted. A service's own
+// quotas (wire.Service.Quotas: CloudTrail's LookupEvents, 2 a second) are
+// enforced besides the throttle rules and answered with its throttling
+// error.
+//
+// # Trail
+//
+// The sandbox records its own CloudTrail (trail.go, world.Trail): every
+// write it serves — an operation CloudTrail marks readOnly=false, derived
+// from the operation's name (Get*, List*, Describe*, Head*, Lookup*,
+// Search*, BatchGet*, Query*, Scan*, Select* read; a short table names
+// the reads whose name does not say so, as sts:AssumeRole), recorded once
+// in the shared dispatch whatever service serves it, refused calls with
+// their error code — and every admin change (Apply, /_sandbox/change) is a
+// management event: userIdentity of the calling principal (IAMUser, Root
+// or AssumedRole with its session issuer and source identity; the access
+// key it signed with), event name and source, eventTime from the injected
+// clock, requestParameters (sensitive values hidden, as CloudTrail hides
+// them), source IP and user agent, readOnly=false, and the resources its
+// parameters name (LookupEvents' ResourceName: a queue URL, topic ARN,
+// role name, Cloud Control identifier). An admin change is made by its
+// Change.Principal (a user name or an IAM user, root or assumed-role ARN;
+// default the principal of its access key, else the account's root) with
+// its UserAgent and SourceIP, as the API call it names (default Cloud
+// Control's UpdateResource, CreateResource or DeleteResource). The
+// cloudtrail service serves the events (service/cloudtrail: 90 days,
+// paging, one attribute, 2 calls/s per account and region); BusEvents
+// and GET /_sandbox/events deliver each to the sandbox's EventBridge
+// as "AWS API Call via CloudTrail" events, the shape the service's trigger
+// reads. A Restore keeps the trail.
 //
 // # Invariants
 //

@@ -90,6 +90,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	done := s.calls.begin(c.Account, c.Region, sc.service, action, sdkAttempt(r.Header))
 	status, code := s.dispatch(w, c)
 	done(status, code)
+	s.recordCall(c, sc.accessKey, status, code)
 }
 
 func (s *Server) dispatch(w http.ResponseWriter, c *wire.Call) (int, string) {
@@ -110,7 +111,8 @@ func (s *Server) dispatch(w http.ResponseWriter, c *wire.Call) (int, string) {
 		wire.WriteError(w, c.Service, c.RequestID, e)
 		return e.Status, e.Code
 	}
-	if !s.throttles.allow(c.Account, c.Region, c.Service.Name, c.Action) {
+	if !s.throttles.allow(c.Account, c.Region, c.Service.Name, c.Action) ||
+		(c.Service.Quotas[c.Action] > 0 && !s.throttles.quota(c.Account, c.Region, c.Service.Name, c.Action, c.Service.Quotas[c.Action])) {
 		e := c.Service.Throttle
 		e.Message = "Rate exceeded"
 		wire.WriteError(w, c.Service, c.RequestID, &e)

@@ -6,6 +6,7 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/service/appsync"
 	"github.com/realdrift/realdrift/internal/sandbox/service/autoscaling"
 	"github.com/realdrift/realdrift/internal/sandbox/service/budgets"
+	"github.com/realdrift/realdrift/internal/sandbox/service/cloudtrail"
 	"github.com/realdrift/realdrift/internal/sandbox/service/codedeploy"
 	"github.com/realdrift/realdrift/internal/sandbox/service/cognitoidentity"
 	"github.com/realdrift/realdrift/internal/sandbox/service/cognitoidp"
@@ -42,6 +43,7 @@ func services(srv *Server) map[string]*wire.Service {
 		appsync.Service(),
 		autoscaling.Service(),
 		budgets.Service(),
+		cloudtrail.Service(),
 		codedeploy.Service(),
 		cognitoidentity.Service(),
 		cognitoidp.Service(),

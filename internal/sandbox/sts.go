@@ -64,6 +64,7 @@ func (s *Server) stsAssumeRole(c *wire.Call) (any, error) {
 	seed := roleArn + "/" + session + "/" + strconv.Itoa(s.reqSeq)
 	key := "ASIA" + world.ShortHash("key/"+seed, 16)
 	p := world.RolePrincipal(account, role, session)
+	p.SourceIdentity = c.Str("SourceIdentity")
 	p.Secret = world.ShortHash("secret/"+seed, 40)
 	p.Token = "FwoG" + world.ShortHash("token/"+seed, 52)
 	s.st.Keys[key] = p

@@ -41,10 +41,12 @@ type throttler struct {
 	mu      sync.Mutex
 	rules   []ThrottleRule
 	buckets map[bucketKey]*bucket
+	// quotas are the buckets of the services' own quotas (Service.Quotas).
+	quotas map[bucketKey]*bucket
 }
 
 func newThrottler(now func() time.Time) *throttler {
-	return &throttler{now: now, buckets: map[bucketKey]*bucket{}}
+	return &throttler{now: now, buckets: map[bucketKey]*bucket{}, quotas: map[bucketKey]*bucket{}}
 }
 
 func (t *throttler) set(rules []ThrottleRule) error {
@@ -93,6 +95,29 @@ func (t *throttler) allow(account, region, service, action string) bool {
 		b.tokens--
 		return true
 	}
+	return true
+}
+
+// quota takes a token from the bucket of a service's own quota for an
+// operation (rate per second, burst one second's worth), reporting false
+// when it is empty. Throttle rules never replace it.
+func (t *throttler) quota(account, region, service, action string, rate float64) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	k := bucketKey{account, region, "quota " + service, action}
+	burst := max(rate, 1)
+	now := t.now()
+	b := t.quotas[k]
+	if b == nil {
+		b = &bucket{tokens: burst, last: now}
+		t.quotas[k] = b
+	}
+	b.tokens = min(burst, b.tokens+now.Sub(b.last).Seconds()*rate)
+	b.last = now
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
 	return true
 }
 

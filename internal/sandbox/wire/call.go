@@ -67,8 +67,12 @@ type Service struct {
 	JSONNamespace string // JSON error __type prefix
 	JSONVersion   string // "1.0" or "1.1"
 	TargetPrefix  string // X-Amz-Target prefix, with the dot
-	Throttle      Error
-	Deny          Error
+	// AltTargetPrefix is a second X-Amz-Target prefix the service accepts
+	// (CloudTrail: aws-sdk-go-v2 sends its short target, botocore's model
+	// the long one).
+	AltTargetPrefix string
+	Throttle        Error
+	Deny            Error
 	// queryXMLNS, when set, is the namespace of the query protocol the
 	// service also accepts (SQS before its move to JSON): a request with
 	// no X-Amz-Target is served as query.
@@ -79,6 +83,11 @@ type Service struct {
 	// route names the operation of a REST request and fills path params.
 	Route func(r *http.Request) (action string, params map[string]string)
 	Ops   map[string]Handler
+	// Quotas are the service's own request rates (per second, per account
+	// and region, burst one second's worth) by operation, enforced besides
+	// any throttle rule and answered with Throttle: CloudTrail's
+	// LookupEvents allows 2 a second.
+	Quotas map[string]float64
 }
 
 // maxBody bounds request bodies.
@@ -105,6 +114,9 @@ func (svc *Service) Operation(r *http.Request, body []byte) (action string, form
 	case ProtoJSON:
 		t := r.Header.Get("X-Amz-Target")
 		a, ok := strings.CutPrefix(t, svc.TargetPrefix)
+		if !ok && svc.AltTargetPrefix != "" {
+			a, ok = strings.CutPrefix(t, svc.AltTargetPrefix)
+		}
 		if !ok {
 			return "", nil, nil, Errf(400, NotEmulated, "X-Amz-Target %q is not an operation the sandbox emulates for %s", t, svc.Name)
 		}

@@ -11,6 +11,8 @@ type Principal struct {
 	// role and session are set for AssumeRole sessions.
 	Role, session string
 	Secret, Token string
+	// SourceIdentity is the source identity an AssumeRole call set.
+	SourceIdentity string
 }
 
 func UserPrincipal(account, user string) Principal {

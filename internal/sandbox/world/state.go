@@ -38,6 +38,8 @@ type State struct {
 	// keys maps access key ids (world keys and issued session keys) to
 	// principals.
 	Keys map[string]Principal
+	// Trail is the sandbox's own CloudTrail (trail.go); a Reset keeps it.
+	Trail Trail
 }
 
 // NewState indexes w.
