@@ -279,7 +279,7 @@ func (sess *session) applyRevert(ctx context.Context, s IO, run *stackRun, p *re
 		Wait:        wait,
 		Now:         time.Now,
 		Sleep:       revert.SleepContext,
-		Resources:   revert.Resources(run.result.Desired),
+		Resources:   revert.Resources(run.result.Desired, nil),
 		Progress:    func(line string) { fmt.Fprintln(s.Stderr, line) },
 		Concurrency: sess.flags.concurrency,
 	})
@@ -306,7 +306,7 @@ func planInput(ctx context.Context, c *scan.Clients, run *stackRun) revert.Input
 		}
 	}
 	return revert.Input{
-		Stack: run.ref, Findings: run.findings, Baseline: run.base, Resources: revert.Resources(d),
+		Stack: run.ref, Findings: run.findings, Baseline: run.base, Resources: revert.Resources(d, run.result.Lives),
 		Facts: func(t string) (*schema.Facts, bool) { f := facts[t]; return f, f != nil },
 	}
 }

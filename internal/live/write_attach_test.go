@@ -1,7 +1,6 @@
 package live_test
 
 import (
-	"encoding/json"
 	"errors"
 	"sort"
 	"testing"
@@ -10,7 +9,10 @@ import (
 	"github.com/aws/smithy-go"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/realdrift/realdrift/internal/baseline"
+	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/live"
+	"github.com/realdrift/realdrift/internal/revert"
 	"github.com/realdrift/realdrift/internal/sandbox"
 )
 
@@ -54,10 +56,13 @@ func attachedTo(t *testing.T, w *live.Writers, role string) []string {
 }
 
 // TestAttachedPoliciesWriter: a role's ManagedPolicyArns drift reverts per
-// entry — the rogue policy detached, the declared one attached again, the
-// attachment another resource owns untouched; the re-read classifies clean
-// and a second write makes no attach or detach call. A managed policy's
-// Users, detached out of band, is attached again by its writer.
+// member through the planner — the rogue policy (undeclared, appeared
+// since record) detached, the declared one attached again, both members
+// one write of the list; the attachment another resource owns untouched;
+// the re-read classifies clean and a second write makes no attach or
+// detach call. Detaching what is not attached is IAM's NoSuchEntity. A
+// managed policy's Users, detached out of band, is attached again by its
+// writer.
 func TestAttachedPoliciesWriter(t *testing.T) {
 	srv, url := serve(t, attachWorld())
 	w := writers(t, url)
@@ -65,20 +70,30 @@ func TestAttachedPoliciesWriter(t *testing.T) {
 	req := live.Request{Type: "AWS::IAM::Role", LogicalID: "R", PhysicalID: "ar", Declared: declaredOf(t, roleDecl)}
 	// ManagedPolicyArns is an attachment list (internal/classify/doc.go):
 	// the detached declared ARN is a declared finding keyed by the member,
-	// the rogue one an undeclared finding at its member. The writer makes
-	// the role's attachments the list it is given.
+	// the rogue one an undeclared finding at its member.
 	model := read(t, w.Read, req)
 	fs := classifyEntry(t, req, model)
 	var paths []string
-	for _, f := range fs {
+	for i, f := range fs {
 		paths = append(paths, f.KeyedPath())
+		fs[i].LogicalID, fs[i].ResourceType, fs[i].PhysicalID = req.LogicalID, req.Type, req.PhysicalID
+		if f.Tier == drift.Undeclared {
+			fs[i].Note = baseline.NoteAppeared
+		}
 	}
 	sort.Strings(paths)
 	if diff := cmp.Diff([]string{"ManagedPolicyArns[" + aDeclared + "]", "ManagedPolicyArns[" + aRogue + "]"}, paths); diff != "" {
 		t.Fatalf("findings before (-want +got):\n%s", diff)
 	}
-	role := live.Target{Type: "AWS::IAM::Role", LogicalID: "R", PhysicalID: "ar", Declared: req.Declared}
-	ops, _ := json.Marshal([]map[string]any{{"op": "replace", "path": "/ManagedPolicyArns", "value": req.Declared["ManagedPolicyArns"]}})
+	stack := drift.StackRef{Account: acct, Region: region, Name: "S"}
+	plan, err := revert.Build(revert.Input{Stack: stack, Findings: fs, Baseline: &baseline.Baseline{Stack: stack},
+		Resources: []revert.Resource{{LogicalID: req.LogicalID, Type: req.Type, PhysicalID: req.PhysicalID, Declared: req.Declared, Live: model}}}, revert.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Items) != 2 || len(plan.NotRevertable) != 0 {
+		t.Fatalf("plan: items %+v, not revertable %+v", plan.Items, plan.NotRevertable)
+	}
 	writes := func() int {
 		n := 0
 		for _, a := range []string{"AttachRolePolicy", "DetachRolePolicy", "AttachUserPolicy", "DetachUserPolicy"} {
@@ -86,9 +101,15 @@ func TestAttachedPoliciesWriter(t *testing.T) {
 		}
 		return n
 	}
-	if err := w.WriteSDK(c, role, ops, model["ManagedPolicyArns"]); err != nil {
-		t.Fatal(err)
+	apply := func() {
+		t.Helper()
+		for _, wr := range revert.Apply(c, w, plan, revert.ApplyOptions{}) {
+			if wr.Err != nil {
+				t.Fatalf("write %s: %v", wr.ID, wr.Err)
+			}
+		}
 	}
+	apply()
 	if got := srv.Calls().Requests; got["iam:AttachRolePolicy"] != 1 || got["iam:DetachRolePolicy"] != 1 {
 		t.Errorf("attach %d, detach %d calls; want 1 each", got["iam:AttachRolePolicy"], got["iam:DetachRolePolicy"])
 	}
@@ -99,11 +120,13 @@ func TestAttachedPoliciesWriter(t *testing.T) {
 		t.Errorf("attached after the write (-want +got):\n%s", diff)
 	}
 	before := writes()
-	if err := w.WriteSDK(c, role, ops, model["ManagedPolicyArns"]); err != nil {
-		t.Fatal(err)
-	}
+	apply()
 	if n := writes() - before; n != 0 {
 		t.Errorf("the second write made %d calls", n)
+	}
+	var ae smithy.APIError
+	if _, err := w.IAM.DetachRolePolicy(c, &iam.DetachRolePolicyInput{RoleName: strp("ar"), PolicyArn: strp(aRogue)}); !errors.As(err, &ae) || ae.ErrorCode() != "NoSuchEntity" {
+		t.Errorf("detaching a policy that is not attached: %v, want NoSuchEntity", err)
 	}
 
 	// The managed policy's side: its user detached out of band.

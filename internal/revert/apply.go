@@ -73,7 +73,11 @@ func groups(p *Plan) []group {
 	at := map[string]int{}
 	for _, it := range p.Items {
 		k := it.Kind.String() + "|" + it.ResourceType + "|" + it.Identifier + "|" + it.LogicalID + "|" + it.Call
-		if it.Kind == Delete || (it.Kind == Writer && isPropWrite(it)) {
+		switch {
+		case it.List != "":
+			// The members of one attachment list: one write of the list.
+			k += "|" + it.List
+		case it.Kind == Delete || (it.Kind == Writer && isPropWrite(it)):
 			k += "|" + it.ID
 		}
 		i, ok := at[k]
@@ -195,7 +199,15 @@ func writeGroup(ctx context.Context, w writer, p *Plan, g group, declared map[st
 		return w.DeleteChild(ctx, first.ResourceType, first.Identifier, model, token)
 	case CloudControl, Writer:
 		var ops []Op
+		lists := map[string]bool{}
 		for _, it := range g.items {
+			if it.List != "" {
+				// The items of one list carry the same whole-list patch.
+				if lists[it.List] {
+					continue
+				}
+				lists[it.List] = true
+			}
 			ops = append(ops, it.Patch...)
 		}
 		doc, err := json.Marshal(ops)
@@ -206,7 +218,11 @@ func writeGroup(ctx context.Context, w writer, p *Plan, g group, declared map[st
 			return w.UpdateCloudControl(ctx, first.ResourceType, first.Identifier, doc, token)
 		}
 		t := live.Target{Type: first.ResourceType, LogicalID: first.LogicalID, PhysicalID: first.PhysicalID, Identifier: first.Identifier, Declared: declared[first.LogicalID]}
-		return w.WriteSDK(ctx, t, doc, first.Current)
+		prior := first.Current
+		if first.List != "" {
+			prior = first.Prior
+		}
+		return w.WriteSDK(ctx, t, doc, prior)
 	}
 	return fmt.Errorf("item %s: unknown kind %s", first.ID, first.Kind)
 }

@@ -17,8 +17,18 @@
 //     service's own delete call).
 //   - An ELB attribute bag's drifted keys are items of their own (path
 //     "Bag[key]", ItemID) written by the bag's property writer, the keys
-//     of one resource in one write; managed-policy attachments
-//     (ManagedPolicyArns) are written per entry like inline Policies.
+//     of one resource in one write.
+//   - An attachment list (a scalar set reported per member: a role's,
+//     user's or group's ManagedPolicyArns, a managed policy's Roles /
+//     Users / Groups) is written whole: each chosen member is an item of
+//     its own (its keyed path, List[member]), and the items of one list
+//     share one write of the list the check read (Resource.Live, kept in
+//     the item as Prior) less the members removed (a rogue attachment
+//     that appeared since record) plus the members brought back (a
+//     detached declared or recorded one). Members not chosen stay as
+//     read; the writers attach and detach only that difference, so an
+//     attachment another resource owns is never touched. Without the
+//     live list a member is not revertable (never written blind).
 //   - Targets: declared drift → the deployed template's normalized value
 //     (finding.Desired); undeclared drift → the recorded baseline value; a
 //     value that appeared since a snapshot-complete record, and an added

@@ -97,6 +97,12 @@ type Item struct {
 	Patch []Op `json:"patch,omitempty"`
 	// Call names the API the write uses, e.g. "cloudcontrol:UpdateResource".
 	Call string `json:"call"`
+	// List is the attachment list (a scalar set: a role's
+	// ManagedPolicyArns, a managed policy's Roles) the item's member
+	// belongs to; the items of one list share one write of the whole
+	// list (Patch), from Prior, the list as the check read it.
+	List  string `json:"list,omitempty"`
+	Prior []any  `json:"prior,omitempty"`
 }
 
 // Unrevertable is a drift finding the plan cannot write, with the reason.
@@ -127,6 +133,9 @@ type Resource struct {
 	// Identifier is the Cloud Control identifier (default: PhysicalID).
 	Identifier string
 	Declared   map[string]any
+	// Live is the live model the check read (nil when not read): the
+	// members of an attachment list are written from its list.
+	Live map[string]any
 }
 
 // Input is one stack's reconciled state.
@@ -203,6 +212,7 @@ func Build(in Input, opt Options) (*Plan, error) {
 			p.Items = append(p.Items, *it)
 		}
 	}
+	p.mergeMembers(res, in.Findings)
 	sort.SliceStable(p.Items, func(i, j int) bool {
 		return less(p.Items[i].LogicalID, p.Items[i].PhysicalID, p.Items[i].Path, p.Items[j].LogicalID, p.Items[j].PhysicalID, p.Items[j].Path)
 	})
@@ -330,7 +340,11 @@ func plan(f drift.Finding, r Resource, b *baseline.Baseline, facts *schema.Facts
 		return it, ReasonNone, ""
 	}
 	wpath, value := f.Path, target
-	if w := f.WholeArrayRevert; w != nil && !remove {
+	if list, ok := memberList(f, r); ok {
+		// One member of an attachment list: the plan writes the whole
+		// list, every chosen member of it in one write (mergeMembers).
+		wpath, value, it.List = list, nil, list
+	} else if w := f.WholeArrayRevert; w != nil && !remove {
 		wpath, value = w.Path, w.Value
 		if drift.ContainsUnknown(value) || containsSecret(value) {
 			return nil, Unresolvable, "the whole array to write back is not fully known"

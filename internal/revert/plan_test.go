@@ -245,10 +245,90 @@ func TestAttachmentMembersByName(t *testing.T) {
 	if it.ID != "AppRole ManagedPolicyArns["+b+"]" || it.Path != "ManagedPolicyArns["+b+"]" {
 		t.Errorf("item named %q at %q", it.ID, it.Path)
 	}
-	// RFC 6902 add on an existing member replaces it.
-	want := []Op{{Op: "add", Path: "/ManagedPolicyArns", Value: []any{a, b, c}}}
+	// The list is written whole: the live list and the chosen member, not
+	// the member --only left out.
+	want := []Op{{Op: "replace", Path: "/ManagedPolicyArns", Value: []any{a, b}}}
 	if diff := cmp.Diff(it.Patch, want); diff != "" {
 		t.Errorf("patch (-got +want):\n%s", diff)
+	}
+}
+
+// TestAttachmentListOneWrite: a rogue managed policy attached to a role
+// out of band (undeclared, ManagedPolicyArns[rogue]) is revertable: the
+// plan writes the role's list as read less the rogue ARN plus the
+// detached declared one, one write for both members; a member not chosen
+// stays as read; a member whose live list the plan was not given is not
+// revertable, never written blind.
+func TestAttachmentListOneWrite(t *testing.T) {
+	const role, mp = "AWS::IAM::Role", "AWS::IAM::ManagedPolicy"
+	const kept, declared, rogue, other = "arn:aws:iam::aws:policy/ReadOnlyAccess", "arn:aws:iam::111111111111:policy/app",
+		"arn:aws:iam::aws:policy/AdministratorAccess", "arn:aws:iam::aws:policy/IAMFullAccess"
+	read := []any{kept, rogue, other}
+	missing := with(f(drift.Declared, "AppRole", role, "ManagedPolicyArns", nil, declared), func(x *drift.Finding) {
+		x.AttributeKey = declared
+		x.WholeArrayRevert = &drift.WholeArrayRevert{Path: "ManagedPolicyArns", Value: append(append([]any{}, read...), declared)}
+	})
+	appeared := func(arn string) drift.Finding {
+		return with(f(drift.Undeclared, "AppRole", role, "ManagedPolicyArns["+arn+"]", arn, nil), func(x *drift.Finding) { x.Note = baseline.NoteAppeared })
+	}
+	roleRes := Resource{LogicalID: "AppRole", Type: role, PhysicalID: "AppRole-phys", Live: map[string]any{"RoleName": "AppRole-phys", "ManagedPolicyArns": read}}
+	// A managed policy's Roles: a rogue role attached to it out of band.
+	polRes := Resource{LogicalID: "Pol", Type: mp, PhysicalID: "Pol-phys", Live: map[string]any{"Roles": []any{"app", "rogue-role"}}}
+	rogueRole := with(f(drift.Undeclared, "Pol", mp, "Roles[rogue-role]", "rogue-role", nil), func(x *drift.Finding) { x.Note = baseline.NoteAppeared })
+	base := &baseline.Baseline{Stack: stack}
+	tests := []struct {
+		name      string
+		findings  []drift.Finding
+		resources []Resource
+		only      []string
+		want      map[string][]Op // item path → patch
+		notRev    map[string]Reason
+	}{
+		{name: "rogue and detached", findings: []drift.Finding{missing, appeared(rogue)}, resources: []Resource{roleRes},
+			want: map[string][]Op{
+				"ManagedPolicyArns[" + declared + "]": {{Op: "replace", Path: "/ManagedPolicyArns", Value: []any{kept, other, declared}}},
+				"ManagedPolicyArns[" + rogue + "]":    {{Op: "replace", Path: "/ManagedPolicyArns", Value: []any{kept, other, declared}}},
+			}},
+		{name: "only the rogue", findings: []drift.Finding{missing, appeared(rogue), appeared(other)}, resources: []Resource{roleRes},
+			only: []string{"AppRole.ManagedPolicyArns[" + rogue + "]"},
+			want: map[string][]Op{"ManagedPolicyArns[" + rogue + "]": {{Op: "replace", Path: "/ManagedPolicyArns", Value: []any{kept, other}}}}},
+		{name: "managed policy roles", findings: []drift.Finding{rogueRole}, resources: []Resource{polRes},
+			want: map[string][]Op{"Roles[rogue-role]": {{Op: "replace", Path: "/Roles", Value: []any{"app"}}}}},
+		{name: "live list not given", findings: []drift.Finding{appeared(rogue)}, resources: []Resource{{LogicalID: "AppRole", Type: role, PhysicalID: "AppRole-phys"}},
+			want: map[string][]Op{}, notRev: map[string]Reason{"ManagedPolicyArns[" + rogue + "]": ArrayElement}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Build(Input{Stack: stack, Baseline: base, Findings: tc.findings, Resources: tc.resources}, Options{Only: tc.only})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string][]Op{}
+			for _, it := range p.Items {
+				got[it.Path] = it.Patch
+			}
+			if diff := cmp.Diff(got, tc.want); diff != "" {
+				t.Errorf("patches (-got +want):\n%s", diff)
+			}
+			gotNR := map[string]Reason{}
+			for _, u := range p.NotRevertable {
+				gotNR[u.Path] = u.Reason
+			}
+			if tc.notRev == nil {
+				tc.notRev = map[string]Reason{}
+			}
+			if diff := cmp.Diff(gotNR, tc.notRev); diff != "" {
+				t.Errorf("not revertable (-got +want):\n%s", diff)
+			}
+			if g := groups(p); len(p.Items) > 0 && len(g) != 1 {
+				t.Errorf("%d writes for the members of one list, want 1", len(g))
+			}
+			for _, it := range p.Items {
+				if !cmp.Equal(it.Prior, tc.resources[0].Live[it.List]) {
+					t.Errorf("item %s writes from %v, want the list as read", it.ID, it.Prior)
+				}
+			}
+		})
 	}
 }
 

@@ -132,7 +132,7 @@ func (s *Service) recheck(ctx context.Context, stack drift.StackRef) (revert.Inp
 	}
 	findings := Reconcile(res.Desired, res.Findings, b, rules)
 	return revert.Input{
-		Stack: stack, Findings: findings, Baseline: b, Resources: revert.Resources(res.Desired), Facts: facts,
+		Stack: stack, Findings: findings, Baseline: b, Resources: revert.Resources(res.Desired, res.Lives), Facts: facts,
 	}, res.Desired, nil
 }
 

@@ -62,7 +62,7 @@ func (s *Service) RevertWrite(ctx context.Context, in statemachine.RevertWriteTa
 	// to its end within RevertWait, as the CLI's --wait does.
 	w.Wait = s.set.RevertWait > 0
 	writes := revert.Apply(ctx, w, sub, revert.ApplyOptions{
-		Wait: s.set.RevertWait, Now: s.now, Sleep: revert.SleepContext, Resources: revert.Resources(ps.Desired), Concurrency: 1,
+		Wait: s.set.RevertWait, Now: s.now, Sleep: revert.SleepContext, Resources: revert.Resources(ps.Desired, nil), Concurrency: 1,
 	})
 	if ctx.Err() != nil {
 		return statemachine.RevertWritten{}, ctx.Err()
