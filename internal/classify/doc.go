@@ -15,7 +15,11 @@
 //     are dropped from live (siblingEntries: security-group rules of
 //     AWS::EC2::SecurityGroupIngress / Egress siblings, each only from
 //     the list of its own direction; subscriptions of
-//     AWS::SNS::Subscription siblings), schema-unordered arrays are
+//     AWS::SNS::Subscription siblings; managed-policy attachments made
+//     from the other side — an AWS::IAM::ManagedPolicy sibling's Roles /
+//     Users / Groups in an identity's ManagedPolicyArns, an identity's
+//     ManagedPolicyArns in a sibling managed policy's lists — unless this
+//     resource declares the member itself), schema-unordered arrays are
 //     sorted.
 //  2. Declared properties: an unresolved value is `unresolved`; a write-only
 //     one the read cannot show is `readGap`; a declared non-empty collection

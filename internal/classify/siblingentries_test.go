@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/schema"
 )
 
 // TestSiblingEntries pairs each sibling-owned list rule: the entries a
@@ -55,12 +56,43 @@ func TestSiblingEntries(t *testing.T) {
 			map[string]any{"siblingSnsSubscriptions": map[string]any{topic: []any{map[string]any{"Protocol": "sqs", "Endpoint": drift.Unknown{}}}}},
 			[]string{`undeclared Subscription [{"Endpoint":"arn:aws:sqs:us-east-1:111111111111:Q","Protocol":"sqs"}]`}},
 	}
+	// Managed-policy attachments made from the other side.
+	const basic, owned, rogue = "arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole",
+		"arn:aws:iam::111111111111:policy/App-Owned-1A2B", "arn:aws:iam::aws:policy/AdministratorAccess"
+	rolePolicies := map[string]any{"siblingRolePolicies": map[string]any{"app-role": []any{owned}}}
+	policyRoles := map[string]any{"siblingPolicyRoles": map[string]any{owned: []any{"app-role"}}}
+	tests = append(tests, []struct {
+		name     string
+		typ, pid string
+		declared map[string]any
+		live     map[string]any
+		sibling  map[string]any
+		want     []string
+	}{
+		{"a sibling managed policy's attachment is the role's declared state", "AWS::IAM::Role", "app-role",
+			map[string]any{"ManagedPolicyArns": []any{basic}}, map[string]any{"ManagedPolicyArns": []any{basic, owned}}, rolePolicies, []string{}},
+		{"a rogue policy beside the sibling's still surfaces", "AWS::IAM::Role", "app-role",
+			map[string]any{"ManagedPolicyArns": []any{basic}}, map[string]any{"ManagedPolicyArns": []any{basic, owned, rogue}}, rolePolicies,
+			[]string{`undeclared ManagedPolicyArns[` + rogue + `] "` + rogue + `"`}},
+		{"a role declaring no managed policies: the sibling's is not inventory", "AWS::IAM::Role", "app-role", nil,
+			map[string]any{"ManagedPolicyArns": []any{owned}}, rolePolicies, []string{}},
+		{"the sibling's policy declared on the role too is still compared", "AWS::IAM::Role", "app-role",
+			map[string]any{"ManagedPolicyArns": []any{basic, owned}}, map[string]any{"ManagedPolicyArns": []any{basic}}, rolePolicies,
+			[]string{`declared ManagedPolicyArns want "` + owned + `" key ` + owned}},
+		{"a role attaching the stack's managed policy is the policy's declared state", "AWS::IAM::ManagedPolicy", owned, nil,
+			map[string]any{"Roles": []any{"app-role"}}, policyRoles, []string{}},
+		{"a role attached to the policy out of band surfaces", "AWS::IAM::ManagedPolicy", owned, nil,
+			map[string]any{"Roles": []any{"app-role", "other-role"}}, policyRoles, []string{`undeclared Roles ["other-role"]`}},
+	}...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := OptionsFromMap(tt.sibling)
 			opts.Known = &KnownTable{}
 			s := Subject{Ref: drift.ResourceRef{Type: tt.typ, PhysicalID: tt.pid}, Declared: tt.declared}
-			if d := cmp.Diff(brief(Resource(s, tt.live, nil, opts)), tt.want); d != "" {
+			// The registry schema's IAM identities keep ManagedPolicyArns
+			// unordered (insertionOrder false): an attachment list.
+			facts := &schema.Facts{UnorderedScalarPaths: []string{"ManagedPolicyArns"}}
+			if d := cmp.Diff(brief(Resource(s, tt.live, facts, opts)), tt.want); d != "" {
 				t.Errorf("(-got +want)\n%s", d)
 			}
 		})

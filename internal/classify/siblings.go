@@ -314,7 +314,9 @@ func (r *run) normalizeSGRules() {
 // compared with a declared list nor reported as undeclared; the sibling's
 // own check reports them. Every other live entry stays, so an entry added
 // out of band still surfaces. An entry matches when every key of keys is
-// equal on both (empty on both counts as equal); a sibling value the
+// equal on both (empty on both counts as equal); a row without keys holds
+// scalar members (an attachment list), matched by equality, and never
+// drops a member this resource declares itself; a sibling value the
 // resolver could not know never matches (fail open).
 var siblingEntries = []struct {
 	typ, prop, fact string
@@ -330,6 +332,17 @@ var siblingEntries = []struct {
 	{typ: "AWS::EC2::SecurityGroup", prop: "SecurityGroupEgress", fact: "siblingSgRules", direction: "egress", keys: sgRuleKeys, canon: sgRuleCanon},
 	// AWS::SNS::Subscription resources of this topic.
 	{typ: "AWS::SNS::Topic", prop: "Subscription", fact: "siblingSnsSubscriptions", keys: []string{"Protocol", "Endpoint"}},
+	// Managed-policy attachments made from the other side: an
+	// AWS::IAM::ManagedPolicy's Roles / Users / Groups attach it to this
+	// identity (its ARN shows in the identity's ManagedPolicyArns), and
+	// an identity's ManagedPolicyArns attach it to this managed policy
+	// (the identity's name shows in the policy's list).
+	{typ: "AWS::IAM::Role", prop: "ManagedPolicyArns", fact: "siblingRolePolicies"},
+	{typ: "AWS::IAM::User", prop: "ManagedPolicyArns", fact: "siblingUserPolicies"},
+	{typ: "AWS::IAM::Group", prop: "ManagedPolicyArns", fact: "siblingGroupPolicies"},
+	{typ: "AWS::IAM::ManagedPolicy", prop: "Roles", fact: "siblingPolicyRoles"},
+	{typ: "AWS::IAM::ManagedPolicy", prop: "Users", fact: "siblingPolicyUsers"},
+	{typ: "AWS::IAM::ManagedPolicy", prop: "Groups", fact: "siblingPolicyGroups"},
 }
 
 func sgRuleCanon(m map[string]any) map[string]any {
@@ -353,6 +366,10 @@ func (r *run) dropSiblingEntries() {
 			continue
 		}
 		entries, _ := v.([]any)
+		if row.keys == nil {
+			r.dropSiblingMembers(row.prop, live, entries)
+			continue
+		}
 		var own []map[string]any
 		for _, e := range entries {
 			m, ok := e.(map[string]any)
@@ -376,6 +393,36 @@ func (r *run) dropSiblingEntries() {
 		if len(kept) != len(live) {
 			r.live[row.prop] = kept
 		}
+	}
+}
+
+// dropSiblingMembers removes from the live scalar list prop the members a
+// sibling owns (entries), except a member the resource declares itself.
+func (r *run) dropSiblingMembers(prop string, live, entries []any) {
+	own := map[string]bool{}
+	for _, e := range entries {
+		if s, ok := normalize.ScalarString(e); ok {
+			own[s] = true
+		}
+	}
+	if d, ok := r.decl[prop].([]any); ok {
+		for _, e := range d {
+			if s, ok := normalize.ScalarString(e); ok {
+				delete(own, s)
+			}
+		}
+	}
+	if len(own) == 0 {
+		return
+	}
+	kept := make([]any, 0, len(live))
+	for _, e := range live {
+		if s, ok := normalize.ScalarString(e); !ok || !own[s] {
+			kept = append(kept, e)
+		}
+	}
+	if len(kept) != len(live) {
+		r.live[prop] = kept
 	}
 }
 

@@ -28,7 +28,13 @@ import (
 //     the rules sibling AWS::EC2::SecurityGroupIngress / Egress resources
 //     add to it, each with its Direction (their own checks report them);
 //   - siblingSnsSubscriptions: a topic's ARN → the Protocol and Endpoint of
-//     each sibling AWS::SNS::Subscription of it.
+//     each sibling AWS::SNS::Subscription of it;
+//   - siblingRolePolicies / siblingUserPolicies / siblingGroupPolicies: an
+//     identity's name → the ARNs of the sibling AWS::IAM::ManagedPolicy
+//     resources whose Roles / Users / Groups attach them to it, and
+//     siblingPolicyRoles / siblingPolicyUsers / siblingPolicyGroups: a
+//     sibling managed policy's ARN → the names of the identities whose
+//     ManagedPolicyArns attach it (attachmentSiblings).
 //
 // A fact is only derived from resolved declared values and read live
 // models; nothing is guessed. Facts that need other APIs (account EBS
@@ -48,6 +54,7 @@ func SiblingFacts(d *Desired, lives map[string]live.Result) map[string]any {
 	governed := map[string]any{}
 	sgRules := map[string]any{}
 	subscriptions := map[string]any{}
+	attachments := attachmentFacts(d)
 	for _, r := range d.Resources {
 		switch r.Type {
 		case "AWS::EC2::SecurityGroupIngress", "AWS::EC2::SecurityGroupEgress":
@@ -119,7 +126,7 @@ func SiblingFacts(d *Desired, lives map[string]live.Result) map[string]any {
 			}
 		}
 	}
-	out := map[string]any{}
+	out := attachments
 	if len(echo) > 0 {
 		out["clusterEchoModel"] = echo
 	}
@@ -143,6 +150,70 @@ func SiblingFacts(d *Desired, lives map[string]live.Result) map[string]any {
 	}
 	if len(out) == 0 {
 		return nil
+	}
+	return out
+}
+
+// attachmentSiblings are the IAM identity types a managed policy attaches
+// to through one of its lists, with the facts of either side.
+var attachmentSiblings = []struct{ identity, policyProp, identityFact, policyFact string }{
+	{"AWS::IAM::Role", "Roles", "siblingRolePolicies", "siblingPolicyRoles"},
+	{"AWS::IAM::User", "Users", "siblingUserPolicies", "siblingPolicyUsers"},
+	{"AWS::IAM::Group", "Groups", "siblingGroupPolicies", "siblingPolicyGroups"},
+}
+
+// attachmentFacts derives the managed-policy attachment facts: the
+// resolved names a sibling AWS::IAM::ManagedPolicy lists (its ARN is its
+// physical id), and the resolved ARNs of the stack's managed policies an
+// identity lists in ManagedPolicyArns (its name is its physical id).
+func attachmentFacts(d *Desired) map[string]any {
+	policies := map[string]bool{}
+	for _, r := range d.Resources {
+		if r.Type == "AWS::IAM::ManagedPolicy" && r.PhysicalID != "" {
+			policies[r.PhysicalID] = true
+		}
+	}
+	out := map[string]any{}
+	add := func(fact, key, value string) {
+		m, _ := out[fact].(map[string]any)
+		if m == nil {
+			m = map[string]any{}
+			out[fact] = m
+		}
+		list, _ := m[key].([]any)
+		m[key] = append(list, value)
+	}
+	for _, r := range d.Resources {
+		if r.PhysicalID == "" {
+			continue
+		}
+		for _, row := range attachmentSiblings {
+			switch r.Type {
+			case "AWS::IAM::ManagedPolicy":
+				for _, name := range resolvedStrings(r.Declared[row.policyProp]) {
+					add(row.identityFact, name, r.PhysicalID)
+				}
+			case row.identity:
+				for _, arn := range resolvedStrings(r.Declared["ManagedPolicyArns"]) {
+					if policies[arn] {
+						add(row.policyFact, arn, r.PhysicalID)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// resolvedStrings returns the non-empty strings of a declared list; an
+// element the resolver could not know is left out.
+func resolvedStrings(v any) []string {
+	list, _ := v.([]any)
+	var out []string
+	for _, e := range list {
+		if s, ok := e.(string); ok && s != "" {
+			out = append(out, s)
+		}
 	}
 	return out
 }

@@ -37,6 +37,11 @@ func TestSiblingFactsReachTheClassifier(t *testing.T) {
 		{LogicalID: "Topic", Type: "AWS::SNS::Topic", PhysicalID: "arn:aws:sns:us-east-1:111111111111:t"},
 		{LogicalID: "Sub", Type: "AWS::SNS::Subscription", PhysicalID: "arn:sub", Declared: map[string]any{
 			"TopicArn": "arn:aws:sns:us-east-1:111111111111:t", "Protocol": "sqs", "Endpoint": "arn:aws:sqs:us-east-1:111111111111:q"}},
+		{LogicalID: "Owned", Type: "AWS::IAM::ManagedPolicy", PhysicalID: "arn:aws:iam::111111111111:policy/owned", Declared: map[string]any{
+			"Roles": []any{"app-role", drift.Unknown{}}, "Users": []any{"app-user"}}},
+		{LogicalID: "AppRole", Type: "AWS::IAM::Role", PhysicalID: "app-role", Declared: map[string]any{}},
+		{LogicalID: "Ops", Type: "AWS::IAM::Group", PhysicalID: "ops", Declared: map[string]any{
+			"ManagedPolicyArns": []any{"arn:aws:iam::111111111111:policy/owned", "arn:aws:iam::aws:policy/ReadOnlyAccess"}}},
 		{LogicalID: "Rolling", Type: "AWS::ECS::Service", PhysicalID: "arn:svc2", Declared: map[string]any{
 			"LoadBalancers": []any{map[string]any{"TargetGroupArn": "arn:tg/x", "AdvancedConfiguration": map[string]any{
 				"AlternateTargetGroupArn": "arn:tg/y", "ProductionListenerRule": "arn:rule/other"}}},
@@ -69,6 +74,11 @@ func TestSiblingFactsReachTheClassifier(t *testing.T) {
 		}},
 		"siblingSnsSubscriptions": map[string]any{"arn:aws:sns:us-east-1:111111111111:t": []any{
 			map[string]any{"Protocol": "sqs", "Endpoint": "arn:aws:sqs:us-east-1:111111111111:q"}}},
+		// The policy attaches itself to the role and the user; the group
+		// attaches it (the AWS managed policy is no resource of the stack).
+		"siblingRolePolicies": map[string]any{"app-role": []any{"arn:aws:iam::111111111111:policy/owned"}},
+		"siblingUserPolicies": map[string]any{"app-user": []any{"arn:aws:iam::111111111111:policy/owned"}},
+		"siblingPolicyGroups": map[string]any{"arn:aws:iam::111111111111:policy/owned": []any{"ops"}},
 	}
 	if diff := cmp.Diff(got, want); diff != "" {
 		t.Errorf("sibling facts (-got +want):\n%s", diff)
