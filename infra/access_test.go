@@ -42,7 +42,7 @@ func wantTableAccess() map[string][]tableAccess {
 		"revert-converge":    {pace, run, {read, "IGNORE#*,STACK#*"}},
 		"revert-audit":       {{rw, "AUDIT#*"}, run},
 		"approve-link":       {run},
-		"accept":             {pace, {rw, "RUN#*,STACK#*"}, {read, "IGNORE#*"}},
+		"accept":             {pace, {rw, "AUDIT#*,STACK#*"}, {read, "IGNORE#*"}},
 	}
 }
 

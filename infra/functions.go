@@ -103,9 +103,10 @@ func functions() []Function {
 		// The accept state machine's one step (internal/service accept.go):
 		// checks the whole stack through the read role, reads the ignore
 		// rules, writes the stack's baseline (STACK#: the document, its
-		// chunks) and the audit item (RUN#).
+		// chunks) and, once, the audit item (AUDIT#: conditional on its
+		// absence). It keeps no run state.
 		{Name: "accept", Reader: true, TimeoutSeconds: 300, Description: "Record a stack's current undeclared state as its baseline; audit it.",
-			Table: []tableGrant{{Prefixes: []string{pkRun, pkStack}, Actions: valueReadWrite()}, {Prefixes: []string{pkIgnore}, Actions: valueRead()}}},
+			Table: []tableGrant{{Prefixes: []string{pkAudit, pkStack}, Actions: valueReadWrite()}, {Prefixes: []string{pkIgnore}, Actions: valueRead()}}},
 	}
 }
 

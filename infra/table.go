@@ -18,7 +18,7 @@ const (
 	pkRun      = "RUN#"     // run state, and the last alerted fingerprints (run id realdrift-alerts)
 	pkTrigger  = "TRIGGER#" // the trigger's per-stack debounce window
 	pkPace     = "PACE#"    // a member account-region's call schedule (internal/pace)
-	pkAudit    = "AUDIT#"   // revert audit items: written once by revert-audit, read by notify
+	pkAudit    = "AUDIT#"   // audit items: written once by revert-audit (read by notify) and accept
 )
 
 // The DynamoDB calls behind the store's operations (internal/store
@@ -32,7 +32,8 @@ const (
 //   - LookupIndex: Query; PutIndex: BatchWriteItem;
 //   - the debounce window: PutItem (conditional), DeleteItem;
 //   - an audit item: PutItem conditional on its absence (and
-//     BatchWriteItem for a large one's chunks), only by revert-audit; no
+//     BatchWriteItem for a large one's chunks), only by revert-audit (a
+//     revert's) and accept (an accept's, which keeps no run state); no
 //     function that writes findings or run state has any grant on AUDIT#.
 //
 // No function scans the table or queries gsi1 (only the CLI reads runs by

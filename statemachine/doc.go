@@ -39,10 +39,15 @@
 //     it too), and would need a Standard parent per stack anyway (a
 //     Distributed Map cannot run in an Express execution), so it pays the
 //     parent's transitions and more machinery. A Standard child has no such limit (a
-//     year); it costs state transitions (about 12 per stack plus 2 per
-//     batch of 20 reads or 10 parents, $0.025 per 1,000: about $0.52 per
-//     10,000 resources in the sweep benchmark) instead of Express duration
-//     ($0.011 there).
+//     year); it costs state transitions (10 for a stack of 10 resources
+//     in the benchmark, 2 more per further batch of 20 reads or 10
+//     parents; $0.025 per 1,000) instead of Express duration. scripts/cost-model prices them on its line
+//     "Step Functions Standard: per-stack children": for the committed
+//     CI-scale benchmark figures (testdata/bench/figures-ci.json, stacks
+//     of 10 resources) $0.25000 per 10,000 resources, of a central total
+//     of $0.4026 (larger stacks pay fewer transitions per resource); a
+//     test in scripts/cost-model holds these two figures to what it
+//     prints.
 //     check-stack, started per CloudTrail change for one stack, stays
 //     Express (TimeoutSeconds 300): alone in its account-region it reads
 //     at the full rate (at most 3,000 calls in 5 minutes).
@@ -113,7 +118,9 @@
 //     HeartbeatSeconds: no answer in time fails the Task with
 //     States.Timeout (States.HeartbeatTimeout) and the token expires, so a
 //     late answer is refused with TaskTimedOut: TestRevertLocal ("an
-//     approval nobody answers expires").
+//     approval nobody answers expires"), TestCallbackHeartbeat (a lapsed
+//     heartbeat fails the Task with States.HeartbeatTimeout, which a
+//     Catch can name; heartbeats sent in time keep it waiting).
 //   - Time: Run.TimeScale runs the runner's clocks (execution limits, a
 //     callback Task's TimeoutSeconds and HeartbeatSeconds, a Wait state's
 //     Seconds) that many times faster than real time, so a test of a

@@ -1,14 +1,21 @@
 package statemachine_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/realdrift/realdrift/internal/deadlinetest"
+	"github.com/realdrift/realdrift/internal/lambdarouter"
 	"github.com/realdrift/realdrift/statemachine"
 	"github.com/realdrift/realdrift/statemachine/statemachinetest"
 )
@@ -338,5 +345,125 @@ func TestRunsSynthesizedDefinitions(t *testing.T) {
 	statemachinetest.CheckSynthesized(t, l, statemachine.CheckStack, ex)
 	if ex.Type != statemachine.TypeExpress {
 		t.Errorf("check-stack ran as %s, want EXPRESS", ex.Type)
+	}
+}
+
+// heartbeatDefinition is one callback Task (lambda:invoke.waitForTaskToken)
+// that must hear a heartbeat every 60 s and an answer within an hour; with
+// catch, a States.HeartbeatTimeout goes to the Lapsed state.
+func heartbeatDefinition(catch bool) string {
+	c, lapsed := "", ""
+	if catch {
+		c = `,"Catch":[{"ErrorEquals":["States.HeartbeatTimeout"],"ResultPath":"$.error","Next":"Lapsed"}]`
+		lapsed = `,"Lapsed":{"Type":"Pass","End":true}`
+	}
+	return `{"StartAt":"Ask","States":{
+	  "Ask":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke.waitForTaskToken",
+	    "Parameters":{"FunctionName":"${AskFunctionArn}","Payload":{"taskToken.$":"$$.Task.Token"}},
+	    "TimeoutSeconds":3600,"HeartbeatSeconds":60` + c + `,"End":true}` + lapsed + `}}`
+}
+
+// TestCallbackHeartbeat: a callback Task whose heartbeat lapses fails with
+// States.HeartbeatTimeout (as the execution's error, or caught by a Catch
+// naming it) long before its TimeoutSeconds, and its token expires, so a
+// late heartbeat is refused with TaskTimedOut; a Task that hears
+// SendTaskHeartbeat in time waits past HeartbeatSeconds for its answer.
+func TestCallbackHeartbeat(t *testing.T) {
+	l := statemachinetest.Local(t)
+	tests := []struct {
+		name  string
+		catch bool
+		// beat sends SendTaskHeartbeat every 200 ms (real time) for 2.5
+		// heartbeat periods, then SendTaskSuccess.
+		beat       bool
+		wantStatus string
+		wantError  string
+		wantOutput string
+	}{
+		{name: "lapsed", wantStatus: "FAILED", wantError: "States.HeartbeatTimeout"},
+		{name: "lapsed and caught", catch: true, wantStatus: "SUCCEEDED", wantOutput: `"Error":"States.HeartbeatTimeout"`},
+		{name: "heartbeats keep it waiting", beat: true, wantStatus: "SUCCEEDED", wantOutput: `"answered":true`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var asked []string
+			var mu sync.Mutex
+			endpoint := statemachinetest.Serve(t, func(r *lambdarouter.Router) error {
+				return r.Handle("ask", func(_ context.Context, in struct{ TaskToken string }) (struct{}, error) {
+					mu.Lock()
+					defer mu.Unlock()
+					asked = append(asked, in.TaskToken)
+					return struct{}{}, nil
+				})
+			})
+			tokens := statemachinetest.ServeTaskTokens(t)
+			client := sfn.New(sfn.Options{Region: "us-east-1", BaseEndpoint: aws.String(tokens.URL), Credentials: aws.AnonymousCredentials{}, RetryMaxAttempts: 1})
+			file := filepath.Join(t.TempDir(), "heartbeat.asl.json")
+			if err := os.WriteFile(file, []byte(heartbeatDefinition(tt.catch)), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			// HeartbeatSeconds 60 is 2 s of real time; TimeoutSeconds an
+			// hour is 2 minutes, which no run here reaches.
+			const scale = 30
+			done := make(chan struct{})
+			var ex statemachine.Execution
+			var err error
+			go func() {
+				defer close(done)
+				ex, err = l.Run(context.WithoutCancel(t.Context()), statemachine.Run{Definition: file, Type: statemachine.TypeStandard, Input: map[string]any{},
+					LambdaEndpoint: endpoint, TaskTokens: tokens.URL, ExecutionName: "heartbeat-1", TimeScale: scale})
+			}()
+			waiting := make(chan string, 1)
+			go func() { tok, _ := tokens.Awaiting(deadlinetest.Context(t, 2*time.Minute)); waiting <- tok }()
+			var token string
+			select {
+			case token = <-waiting:
+			case <-done:
+				t.Fatalf("the execution ended before its Task waited: %s %+v (%v)", ex.Status, ex.Error, err)
+			}
+			if token == "" {
+				t.Fatal("the Task never waited")
+			}
+			mu.Lock()
+			if !cmp.Equal(asked, []string{token}) {
+				t.Errorf("the Lambda was given tokens %v, the Task waits on %s", asked, token)
+			}
+			mu.Unlock()
+			if tt.beat {
+				period := time.Duration(60 * float64(time.Second) / scale)
+				for end := time.Now().Add(period * 5 / 2); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+					if _, err := client.SendTaskHeartbeat(t.Context(), &sfn.SendTaskHeartbeatInput{TaskToken: aws.String(token)}); err != nil {
+						t.Fatalf("heartbeat: %v", err)
+					}
+				}
+				if _, err := client.SendTaskSuccess(t.Context(), &sfn.SendTaskSuccessInput{TaskToken: aws.String(token), Output: aws.String(`{"answered":true}`)}); err != nil {
+					t.Fatalf("the answer after heartbeats: %v", err)
+				}
+			}
+			select {
+			case <-done:
+			case <-deadlinetest.After(t, 2*time.Minute):
+				t.Fatal("the execution did not end")
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			gotError := ""
+			if ex.Error != nil {
+				gotError = ex.Error.Error
+			}
+			if ex.Status != tt.wantStatus || gotError != tt.wantError {
+				t.Fatalf("status %s error %+v, want %s %q", ex.Status, ex.Error, tt.wantStatus, tt.wantError)
+			}
+			if !strings.Contains(string(ex.Output), tt.wantOutput) {
+				t.Errorf("output %s, want it to hold %s", ex.Output, tt.wantOutput)
+			}
+			if !tt.beat {
+				_, herr := client.SendTaskHeartbeat(t.Context(), &sfn.SendTaskHeartbeatInput{TaskToken: aws.String(token)})
+				if !tokens.Expired(token) || herr == nil || !strings.Contains(herr.Error(), "TaskTimedOut") {
+					t.Errorf("after the lapse: expired %v, a late heartbeat answered %v; want TaskTimedOut", tokens.Expired(token), herr)
+				}
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
@@ -12,11 +13,13 @@ import (
 	"github.com/realdrift/realdrift/internal/ignore"
 	"github.com/realdrift/realdrift/internal/notify"
 	"github.com/realdrift/realdrift/internal/scan"
+	"github.com/realdrift/realdrift/internal/store"
 	"github.com/realdrift/realdrift/statemachine"
 )
 
 // keyAcceptAudit is the accept's audit item, under the run id of the
-// execution's name (kept AuditRetention).
+// execution's name in the store's write-once audit partition (kept
+// AuditRetention).
 const keyAcceptAudit = "accept-audit."
 
 // AcceptAudit is an accept's audit item: which execution accepted what
@@ -63,9 +66,12 @@ type AcceptedValue struct {
 // matching the request's findings globs — into the stack's baseline in the
 // table exactly as `realdrift record --yes` does (baseline.Record under a
 // conditional write, merged again after a concurrent writer's), and writes
-// the audit item. What cannot be read keeps its recorded entries, and is
-// named in the audit. A retried record answers with the audit already
-// written. Action record-failure writes the audit of a failed accept.
+// the audit item once, in the write-once audit partition as revert-audit
+// does (store.Audits: conditional on its absence, so nothing — not the
+// functions that write findings, not this one again — can alter it). What
+// cannot be read keeps its recorded entries, and is named in the audit. A
+// retried record answers with the audit already written. Action
+// record-failure writes the audit of a failed accept.
 func (s *Service) Accept(ctx context.Context, in statemachine.AcceptTask) (statemachine.AcceptAudited, error) {
 	stack := in.Request.Ref()
 	if in.RunID == "" {
@@ -78,10 +84,7 @@ func (s *Service) Accept(ctx context.Context, in statemachine.AcceptTask) (state
 			RunID: in.RunID, Execution: in.Execution, Stack: stack, Status: statemachine.AcceptFailed, Request: in.Request,
 			At: s.now().UTC(), Accepted: []AcceptedValue{}, NotRead: []string{}, Error: in.Error, Cause: clip(in.Cause, maxReason),
 		}
-		if err := s.putJSONFor(ctx, in.RunID, key, a, AuditRetention); err != nil {
-			return statemachine.AcceptAudited{}, stepError(err)
-		}
-		return a.result(key), nil
+		return s.putAcceptAudit(ctx, key, a)
 	case statemachine.AcceptRecord:
 	default:
 		return statemachine.AcceptAudited{}, fmt.Errorf("accept: unknown action %q", in.Action)
@@ -94,18 +97,35 @@ func (s *Service) Accept(ctx context.Context, in statemachine.AcceptTask) (state
 			return statemachine.AcceptAudited{}, fmt.Errorf("accept: findings %q: %w", g, err)
 		}
 	}
-	var done AcceptAudit
-	if ok, err := s.getJSON(ctx, in.RunID, key, &done); err != nil {
-		return statemachine.AcceptAudited{}, stepError(err)
-	} else if ok && done.Status == statemachine.AcceptRecorded {
+	switch done, err := s.LoadAcceptAudit(ctx, in.RunID, key); {
+	case err == nil:
+		// A retry after the audit was written: it stands.
 		return done.result(key), nil
+	case !errors.Is(err, store.ErrNotFound):
+		return statemachine.AcceptAudited{}, stepError(err)
 	}
 	a, err := s.accept(ctx, stack, in.Request)
 	if err != nil {
 		return statemachine.AcceptAudited{}, stepError(err)
 	}
 	a.RunID, a.Execution = in.RunID, in.Execution
-	if err := s.putJSONFor(ctx, in.RunID, key, a, AuditRetention); err != nil {
+	return s.putAcceptAudit(ctx, key, a)
+}
+
+// putAcceptAudit writes an accept's audit item once, conditionally on
+// there being none (store.Audits), and answers with the item that stands:
+// a retried or concurrent write finds the first one and returns it.
+func (s *Service) putAcceptAudit(ctx context.Context, key string, a AcceptAudit) (statemachine.AcceptAudited, error) {
+	b, err := json.Marshal(a)
+	if err != nil {
+		return statemachine.AcceptAudited{}, fmt.Errorf("encode accept audit %s: %w", key, err)
+	}
+	switch err := s.store.PutAudit(ctx, a.RunID, key, b, s.now().Add(AuditRetention)); {
+	case errors.Is(err, store.ErrExists):
+		if a, err = s.LoadAcceptAudit(ctx, a.RunID, key); err != nil {
+			return statemachine.AcceptAudited{}, stepError(err)
+		}
+	case err != nil:
 		return statemachine.AcceptAudited{}, stepError(err)
 	}
 	return a.result(key), nil
@@ -203,14 +223,14 @@ func acceptChosen(f drift.Finding, globs []string) bool {
 	return false
 }
 
-// AcceptAuditKey is the run-state key of a stack's accept audit item
-// (under the execution's run id).
+// AcceptAuditKey is the audit key of a stack's accept audit item (under
+// the execution's run id).
 func AcceptAuditKey(stack drift.StackRef) string { return stateKey(keyAcceptAudit, stack) }
 
 // LoadAcceptAudit reads an accept's audit item.
 func (s *Service) LoadAcceptAudit(ctx context.Context, runID, key string) (AcceptAudit, error) {
 	var a AcceptAudit
-	b, err := s.store.GetState(ctx, runID, key)
+	b, err := s.store.GetAudit(ctx, runID, key)
 	if err != nil {
 		return a, fmt.Errorf("accept audit %s of %s: %w", key, runID, err)
 	}

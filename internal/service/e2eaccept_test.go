@@ -3,14 +3,21 @@ package service_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/notify"
 	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/service"
+	"github.com/realdrift/realdrift/internal/store"
 	"github.com/realdrift/realdrift/statemachine"
 	"github.com/realdrift/realdrift/statemachine/statemachinetest"
 )
@@ -55,6 +62,24 @@ func TestAcceptEndToEnd(t *testing.T) {
 	}
 	if _, _, err := e.store.GetBaseline(t.Context(), ref); err != nil {
 		t.Fatalf("no baseline of %s in the table after the accept: %v", ref, err)
+	}
+	// The audit item is write-once: out of reach of the functions that
+	// write findings (no grant on AUDIT#), and not even accept replaces it.
+	auditAs := func(fn string) error {
+		db := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(e.ddbURL), RetryMaxAttempts: 1,
+			Credentials: credentials.NewStaticCredentialsProvider(functionKey(fn), "e2e-session-secret", "")})
+		return store.NewDynamo(db, e.table).PutAudit(t.Context(), out.RunID, out.Key, []byte(`{"status":"forged"}`), time.Now().Add(time.Hour))
+	}
+	for _, fn := range []string{"persist", "classify"} {
+		if err := auditAs(fn); err == nil || !strings.Contains(err.Error(), "AccessDenied") {
+			t.Errorf("%s overwriting the accept's audit item: %v, want AccessDenied", fn, err)
+		}
+	}
+	if err := auditAs("accept"); !errors.Is(err, store.ErrExists) {
+		t.Errorf("accept writing its audit item again: %v, want store.ErrExists", err)
+	}
+	if again, err := e.svc.LoadAcceptAudit(t.Context(), out.RunID, out.Key); err != nil || again.Status != statemachine.AcceptRecorded || len(again.Accepted) != len(a.Accepted) {
+		t.Errorf("the accept's audit item after the attempts: %+v, %v", again, err)
 	}
 	e.sweep(t, "accept-sweep-2")
 	e.compare(t, "accept-sweep-2") // the CLI checks against the table too

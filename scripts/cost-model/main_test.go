@@ -1,7 +1,10 @@
 package main
 
 import (
+	"encoding/json"
+	"flag"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -98,5 +101,53 @@ func TestCostsStandardChildrenAndLogLevel(t *testing.T) {
 		"DynamoDB point-in-time recovery": 0.4,
 	}, cmpopts.EquateApprox(0, 1e-12)); diff != "" {
 		t.Errorf("fixed lines (-got +want):\n%s", diff)
+	}
+}
+
+// TestDocsQuoteTheModel: the figures statemachine/doc.go quotes for the
+// committed CI-scale benchmark figures (testdata/bench/figures-ci.json)
+// are what the model prints for them at its default prices.
+func TestDocsQuoteTheModel(t *testing.T) {
+	var p prices
+	fs := flag.NewFlagSet("cost-model", flag.ContinueOnError)
+	_, memory := bindFlags(fs, &p)
+	if err := fs.Parse(nil); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	if p.MemoryMB, err = parseMemory(*memory); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile("../../testdata/bench/figures-ci.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f figures
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	report(&out, f, p)
+	quoted := map[string]string{}
+	for _, l := range strings.Split(out.String(), "\n") {
+		for _, what := range []string{"Step Functions Standard: per-stack children", "central total"} {
+			if strings.HasPrefix(l, what) {
+				fields := strings.Fields(l)
+				quoted[what] = fields[len(fields)-1]
+			}
+		}
+	}
+	if len(quoted) != 2 {
+		t.Fatalf("the report lacks its per-stack children or central total line:\n%s", out.String())
+	}
+	doc, err := os.ReadFile("../../statemachine/doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(strings.ReplaceAll(string(doc), "//", " ")), " ")
+	for what, dollars := range quoted {
+		if !strings.Contains(text, dollars) {
+			t.Errorf("statemachine/doc.go does not quote the model's %s, %s, for testdata/bench/figures-ci.json", what, dollars)
+		}
 	}
 }
