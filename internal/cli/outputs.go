@@ -130,7 +130,7 @@ func writeReport(w io.Writer, format string, in reportInput) error {
 	case "asff":
 		return report.ASFFPartial(w, in.stacks, in.now, in.partial)
 	case "markdown":
-		return report.Markdown(w, in.stacks, report.MarkdownOptions{Options: report.Options{Verbose: in.text.Verbose}})
+		return report.Markdown(w, in.stacks, report.MarkdownOptions{Options: report.Options{Verbose: in.text.Verbose}, Partial: in.partial})
 	}
 	return fmt.Errorf("unknown format %q", format)
 }

@@ -27,8 +27,9 @@
 // every machine format: JSON (interrupted, notChecked), SARIF (an
 // unsuccessful invocation with those properties and an error
 // notification, RD902), JUnit ("realdrift (interrupted)", an error case
-// per stack not checked) and ASFF (ProductFields realdrift/interrupted and
-// realdrift/notChecked on every finding).
+// per stack not checked), ASFF (ProductFields realdrift/interrupted and
+// realdrift/notChecked on every finding) and Markdown (an INCOMPLETE
+// heading, at best, and the partial line under it).
 //
 // A nothingToRead finding (a custom resource: no live resource to read) is
 // not a gap: every output lists it (text "nothing to read: …", a SARIF

@@ -20,6 +20,9 @@ type MarkdownOptions struct {
 	// CommentLimit. What does not fit is left out whole (a finding's row, a
 	// stack) and the last line counts what was left out.
 	Limit int
+	// Partial marks the report of a run that ended early: the heading
+	// says INCOMPLETE and the line under it what was not checked.
+	Partial Partial
 }
 
 // mdPart is one piece of the Markdown report: the output stops between
@@ -47,7 +50,7 @@ func Markdown(w io.Writer, stacks []Stack, opt MarkdownOptions) error {
 	if limit <= 0 {
 		limit = CommentLimit
 	}
-	parts := markdownParts(stacks, opt.Options)
+	parts := markdownParts(stacks, opt.Options, opt.Partial)
 	var b strings.Builder
 	for i, p := range parts {
 		if b.Len()+len(p.text) <= limit-mdReserve {
@@ -78,7 +81,7 @@ func Markdown(w io.Writer, stacks []Stack, opt MarkdownOptions) error {
 // mdReserve is the room kept for a closer and the truncation line.
 const mdReserve = 400
 
-func markdownParts(stacks []Stack, opt Options) []mdPart {
+func markdownParts(stacks []Stack, opt Options, partial Partial) []mdPart {
 	t := Total(stacks)
 	worst := Clean
 	for _, s := range stacks {
@@ -86,7 +89,15 @@ func markdownParts(stacks []Stack, opt Options) []mdPart {
 			worst = v
 		}
 	}
-	parts := []mdPart{{text: fmt.Sprintf("## realdrift check: %s\n\n", mdVerdict(worst, t.Unread))}}
+	head := fmt.Sprintf("## realdrift check: %s\n\n", mdVerdict(worst, t.Unread))
+	if partial.Interrupted || len(partial.NotChecked) > 0 {
+		// A partial run is never clean, whatever the stacks it checked say.
+		if worst < Incomplete {
+			head = "## realdrift check: INCOMPLETE\n\n"
+		}
+		head += "> **" + mdText(partialLine(partial)) + "**\n\n"
+	}
+	parts := []mdPart{{text: head}}
 	parts = append(parts, mdPart{text: "| Stacks | Drift | Potential drift | Clean | Errors | Drift findings | Potential findings | Unread resources |\n" +
 		"| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n" +
 		fmt.Sprintf("| %d | %d | %d | %d | %d | %d | %d | %d |\n", t.Stacks, t.Drift, t.PotentialDrift, t.Clean, t.Error, t.Drifted, t.Potential, t.Unread)})

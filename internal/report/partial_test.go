@@ -76,7 +76,32 @@ func TestPartialReportsSaySo(t *testing.T) {
 		t.Errorf("ASFF of an interrupted run:\n%s", asff.String())
 	}
 
+	// Markdown: a clean-looking stack list under an interrupted run is
+	// INCOMPLETE, with the partial line under the heading.
+	var md bytes.Buffer
+	cleanOnly := []Stack{{Ref: prod, Resources: 2}}
+	if err := Markdown(&md, cleanOnly, MarkdownOptions{Partial: p}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(md.String(), "## realdrift check: INCOMPLETE\n\n> **interrupted: partial report — not checked: Billing, Orders**\n") {
+		t.Errorf("Markdown of an interrupted run:\n%s", md.String())
+	}
+	md.Reset()
+	if err := Markdown(&md, checked, MarkdownOptions{Partial: p}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(md.String(), "## realdrift check: DRIFT\n\n> **interrupted: partial report — not checked: Billing, Orders**\n") {
+		t.Errorf("Markdown of an interrupted run with drift:\n%s", md.String())
+	}
+
 	// A complete run carries no marker.
+	md.Reset()
+	if err := Markdown(&md, cleanOnly, MarkdownOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(md.String(), "interrupted") || !strings.HasPrefix(md.String(), "## realdrift check: CLEAN") {
+		t.Errorf("Markdown of a complete run:\n%s", md.String())
+	}
 	var whole bytes.Buffer
 	if err := SARIF(&whole, checked, SARIFOptions{}); err != nil {
 		t.Fatal(err)
