@@ -274,6 +274,11 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 	if hint := deniedHint(runs); hint != "" {
 		fmt.Fprintln(s.Stderr, "note: "+hint)
 	}
+	if !f.noBaseline && !f.showAll && !f.preDeploy {
+		if note := noBaselineNote(runs, sess.state.where()); note != "" {
+			fmt.Fprintln(s.Stderr, "note: "+note)
+		}
+	}
 	if note := report.ReportOnlyNote(stacks, f.fail, f.strict); note != "" {
 		fmt.Fprintln(s.Stderr, "note: "+note)
 	}
@@ -390,10 +395,11 @@ func underDir(dir, path string) (string, bool) {
 	return rel, true
 }
 
-// requireStateDir fails when the state directory does not exist (and no
-// legacy .cdkrd stands in for it): a mistyped --state-dir must not check
-// against no baseline in silence. record creates the directory; check
-// --no-baseline says no baseline is meant.
+// requireStateDir fails when a state directory named by --state-dir (or
+// --store file://DIR, or a setting) does not exist: a mistyped one must
+// not check against no baseline in silence. The default directory may be
+// missing (a first check: noBaselineNote says so); record creates it;
+// check --no-baseline says no baseline is meant.
 func requireStateDir(dir, fallback string, explicit bool) error {
 	fi, err := os.Stat(dir)
 	switch {
@@ -408,7 +414,34 @@ func requireStateDir(dir, fallback string, explicit bool) error {
 	case explicit:
 		return fmt.Errorf("state directory %s does not exist: check the --state-dir spelling, run 'realdrift record' to take a first baseline there, or pass --no-baseline to check without one", dir)
 	}
-	return fmt.Errorf("no state directory (%s does not exist): run 'realdrift record' to take a first baseline, pass --state-dir DIR, or --no-baseline to check without one", dir)
+	// The default directory of a first check: no baseline yet, which
+	// noBaselineNote says once the stacks are checked.
+	return nil
+}
+
+// noBaselineNote names the checked stacks that have no baseline yet and
+// what to run, for stderr; "" when every stack has one. where is the
+// state directory or the table.
+func noBaselineNote(runs []*stackRun, where string) string {
+	var names, targets []string
+	for _, r := range runs {
+		if r.err == nil && r.result != nil && r.noBaseline {
+			names = append(names, r.ref.Name)
+			// A nested stack is recorded with the stack it was reached from.
+			if !slices.Contains(targets, r.target.name) {
+				targets = append(targets, r.target.name)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	args := strings.Join(targets, " ")
+	if len(targets) > 3 {
+		args = "--all"
+	}
+	return fmt.Sprintf("no baseline yet for %s (none in %s): every live-only value is reported as potential drift until one is recorded; run 'realdrift record %s' to take a first baseline",
+		listSome(names), where, args)
 }
 
 // errReported is an error already printed to stderr.

@@ -79,9 +79,11 @@
 //     terminal-attributes ioctl), never a character device such as
 //     /dev/null. check draws its progress line on stderr only on a
 //     terminal, cleared before each report.
-//   - check needs an existing state directory unless --no-baseline (or
-//     --show-all / --pre-deploy, which use no baseline): a mistyped
-//     --state-dir is an error. record leaves a baseline file untouched when
+//   - check needs a named state directory (--state-dir, --store
+//     file://DIR, a setting) to exist unless --no-baseline (or --show-all
+//     / --pre-deploy, which use no baseline): a mistyped one is an error.
+//     The default .realdrift may be missing (a first check); a stack
+//     without a baseline is named on stderr with the record to run. record leaves a baseline file untouched when
 //     only capturedAt would change.
 //   - Reports are text, json, sarif, junit, asff or markdown (--format), to stdout or to
 //     -o FILE written atomically; check writes more formats of the same

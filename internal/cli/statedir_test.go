@@ -91,3 +91,36 @@ func TestRecordUnchangedLeavesFile(t *testing.T) {
 		t.Error("record after a change left the file as it was")
 	}
 }
+
+// TestFirstCheckInFreshDirectory: the first check where no .realdrift
+// exists yet works (exit 0, the report printed) and says on stderr that
+// there is no baseline yet and what to run; after record it says nothing
+// of the kind. Only a named state directory must exist (above).
+func TestFirstCheckInFreshDirectory(t *testing.T) {
+	w := appWorld(t, map[string][]appResource{"App": {queue("Q", "q", map[string]any{"VisibilityTimeout": 30}, map[string]any{"DelaySeconds": 5})}})
+	e := startSandbox(t, w, testKey, testRegion)
+	root := t.TempDir()
+	t.Chdir(root)
+	run := func(verb string, args ...string) (string, string, int) {
+		var out, errb bytes.Buffer
+		full := append([]string{verb, "--endpoint-url", e.url}, args...)
+		code := Run(t.Context(), IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: e.getenv}, full)
+		return out.String(), errb.String(), code
+	}
+	stdout, stderr, code := run("check", "App")
+	if code != ExitOK || !strings.Contains(stdout, "Stack App") {
+		t.Fatalf("first check: exit %d, want 0 with the report\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "no baseline yet for App") || !strings.Contains(stderr, "realdrift record App") {
+		t.Errorf("first check's stderr does not say there is no baseline yet and what to run:\n%s", stderr)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".realdrift")); err == nil {
+		t.Error("check created .realdrift; only record writes it")
+	}
+	if _, stderr, code := run("record", "--yes", "App"); code != ExitOK {
+		t.Fatalf("record: exit %d, stderr %s", code, stderr)
+	}
+	if _, stderr, code := run("check", "--fail", "App"); code != ExitOK || strings.Contains(stderr, "no baseline yet") {
+		t.Errorf("check after record: exit %d, stderr %q; want 0 and no first-check note", code, stderr)
+	}
+}

@@ -106,6 +106,15 @@ func (st *state) baselineWhere(ref drift.StackRef) string {
 	return st.url.String() + " (baseline " + stackFile(ref) + ")"
 }
 
+// where names the store for messages: the state directory, or the table
+// with its region.
+func (st *state) where() string {
+	if st.file != nil {
+		return st.file.Dir()
+	}
+	return st.url.String()
+}
+
 // ignoreWhere names where the default ignore rules are written, and
 // ignoreSource where they are read from (the .cdkrd layer's file when the
 // state directory lacks one).
