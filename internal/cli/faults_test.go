@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -248,4 +249,38 @@ func skippedOf(rep jsonReport, lid string) (drift.Finding, bool) {
 		}
 	}
 	return drift.Finding{}, false
+}
+
+// TestRepeated5xxSaysWhatWasAnswered: a resource whose reads AWS answers
+// with 503 every time is skipped with what it was answered and how often
+// ("ServiceUnavailable ×3"), whether the attempts ran out or the call
+// deadline passed in a retry's backoff — never "got no answer", which
+// would send a user hunting for a network fault.
+func TestRepeated5xxSaysWhatWasAnswered(t *testing.T) {
+	env := faultWorld(t)
+	if err := env.srv.SetFaults([]sandbox.FaultRule{{Service: "cloudcontrolapi", Action: "GetResource", Match: "App-Orders-1", Code: "ServiceUnavailable", Status: 503}}); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("attempts run out", func(t *testing.T) {
+		rep, errs, code := env.checkJSON("App", "--fail", "--max-attempts", "3", "--call-timeout", "60s")
+		if code != ExitIncomplete {
+			t.Fatalf("exit %d, want 3\n%s", code, errs)
+		}
+		f, ok := skippedOf(rep, "Orders")
+		if !ok || !strings.Contains(f.Reason, "CloudControl GetResource: ServiceUnavailable ×3") {
+			t.Errorf("Orders: %+v (found %v), want skipped as CloudControl GetResource: ServiceUnavailable ×3", f, ok)
+		}
+	})
+	t.Run("deadline passes between attempts", func(t *testing.T) {
+		deadline := deadlinetest.Scale(t, 2*time.Second)
+		rep, errs, code := env.checkJSON("App", "--fail", "--max-attempts", "1000", "--call-timeout", deadline.String())
+		if code != ExitIncomplete {
+			t.Fatalf("exit %d, want 3\n%s", code, errs)
+		}
+		f, ok := skippedOf(rep, "Orders")
+		want := regexp.MustCompile(`^timeout: CloudControl GetResource: ServiceUnavailable ×[0-9]+, no success within ` + regexp.QuoteMeta(deadline.String()) + `$`)
+		if !ok || !want.MatchString(f.Reason) || strings.Contains(f.Reason, "no answer") {
+			t.Errorf("Orders: %+v (found %v), want a reason matching %s", f, ok, want)
+		}
+	})
 }

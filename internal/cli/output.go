@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 )
 
 // colorOn reports whether text output gets ANSI colour: only on a
@@ -18,7 +19,10 @@ func colorOn(s IO, noColor bool) bool {
 
 // outputFile is a report written to -o FILE: bytes go to a temporary file
 // beside it, renamed over FILE by commit, so a reader (or a crash) never
-// sees half a report.
+// sees half a report. The temporary file is held locked (holdTemp) while
+// its writer lives, so the temporary file of a writer that was killed
+// (SIGKILL) is told from a live one and removed by the next run that
+// writes FILE, whether that run commits or not.
 type outputFile struct {
 	path string
 	tmp  *os.File
@@ -30,11 +34,42 @@ func createOutput(path string) (*outputFile, error) {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("-o %s: directory %s does not exist", path, dir)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return nil, fmt.Errorf("-o %s: %w", path, err)
+	pattern := "." + filepath.Base(path) + ".*.tmp"
+	for range 3 {
+		tmp, err := os.CreateTemp(dir, pattern)
+		if err != nil {
+			return nil, fmt.Errorf("-o %s: %w", path, err)
+		}
+		if holdTemp(tmp) {
+			removeDeadTemps(dir, filepath.Base(path), tmp.Name())
+			return &outputFile{path: path, tmp: tmp}, nil
+		}
+		// Another run took it for a dead writer's between create and
+		// lock (and removes it): make another.
+		tmp.Close()
 	}
-	return &outputFile{path: path, tmp: tmp}, nil
+	return nil, fmt.Errorf("-o %s: could not hold a temporary file in %s", path, dir)
+}
+
+// removeDeadTemps removes the temporary files of base's killed writers
+// from dir: the names createOutput gives (.BASE.<digits>.tmp) that no
+// living writer holds (claimTemp), except own. Best effort.
+func removeDeadTemps(dir, base, own string) {
+	name := regexp.MustCompile(`^\.` + regexp.QuoteMeta(base) + `\.[0-9]+\.tmp$`)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		if !e.Type().IsRegular() || !name.MatchString(e.Name()) || p == own {
+			continue
+		}
+		if release, ok := claimTemp(p); ok {
+			_ = os.Remove(p)
+			release()
+		}
+	}
 }
 
 func (o *outputFile) Write(p []byte) (int, error) {

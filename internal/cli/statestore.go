@@ -77,6 +77,9 @@ func (f *stackFlags) openState(ctx context.Context, s IO, region string, conn sc
 		return nil, err
 	}
 	if file != nil {
+		// Every verb clears what a killed writer left, even one that
+		// writes nothing (check).
+		file.RemoveStaleTemps()
 		return &state{docs: file, file: file}, nil
 	}
 	u, _ := f.stateURL()

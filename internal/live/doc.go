@@ -69,7 +69,10 @@
 //     Not found (ResourceNotFoundException, NoSuchEntity, NotFound, …) is
 //     NotFound; anything else that stops a read (unsupported type, access
 //     denied, a throttle the SDK's retryer gave up on, a declared target that
-//     is not resolvable yet) is Skipped with the reason.
+//     is not resolvable yet) is Skipped with the reason. A call whose
+//     attempts were all answered with errors (RetriedError, made by the
+//     scan package's call middleware) is named by those answers
+//     ("ServiceUnavailable ×10"), not by the deadline that ended it.
 //   - Fail closed: a value that cannot be read is never filled in; a reader
 //     that needs a declared value which is unresolved skips and says so
 //     (Result.Waiting), so the pipeline can retry it once GetAtt targets are

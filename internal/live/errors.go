@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/aws/smithy-go"
@@ -39,6 +40,44 @@ func IsTimeout(err error) bool {
 	}
 	var ne net.Error
 	return errors.As(err, &ne) && ne.Timeout() && !errors.Is(err, context.DeadlineExceeded)
+}
+
+// Answer is how many attempts of one call AWS answered with one error:
+// its code ("ServiceUnavailable", "Throttling"), "HTTP <status>" when the
+// answer named none, or NoAnswer when an attempt got none.
+type Answer struct {
+	Code  string
+	Count int
+}
+
+// NoAnswer stands for attempts that got no answer (a connection refused
+// or reset, a first-byte timeout).
+const NoAnswer = "no answer"
+
+// RetriedError is a call whose attempts were all answered with errors
+// until its attempts or its deadline ran out: it says what AWS answered
+// ("ServiceUnavailable ×10"), which the last error alone does not (a
+// deadline passed in a retry's backoff is no answer at all).
+type RetriedError struct {
+	// Answers are the attempts' errors by code, in the order first seen.
+	Answers []Answer
+	Err     error
+}
+
+func (e *RetriedError) Error() string {
+	return "answered " + e.answers() + ": " + e.Err.Error()
+}
+
+// Unwrap returns the call's own error (a *TimeoutError, an API error).
+func (e *RetriedError) Unwrap() error { return e.Err }
+
+// answers is "ServiceUnavailable ×10" or "no answer ×2, InternalFailure ×3".
+func (e *RetriedError) answers() string {
+	var parts []string
+	for _, a := range e.Answers {
+		parts = append(parts, fmt.Sprintf("%s ×%d", a.Code, a.Count))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // skipError stops a read for a reason that is not an API error.
@@ -130,6 +169,25 @@ func describe(err error) string {
 	var se *skipError
 	if errors.As(err, &se) {
 		return se.reason
+	}
+	var re *RetriedError
+	if errors.As(err, &re) {
+		// What every attempt was answered, not only how the call ended.
+		what := "call"
+		var oe *smithy.OperationError
+		if errors.As(err, &oe) {
+			what = oe.Service() + " " + oe.Operation()
+		}
+		var te *TimeoutError
+		if errors.As(err, &te) {
+			return fmt.Sprintf("timeout: %s: %s, no success within %s", what, re.answers(), te.After)
+		}
+		reason := what + ": " + re.answers()
+		var ae smithy.APIError
+		if errors.As(err, &ae) && ae.ErrorMessage() != "" {
+			reason += ": " + ae.ErrorMessage()
+		}
+		return reason
 	}
 	if IsTimeout(err) {
 		what := "call"

@@ -45,21 +45,30 @@ func httpClient(s Settings) *awshttp.BuildableClient {
 // it wraps the whole middleware stack (Initialize runs once per call, the
 // retry loop sits below it). A call that runs out of time returns a
 // *live.TimeoutError; a run context that ends first returns its own error.
+// A call whose attempts were answered with errors says what they were
+// answered (answers, countAnswers: a *live.RetriedError around the error).
 // An operation whose output streams its body (S3 GetObject) keeps its
 // deadline until the body is closed: the body is read after the call
 // returns, and ending the context then would cut it off.
 func callDeadline(d time.Duration) func(*middleware.Stack) error {
 	return func(st *middleware.Stack) error {
+		if err := countAnswers(st); err != nil {
+			return err
+		}
 		return st.Initialize.Add(middleware.InitializeMiddlewareFunc("realdriftCallDeadline",
 			func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
 				cctx, cancel := context.WithTimeout(ctx, d)
-				out, md, err := next.HandleInitialize(cctx, in)
+				tally := &answers{}
+				out, md, err := next.HandleInitialize(context.WithValue(cctx, answersKey{}, tally), in)
 				if err == nil && cancelOnBodyClose(out.Result, cancel) {
 					return out, md, nil
 				}
 				cancel()
 				if err != nil && ctx.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
 					err = &live.TimeoutError{After: d, Err: err}
+				}
+				if err != nil && ctx.Err() == nil {
+					err = tally.wrap(err)
 				}
 				return out, md, err
 			}), middleware.Before)

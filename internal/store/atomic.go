@@ -16,6 +16,32 @@ func writeLocked(path string, data []byte) error {
 	return writeAtomic(path, data)
 }
 
+// RemoveStaleTemps removes the temp files writers killed mid-write (SIGKILL,
+// power loss) left in the directories locked writers write (the state
+// directory itself, baselines, findings, history, index), so a run that
+// writes nothing (check) still clears what an earlier run left. It takes
+// the state directory's lock only when it is free: a writer holding it
+// removes them itself (writeLocked). A directory that does not exist has
+// nothing to remove; errors are ignored (best effort, as writeLocked's).
+func (f *File) RemoveStaleTemps() {
+	unlock, ok := tryLockFile(f.dir)
+	if !ok {
+		return
+	}
+	defer unlock()
+	dirs := []string{f.dir, filepath.Join(f.dir, "baselines"), filepath.Join(f.dir, "findings"), filepath.Join(f.dir, "index")}
+	if ents, err := os.ReadDir(filepath.Join(f.dir, "history")); err == nil {
+		for _, e := range ents {
+			if e.IsDir() {
+				dirs = append(dirs, filepath.Join(f.dir, "history", e.Name()))
+			}
+		}
+	}
+	for _, d := range dirs {
+		removeStaleTemps(d)
+	}
+}
+
 // tempName matches the names writeAtomic gives its temp files.
 var tempName = regexp.MustCompile(`^\..+\.tmp[0-9]+$`)
 

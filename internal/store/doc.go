@@ -34,7 +34,8 @@
 // renamed over the target (writeAtomic, the one file writer), so a crash
 // never leaves a half-written file; the temp file a killed writer leaves
 // behind is removed by the next locked write of its directory
-// (writeLocked). Writers hold an exclusive flock on
+// (writeLocked), or by RemoveStaleTemps, which a run that writes nothing
+// calls and which works only when the lock is free. Writers hold an exclusive flock on
 // <dir> itself (lockFile, the one lock; no lock file users could commit by
 // mistake) across read-check-write; a baseline's or ignore file's version
 // is derived from its content, so an edit by another tool (or a git

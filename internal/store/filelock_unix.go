@@ -46,3 +46,21 @@ func lockFile(ctx context.Context, path string) (func(), error) {
 		f.Close()
 	}, nil
 }
+
+// tryLockFile takes the exclusive flock on path only if no one holds it:
+// ok is false when it is held or path cannot be opened (a state directory
+// that does not exist yet).
+func tryLockFile(path string) (unlock func(), ok bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, false
+	}
+	return func() {
+		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, true
+}
