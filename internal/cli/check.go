@@ -526,7 +526,7 @@ func printCallStats(w io.Writer, st scan.Stats) {
 // otherwise unchanged).
 func jsonWithStats(w io.Writer, stacks []report.Stack, partial report.Partial, st scan.Stats) error {
 	var buf bytes.Buffer
-	if err := report.JSONPartial(&buf, stacks, partial); err != nil {
+	if err := report.JSON(&buf, stacks, report.JSONOptions{ToolVersion: toolVersion(), Partial: partial}); err != nil {
 		return err
 	}
 	stats, err := json.MarshalIndent(st, "  ", "  ")

@@ -10,7 +10,7 @@ import (
 func runArgs(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = Run(context.Background(), IO{Stdout: &out, Stderr: &errb}, args)
+	code = runVerb(t, context.Background(), IO{Stdout: &out, Stderr: &errb}, args)
 	return out.String(), errb.String(), code
 }
 

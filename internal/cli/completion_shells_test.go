@@ -38,7 +38,7 @@ func shell(t *testing.T, name string) string {
 // own `complete -C`.
 func completeIn(t *testing.T, sh string, env []string, words ...string) []string {
 	t.Helper()
-	script, errs, code := runPlain("completion", sh)
+	script, errs, code := runPlain(t, "completion", sh)
 	if code != ExitOK {
 		t.Fatalf("completion %s: exit %d %s", sh, code, errs)
 	}
@@ -129,19 +129,19 @@ func TestCompletionValues(t *testing.T) {
 // table cannot name a missing one.
 func TestCompletionSubVerbs(t *testing.T) {
 	for verb, subs := range subVerbs() {
-		help, _, _ := runPlain(verb, "--help")
+		help, _, _ := runPlain(t, verb, "--help")
 		for _, sub := range subs {
 			if !regexp.MustCompile(`\b` + sub + `\b`).MatchString(help) {
 				t.Errorf("%s --help does not name %s:\n%s", verb, sub, help)
 			}
 		}
-		if _, _, code := runPlain(verb, "no-such-sub-verb"); code != ExitError {
+		if _, _, code := runPlain(t, verb, "no-such-sub-verb"); code != ExitError {
 			t.Errorf("%s no-such-sub-verb: exit %d, want %d", verb, code, ExitError)
 		}
 	}
 	for verb, flags := range flagValues() {
 		for flag := range flags {
-			out, _, _ := runPlain(verb, "--help")
+			out, _, _ := runPlain(t, verb, "--help")
 			if !strings.Contains(out, "  --"+flag+" ") {
 				t.Errorf("%s has no --%s for its completion values", verb, flag)
 			}

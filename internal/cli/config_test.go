@@ -33,7 +33,7 @@ func TestConfigPrecedence(t *testing.T) {
 	run := func(env map[string]string, args ...string) (string, string, int) {
 		t.Helper()
 		var out, errb strings.Builder
-		code := Run(t.Context(), IO{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return env[k] }}, args)
+		code := runVerb(t, t.Context(), IO{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return env[k] }}, args)
 		return out.String(), errb.String(), code
 	}
 	line := func(out, key string) string {

@@ -10,15 +10,16 @@ import (
 )
 
 // runArgs runs realdrift in-process with no environment.
-func runPlain(args ...string) (stdout, stderr string, code int) {
+func runPlain(t testing.TB, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	var out, errb bytes.Buffer
-	code = Run(context.Background(), IO{Stdout: &out, Stderr: &errb}, args)
+	code = runVerb(t, context.Background(), IO{Stdout: &out, Stderr: &errb}, args)
 	return out.String(), errb.String(), code
 }
 
 func TestVersion(t *testing.T) {
 	for _, args := range [][]string{{"--version"}, {"version"}} {
-		out, _, code := runPlain(args...)
+		out, _, code := runPlain(t, args...)
 		if code != ExitOK || !strings.HasPrefix(out, "realdrift ") {
 			t.Errorf("%v: exit %d, %q", args, code, out)
 		}
@@ -39,7 +40,7 @@ func TestVersion(t *testing.T) {
 // TestHelpVerb: help VERB prints the verb's help, not the top-level one;
 // flags are spelled --all as the README spells them.
 func TestHelpVerb(t *testing.T) {
-	out, _, code := runPlain("help", "check")
+	out, _, code := runPlain(t, "help", "check")
 	if code != ExitOK || !strings.HasPrefix(out, "Usage: realdrift check") {
 		t.Fatalf("help check: exit %d\n%s", code, out)
 	}
@@ -49,19 +50,19 @@ func TestHelpVerb(t *testing.T) {
 	if !strings.Contains(out, "  --region string") {
 		t.Errorf("help check lacks --region string:\n%s", out)
 	}
-	if _, errs, code := runPlain("help", "chek"); code != ExitError || !strings.Contains(errs, "did you mean check?") {
+	if _, errs, code := runPlain(t, "help", "chek"); code != ExitError || !strings.Contains(errs, "did you mean check?") {
 		t.Errorf("help chek: exit %d, %q", code, errs)
 	}
 }
 
 func TestDidYouMean(t *testing.T) {
-	if _, errs, code := runPlain("recrod"); code != ExitError || !strings.Contains(errs, "did you mean record?") {
+	if _, errs, code := runPlain(t, "recrod"); code != ExitError || !strings.Contains(errs, "did you mean record?") {
 		t.Errorf("verb typo: exit %d, %q", code, errs)
 	}
-	if _, errs, code := runPlain("check", "--regoin", "x"); code != ExitError || !strings.Contains(errs, "did you mean --region?") {
+	if _, errs, code := runPlain(t, "check", "--regoin", "x"); code != ExitError || !strings.Contains(errs, "did you mean --region?") {
 		t.Errorf("flag typo: exit %d, %q", code, errs)
 	}
-	if _, errs, _ := runPlain("zzzzzz"); strings.Contains(errs, "did you mean") {
+	if _, errs, _ := runPlain(t, "zzzzzz"); strings.Contains(errs, "did you mean") {
 		t.Errorf("no suggestion expected: %q", errs)
 	}
 	for _, tc := range []struct{ got, want string }{
@@ -75,7 +76,7 @@ func TestDidYouMean(t *testing.T) {
 
 func TestCompletion(t *testing.T) {
 	for _, sh := range []string{"bash", "zsh", "fish"} {
-		out, errs, code := runPlain("completion", sh)
+		out, errs, code := runPlain(t, "completion", sh)
 		if code != ExitOK {
 			t.Fatalf("completion %s: exit %d %s", sh, code, errs)
 		}
@@ -95,11 +96,11 @@ func TestCompletion(t *testing.T) {
 			}
 		}
 	}
-	out, _, _ := runPlain("completion", "bash")
+	out, _, _ := runPlain(t, "completion", "bash")
 	if !strings.Contains(out, `check) COMPREPLY=($(compgen -W "--all`) {
 		t.Errorf("bash completion: check's flags missing:\n%s", out)
 	}
-	if _, errs, code := runPlain("completion", "bsh"); code != ExitError || !strings.Contains(errs, "did you mean bash?") {
+	if _, errs, code := runPlain(t, "completion", "bsh"); code != ExitError || !strings.Contains(errs, "did you mean bash?") {
 		t.Errorf("completion bsh: exit %d %q", code, errs)
 	}
 }

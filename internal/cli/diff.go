@@ -17,6 +17,7 @@ import (
 	"github.com/realdrift/realdrift/internal/diff"
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/live"
+	"github.com/realdrift/realdrift/internal/report"
 	"github.com/realdrift/realdrift/internal/scan"
 	"github.com/realdrift/realdrift/internal/schema"
 	"github.com/realdrift/realdrift/internal/secdiff"
@@ -70,7 +71,7 @@ func runDiff(ctx context.Context, s IO, args []string) int {
 	fs := newFlags(s, "diff", diffSynopsis)
 	var f diffFlags
 	f.register(fs)
-	fs.BoolVar(&f.json, "json", false, "write the diff as JSON: a flat array of {stack, region, changes, outputChanges, children}")
+	fs.BoolVar(&f.json, "json", false, "write the diff as JSON: {schemaVersion, report: \"diff\", toolVersion, stacks: [{stack, region, changes, outputChanges, children, …}]} (report.schema.json)")
 	fs.BoolVar(&f.fail, "fail", false, "exit 1 when the deploy would change anything (the whole nested tree with --recursive)")
 	fs.BoolVar(&f.verbose, "verbose", false, "print the AWS call figures to stderr")
 	fs.BoolVar(&f.recursive, "recursive", false, "descend into nested stacks (AWS::CloudFormation::Stack), depth first")
@@ -125,7 +126,7 @@ func runDiff(ctx context.Context, s IO, args []string) int {
 	if f.json {
 		enc := json.NewEncoder(s.Stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
+		if err := enc.Encode(diffReport{Header: report.NewHeader(report.KindDiff, toolVersion()), Stacks: nonNilDiffs(out)}); err != nil {
 			return fail(s, "diff", fmt.Errorf("write JSON: %w", err))
 		}
 	} else {
@@ -198,6 +199,21 @@ type stackDiff struct {
 	account string         `json:"-"`
 	err     error          `json:"-"`
 	drifts  map[string]int `json:"-"`
+}
+
+// diffReport is diff --json: the header every JSON report carries, then
+// each stack's diff (report.schema.json, diffReport).
+type diffReport struct {
+	report.Header
+	Stacks []*stackDiff `json:"stacks"`
+}
+
+// nonNilDiffs is list, or an empty list for nil (a JSON array, never null).
+func nonNilDiffs(list []*stackDiff) []*stackDiff {
+	if list == nil {
+		return []*stackDiff{}
+	}
+	return list
 }
 
 // changeView is a resource change with its drift notes.

@@ -122,16 +122,19 @@ func TestDiffNestedNew(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
-	var got []struct {
-		Changes  []struct{ Action string } `json:"changes"`
-		Children []struct {
-			Stack   string                    `json:"stack"`
-			Changes []struct{ Action string } `json:"changes"`
-		} `json:"children"`
+	var rep struct {
+		Stacks []struct {
+			Changes  []struct{ Action string } `json:"changes"`
+			Children []struct {
+				Stack   string                    `json:"stack"`
+				Changes []struct{ Action string } `json:"changes"`
+			} `json:"children"`
+		} `json:"stacks"`
 	}
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
+	got := rep.Stacks
 	if len(got) != 1 || len(got[0].Children) != 1 || len(got[0].Children[0].Changes) == 0 {
 		t.Fatalf("got %s", out)
 	}

@@ -97,8 +97,12 @@ func TestDiffApp(t *testing.T) {
 		t.Errorf("--fail with changes: code %d, want %d", code, ExitDrift)
 	}
 	jout, _, code := e.run("diff", "--app", changed, "--all", "--json")
-	var got diffJSON
-	if err := json.Unmarshal([]byte(jout), &got); err != nil || code != ExitOK {
+	var rep struct {
+		Stacks diffJSON `json:"stacks"`
+	}
+	err := json.Unmarshal([]byte(jout), &rep)
+	got := rep.Stacks
+	if err != nil || code != ExitOK {
 		t.Fatalf("--json: %v (code %d)\n%s", err, code, jout)
 	}
 	if len(got) != 1 || got[0].Stack != "App" || len(got[0].Changes) != 4 || string(got[0].Children) != "[]" || got[0].OutputChanges == nil {

@@ -93,10 +93,13 @@ func selfDiff(t *testing.T, w *sandbox.World, key func(account string) string) (
 				t.Errorf("%s/%s: exit %d\n%s", a.ID, r.Name, code, errs)
 				continue
 			}
-			var got []worldDiff
-			if err := json.Unmarshal([]byte(out), &got); err != nil {
+			var rep struct {
+				Stacks []worldDiff `json:"stacks"`
+			}
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
 				t.Fatalf("%s/%s: %v", a.ID, r.Name, err)
 			}
+			got := rep.Stacks
 			var walk func(s worldDiff)
 			walk = func(s worldDiff) {
 				stacks++

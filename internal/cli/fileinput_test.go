@@ -97,7 +97,7 @@ func TestFileInputsGuarded(t *testing.T) {
 					_, stderr, code = e.runCtx(ctx, "check", args...)
 				} else {
 					var out, errb bytes.Buffer
-					code = Run(ctx, IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: e.getenv}, args)
+					code = runVerb(t, ctx, IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: e.getenv}, args)
 					stderr = errb.String()
 				}
 				took := time.Since(start)

@@ -18,7 +18,7 @@ import (
 // action is granted, and the README shows exactly what the verb prints.
 func TestREADMEPermissions(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := Run(t.Context(), IO{Stdout: &out, Stderr: &errb}, []string{"iam-policy"}); code != ExitOK {
+	if code := runVerb(t, t.Context(), IO{Stdout: &out, Stderr: &errb}, []string{"iam-policy"}); code != ExitOK {
 		t.Fatalf("iam-policy: exit %d\n%s", code, errb.String())
 	}
 	var doc struct {
@@ -69,7 +69,7 @@ func TestREADMEPermissions(t *testing.T) {
 	}
 
 	out.Reset()
-	if code := Run(t.Context(), IO{Stdout: &out, Stderr: &errb}, []string{"iam-policy", "--revert"}); code != ExitOK {
+	if code := runVerb(t, t.Context(), IO{Stdout: &out, Stderr: &errb}, []string{"iam-policy", "--revert"}); code != ExitOK {
 		t.Fatalf("iam-policy --revert: exit %d\n%s", code, errb.String())
 	}
 	if err := json.Unmarshal(out.Bytes(), &doc); err != nil || len(doc.Statement) != 2 {

@@ -128,7 +128,7 @@ func TestCheckPrintsEachStackAsItCompletes(t *testing.T) {
 	var errb lockedBuffer
 	done := make(chan int)
 	go func() {
-		done <- Run(ctx, IO{Stdout: &out, Stderr: &errb, Getenv: env.getenv}, []string{"check", "--endpoint-url", env.url, "--state-dir", env.stateDir, "--all"})
+		done <- runVerb(t, ctx, IO{Stdout: &out, Stderr: &errb, Getenv: env.getenv}, []string{"check", "--endpoint-url", env.url, "--state-dir", env.stateDir, "--all"})
 	}()
 	for !strings.Contains(out.String(), "result:") {
 		select {

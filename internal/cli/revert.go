@@ -96,6 +96,15 @@ func notReadOf(run *stackRun) []revertNotRead {
 }
 
 // revertSummary counts a run's outcomes.
+// revertOutput is revert --json: the header every JSON report carries,
+// each stack's plan and outcomes, and the run's summary
+// (report.schema.json, revertReport).
+type revertOutput struct {
+	report.Header
+	Stacks  []revertStack `json:"stacks"`
+	Summary revertSummary `json:"summary"`
+}
+
 type revertSummary struct {
 	DryRun        bool           `json:"dryRun"`
 	Planned       int            `json:"planned"`
@@ -115,7 +124,7 @@ func runRevert(ctx context.Context, s IO, args []string) int {
 	f.register(fs)
 	fs.BoolVar(&f.dryRun, "dry-run", false, "print the plan and write nothing (the default without a terminal and --yes)")
 	fs.BoolVar(&f.yes, "yes", false, "write every item of the plan without asking")
-	fs.BoolVar(&f.json, "json", false, "write the plan and the outcome as JSON to stdout")
+	fs.BoolVar(&f.json, "json", false, "write the plan and the outcome as JSON to stdout (report.schema.json)")
 	fs.BoolVar(&f.declaredOnly, "declared-only", false, "revert only the declared side (declared drift)")
 	fs.BoolVar(&f.undeclaredOnly, "undeclared-only", false, "revert only live-only state (undeclared values, added children)")
 	fs.Var(&f.only, "only", "revert only findings whose LOGICALID.PATH matches this glob (repeatable)")
@@ -186,7 +195,10 @@ func runRevert(ctx context.Context, s IO, args []string) int {
 		}
 	}
 	if f.json {
-		b, err := json.MarshalIndent(map[string]any{"stacks": out, "summary": sum}, "", "  ")
+		if out == nil {
+			out = []revertStack{}
+		}
+		b, err := json.MarshalIndent(revertOutput{Header: report.NewHeader(report.KindRevert, toolVersion()), Stacks: out, Summary: sum}, "", "  ")
 		if err != nil {
 			return fail(s, "revert", err)
 		}

@@ -62,7 +62,7 @@ func runPlainEnv(e *sandboxEnv, args ...string) (string, string, int) {
 		}
 		return e.getenv(k)
 	}
-	code := Run(t0ctx(), IO{Stdout: &out, Stderr: &errb, Getenv: getenv}, args)
+	code := runVerb(e.t, t0ctx(), IO{Stdout: &out, Stderr: &errb, Getenv: getenv}, args)
 	return out.String(), errb.String(), code
 }
 

@@ -80,7 +80,7 @@ func (e *sandboxEnv) run(verb string, args ...string) (stdout, stderr string, co
 func (e *sandboxEnv) runCtx(ctx context.Context, verb string, args ...string) (stdout, stderr string, code int) {
 	var out, errb bytes.Buffer
 	full := append([]string{verb, "--endpoint-url", e.url, "--state-dir", e.stateDir}, args...)
-	code = Run(ctx, IO{Stdin: strings.NewReader(e.stdin), Stdout: &out, Stderr: &errb, Getenv: e.getenv, StdinTTY: e.tty, IsTTY: e.stdoutTTY}, full)
+	code = runVerb(e.t, ctx, IO{Stdin: strings.NewReader(e.stdin), Stdout: &out, Stderr: &errb, Getenv: e.getenv, StdinTTY: e.tty, IsTTY: e.stdoutTTY}, full)
 	return out.String(), errb.String(), code
 }
 

@@ -73,7 +73,7 @@ func TestSandboxWorldAndServe(t *testing.T) {
 	pr, pw := io.Pipe()
 	done := make(chan int, 1)
 	go func() {
-		done <- Run(ctx, IO{Stdout: pw, Stderr: io.Discard}, []string{"sandbox", "serve", "--world", demo, "--addr", "127.0.0.1:0"})
+		done <- runVerb(t, ctx, IO{Stdout: pw, Stderr: io.Discard}, []string{"sandbox", "serve", "--world", demo, "--addr", "127.0.0.1:0"})
 		pw.Close()
 	}()
 	line, err := bufio.NewReader(pr).ReadString('\n')

@@ -41,7 +41,7 @@ func (e *sandboxEnv) runConcurrently(writers int, tty bool, stdin func(i int, st
 			var out lockedBuffer
 			var errb bytes.Buffer
 			full := append([]string{verb, "--endpoint-url", e.url, "--state-dir", e.stateDir}, args(i)...)
-			code := Run(ctx, IO{Stdin: stdin(i, &out), Stdout: &out, Stderr: &errb, Getenv: e.getenv, StdinTTY: tty, IsTTY: tty}, full)
+			code := runVerb(e.t, ctx, IO{Stdin: stdin(i, &out), Stdout: &out, Stderr: &errb, Getenv: e.getenv, StdinTTY: tty, IsTTY: tty}, full)
 			res[i] = result{code, out.String(), errb.String()}
 		}()
 	}
@@ -178,7 +178,7 @@ func TestRecordProcessChild(t *testing.T) {
 	var out lockedBuffer
 	var errb bytes.Buffer
 	full := []string{"record", "--endpoint-url", env.url, "--state-dir", env.stateDir, "App"}
-	code := Run(t.Context(), IO{Stdin: &chooser{want: parts[2], prompt: &out}, Stdout: &out, Stderr: &errb, Getenv: env.getenv, StdinTTY: true, IsTTY: true}, full)
+	code := runVerb(t, t.Context(), IO{Stdin: &chooser{want: parts[2], prompt: &out}, Stdout: &out, Stderr: &errb, Getenv: env.getenv, StdinTTY: true, IsTTY: true}, full)
 	if code != ExitOK || !strings.Contains(out.String(), "recorded App") {
 		t.Fatalf("record: exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
 	}
@@ -242,7 +242,7 @@ func TestLegacyStateDirRead(t *testing.T) {
 	run := func(verb string, args ...string) (string, string, int) {
 		var out, errb bytes.Buffer
 		full := append([]string{verb, "--endpoint-url", env.url}, args...)
-		code := Run(t.Context(), IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: env.getenv}, full)
+		code := runVerb(t, t.Context(), IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: env.getenv}, full)
 		return out.String(), errb.String(), code
 	}
 	out, errs, code := run("check", "App", "--fail", "--json")

@@ -71,7 +71,7 @@ func (e *tableEnv) runStore(stdin io.Reader, tty bool, verb string, args ...stri
 	var out lockedBuffer
 	var errb bytes.Buffer
 	full := append([]string{verb, "--endpoint-url", e.sandboxEnv.url, "--store", e.url}, args...)
-	code = Run(ctx, IO{Stdin: stdin, Stdout: &out, Stderr: &errb, Getenv: e.getenv, StdinTTY: tty}, full)
+	code = runVerb(e.t, ctx, IO{Stdin: stdin, Stdout: &out, Stderr: &errb, Getenv: e.getenv, StdinTTY: tty}, full)
 	return out.String(), errb.String(), code
 }
 
@@ -156,7 +156,7 @@ func TestStore(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), deadlinetest.Scale(t, 120*time.Second))
 				defer cancel()
 				var errb bytes.Buffer
-				code := Run(ctx, IO{Stdin: &chooser{want: w, prompt: &prompt}, Stdout: &prompt, Stderr: &errb, Getenv: e.getenv, StdinTTY: true, IsTTY: true},
+				code := runVerb(t, ctx, IO{Stdin: &chooser{want: w, prompt: &prompt}, Stdout: &prompt, Stderr: &errb, Getenv: e.getenv, StdinTTY: true, IsTTY: true},
 					[]string{"record", "--endpoint-url", e.sandboxEnv.url, "--store", e.url, "App"})
 				if code != ExitOK {
 					t.Errorf("record #%d (%s): exit %d\n%s%s", i, w, code, prompt.String(), errb.String())
@@ -239,7 +239,7 @@ func TestStore(t *testing.T) {
 		} {
 			var out, errb bytes.Buffer
 			full := append([]string{c.args[0], "--endpoint-url", e.sandboxEnv.url}, c.args[1:]...)
-			code := Run(t.Context(), IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: e.getenv}, full)
+			code := runVerb(t, t.Context(), IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: e.getenv}, full)
 			if code != ExitError || !strings.Contains(errb.String(), c.want) {
 				t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, errb.String(), c.want)
 			}
@@ -253,7 +253,7 @@ func TestStore(t *testing.T) {
 		for _, verb := range [][]string{{"check", "App"}, {"record", "--yes", "App"}, {"ignore", "--path", "A.B"}} {
 			var out, errb bytes.Buffer
 			full := append([]string{verb[0], "--endpoint-url", e.sandboxEnv.url, "--store", missing}, verb[1:]...)
-			code := Run(t.Context(), IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: e.getenv}, full)
+			code := runVerb(t, t.Context(), IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: e.getenv}, full)
 			if code != ExitError || !strings.Contains(errb.String(), "the table does not exist") {
 				t.Errorf("%s --store %s: exit %d, stderr %q; want 2 and the table named", verb[0], missing, code, errb.String())
 			}
@@ -261,7 +261,7 @@ func TestStore(t *testing.T) {
 		// file://DIR is the state directory.
 		dir := filepath.Join(t.TempDir(), "state")
 		var out, errb bytes.Buffer
-		if code := Run(t.Context(), IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: e.getenv},
+		if code := runVerb(t, t.Context(), IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: e.getenv},
 			[]string{"ignore", "--path", "A.B", "--store", "file://" + dir}); code != ExitOK || !strings.Contains(out.String(), filepath.Join(dir, "ignore.yaml")) {
 			t.Errorf("ignore --store file://: exit %d\n%s%s", code, out.String(), errb.String())
 		}

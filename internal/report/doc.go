@@ -57,10 +57,18 @@
 //     a terminal with NO_COLOR unset. Without it the output is plain text.
 //     Values are shown as JSON; secrets appear only as drift.Redacted.
 //
-// JSON contract (schemaVersion 1; see testdata/report.json):
+// JSON contract (schemaVersion 1; published as report.schema.json at the
+// repository root, JSON Schema 2020-12, which also covers diff --json and
+// revert --json; see testdata/report.json). Every JSON report starts with
+// Header: schemaVersion, report (Kind: check, diff, revert) and
+// toolVersion (the realdrift version, "(devel)" for a build without one).
+// reporttest.Validate checks a report against the schema; the tests of
+// every package that produces one call it.
 //
 //	{
 //	  "schemaVersion": 1,
+//	  "report": "check",
+//	  "toolVersion": "<version>",
 //	  "verdict": "clean" | "potentialDrift" | "incomplete" | "drift" | "error",   // worst stack
 //	  "drifted": <confirmed drift findings, all stacks>,
 //	  "potentialDrift": <unrecorded findings, all stacks>,
@@ -82,7 +90,7 @@
 //	  }]
 //	}
 //
-// A finding is drift.Finding's JSON: tier (deleted, declared, undeclared,
+// A finding is its stable id (FindingID) and drift.Finding's JSON: tier (deleted, declared, undeclared,
 // added, atDefault, generated, readGap, unresolved, skipped,
 // nothingToRead, ignored),
 // logicalId, resourceType, physicalId, constructPath?, path, actual?,
@@ -117,5 +125,6 @@
 // logical names are account/region/stack/logical id.
 //
 // FindingID is a finding's stable id (account, region, stack, logical id,
-// physical id, path, hashed): SARIF's partialFingerprints and ASFF's Id.
+// physical id, path, hashed): the JSON findings' id, SARIF's
+// partialFingerprints and ASFF's Id.
 package report

@@ -9,11 +9,40 @@ import (
 	"github.com/realdrift/realdrift/internal/drift"
 )
 
-// JSONSchemaVersion is the version of the JSON contract.
+// JSONSchemaVersion is the version of the JSON contract
+// (report.schema.json at the repository root).
 const JSONSchemaVersion = 1
 
+// Kind names what a JSON report is a report of: its "report" field, by
+// which report.schema.json tells the shapes apart.
+type Kind string
+
+// The JSON reports realdrift writes.
+const (
+	KindCheck  Kind = "check"
+	KindDiff   Kind = "diff"
+	KindRevert Kind = "revert"
+)
+
+// Header is what every JSON report starts with: the contract version, the
+// kind of report and the realdrift version that wrote it.
+type Header struct {
+	SchemaVersion int    `json:"schemaVersion"`
+	Report        Kind   `json:"report"`
+	ToolVersion   string `json:"toolVersion"`
+}
+
+// NewHeader is the header of a report of kind written by toolVersion
+// ("(devel)" when empty: a build without a version).
+func NewHeader(kind Kind, toolVersion string) Header {
+	if toolVersion == "" {
+		toolVersion = "(devel)"
+	}
+	return Header{SchemaVersion: JSONSchemaVersion, Report: kind, ToolVersion: toolVersion}
+}
+
 type jsonReport struct {
-	SchemaVersion    int         `json:"schemaVersion"`
+	Header
 	Verdict          Verdict     `json:"verdict"`
 	Drifted          int         `json:"drifted"`
 	PotentialDrift   int         `json:"potentialDrift"`
@@ -25,20 +54,35 @@ type jsonReport struct {
 }
 
 type jsonStack struct {
-	Stack            string          `json:"stack"`
-	Account          string          `json:"account"`
-	Region           string          `json:"region"`
-	Parent           string          `json:"parent,omitempty"`
-	ParentLogicalID  string          `json:"parentLogicalId,omitempty"`
-	Verdict          Verdict         `json:"verdict"`
-	Drifted          int             `json:"drifted"`
-	PotentialDrift   int             `json:"potentialDrift"`
-	CoverageComplete bool            `json:"coverageComplete"`
-	Resources        int             `json:"resources"`
-	NotRead          int             `json:"notRead"`
-	Counts           map[string]int  `json:"counts"`
-	Error            string          `json:"error,omitempty"`
-	Findings         []drift.Finding `json:"findings"`
+	Stack            string         `json:"stack"`
+	Account          string         `json:"account"`
+	Region           string         `json:"region"`
+	Parent           string         `json:"parent,omitempty"`
+	ParentLogicalID  string         `json:"parentLogicalId,omitempty"`
+	Verdict          Verdict        `json:"verdict"`
+	Drifted          int            `json:"drifted"`
+	PotentialDrift   int            `json:"potentialDrift"`
+	CoverageComplete bool           `json:"coverageComplete"`
+	Resources        int            `json:"resources"`
+	NotRead          int            `json:"notRead"`
+	Counts           map[string]int `json:"counts"`
+	Error            string         `json:"error,omitempty"`
+	Findings         []jsonFinding  `json:"findings"`
+}
+
+// jsonFinding is a finding with its stable id (FindingID).
+type jsonFinding struct {
+	ID string `json:"id"`
+	drift.Finding
+}
+
+// JSONOptions are what a JSON report says besides the findings.
+type JSONOptions struct {
+	// ToolVersion is realdrift's version (toolVersion; "(devel)" when
+	// empty).
+	ToolVersion string
+	// Partial marks a run that ended early (the zero value: a whole run).
+	Partial Partial
 }
 
 // Partial says a run ended before every stack was checked: interrupted
@@ -72,15 +116,13 @@ func nonNil(list []string) []string {
 }
 
 // JSON writes the stacks in the JSON contract described in the package
-// documentation, indented, with a trailing newline.
-func JSON(w io.Writer, stacks []Stack) error { return JSONPartial(w, stacks, Partial{}) }
-
-// JSONPartial is JSON for a run that may have ended early: an interrupted
-// run says interrupted: true, lists the stacks it did not check, and its
-// coverage is never complete.
-func JSONPartial(w io.Writer, stacks []Stack, p Partial) error {
+// documentation, indented, with a trailing newline. A run that ended
+// early (opt.Partial) says interrupted: true, lists the stacks it did not
+// check, and its coverage is never complete.
+func JSON(w io.Writer, stacks []Stack, opt JSONOptions) error {
+	p := opt.Partial
 	r := jsonReport{
-		SchemaVersion: JSONSchemaVersion, CoverageComplete: !p.Interrupted && len(p.NotChecked) == 0,
+		Header: NewHeader(KindCheck, opt.ToolVersion), CoverageComplete: !p.Interrupted && len(p.NotChecked) == 0,
 		Interrupted: p.Interrupted, NotChecked: p.NotChecked, Stacks: []jsonStack{},
 	}
 	if len(stacks) == 0 {
@@ -97,10 +139,10 @@ func JSONPartial(w io.Writer, stacks []Stack, p Partial) error {
 			Verdict: sum.Verdict, Drifted: sum.Drifted, PotentialDrift: sum.Potential,
 			CoverageComplete: sum.CoverageComplete(), Resources: sum.Resources, NotRead: sum.Unread,
 			Counts:   map[string]int{},
-			Findings: sorted(s.Ref.Name, s.Findings),
+			Findings: []jsonFinding{},
 		}
-		if js.Findings == nil {
-			js.Findings = []drift.Finding{}
+		for _, f := range sorted(s.Ref.Name, s.Findings) {
+			js.Findings = append(js.Findings, jsonFinding{ID: FindingID(s.Ref, f), Finding: f})
 		}
 		for t, n := range sum.All {
 			js.Counts[t.String()] = n

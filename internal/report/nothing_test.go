@@ -36,7 +36,7 @@ func TestNothingToReadIsListedNotUnread(t *testing.T) {
 	}
 
 	var js bytes.Buffer
-	if err := JSON(&js, []Stack{s}); err != nil {
+	if err := JSON(&js, []Stack{s}, JSONOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {

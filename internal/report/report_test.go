@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/report/reporttest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -120,10 +121,11 @@ func TestTextGolden(t *testing.T) {
 func TestJSONGolden(t *testing.T) {
 	stacks := []Stack{{Ref: prod, Findings: mixed()}, {Ref: dev, Err: errors.New("GetTemplate: AccessDenied")}, {Ref: drift.StackRef{Account: "111111111111", Region: "us-east-1", Name: "Quiet"}}}
 	var buf bytes.Buffer
-	if err := JSON(&buf, stacks); err != nil {
+	if err := JSON(&buf, stacks, JSONOptions{ToolVersion: "v1.2.3"}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "report.json", buf.Bytes())
+	reporttest.Validate(t, "report.json", buf.Bytes())
 	if strings.Contains(buf.String(), "hunter2") {
 		t.Error("secret in plaintext")
 	}
@@ -206,7 +208,7 @@ func TestFailedStackCoverage(t *testing.T) {
 		t.Error("a failed stack has complete coverage")
 	}
 	var buf bytes.Buffer
-	if err := JSON(&buf, []Stack{failed, failed}); err != nil {
+	if err := JSON(&buf, []Stack{failed, failed}, JSONOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	var got struct {

@@ -27,6 +27,7 @@ import (
 	"github.com/realdrift/realdrift/internal/cli"
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/lambdarouter"
+	"github.com/realdrift/realdrift/internal/report/reporttest"
 	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
 	"github.com/realdrift/realdrift/internal/schema"
@@ -332,10 +333,11 @@ func (e *e2e) cliFindings(t *testing.T, ref drift.StackRef) any {
 	if code != 0 {
 		t.Fatalf("realdrift check %s: exit %d\n%s", ref, code, stderr.String())
 	}
+	reporttest.Validate(t, "realdrift check "+ref.String(), stdout.Bytes())
 	var rep struct {
 		Stacks []struct {
 			Stack, Account, Region string
-			Findings               any
+			Findings               []map[string]any
 		}
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
@@ -344,7 +346,14 @@ func (e *e2e) cliFindings(t *testing.T, ref drift.StackRef) any {
 	if len(rep.Stacks) != 1 || rep.Stacks[0].Stack != ref.Name || rep.Stacks[0].Account != ref.Account || rep.Stacks[0].Region != ref.Region {
 		t.Fatalf("realdrift check %s: report for %+v", ref, rep.Stacks)
 	}
-	return rep.Stacks[0].Findings
+	// The store keeps findings without the report's stable id
+	// (report.FindingID, which the schema checks): compare the rest.
+	findings := make([]any, 0, len(rep.Stacks[0].Findings))
+	for _, f := range rep.Stacks[0].Findings {
+		delete(f, "id")
+		findings = append(findings, f)
+	}
+	return findings
 }
 
 // cliEnv is the CLI's environment for a stack: the account's own keys,
