@@ -28,6 +28,14 @@ func runVerb(t testing.TB, ctx context.Context, s IO, args []string) int {
 	if b, ok := s.Stdout.(interface{ String() string }); ok {
 		before = len(b.String())
 	}
+	// A file the run leaves as it was (an interrupted run writes none) is
+	// not its report.
+	old := map[string][]byte{}
+	for _, p := range jsonFiles(args) {
+		if b, err := os.ReadFile(p); err == nil {
+			old[p] = b
+		}
+	}
 	code := Run(ctx, s, args)
 	if len(args) == 0 || !slices.Contains(reportVerbs, args[0]) || slices.Contains(args, "--help") || slices.Contains(args, "-h") {
 		return code
@@ -41,8 +49,8 @@ func runVerb(t testing.TB, ctx context.Context, s IO, args []string) int {
 	}
 	for _, p := range jsonFiles(args) {
 		b, err := os.ReadFile(p)
-		if err != nil {
-			continue // the run failed before writing it
+		if prev, ok := old[p]; err != nil || ok && bytes.Equal(b, prev) {
+			continue // the run did not write it
 		}
 		reporttest.Validate(t, what+" ("+filepath.Base(p)+")", b)
 	}
