@@ -415,8 +415,12 @@ func joinDotted(prefix, k string) string {
 
 // oobRelated reports whether a finding at p covers a change at q (dotted):
 // the same path, an ancestor or a descendant; a keyed finding path
-// ("Tags[Name].Value") covers q when its part before the key does.
+// ("Tags[Name].Value") covers q when its part before the key does; a
+// whole-resource finding (p empty: the resource deleted) covers every path.
 func oobRelated(p, q string) bool {
+	if p == "" {
+		return true
+	}
 	if i := strings.IndexByte(p, '['); i >= 0 {
 		p = p[:i]
 	}
@@ -497,11 +501,15 @@ func namesResource(physicalID, v string) bool {
 }
 
 // inlineHolders are the changes that make a change to an AWS::IAM::Policy
-// document visible as IAM serves it: IAM keeps an inline policy on each
-// role, user and group holding it (PutRolePolicy changes that copy), and
-// the sandbox serves a holder's own inline entry of that name first.
+// visible as IAM serves it: IAM keeps an inline policy on each role, user
+// and group holding it (PutRolePolicy changes that copy), and the sandbox
+// serves a holder's own inline entry of that name first. A document
+// change is made to each copy; so is a rename (PolicyName: IAM has no
+// rename, an out-of-band rename is a new inline policy on each holder in
+// place of the old one), after which the stack's policy is gone — the
+// deleted tier, a whole-resource finding (oobRelated).
 func inlineHolders(a *sandbox.Account, res *sandbox.Resource, live map[string]any, path string) []sandbox.Change {
-	if res.Type != "AWS::IAM::Policy" || !strings.HasPrefix(path, "PolicyDocument.") {
+	if res.Type != "AWS::IAM::Policy" || (path != "PolicyName" && !strings.HasPrefix(path, "PolicyDocument.")) {
 		return nil
 	}
 	name, _ := live["PolicyName"].(string)
