@@ -40,7 +40,7 @@ func TestOutputRemovesDeadTemps(t *testing.T) {
 
 	// A verb whose run fails: exit 2, FILE left as it was.
 	var out, errb bytes.Buffer
-	code := Run(t.Context(), IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }},
+	code := runVerb(t, t.Context(), IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }},
 		[]string{"schema", "show", "AWS::No::Such", "-o", target})
 	if code != ExitError {
 		t.Fatalf("schema show of an unknown type: exit %d, want 2\n%s", code, errb.String())

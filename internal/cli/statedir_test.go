@@ -104,7 +104,7 @@ func TestFirstCheckInFreshDirectory(t *testing.T) {
 	run := func(verb string, args ...string) (string, string, int) {
 		var out, errb bytes.Buffer
 		full := append([]string{verb, "--endpoint-url", e.url}, args...)
-		code := Run(t.Context(), IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: e.getenv}, full)
+		code := runVerb(t, t.Context(), IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: e.getenv}, full)
 		return out.String(), errb.String(), code
 	}
 	stdout, stderr, code := run("check", "App")
