@@ -17,23 +17,14 @@ import (
 )
 
 func cloudControlService(s *Server) *wire.Service {
-	return &wire.Service{
-		Name:          "cloudcontrolapi",
-		Protocol:      wire.ProtoJSON,
-		JSONNamespace: "com.amazonaws.cloudcontrolapi#",
-		JSONVersion:   "1.0",
-		TargetPrefix:  "CloudApiService.",
-		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
-		Deny:          wire.Error{Status: 403, Code: "AccessDeniedException"},
-		Ops: map[string]wire.Handler{
-			"GetResource":              wire.Bound(s.ccGetResource),
-			"ListResources":            wire.Bound(s.ccListResources),
-			"UpdateResource":           wire.Bound(s.ccUpdateResource),
-			"DeleteResource":           wire.Bound(s.ccDeleteResource),
-			"GetResourceRequestStatus": wire.Bound(s.ccGetResourceRequestStatus),
-			"CancelResourceRequest":    wire.Bound(s.ccCancelResourceRequest),
-		},
-	}
+	return wire.JSON("cloudcontrolapi", "1.0", "CloudApiService.", wire.Ops{
+		"GetResource":              wire.Bound(s.ccGetResource),
+		"ListResources":            wire.Bound(s.ccListResources),
+		"UpdateResource":           wire.Bound(s.ccUpdateResource),
+		"DeleteResource":           wire.Bound(s.ccDeleteResource),
+		"GetResourceRequestStatus": wire.Bound(s.ccGetResourceRequestStatus),
+		"CancelResourceRequest":    wire.Bound(s.ccCancelResourceRequest),
+	}).Denies(403, "AccessDeniedException")
 }
 
 type resourceDescription struct {

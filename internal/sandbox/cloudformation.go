@@ -9,23 +9,16 @@ import (
 )
 
 func cloudFormationService(s *Server) *wire.Service {
-	return &wire.Service{
-		Name:     "cloudformation",
-		Protocol: wire.ProtoQuery,
-		XMLNS:    "http://cloudformation.amazonaws.com/doc/2010-05-15/",
-		Throttle: wire.Error{Status: 400, Code: "Throttling"},
-		Deny:     wire.Error{Status: 403, Code: "AccessDenied"},
-		Ops: map[string]wire.Handler{
-			"DescribeStacks":         wire.Bound(s.cfnDescribeStacks),
-			"ListStacks":             wire.Bound(s.cfnListStacks),
-			"GetTemplate":            wire.Bound(s.cfnGetTemplate),
-			"ListStackResources":     wire.Bound(s.cfnListStackResources),
-			"DescribeStackResources": wire.Bound(s.cfnDescribeStackResources),
-			"ListExports":            wire.Bound(s.cfnListExports),
-			"ListImports":            wire.Bound(s.cfnListImports),
-			"DescribeType":           wire.Bound(s.cfnDescribeType),
-		},
-	}
+	return wire.Query("cloudformation", "http://cloudformation.amazonaws.com/doc/2010-05-15/", wire.Ops{
+		"DescribeStacks":         wire.Bound(s.cfnDescribeStacks),
+		"ListStacks":             wire.Bound(s.cfnListStacks),
+		"GetTemplate":            wire.Bound(s.cfnGetTemplate),
+		"ListStackResources":     wire.Bound(s.cfnListStackResources),
+		"DescribeStackResources": wire.Bound(s.cfnDescribeStackResources),
+		"ListExports":            wire.Bound(s.cfnListExports),
+		"ListImports":            wire.Bound(s.cfnListImports),
+		"DescribeType":           wire.Bound(s.cfnDescribeType),
+	})
 }
 
 func stackCreated(s *world.Stack) time.Time {

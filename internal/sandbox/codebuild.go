@@ -18,19 +18,10 @@ import (
 // answers what was recorded. Names CodeBuild does not know are listed in
 // projectsNotFound / reportGroupsNotFound, as CodeBuild does.
 func codeBuildService() *wire.Service {
-	return &wire.Service{
-		Name:          "codebuild",
-		Protocol:      wire.ProtoJSON,
-		JSONNamespace: "com.amazonaws.codebuild#",
-		JSONVersion:   "1.1",
-		TargetPrefix:  "CodeBuild_20161006.",
-		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
-		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
-		Ops: map[string]wire.Handler{
-			"BatchGetProjects":     codeBuildBatchGetProjects,
-			"BatchGetReportGroups": codeBuildBatchGetReportGroups,
-		},
-	}
+	return wire.JSON("codebuild", "1.1", "CodeBuild_20161006.", wire.Ops{
+		"BatchGetProjects":     codeBuildBatchGetProjects,
+		"BatchGetReportGroups": codeBuildBatchGetReportGroups,
+	})
 }
 
 // camelModel converts a template-shaped value to an API's camelCase one:

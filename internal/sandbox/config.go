@@ -11,19 +11,12 @@ import "github.com/realdrift/realdrift/internal/sandbox/wire"
 // not exist is NoSuch...Exception, as Config answers; asked for none, all
 // are listed.
 func configService() *wire.Service {
-	return &wire.Service{
-		Name:          "config",
-		Protocol:      wire.ProtoJSON,
-		JSONNamespace: "com.amazonaws.starlingdoveservice#",
-		JSONVersion:   "1.1",
-		TargetPrefix:  "StarlingDoveService.",
-		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
-		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
-		Ops: map[string]wire.Handler{
-			"DescribeConfigurationRecorders": configDescribeRecorders,
-			"DescribeDeliveryChannels":       configDescribeChannels,
-		},
-	}
+	svc := wire.JSON("config", "1.1", "StarlingDoveService.", wire.Ops{
+		"DescribeConfigurationRecorders": configDescribeRecorders,
+		"DescribeDeliveryChannels":       configDescribeChannels,
+	})
+	svc.JSONNamespace = "com.amazonaws.starlingdoveservice#"
+	return svc
 }
 
 // configDescribe lists the models of typ named in names (all when none),

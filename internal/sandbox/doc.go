@@ -148,10 +148,14 @@
 //
 //  1. Create internal/sandbox/service/N (N = the SigV4 signing name) with a
 //     doc.go saying what it serves from which world models.
-//  2. Write func Service() *wire.Service: Name, Protocol, the JSON target
-//     prefix and namespace or the query namespace, Throttle and Deny in the
-//     service's own error codes, Route for a REST protocol, and Ops mapping
-//     each operation name to a wire.Handler.
+//  2. Write func Service() *wire.Service with the protocol's constructor:
+//     wire.JSON(name, version, target prefix, ops), wire.Query(name, XML
+//     namespace, ops), wire.RESTJSON(name, route, ops) or wire.RESTXML(name,
+//     XML namespace, route, ops), where ops (wire.Ops) maps each operation
+//     name to a wire.Handler and a REST route is wire.Paths({"GET
+//     /path/{param}": "Operation"}). The constructor gives the protocol's
+//     usual throttling and denial errors; chain .Throttles(status, code) or
+//     .Denies(status, code) where the service's model names others.
 //  3. Write each handler as func(st *world.State, c *wire.Call) (any, error):
 //     take st.RLock (reads) or st.Lock (writes) for the whole operation, find
 //     models with st.Resource / st.OfType and world.FieldString etc., answer

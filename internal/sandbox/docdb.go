@@ -26,18 +26,11 @@ import (
 // (20-100) and Marker; a missing cluster is DBClusterNotFoundFault, a
 // missing instance DBInstanceNotFound (404).
 func docDBService() *wire.Service {
-	return &wire.Service{
-		Name:     "rds",
-		Protocol: wire.ProtoQuery,
-		XMLNS:    "http://rds.amazonaws.com/doc/2014-10-31/",
-		Throttle: wire.Error{Status: 400, Code: "Throttling"},
-		Deny:     wire.Error{Status: 403, Code: "AccessDenied"},
-		Ops: map[string]wire.Handler{
-			"DescribeDBClusters":  docDBDescribeClusters,
-			"DescribeDBInstances": docDBDescribeInstances,
-			"ListTagsForResource": docDBListTags,
-		},
-	}
+	return wire.Query("rds", "http://rds.amazonaws.com/doc/2014-10-31/", wire.Ops{
+		"DescribeDBClusters":  docDBDescribeClusters,
+		"DescribeDBInstances": docDBDescribeInstances,
+		"ListTagsForResource": docDBListTags,
+	})
 }
 
 // docDBKind is what differs between clusters and instances.

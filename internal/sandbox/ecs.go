@@ -14,19 +14,10 @@ import (
 // DescribeServices answers a service with its primary deployment
 // (ecs_services.go).
 func ecsService() *wire.Service {
-	return &wire.Service{
-		Name:          "ecs",
-		Protocol:      wire.ProtoJSON,
-		JSONNamespace: "com.amazonaws.ecs#",
-		JSONVersion:   "1.1",
-		TargetPrefix:  "AmazonEC2ContainerServiceV20141113.",
-		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
-		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
-		Ops: map[string]wire.Handler{
-			"ListServices":     ecsListServices,
-			"DescribeServices": ecsDescribeServices,
-		},
-	}
+	return wire.JSON("ecs", "1.1", "AmazonEC2ContainerServiceV20141113.", wire.Ops{
+		"ListServices":     ecsListServices,
+		"DescribeServices": ecsDescribeServices,
+	})
 }
 
 func clusterName(s string) string {

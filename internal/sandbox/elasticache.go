@@ -20,21 +20,14 @@ import (
 // ARN. Replication groups, their member clusters and users are served
 // for the supplements (elasticache_supp.go).
 func elastiCacheService() *wire.Service {
-	return &wire.Service{
-		Name:     "elasticache",
-		Protocol: wire.ProtoQuery,
-		XMLNS:    "http://elasticache.amazonaws.com/doc/2015-02-02/",
-		Throttle: wire.Error{Status: 400, Code: "Throttling"},
-		Deny:     wire.Error{Status: 403, Code: "AccessDenied"},
-		Ops: map[string]wire.Handler{
-			"DescribeCacheParameterGroups": cacheDescribeParameterGroups,
-			"DescribeCacheParameters":      cacheDescribeParameters,
-			"ListTagsForResource":          cacheListTags,
-			"DescribeReplicationGroups":    cacheDescribeReplicationGroups,
-			"DescribeCacheClusters":        cacheDescribeCacheClusters,
-			"DescribeUsers":                cacheDescribeUsers,
-		},
-	}
+	return wire.Query("elasticache", "http://elasticache.amazonaws.com/doc/2015-02-02/", wire.Ops{
+		"DescribeCacheParameterGroups": cacheDescribeParameterGroups,
+		"DescribeCacheParameters":      cacheDescribeParameters,
+		"ListTagsForResource":          cacheListTags,
+		"DescribeReplicationGroups":    cacheDescribeReplicationGroups,
+		"DescribeCacheClusters":        cacheDescribeCacheClusters,
+		"DescribeUsers":                cacheDescribeUsers,
+	})
 }
 
 // listOf is a query list whose items are named item.

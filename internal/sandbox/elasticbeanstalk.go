@@ -13,16 +13,9 @@ import "github.com/realdrift/realdrift/internal/sandbox/wire"
 // or application is the InvalidParameterValue Elastic Beanstalk answers;
 // configuration templates (TemplateName) are not served.
 func elasticBeanstalkService() *wire.Service {
-	return &wire.Service{
-		Name:     "elasticbeanstalk",
-		Protocol: wire.ProtoQuery,
-		XMLNS:    "http://elasticbeanstalk.amazonaws.com/docs/2010-12-01/",
-		Throttle: wire.Error{Status: 400, Code: "Throttling"},
-		Deny:     wire.Error{Status: 403, Code: "AccessDenied"},
-		Ops: map[string]wire.Handler{
-			"DescribeConfigurationSettings": ebDescribeConfigurationSettings,
-		},
-	}
+	return wire.Query("elasticbeanstalk", "http://elasticbeanstalk.amazonaws.com/docs/2010-12-01/", wire.Ops{
+		"DescribeConfigurationSettings": ebDescribeConfigurationSettings,
+	})
 }
 
 func ebDescribeConfigurationSettings(st *world.State, c *wire.Call) (any, error) {

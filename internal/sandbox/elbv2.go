@@ -15,17 +15,10 @@ import "strconv"
 // A trust store's CA bundle is in elbv2_truststore.go, the attribute
 // writes in elbv2_write.go.
 func elbv2Service(srv *Server) *wire.Service {
-	svc := &wire.Service{
-		Name:     "elasticloadbalancing",
-		Protocol: wire.ProtoQuery,
-		XMLNS:    "http://elasticloadbalancing.amazonaws.com/doc/2015-12-01/",
-		Throttle: wire.Error{Status: 400, Code: "Throttling"},
-		Deny:     wire.Error{Status: 403, Code: "AccessDenied"},
-		Ops: map[string]wire.Handler{
-			"DescribeListenerCertificates":      elbv2DescribeListenerCertificates,
-			"GetTrustStoreCaCertificatesBundle": wire.Bound(srv.elbv2GetTrustStoreCaCertificatesBundle),
-		},
-	}
+	svc := wire.Query("elasticloadbalancing", "http://elasticloadbalancing.amazonaws.com/doc/2015-12-01/", wire.Ops{
+		"DescribeListenerCertificates":      elbv2DescribeListenerCertificates,
+		"GetTrustStoreCaCertificatesBundle": wire.Bound(srv.elbv2GetTrustStoreCaCertificatesBundle),
+	})
 	for op, h := range elbv2WriteOps() {
 		svc.Ops[op] = h
 	}

@@ -11,24 +11,15 @@ import "github.com/realdrift/realdrift/internal/sandbox/wire"
 // template's); a workflow's Tags map is what GetTags answers for its ARN.
 // A name Glue does not know is EntityNotFoundException.
 func glueService() *wire.Service {
-	return &wire.Service{
-		Name:          "glue",
-		Protocol:      wire.ProtoJSON,
-		JSONNamespace: "com.amazonaws.glue#",
-		JSONVersion:   "1.1",
-		TargetPrefix:  "AWSGlue.",
-		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
-		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
-		Ops: map[string]wire.Handler{
-			"GetClassifier":            glueGetClassifier,
-			"GetWorkflow":              glueGetWorkflow,
-			"GetTags":                  glueGetTags,
-			"GetConnection":            glueGetConnection,
-			"GetSecurityConfiguration": glueGetSecurityConfiguration,
-			"GetTable":                 glueGetTable,
-			"GetTables":                glueGetTables,
-		},
-	}
+	return wire.JSON("glue", "1.1", "AWSGlue.", wire.Ops{
+		"GetClassifier":            glueGetClassifier,
+		"GetWorkflow":              glueGetWorkflow,
+		"GetTags":                  glueGetTags,
+		"GetConnection":            glueGetConnection,
+		"GetSecurityConfiguration": glueGetSecurityConfiguration,
+		"GetTable":                 glueGetTable,
+		"GetTables":                glueGetTables,
+	})
 }
 
 var glueClassifierKinds = []string{"CsvClassifier", "GrokClassifier", "JsonClassifier", "XMLClassifier"}

@@ -15,32 +15,25 @@ import (
 // iamService serves IAM; the managed-policy attachments are in
 // iam_attach.go.
 func iamService() *wire.Service {
-	svc := &wire.Service{
-		Name:     "iam",
-		Protocol: wire.ProtoQuery,
-		XMLNS:    "https://iam.amazonaws.com/doc/2010-05-08/",
-		Throttle: wire.Error{Status: 400, Code: "Throttling"},
-		Deny:     wire.Error{Status: 403, Code: "AccessDenied"},
-		Ops: map[string]wire.Handler{
-			"ListRolePolicies":      iamListRolePolicies,
-			"GetRolePolicy":         iamGetRolePolicy,
-			"PutRolePolicy":         iamPutRolePolicy,
-			"DeleteRolePolicy":      iamDeleteRolePolicy,
-			"GetUserPolicy":         iamGetUserPolicy,
-			"GetGroupPolicy":        iamGetGroupPolicy,
-			"GetPolicy":             iamGetPolicy,
-			"GetPolicyVersion":      iamGetPolicyVersion,
-			"ListPolicyVersions":    iamListPolicyVersions,
-			"CreatePolicyVersion":   iamCreatePolicyVersion,
-			"ListEntitiesForPolicy": iamListEntitiesForPolicy,
-			"PutUserPolicy":         iamPutUserPolicy,
-			"DeleteUserPolicy":      iamDeleteUserPolicy,
-			"PutGroupPolicy":        iamPutGroupPolicy,
-			"DeleteGroupPolicy":     iamDeleteGroupPolicy,
-			"DeletePolicyVersion":   iamDeletePolicyVersion,
-			"ListAccessKeys":        iamListAccessKeys,
-		},
-	}
+	svc := wire.Query("iam", "https://iam.amazonaws.com/doc/2010-05-08/", wire.Ops{
+		"ListRolePolicies":      iamListRolePolicies,
+		"GetRolePolicy":         iamGetRolePolicy,
+		"PutRolePolicy":         iamPutRolePolicy,
+		"DeleteRolePolicy":      iamDeleteRolePolicy,
+		"GetUserPolicy":         iamGetUserPolicy,
+		"GetGroupPolicy":        iamGetGroupPolicy,
+		"GetPolicy":             iamGetPolicy,
+		"GetPolicyVersion":      iamGetPolicyVersion,
+		"ListPolicyVersions":    iamListPolicyVersions,
+		"CreatePolicyVersion":   iamCreatePolicyVersion,
+		"ListEntitiesForPolicy": iamListEntitiesForPolicy,
+		"PutUserPolicy":         iamPutUserPolicy,
+		"DeleteUserPolicy":      iamDeleteUserPolicy,
+		"PutGroupPolicy":        iamPutGroupPolicy,
+		"DeleteGroupPolicy":     iamDeleteGroupPolicy,
+		"DeletePolicyVersion":   iamDeletePolicyVersion,
+		"ListAccessKeys":        iamListAccessKeys,
+	})
 	for op, h := range iamAttachOps() {
 		svc.Ops[op] = h
 	}

@@ -11,23 +11,16 @@ import (
 )
 
 func lambdaService() *wire.Service {
-	return &wire.Service{
-		Name:     "lambda",
-		Protocol: wire.ProtoRESTJSON,
-		Throttle: wire.Error{Status: 429, Code: "TooManyRequestsException"},
-		Deny:     wire.Error{Status: 403, Code: "AccessDeniedException"},
-		Route:    lambdaRoute,
-		Ops: map[string]wire.Handler{
-			"GetPolicy":                lambdaGetPolicy,
-			"ListFunctionUrlConfigs":   lambdaListFunctionURLConfigs,
-			"ListAliases":              lambdaListAliases,
-			"ListEventSourceMappings":  lambdaListEventSourceMappings,
-			"ListVersionsByFunction":   lambdaListVersionsByFunction,
-			"GetFunctionConfiguration": lambdaGetFunctionConfiguration,
-			"AddPermission":            lambdaAddPermission,
-			"RemovePermission":         lambdaRemovePermission,
-		},
-	}
+	return wire.RESTJSON("lambda", lambdaRoute, wire.Ops{
+		"GetPolicy":                lambdaGetPolicy,
+		"ListFunctionUrlConfigs":   lambdaListFunctionURLConfigs,
+		"ListAliases":              lambdaListAliases,
+		"ListEventSourceMappings":  lambdaListEventSourceMappings,
+		"ListVersionsByFunction":   lambdaListVersionsByFunction,
+		"GetFunctionConfiguration": lambdaGetFunctionConfiguration,
+		"AddPermission":            lambdaAddPermission,
+		"RemovePermission":         lambdaRemovePermission,
+	})
 }
 
 // lambdaRoutes maps REST paths (with {fn} for the function name) to

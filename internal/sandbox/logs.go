@@ -14,19 +14,10 @@ import (
 // group exists when an AWS::Logs::LogGroup model names it or a filter is on
 // it; asking for the filters of another answers ResourceNotFoundException.
 func logsService() *wire.Service {
-	return &wire.Service{
-		Name:          "logs",
-		Protocol:      wire.ProtoJSON,
-		JSONNamespace: "com.amazonaws.logs#",
-		JSONVersion:   "1.1",
-		TargetPrefix:  "Logs_20140328.",
-		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
-		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
-		Ops: map[string]wire.Handler{
-			"DescribeMetricFilters":       logsDescribeMetricFilters,
-			"DescribeSubscriptionFilters": logsDescribeSubscriptionFilters,
-		},
-	}
+	return wire.JSON("logs", "1.1", "Logs_20140328.", wire.Ops{
+		"DescribeMetricFilters":       logsDescribeMetricFilters,
+		"DescribeSubscriptionFilters": logsDescribeSubscriptionFilters,
+	})
 }
 
 type logsFilterQuery struct {

@@ -1,10 +1,6 @@
 package sandbox
 
 import (
-	"net/http"
-	"net/url"
-	"strings"
-
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
@@ -16,38 +12,15 @@ import (
 // type; GET /2017-08-29/tags/{arn} answers its Tags map. An unknown queue
 // is NotFoundException.
 func mediaConvertService() *wire.Service {
-	return &wire.Service{
-		Name:     "mediaconvert",
-		Protocol: wire.ProtoRESTJSON,
-		Throttle: wire.Error{Status: 429, Code: "TooManyRequestsException"},
-		Deny:     wire.Error{Status: 403, Code: "ForbiddenException"},
-		Route:    mediaConvertRoute,
-		Ops: map[string]wire.Handler{
-			"GetQueue":            mediaConvertGetQueue,
-			"ListTagsForResource": mediaConvertListTags,
-			"GetJobTemplate":      mediaConvertGetJobTemplate,
-		},
-	}
-}
-
-func mediaConvertRoute(r *http.Request) (string, map[string]string) {
-	segs := strings.Split(strings.Trim(r.URL.EscapedPath(), "/"), "/")
-	if r.Method != http.MethodGet || len(segs) != 3 || segs[0] != "2017-08-29" {
-		return "", nil
-	}
-	v, err := url.PathUnescape(segs[2])
-	if err != nil {
-		return "", nil
-	}
-	switch segs[1] {
-	case "queues":
-		return "GetQueue", map[string]string{"name": v}
-	case "tags":
-		return "ListTagsForResource", map[string]string{"arn": v}
-	case "jobTemplates":
-		return "GetJobTemplate", map[string]string{"name": v}
-	}
-	return "", nil
+	return wire.RESTJSON("mediaconvert", wire.Paths(map[string]string{
+		"GET /2017-08-29/queues/{name}":       "GetQueue",
+		"GET /2017-08-29/tags/{arn}":          "ListTagsForResource",
+		"GET /2017-08-29/jobTemplates/{name}": "GetJobTemplate",
+	}), wire.Ops{
+		"GetQueue":            mediaConvertGetQueue,
+		"ListTagsForResource": mediaConvertListTags,
+		"GetJobTemplate":      mediaConvertGetJobTemplate,
+	}).Denies(403, "ForbiddenException")
 }
 
 func mediaConvertQueue(st *world.State, c *wire.Call, name string) (map[string]any, error) {

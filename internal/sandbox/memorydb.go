@@ -17,19 +17,10 @@ import (
 // group is the UserNotFoundFault / ParameterGroupNotFoundFault MemoryDB
 // answers.
 func memoryDBService() *wire.Service {
-	return &wire.Service{
-		Name:          "memorydb",
-		Protocol:      wire.ProtoJSON,
-		JSONNamespace: "com.amazonaws.memorydb#",
-		JSONVersion:   "1.1",
-		TargetPrefix:  "AmazonMemoryDB.",
-		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
-		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
-		Ops: map[string]wire.Handler{
-			"DescribeUsers":      memoryDBDescribeUsers,
-			"DescribeParameters": memoryDBDescribeParameters,
-		},
-	}
+	return wire.JSON("memorydb", "1.1", "AmazonMemoryDB.", wire.Ops{
+		"DescribeUsers":      memoryDBDescribeUsers,
+		"DescribeParameters": memoryDBDescribeParameters,
+	})
 }
 
 // memoryDBNamed maps the models of typ by nameProp (else the identifier).

@@ -13,18 +13,9 @@ import "github.com/realdrift/realdrift/internal/sandbox/wire"
 // AVAILABLE status. An unknown workgroup is the ResourceNotFoundException
 // Redshift Serverless answers.
 func redshiftServerlessService() *wire.Service {
-	return &wire.Service{
-		Name:          "redshift-serverless",
-		Protocol:      wire.ProtoJSON,
-		JSONNamespace: "com.amazonaws.redshiftserverless#",
-		JSONVersion:   "1.1",
-		TargetPrefix:  "RedshiftServerless.",
-		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
-		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
-		Ops: map[string]wire.Handler{
-			"GetWorkgroup": rsGetWorkgroup,
-		},
-	}
+	return wire.JSON("redshift-serverless", "1.1", "RedshiftServerless.", wire.Ops{
+		"GetWorkgroup": rsGetWorkgroup,
+	})
 }
 
 func rsGetWorkgroup(st *world.State, c *wire.Call) (any, error) {

@@ -11,20 +11,13 @@ import (
 )
 
 func s3Service(srv *Server) *wire.Service {
-	return &wire.Service{
-		Name:     "s3",
-		Protocol: wire.ProtoRESTXML,
-		Throttle: wire.Error{Status: 503, Code: "SlowDown"},
-		Deny:     wire.Error{Status: 403, Code: "AccessDenied"},
-		Route:    s3Route,
-		Ops: map[string]wire.Handler{
-			"GetBucketPolicy":    s3GetBucketPolicy,
-			"PutBucketPolicy":    s3PutBucketPolicy,
-			"DeleteBucketPolicy": s3DeleteBucketPolicy,
-			"PutObject":          wire.Bound(srv.s3PutObject),
-			"GetObject":          wire.Bound(srv.s3GetObject),
-		},
-	}
+	return wire.RESTXML("s3", "", s3Route, wire.Ops{
+		"GetBucketPolicy":    s3GetBucketPolicy,
+		"PutBucketPolicy":    s3PutBucketPolicy,
+		"DeleteBucketPolicy": s3DeleteBucketPolicy,
+		"PutObject":          wire.Bound(srv.s3PutObject),
+		"GetObject":          wire.Bound(srv.s3GetObject),
+	}).Throttles(503, "SlowDown")
 }
 
 // s3Route names a path-style bucket request ("/bucket?policy").

@@ -28,18 +28,11 @@ import (
 // RecordState, GeneratorId: EQUALS; ProductFields: EQUALS) and rejects any
 // other with InvalidInputException rather than ignoring it.
 func securityHubService(s *Server) *wire.Service {
-	return &wire.Service{
-		Name:     "securityhub",
-		Protocol: wire.ProtoRESTJSON,
-		Throttle: wire.Error{Status: 429, Code: "TooManyRequestsException"},
-		Deny:     wire.Error{Status: 403, Code: "AccessDeniedException"},
-		Route:    securityHubRoute,
-		Ops: map[string]wire.Handler{
-			"BatchImportFindings": wire.Bound(s.securityHubImport),
-			"GetFindings":         wire.Bound(s.securityHubGetFindings),
-			"BatchUpdateFindings": wire.Bound(s.securityHubUpdate),
-		},
-	}
+	return wire.RESTJSON("securityhub", securityHubRoute, wire.Ops{
+		"BatchImportFindings": wire.Bound(s.securityHubImport),
+		"GetFindings":         wire.Bound(s.securityHubGetFindings),
+		"BatchUpdateFindings": wire.Bound(s.securityHubUpdate),
+	})
 }
 
 func securityHubRoute(r *http.Request) (string, map[string]string) {

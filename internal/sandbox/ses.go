@@ -13,19 +13,12 @@ import "encoding/json"
 // answered in the API's shape, which is the template's but for
 // SnsDestination (SNSDestination), lists as <member>s.
 func sesService() *wire.Service {
-	return &wire.Service{
-		Name:     "ses",
-		Protocol: wire.ProtoQuery,
-		XMLNS:    "http://ses.amazonaws.com/doc/2010-12-01/",
-		Throttle: wire.Error{Status: 400, Code: "Throttling"},
-		Deny:     wire.Error{Status: 403, Code: "AccessDenied"},
-		Ops: map[string]wire.Handler{
-			"ListReceiptFilters":       sesListReceiptFilters,
-			"DescribeReceiptRuleSet":   sesDescribeReceiptRuleSet,
-			"DescribeReceiptRule":      sesDescribeReceiptRule,
-			"DescribeConfigurationSet": sesDescribeConfigurationSet,
-		},
-	}
+	return wire.Query("ses", "http://ses.amazonaws.com/doc/2010-12-01/", wire.Ops{
+		"ListReceiptFilters":       sesListReceiptFilters,
+		"DescribeReceiptRuleSet":   sesDescribeReceiptRuleSet,
+		"DescribeReceiptRule":      sesDescribeReceiptRule,
+		"DescribeConfigurationSet": sesDescribeConfigurationSet,
+	})
 }
 
 // queryXML renders a template-shaped value as query-protocol XML under

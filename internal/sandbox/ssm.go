@@ -12,20 +12,11 @@ import "sort"
 // parameter's metadata from the AWS::SSM::Parameter models
 // (ssm_parameters.go).
 func ssmService() *wire.Service {
-	return &wire.Service{
-		Name:          "ssm",
-		Protocol:      wire.ProtoJSON,
-		JSONNamespace: "com.amazonaws.ssm#",
-		JSONVersion:   "1.1",
-		TargetPrefix:  "AmazonSSM.",
-		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
-		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
-		Ops: map[string]wire.Handler{
-			"DescribeMaintenanceWindowTargets": ssmDescribeWindowTargets,
-			"DescribeMaintenanceWindowTasks":   ssmDescribeWindowTasks,
-			"DescribeParameters":               ssmDescribeParameters,
-		},
-	}
+	return wire.JSON("ssm", "1.1", "AmazonSSM.", wire.Ops{
+		"DescribeMaintenanceWindowTargets": ssmDescribeWindowTargets,
+		"DescribeMaintenanceWindowTasks":   ssmDescribeWindowTasks,
+		"DescribeParameters":               ssmDescribeParameters,
+	})
 }
 
 // windowChildren pages the models of typ in the request's window, by idKey.

@@ -10,17 +10,10 @@ import (
 )
 
 func stsService(s *Server) *wire.Service {
-	return &wire.Service{
-		Name:     "sts",
-		Protocol: wire.ProtoQuery,
-		XMLNS:    "https://sts.amazonaws.com/doc/2011-06-15/",
-		Throttle: wire.Error{Status: 400, Code: "Throttling"},
-		Deny:     wire.Error{Status: 403, Code: "AccessDenied"},
-		Ops: map[string]wire.Handler{
-			"GetCallerIdentity": wire.Bound(s.stsGetCallerIdentity),
-			"AssumeRole":        wire.Bound(s.stsAssumeRole),
-		},
-	}
+	return wire.Query("sts", "https://sts.amazonaws.com/doc/2011-06-15/", wire.Ops{
+		"GetCallerIdentity": wire.Bound(s.stsGetCallerIdentity),
+		"AssumeRole":        wire.Bound(s.stsAssumeRole),
+	})
 }
 
 var roleArnRE = regexp.MustCompile(`^arn:aws[-a-z]*:iam::([0-9]{12}):role/(?:[\x21-\x7e]+/)?([\w+=,.@-]{1,64})$`)

@@ -6,7 +6,11 @@
 // principal, form, body, path parameters, page size, clock), the Error
 // answered in each protocol's shape (Errf, Validation), the replies
 // (*Node for query and REST-XML results, Raw for a body the handler shaped,
-// any other value encoded as JSON) and paging tokens.
+// any other value encoded as JSON) and paging tokens. A service is built
+// with its protocol's constructor (JSON, Query, RESTJSON, RESTXML), which
+// gives the protocol's usual throttling and denial errors (Throttles and
+// Denies set others), and a REST service is routed by a table of method
+// and path patterns (Paths).
 //
 // Rules:
 //   - A Handler gets the world state and the call, and returns a reply or

@@ -16,19 +16,10 @@ import (
 // none), the validation method per domain, an issued certificate
 // (PRIVATE when the model names a CertificateAuthorityArn).
 func Service() *wire.Service {
-	return &wire.Service{
-		Name:          "acm",
-		Protocol:      wire.ProtoJSON,
-		JSONNamespace: "com.amazonaws.acm#",
-		JSONVersion:   "1.1",
-		TargetPrefix:  "CertificateManager.",
-		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
-		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
-		Ops: map[string]wire.Handler{
-			"DescribeCertificate":    acmDescribeCertificate,
-			"ListTagsForCertificate": acmListTagsForCertificate,
-		},
-	}
+	return wire.JSON("acm", "1.1", "CertificateManager.", wire.Ops{
+		"DescribeCertificate":    acmDescribeCertificate,
+		"ListTagsForCertificate": acmListTagsForCertificate,
+	})
 }
 
 var certificateArnRE = regexp.MustCompile(`^arn:aws[-a-z]*:acm:[a-z0-9-]+:[0-9]{12}:certificate/[A-Za-z0-9-]+$`)

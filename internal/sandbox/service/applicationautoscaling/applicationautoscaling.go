@@ -18,18 +18,9 @@ import (
 // The model's Step/TargetTracking configurations are answered as it holds
 // them (the API's shape is the template's).
 func Service() *wire.Service {
-	return &wire.Service{
-		Name:          "application-autoscaling",
-		Protocol:      wire.ProtoJSON,
-		JSONNamespace: "com.amazonaws.applicationautoscaling#",
-		JSONVersion:   "1.1",
-		TargetPrefix:  "AnyScaleFrontendService.",
-		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
-		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
-		Ops: map[string]wire.Handler{
-			"DescribeScalingPolicies": aasDescribeScalingPolicies,
-		},
-	}
+	return wire.JSON("application-autoscaling", "1.1", "AnyScaleFrontendService.", wire.Ops{
+		"DescribeScalingPolicies": aasDescribeScalingPolicies,
+	})
 }
 
 // aasPolicyProps are the ScalingPolicy fields answered as the model holds

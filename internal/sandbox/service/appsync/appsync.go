@@ -1,8 +1,6 @@
 package appsync
 
 import (
-	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -17,28 +15,9 @@ import (
 // page them. An API that neither an AWS::AppSync::GraphQLApi model (ApiId,
 // else its identifier's apis/<id>) nor a key names is NotFoundException.
 func Service() *wire.Service {
-	return &wire.Service{
-		Name:     "appsync",
-		Protocol: wire.ProtoRESTJSON,
-		Throttle: wire.Error{Status: 429, Code: "ConcurrentModificationException"},
-		Deny:     wire.Error{Status: 403, Code: "AccessDeniedException"},
-		Route:    appSyncRoute,
-		Ops: map[string]wire.Handler{
-			"ListApiKeys": appSyncListApiKeys,
-		},
-	}
-}
-
-func appSyncRoute(r *http.Request) (string, map[string]string) {
-	segs := strings.Split(strings.Trim(r.URL.EscapedPath(), "/"), "/")
-	if r.Method != http.MethodGet || len(segs) != 4 || segs[0] != "v1" || segs[1] != "apis" || segs[3] != "apikeys" {
-		return "", nil
-	}
-	api, err := url.PathUnescape(segs[2])
-	if err != nil {
-		return "", nil
-	}
-	return "ListApiKeys", map[string]string{"api": api}
+	return wire.RESTJSON("appsync", wire.Paths(map[string]string{"GET /v1/apis/{api}/apikeys": "ListApiKeys"}), wire.Ops{
+		"ListApiKeys": appSyncListApiKeys,
+	}).Throttles(429, "ConcurrentModificationException")
 }
 
 func appSyncListApiKeys(st *world.State, c *wire.Call) (any, error) {

@@ -15,17 +15,10 @@ import (
 // AWS::AutoScaling::AutoScalingGroup model names it or a hook or action is
 // on it; another is the ValidationError "Group ... not found" AWS answers.
 func Service() *wire.Service {
-	return &wire.Service{
-		Name:     "autoscaling",
-		Protocol: wire.ProtoQuery,
-		XMLNS:    "http://autoscaling.amazonaws.com/doc/2011-01-01/",
-		Throttle: wire.Error{Status: 400, Code: "Throttling"},
-		Deny:     wire.Error{Status: 403, Code: "AccessDenied"},
-		Ops: map[string]wire.Handler{
-			"DescribeLifecycleHooks":   asDescribeLifecycleHooks,
-			"DescribeScheduledActions": asDescribeScheduledActions,
-		},
-	}
+	return wire.Query("autoscaling", "http://autoscaling.amazonaws.com/doc/2011-01-01/", wire.Ops{
+		"DescribeLifecycleHooks":   asDescribeLifecycleHooks,
+		"DescribeScheduledActions": asDescribeScheduledActions,
+	})
 }
 
 // groupChildren returns the models of typ on group, by name key, or the

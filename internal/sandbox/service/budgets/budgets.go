@@ -12,18 +12,9 @@ import "encoding/json"
 // account's id is AccessDeniedException, an unknown budget
 // NotFoundException.
 func Service() *wire.Service {
-	return &wire.Service{
-		Name:          "budgets",
-		Protocol:      wire.ProtoJSON,
-		JSONNamespace: "com.amazonaws.budgets#",
-		JSONVersion:   "1.1",
-		TargetPrefix:  "AWSBudgetServiceGateway.",
-		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
-		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
-		Ops: map[string]wire.Handler{
-			"DescribeBudget": budgetsDescribeBudget,
-		},
-	}
+	return wire.JSON("budgets", "1.1", "AWSBudgetServiceGateway.", wire.Ops{
+		"DescribeBudget": budgetsDescribeBudget,
+	})
 }
 
 func budgetsDescribeBudget(st *world.State, c *wire.Call) (any, error) {

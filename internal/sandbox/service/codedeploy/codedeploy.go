@@ -9,18 +9,9 @@ import "sort"
 // models (ApplicationName). An application exists when an
 // AWS::CodeDeploy::Application model names it or a group is in it.
 func Service() *wire.Service {
-	return &wire.Service{
-		Name:          "codedeploy",
-		Protocol:      wire.ProtoJSON,
-		JSONNamespace: "com.amazonaws.codedeploy#",
-		JSONVersion:   "1.1",
-		TargetPrefix:  "CodeDeploy_20141006.",
-		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
-		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
-		Ops: map[string]wire.Handler{
-			"ListDeploymentGroups": cdListDeploymentGroups,
-		},
-	}
+	return wire.JSON("codedeploy", "1.1", "CodeDeploy_20141006.", wire.Ops{
+		"ListDeploymentGroups": cdListDeploymentGroups,
+	})
 }
 
 func cdListDeploymentGroups(st *world.State, c *wire.Call) (any, error) {

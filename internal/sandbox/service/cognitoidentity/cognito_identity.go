@@ -16,18 +16,9 @@ import (
 // as the API's map in the list's order. An unknown pool is
 // ResourceNotFoundException.
 func Service() *wire.Service {
-	return &wire.Service{
-		Name:          "cognito-identity",
-		Protocol:      wire.ProtoJSON,
-		JSONNamespace: "com.amazonaws.cognitoidentity#",
-		JSONVersion:   "1.1",
-		TargetPrefix:  "AWSCognitoIdentityService.",
-		Throttle:      wire.Error{Status: 400, Code: "TooManyRequestsException"},
-		Deny:          wire.Error{Status: 400, Code: "NotAuthorizedException"},
-		Ops: map[string]wire.Handler{
-			"DescribeIdentityPool": cognitoIdentityDescribePool,
-		},
-	}
+	return wire.JSON("cognito-identity", "1.1", "AWSCognitoIdentityService.", wire.Ops{
+		"DescribeIdentityPool": cognitoIdentityDescribePool,
+	}).Throttles(400, "TooManyRequestsException").Denies(400, "NotAuthorizedException")
 }
 
 func cognitoIdentityDescribePool(st *world.State, c *wire.Call) (any, error) {

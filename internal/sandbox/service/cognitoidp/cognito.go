@@ -9,19 +9,12 @@ import "sort"
 // AWS::Cognito::UserPoolGroup models (UserPoolId). A pool exists when an
 // AWS::Cognito::UserPool model names it or a client or group is in it.
 func Service() *wire.Service {
-	return &wire.Service{
-		Name:          "cognito-idp",
-		Protocol:      wire.ProtoJSON,
-		JSONNamespace: "com.amazonaws.cognitoidentityprovider#",
-		JSONVersion:   "1.1",
-		TargetPrefix:  "AWSCognitoIdentityProviderService.",
-		Throttle:      wire.Error{Status: 400, Code: "TooManyRequestsException"},
-		Deny:          wire.Error{Status: 400, Code: "NotAuthorizedException"},
-		Ops: map[string]wire.Handler{
-			"ListUserPoolClients": cognitoListUserPoolClients,
-			"ListGroups":          cognitoListGroups,
-		},
-	}
+	svc := wire.JSON("cognito-idp", "1.1", "AWSCognitoIdentityProviderService.", wire.Ops{
+		"ListUserPoolClients": cognitoListUserPoolClients,
+		"ListGroups":          cognitoListGroups,
+	}).Throttles(400, "TooManyRequestsException").Denies(400, "NotAuthorizedException")
+	svc.JSONNamespace = "com.amazonaws.cognitoidentityprovider#"
+	return svc
 }
 
 // poolChildren returns the models of typ in pool, sorted by key, or a

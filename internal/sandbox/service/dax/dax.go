@@ -16,22 +16,13 @@ import "github.com/realdrift/realdrift/internal/sandbox/wire"
 // source "user". Asked by names, one that does not exist is the
 // ...NotFoundFault DAX answers.
 func Service() *wire.Service {
-	return &wire.Service{
-		Name:          "dax",
-		Protocol:      wire.ProtoJSON,
-		JSONNamespace: "com.amazonaws.dax#",
-		JSONVersion:   "1.1",
-		TargetPrefix:  "AmazonDAXV3.",
-		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
-		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
-		Ops: map[string]wire.Handler{
-			"DescribeClusters":        daxDescribeClusters,
-			"DescribeSubnetGroups":    daxDescribeSubnetGroups,
-			"DescribeParameterGroups": daxDescribeParameterGroups,
-			"DescribeParameters":      daxDescribeParameters,
-			"ListTags":                daxListTags,
-		},
-	}
+	return wire.JSON("dax", "1.1", "AmazonDAXV3.", wire.Ops{
+		"DescribeClusters":        daxDescribeClusters,
+		"DescribeSubnetGroups":    daxDescribeSubnetGroups,
+		"DescribeParameterGroups": daxDescribeParameterGroups,
+		"DescribeParameters":      daxDescribeParameters,
+		"ListTags":                daxListTags,
+	})
 }
 
 // daxNamed returns the models of typ by name, and the names asked for (all

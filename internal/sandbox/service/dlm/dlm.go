@@ -1,10 +1,6 @@
 package dlm
 
 import (
-	"net/http"
-	"net/url"
-	"strings"
-
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
@@ -18,26 +14,9 @@ import (
 // SIMPLIFIED); the Tags list as the API's map. An unknown policy is
 // ResourceNotFoundException (404).
 func Service() *wire.Service {
-	return &wire.Service{
-		Name:     "dlm",
-		Protocol: wire.ProtoRESTJSON,
-		Throttle: wire.Error{Status: 429, Code: "LimitExceededException"},
-		Deny:     wire.Error{Status: 403, Code: "AccessDeniedException"},
-		Route: func(r *http.Request) (string, map[string]string) {
-			segs := strings.Split(strings.Trim(r.URL.EscapedPath(), "/"), "/")
-			if r.Method != http.MethodGet || len(segs) != 2 || segs[0] != "policies" {
-				return "", nil
-			}
-			id, err := url.PathUnescape(segs[1])
-			if err != nil {
-				return "", nil
-			}
-			return "GetLifecyclePolicy", map[string]string{"policyId": id}
-		},
-		Ops: map[string]wire.Handler{
-			"GetLifecyclePolicy": dlmGetLifecyclePolicy,
-		},
-	}
+	return wire.RESTJSON("dlm", wire.Paths(map[string]string{"GET /policies/{policyId}": "GetLifecyclePolicy"}), wire.Ops{
+		"GetLifecyclePolicy": dlmGetLifecyclePolicy,
+	}).Throttles(429, "LimitExceededException")
 }
 
 // dlmDefaultPolicyProps are the PolicyDetails fields a default policy's

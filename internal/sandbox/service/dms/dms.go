@@ -25,22 +25,13 @@ import (
 // ResourceNotFoundFault DMS answers. ListTagsForResource lists a model's
 // Tags by its ARN.
 func Service() *wire.Service {
-	return &wire.Service{
-		Name:          "dms",
-		Protocol:      wire.ProtoJSON,
-		JSONNamespace: "com.amazonaws.dms#",
-		JSONVersion:   "1.1",
-		TargetPrefix:  "AmazonDMSv20160101.",
-		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
-		Deny:          wire.Error{Status: 400, Code: "AccessDeniedFault"},
-		Ops: map[string]wire.Handler{
-			"DescribeEndpoints":               func(st *world.State, c *wire.Call) (any, error) { return dmsDescribe(st, c, dmsEndpoint) },
-			"DescribeReplicationInstances":    func(st *world.State, c *wire.Call) (any, error) { return dmsDescribe(st, c, dmsInstance) },
-			"DescribeReplicationSubnetGroups": func(st *world.State, c *wire.Call) (any, error) { return dmsDescribe(st, c, dmsSubnetGroup) },
-			"DescribeReplicationTasks":        func(st *world.State, c *wire.Call) (any, error) { return dmsDescribe(st, c, dmsTask) },
-			"ListTagsForResource":             dmsListTags,
-		},
-	}
+	return wire.JSON("dms", "1.1", "AmazonDMSv20160101.", wire.Ops{
+		"DescribeEndpoints":               func(st *world.State, c *wire.Call) (any, error) { return dmsDescribe(st, c, dmsEndpoint) },
+		"DescribeReplicationInstances":    func(st *world.State, c *wire.Call) (any, error) { return dmsDescribe(st, c, dmsInstance) },
+		"DescribeReplicationSubnetGroups": func(st *world.State, c *wire.Call) (any, error) { return dmsDescribe(st, c, dmsSubnetGroup) },
+		"DescribeReplicationTasks":        func(st *world.State, c *wire.Call) (any, error) { return dmsDescribe(st, c, dmsTask) },
+		"ListTagsForResource":             dmsListTags,
+	}).Denies(400, "AccessDeniedFault")
 }
 
 // dmsKind is one DMS resource type's wire facts.

@@ -13,18 +13,9 @@ import (
 // default bus). A bus exists when it is "default", an AWS::Events::EventBus
 // model names it, or a rule is on it.
 func Service() *wire.Service {
-	return &wire.Service{
-		Name:          "events",
-		Protocol:      wire.ProtoJSON,
-		JSONNamespace: "com.amazonaws.events#",
-		JSONVersion:   "1.1",
-		TargetPrefix:  "AWSEvents.",
-		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
-		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
-		Ops: map[string]wire.Handler{
-			"ListRules": eventsListRules,
-		},
-	}
+	return wire.JSON("events", "1.1", "AWSEvents.", wire.Ops{
+		"ListRules": eventsListRules,
+	})
 }
 
 // ruleBus is the name of the bus a rule model is on.

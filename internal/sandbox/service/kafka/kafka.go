@@ -2,10 +2,7 @@ package kafka
 
 import (
 	"encoding/base64"
-	"net/http"
-	"net/url"
 	"strconv"
-	"strings"
 
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
@@ -18,35 +15,13 @@ import (
 // revision; its ServerProperties is answered as the blob MSK sends
 // (base64). An unknown configuration or revision is a NotFoundException.
 func Service() *wire.Service {
-	return &wire.Service{
-		Name:     "kafka",
-		Protocol: wire.ProtoRESTJSON,
-		Throttle: wire.Error{Status: 429, Code: "TooManyRequestsException"},
-		Deny:     wire.Error{Status: 403, Code: "ForbiddenException"},
-		Route:    kafkaRoute,
-		Ops: map[string]wire.Handler{
-			"DescribeConfiguration":         kafkaDescribeConfiguration,
-			"DescribeConfigurationRevision": kafkaDescribeConfigurationRevision,
-		},
-	}
-}
-
-func kafkaRoute(r *http.Request) (string, map[string]string) {
-	segs := strings.Split(strings.Trim(r.URL.EscapedPath(), "/"), "/")
-	if r.Method != http.MethodGet || len(segs) < 3 || segs[0] != "v1" || segs[1] != "configurations" {
-		return "", nil
-	}
-	arn, err := url.PathUnescape(segs[2])
-	if err != nil {
-		return "", nil
-	}
-	switch {
-	case len(segs) == 3:
-		return "DescribeConfiguration", map[string]string{"arn": arn}
-	case len(segs) == 5 && segs[3] == "revisions":
-		return "DescribeConfigurationRevision", map[string]string{"arn": arn, "revision": segs[4]}
-	}
-	return "", nil
+	return wire.RESTJSON("kafka", wire.Paths(map[string]string{
+		"GET /v1/configurations/{arn}":                      "DescribeConfiguration",
+		"GET /v1/configurations/{arn}/revisions/{revision}": "DescribeConfigurationRevision",
+	}), wire.Ops{
+		"DescribeConfiguration":         kafkaDescribeConfiguration,
+		"DescribeConfigurationRevision": kafkaDescribeConfigurationRevision,
+	}).Denies(403, "ForbiddenException")
 }
 
 // kafkaConfiguration finds the model and its latest revision.

@@ -9,18 +9,9 @@ import (
 
 // Service is the service's registration: its wire facts and operations.
 func Service() *wire.Service {
-	return &wire.Service{
-		Name:          "kms",
-		Protocol:      wire.ProtoJSON,
-		JSONNamespace: "com.amazonaws.kms#",
-		JSONVersion:   "1.1",
-		TargetPrefix:  "TrentService.",
-		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
-		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
-		Ops: map[string]wire.Handler{
-			"ListAliases": kmsListAliases,
-		},
-	}
+	return wire.JSON("kms", "1.1", "TrentService.", wire.Ops{
+		"ListAliases": kmsListAliases,
+	})
 }
 
 // kmsListAliases lists the account region's aliases (Region.KMSAliases and

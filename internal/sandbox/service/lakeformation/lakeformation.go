@@ -2,7 +2,6 @@ package lakeformation
 
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "github.com/realdrift/realdrift/internal/sandbox/wire"
-import "net/http"
 
 // Service serves Lake Formation (REST-JSON): POST
 // /DescribeResource answers the world's AWS::LakeFormation::Resource model
@@ -11,21 +10,9 @@ import "net/http"
 // role), WithFederation and HybridAccessEnabled as the model holds them.
 // A location nothing registered is EntityNotFoundException.
 func Service() *wire.Service {
-	return &wire.Service{
-		Name:     "lakeformation",
-		Protocol: wire.ProtoRESTJSON,
-		Throttle: wire.Error{Status: 400, Code: "ThrottlingException"},
-		Deny:     wire.Error{Status: 403, Code: "AccessDeniedException"},
-		Route: func(r *http.Request) (string, map[string]string) {
-			if r.Method == http.MethodPost && r.URL.Path == "/DescribeResource" {
-				return "DescribeResource", map[string]string{}
-			}
-			return "", nil
-		},
-		Ops: map[string]wire.Handler{
-			"DescribeResource": lakeFormationDescribeResource,
-		},
-	}
+	return wire.RESTJSON("lakeformation", wire.Paths(map[string]string{"POST /DescribeResource": "DescribeResource"}), wire.Ops{
+		"DescribeResource": lakeFormationDescribeResource,
+	}).Throttles(400, "ThrottlingException")
 }
 
 func lakeFormationDescribeResource(st *world.State, c *wire.Call) (any, error) {

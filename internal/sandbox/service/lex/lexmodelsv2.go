@@ -3,8 +3,6 @@ package lex
 import (
 	"crypto/sha256"
 	"encoding/base32"
-	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
@@ -37,67 +35,26 @@ import (
 // ResourceNotFoundException (404); a bad page size or token a
 // ValidationException.
 func Service() *wire.Service {
-	return &wire.Service{
-		Name:     "lex",
-		Protocol: wire.ProtoRESTJSON,
-		Throttle: wire.Error{Status: 429, Code: "ThrottlingException"},
-		Deny:     wire.Error{Status: 403, Code: "AccessDeniedException"},
-		Route:    lexRoute,
-		Ops: map[string]wire.Handler{
-			"ListBotLocales":    lexListBotLocales,
-			"DescribeBotLocale": lexDescribeBotLocale,
-			"ListSlotTypes":     lexListSlotTypes,
-			"DescribeSlotType":  lexDescribeSlotType,
-			"ListIntents":       lexListIntents,
-			"DescribeIntent":    lexDescribeIntent,
-			"ListSlots":         lexListSlots,
-			"DescribeSlot":      lexDescribeSlot,
-		},
-	}
-}
-
-func lexRoute(r *http.Request) (string, map[string]string) {
-	segs := strings.Split(strings.Trim(r.URL.EscapedPath(), "/"), "/")
-	if len(segs) < 5 || segs[0] != "bots" || segs[2] != "botversions" || segs[4] != "botlocales" {
-		return "", nil
-	}
-	for i, s := range segs {
-		u, err := url.PathUnescape(s)
-		if err != nil {
-			return "", nil
-		}
-		segs[i] = u
-	}
-	p := map[string]string{"bot": segs[1], "version": segs[3]}
-	post, get := r.Method == http.MethodPost, r.Method == http.MethodGet
-	switch n := len(segs); {
-	case n == 5 && post:
-		return "ListBotLocales", p
-	case n == 6 && get:
-		p["locale"] = segs[5]
-		return "DescribeBotLocale", p
-	case n >= 7:
-		p["locale"] = segs[5]
-		switch {
-		case n == 7 && post && segs[6] == "slottypes":
-			return "ListSlotTypes", p
-		case n == 8 && get && segs[6] == "slottypes":
-			p["slotType"] = segs[7]
-			return "DescribeSlotType", p
-		case n == 7 && post && segs[6] == "intents":
-			return "ListIntents", p
-		case n == 8 && get && segs[6] == "intents":
-			p["intent"] = segs[7]
-			return "DescribeIntent", p
-		case n == 9 && post && segs[6] == "intents" && segs[8] == "slots":
-			p["intent"] = segs[7]
-			return "ListSlots", p
-		case n == 10 && get && segs[6] == "intents" && segs[8] == "slots":
-			p["intent"], p["slot"] = segs[7], segs[9]
-			return "DescribeSlot", p
-		}
-	}
-	return "", nil
+	const locale = "/bots/{bot}/botversions/{version}/botlocales/{locale}"
+	return wire.RESTJSON("lex", wire.Paths(map[string]string{
+		"POST /bots/{bot}/botversions/{version}/botlocales": "ListBotLocales",
+		"GET " + locale:                                    "DescribeBotLocale",
+		"POST " + locale + "/slottypes":                    "ListSlotTypes",
+		"GET " + locale + "/slottypes/{slotType}":          "DescribeSlotType",
+		"POST " + locale + "/intents":                      "ListIntents",
+		"GET " + locale + "/intents/{intent}":              "DescribeIntent",
+		"POST " + locale + "/intents/{intent}/slots":       "ListSlots",
+		"GET " + locale + "/intents/{intent}/slots/{slot}": "DescribeSlot",
+	}), wire.Ops{
+		"ListBotLocales":    lexListBotLocales,
+		"DescribeBotLocale": lexOp(lexDescribeBotLocale),
+		"ListSlotTypes":     lexOp(lexListSlotTypes),
+		"DescribeSlotType":  lexOp(lexDescribeSlotType),
+		"ListIntents":       lexOp(lexListIntents),
+		"DescribeIntent":    lexOp(lexDescribeIntent),
+		"ListSlots":         lexOp(lexListSlots),
+		"DescribeSlot":      lexOp(lexDescribeSlot),
+	}).Throttles(429, "ThrottlingException")
 }
 
 // lexNode is one slot type, intent or slot of a locale, as the model
@@ -291,6 +248,67 @@ func lexAPIKey(k string) string {
 // does.
 var lexResolutionAPI = map[string]string{"ORIGINAL_VALUE": "OriginalValue", "TOP_RESOLUTION": "TopResolution", "CONCATENATION": "Concatenation"}
 
+// lexScope is what a call on a locale names: the locale, and the intent
+// when the call names one (else nil).
+type lexScope struct {
+	loc    *lexLocale
+	intent *lexNode
+}
+
+// lexOp serves a call on a locale: under the world's read lock it finds
+// the locale and the intent the call names, and answers f's reply with
+// the identification every answer of a locale carries.
+func lexOp(f func(c *wire.Call, s lexScope) (map[string]any, error)) wire.Handler {
+	return func(st *world.State, c *wire.Call) (any, error) {
+		st.RLock()
+		defer st.RUnlock()
+		var s lexScope
+		var err error
+		if s.loc, err = lexLocaleOf(st, c); err != nil {
+			return nil, err
+		}
+		if id, ok := c.Params["intent"]; ok {
+			if s.intent, err = lexNodeByID(s.loc.intents, id, "intent"); err != nil {
+				return nil, err
+			}
+		}
+		out, err := f(c, s)
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range lexHead(c) {
+			out[k] = v
+		}
+		return out, nil
+	}
+}
+
+// lexList answers one page of a List call: each item's summary under key,
+// and nextToken when more follow.
+func lexList[T any](c *wire.Call, prefix, key string, items []T, summary func(T) map[string]any) (map[string]any, error) {
+	lo, hi, next, err := lexPageOf(c, prefix, len(items))
+	if err != nil {
+		return nil, err
+	}
+	sums := []any{}
+	for _, it := range items[lo:hi] {
+		sums = append(sums, summary(it))
+	}
+	out := map[string]any{key: sums}
+	if next != "" {
+		out["nextToken"] = next
+	}
+	return out, nil
+}
+
+// lexWithDescription adds the model's Description to a summary.
+func lexWithDescription(sum, model map[string]any) map[string]any {
+	if d, ok := model["Description"]; ok {
+		sum["description"] = d
+	}
+	return sum
+}
+
 func lexListBotLocales(st *world.State, c *wire.Call) (any, error) {
 	st.RLock()
 	defer st.RUnlock()
@@ -298,80 +316,38 @@ func lexListBotLocales(st *world.State, c *wire.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	lo, hi, next, err := lexPageOf(c, "lexlocales", len(locs))
+	out, err := lexList(c, "lexlocales", "botLocaleSummaries", locs, func(l lexLocale) map[string]any {
+		return lexWithDescription(map[string]any{"localeId": l.id, "localeName": l.id, "botLocaleStatus": "Built"}, l.model)
+	})
 	if err != nil {
 		return nil, err
 	}
-	sums := []any{}
-	for _, l := range locs[lo:hi] {
-		sum := map[string]any{"localeId": l.id, "localeName": l.id, "botLocaleStatus": "Built"}
-		if d, ok := l.model["Description"]; ok {
-			sum["description"] = d
-		}
-		sums = append(sums, sum)
-	}
-	out := lexHead(c)
-	out["botLocaleSummaries"] = sums
-	if next != "" {
-		out["nextToken"] = next
+	for k, v := range lexHead(c) {
+		out[k] = v
 	}
 	return out, nil
 }
 
-func lexDescribeBotLocale(st *world.State, c *wire.Call) (any, error) {
-	st.RLock()
-	defer st.RUnlock()
-	l, err := lexLocaleOf(st, c)
-	if err != nil {
-		return nil, err
-	}
+func lexDescribeBotLocale(_ *wire.Call, s lexScope) (map[string]any, error) {
+	l := s.loc
 	out := lexAPI(l.model, "Intents", "SlotTypes", "CustomVocabulary").(map[string]any)
-	for k, v := range lexHead(c) {
-		out[k] = v
-	}
 	out["localeName"], out["botLocaleStatus"] = l.id, "Built"
 	out["intentsCount"], out["slotTypesCount"] = len(l.intents), len(l.slotTypes)
 	return out, nil
 }
 
-func lexListSlotTypes(st *world.State, c *wire.Call) (any, error) {
-	st.RLock()
-	defer st.RUnlock()
-	l, err := lexLocaleOf(st, c)
-	if err != nil {
-		return nil, err
-	}
-	lo, hi, next, err := lexPageOf(c, "lexslottypes", len(l.slotTypes))
-	if err != nil {
-		return nil, err
-	}
-	sums := []any{}
-	for _, st := range l.slotTypes[lo:hi] {
+func lexListSlotTypes(c *wire.Call, s lexScope) (map[string]any, error) {
+	return lexList(c, "lexslottypes", "slotTypeSummaries", s.loc.slotTypes, func(st lexNode) map[string]any {
 		sum := map[string]any{"slotTypeId": st.id, "slotTypeName": st.name, "slotTypeCategory": "Custom"}
 		if p, ok := st.model["ParentSlotTypeSignature"]; ok {
 			sum["parentSlotTypeSignature"], sum["slotTypeCategory"] = p, "Extended"
 		}
-		if d, ok := st.model["Description"]; ok {
-			sum["description"] = d
-		}
-		sums = append(sums, sum)
-	}
-	out := lexHead(c)
-	out["slotTypeSummaries"] = sums
-	if next != "" {
-		out["nextToken"] = next
-	}
-	return out, nil
+		return lexWithDescription(sum, st.model)
+	})
 }
 
-func lexDescribeSlotType(st *world.State, c *wire.Call) (any, error) {
-	st.RLock()
-	defer st.RUnlock()
-	l, err := lexLocaleOf(st, c)
-	if err != nil {
-		return nil, err
-	}
-	typ, err := lexNodeByID(l.slotTypes, c.Params["slotType"], "slot type")
+func lexDescribeSlotType(c *wire.Call, s lexScope) (map[string]any, error) {
+	typ, err := lexNodeByID(s.loc.slotTypes, c.Params["slotType"], "slot type")
 	if err != nil {
 		return nil, err
 	}
@@ -381,53 +357,24 @@ func lexDescribeSlotType(st *world.State, c *wire.Call) (any, error) {
 			vs["resolutionStrategy"] = lexResolutionAPI[r]
 		}
 	}
-	for k, v := range lexHead(c) {
-		out[k] = v
-	}
 	out["slotTypeId"], out["slotTypeName"] = typ.id, typ.name
 	return out, nil
 }
 
-func lexListIntents(st *world.State, c *wire.Call) (any, error) {
-	st.RLock()
-	defer st.RUnlock()
-	l, err := lexLocaleOf(st, c)
-	if err != nil {
-		return nil, err
-	}
-	lo, hi, next, err := lexPageOf(c, "lexintents", len(l.intents))
-	if err != nil {
-		return nil, err
-	}
-	sums := []any{}
-	for _, in := range l.intents[lo:hi] {
+func lexListIntents(c *wire.Call, s lexScope) (map[string]any, error) {
+	return lexList(c, "lexintents", "intentSummaries", s.loc.intents, func(in lexNode) map[string]any {
 		sum := map[string]any{"intentId": in.id, "intentName": in.name}
 		for _, k := range []string{"Description", "ParentIntentSignature", "InputContexts", "OutputContexts"} {
 			if v, ok := in.model[k]; ok {
 				sum[lexAPIKey(k)] = lexAPI(v)
 			}
 		}
-		sums = append(sums, sum)
-	}
-	out := lexHead(c)
-	out["intentSummaries"] = sums
-	if next != "" {
-		out["nextToken"] = next
-	}
-	return out, nil
+		return sum
+	})
 }
 
-func lexDescribeIntent(st *world.State, c *wire.Call) (any, error) {
-	st.RLock()
-	defer st.RUnlock()
-	l, err := lexLocaleOf(st, c)
-	if err != nil {
-		return nil, err
-	}
-	in, err := lexNodeByID(l.intents, c.Params["intent"], "intent")
-	if err != nil {
-		return nil, err
-	}
+func lexDescribeIntent(_ *wire.Call, s lexScope) (map[string]any, error) {
+	in := s.intent
 	out := lexAPI(in.model, "Name", "Slots", "SlotPriorities").(map[string]any)
 	if sp := world.Objects(in.model["SlotPriorities"]); sp != nil {
 		prios := []any{}
@@ -443,44 +390,22 @@ func lexDescribeIntent(st *world.State, c *wire.Call) (any, error) {
 		}
 		out["slotPriorities"] = prios
 	}
-	for k, v := range lexHead(c) {
-		out[k] = v
-	}
 	out["intentId"], out["intentName"] = in.id, in.name
 	return out, nil
 }
 
-func lexListSlots(st *world.State, c *wire.Call) (any, error) {
-	st.RLock()
-	defer st.RUnlock()
-	l, err := lexLocaleOf(st, c)
-	if err != nil {
-		return nil, err
-	}
-	in, err := lexNodeByID(l.intents, c.Params["intent"], "intent")
-	if err != nil {
-		return nil, err
-	}
-	lo, hi, next, err := lexPageOf(c, "lexslots", len(in.slots))
-	if err != nil {
-		return nil, err
-	}
-	sums := []any{}
-	for _, sl := range in.slots[lo:hi] {
-		sum := map[string]any{"slotId": sl.id, "slotName": sl.name, "slotTypeId": lexSlotTypeID(l, sl.model)}
-		if d, ok := sl.model["Description"]; ok {
-			sum["description"] = d
-		}
+func lexListSlots(c *wire.Call, s lexScope) (map[string]any, error) {
+	out, err := lexList(c, "lexslots", "slotSummaries", s.intent.slots, func(sl lexNode) map[string]any {
+		sum := map[string]any{"slotId": sl.id, "slotName": sl.name, "slotTypeId": lexSlotTypeID(s.loc, sl.model)}
 		if sc, ok := world.Object(sl.model["ValueElicitationSetting"])["SlotConstraint"]; ok {
 			sum["slotConstraint"] = sc
 		}
-		sums = append(sums, sum)
+		return lexWithDescription(sum, sl.model)
+	})
+	if err != nil {
+		return nil, err
 	}
-	out := lexHead(c)
-	out["intentId"], out["slotSummaries"] = in.id, sums
-	if next != "" {
-		out["nextToken"] = next
-	}
+	out["intentId"] = s.intent.id
 	return out, nil
 }
 
@@ -496,25 +421,12 @@ func lexSlotTypeID(l *lexLocale, slot map[string]any) string {
 	return name
 }
 
-func lexDescribeSlot(st *world.State, c *wire.Call) (any, error) {
-	st.RLock()
-	defer st.RUnlock()
-	l, err := lexLocaleOf(st, c)
-	if err != nil {
-		return nil, err
-	}
-	in, err := lexNodeByID(l.intents, c.Params["intent"], "intent")
-	if err != nil {
-		return nil, err
-	}
-	sl, err := lexNodeByID(in.slots, c.Params["slot"], "slot")
+func lexDescribeSlot(c *wire.Call, s lexScope) (map[string]any, error) {
+	sl, err := lexNodeByID(s.intent.slots, c.Params["slot"], "slot")
 	if err != nil {
 		return nil, err
 	}
 	out := lexAPI(sl.model, "Name", "SlotTypeName").(map[string]any)
-	for k, v := range lexHead(c) {
-		out[k] = v
-	}
-	out["intentId"], out["slotId"], out["slotName"], out["slotTypeId"] = in.id, sl.id, sl.name, lexSlotTypeID(l, sl.model)
+	out["intentId"], out["slotId"], out["slotName"], out["slotTypeId"] = s.intent.id, sl.id, sl.name, lexSlotTypeID(s.loc, sl.model)
 	return out, nil
 }

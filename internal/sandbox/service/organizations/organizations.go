@@ -5,19 +5,12 @@ import "github.com/realdrift/realdrift/internal/sandbox/wire"
 
 // Service is the service's registration: its wire facts and operations.
 func Service() *wire.Service {
-	return &wire.Service{
-		Name:          "organizations",
-		Protocol:      wire.ProtoJSON,
-		JSONNamespace: "com.amazonaws.organizations.v20161128#",
-		JSONVersion:   "1.1",
-		TargetPrefix:  "AWSOrganizationsV20161128.",
-		Throttle:      wire.Error{Status: 400, Code: "TooManyRequestsException"},
-		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
-		Ops: map[string]wire.Handler{
-			"DescribeOrganization": orgDescribeOrganization,
-			"ListAccounts":         orgListAccounts,
-		},
-	}
+	svc := wire.JSON("organizations", "1.1", "AWSOrganizationsV20161128.", wire.Ops{
+		"DescribeOrganization": orgDescribeOrganization,
+		"ListAccounts":         orgListAccounts,
+	}).Throttles(400, "TooManyRequestsException")
+	svc.JSONNamespace = "com.amazonaws.organizations.v20161128#"
+	return svc
 }
 
 func organization(st *world.State) (*world.Organization, error) {

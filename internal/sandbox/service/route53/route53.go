@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"net/http"
-	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,49 +27,23 @@ import (
 // label, then type, then set identifier. The SOA and NS records AWS creates
 // with a zone are not synthesised.
 func Service() *wire.Service {
-	return &wire.Service{
-		Name:       "route53",
-		Protocol:   wire.ProtoRESTXML,
-		XMLNS:      route53NS,
-		WrapErrors: true,
-		Throttle:   wire.Error{Status: 400, Code: "Throttling"},
-		Deny:       wire.Error{Status: 403, Code: "AccessDenied"},
-		Route:      route53Route,
-		Ops: map[string]wire.Handler{
-			"ListResourceRecordSets": route53ListResourceRecordSets,
-			"ListHostedZonesByName":  route53ListHostedZonesByName,
-			// The write side (route53_write.go).
-			"ChangeResourceRecordSets": route53ChangeResourceRecordSets,
-			"GetChange":                route53GetChange,
-		},
-	}
+	svc := wire.RESTXML("route53", route53NS, wire.Paths(map[string]string{
+		"GET /2013-04-01/hostedzonesbyname":        "ListHostedZonesByName",
+		"GET /2013-04-01/hostedzone/{zone}/rrset":  "ListResourceRecordSets",
+		"POST /2013-04-01/hostedzone/{zone}/rrset": "ChangeResourceRecordSets",
+		"GET /2013-04-01/change/{id}":              "GetChange",
+	}), wire.Ops{
+		"ListResourceRecordSets": route53ListResourceRecordSets,
+		"ListHostedZonesByName":  route53ListHostedZonesByName,
+		// The write side (route53_write.go).
+		"ChangeResourceRecordSets": route53ChangeResourceRecordSets,
+		"GetChange":                route53GetChange,
+	})
+	svc.WrapErrors = true
+	return svc
 }
 
 const route53NS = "https://route53.amazonaws.com/doc/2013-04-01/"
-
-// route53Route names GET /2013-04-01/hostedzone/{Id}/rrset and GET
-// /2013-04-01/hostedzonesbyname, and the write side's routes
-// (route53WriteRoute).
-func route53Route(r *http.Request) (string, map[string]string) {
-	if op, params := route53WriteRoute(r); op != "" {
-		return op, params
-	}
-	if r.Method != http.MethodGet {
-		return "", nil
-	}
-	segs := strings.Split(strings.Trim(r.URL.EscapedPath(), "/"), "/")
-	switch {
-	case len(segs) == 2 && segs[0] == "2013-04-01" && segs[1] == "hostedzonesbyname":
-		return "ListHostedZonesByName", map[string]string{}
-	case len(segs) == 4 && segs[0] == "2013-04-01" && segs[1] == "hostedzone" && segs[3] == "rrset":
-		id, err := url.PathUnescape(segs[2])
-		if err != nil {
-			return "", nil
-		}
-		return "ListResourceRecordSets", map[string]string{"zone": id}
-	}
-	return "", nil
-}
 
 // restXML is a REST-XML reply with root as the document element.
 func restXML(root *wire.Node, ns string) wire.Raw {

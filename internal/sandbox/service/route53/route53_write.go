@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -30,27 +28,6 @@ import (
 // AWS::Route53::RecordSetGroup's RecordSets likewise. A DELETE marks the
 // record set deleted or drops the group's entry; a CREATE (or an UPSERT of
 // a new record) adds a live-only AWS::Route53::RecordSet.
-
-// route53WriteRoute names POST /2013-04-01/hostedzone/{Id}/rrset[/] and
-// GET /2013-04-01/change/{Id}.
-func route53WriteRoute(r *http.Request) (string, map[string]string) {
-	segs := strings.Split(strings.Trim(r.URL.EscapedPath(), "/"), "/")
-	switch {
-	case r.Method == http.MethodPost && len(segs) == 4 && segs[0] == "2013-04-01" && segs[1] == "hostedzone" && segs[3] == "rrset":
-		id, err := url.PathUnescape(segs[2])
-		if err != nil {
-			return "", nil
-		}
-		return "ChangeResourceRecordSets", map[string]string{"zone": id}
-	case r.Method == http.MethodGet && len(segs) == 3 && segs[0] == "2013-04-01" && segs[1] == "change":
-		id, err := url.PathUnescape(segs[2])
-		if err != nil {
-			return "", nil
-		}
-		return "GetChange", map[string]string{"id": id}
-	}
-	return "", nil
-}
 
 // r53RecordData are the record-data properties a change replaces.
 var r53RecordData = []string{"TTL", "ResourceRecords", "AliasTarget", "Weight", "Region", "Failover", "GeoLocation",

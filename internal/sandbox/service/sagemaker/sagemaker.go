@@ -14,20 +14,11 @@ import "strings"
 // find endpoint configuration" SageMaker answers, a missing schedule
 // ResourceNotFound.
 func Service() *wire.Service {
-	return &wire.Service{
-		Name:          "sagemaker",
-		Protocol:      wire.ProtoJSON,
-		JSONNamespace: "com.amazonaws.sagemaker#",
-		JSONVersion:   "1.1",
-		TargetPrefix:  "SageMaker.",
-		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
-		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
-		Ops: map[string]wire.Handler{
-			"DescribeEndpointConfig":     sageMakerDescribeEndpointConfig,
-			"DescribeMonitoringSchedule": sageMakerDescribeMonitoringSchedule,
-			"ListTags":                   sageMakerListTags,
-		},
-	}
+	return wire.JSON("sagemaker", "1.1", "SageMaker.", wire.Ops{
+		"DescribeEndpointConfig":     sageMakerDescribeEndpointConfig,
+		"DescribeMonitoringSchedule": sageMakerDescribeMonitoringSchedule,
+		"ListTags":                   sageMakerListTags,
+	})
 }
 
 // sageMakerKind is one SageMaker type's naming facts.

@@ -1,9 +1,6 @@
 package scheduler
 
 import (
-	"net/http"
-	"net/url"
-	"strings"
 	"time"
 
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
@@ -18,28 +15,9 @@ import (
 // state ENABLED, ActionAfterCompletion NONE, a target retry policy of 24
 // hours and 185 attempts).
 func Service() *wire.Service {
-	return &wire.Service{
-		Name:     "scheduler",
-		Protocol: wire.ProtoRESTJSON,
-		Throttle: wire.Error{Status: 429, Code: "ThrottlingException"},
-		Deny:     wire.Error{Status: 403, Code: "AccessDeniedException"},
-		Route:    schedulerRoute,
-		Ops: map[string]wire.Handler{
-			"GetSchedule": schedulerGetSchedule,
-		},
-	}
-}
-
-func schedulerRoute(r *http.Request) (string, map[string]string) {
-	segs := strings.Split(strings.Trim(r.URL.EscapedPath(), "/"), "/")
-	if r.Method != http.MethodGet || len(segs) != 2 || segs[0] != "schedules" {
-		return "", nil
-	}
-	name, err := url.PathUnescape(segs[1])
-	if err != nil {
-		return "", nil
-	}
-	return "GetSchedule", map[string]string{"name": name}
+	return wire.RESTJSON("scheduler", wire.Paths(map[string]string{"GET /schedules/{name}": "GetSchedule"}), wire.Ops{
+		"GetSchedule": schedulerGetSchedule,
+	}).Throttles(429, "ThrottlingException")
 }
 
 func schedulerGetSchedule(st *world.State, c *wire.Call) (any, error) {

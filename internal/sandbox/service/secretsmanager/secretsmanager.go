@@ -8,18 +8,9 @@ import "github.com/realdrift/realdrift/internal/sandbox/world"
 // the AWS::SecretsManager::ResourcePolicy models whose SecretId names one
 // (by ARN or name).
 func Service() *wire.Service {
-	return &wire.Service{
-		Name:          "secretsmanager",
-		Protocol:      wire.ProtoJSON,
-		JSONNamespace: "com.amazonaws.secretsmanager#",
-		JSONVersion:   "1.1",
-		TargetPrefix:  "secretsmanager.",
-		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
-		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
-		Ops: map[string]wire.Handler{
-			"GetResourcePolicy": smGetResourcePolicy,
-		},
-	}
+	return wire.JSON("secretsmanager", "1.1", "secretsmanager.", wire.Ops{
+		"GetResourcePolicy": smGetResourcePolicy,
+	})
 }
 
 // secretArn is a secret model's ARN (Id, else its identifier).

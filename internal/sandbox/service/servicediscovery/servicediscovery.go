@@ -17,20 +17,11 @@ import "strings"
 // ListTagsForResource lists (an ARN is the model's Arn, else derived from
 // the id).
 func Service() *wire.Service {
-	return &wire.Service{
-		Name:          "servicediscovery",
-		Protocol:      wire.ProtoJSON,
-		JSONNamespace: "com.amazonaws.servicediscovery#",
-		JSONVersion:   "1.1",
-		TargetPrefix:  "Route53AutoNaming_v20170314.",
-		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException"},
-		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException"},
-		Ops: map[string]wire.Handler{
-			"GetNamespace":        cloudMapGetNamespace,
-			"GetService":          cloudMapGetService,
-			"ListTagsForResource": cloudMapListTags,
-		},
-	}
+	return wire.JSON("servicediscovery", "1.1", "Route53AutoNaming_v20170314.", wire.Ops{
+		"GetNamespace":        cloudMapGetNamespace,
+		"GetService":          cloudMapGetService,
+		"ListTagsForResource": cloudMapListTags,
+	})
 }
 
 // cloudMapNamespaceTypes maps the namespace resource types to the API's

@@ -11,19 +11,12 @@ import (
 
 // Service is the service's registration: its wire facts and operations.
 func Service() *wire.Service {
-	return &wire.Service{
-		Name:     "sns",
-		Protocol: wire.ProtoQuery,
-		XMLNS:    "http://sns.amazonaws.com/doc/2010-03-31/",
-		Throttle: wire.Error{Status: 400, Code: "Throttling"},
-		Deny:     wire.Error{Status: 403, Code: "AuthorizationError"},
-		Ops: map[string]wire.Handler{
-			"GetTopicAttributes":       snsGetTopicAttributes,
-			"SetTopicAttributes":       snsSetTopicAttributes,
-			"ListSubscriptionsByTopic": snsListSubscriptionsByTopic,
-			"Unsubscribe":              snsUnsubscribe,
-		},
-	}
+	return wire.Query("sns", "http://sns.amazonaws.com/doc/2010-03-31/", wire.Ops{
+		"GetTopicAttributes":       snsGetTopicAttributes,
+		"SetTopicAttributes":       snsSetTopicAttributes,
+		"ListSubscriptionsByTopic": snsListSubscriptionsByTopic,
+		"Unsubscribe":              snsUnsubscribe,
+	}).Denies(403, "AuthorizationError")
 }
 
 // snsAttributes maps topic attribute names to AWS::SNS::Topic properties.

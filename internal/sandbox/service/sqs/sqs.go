@@ -12,20 +12,14 @@ import (
 
 // Service is the service's registration: its wire facts and operations.
 func Service() *wire.Service {
-	return &wire.Service{
-		Name:          "sqs",
-		Protocol:      wire.ProtoJSON,
-		JSONNamespace: "com.amazonaws.sqs#",
-		JSONVersion:   "1.0",
-		TargetPrefix:  "AmazonSQS.",
-		QueryXMLNS:    "http://queue.amazonaws.com/doc/2012-11-05/",
-		Throttle:      wire.Error{Status: 400, Code: "ThrottlingException", QueryCode: "RequestThrottled"},
-		Deny:          wire.Error{Status: 400, Code: "AccessDeniedException", QueryCode: "AccessDenied"},
-		Ops: map[string]wire.Handler{
-			"GetQueueAttributes": sqsGetQueueAttributes,
-			"SetQueueAttributes": sqsSetQueueAttributes,
-		},
-	}
+	svc := wire.JSON("sqs", "1.0", "AmazonSQS.", wire.Ops{
+		"GetQueueAttributes": sqsGetQueueAttributes,
+		"SetQueueAttributes": sqsSetQueueAttributes,
+	})
+	svc.Throttle = wire.Error{Status: 400, Code: "ThrottlingException", QueryCode: "RequestThrottled"}
+	svc.Deny = wire.Error{Status: 400, Code: "AccessDeniedException", QueryCode: "AccessDenied"}
+	svc.QueryXMLNS = "http://queue.amazonaws.com/doc/2012-11-05/"
+	return svc
 }
 
 // sqsAttributes maps queue attribute names to AWS::SQS::Queue properties.

@@ -1,0 +1,138 @@
+package wire
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// Ops maps each operation a service serves to its handler.
+type Ops = map[string]Handler
+
+// Router names the operation of a REST request and fills its path
+// parameters ("" when the request is none of the service's).
+type Router = func(r *http.Request) (action string, params map[string]string)
+
+// The constructors below give a service the error codes most services of
+// its protocol answer; a service whose model names others says so with
+// Throttles and Denies (or sets the fields).
+
+// JSON is a JSON 1.0/1.1 service: its signing name, protocol version
+// ("1.0" or "1.1"), X-Amz-Target prefix (with the dot) and operations.
+// Errors carry the namespace com.amazonaws.NAME# (NAME without dashes);
+// throttling is ThrottlingException and denial AccessDeniedException,
+// both 400.
+func JSON(name, version, target string, ops Ops) *Service {
+	return &Service{
+		Name: name, Protocol: ProtoJSON, JSONVersion: version, TargetPrefix: target,
+		JSONNamespace: "com.amazonaws." + strings.ReplaceAll(name, "-", "") + "#",
+		Throttle:      Error{Status: 400, Code: "ThrottlingException"},
+		Deny:          Error{Status: 400, Code: "AccessDeniedException"},
+		Ops:           ops,
+	}
+}
+
+// Query is a query/XML service with its XML namespace: throttling is
+// Throttling (400), denial AccessDenied (403).
+func Query(name, xmlns string, ops Ops) *Service {
+	return &Service{
+		Name: name, Protocol: ProtoQuery, XMLNS: xmlns,
+		Throttle: Error{Status: 400, Code: "Throttling"},
+		Deny:     Error{Status: 403, Code: "AccessDenied"},
+		Ops:      ops,
+	}
+}
+
+// RESTJSON is a REST-JSON service routed by route: throttling is
+// TooManyRequestsException (429), denial AccessDeniedException (403).
+func RESTJSON(name string, route Router, ops Ops) *Service {
+	return &Service{
+		Name: name, Protocol: ProtoRESTJSON, Route: route,
+		Throttle: Error{Status: 429, Code: "TooManyRequestsException"},
+		Deny:     Error{Status: 403, Code: "AccessDeniedException"},
+		Ops:      ops,
+	}
+}
+
+// RESTXML is a REST-XML service with its XML namespace, routed by route:
+// throttling is Throttling (400), denial AccessDenied (403).
+func RESTXML(name, xmlns string, route Router, ops Ops) *Service {
+	return &Service{
+		Name: name, Protocol: ProtoRESTXML, XMLNS: xmlns, Route: route,
+		Throttle: Error{Status: 400, Code: "Throttling"},
+		Deny:     Error{Status: 403, Code: "AccessDenied"},
+		Ops:      ops,
+	}
+}
+
+// Throttles sets the error a throttled call answers.
+func (svc *Service) Throttles(status int, code string) *Service {
+	svc.Throttle = Error{Status: status, Code: code}
+	return svc
+}
+
+// Denies sets the error a call IAM denies answers.
+func (svc *Service) Denies(status int, code string) *Service {
+	svc.Deny = Error{Status: status, Code: code}
+	return svc
+}
+
+// Paths routes REST requests by method and path pattern:
+// {"GET /v1/apis/{api}/apikeys": "ListApiKeys"} names ListApiKeys for a
+// GET of that path, with its third segment, unescaped, as the parameter
+// api. A {name} matches one whole segment; the request path's leading and
+// trailing slashes do not count; where two patterns match, the one with
+// more literal segments wins. A segment that cannot be unescaped matches
+// nothing.
+func Paths(routes map[string]string) Router {
+	type route struct {
+		method   string
+		segs     []string
+		literals int
+		op       string
+	}
+	var table []route
+	for pat, op := range routes {
+		method, path, _ := strings.Cut(pat, " ")
+		rt := route{method: method, segs: strings.Split(strings.Trim(path, "/"), "/"), op: op}
+		for _, s := range rt.segs {
+			if !strings.HasPrefix(s, "{") {
+				rt.literals++
+			}
+		}
+		table = append(table, rt)
+	}
+	return func(r *http.Request) (string, map[string]string) {
+		segs := strings.Split(strings.Trim(r.URL.EscapedPath(), "/"), "/")
+		best, bestParams := -1, map[string]string(nil)
+		for i, rt := range table {
+			if rt.method != r.Method || len(rt.segs) != len(segs) || (best >= 0 && rt.literals <= table[best].literals) {
+				continue
+			}
+			if params, ok := matchSegments(rt.segs, segs); ok {
+				best, bestParams = i, params
+			}
+		}
+		if best < 0 {
+			return "", nil
+		}
+		return table[best].op, bestParams
+	}
+}
+
+// matchSegments matches escaped request segments against a pattern's.
+func matchSegments(pattern, segs []string) (map[string]string, bool) {
+	params := map[string]string{}
+	for i, p := range pattern {
+		v, err := url.PathUnescape(segs[i])
+		if err != nil {
+			return nil, false
+		}
+		if name, ok := strings.CutPrefix(p, "{"); ok {
+			params[strings.TrimSuffix(name, "}")] = v
+		} else if v != p {
+			return nil, false
+		}
+	}
+	return params, true
+}
