@@ -50,14 +50,7 @@ func ec2Service() *wire.Service {
 }
 
 // items is an EC2 list: <name><item>...</item></name>.
-func items(name string, its []*wire.Node) *wire.Node {
-	n := &wire.Node{Name: name}
-	for _, it := range its {
-		it.Name = "item"
-		n.Kids = append(n.Kids, it)
-	}
-	return n
-}
+func items(name string, its []*wire.Node) *wire.Node { return wire.ListOf(name, "item", its) }
 
 // ec2List reads an EC2 list parameter: Name.1, Name.2, ...
 func ec2List(c *wire.Call, name string) []string {

@@ -96,7 +96,7 @@ func ec2DescribeClientVpnEndpoints(st *world.State, c *wire.Call) (any, error) {
 			if k == "ConnectionLogOptions" {
 				// The API's connection log members are PascalCase.
 				if o, ok := m[k].(map[string]any); ok {
-					n.Kids = append(n.Kids, queryXML("connectionLogOptions", o))
+					n.Kids = append(n.Kids, wire.ValueXML("connectionLogOptions", o))
 				}
 				continue
 			}
@@ -158,7 +158,7 @@ func ec2DescribeClientVpnTargetNetworks(st *world.State, c *wire.Call) (any, err
 	}
 	ids := ec2List(c, "AssociationIds")
 	var kept []*wire.Node
-	for _, r := range sortedByID(rs) {
+	for _, r := range world.SortedByID(rs) {
 		id := r.CCID()
 		if len(ids) > 0 && !world.Contains(ids, id) {
 			continue
@@ -183,7 +183,7 @@ func ec2DescribeClientVpnAuthorizationRules(st *world.State, c *wire.Call) (any,
 		}
 	}
 	var kept []*wire.Node
-	for _, r := range sortedByID(rs) {
+	for _, r := range world.SortedByID(rs) {
 		cidr, group, desc := world.FieldString(r, "TargetNetworkCidr"), world.FieldString(r, "AccessGroupId"), world.FieldString(r, "Description")
 		values := map[string]string{"destination-cidr": cidr, "group-id": group, "description": desc}
 		match := true
@@ -198,17 +198,4 @@ func ec2DescribeClientVpnAuthorizationRules(st *world.State, c *wire.Call) (any,
 			wire.Tx("destinationCidr", cidr), wire.El("status", wire.Tx("code", "active"))))
 	}
 	return ec2Page(c, "authorizationRule", kept)
-}
-
-// sortedByID orders resources by their Cloud Control identifier.
-func sortedByID(rs []*world.Resource) []*world.Resource {
-	byID := map[string]*world.Resource{}
-	for _, r := range rs {
-		byID[r.CCID()] = r
-	}
-	out := make([]*world.Resource, 0, len(rs))
-	for _, id := range world.SortedKeys(byID) {
-		out = append(out, byID[id])
-	}
-	return out
 }

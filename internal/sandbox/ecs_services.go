@@ -64,7 +64,7 @@ func ecsDescribeServices(st *world.State, c *wire.Call) (any, error) {
 		arn, name := ecsServiceIDs(hit)
 		dep := map[string]any{"id": "ecs-svc/" + world.ShortHash(arn, 19), "status": "PRIMARY", "taskDefinition": world.FieldString(hit, "TaskDefinition")}
 		if v := world.FieldValue(hit, "ServiceConnectConfiguration"); v != nil {
-			sc := camelModel(v, nil).(map[string]any)
+			sc := wire.CamelModel(v, nil).(map[string]any)
 			if lc, ok := sc["logConfiguration"].(map[string]any); ok {
 				if orig, ok := v.(map[string]any)["LogConfiguration"].(map[string]any); ok && orig["Options"] != nil {
 					lc["options"] = orig["Options"]
@@ -74,7 +74,7 @@ func ecsDescribeServices(st *world.State, c *wire.Call) (any, error) {
 			dep["serviceConnectConfiguration"] = sc
 		}
 		if v := world.FieldValue(hit, "VolumeConfigurations"); v != nil {
-			dep["volumeConfigurations"] = camelModel(v, nil)
+			dep["volumeConfigurations"] = wire.CamelModel(v, nil)
 		}
 		svc := map[string]any{"serviceArn": arn, "serviceName": name, "clusterArn": clusterArn, "status": "ACTIVE", "deployments": []any{dep}}
 		if v := world.FieldString(hit, "TaskDefinition"); v != "" {

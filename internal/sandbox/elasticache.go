@@ -30,16 +30,6 @@ func elastiCacheService() *wire.Service {
 	})
 }
 
-// listOf is a query list whose items are named item.
-func listOf(name, item string, kids []*wire.Node) *wire.Node {
-	n := &wire.Node{Name: name}
-	for _, k := range kids {
-		k.Name = item
-		n.Kids = append(n.Kids, k)
-	}
-	return n
-}
-
 func cacheGroups(st *world.State, c *wire.Call) map[string]*world.Resource {
 	out := map[string]*world.Resource{}
 	for _, r := range st.OfType(c.Account, c.Region, "AWS::ElastiCache::ParameterGroup") {
@@ -100,7 +90,7 @@ func cacheDescribeParameterGroups(st *world.State, c *wire.Call) (any, error) {
 			wire.Tx("Description", world.FieldString(g, "Description")), wire.Bool("IsGlobal", false), wire.Tx("ARN", cacheGroupArn(c, n))))
 	}
 	lo, hi, next := wire.Page(len(nodes), off, size)
-	out := wire.El("", listOf("CacheParameterGroups", "CacheParameterGroup", nodes[lo:hi]))
+	out := wire.El("", wire.ListOf("CacheParameterGroups", "CacheParameterGroup", nodes[lo:hi]))
 	if next >= 0 {
 		out.Kids = append(out.Kids, wire.Tx("Marker", wire.PageToken("elasticache", next)))
 	}
@@ -136,7 +126,7 @@ func cacheDescribeParameters(st *world.State, c *wire.Call) (any, error) {
 		}
 	}
 	lo, hi, next := wire.Page(len(nodes), off, size)
-	out := wire.El("", listOf("Parameters", "Parameter", nodes[lo:hi]))
+	out := wire.El("", wire.ListOf("Parameters", "Parameter", nodes[lo:hi]))
 	if next >= 0 {
 		out.Kids = append(out.Kids, wire.Tx("Marker", wire.PageToken("elasticache", next)))
 	}
@@ -162,5 +152,5 @@ func cacheListTags(st *world.State, c *wire.Call) (any, error) {
 			}
 		}
 	}
-	return wire.El("", listOf("TagList", "Tag", nodes)), nil
+	return wire.El("", wire.ListOf("TagList", "Tag", nodes)), nil
 }

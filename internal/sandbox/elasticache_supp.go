@@ -68,11 +68,11 @@ func cacheDescribeReplicationGroups(st *world.State, c *wire.Call) (any, error) 
 			ms = append(ms, wire.Tx("", m))
 		}
 		nodes = append(nodes, wire.El("", wire.Tx("ReplicationGroupId", id), wire.Tx("Description", world.FieldString(g, "ReplicationGroupDescription")), wire.Tx("Status", "available"),
-			listOf("MemberClusters", "ClusterId", ms), wire.Opt("CacheNodeType", world.FieldString(g, "CacheNodeType")), wire.Opt("Engine", world.FieldString(g, "Engine")),
+			wire.ListOf("MemberClusters", "ClusterId", ms), wire.Opt("CacheNodeType", world.FieldString(g, "CacheNodeType")), wire.Opt("Engine", world.FieldString(g, "Engine")),
 			wire.Tx("ARN", "arn:aws:elasticache:"+c.Region+":"+c.Account+":replicationgroup:"+id)))
 	}
 	lo, hi, next := wire.Page(len(nodes), off, size)
-	out := wire.El("", listOf("ReplicationGroups", "ReplicationGroup", nodes[lo:hi]))
+	out := wire.El("", wire.ListOf("ReplicationGroups", "ReplicationGroup", nodes[lo:hi]))
 	if next >= 0 {
 		out.Kids = append(out.Kids, wire.Tx("Marker", wire.PageToken("elasticache", next)))
 	}
@@ -105,7 +105,7 @@ func cacheDescribeCacheClusters(st *world.State, c *wire.Call) (any, error) {
 	if want != "" && len(nodes) == 0 {
 		return nil, wire.Errf(404, "CacheClusterNotFound", "CacheCluster not found: %s", c.Str("CacheClusterId"))
 	}
-	return wire.El("", listOf("CacheClusters", "CacheCluster", nodes)), nil
+	return wire.El("", wire.ListOf("CacheClusters", "CacheCluster", nodes)), nil
 }
 
 // cacheDescribeUsers answers the AWS::ElastiCache::User models (by UserId,

@@ -54,7 +54,7 @@ func mediaConvertGetQueue(st *world.State, c *wire.Call) (any, error) {
 		return nil, err
 	}
 	delete(m, "Tags")
-	q := camelModel(m, nil).(map[string]any)
+	q := wire.CamelModel(m, nil).(map[string]any)
 	q["arn"], q["type"] = mediaConvertQueueArn(c, name), "CUSTOM"
 	q["createdAt"], q["lastUpdated"] = wire.Epoch(world.DefaultTime), wire.Epoch(world.DefaultTime)
 	return map[string]any{"queue": q}, nil

@@ -44,7 +44,7 @@ func mediaConvertGetJobTemplate(st *world.State, c *wire.Call) (any, error) {
 	settings, hasSettings := m["SettingsJson"]
 	delete(m, "Tags")
 	delete(m, "SettingsJson")
-	jt := camelModel(m, nil).(map[string]any)
+	jt := wire.CamelModel(m, nil).(map[string]any)
 	if hasSettings {
 		jt["settings"] = settings
 	}

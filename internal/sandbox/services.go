@@ -7,23 +7,31 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/service/autoscaling"
 	"github.com/realdrift/realdrift/internal/sandbox/service/budgets"
 	"github.com/realdrift/realdrift/internal/sandbox/service/cloudtrail"
+	"github.com/realdrift/realdrift/internal/sandbox/service/codebuild"
 	"github.com/realdrift/realdrift/internal/sandbox/service/codedeploy"
 	"github.com/realdrift/realdrift/internal/sandbox/service/cognitoidentity"
 	"github.com/realdrift/realdrift/internal/sandbox/service/cognitoidp"
+	"github.com/realdrift/realdrift/internal/sandbox/service/config"
 	"github.com/realdrift/realdrift/internal/sandbox/service/dax"
 	"github.com/realdrift/realdrift/internal/sandbox/service/dlm"
 	"github.com/realdrift/realdrift/internal/sandbox/service/dms"
+	"github.com/realdrift/realdrift/internal/sandbox/service/elasticbeanstalk"
 	"github.com/realdrift/realdrift/internal/sandbox/service/events"
 	"github.com/realdrift/realdrift/internal/sandbox/service/kafka"
 	"github.com/realdrift/realdrift/internal/sandbox/service/kms"
 	"github.com/realdrift/realdrift/internal/sandbox/service/lakeformation"
 	"github.com/realdrift/realdrift/internal/sandbox/service/lex"
+	"github.com/realdrift/realdrift/internal/sandbox/service/memorydb"
+	"github.com/realdrift/realdrift/internal/sandbox/service/monitoring"
 	"github.com/realdrift/realdrift/internal/sandbox/service/organizations"
+	"github.com/realdrift/realdrift/internal/sandbox/service/rds"
+	"github.com/realdrift/realdrift/internal/sandbox/service/redshiftserverless"
 	"github.com/realdrift/realdrift/internal/sandbox/service/route53"
 	"github.com/realdrift/realdrift/internal/sandbox/service/sagemaker"
 	"github.com/realdrift/realdrift/internal/sandbox/service/scheduler"
 	"github.com/realdrift/realdrift/internal/sandbox/service/secretsmanager"
 	"github.com/realdrift/realdrift/internal/sandbox/service/servicediscovery"
+	"github.com/realdrift/realdrift/internal/sandbox/service/ses"
 	"github.com/realdrift/realdrift/internal/sandbox/service/sns"
 	"github.com/realdrift/realdrift/internal/sandbox/service/sqs"
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
@@ -44,23 +52,31 @@ func services(srv *Server) map[string]*wire.Service {
 		autoscaling.Service(),
 		budgets.Service(),
 		cloudtrail.Service(),
+		codebuild.Service(),
 		codedeploy.Service(),
 		cognitoidentity.Service(),
 		cognitoidp.Service(),
+		config.Service(),
 		dax.Service(),
 		dlm.Service(),
 		dms.Service(),
+		elasticbeanstalk.Service(),
 		events.Service(),
 		kafka.Service(),
 		kms.Service(),
 		lakeformation.Service(),
 		lex.Service(),
+		memorydb.Service(),
+		monitoring.Service(),
 		organizations.Service(),
+		rds.Service(),
+		redshiftserverless.Service(),
 		route53.Service(),
 		sagemaker.Service(),
 		scheduler.Service(),
 		secretsmanager.Service(),
 		servicediscovery.Service(),
+		ses.Service(),
 		sns.Service(),
 		sqs.Service(),
 
@@ -74,18 +90,10 @@ func services(srv *Server) map[string]*wire.Service {
 		logsService(),
 		ecsService(),
 		ssmService(),
-		codeBuildService(),
-		configService(),
 		elbv2Service(srv),
 		elastiCacheService(),
-		sesService(),
 		glueService(),
 		mediaConvertService(),
-		docDBService(),
-		cloudWatchService(),
-		memoryDBService(),
-		elasticBeanstalkService(),
-		redshiftServerlessService(),
 		securityHubService(srv),
 	} {
 		out[svc.Name] = svc

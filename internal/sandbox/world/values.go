@@ -87,3 +87,26 @@ func AttrValue(text string, kind AttrKind) (any, bool) {
 	}
 	return text, true
 }
+
+// SortedByID orders resources by their Cloud Control identifier.
+func SortedByID(rs []*Resource) []*Resource {
+	byID := map[string]*Resource{}
+	for _, r := range rs {
+		byID[r.CCID()] = r
+	}
+	out := make([]*Resource, 0, len(rs))
+	for _, id := range SortedKeys(byID) {
+		out = append(out, byID[id])
+	}
+	return out
+}
+
+// ScalarString is a scalar parameter value as the parameter APIs answer
+// it: a string as it is, any other value as its JSON text.
+func ScalarString(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}

@@ -1,16 +1,16 @@
-package sandbox
+package config
 
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "github.com/realdrift/realdrift/internal/sandbox/wire"
 
-// configService serves AWS Config (JSON 1.1): the configuration recorders
+// Service serves AWS Config (JSON 1.1): the configuration recorders
 // and delivery channels of the account region, from the world's
 // AWS::Config::ConfigurationRecorder and AWS::Config::DeliveryChannel
 // models (by Name, else the identifier), in Config's camelCase shape with
 // exactly the properties the model holds. Asked by names, a name that does
 // not exist is NoSuch...Exception, as Config answers; asked for none, all
 // are listed.
-func configService() *wire.Service {
+func Service() *wire.Service {
 	svc := wire.JSON("config", "1.1", "StarlingDoveService.", wire.Ops{
 		"DescribeConfigurationRecorders": configDescribeRecorders,
 		"DescribeDeliveryChannels":       configDescribeChannels,
@@ -48,7 +48,7 @@ func configDescribe(st *world.State, c *wire.Call, typ string, names []string, n
 			return nil, err
 		}
 		m["Name"] = n
-		out = append(out, camelModel(m, nil))
+		out = append(out, wire.CamelModel(m, nil))
 	}
 	return out, nil
 }

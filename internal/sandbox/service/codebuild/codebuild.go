@@ -1,15 +1,13 @@
-package sandbox
+package codebuild
 
 import (
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// codeBuildService serves CodeBuild (JSON 1.1): projects by name (or ARN)
+// Service serves CodeBuild (JSON 1.1): projects by name (or ARN)
 // and report groups by ARN, from the world's AWS::CodeBuild::Project and
 // AWS::CodeBuild::ReportGroup models. A project is answered as CodeBuild
 // does in its camelCase shape: buildspec, badge {badgeEnabled},
@@ -17,37 +15,11 @@ import (
 // the properties the model holds, so a world built from recordings
 // answers what was recorded. Names CodeBuild does not know are listed in
 // projectsNotFound / reportGroupsNotFound, as CodeBuild does.
-func codeBuildService() *wire.Service {
+func Service() *wire.Service {
 	return wire.JSON("codebuild", "1.1", "CodeBuild_20161006.", wire.Ops{
 		"BatchGetProjects":     codeBuildBatchGetProjects,
 		"BatchGetReportGroups": codeBuildBatchGetReportGroups,
 	})
-}
-
-// camelModel converts a template-shaped value to an API's camelCase one:
-// every object key with its first letter in lower case, or renamed per
-// the table.
-func camelModel(v any, renames map[string]string) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			nk, ok := renames[k]
-			if !ok {
-				r, n := utf8.DecodeRuneInString(k)
-				nk = string(unicode.ToLower(r)) + k[n:]
-			}
-			out[nk] = camelModel(e, renames)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, e := range t {
-			out[i] = camelModel(e, renames)
-		}
-		return out
-	}
-	return v
 }
 
 func codeBuildBatchGetProjects(st *world.State, c *wire.Call) (any, error) {
@@ -74,7 +46,7 @@ func codeBuildBatchGetProjects(st *world.State, c *wire.Call) (any, error) {
 		}
 		badge, hasBadge := m["BadgeEnabled"]
 		delete(m, "BadgeEnabled")
-		out := camelModel(m, map[string]string{"BuildSpec": "buildspec", "Visibility": "projectVisibility"}).(map[string]any)
+		out := wire.CamelModel(m, map[string]string{"BuildSpec": "buildspec", "Visibility": "projectVisibility"}).(map[string]any)
 		out["name"] = name
 		out["arn"] = "arn:aws:codebuild:" + c.Region + ":" + c.Account + ":project/" + name
 		out["created"], out["lastModified"] = wire.Epoch(world.DefaultTime), wire.Epoch(world.DefaultTime)
@@ -111,7 +83,7 @@ func codeBuildBatchGetReportGroups(st *world.State, c *wire.Call) (any, error) {
 			return nil, err
 		}
 		delete(m, "DeleteReports")
-		out := camelModel(m, nil).(map[string]any)
+		out := wire.CamelModel(m, nil).(map[string]any)
 		out["arn"] = arn
 		if out["name"] == nil {
 			out["name"] = world.ARNTail(arn, ":report-group/")

@@ -1,14 +1,13 @@
-package sandbox
+package memorydb
 
 import (
-	"encoding/json"
 	"sort"
 
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// memoryDBService serves MemoryDB (JSON 1.1, PascalCase): users from the
+// Service serves MemoryDB (JSON 1.1, PascalCase): users from the
 // world's AWS::MemoryDB::User models (by UserName, else the identifier)
 // with their AccessString, and the parameters of AWS::MemoryDB::
 // ParameterGroup models (by ParameterGroupName, else the identifier): the
@@ -16,7 +15,7 @@ import (
 // modelled). Both page by MaxResults and NextToken; an unknown user or
 // group is the UserNotFoundFault / ParameterGroupNotFoundFault MemoryDB
 // answers.
-func memoryDBService() *wire.Service {
+func Service() *wire.Service {
 	return wire.JSON("memorydb", "1.1", "AmazonMemoryDB.", wire.Ops{
 		"DescribeUsers":      memoryDBDescribeUsers,
 		"DescribeParameters": memoryDBDescribeParameters,
@@ -126,20 +125,11 @@ func memoryDBDescribeParameters(st *world.State, c *wire.Call) (any, error) {
 	}
 	items := []map[string]any{}
 	for _, n := range names[lo:hi] {
-		items = append(items, map[string]any{"Name": n, "Value": scalarString(params[n]), "DataType": "string"})
+		items = append(items, map[string]any{"Name": n, "Value": world.ScalarString(params[n]), "DataType": "string"})
 	}
 	out := map[string]any{"Parameters": items}
 	if next != "" {
 		out["NextToken"] = next
 	}
 	return out, nil
-}
-
-// scalarString is a parameter value as MemoryDB answers it: a string.
-func scalarString(v any) string {
-	if s, ok := v.(string); ok {
-		return s
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
 }

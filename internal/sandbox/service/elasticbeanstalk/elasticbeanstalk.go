@@ -1,9 +1,9 @@
-package sandbox
+package elasticbeanstalk
 
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "github.com/realdrift/realdrift/internal/sandbox/wire"
 
-// elasticBeanstalkService serves Elastic Beanstalk (query/XML):
+// Service serves Elastic Beanstalk (query/XML):
 // DescribeConfigurationSettings of an environment, from the world's
 // AWS::ElasticBeanstalk::Environment models (by EnvironmentName, else the
 // identifier) of the named application: one deployed configuration set
@@ -12,7 +12,7 @@ import "github.com/realdrift/realdrift/internal/sandbox/wire"
 // OptionSettings answers a set without options). An unknown environment
 // or application is the InvalidParameterValue Elastic Beanstalk answers;
 // configuration templates (TemplateName) are not served.
-func elasticBeanstalkService() *wire.Service {
+func Service() *wire.Service {
 	return wire.Query("elasticbeanstalk", "http://elasticbeanstalk.amazonaws.com/docs/2010-12-01/", wire.Ops{
 		"DescribeConfigurationSettings": ebDescribeConfigurationSettings,
 	})
@@ -69,7 +69,7 @@ func ebDescribeConfigurationSettings(st *world.State, c *wire.Call) (any, error)
 		name, _ := o["OptionName"].(string)
 		n.Kids = append(n.Kids, wire.Tx("Namespace", ns), wire.Tx("OptionName", name))
 		if v, ok := o["Value"]; ok && v != nil {
-			n.Kids = append(n.Kids, wire.Tx("Value", scalarString(v)))
+			n.Kids = append(n.Kids, wire.Tx("Value", world.ScalarString(v)))
 		}
 		opts = append(opts, n)
 	}

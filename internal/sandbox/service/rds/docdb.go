@@ -1,4 +1,4 @@
-package sandbox
+package rds
 
 import (
 	"strconv"
@@ -8,7 +8,7 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// docDBService serves the RDS query API (signing name rds, the one DocDB's
+// Service serves the RDS query API (signing name rds, the one DocDB's
 // SDK client speaks) for DocumentDB: DescribeDBClusters and
 // DescribeDBInstances from the world's AWS::DocDB::DBCluster and DBInstance
 // models (by identifier, else their identifier property, matched without
@@ -25,7 +25,7 @@ import (
 // (another filter name is InvalidParameterValue). Pages are MaxRecords
 // (20-100) and Marker; a missing cluster is DBClusterNotFoundFault, a
 // missing instance DBInstanceNotFound (404).
-func docDBService() *wire.Service {
+func Service() *wire.Service {
 	return wire.Query("rds", "http://rds.amazonaws.com/doc/2014-10-31/", wire.Ops{
 		"DescribeDBClusters":  docDBDescribeClusters,
 		"DescribeDBInstances": docDBDescribeInstances,
@@ -96,14 +96,14 @@ func docDBNode(c *wire.Call, k docDBKind, m map[string]any) *wire.Node {
 	n := wire.El(k.item, wire.Tx(k.idProp, id), wire.Tx("Engine", engine), wire.Tx(k.status[0], k.status[1]), wire.Tx(k.item+"Arn", docDBArn(c, k.arnKind, id)))
 	for _, p := range k.plain {
 		if v, ok := m[p]; ok && p != k.idProp {
-			if x := queryXML(p, v); x != nil {
+			if x := wire.ValueXML(p, v); x != nil {
 				n.Kids = append(n.Kids, x)
 			}
 		}
 	}
 	for _, from := range world.SortedKeys(k.renames) {
 		if v, ok := m[from]; ok {
-			if x := queryXML(k.renames[from], v); x != nil {
+			if x := wire.ValueXML(k.renames[from], v); x != nil {
 				n.Kids = append(n.Kids, x)
 			}
 		}
@@ -115,13 +115,13 @@ func docDBNode(c *wire.Call, k docDBKind, m map[string]any) *wire.Node {
 				gs = append(gs, wire.El("", wire.Tx("VpcSecurityGroupId", s), wire.Tx("Status", "active")))
 			}
 		}
-		n.Kids = append(n.Kids, listOf("VpcSecurityGroups", "VpcSecurityGroupMembership", gs))
+		n.Kids = append(n.Kids, wire.ListOf("VpcSecurityGroups", "VpcSecurityGroupMembership", gs))
 	}
 	if logs, ok := m["EnableCloudwatchLogsExports"].([]any); ok {
-		n.Kids = append(n.Kids, queryXML("EnabledCloudwatchLogsExports", logs))
+		n.Kids = append(n.Kids, wire.ValueXML("EnabledCloudwatchLogsExports", logs))
 	}
 	if sc, ok := m["ServerlessV2ScalingConfiguration"].(map[string]any); ok {
-		n.Kids = append(n.Kids, queryXML("ServerlessV2ScalingConfiguration", sc))
+		n.Kids = append(n.Kids, wire.ValueXML("ServerlessV2ScalingConfiguration", sc))
 	}
 	return n
 }
@@ -173,7 +173,7 @@ func docDBDescribe(st *world.State, c *wire.Call, kinds ...docDBKind) (any, erro
 		}
 	}
 	lo, hi, next := wire.Page(len(nodes), off, size)
-	out := wire.El("", listOf(k.list, k.item, nodes[lo:hi]))
+	out := wire.El("", wire.ListOf(k.list, k.item, nodes[lo:hi]))
 	if next >= 0 {
 		out.Kids = append(out.Kids, wire.Tx("Marker", wire.PageToken("rds", next)))
 	}
@@ -264,7 +264,7 @@ func docDBListTags(st *world.State, c *wire.Call) (any, error) {
 			val, _ := t["Value"].(string)
 			tags = append(tags, wire.El("", wire.Tx("Key", key), wire.Tx("Value", val)))
 		}
-		return wire.El("", listOf("TagList", "Tag", tags)), nil
+		return wire.El("", wire.ListOf("TagList", "Tag", tags)), nil
 	}
 	return nil, wire.Errf(400, "InvalidParameterValue", "Invalid resource name: %s", arn)
 }

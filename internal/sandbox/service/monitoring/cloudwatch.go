@@ -1,4 +1,4 @@
-package sandbox
+package monitoring
 
 import (
 	"net/http"
@@ -10,7 +10,7 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// cloudWatchService serves CloudWatch (signing name monitoring) for anomaly
+// Service serves CloudWatch (signing name monitoring) for anomaly
 // detectors: DescribeAnomalyDetectors over Smithy RPCv2 CBOR, the protocol
 // the SDK speaks (cbor.go), and over the query protocol older clients
 // (the AWS CLI v2 of these machines) still speak. It lists the world's
@@ -20,7 +20,7 @@ import (
 // also as the top-level Namespace / MetricName / Dimensions / Stat copies,
 // Configuration's MetricTimeZone as MetricTimezone and its excluded time
 // ranges as timestamps, StateValue TRAINED_INSUFFICIENT_DATA.
-func cloudWatchService() *wire.Service {
+func Service() *wire.Service {
 	return &wire.Service{
 		Name:          "monitoring",
 		Protocol:      wire.ProtoCBOR,
@@ -87,7 +87,7 @@ func cloudWatchDescribeAnomalyDetectors(st *world.State, c *wire.Call) (any, err
 	st.RLock()
 	defer st.RUnlock()
 	var found []map[string]any
-	for _, r := range sortedByID(st.OfType(c.Account, c.Region, "AWS::CloudWatch::AnomalyDetector")) {
+	for _, r := range world.SortedByID(st.OfType(c.Account, c.Region, "AWS::CloudWatch::AnomalyDetector")) {
 		m, err := world.FieldObject(r)
 		if err != nil {
 			return nil, err
@@ -197,7 +197,7 @@ func cwXML(d map[string]any) *wire.Node {
 			n.Kids = append(n.Kids, cn)
 			continue
 		}
-		if x := queryXML(k, d[k]); x != nil {
+		if x := wire.ValueXML(k, d[k]); x != nil {
 			n.Kids = append(n.Kids, x)
 		}
 	}

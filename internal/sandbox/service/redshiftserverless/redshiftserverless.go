@@ -1,9 +1,9 @@
-package sandbox
+package redshiftserverless
 
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "github.com/realdrift/realdrift/internal/sandbox/wire"
 
-// redshiftServerlessService serves Redshift Serverless (JSON 1.1,
+// Service serves Redshift Serverless (JSON 1.1,
 // camelCase): GetWorkgroup from the world's
 // AWS::RedshiftServerless::Workgroup models (by WorkgroupName, else the
 // identifier), answering the model's ConfigParameters ({ParameterKey,
@@ -12,7 +12,7 @@ import "github.com/realdrift/realdrift/internal/sandbox/wire"
 // read-only Workgroup echo — with its name, namespace, ARN and an
 // AVAILABLE status. An unknown workgroup is the ResourceNotFoundException
 // Redshift Serverless answers.
-func redshiftServerlessService() *wire.Service {
+func Service() *wire.Service {
 	return wire.JSON("redshift-serverless", "1.1", "RedshiftServerless.", wire.Ops{
 		"GetWorkgroup": rsGetWorkgroup,
 	})
@@ -74,10 +74,10 @@ func rsGetWorkgroup(st *world.State, c *wire.Call) (any, error) {
 			}
 			q := map[string]any{}
 			if v, ok := p["ParameterKey"]; ok {
-				q["parameterKey"] = scalarString(v)
+				q["parameterKey"] = world.ScalarString(v)
 			}
 			if v, ok := p["ParameterValue"]; ok {
-				q["parameterValue"] = scalarString(v)
+				q["parameterValue"] = world.ScalarString(v)
 			}
 			out = append(out, q)
 		}

@@ -1,10 +1,9 @@
-package sandbox
+package ses
 
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "github.com/realdrift/realdrift/internal/sandbox/wire"
-import "encoding/json"
 
-// sesService serves SES v1 (query/XML) receipt filters, receipt rule sets
+// Service serves SES v1 (query/XML) receipt filters, receipt rule sets
 // and rules, and configuration set event destinations, from the world's
 // AWS::SES::ReceiptFilter (Filter), ReceiptRuleSet (RuleSetName, else the
 // identifier), ReceiptRule (RuleSetName, Rule) and
@@ -12,43 +11,13 @@ import "encoding/json"
 // models, plus the rule sets and configuration sets those name. Values are
 // answered in the API's shape, which is the template's but for
 // SnsDestination (SNSDestination), lists as <member>s.
-func sesService() *wire.Service {
+func Service() *wire.Service {
 	return wire.Query("ses", "http://ses.amazonaws.com/doc/2010-12-01/", wire.Ops{
 		"ListReceiptFilters":       sesListReceiptFilters,
 		"DescribeReceiptRuleSet":   sesDescribeReceiptRuleSet,
 		"DescribeReceiptRule":      sesDescribeReceiptRule,
 		"DescribeConfigurationSet": sesDescribeConfigurationSet,
 	})
-}
-
-// queryXML renders a template-shaped value as query-protocol XML under
-// name: objects by their keys, lists as <member>s.
-func queryXML(name string, v any) *wire.Node {
-	switch t := v.(type) {
-	case map[string]any:
-		n := &wire.Node{Name: name}
-		for _, k := range world.SortedKeys(t) {
-			if kid := queryXML(k, t[k]); kid != nil {
-				n.Kids = append(n.Kids, kid)
-			}
-		}
-		return n
-	case []any:
-		n := &wire.Node{Name: name}
-		for _, e := range t {
-			if kid := queryXML("member", e); kid != nil {
-				n.Kids = append(n.Kids, kid)
-			}
-		}
-		return n
-	case string:
-		return wire.Tx(name, t)
-	case json.Number:
-		return wire.Tx(name, t.String())
-	case bool:
-		return wire.Bool(name, t)
-	}
-	return nil
 }
 
 func sesListReceiptFilters(st *world.State, c *wire.Call) (any, error) {
@@ -61,7 +30,7 @@ func sesListReceiptFilters(st *world.State, c *wire.Call) (any, error) {
 			return nil, err
 		}
 		if f, ok := m["Filter"].(map[string]any); ok {
-			fs = append(fs, queryXML("member", f))
+			fs = append(fs, wire.ValueXML("member", f))
 		}
 	}
 	return wire.El("", &wire.Node{Name: "Filters", Kids: fs}), nil
@@ -106,7 +75,7 @@ func sesDescribeReceiptRuleSet(st *world.State, c *wire.Call) (any, error) {
 	}
 	var rs []*wire.Node
 	for _, r := range rules {
-		rs = append(rs, queryXML("member", r))
+		rs = append(rs, wire.ValueXML("member", r))
 	}
 	return wire.El("", wire.El("Metadata", wire.Tx("Name", name), wire.Time("CreatedTimestamp", world.DefaultTime)), &wire.Node{Name: "Rules", Kids: rs}), nil
 }
@@ -121,7 +90,7 @@ func sesDescribeReceiptRule(st *world.State, c *wire.Call) (any, error) {
 	}
 	for _, r := range rules {
 		if r["Name"] == name {
-			return wire.El("", queryXML("Rule", r)), nil
+			return wire.El("", wire.ValueXML("Rule", r)), nil
 		}
 	}
 	return nil, wire.Errf(400, "RuleDoesNotExist", "Rule does not exist: %s", name)
@@ -150,7 +119,7 @@ func sesDescribeConfigurationSet(st *world.State, c *wire.Call) (any, error) {
 				delete(d, "SnsDestination")
 				d["SNSDestination"] = sns
 			}
-			dests = append(dests, queryXML("member", d))
+			dests = append(dests, wire.ValueXML("member", d))
 		}
 	}
 	if !exists {
