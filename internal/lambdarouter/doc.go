@@ -40,8 +40,12 @@
 //     holds for its access key, and the function sees the signer in
 //     requestContext.authorizer.iam; an unsigned or wrongly signed request
 //     is 403 {"Message":"Forbidden"} and never reaches the function.
-//     Whether IAM allows lambda:InvokeFunctionUrl is the Callers' choice
-//     (a key it does not know is refused).
+//     With Authorize, a verified signer is then put to IAM as Lambda puts
+//     it — lambda:InvokeFunctionUrl on the function's ARN with
+//     lambda:FunctionUrlAuthType AWS_IAM — and a refusal is the same 403
+//     (the e2e answers with the sandbox's evaluation of the signer's
+//     identity policies, sandbox.Server.Allows); without it the Callers
+//     decide alone (a key they do not know is refused).
 //
 // The router holds no global state; every Router is independent.
 package lambdarouter

@@ -19,6 +19,14 @@ import (
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 )
 
+// Ask is what an AWS_IAM function URL asks IAM about a verified signer:
+// an action on a resource, with the request's service condition keys.
+type Ask struct {
+	Action   string
+	Resource string
+	Keys     map[string][]string
+}
+
 // Caller is an IAM identity an AWS_IAM function URL knows by access key.
 type Caller struct {
 	SecretAccessKey, SessionToken string
@@ -40,6 +48,15 @@ type FunctionURL struct {
 	Router   *Router
 	Function string
 	Callers  func(accessKeyID string) (Caller, bool)
+	// Authorize, when set, is IAM's answer to the question Lambda asks of
+	// a verified signer (its access key): lambda:InvokeFunctionUrl on ARN
+	// with lambda:FunctionUrlAuthType AWS_IAM in the request context. A
+	// refusal is 403 {"Message":"Forbidden"} and the function never runs.
+	// Nil: every verified signer is allowed.
+	Authorize func(accessKeyID string, a Ask) bool
+	// ARN is the function's ARN, the resource Authorize is asked about
+	// (empty: the Function name's ARN in the default account and region).
+	ARN string
 	// Now is the clock the signature's date is checked against (nil: the
 	// wall clock).
 	Now func() time.Time
@@ -73,6 +90,9 @@ func (u *FunctionURL) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if u.Callers != nil {
 		c, key, ok := u.verify(r, body)
+		if ok && u.Authorize != nil {
+			ok = u.Authorize(key, u.ask())
+		}
 		if !ok {
 			writeURLError(w, http.StatusForbidden, "Forbidden")
 			return
@@ -112,6 +132,16 @@ func (u *FunctionURL) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rb, _ = base64.StdEncoding.DecodeString(res.Body)
 	}
 	_, _ = w.Write(rb)
+}
+
+// ask is the question Lambda puts to IAM for an AWS_IAM function URL.
+func (u *FunctionURL) ask() Ask {
+	arn := u.ARN
+	if arn == "" {
+		fn, _ := parseFunction(u.Function)
+		arn = fn.arn()
+	}
+	return Ask{Action: "lambda:InvokeFunctionUrl", Resource: arn, Keys: map[string][]string{"lambda:FunctionUrlAuthType": {"AWS_IAM"}}}
 }
 
 // verify checks r's SigV4 signature by signing the same request again with

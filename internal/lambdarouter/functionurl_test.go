@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"testing"
 	"time"
 
@@ -37,8 +38,28 @@ func TestFunctionURLIAM(t *testing.T) {
 	}
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	alice := lambdarouter.Caller{SecretAccessKey: "alice-secret", ARN: "arn:aws:iam::111111111111:user/alice", Account: "111111111111", UserID: "AIDAALICE"}
-	srv := httptest.NewServer(&lambdarouter.FunctionURL{Router: r, Function: "approve", Now: func() time.Time { return now },
-		Callers: func(key string) (lambdarouter.Caller, bool) { return alice, key == "AKIAALICE" }})
+	bob := lambdarouter.Caller{SecretAccessKey: "bob-secret", ARN: "arn:aws:iam::111111111111:user/bob", Account: "111111111111", UserID: "AIDABOB"}
+	const fnARN = "arn:aws:lambda:us-east-1:111111111111:function:approve"
+	// IAM allows alice, not bob, lambda:InvokeFunctionUrl; it is asked
+	// about every verified signer.
+	var asked []lambdarouter.Ask
+	var mu sync.Mutex
+	srv := httptest.NewServer(&lambdarouter.FunctionURL{Router: r, Function: "approve", ARN: fnARN, Now: func() time.Time { return now },
+		Callers: func(key string) (lambdarouter.Caller, bool) {
+			switch key {
+			case "AKIAALICE":
+				return alice, true
+			case "AKIABOB":
+				return bob, true
+			}
+			return lambdarouter.Caller{}, false
+		},
+		Authorize: func(key string, a lambdarouter.Ask) bool {
+			mu.Lock()
+			defer mu.Unlock()
+			asked = append(asked, a)
+			return key == "AKIAALICE"
+		}})
 	t.Cleanup(srv.Close)
 
 	send := func(body, key, secret, service string, at time.Time, alter func(*http.Request)) (int, string) {
@@ -76,6 +97,7 @@ func TestFunctionURLIAM(t *testing.T) {
 	}{
 		{name: "signed", key: "AKIAALICE", secret: "alice-secret", service: "lambda", at: now, status: 200, body: `arn:aws:iam::111111111111:user/alice POST {"decision":"approve"}`},
 		{name: "unsigned", status: 403, body: string(forbidden) + "\n"},
+		{name: "signed, IAM refuses", key: "AKIABOB", secret: "bob-secret", service: "lambda", at: now, status: 403, body: string(forbidden) + "\n"},
 		{name: "unknown key", key: "AKIAMALLORY", secret: "alice-secret", service: "lambda", at: now, status: 403, body: string(forbidden) + "\n"},
 		{name: "wrong secret", key: "AKIAALICE", secret: "guess", service: "lambda", at: now, status: 403, body: string(forbidden) + "\n"},
 		{name: "another service's signature", key: "AKIAALICE", secret: "alice-secret", service: "sts", at: now, status: 403, body: string(forbidden) + "\n"},
@@ -89,5 +111,10 @@ func TestFunctionURLIAM(t *testing.T) {
 				t.Errorf("(-got +want):\n%s", diff)
 			}
 		})
+	}
+	// IAM was asked about the two verified signers only, as Lambda asks.
+	want := lambdarouter.Ask{Action: "lambda:InvokeFunctionUrl", Resource: fnARN, Keys: map[string][]string{"lambda:FunctionUrlAuthType": {"AWS_IAM"}}}
+	if diff := cmp.Diff(asked, []lambdarouter.Ask{want, want}); diff != "" {
+		t.Errorf("asks (-got +want):\n%s", diff)
 	}
 }

@@ -285,6 +285,11 @@
 // item of a transaction), or a test double of Secrets Manager, Step
 // Functions or EventBridge — and answers AccessDenied in that service's
 // shape; denials land in the call log, allowed calls pass on untouched.
+// Server.Allows gives the same evaluation to a stand-in that answers its
+// own refusals: the e2e's AWS_IAM function URL (lambdarouter.FunctionURL)
+// asks it lambda:InvokeFunctionUrl on the function with
+// lambda:FunctionUrlAuthType AWS_IAM, as Lambda asks IAM, and answers a
+// refusal 403.
 //
 // # Admin
 //

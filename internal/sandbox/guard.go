@@ -82,10 +82,7 @@ func (s *Server) Guard(signingName string, ask Asker, next http.Handler) http.Ha
 			return
 		}
 		for _, a := range asks {
-			q := world.Request{Action: a.Action, Resource: a.Resource, Keys: s.conditionKeys(who, sc.region, r.TLS != nil, a.Resource)}
-			for k, v := range a.Keys {
-				q.Keys[strings.ToLower(k)] = v
-			}
+			q := s.askRequest(who, sc.region, r.TLS != nil, a)
 			d := world.Evaluate(stmts, q)
 			if d == world.Allowed {
 				continue
@@ -100,4 +97,31 @@ func (s *Server) Guard(signingName string, ask Asker, next http.Handler) http.Ha
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// askRequest is an Ask as IAM evaluates it: with the global condition keys
+// of the principal's request beside the Ask's own.
+func (s *Server) askRequest(who world.Principal, region string, tls bool, a Ask) world.Request {
+	q := world.Request{Action: a.Action, Resource: a.Resource, Keys: s.conditionKeys(who, region, tls, a.Resource)}
+	for k, v := range a.Keys {
+		q.Keys[strings.ToLower(k)] = v
+	}
+	return q
+}
+
+// Allows reports whether the identity policies of the principal an access
+// key names allow a, evaluated as Guard evaluates a stand-in's requests
+// (the global condition keys of an HTTPS request in region beside the
+// Ask's), for a stand-in that answers its own refusals: a Lambda function
+// URL with AuthType AWS_IAM asks it lambda:InvokeFunctionUrl on the
+// function with lambda:FunctionUrlAuthType (lambdarouter.FunctionURL's
+// Authorize). A principal without declared policies may do anything, as
+// everywhere in the sandbox.
+func (s *Server) Allows(accessKeyID, region string, a Ask) bool {
+	who := s.principalFor(accessKeyID)
+	stmts, governed := s.policiesOf(who)
+	if !governed {
+		return true
+	}
+	return world.Evaluate(stmts, s.askRequest(who, region, true, a)) == world.Allowed
 }

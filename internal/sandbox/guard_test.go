@@ -169,3 +169,55 @@ func TestGuardDynamoDB(t *testing.T) {
 		}
 	}
 }
+
+// TestAllowsFunctionURL: Allows evaluates a key's identity policies for a
+// stand-in that answers its own refusals — an AWS_IAM function URL asks
+// lambda:InvokeFunctionUrl on the function with lambda:FunctionUrlAuthType
+// AWS_IAM — with the global keys too: the realdrift-approver shape allows
+// its function only under AWS_IAM; a policy without the action, another
+// function, another auth type or an explicit deny refuse; a key without
+// declared policies may do anything.
+func TestAllowsFunctionURL(t *testing.T) {
+	const fn = "arn:aws:lambda:us-east-1:111111111111:function:realdrift-approve-link"
+	approver := `{"Version":"2012-10-17","Statement":{"Sid":"DecideReverts","Effect":"Allow","Action":"lambda:InvokeFunctionUrl",
+	  "Resource":"` + fn + `","Condition":{"StringEquals":{"lambda:FunctionUrlAuthType":"AWS_IAM"}}}}`
+	keys := map[string]string{
+		"AKIAAPPROVER00000001": approver,
+		"AKIAREADER0000000001": `{"Version":"2012-10-17","Statement":{"Effect":"Allow","Action":"lambda:Get*","Resource":"*"}}`,
+		"AKIADENIED0000000001": `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"lambda:*","Resource":"*"},
+		  {"Effect":"Deny","Action":"lambda:InvokeFunctionUrl","Resource":"*","Condition":{"StringNotEquals":{"aws:PrincipalOrgID":"o-elsewhere"}}}]}`,
+	}
+	w := policyWorld(t, `{"Statement":{"Effect":"Allow","Action":"*","Resource":"*"}}`, "")
+	for _, a := range w.Accounts {
+		if a.ID != mgmt {
+			continue
+		}
+		for key, doc := range keys {
+			role := "role-" + strings.ToLower(key[4:10])
+			a.AccessKeys = append(a.AccessKeys, sandbox.AccessKey{ID: key, Role: role})
+			a.Policies = append(a.Policies, &sandbox.Policies{Role: role, Documents: []json.RawMessage{json.RawMessage(doc)}})
+		}
+	}
+	sb, _ := startWorld(t, w, sandbox.Options{})
+	ask := func(resource, authType string) sandbox.Ask {
+		return sandbox.Ask{Action: "lambda:InvokeFunctionUrl", Resource: resource, Keys: map[string][]string{"lambda:FunctionUrlAuthType": {authType}}}
+	}
+	for _, tt := range []struct {
+		name, key string
+		ask       sandbox.Ask
+		want      bool
+	}{
+		{"the approver policy, AWS_IAM", "AKIAAPPROVER00000001", ask(fn, "AWS_IAM"), true},
+		{"the approver policy, auth type NONE", "AKIAAPPROVER00000001", ask(fn, "NONE"), false},
+		{"the approver policy, another function", "AKIAAPPROVER00000001", ask(fn+"-other", "AWS_IAM"), false},
+		{"no InvokeFunctionUrl", "AKIAREADER0000000001", ask(fn, "AWS_IAM"), false},
+		{"an explicit deny on a global key", "AKIADENIED0000000001", ask(fn, "AWS_IAM"), false},
+		{"no declared policies", "AKIAUNKNOWNKEY000001", ask(fn, "AWS_IAM"), true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := sb.Allows(tt.key, "us-east-1", tt.ask); got != tt.want {
+				t.Errorf("Allows = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -305,9 +305,13 @@ func (e *e2e) audited(t *testing.T, ex statemachine.Execution) (statemachine.Rev
 }
 
 // approvalFront serves the approve-link function as its function URL
-// (AuthType AWS_IAM) does: Lambda verifies the SigV4 signature and names
-// the signer, here the central account's operator (its identity as the
-// sandbox's STS answers it). It returns the URL and the operator's ARN.
+// (AuthType AWS_IAM) does: Lambda verifies the SigV4 signature, asks IAM
+// whether the signer may lambda:InvokeFunctionUrl the function (the
+// sandbox's evaluation of its identity policies, with
+// lambda:FunctionUrlAuthType AWS_IAM) and names the signer: the central
+// account's operator (its identity as the sandbox's STS answers it), or
+// persist's execution role session, whose policies grant no such call. It
+// returns the URL and the operator's ARN.
 func (e *e2e) approvalFront(t *testing.T) (string, string) {
 	t.Helper()
 	key := worldgen.DemoAccessKey(demoAccount(0))
@@ -317,8 +321,19 @@ func (e *e2e) approvalFront(t *testing.T) (string, string) {
 		t.Fatal(err)
 	}
 	operator := lambdarouter.Caller{SecretAccessKey: "e2e-secret", ARN: aws.ToString(id.Arn), Account: aws.ToString(id.Account), UserID: aws.ToString(id.UserId)}
+	persist := lambdarouter.Caller{SecretAccessKey: "e2e-session-secret", ARN: "arn:aws:sts::" + demoAccount(0) + ":assumed-role/realdrift-persist/realdrift-persist", Account: demoAccount(0), UserID: "AROAPERSIST:realdrift-persist"}
 	srv := httptest.NewServer(&lambdarouter.FunctionURL{Router: e.router, Function: statemachine.FunctionApproveLink,
-		Callers: func(k string) (lambdarouter.Caller, bool) { return operator, k == key }})
+		ARN: "arn:aws:lambda:" + centralRegion + ":" + demoAccount(0) + ":function:realdrift-" + statemachine.FunctionApproveLink,
+		Callers: func(k string) (lambdarouter.Caller, bool) {
+			switch k {
+			case key:
+				return operator, true
+			case functionKey("persist"):
+				return persist, true
+			}
+			return lambdarouter.Caller{}, false
+		},
+		Authorize: func(k string, a lambdarouter.Ask) bool { return e.sandbox.Allows(k, centralRegion, sandbox.Ask(a)) }})
 	t.Cleanup(srv.Close)
 	return srv.URL + "/", operator.ARN
 }
@@ -327,7 +342,13 @@ func (e *e2e) approvalFront(t *testing.T) (string, string) {
 // operator.
 func (e *e2e) approveURL(t *testing.T, u string, args ...string) (string, string, int) {
 	t.Helper()
-	env := map[string]string{"AWS_ACCESS_KEY_ID": worldgen.DemoAccessKey(demoAccount(0)), "AWS_SECRET_ACCESS_KEY": "e2e-secret", "AWS_REGION": "us-east-1", "HOME": t.TempDir()}
+	return e.approveURLAs(t, worldgen.DemoAccessKey(demoAccount(0)), "e2e-secret", u, args...)
+}
+
+// approveURLAs runs `realdrift approve --url` with the given credentials.
+func (e *e2e) approveURLAs(t *testing.T, key, secret, u string, args ...string) (string, string, int) {
+	t.Helper()
+	env := map[string]string{"AWS_ACCESS_KEY_ID": key, "AWS_SECRET_ACCESS_KEY": secret, "AWS_REGION": "us-east-1", "HOME": t.TempDir()}
 	var stdout, stderr bytes.Buffer
 	code := cli.Run(t.Context(), cli.IO{Stdout: &stdout, Stderr: &stderr, Getenv: func(k string) string { return env[k] }},
 		append([]string{"approve", "--url", u}, args...))
@@ -497,6 +518,12 @@ func TestRevertEndToEnd(t *testing.T) {
 		invoke(t, e.lambdaClient(t), statemachine.FunctionApproveLink, req, &direct)
 		if direct.StatusCode != 403 || !strings.Contains(direct.Body, "IAM-signed") {
 			t.Errorf("a decision without a signer: HTTP %d %s, want 403", direct.StatusCode, direct.Body)
+		}
+		// Signed, but by a principal IAM allows no lambda:InvokeFunctionUrl
+		// on the function: Lambda refuses (403) before the function runs,
+		// and the decision stays open for the operator below.
+		if out, errs, code := e.approveURLAs(t, functionKey("persist"), "e2e-session-secret", front, "revert-rejected"); code == 0 || strings.Contains(out, "approved") {
+			t.Errorf("realdrift approve --url signed by persist's role (no lambda:InvokeFunctionUrl): exit %d\n%s%s", code, out, errs)
 		}
 		if out, errs, code := e.approveURL(t, front, "revert-rejected", "--reject", "--reason", "not during the freeze"); code != 0 || !strings.Contains(out, "rejected the revert of "+rejected.String()) {
 			t.Fatalf("realdrift approve --url --reject: exit %d\n%s%s", code, out, errs)
