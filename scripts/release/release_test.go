@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,6 +29,91 @@ func TestRelease(t *testing.T) {
 	}
 	t.Run("snapshot", func(t *testing.T) { testSnapshotHost(t, dist, arts) })
 	t.Run("image", func(t *testing.T) { testImage(t, dist) })
+	t.Run("action install", func(t *testing.T) { testActionInstall(t, dist, arts[0].Archive) })
+}
+
+// testActionInstall runs the GitHub Action's install path
+// (scripts/action.sh resolve|install) against a local release directory
+// holding this snapshot, as a runner of the host's OS and architecture
+// would download it (RD_DOWNLOAD_URL file://, no network): a named tag and
+// the action's own release-tag ref install the archive's binary after
+// checking checksums.txt; a moving ref (@v1) resolves to building from
+// source; an archive that does not match checksums.txt is exit 2 and
+// installs nothing — never a fallback to source.
+func testActionInstall(t *testing.T, dist, archive string) {
+	runnerOS := map[string]string{"linux": "Linux", "darwin": "macOS", "windows": "Windows"}[Host().OS]
+	runnerArch := map[string]string{"amd64": "X64", "arm64": "ARM64"}[Host().Arch]
+	release := func(t *testing.T, tamper bool) string {
+		base := t.TempDir()
+		dir := filepath.Join(base, testStamp.Version)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []string{archive, "checksums.txt"} {
+			b, err := os.ReadFile(filepath.Join(dist, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tamper && f == "checksums.txt" {
+				b = []byte(strings.Replace(string(b), "  "+archive, "  "+archive+".orig", 1) + strings.Repeat("0", 64) + "  " + archive + "\n")
+			}
+			if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return "file://" + base
+	}
+	action := func(t *testing.T, url, verb string, env ...string) (string, string, error) {
+		tmp := t.TempDir()
+		outputs, path := filepath.Join(tmp, "output"), filepath.Join(tmp, "path")
+		cmd := exec.Command("bash", "../../scripts/action.sh", verb)
+		cmd.Env = append([]string{
+			"PATH=" + os.Getenv("PATH"), "HOME=" + tmp, "RUNNER_TEMP=" + filepath.Join(tmp, "runner"),
+			"RUNNER_OS=" + runnerOS, "RUNNER_ARCH=" + runnerArch, "GITHUB_OUTPUT=" + outputs, "GITHUB_PATH=" + path,
+			"RD_DOWNLOAD_URL=" + url,
+		}, env...)
+		log, err := cmd.CombinedOutput()
+		o, _ := os.ReadFile(outputs)
+		p, _ := os.ReadFile(path)
+		if err == nil && verb == "install" {
+			bin := filepath.Join(tmp, "runner", "realdrift-bin")
+			if strings.TrimSpace(string(p)) != bin {
+				t.Errorf("GITHUB_PATH = %q, want %s", p, bin)
+			}
+		}
+		if err != nil && verb == "install" {
+			if _, serr := os.Stat(filepath.Join(tmp, "runner", "realdrift-bin", "realdrift")); serr == nil {
+				t.Errorf("a failed install left a binary")
+			}
+		}
+		return string(log), string(o), err
+	}
+	good := release(t, false)
+	for _, env := range [][]string{{"RD_VERSION=" + testStamp.Version}, {"RD_ACTION_REF=" + testStamp.Version}} {
+		log, _, err := action(t, good, "install", env...)
+		if err != nil || !strings.Contains(log, "realdrift "+testStamp.Version+" (commit 0123456789ab") {
+			t.Errorf("install %v: %v\n%s", env, err, log)
+		}
+	}
+	if _, out, err := action(t, good, "resolve", "RD_ACTION_REF="+testStamp.Version); err != nil || out != "mode=release\nversion="+testStamp.Version+"\n" {
+		t.Errorf("resolve at the release's tag: %v, outputs %q", err, out)
+	}
+	for _, ref := range []string{"v1", "main", "v0.0.1"} {
+		if _, out, err := action(t, good, "resolve", "RD_ACTION_REF="+ref); err != nil || out != "mode=source\nversion=source\n" {
+			t.Errorf("resolve at %s (no such release): %v, outputs %q", ref, err, out)
+		}
+	}
+	bad := release(t, true)
+	for _, env := range [][]string{{"RD_VERSION=" + testStamp.Version}, {"RD_ACTION_REF=" + testStamp.Version}} {
+		log, _, err := action(t, bad, "install", env...)
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 2 || !strings.Contains(log, archive+" does not match checksums.txt") {
+			t.Errorf("install %v of a tampered release: %v (want exit 2)\n%s", env, err, log)
+		}
+	}
+	if log, _, err := action(t, good, "install", "RD_VERSION=v9.9.9"); err == nil || !strings.Contains(log, "download ") {
+		t.Errorf("install of a release that does not exist: %v (want an error, no fallback)\n%s", err, log)
+	}
 }
 
 // testSnapshotHost: the host's archive holds an executable of the host's
