@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
@@ -116,17 +115,14 @@ func (s *Service) Accept(ctx context.Context, in statemachine.AcceptTask) (state
 // there being none (store.Audits), and answers with the item that stands:
 // a retried or concurrent write finds the first one and returns it.
 func (s *Service) putAcceptAudit(ctx context.Context, key string, a AcceptAudit) (statemachine.AcceptAudited, error) {
-	b, err := json.Marshal(a)
+	exists, err := s.putAuditOnce(ctx, a.RunID, key, a)
 	if err != nil {
-		return statemachine.AcceptAudited{}, fmt.Errorf("encode accept audit %s: %w", key, err)
+		return statemachine.AcceptAudited{}, stepError(err)
 	}
-	switch err := s.store.PutAudit(ctx, a.RunID, key, b, s.now().Add(AuditRetention)); {
-	case errors.Is(err, store.ErrExists):
+	if exists {
 		if a, err = s.LoadAcceptAudit(ctx, a.RunID, key); err != nil {
 			return statemachine.AcceptAudited{}, stepError(err)
 		}
-	case err != nil:
-		return statemachine.AcceptAudited{}, stepError(err)
 	}
 	return a.result(key), nil
 }

@@ -120,20 +120,35 @@ func (s *Service) RevertAudit(ctx context.Context, in statemachine.RevertAuditTa
 		return statemachine.RevertAudited{}, fmt.Errorf("revert-audit: unknown status %q", in.Status)
 	}
 	key := stateKey(keyRevertAudit, stack)
-	b, err := json.Marshal(a)
+	exists, err := s.putAuditOnce(ctx, in.RunID, key, a)
 	if err != nil {
-		return statemachine.RevertAudited{}, fmt.Errorf("encode audit %s: %w", key, err)
+		return statemachine.RevertAudited{}, stepError(err)
 	}
-	switch err := s.store.PutAudit(ctx, in.RunID, key, b, s.now().Add(AuditRetention)); {
-	case errors.Is(err, store.ErrExists):
+	if exists {
 		// A retry: the first write stands.
 		if a, err = s.LoadAudit(ctx, in.RunID, key); err != nil {
 			return statemachine.RevertAudited{}, stepError(err)
 		}
-	case err != nil:
-		return statemachine.RevertAudited{}, stepError(err)
 	}
 	return statemachine.RevertAudited{RunID: in.RunID, Stack: stack, Status: a.Status, Key: key, Counts: a.Counts}, nil
+}
+
+// putAuditOnce writes an audit item (a revert's or an accept's) in the
+// store's write-once audit partition, kept AuditRetention: a PutItem
+// conditional on its absence (store.Audits). exists reports that an item
+// was already there, which stays as it was.
+func (s *Service) putAuditOnce(ctx context.Context, runID, key string, v any) (exists bool, err error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return false, fmt.Errorf("encode audit %s: %w", key, err)
+	}
+	switch err := s.store.PutAudit(ctx, runID, key, b, s.now().Add(AuditRetention)); {
+	case errors.Is(err, store.ErrExists):
+		return true, nil
+	case err != nil:
+		return false, err
+	}
+	return false, nil
 }
 
 // auditItems pairs the plan's items with their outcomes (none: nothing
