@@ -77,9 +77,11 @@ func runApprove(ctx context.Context, s IO, args []string) int {
 	if err != nil {
 		return fail(s, "approve", err)
 	}
-	region := firstNonEmpty(su.Region, s.Getenv("AWS_REGION"), s.Getenv("AWS_DEFAULT_REGION"))
+	if su, err = tableIn(s, su); err != nil {
+		return fail(s, "approve", err)
+	}
 	cfg, err := scan.Config(ctx, scan.Settings{
-		Region: region, Profile: *profile,
+		Region: su.Region, Profile: *profile,
 		AccessKeyID: s.Getenv("AWS_ACCESS_KEY_ID"), SecretAccessKey: s.Getenv("AWS_SECRET_ACCESS_KEY"),
 	})
 	if err != nil {
@@ -97,7 +99,7 @@ func runApprove(ctx context.Context, s IO, args []string) int {
 	d := service.Decision{Approve: !*reject, Approver: aws.ToString(id.Arn), Via: service.ViaCLI, Reason: *reason}
 	p, err := service.Decide(ctx, store.NewDynamo(db, su.Table), tasks, execution, d, time.Now())
 	if err != nil {
-		return fail(s, "approve", err)
+		return fail(s, "approve", (&state{url: su}).explain(err))
 	}
 	if d.Approve {
 		fmt.Fprintf(s.Stdout, "approved the revert of %s (%d items, execution %s) as %s: it writes now\n", p.Stack, p.Items, p.RunID, d.Approver)

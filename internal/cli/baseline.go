@@ -54,12 +54,11 @@ func runBaseline(ctx context.Context, s IO, args []string) int {
 	if err != nil {
 		return fail(s, "baseline", err)
 	}
-	region := su.Region
-	if region == "" {
-		region = firstNonEmpty(s.Getenv("AWS_REGION"), s.Getenv("AWS_DEFAULT_REGION"))
+	if su, err = tableIn(s, su); err != nil {
+		return fail(s, "baseline", err)
 	}
 	cfg, err := scan.Config(ctx, scan.Settings{
-		Region: region, Profile: *profile, EndpointURL: *endpoint,
+		Region: su.Region, Profile: *profile, EndpointURL: *endpoint,
 		AccessKeyID: s.Getenv("AWS_ACCESS_KEY_ID"), SecretAccessKey: s.Getenv("AWS_SECRET_ACCESS_KEY"),
 	})
 	if err != nil {
@@ -71,7 +70,8 @@ func runBaseline(ctx context.Context, s IO, args []string) int {
 		return fail(s, "baseline", err)
 	}
 	var from, to docStore = files, table
-	fromName, toName := files.Dir(), "dynamodb://"+su.Table
+	tableState := &state{docs: table, url: su}
+	fromName, toName := files.Dir(), su.String()
 	if dir == "pull" {
 		from, to, fromName, toName = table, files, toName, fromName
 		if len(stacks) == 0 {
@@ -89,7 +89,7 @@ func runBaseline(ctx context.Context, s IO, args []string) int {
 			fmt.Fprintf(s.Stderr, "%s: no baseline in %s\n", stackFile(ref), fromName)
 			failed++
 		case err != nil:
-			fmt.Fprintf(s.Stderr, "%s: %v\n", stackFile(ref), err)
+			fmt.Fprintf(s.Stderr, "%s: %v\n", stackFile(ref), tableState.explain(err))
 			failed++
 		default:
 			fmt.Fprintf(s.Stdout, "%s baseline %s → %s\n", stackFile(ref), fromName, toName)
@@ -99,7 +99,7 @@ func runBaseline(ctx context.Context, s IO, args []string) int {
 	switch err := moveDoc(ctx, from.GetIgnoreRules, to.GetIgnoreRules, to.PutIgnoreRules, ""); {
 	case errors.Is(err, store.ErrNotFound):
 	case err != nil:
-		fmt.Fprintf(s.Stderr, "ignore rules: %v\n", err)
+		fmt.Fprintf(s.Stderr, "ignore rules: %v\n", tableState.explain(err))
 		failed++
 	default:
 		fmt.Fprintf(s.Stdout, "ignore rules %s → %s\n", fromName, toName)

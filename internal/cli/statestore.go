@@ -152,6 +152,17 @@ func (st *state) explain(err error) error {
 	return explain(err)
 }
 
+// tableIn completes a table URL with its region: ?region=, else
+// AWS_REGION, else AWS_DEFAULT_REGION; no region is an error naming the
+// URL. The URL then names the region in every message (String).
+func tableIn(s IO, u store.URL) (store.URL, error) {
+	u.Region = firstNonEmpty(u.Region, getenv(s, "AWS_REGION"), getenv(s, "AWS_DEFAULT_REGION"))
+	if u.Region == "" {
+		return u, fmt.Errorf("--store %s: no region for the table: add ?region=REGION, or set AWS_REGION", u)
+	}
+	return u, nil
+}
+
 // tableURL parses the --store of a verb that works on the service's table
 // only (baseline push|pull, approve).
 func tableURL(raw string) (store.URL, error) {

@@ -258,6 +258,18 @@ func TestStore(t *testing.T) {
 				t.Errorf("%s --store %s: exit %d, stderr %q; want 2 and the table named", verb[0], missing, code, errb.String())
 			}
 		}
+		// Without ?region= the region the table was looked for in is the
+		// verb's: every message names it.
+		noRegion := "dynamodb://realdrift-no-such-table"
+		for _, verb := range [][]string{{"check", "App"}, {"record", "--yes", "App"}, {"ignore", "--path", "A.B"}} {
+			var out, errb bytes.Buffer
+			full := append([]string{verb[0], "--endpoint-url", e.sandboxEnv.url, "--store", noRegion}, verb[1:]...)
+			code := Run(t.Context(), IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: e.getenv}, full)
+			want := noRegion + "?region=" + testRegion + ": the table does not exist in " + testRegion
+			if code != ExitError || !strings.Contains(errb.String(), want) {
+				t.Errorf("%s --store %s: exit %d, stderr %q; want 2 and %q", verb[0], noRegion, code, errb.String(), want)
+			}
+		}
 		// file://DIR is the state directory.
 		dir := filepath.Join(t.TempDir(), "state")
 		var out, errb bytes.Buffer
