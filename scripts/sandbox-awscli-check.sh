@@ -14,8 +14,9 @@
 # failed, naming them.
 #
 # Needs: go, python3, curl and the AWS CLI. The demo world's live models
-# come from the recordings committed under testdata/corpus
-# ($REALDRIFT_CORPUS_DIR overrides), so a clone with no ../shared runs it.
+# come from the recordings built into the binary
+# (internal/sandbox/worldgen/recordings; $REALDRIFT_CORPUS_DIR overrides),
+# so a clone with no ../shared runs it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,7 +42,7 @@ cleanup() {
 trap cleanup EXIT
 
 CGO_ENABLED=0 go build -o "$tmp/realdrift" ./cmd/realdrift # cgo off as go-test.sh's plain runs build: cached
-"$tmp/realdrift" sandbox world --demo --corpus "${REALDRIFT_CORPUS_DIR:-testdata/corpus}" -o "$tmp/world.json"
+"$tmp/realdrift" sandbox world --demo ${REALDRIFT_CORPUS_DIR:+--corpus "$REALDRIFT_CORPUS_DIR"} -o "$tmp/world.json"
 # A small page size makes the CLI follow NextToken for stack resources.
 "$tmp/realdrift" sandbox serve --world "$tmp/world.json" --addr 127.0.0.1:0 --page-size 4 >"$tmp/serve.log" 2>&1 &
 server_pid=$!

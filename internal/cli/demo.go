@@ -30,10 +30,20 @@ shows the JSON report, reverts the rest and diffs the app's next version
 (nested stack included) against the drifted stacks. Every command's output
 is real.`
 
-// defaultDemoCorpus is the repository's committed copy of the dev golden
-// corpus (testdata/shared, refreshed by scripts/sync-shared.sh); its
-// recordings seed the demo's live models.
-const defaultDemoCorpus = "testdata/shared/corpus/dev"
+// builtInRecordings names, in flag help, the recordings the binary embeds
+// (worldgen.DemoCases), which seed the demo's live models unless a corpus
+// directory is given.
+const builtInRecordings = "the recordings built into the binary"
+
+// demoCases are the recordings the demo world is built from: dir's cases
+// (--corpus, else $REALDRIFT_CORPUS_DIR), else the embedded ones, so the
+// demo needs no checkout.
+func demoCases(dir string) ([]*corpus.Case, error) {
+	if dir == "" {
+		return worldgen.DemoCases()
+	}
+	return corpus.LoadDirs(dir)
+}
 
 // The demo's account and region: the organisation's dev account.
 const (
@@ -43,15 +53,12 @@ const (
 
 func runDemo(ctx context.Context, s IO, args []string) int {
 	fs := newFlags(s, "demo", demoSynopsis)
-	corpusDir := fs.String("corpus", "", "golden-corpus directory whose recordings seed the demo's live models (default $REALDRIFT_CORPUS_DIR, else "+defaultDemoCorpus+"; optional)")
+	corpusDir := fs.String("corpus", "", "golden-corpus directory whose recordings seed the demo's live models (default $REALDRIFT_CORPUS_DIR, else "+builtInRecordings+")")
 	if done, code := parse(s, fs, args); done {
 		return code
 	}
 	if *corpusDir == "" {
 		*corpusDir = getenv(s, "REALDRIFT_CORPUS_DIR")
-	}
-	if *corpusDir == "" {
-		*corpusDir = defaultDemoCorpus
 	}
 	if fs.NArg() > 0 {
 		return fail(s, "demo", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
@@ -97,13 +104,9 @@ type demoResource struct {
 
 func newDemo(s IO, corpusDir string) (*demo, error) {
 	d := &demo{out: s.Stdout, color: colorOn(s, false), start: time.Now()}
-	var cases []*corpus.Case
-	if fi, err := os.Stat(corpusDir); err == nil && fi.IsDir() {
-		if cases, err = corpus.LoadDirs(corpusDir); err != nil {
-			return nil, err
-		}
-	} else {
-		fmt.Fprintf(s.Stderr, "note: no golden corpus at %s; the demo's live models carry only declared and identity values\n", corpusDir)
+	cases, err := demoCases(corpusDir)
+	if err != nil {
+		return nil, fmt.Errorf("demo recordings (--corpus): %w", err)
 	}
 	w, err := worldgen.Demo(cases)
 	if err != nil {

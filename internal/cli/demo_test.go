@@ -12,10 +12,11 @@ import (
 // TestDemo runs the demo as `make demo` does and checks every section, the
 // exit statuses it shows, its own exit code and its duration.
 func TestDemo(t *testing.T) {
-	for name, dir := range map[string]string{"recordings": corpustest.Subset(t), "no-corpus": t.TempDir() + "/no-corpus"} {
+	// built-in: no --corpus, the recordings the binary embeds.
+	for name, args := range map[string][]string{"recordings": {"--corpus", corpustest.Subset(t)}, "built-in": nil} {
 		t.Run(name, func(t *testing.T) {
 			start := time.Now()
-			out, errs, code := runArgs(t, "demo", "--corpus", dir)
+			out, errs, code := runArgs(t, append([]string{"demo"}, args...)...)
 			if code != ExitOK {
 				t.Fatalf("exit %d; stderr:\n%s\nstdout:\n%s", code, errs, out)
 			}

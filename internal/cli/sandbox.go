@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -15,7 +16,7 @@ import (
 	"github.com/realdrift/realdrift/internal/schema"
 )
 
-const sandboxSynopsis = `serve --world FILE [--addr 127.0.0.1:PORT]
+const sandboxSynopsis = `serve [--world FILE] [--addr 127.0.0.1:PORT]
        realdrift sandbox world --from-corpus DIR -o FILE
        realdrift sandbox world --demo [--corpus DIR] [--drift] -o FILE
        realdrift sandbox change|delete|add|calls [flags]   (see realdrift sandbox change --help)`
@@ -40,16 +41,13 @@ func runSandbox(ctx context.Context, s IO, args []string) int {
 }
 
 func runSandboxServe(ctx context.Context, s IO, args []string) int {
-	fs := newFlags(s, "sandbox serve", "--world FILE [--addr 127.0.0.1:PORT] [--page-size N] [--local-queue-urls]")
-	world := fs.String("world", "", "world file (JSON) to serve")
+	fs := newFlags(s, "sandbox serve", "[--world FILE] [--addr 127.0.0.1:PORT] [--page-size N] [--local-queue-urls]\n\nServes the world (the demo organisation without --world) and prints the URL,\nthe access keys each account answers to and the admin routes.")
+	world := fs.String("world", "", "world file (JSON) to serve (default: the demo world, as sandbox world --demo builds it)")
 	addr := fs.String("addr", "127.0.0.1:0", "loopback address to listen on (port 0 picks a free one)")
 	pageSize := fs.Int("page-size", 100, "page size of paginated list calls")
 	localQueues := fs.Bool("local-queue-urls", false, "name every SQS queue at this server in answers (http://ADDR/queues/REGION/ACCOUNT/NAME), for clients that send SQS calls to a queue's URL, as the JavaScript SDK does; requests may use either form")
 	if done, code := parse(s, fs, args); done {
 		return code
-	}
-	if *world == "" {
-		return fail(s, "sandbox serve", errors.New("--world FILE is required"))
 	}
 	host, _, err := net.SplitHostPort(*addr)
 	if err != nil {
@@ -58,8 +56,16 @@ func runSandboxServe(ctx context.Context, s IO, args []string) int {
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		return fail(s, "sandbox serve", fmt.Errorf("--addr %s is not a loopback address", *addr))
 	}
-	w, err := sandbox.LoadWorld(*world)
-	if err != nil {
+	var w *sandbox.World
+	if *world == "" {
+		cases, err := worldgen.DemoCases()
+		if err == nil {
+			w, err = worldgen.Demo(cases)
+		}
+		if err != nil {
+			return fail(s, "sandbox serve", fmt.Errorf("the demo world: %w", err))
+		}
+	} else if w, err = sandbox.LoadWorld(*world); err != nil {
 		return fail(s, "sandbox serve", err)
 	}
 	if *pageSize < 1 {
@@ -82,6 +88,7 @@ func runSandboxServe(ctx context.Context, s IO, args []string) int {
 	}
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(s.Stdout, "sandbox listening on http://%s\n", ln.Addr())
+	printServed(s.Stdout, w, *world == "", "http://"+ln.Addr().String())
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -99,7 +106,7 @@ func runSandboxWorld(s IO, args []string) int {
 	fs := newFlags(s, "sandbox world", "(--from-corpus DIR | --demo [--corpus DIR] [--drift]) -o FILE")
 	from := fs.String("from-corpus", "", "golden-corpus directory to build the world from")
 	demo := fs.Bool("demo", false, "build the demo organisation")
-	corpusDir := fs.String("corpus", "", "demo: corpus directory whose recordings seed the live models (default $REALDRIFT_CORPUS_DIR, else "+defaultDemoCorpus+")")
+	corpusDir := fs.String("corpus", "", "demo: corpus directory whose recordings seed the live models (default $REALDRIFT_CORPUS_DIR, else "+builtInRecordings+")")
 	plant := fs.Bool("drift", false, "demo: plant the demo's out-of-band changes in the dev account's us-east-1")
 	out := fs.String("o", "", "output world file ('-' for stdout)")
 	if done, code := parse(s, fs, args); done {
@@ -121,10 +128,7 @@ func runSandboxWorld(s IO, args []string) int {
 		if dir == "" && s.Getenv != nil {
 			dir = s.Getenv("REALDRIFT_CORPUS_DIR")
 		}
-		if dir == "" {
-			dir = defaultDemoCorpus
-		}
-		cases, err := corpus.LoadDirs(dir)
+		cases, err := demoCases(dir)
 		if err != nil {
 			return fail(s, "sandbox world", fmt.Errorf("demo recordings (--corpus): %w", err))
 		}
@@ -196,4 +200,33 @@ func plantDemoDrift(w *sandbox.World) (*sandbox.World, error) {
 		return nil, err
 	}
 	return sandbox.ParseWorld(data)
+}
+
+// printServed says what sandbox serve serves: the world, the access keys
+// each account answers to and the admin routes under url.
+func printServed(out io.Writer, w *sandbox.World, demo bool, url string) {
+	if demo {
+		fmt.Fprintln(out, "world: the demo organisation (no --world)")
+	}
+	fmt.Fprintln(out, "access keys (the secret key is not checked):")
+	for _, a := range w.Accounts {
+		name := a.ID
+		if a.Name != "" {
+			name += " (" + a.Name + ")"
+		}
+		if len(a.AccessKeys) == 0 {
+			fmt.Fprintf(out, "  %s: none\n", name)
+		}
+		for _, k := range a.AccessKeys {
+			as := "user " + k.UserName
+			if k.Role != "" {
+				as = "role " + k.Role
+			}
+			fmt.Fprintf(out, "  %s: %s (%s)\n", name, k.ID, as)
+		}
+	}
+	fmt.Fprintln(out, "admin routes:")
+	for _, r := range sandbox.AdminRoutes() {
+		fmt.Fprintf(out, "  %-6s %s%s  %s\n", r.Method, url, r.Path, r.About)
+	}
 }

@@ -197,20 +197,34 @@ func (s *Server) Restore(snapshot []byte) error {
 	return nil
 }
 
-// serveAdmin serves the admin API:
-//
-//	POST /_sandbox/change     body Change           apply an out-of-band change
-//	GET  /_sandbox/live?account=&region=&type=&identifier=   read a live model
-//	GET  /_sandbox/snapshot                         the world as JSON
-//	POST /_sandbox/restore    body world JSON       replace the world
-//	POST /_sandbox/latency    {"millis": N}         delay every API reply
-//	POST /_sandbox/throttle   [ThrottleRule]        replace throttle rules
-//	POST /_sandbox/faults     [FaultRule]           replace fault rules
-//	GET  /_sandbox/calls                            CallStats (attempts, requests, retries)
-//	GET  /_sandbox/events?after=N                   {"events": [EventBridge events], "last": N}: the
-//	                                                trail's "AWS API Call via CloudTrail" events (trail.go)
-//	GET  /_sandbox/truststore-bundle?...            a trust store's CA bundle (elbv2_truststore.go)
-//	DELETE /_sandbox/calls                          reset the call log
+// AdminRoute is one route of the admin API: what `sandbox serve` prints
+// and GET /_sandbox/ answers.
+type AdminRoute struct {
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	About  string `json:"about"`
+}
+
+// AdminRoutes lists the admin API serveAdmin serves, in the order it is
+// documented.
+func AdminRoutes() []AdminRoute {
+	return []AdminRoute{
+		{"GET", adminPrefix, "this list"},
+		{"POST", adminPrefix + "change", "apply an out-of-band change (body: a Change)"},
+		{"GET", adminPrefix + "live?account=&region=&type=&identifier=", "read a live model"},
+		{"GET", adminPrefix + "snapshot", "the world as JSON"},
+		{"POST", adminPrefix + "restore", "replace the world (body: world JSON)"},
+		{"POST", adminPrefix + "latency", `delay every API reply (body: {"millis": N})`},
+		{"POST", adminPrefix + "throttle", "replace the throttle rules (body: [ThrottleRule])"},
+		{"POST", adminPrefix + "faults", "replace the fault rules (body: [FaultRule])"},
+		{"GET", adminPrefix + "calls", "the calls answered (attempts, requests, retries)"},
+		{"DELETE", adminPrefix + "calls", "reset the call log"},
+		{"GET", adminPrefix + "events?after=N", `the trail's "AWS API Call via CloudTrail" events ({"events": [...], "last": N})`},
+		{"GET", trustStoreBundlePath + "?...", "a trust store's CA bundle"},
+	}
+}
+
+// serveAdmin serves the admin API (AdminRoutes).
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	route := strings.TrimPrefix(r.URL.Path, adminPrefix)
 	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<30))
@@ -224,6 +238,8 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch key {
+	case "GET ":
+		adminJSON(w, AdminRoutes())
 	case "POST change":
 		var ch Change
 		if err := json.Unmarshal(body, &ch); err != nil {

@@ -293,7 +293,7 @@
 //
 // # Admin
 //
-// The Go API and HTTP under /_sandbox/ (see serveAdmin): out-of-band changes
+// The Go API and HTTP under /_sandbox/ (AdminRoutes; GET /_sandbox/ lists them): out-of-band changes
 // (set or remove a property path, add a live-only resource, delete a
 // resource), snapshot and restore, latency, throttling (token bucket per
 // account and API, first matching rule), fault injection (an error code at

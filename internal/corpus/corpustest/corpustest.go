@@ -41,11 +41,11 @@ func Dir(tb testing.TB) string {
 	return dir
 }
 
-// Subset returns the committed corpus cases (testdata/corpus at the
-// repository root: the demo organisation's recordings).
+// Subset returns the committed corpus cases (the demo organisation's
+// recordings, which worldgen embeds: internal/sandbox/worldgen/recordings).
 func Subset(tb testing.TB) string {
 	tb.Helper()
-	dir := filepath.Join(root(), "testdata", "corpus")
+	dir := filepath.Join(root(), "internal", "sandbox", "worldgen", "recordings")
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		tb.Fatalf("committed corpus subset %s is missing", dir)
 	}

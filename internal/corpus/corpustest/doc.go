@@ -1,6 +1,6 @@
 // Package corpustest tells tests where the golden corpus is: the whole dev
 // half beside the repository (../shared/corpus/dev), or the handful of its
-// cases the repository commits under testdata/corpus.
+// cases the repository commits under internal/sandbox/worldgen/recordings.
 //
 // Rules:
 //   - Dir is for tests that need the whole dev corpus (the 512-case replay,

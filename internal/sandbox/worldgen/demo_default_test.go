@@ -3,7 +3,6 @@ package worldgen_test
 import (
 	"testing"
 
-	"github.com/realdrift/realdrift/internal/corpus"
 	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
 )
 
@@ -11,9 +10,19 @@ import (
 // the account holding the demo's stacks and the one the README's keys act
 // as — an admin change sent with neither account nor key lands there.
 func TestDemoDefaultAccount(t *testing.T) {
-	cases, err := corpus.LoadDirs("../../../testdata/corpus")
+	cases, err := worldgen.DemoCases()
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The embedded recordings are every file the demo is built from.
+	got := map[string]bool{}
+	for _, c := range cases {
+		got[c.File] = true
+	}
+	for typ, file := range worldgen.DemoRecordings() {
+		if !got[file] {
+			t.Errorf("%s: recording %s is not embedded", typ, file)
+		}
 	}
 	w, err := worldgen.Demo(cases)
 	if err != nil {
