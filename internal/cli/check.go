@@ -19,6 +19,7 @@ import (
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/report"
 	"github.com/realdrift/realdrift/internal/scan"
+	"github.com/realdrift/realdrift/internal/who"
 )
 
 // checkFormats are check's --format values (completion offers them).
@@ -66,6 +67,9 @@ type checkFlags struct {
 	quiet     bool
 	hideClean bool
 	noColor   bool
+	// who attributes each drifted resource to the CloudTrail event that
+	// last wrote it (who.go).
+	who bool
 }
 
 func (f *checkFlags) mode() (gatherMode, error) {
@@ -102,6 +106,7 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 	fs.Var(&f.outputs, "output", outputUsage)
 	fs.BoolVar(&f.quiet, "quiet", false, "text: only stacks with drift or errors, without the info: footer and notes, then the total")
 	fs.BoolVar(&f.hideClean, "hide-clean", false, "text: leave out the stacks that are clean")
+	fs.BoolVar(&f.who, "who", false, "name who changed each drifted resource: the last CloudTrail write event naming it since the stack's last update (principal, source identity or session, event, time, source IP, console/CLI/SDK/CloudFormation), one LookupEvents call per drifted resource at 2 a second; needs cloudtrail:LookupEvents; a lookup that fails or finds nothing says why, and never changes the verdict")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colour in the text report (also NO_COLOR, TERM=dumb)")
 	fs.BoolVar(&f.fail, "fail", false, "exit 1 when there is drift, 3 when nothing drifted but something could not be read (automation mode)")
 	fs.BoolVar(&f.strict, "strict", false, "exit 1 when coverage is incomplete (a resource or child listing was not read), drift or not")
@@ -198,7 +203,14 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 	var runs []*stackRun
 	var stacks []report.Stack
 	var printErr error
+	var finder *who.Finder
+	if f.who {
+		finder = who.New(who.Options{})
+	}
 	emit := func(r *stackRun) {
+		if finder != nil {
+			sess.attributeDrift(ctx, finder, r)
+		}
 		runs = append(runs, r)
 		stacks = append(stacks, r.report())
 		if !f.quiet {

@@ -58,6 +58,9 @@ type Finding struct {
 	// Unrecorded marks an undeclared or added finding the baseline has not
 	// recorded yet (Potential Drift).
 	Unrecorded bool `json:"unrecorded,omitempty"`
+	// ChangedBy is who last wrote the resource (check --who, the service's
+	// alerts): never part of the comparison, never a change of verdict.
+	ChangedBy *ChangedBy `json:"changedBy,omitempty"`
 }
 
 // Ref returns the resource the finding is about.

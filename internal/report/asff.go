@@ -88,7 +88,7 @@ func ASFFFindings(stacks []Stack, now time.Time, withPotential bool) []map[strin
 			if potential(f) {
 				title = fmt.Sprintf("potential drift: %s", name)
 			}
-			out = append(out, map[string]any{
+			fields := map[string]any{
 				"SchemaVersion": asffSchema,
 				"Id":            FindingID(s.Ref, f),
 				"ProductArn":    fmt.Sprintf("arn:aws:securityhub:%s:%s:product/%s/default", s.Ref.Region, s.Ref.Account, s.Ref.Account),
@@ -112,7 +112,11 @@ func ASFFFindings(stacks []Stack, now time.Time, withPotential bool) []map[strin
 				},
 				"Workflow":    map[string]any{"Status": "NEW"},
 				"RecordState": "ACTIVE",
-			})
+			}
+			if f.ChangedBy != nil {
+				addChangedBy(fields, *f.ChangedBy)
+			}
+			out = append(out, fields)
 		}
 		if withPotential {
 			out = append(out, asffNotRead(s, ts)...)
@@ -183,4 +187,43 @@ func FindingID(ref drift.StackRef, f drift.Finding) string {
 	key := strings.Join([]string{ref.Account, ref.Region, ref.Name, f.LogicalID, f.PhysicalID, f.Path}, "\x00")
 	sum := sha256.Sum256([]byte(key))
 	return "realdrift/" + hex.EncodeToString(sum[:16])
+}
+
+// addChangedBy puts a finding's attribution into its ASFF finding:
+// UserDefinedFields (changedBy.*, each at most 1,024 characters) and, for
+// a known event, SourceUrl to the event in the CloudTrail console.
+func addChangedBy(finding map[string]any, c drift.ChangedBy) {
+	fields := map[string]string{}
+	put := func(k, v string) {
+		if v != "" {
+			fields["changedBy."+k] = truncate(v, 1024)
+		}
+	}
+	if !c.Known() {
+		put("unknown", c.Unknown)
+		finding["UserDefinedFields"] = fields
+		return
+	}
+	put("principal", c.Principal)
+	put("name", c.Name)
+	put("sourceIdentity", c.SourceIdentity)
+	put("eventName", c.EventName)
+	put("eventSource", c.EventSource)
+	put("time", c.Time.UTC().Format(time.RFC3339))
+	put("sourceIP", c.SourceIP)
+	put("agent", c.Agent.String())
+	put("eventId", c.EventID)
+	finding["UserDefinedFields"] = fields
+	if u := EventURL(c); u != "" {
+		finding["SourceUrl"] = u
+	}
+}
+
+// EventURL is the CloudTrail console's page of a known event ("" when
+// the event or its region is not known).
+func EventURL(c drift.ChangedBy) string {
+	if !c.Known() || c.Region == "" {
+		return ""
+	}
+	return "https://" + c.Region + ".console.aws.amazon.com/cloudtrailv2/home?region=" + c.Region + "#/events/" + c.EventID
 }

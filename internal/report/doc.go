@@ -95,9 +95,18 @@
 // nothingToRead, ignored),
 // logicalId, resourceType, physicalId, constructPath?, path, actual?,
 // desired?, nested?, note?, writeOnly?, attributeKey?, freeFormKey?,
-// wholeArrayRevert?, reason?, and unrecorded: true for a live-only value the
+// wholeArrayRevert?, reason?, unrecorded: true for a live-only value the
 // baseline has not recorded (its tier stays undeclared or added; it is not
-// counted in drifted). Findings are ordered by tier, then by the path the
+// counted in drifted), and changedBy? (check --who, the service's alerts:
+// drift.ChangedBy — principal, name, sourceIdentity?, sessionName?,
+// eventName, eventSource, time, sourceIP, userAgent, agent (console, CLI,
+// SDK, CloudFormation, AWS, other), eventId, region; or unknown saying why
+// no event names the writer). The text report prints it under the finding
+// ("changed by alice (console) 2026-12-05 09:14 UTC — …"), markdown in the
+// finding's row, SARIF as the result property changedBy, ASFF as
+// UserDefinedFields changedBy.* and, for a known event, SourceUrl to it in
+// the CloudTrail console (EventURL). It never changes a tier or a
+// verdict. Findings are ordered by tier, then by the path the
 // text report shows (ignore.DisplayPath), then by logical id.
 // Fields are only ever added to this contract, never renamed or removed.
 //

@@ -234,6 +234,9 @@ func mdRow(stack string, f drift.Finding, opt Options) string {
 	if f.Note != "" {
 		what += " — " + mdText(oneLine(f.Note))
 	}
+	if f.ChangedBy != nil {
+		what += "<br>" + mdText(oneLine(f.ChangedBy.Line()))
+	}
 	tier := f.Tier.String()
 	if potential(f) {
 		tier = "potential (" + tier + ")"

@@ -295,6 +295,9 @@ func sarifResult(s Stack, f drift.Finding, r sarifRule, level string, index int,
 			"id": FindingID(s.Ref, f),
 		},
 	}
+	if f.ChangedBy != nil {
+		result["properties"].(map[string]any)["changedBy"] = *f.ChangedBy
+	}
 	if tpl.URI == "" {
 		return result
 	}

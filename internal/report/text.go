@@ -143,6 +143,19 @@ func writeFinding(b *bytes.Buffer, stack string, f drift.Finding, opt Options) {
 		line += " — " + oneLine(f.Note)
 	}
 	fmt.Fprintln(b, line)
+	if f.ChangedBy != nil {
+		fmt.Fprintln(b, "    "+oneLine(changedByText(*f.ChangedBy)))
+	}
+}
+
+// changedByText is a finding's attribution as the text and markdown
+// reports show it: "changed by alice (console) 2026-12-05 09:14 UTC —
+// SetQueueAttributes by ARN, from IP, event ID", or why it is unknown.
+func changedByText(c drift.ChangedBy) string {
+	if d := c.Detail(); d != "" {
+		return c.Line() + " — " + d
+	}
+	return c.Line()
 }
 
 func hasInfo(findings []drift.Finding) bool {

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
 	cfntypes "github.com/aws/aws-sdk-go-v2/service/cloudformation/types"
+	"github.com/aws/aws-sdk-go-v2/service/cloudtrail"
 	"github.com/aws/aws-sdk-go-v2/service/kms"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 
@@ -35,6 +36,9 @@ type Clients struct {
 	KMS kmsAPI
 	// Identity names the caller's account (CallerAccount); may be nil.
 	Identity identityAPI
+	// CloudTrail looks up who changed a drifted resource (check --who,
+	// internal/who); never called by the check itself.
+	CloudTrail *cloudtrail.Client
 
 	// listed holds the descriptions ListStacks listed, until each stack's
 	// load takes its own.
@@ -142,6 +146,7 @@ func NewClients(cfg aws.Config) *Clients {
 		Live:           live.NewClients(cfg),
 		KMS:            kms.NewFromConfig(cfg),
 		Identity:       sts.NewFromConfig(cfg),
+		CloudTrail:     cloudtrail.NewFromConfig(cfg),
 	}
 }
 

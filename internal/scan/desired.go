@@ -2,6 +2,7 @@ package scan
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/realdrift/realdrift/internal/drift"
 )
@@ -13,6 +14,9 @@ type Desired struct {
 	Stack drift.StackRef `json:"stack"`
 	// StackID is the stack's ARN.
 	StackID string `json:"stackId"`
+	// LastUpdated is when the stack was last updated (else created), as
+	// DescribeStacks says: check --who looks for the writes since then.
+	LastUpdated time.Time `json:"lastUpdated,omitzero"`
 	// StackTags are the stack-level tags (DescribeStacks), which
 	// CloudFormation propagates to the resources.
 	StackTags map[string]string `json:"stackTags,omitempty"`

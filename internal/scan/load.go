@@ -81,6 +81,11 @@ func loadDesired(ctx context.Context, c *Clients, stack drift.StackRef, w *work)
 	if d.Stack.Account == "" {
 		d.Stack.Account = arnAccount(d.StackID)
 	}
+	if st.LastUpdatedTime != nil {
+		d.LastUpdated = st.LastUpdatedTime.UTC()
+	} else if st.CreationTime != nil {
+		d.LastUpdated = st.CreationTime.UTC()
+	}
 	for _, p := range st.Parameters {
 		v := deref(p.ParameterValue)
 		if p.ResolvedValue != nil {
