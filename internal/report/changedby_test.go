@@ -29,7 +29,7 @@ func TestChangedByShown(t *testing.T) {
 	outputs := map[string]func(*bytes.Buffer) error{
 		"text":     func(b *bytes.Buffer) error { return report.Text(b, stacks, report.Options{}) },
 		"markdown": func(b *bytes.Buffer) error { return report.Markdown(b, stacks, report.MarkdownOptions{}) },
-		"json":     func(b *bytes.Buffer) error { return report.JSON(b, stacks) },
+		"json":     func(b *bytes.Buffer) error { return report.JSON(b, stacks, report.JSONOptions{}) },
 		"sarif":    func(b *bytes.Buffer) error { return report.SARIF(b, stacks, report.SARIFOptions{}) },
 		"asff":     func(b *bytes.Buffer) error { return report.ASFF(b, stacks, time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC)) },
 	}
