@@ -166,14 +166,19 @@ func runSandboxWorld(s IO, args []string) int {
 	if _, err := sandbox.ParseWorld(data); err != nil {
 		return fail(s, "sandbox world", fmt.Errorf("generated world is invalid: %w", err))
 	}
+	keysTo := s.Stdout
 	if *out == "-" {
 		_, err = s.Stdout.Write(data)
+		keysTo = s.Stderr
 	} else {
 		err = os.WriteFile(*out, data, 0o644)
 	}
 	if err != nil {
 		return fail(s, "sandbox world", err)
 	}
+	// The keys the world's accounts answer to (stderr when the world
+	// itself goes to stdout).
+	printKeys(keysTo, w)
 	return code
 }
 
@@ -208,6 +213,15 @@ func printServed(out io.Writer, w *sandbox.World, demo bool, url string) {
 	if demo {
 		fmt.Fprintln(out, "world: the demo organisation (no --world)")
 	}
+	printKeys(out, w)
+	fmt.Fprintln(out, "admin routes:")
+	for _, r := range sandbox.AdminRoutes() {
+		fmt.Fprintf(out, "  %-6s %s%s  %s\n", r.Method, url, r.Path, r.About)
+	}
+}
+
+// printKeys lists the access keys each account of w answers to.
+func printKeys(out io.Writer, w *sandbox.World) {
 	fmt.Fprintln(out, "access keys (the secret key is not checked):")
 	for _, a := range w.Accounts {
 		name := a.ID
@@ -224,9 +238,5 @@ func printServed(out io.Writer, w *sandbox.World, demo bool, url string) {
 			}
 			fmt.Fprintf(out, "  %s: %s (%s)\n", name, k.ID, as)
 		}
-	}
-	fmt.Fprintln(out, "admin routes:")
-	for _, r := range sandbox.AdminRoutes() {
-		fmt.Fprintf(out, "  %-6s %s%s  %s\n", r.Method, url, r.Path, r.About)
 	}
 }

@@ -58,8 +58,10 @@ func TestSandboxVerbErrors(t *testing.T) {
 func TestSandboxWorldAndServe(t *testing.T) {
 	recordings := corpustest.Subset(t)
 	out := filepath.Join(t.TempDir(), "world.json")
-	if _, errs, code := runArgs(t, "sandbox", "world", "--from-corpus", recordings, "-o", out); code != ExitOK {
+	if stdout, errs, code := runArgs(t, "sandbox", "world", "--from-corpus", recordings, "-o", out); code != ExitOK {
 		t.Fatalf("world: %d %s", code, errs)
+	} else if !strings.Contains(stdout, "111111111111 (corpus): AKIACORPUS111111111111 (user corpus)") {
+		t.Errorf("sandbox world --from-corpus does not print the corpus world's keys:\n%s", stdout)
 	}
 	if _, err := sandbox.LoadWorld(out); err != nil {
 		t.Fatal(err)
