@@ -7,7 +7,7 @@
 // snapshot builds cmd/realdrift for every target with one `go build
 // -trimpath -buildvcs=false` each (CGO off, the release stamp set through
 // -ldflags -X: version, commit, commit date from git), packs each binary
-// with README.md and NOTICE into realdrift_VERSION_OS_ARCH.tar.gz (.zip for
+// with README.md, NOTICE and report.schema.json into realdrift_VERSION_OS_ARCH.tar.gz (.zip for
 // windows), writes checksums.txt (SHA-256) and a CycloneDX SBOM
 // (sbom.cdx.json, from the binary's own module list: no network), then
 // checks every archive: its binary is the target's format and architecture

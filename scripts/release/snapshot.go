@@ -88,7 +88,7 @@ func Snapshot(ctx context.Context, src, out string, st Stamp, targets []Target, 
 		return nil, fmt.Errorf("stamp date: %w", err)
 	}
 	extra := map[string][]byte{}
-	for _, f := range []string{"README.md", "NOTICE"} {
+	for _, f := range []string{"README.md", "NOTICE", "report.schema.json"} {
 		b, err := os.ReadFile(filepath.Join(src, f))
 		if err != nil {
 			return nil, err
