@@ -9,6 +9,15 @@ import (
 	"github.com/realdrift/realdrift/internal/schema"
 )
 
+type siblingCase struct {
+	name     string
+	typ, pid string
+	declared map[string]any
+	live     map[string]any
+	sibling  map[string]any
+	want     []string
+}
+
 // TestSiblingEntries pairs each sibling-owned list rule: the entries a
 // sibling resource owns are dropped, an entry added out of band surfaces.
 func TestSiblingEntries(t *testing.T) {
@@ -23,14 +32,7 @@ func TestSiblingEntries(t *testing.T) {
 	rule := func(cidr string, port float64) map[string]any {
 		return map[string]any{"CidrIp": cidr, "IpProtocol": "tcp", "FromPort": port, "ToPort": port}
 	}
-	tests := []struct {
-		name     string
-		typ, pid string
-		declared map[string]any
-		live     map[string]any
-		sibling  map[string]any
-		want     []string
-	}{
+	tests := []siblingCase{
 		{"a sibling subscription on the topic is dropped", "AWS::SNS::Topic", topic, nil,
 			map[string]any{"Subscription": []any{sub("sqs", queue)}}, snsFact, []string{}},
 		{"a subscription added out of band surfaces", "AWS::SNS::Topic", topic, nil,
@@ -61,14 +63,7 @@ func TestSiblingEntries(t *testing.T) {
 		"arn:aws:iam::111111111111:policy/App-Owned-1A2B", "arn:aws:iam::aws:policy/AdministratorAccess"
 	rolePolicies := map[string]any{"siblingRolePolicies": map[string]any{"app-role": []any{owned}}}
 	policyRoles := map[string]any{"siblingPolicyRoles": map[string]any{owned: []any{"app-role"}}}
-	tests = append(tests, []struct {
-		name     string
-		typ, pid string
-		declared map[string]any
-		live     map[string]any
-		sibling  map[string]any
-		want     []string
-	}{
+	tests = append(tests, []siblingCase{
 		{"a sibling managed policy's attachment is the role's declared state", "AWS::IAM::Role", "app-role",
 			map[string]any{"ManagedPolicyArns": []any{basic}}, map[string]any{"ManagedPolicyArns": []any{basic, owned}}, rolePolicies, []string{}},
 		{"a rogue policy beside the sibling's still surfaces", "AWS::IAM::Role", "app-role",

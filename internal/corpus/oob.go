@@ -145,29 +145,8 @@ func mutateString(s string) string {
 }
 
 // LookupDotted returns the value at a dotted path (index segments for
-// arrays) in m.
-func LookupDotted(m map[string]any, path string) (any, bool) {
-	var cur any = m
-	for _, seg := range strings.Split(path, ".") {
-		switch t := cur.(type) {
-		case map[string]any:
-			v, ok := t[seg]
-			if !ok {
-				return nil, false
-			}
-			cur = v
-		case []any:
-			i, err := strconv.Atoi(seg)
-			if err != nil || i < 0 || i >= len(t) {
-				return nil, false
-			}
-			cur = t[i]
-		default:
-			return nil, false
-		}
-	}
-	return cur, true
-}
+// arrays) in m (normalize.LookupDotted).
+func LookupDotted(m map[string]any, path string) (any, bool) { return normalize.LookupDotted(m, path) }
 
 func setDotted(m map[string]any, path string, v any) map[string]any {
 	segs := strings.Split(path, ".")

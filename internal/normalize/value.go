@@ -230,6 +230,31 @@ func ScalarString(v any) (string, bool) {
 	return "", false
 }
 
+// LookupDotted returns the value at a dotted path (index segments for
+// arrays) in m.
+func LookupDotted(m map[string]any, path string) (any, bool) {
+	var cur any = m
+	for _, seg := range strings.Split(path, ".") {
+		switch t := cur.(type) {
+		case map[string]any:
+			v, ok := t[seg]
+			if !ok {
+				return nil, false
+			}
+			cur = v
+		case []any:
+			i, err := strconv.Atoi(seg)
+			if err != nil || i < 0 || i >= len(t) {
+				return nil, false
+			}
+			cur = t[i]
+		default:
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
 // DropNullItems removes null elements from every array of a live model: a
 // null item is a reader's placeholder for "nothing", never a value.
 func DropNullItems(v any) {

@@ -1,7 +1,6 @@
 package revert
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/realdrift/realdrift/internal/drift"
@@ -73,29 +72,11 @@ func scalarKeys(v any) ([]string, bool) {
 	return out, true
 }
 
-// valueAt returns the value at a dotted path of a model (numeric segments
-// index arrays).
+// valueAt returns the value at a dotted path of a model; a null is
+// absent.
 func valueAt(m map[string]any, p string) (any, bool) {
-	var v any = m
-	for _, seg := range strings.Split(p, ".") {
-		switch t := v.(type) {
-		case map[string]any:
-			e, ok := t[seg]
-			if !ok {
-				return nil, false
-			}
-			v = e
-		case []any:
-			i, err := strconv.Atoi(seg)
-			if err != nil || i < 0 || i >= len(t) {
-				return nil, false
-			}
-			v = t[i]
-		default:
-			return nil, false
-		}
-	}
-	return v, v != nil
+	v, ok := normalize.LookupDotted(m, p)
+	return v, ok && v != nil
 }
 
 // listBase is the list the members of r's list are written from: the
