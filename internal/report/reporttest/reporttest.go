@@ -22,21 +22,26 @@ import (
 // FileName is the schema's file name at the repository root.
 const FileName = "report.schema.json"
 
+// startDir is the working directory when the test binary started — its
+// package's directory under go test — taken before any test moves to a
+// temporary directory (os.Chdir, t.Chdir), so Path does not depend on
+// where a test happens to be when it first validates.
+var startDir, startDirErr = os.Getwd()
+
 // Path is the schema file's path: FileName in the nearest directory
-// above the working directory (a package's, under go test) that holds
-// go.mod.
+// above the test binary's starting directory that holds go.mod.
 func Path() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("find %s: %w", FileName, err)
+	if startDirErr != nil {
+		return "", fmt.Errorf("find %s: %w", FileName, startDirErr)
 	}
+	dir := startDir
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
 			return filepath.Join(dir, FileName), nil
 		}
 		up := filepath.Dir(dir)
 		if up == dir {
-			return "", fmt.Errorf("find %s: no go.mod above the working directory", FileName)
+			return "", fmt.Errorf("find %s: no go.mod above %s", FileName, startDir)
 		}
 		dir = up
 	}
