@@ -308,10 +308,13 @@ func (d *demo) story(ctx context.Context) error {
 	fmt.Fprintf(d.out, "with --endpoint-url %s --state-dir <temporary directory> added.\n", d.url)
 
 	// Step 1: console edits made before the story starts, then a check.
-	if err := d.apply(sandbox.Change{Op: sandbox.OpSet, Type: d.fn.typ, Identifier: d.fn.id, Path: "MemorySize", Value: json.RawMessage(`1024`)}); err != nil {
+	carol := d.principal("carol")
+	if err := d.apply(sandbox.Change{Op: sandbox.OpSet, Type: d.fn.typ, Identifier: d.fn.id, Path: "MemorySize", Value: json.RawMessage(`1024`),
+		Principal: carol, UserAgent: demoConsole, SourceIP: "198.51.100.23", EventName: "UpdateFunctionConfiguration", EventSource: "lambda.amazonaws.com"}); err != nil {
 		return err
 	}
-	if err := d.apply(sandbox.Change{Op: sandbox.OpSet, Type: d.queue.typ, Identifier: d.queue.id, Path: "ReceiveMessageWaitTimeSeconds", Value: json.RawMessage(`20`)}); err != nil {
+	if err := d.apply(sandbox.Change{Op: sandbox.OpSet, Type: d.queue.typ, Identifier: d.queue.id, Path: "ReceiveMessageWaitTimeSeconds", Value: json.RawMessage(`20`),
+		Principal: carol, UserAgent: demoConsole, SourceIP: "198.51.100.23", EventName: "SetQueueAttributes", EventSource: "sqs.amazonaws.com"}); err != nil {
 		return err
 	}
 	d.step(1, "first check",
@@ -337,8 +340,10 @@ func (d *demo) story(ctx context.Context) error {
 	}
 
 	d.step(4, "check again",
-		"The changes are confirmed drift now: the baseline says what the live-only state was. With --fail, drift exits 1 (CI mode).")
-	if err := d.cmd(ctx, ExitDrift, "check", "--all", "--fail"); err != nil {
+		"The changes are confirmed drift now: the baseline says what the live-only state was. With --fail, drift exits 1 (CI mode).\n"+
+			"--who names who made each change: the last CloudTrail write event naming the resource (one LookupEvents call per\n"+
+			"drifted resource; the sandbox records its own trail of every write and admin change).")
+	if err := d.cmd(ctx, ExitDrift, "check", "--all", "--fail", "--who"); err != nil {
 		return err
 	}
 
@@ -413,19 +418,22 @@ func (d *demo) outOfBand() error {
 			map[string]any{"Effect": "Allow", "Action": "s3:*", "Resource": "*"},
 		}},
 	})
-	if err := d.setJSON(d.role, "Policies", policies); err != nil {
+	if err := d.setJSON(d.role, "Policies", policies, sandbox.Change{Principal: d.principal("alice"), UserAgent: "aws-cli/2.15.0 Python/3.11.6 Linux/6.1 exe/x86_64", SourceIP: "203.0.113.10", EventName: "PutRolePolicy", EventSource: "iam.amazonaws.com"}); err != nil {
 		return err
 	}
-	fmt.Fprintf(d.out, "  • aws iam put-role-policy: inline policy debug-access (s3:* on *) added to role %s\n", d.role.id)
+	fmt.Fprintf(d.out, "  • alice, AWS CLI — aws iam put-role-policy: inline policy debug-access (s3:* on *) added to role %s\n", d.role.id)
 
 	// 2. A queue attribute changed.
-	if err := d.apply(sandbox.Change{Op: sandbox.OpSet, Type: d.queue.typ, Identifier: d.queue.id, Path: "MessageRetentionPeriod", Value: json.RawMessage(`60`)}); err != nil {
+	if err := d.apply(sandbox.Change{Op: sandbox.OpSet, Type: d.queue.typ, Identifier: d.queue.id, Path: "MessageRetentionPeriod", Value: json.RawMessage(`60`),
+		Principal: "arn:aws:sts::" + d.account + ":assumed-role/Admin/bob", UserAgent: demoConsole, SourceIP: "198.51.100.7", EventName: "SetQueueAttributes", EventSource: "sqs.amazonaws.com"}); err != nil {
 		return err
 	}
-	fmt.Fprintf(d.out, "  • aws sqs set-queue-attributes: MessageRetentionPeriod=60 on %s\n", d.queue.id)
+	fmt.Fprintf(d.out, "  • bob (role Admin), console — set-queue-attributes: MessageRetentionPeriod=60 on %s\n", d.queue.id)
 
 	// 3. A bucket policy attached (or, when the template declares one,
 	// a public-read statement slipped into it).
+	deployBot := sandbox.Change{Principal: "arn:aws:sts::" + d.account + ":assumed-role/ci-deployer/build-4711", SourceIdentity: "dave",
+		UserAgent: "aws-sdk-go-v2/1.36.3 os/linux lang/go#1.24", SourceIP: "203.0.113.80", EventName: "PutBucketPolicy", EventSource: "s3.amazonaws.com"}
 	grant := map[string]any{
 		"Sid": "PublicRead", "Effect": "Allow", "Principal": "*", "Action": "s3:GetObject",
 		"Resource": "arn:aws:s3:::" + d.bucket.id + "/*",
@@ -441,26 +449,37 @@ func (d *demo) outOfBand() error {
 		}
 		stmts, _ := doc["Statement"].([]any)
 		doc["Statement"] = append(stmts, grant)
-		if err := d.setJSON(*d.bucketPolicy, "PolicyDocument", doc); err != nil {
+		if err := d.setJSON(*d.bucketPolicy, "PolicyDocument", doc, deployBot); err != nil {
 			return err
 		}
 	} else {
 		props, _ := json.Marshal(map[string]any{"Bucket": d.bucket.id, "PolicyDocument": map[string]any{"Version": "2012-10-17", "Statement": []any{grant}}})
-		if err := d.apply(sandbox.Change{Op: sandbox.OpAdd, Type: "AWS::S3::BucketPolicy", Identifier: d.bucket.id, Properties: props}); err != nil {
+		ch := deployBot
+		ch.Op, ch.Type, ch.Identifier, ch.Properties = sandbox.OpAdd, "AWS::S3::BucketPolicy", d.bucket.id, props
+		if err := d.apply(ch); err != nil {
 			return err
 		}
 	}
-	fmt.Fprintf(d.out, "  • aws s3api put-bucket-policy: public-read statement on bucket %s\n", d.bucket.id)
+	fmt.Fprintf(d.out, "  • a script of role ci-deployer (source identity dave), SDK — put-bucket-policy: public-read statement on bucket %s\n", d.bucket.id)
 	return nil
 }
 
-func (d *demo) setJSON(r demoResource, path string, v any) error {
+// setJSON sets a path of a resource to v, made as by (its Principal,
+// UserAgent, SourceIP and event).
+func (d *demo) setJSON(r demoResource, path string, v any, by sandbox.Change) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	return d.apply(sandbox.Change{Op: sandbox.OpSet, Type: r.typ, Identifier: r.id, Path: path, Value: b})
+	by.Op, by.Type, by.Identifier, by.Path, by.Value = sandbox.OpSet, r.typ, r.id, path, b
+	return d.apply(by)
 }
+
+// demoConsole is the user agent CloudTrail records for a console click.
+const demoConsole = "console.amazonaws.com"
+
+// principal is an IAM user of the demo account, by name.
+func (d *demo) principal(user string) string { return "arn:aws:iam::" + d.account + ":user/" + user }
 
 func (d *demo) apply(ch sandbox.Change) error {
 	ch.Account, ch.Region = d.account, demoRegion

@@ -27,7 +27,7 @@ func TestDemo(t *testing.T) {
 				"Step 1 — first check", "$ realdrift check --all\n", "[CFn-Declared Drift: 1]", "Handler.MemorySize", "[Potential Drift: 1]", "ReceiveMessageWaitTimeSeconds",
 				"Step 2 — record a baseline", "$ realdrift record --all --yes", "recorded OrdersService",
 				"Step 3 — three out-of-band changes", "inline policy debug-access", "MessageRetentionPeriod=60", "public-read statement",
-				"Step 4 — check again", "$ realdrift check --all --fail\n", "PolicyDocument.Statement", "ServiceRole.Policies", "appeared since record",
+				"Step 4 — check again", "$ realdrift check --all --fail --who\n", "PolicyDocument.Statement", "changed by dave (SDK) ", "changed by carol (console) ", "ServiceRole.Policies", "appeared since record", "changed by alice (CLI) ", "changed by bob (console) ",
 				"Step 5 — ignore one finding", "added 1 ignore rule",
 				"Step 6 — the JSON report", `"verdict": "drift"`, `"tier":"ignored"`,
 				"Step 7 — revert the rest", "$ realdrift revert --all --dry-run", "dry run: 3 to revert, 0 not revertable; nothing written",

@@ -101,6 +101,9 @@ func findingLine(stack string, f drift.Finding) string {
 	if f.Note != "" {
 		fmt.Fprintf(&b, " (%s)", f.Note)
 	}
+	if f.ChangedBy != nil {
+		b.WriteString(" — " + f.ChangedBy.Line())
+	}
 	return b.String()
 }
 
