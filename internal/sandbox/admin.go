@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/realdrift/realdrift/internal/sandbox/service/elasticloadbalancing"
 	"io"
 	"net/http"
 	"strings"
@@ -233,7 +234,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key := r.Method + " " + route
-	if r.URL.Path == trustStoreBundlePath && r.Method == http.MethodGet {
+	if r.URL.Path == elasticloadbalancing.BundlePath && r.Method == http.MethodGet {
 		s.serveTrustStoreBundle(w, r)
 		return
 	}

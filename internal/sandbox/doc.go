@@ -96,9 +96,9 @@
 //
 // Errors carry AWS's codes in each protocol's shape (query ErrorResponse,
 // JSON __type + X-Amzn-ErrorType, S3 <Error>, Lambda X-Amzn-ErrorType, EC2
-// <Response><Errors>, CBOR __type + x-amzn-query-error), so the SDKs map them to their typed errors. The
-// per-family files (ec2.go, logs.go, ...) say which world models each
-// family's answers are built from: the same models Cloud Control serves.
+// <Response><Errors>, CBOR __type + x-amzn-query-error), so the SDKs map them to their typed errors. Each
+// service's Service (service/N) says which world models its answers are
+// built from: the same models Cloud Control serves.
 // A service or operation not listed answers NotEmulated in the protocol the
 // request speaks (read from it: X-Amz-Target is JSON, a form with Action
 // query, else REST), after the injected latency and in the call log like
@@ -126,8 +126,10 @@
 //	                            throttling, faults, admin API, guards; services.go,
 //	                            the one table of services; aliases.go keeps the
 //	                            world's types under this package's names
-//	internal/sandbox/wire       the protocols, Service, Call, Handler, Error,
-//	                            replies (*Node, Raw, JSON values), paging
+//	internal/sandbox/wire       the protocols, Service and its constructors,
+//	                            REST path routing, Call, Handler, Error,
+//	                            replies (*Node, Raw, JSON values, models as
+//	                            XML or camelCase JSON), paging
 //	internal/sandbox/world      the world file, State (indexes + lock), principals,
 //	                            identity policies, live-model field helpers
 //	internal/sandbox/service/N  one service: its Service() (wire facts, REST
@@ -137,12 +139,16 @@
 //
 // A service package imports wire and world only: never this package, never
 // another service. What two services share moves down into wire (protocol)
-// or world (models). The move is under way: services not yet in a folder
-// still live here, one file each (ec2.go, iam.go, ...), registered in the same table
-// (services.go), and a few need the Server itself (Cloud Control's request
-// tracker, STS's issued sessions, S3's objects, Security Hub's findings,
-// the schema facts), bound with wire.Bound until that state moves into
-// world.
+// or world (models). The move is under way: six services still live here,
+// one file or a few each (iam*.go, s3.go, sts.go, securityhub.go,
+// cloudformation.go, cloudcontrol*.go), registered in the same table
+// (services.go): IAM shares its identity-policy evaluator (iamauth.go,
+// iamactions.go, guard*.go) with the server, and the others need the
+// Server itself (Cloud Control's request tracker, STS's issued sessions,
+// S3's objects, Security Hub's findings, the schema facts), bound with
+// wire.Bound until that state moves into world. The server answers a
+// service's own admin paths where it holds the state they read (the ELBv2
+// trust store bundle URLs: truststore.go).
 //
 // # How to add a service
 //

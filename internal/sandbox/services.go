@@ -15,12 +15,20 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/service/dax"
 	"github.com/realdrift/realdrift/internal/sandbox/service/dlm"
 	"github.com/realdrift/realdrift/internal/sandbox/service/dms"
+	"github.com/realdrift/realdrift/internal/sandbox/service/ec2"
+	"github.com/realdrift/realdrift/internal/sandbox/service/ecs"
+	"github.com/realdrift/realdrift/internal/sandbox/service/elasticache"
 	"github.com/realdrift/realdrift/internal/sandbox/service/elasticbeanstalk"
+	"github.com/realdrift/realdrift/internal/sandbox/service/elasticloadbalancing"
 	"github.com/realdrift/realdrift/internal/sandbox/service/events"
+	"github.com/realdrift/realdrift/internal/sandbox/service/glue"
 	"github.com/realdrift/realdrift/internal/sandbox/service/kafka"
 	"github.com/realdrift/realdrift/internal/sandbox/service/kms"
 	"github.com/realdrift/realdrift/internal/sandbox/service/lakeformation"
+	"github.com/realdrift/realdrift/internal/sandbox/service/lambda"
 	"github.com/realdrift/realdrift/internal/sandbox/service/lex"
+	"github.com/realdrift/realdrift/internal/sandbox/service/logs"
+	"github.com/realdrift/realdrift/internal/sandbox/service/mediaconvert"
 	"github.com/realdrift/realdrift/internal/sandbox/service/memorydb"
 	"github.com/realdrift/realdrift/internal/sandbox/service/monitoring"
 	"github.com/realdrift/realdrift/internal/sandbox/service/organizations"
@@ -34,6 +42,7 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/service/ses"
 	"github.com/realdrift/realdrift/internal/sandbox/service/sns"
 	"github.com/realdrift/realdrift/internal/sandbox/service/sqs"
+	"github.com/realdrift/realdrift/internal/sandbox/service/ssm"
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 )
 
@@ -60,12 +69,20 @@ func services(srv *Server) map[string]*wire.Service {
 		dax.Service(),
 		dlm.Service(),
 		dms.Service(),
+		ec2.Service(),
+		ecs.Service(),
+		elasticache.Service(),
 		elasticbeanstalk.Service(),
+		elasticloadbalancing.Service(),
 		events.Service(),
+		glue.Service(),
 		kafka.Service(),
 		kms.Service(),
 		lakeformation.Service(),
+		lambda.Service(),
 		lex.Service(),
+		logs.Service(),
+		mediaconvert.Service(),
 		memorydb.Service(),
 		monitoring.Service(),
 		organizations.Service(),
@@ -79,21 +96,13 @@ func services(srv *Server) map[string]*wire.Service {
 		ses.Service(),
 		sns.Service(),
 		sqs.Service(),
+		ssm.Service(),
 
 		cloudFormationService(srv),
 		cloudControlService(srv),
 		stsService(srv),
 		s3Service(srv),
 		iamService(),
-		lambdaService(),
-		ec2Service(),
-		logsService(),
-		ecsService(),
-		ssmService(),
-		elbv2Service(srv),
-		elastiCacheService(),
-		glueService(),
-		mediaConvertService(),
 		securityHubService(srv),
 	} {
 		out[svc.Name] = svc

@@ -12,12 +12,30 @@ import (
 
 // ValueXML renders a template-shaped value as query-protocol XML under
 // name: objects by their keys, lists as <member>s.
-func ValueXML(name string, v any) *Node {
+func ValueXML(name string, v any) *Node { return XMLStyle{Item: "member"}.Value(name, v) }
+
+// XMLStyle is how a protocol names a template-shaped value's parts in
+// XML: Key names an object's key (list: its value is a list; nil keeps
+// the key), Item a list's items.
+type XMLStyle struct {
+	Key  func(key string, list bool) string
+	Item string
+}
+
+// Value renders v under name: objects by their keys in sorted order,
+// lists as items, strings, numbers and booleans as text; nil values and
+// other kinds are left out.
+func (x XMLStyle) Value(name string, v any) *Node {
 	switch t := v.(type) {
 	case map[string]any:
 		n := &Node{Name: name}
 		for _, k := range world.SortedKeys(t) {
-			if kid := ValueXML(k, t[k]); kid != nil {
+			kn := k
+			if x.Key != nil {
+				_, list := t[k].([]any)
+				kn = x.Key(k, list)
+			}
+			if kid := x.Value(kn, t[k]); kid != nil {
 				n.Kids = append(n.Kids, kid)
 			}
 		}
@@ -25,7 +43,7 @@ func ValueXML(name string, v any) *Node {
 	case []any:
 		n := &Node{Name: name}
 		for _, e := range t {
-			if kid := ValueXML("member", e); kid != nil {
+			if kid := x.Value(x.Item, e); kid != nil {
 				n.Kids = append(n.Kids, kid)
 			}
 		}
@@ -38,6 +56,13 @@ func ValueXML(name string, v any) *Node {
 		return Bool(name, t)
 	}
 	return nil
+}
+
+// LowerFirst is s with its first letter in lower case (the camelCase
+// APIs' spelling of a template key).
+func LowerFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToLower(r)) + s[n:]
 }
 
 // ListOf is a query list whose items are named item.
@@ -60,8 +85,7 @@ func CamelModel(v any, renames map[string]string) any {
 		for k, e := range t {
 			nk, ok := renames[k]
 			if !ok {
-				r, n := utf8.DecodeRuneInString(k)
-				nk = string(unicode.ToLower(r)) + k[n:]
+				nk = LowerFirst(k)
 			}
 			out[nk] = CamelModel(e, renames)
 		}

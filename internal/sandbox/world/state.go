@@ -213,3 +213,24 @@ func SortedKeys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
+
+// Named finds the model of type typ in an account region whose Name
+// property (else its Cloud Control identifier) is name, and returns a copy
+// with Name set; nil when there is none. The caller holds the lock.
+func (st *State) Named(account, region, typ, name string) (map[string]any, error) {
+	for _, r := range st.OfType(account, region, typ) {
+		m, err := FieldObject(r)
+		if err != nil {
+			return nil, err
+		}
+		n, _ := m["Name"].(string)
+		if n == "" {
+			n = r.CCID()
+		}
+		if n == name {
+			m["Name"] = n
+			return m, nil
+		}
+	}
+	return nil, nil
+}

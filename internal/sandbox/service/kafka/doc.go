@@ -1,5 +1,4 @@
 // Package kafka is the sandbox's kafka service (SigV4 signing name kafka):
-// Service lists its operations and says which world models they read.
-// It follows internal/sandbox/doc.go ("How to add a service"): state in
-// package world, wire facts and operations in the Service it registers.
+// Service says what it serves from which world models; the rules are
+// internal/sandbox/doc.go's.
 package kafka

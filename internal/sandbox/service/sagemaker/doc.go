@@ -1,5 +1,4 @@
 // Package sagemaker is the sandbox's sagemaker service (SigV4 signing name sagemaker):
-// Service lists its operations and says which world models they read.
-// It follows internal/sandbox/doc.go ("How to add a service"): state in
-// package world, wire facts and operations in the Service it registers.
+// Service says what it serves from which world models; the rules are
+// internal/sandbox/doc.go's.
 package sagemaker

@@ -1,5 +1,4 @@
 // Package scheduler is the sandbox's scheduler service (SigV4 signing name scheduler):
-// Service lists its operations and says which world models they read.
-// It follows internal/sandbox/doc.go ("How to add a service"): state in
-// package world, wire facts and operations in the Service it registers.
+// Service says what it serves from which world models; the rules are
+// internal/sandbox/doc.go's.
 package scheduler

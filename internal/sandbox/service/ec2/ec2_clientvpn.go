@@ -1,4 +1,4 @@
-package sandbox
+package ec2
 
 import (
 	"encoding/json"

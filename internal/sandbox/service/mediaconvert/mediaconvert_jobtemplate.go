@@ -1,4 +1,4 @@
-package sandbox
+package mediaconvert
 
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "github.com/realdrift/realdrift/internal/sandbox/wire"
@@ -12,21 +12,11 @@ import "strings"
 // answers by that ARN. An unknown template is NotFoundException.
 
 func mediaConvertJobTemplate(st *world.State, c *wire.Call, name string) (map[string]any, error) {
-	for _, r := range st.OfType(c.Account, c.Region, "AWS::MediaConvert::JobTemplate") {
-		m, err := world.FieldObject(r)
-		if err != nil {
-			return nil, err
-		}
-		n, _ := m["Name"].(string)
-		if n == "" {
-			n = r.CCID()
-		}
-		if n == name {
-			m["Name"] = n
-			return m, nil
-		}
+	m, err := st.Named(c.Account, c.Region, "AWS::MediaConvert::JobTemplate", name)
+	if err == nil && m == nil {
+		err = wire.Errf(404, "NotFoundException", "The specified job template %s doesn't exist.", name)
 	}
-	return nil, wire.Errf(404, "NotFoundException", "The specified job template %s doesn't exist.", name)
+	return m, err
 }
 
 func mediaConvertJobTemplateArn(c *wire.Call, name string) string {

@@ -1,4 +1,4 @@
-package sandbox
+package elasticache
 
 import (
 	"encoding/json"
@@ -9,7 +9,7 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// elastiCacheService serves ElastiCache (query/XML): cache parameter
+// Service serves ElastiCache (query/XML): cache parameter
 // groups from the world's AWS::ElastiCache::ParameterGroup models (by
 // identifier, else CacheParameterGroupName). A group's Properties are its
 // parameters of source "user"; the family's defaults are not modelled, so
@@ -19,7 +19,7 @@ import (
 // names them; its Tags are what ListTagsForResource answers by the group's
 // ARN. Replication groups, their member clusters and users are served
 // for the supplements (elasticache_supp.go).
-func elastiCacheService() *wire.Service {
+func Service() *wire.Service {
 	return wire.Query("elasticache", "http://elasticache.amazonaws.com/doc/2015-02-02/", wire.Ops{
 		"DescribeCacheParameterGroups": cacheDescribeParameterGroups,
 		"DescribeCacheParameters":      cacheDescribeParameters,

@@ -1,17 +1,17 @@
-package sandbox
+package mediaconvert
 
 import (
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// mediaConvertService serves MediaConvert (REST-JSON, camelCase): GET
+// Service serves MediaConvert (REST-JSON, camelCase): GET
 // /2017-08-29/queues/{name} answers the world's AWS::MediaConvert::Queue
 // model of that name (Name, else the identifier) with what it holds
 // (description, pricingPlan, status, concurrentJobs) plus its ARN and
 // type; GET /2017-08-29/tags/{arn} answers its Tags map. An unknown queue
 // is NotFoundException.
-func mediaConvertService() *wire.Service {
+func Service() *wire.Service {
 	return wire.RESTJSON("mediaconvert", wire.Paths(map[string]string{
 		"GET /2017-08-29/queues/{name}":       "GetQueue",
 		"GET /2017-08-29/tags/{arn}":          "ListTagsForResource",
@@ -24,21 +24,11 @@ func mediaConvertService() *wire.Service {
 }
 
 func mediaConvertQueue(st *world.State, c *wire.Call, name string) (map[string]any, error) {
-	for _, r := range st.OfType(c.Account, c.Region, "AWS::MediaConvert::Queue") {
-		m, err := world.FieldObject(r)
-		if err != nil {
-			return nil, err
-		}
-		n, _ := m["Name"].(string)
-		if n == "" {
-			n = r.CCID()
-		}
-		if n == name {
-			m["Name"] = n
-			return m, nil
-		}
+	m, err := st.Named(c.Account, c.Region, "AWS::MediaConvert::Queue", name)
+	if err == nil && m == nil {
+		err = wire.Errf(404, "NotFoundException", "The specified queue %s doesn't exist.", name)
 	}
-	return nil, wire.Errf(404, "NotFoundException", "The specified queue %s doesn't exist.", name)
+	return m, err
 }
 
 func mediaConvertQueueArn(c *wire.Call, name string) string {

@@ -1,4 +1,4 @@
-package sandbox
+package ec2
 
 import (
 	"crypto/sha256"
@@ -11,7 +11,7 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// ec2Service serves the EC2 query protocol: form-encoded requests (lists as
+// Service serves the EC2 query protocol: form-encoded requests (lists as
 // Name.N, filters as Filter.N.Name / Filter.N.Value.M), replies without a
 // Result wrapper and with lists as <item> elements, errors as
 // <Response><Errors><Error>.
@@ -23,7 +23,7 @@ import (
 // the resources AWS creates with it: its default security group, default
 // network ACL and main route table, with ids derived from the VPC id.
 // Transit gateways' attachments and route tables: ec2_transitgateway.go.
-func ec2Service() *wire.Service {
+func Service() *wire.Service {
 	return &wire.Service{
 		Name:     "ec2",
 		Protocol: wire.ProtoEC2,

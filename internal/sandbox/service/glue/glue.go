@@ -1,16 +1,16 @@
-package sandbox
+package glue
 
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "github.com/realdrift/realdrift/internal/sandbox/wire"
 
-// glueService serves Glue (JSON 1.1, PascalCase): classifiers and
+// Service serves Glue (JSON 1.1, PascalCase): classifiers and
 // workflows by name from the world's AWS::Glue::Classifier (its one
 // CsvClassifier / GrokClassifier / JsonClassifier / XMLClassifier's Name,
 // else the identifier) and AWS::Glue::Workflow (Name, else the identifier)
 // models, answered as the model holds them (the API's shape is the
 // template's); a workflow's Tags map is what GetTags answers for its ARN.
 // A name Glue does not know is EntityNotFoundException.
-func glueService() *wire.Service {
+func Service() *wire.Service {
 	return wire.JSON("glue", "1.1", "AWSGlue.", wire.Ops{
 		"GetClassifier":            glueGetClassifier,
 		"GetWorkflow":              glueGetWorkflow,
@@ -46,21 +46,11 @@ func glueClassifier(st *world.State, c *wire.Call, name string) (map[string]any,
 }
 
 func glueWorkflow(st *world.State, c *wire.Call, name string) (map[string]any, error) {
-	for _, r := range st.OfType(c.Account, c.Region, "AWS::Glue::Workflow") {
-		m, err := world.FieldObject(r)
-		if err != nil {
-			return nil, err
-		}
-		n, _ := m["Name"].(string)
-		if n == "" {
-			n = r.CCID()
-		}
-		if n == name {
-			m["Name"] = n
-			return m, nil
-		}
+	m, err := st.Named(c.Account, c.Region, "AWS::Glue::Workflow", name)
+	if err == nil && m == nil {
+		err = wire.Errf(400, "EntityNotFoundException", "Workflow with name: %s not found", name)
 	}
-	return nil, wire.Errf(400, "EntityNotFoundException", "Workflow with name: %s not found", name)
+	return m, err
 }
 
 func glueGetClassifier(st *world.State, c *wire.Call) (any, error) {

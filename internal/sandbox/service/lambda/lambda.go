@@ -1,4 +1,4 @@
-package sandbox
+package lambda
 
 import (
 	"net/http"
@@ -10,7 +10,7 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-func lambdaService() *wire.Service {
+func Service() *wire.Service {
 	return wire.RESTJSON("lambda", lambdaRoute, wire.Ops{
 		"GetPolicy":                lambdaGetPolicy,
 		"ListFunctionUrlConfigs":   lambdaListFunctionURLConfigs,

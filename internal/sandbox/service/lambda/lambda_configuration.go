@@ -1,4 +1,4 @@
-package sandbox
+package lambda
 
 import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"

@@ -1,4 +1,4 @@
-package sandbox
+package logs
 
 import (
 	"sort"
@@ -8,12 +8,12 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// logsService serves CloudWatch Logs (JSON 1.1): the metric and
+// Service serves CloudWatch Logs (JSON 1.1): the metric and
 // subscription filters of a log group, from the world's
 // AWS::Logs::MetricFilter and AWS::Logs::SubscriptionFilter models. A log
 // group exists when an AWS::Logs::LogGroup model names it or a filter is on
 // it; asking for the filters of another answers ResourceNotFoundException.
-func logsService() *wire.Service {
+func Service() *wire.Service {
 	return wire.JSON("logs", "1.1", "Logs_20140328.", wire.Ops{
 		"DescribeMetricFilters":       logsDescribeMetricFilters,
 		"DescribeSubscriptionFilters": logsDescribeSubscriptionFilters,

@@ -1,4 +1,4 @@
-package sandbox
+package elasticloadbalancing
 
 import (
 	"encoding/json"
@@ -44,7 +44,7 @@ func elbv2ModifyAttributes(st *world.State, c *wire.Call) (any, error) {
 	b := elbBags[c.Action]
 	arn := c.Str(b.arnParam)
 	if arn == "" {
-		return nil, wire.Validation("1 validation error detected: Value null at '%s' failed to satisfy constraint: Member must not be null", lowerFirst(b.arnParam))
+		return nil, wire.Validation("1 validation error detected: Value null at '%s' failed to satisfy constraint: Member must not be null", wire.LowerFirst(b.arnParam))
 	}
 	type kv struct{ key, value string }
 	var set []kv

@@ -1,10 +1,10 @@
-package sandbox
+package elasticloadbalancing
 
 import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "strconv"
 
-// elbv2Service serves Elastic Load Balancing v2 (query/XML): a listener's
+// Service serves Elastic Load Balancing v2 (query/XML): a listener's
 // certificates. A listener is an AWS::ElasticLoadBalancingV2::Listener
 // model (by ListenerArn, else its identifier) whose Certificates are its
 // default certificate, or a listener an
@@ -14,10 +14,10 @@ import "strconv"
 //
 // A trust store's CA bundle is in elbv2_truststore.go, the attribute
 // writes in elbv2_write.go.
-func elbv2Service(srv *Server) *wire.Service {
+func Service() *wire.Service {
 	svc := wire.Query("elasticloadbalancing", "http://elasticloadbalancing.amazonaws.com/doc/2015-12-01/", wire.Ops{
 		"DescribeListenerCertificates":      elbv2DescribeListenerCertificates,
-		"GetTrustStoreCaCertificatesBundle": wire.Bound(srv.elbv2GetTrustStoreCaCertificatesBundle),
+		"GetTrustStoreCaCertificatesBundle": elbv2GetTrustStoreCaCertificatesBundle,
 	})
 	for op, h := range elbv2WriteOps() {
 		svc.Ops[op] = h

@@ -1,4 +1,4 @@
-package sandbox
+package glue
 
 import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "github.com/realdrift/realdrift/internal/sandbox/wire"
@@ -58,27 +58,19 @@ func glueGetSecurityConfiguration(st *world.State, c *wire.Call) (any, error) {
 	}
 	st.RLock()
 	defer st.RUnlock()
-	for _, r := range st.OfType(c.Account, c.Region, "AWS::Glue::SecurityConfiguration") {
-		m, err := world.FieldObject(r)
-		if err != nil {
-			return nil, err
-		}
-		n, _ := m["Name"].(string)
-		if n == "" {
-			n = r.CCID()
-		}
-		if n != in.Name {
-			continue
-		}
-		m["Name"] = n
-		if e, ok := m["EncryptionConfiguration"].(map[string]any); ok {
-			if s3, ok := e["S3Encryptions"]; ok {
-				delete(e, "S3Encryptions")
-				e["S3Encryption"] = s3
-			}
-		}
-		m["CreatedTimeStamp"] = wire.Epoch(world.DefaultTime)
-		return map[string]any{"SecurityConfiguration": m}, nil
+	m, err := st.Named(c.Account, c.Region, "AWS::Glue::SecurityConfiguration", in.Name)
+	if err != nil {
+		return nil, err
 	}
-	return nil, wire.Errf(400, "EntityNotFoundException", "Security configuration %s not found", in.Name)
+	if m == nil {
+		return nil, wire.Errf(400, "EntityNotFoundException", "Security configuration %s not found", in.Name)
+	}
+	if e, ok := m["EncryptionConfiguration"].(map[string]any); ok {
+		if s3, ok := e["S3Encryptions"]; ok {
+			delete(e, "S3Encryptions")
+			e["S3Encryption"] = s3
+		}
+	}
+	m["CreatedTimeStamp"] = wire.Epoch(world.DefaultTime)
+	return map[string]any{"SecurityConfiguration": m}, nil
 }

@@ -1,4 +1,4 @@
-package sandbox
+package ecs
 
 import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"

@@ -1,4 +1,4 @@
-package sandbox
+package glue
 
 import (
 	"encoding/json"

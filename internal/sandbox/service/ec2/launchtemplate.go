@@ -1,10 +1,8 @@
-package sandbox
+package ec2
 
 import (
 	"encoding/json"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
@@ -29,46 +27,19 @@ var ltListNames = map[string]string{
 	"Ipv6Prefixes":          "ipv6PrefixSet",
 }
 
-func lowerFirst(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	return string(unicode.ToLower(r)) + s[n:]
-}
-
-// ec2XML renders a template-shaped value as EC2 XML under name.
+// ec2XML renders a template-shaped value as EC2 XML under name: keys
+// camelCased, a list's key as EC2 names its set (ltListNames, else
+// singular + "Set"), list items as <item>s.
 func ec2XML(name string, v any) *wire.Node {
-	switch t := v.(type) {
-	case map[string]any:
-		n := &wire.Node{Name: name}
-		for _, k := range world.SortedKeys(t) {
-			kn := lowerFirst(k)
-			if _, list := t[k].([]any); list {
-				if ln, ok := ltListNames[k]; ok {
-					kn = ln
-				} else {
-					kn = strings.TrimSuffix(kn, "s") + "Set"
-				}
-			}
-			if kid := ec2XML(kn, t[k]); kid != nil {
-				n.Kids = append(n.Kids, kid)
-			}
+	return wire.XMLStyle{Item: "item", Key: func(k string, list bool) string {
+		if !list {
+			return wire.LowerFirst(k)
 		}
-		return n
-	case []any:
-		n := &wire.Node{Name: name}
-		for _, e := range t {
-			if kid := ec2XML("item", e); kid != nil {
-				n.Kids = append(n.Kids, kid)
-			}
+		if ln, ok := ltListNames[k]; ok {
+			return ln
 		}
-		return n
-	case string:
-		return wire.Tx(name, t)
-	case json.Number:
-		return wire.Tx(name, t.String())
-	case bool:
-		return wire.Bool(name, t)
-	}
-	return nil
+		return strings.TrimSuffix(wire.LowerFirst(k), "s") + "Set"
+	}}.Value(name, v)
 }
 
 func ec2DescribeLaunchTemplateVersions(st *world.State, c *wire.Call) (any, error) {
