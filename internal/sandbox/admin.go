@@ -221,7 +221,7 @@ func AdminRoutes() []AdminRoute {
 		{"GET", adminPrefix + "calls", "the calls answered (attempts, requests, retries)"},
 		{"DELETE", adminPrefix + "calls", "reset the call log"},
 		{"GET", adminPrefix + "events?after=N", `the trail's "AWS API Call via CloudTrail" events ({"events": [...], "last": N})`},
-		{"GET", trustStoreBundlePath + "?...", "a trust store's CA bundle"},
+		{"GET", elasticloadbalancing.BundlePath + "?...", "a trust store's CA bundle"},
 	}
 }
 
