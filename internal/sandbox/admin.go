@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -100,6 +101,9 @@ func (s *Server) Apply(ch Change) error {
 		if len(res.Properties) == 0 {
 			res.Properties = json.RawMessage(`{}`)
 		}
+		if err := s.checkModel(ch.Type, res.Properties); err != nil {
+			return fmt.Errorf("change: %w", err)
+		}
 		if err := s.st.AddLive(ch.Account, ch.Region, res); err != nil {
 			return fmt.Errorf("change: %w", err)
 		}
@@ -141,6 +145,9 @@ func (s *Server) Apply(ch Change) error {
 	if err != nil {
 		return fmt.Errorf("change: %w", err)
 	}
+	if err := s.checkModel(res.Type, m); err != nil {
+		return fmt.Errorf("change: %s %s: %w", ch.Op, ch.Path, err)
+	}
 	res.Properties = m
 	syncPolicyVersions(res, s.opts.now())
 	return s.recordChange(ch, res)
@@ -154,6 +161,26 @@ func (s *Server) recordChange(ch Change, res *world.Resource) error {
 		return err
 	}
 	s.st.Trail.Record(ev)
+	return nil
+}
+
+// checkModel runs every service's model check (wire.Service.CheckModel)
+// on a live model of typ: the admin API refuses what the service's own
+// API would refuse, with that service's error.
+func (s *Server) checkModel(typ string, props json.RawMessage) error {
+	var m map[string]any
+	d := json.NewDecoder(bytes.NewReader(props))
+	d.UseNumber()
+	if err := d.Decode(&m); err != nil {
+		return fmt.Errorf("%s properties are not a JSON object: %w", typ, err)
+	}
+	for _, name := range world.SortedKeys(s.services) {
+		if check := s.services[name].CheckModel; check != nil {
+			if e := check(typ, m); e != nil {
+				return e
+			}
+		}
+	}
 	return nil
 }
 

@@ -88,6 +88,12 @@ type Service struct {
 	// any throttle rule and answered with Throttle: CloudTrail's
 	// LookupEvents allows 2 a second.
 	Quotas map[string]float64
+	// CheckModel, when set, refuses a live model of one of the service's
+	// types that its API would refuse (a Route 53 TTL that is not a
+	// number), with the service's error; nil accepts. The admin API runs
+	// every service's check on a model it adds or changes, so an
+	// out-of-band change AWS would refuse is refused.
+	CheckModel func(typ string, model map[string]any) *Error
 }
 
 // maxBody bounds request bodies.

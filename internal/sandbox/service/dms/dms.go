@@ -41,6 +41,12 @@ type dmsKind struct {
 	// plain are the model properties answered under their own name;
 	// fixed are fields every answer carries (status).
 	plain []string
+	// text are plain members the API types as strings that carry a JSON
+	// document (a task's TableMappings): a model holding the document as
+	// an object, as a template may declare it, is answered as its JSON
+	// text, since a string member holding an object is an answer no SDK
+	// can deserialise.
+	text  []string
 	fixed map[string]any
 	// defaults are the values DMS answers for an unset property.
 	defaults map[string]any
@@ -66,6 +72,7 @@ var (
 		arnField: "ReplicationTaskArn", arnFilter: "replication-task-arn", idFilter: "replication-task-id",
 		plain: []string{"ReplicationTaskIdentifier", "SourceEndpointArn", "TargetEndpointArn", "ReplicationInstanceArn", "MigrationType", "TableMappings",
 			"ReplicationTaskSettings", "CdcStartPosition", "CdcStopPosition", "TaskData"},
+		text:  []string{"TableMappings", "ReplicationTaskSettings", "TaskData"},
 		fixed: map[string]any{"Status": "ready"}}
 )
 
@@ -189,6 +196,15 @@ func dmsAnswer(k dmsKind, it dmsItem, withoutSettings bool) map[string]any {
 	for _, p := range k.plain {
 		if v, ok := it.m[p]; ok && p != k.idProp {
 			out[p] = v
+		}
+	}
+	for _, p := range k.text {
+		switch v := out[p].(type) {
+		case nil, string:
+		default:
+			if b, err := world.MarshalNoEscape(v); err == nil {
+				out[p] = string(b)
+			}
 		}
 	}
 	if withoutSettings {

@@ -40,6 +40,7 @@ func Service() *wire.Service {
 		"GetChange":                route53GetChange,
 	})
 	svc.WrapErrors = true
+	svc.CheckModel = checkModel
 	return svc
 }
 

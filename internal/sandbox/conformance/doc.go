@@ -1,0 +1,28 @@
+// Package conformance checks the sandbox against AWS's own service models,
+// not against realdrift's readers. It holds tests only.
+//
+// Rules the tests enforce:
+//   - Every operation the sandbox serves (sandbox.Server.Operations, built
+//     from the one registration table, services.go) has an entry in the
+//     operation table (ops_test.go): a function that calls it through its
+//     aws-sdk-go-v2 typed client, whose deserialisers are generated from
+//     AWS's Smithy models. An operation without an entry fails the test.
+//   - Each entry is driven against the demo world, the dev-corpus world and
+//     a small fixture world (testdata/fixture.json, for resource types the
+//     other two lack), once per resource of the entry's types (or once per
+//     account region when it names none). A deserialisation error, or any
+//     other error that is not an API error the service answered, fails.
+//     API errors are allowed (a resource the operation does not know), but
+//     every operation must answer successfully at least once, except those
+//     listed in testdata/unanswered.txt, a list that only shrinks (an
+//     operation on it that answers fails the test until it is taken off).
+//   - The fixture world's out-of-band changes (testdata/changes.json) go
+//     through the admin API, which must refuse what the service's API
+//     would refuse (a Route 53 TTL that is not a number); a change it
+//     accepts is served and so checked.
+//   - Writes run on a server of their own per world, so reads never see
+//     them.
+//
+// The test logs the served-operation count, the checked count and its
+// wall time.
+package conformance

@@ -1,0 +1,31 @@
+package sandbox
+
+import "sort"
+
+// Operation is one operation the sandbox serves: the service's SigV4
+// signing name and the operation's name in AWS's model.
+type Operation struct {
+	Service, Name string
+}
+
+func (o Operation) String() string { return o.Service + ":" + o.Name }
+
+// Operations lists every operation s serves, from the one registration
+// table (services.go), sorted by service then name. The conformance tests
+// and the AWS CLI check's generated list are built from it, so an
+// operation added to a service is checked or the tests fail.
+func (s *Server) Operations() []Operation {
+	var out []Operation
+	for name, svc := range s.services {
+		for op := range svc.Ops {
+			out = append(out, Operation{Service: name, Name: op})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Service != out[j].Service {
+			return out[i].Service < out[j].Service
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
