@@ -74,7 +74,14 @@ export WORLD="$tmp/world.json"
 echo "sandbox at $url; AWS CLI: $("$AWS_CLI" --version 2>&1)"
 
 # awsq ARGS...: run the CLI against the sandbox, JSON on stdout.
-awsq() { "$AWS_CLI" --endpoint-url "$url" --output json "$@"; }
+# A call that succeeds is noted in the section's invoked list ("service
+# operation"), which the end compares with scripts/sandbox-awscli-ops.txt.
+awsq() {
+	local rc=0
+	"$AWS_CLI" --endpoint-url "$url" --output json "$@" || rc=$?
+	if [ "$rc" -eq 0 ]; then echo "$1 $2" >>"$tmp/invoked"; fi
+	return "$rc"
+}
 cat >"$tmp/world.py" <<'EOF'
 import json, os, sys
 w = json.load(open(os.environ['WORLD']))
@@ -1151,6 +1158,25 @@ for sec in "${sections[@]}"; do
 	section_of[$!]=$sec
 done
 while [ "${#section_of[@]}" -gt 0 ]; do reap; done
+
+# Every served operation (scripts/sandbox-awscli-ops.txt, generated from
+# the sandbox's table of served operations) must have been answered to
+# the CLI by some section, except those still listed in
+# scripts/sandbox-awscli-unchecked.txt, a list that only shrinks.
+sort -u "$lib"/sec_*/invoked >"$lib/invoked" 2>/dev/null || true
+sed -n 's/^[^#][^	]*	//p' scripts/sandbox-awscli-ops.txt | sort -u >"$lib/served"
+sed -e 's/#.*//' -e '/^[[:space:]]*$/d' scripts/sandbox-awscli-unchecked.txt | sort -u >"$lib/unchecked"
+unchecked=$(comm -23 "$lib/served" "$lib/invoked" | comm -23 - "$lib/unchecked")
+if [ -n "$unchecked" ]; then
+	echo "sandbox-awscli-check: served operations no section runs through the AWS CLI:" $unchecked >&2
+	failed+=(coverage)
+fi
+stale=$(comm -12 "$lib/unchecked" "$lib/invoked")
+if [ -n "$stale" ]; then
+	echo "sandbox-awscli-check: checked now, take them off scripts/sandbox-awscli-unchecked.txt:" $stale >&2
+	failed+=(coverage)
+fi
+echo "sandbox-awscli-check: $(comm -12 "$lib/served" "$lib/invoked" | wc -l) of $(wc -l <"$lib/served") served operations answered to the AWS CLI"
 
 passed=$(cat "$lib"/sec_*/passed 2>/dev/null | wc -l)
 if [ "${#failed[@]}" -gt 0 ]; then

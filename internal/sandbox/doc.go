@@ -171,8 +171,17 @@
 //  5. Add each operation's IAM action to iamactions.go when it is not
 //     service:Operation, and list the operations in this file's table.
 //  6. Test through aws-sdk-go-v2 against sandboxtest.Serve (services_test.go
-//     shows the pattern); add the operations to
-//     scripts/sandbox-awscli-check.sh.
+//     shows the pattern); give each operation its entry in the conformance
+//     table (internal/sandbox/conformance/ops_test.go: the typed SDK call,
+//     driven against the demo, dev-corpus and fixture worlds; the test
+//     fails for a served operation without one); run go generate
+//     ./internal/sandbox/conformance to list it in
+//     scripts/sandbox-awscli-ops.txt, and add a section calling it to
+//     scripts/sandbox-awscli-check.sh (the check fails for a listed
+//     operation no section runs).
+//  7. A model check the service's API applies to its own types (a Route 53
+//     TTL is a number) goes in Service.CheckModel, which the admin API runs
+//     on every out-of-band change.
 //
 // # One resource model
 //

@@ -10,6 +10,12 @@ type Operation struct {
 
 func (o Operation) String() string { return o.Service + ":" + o.Name }
 
+// ServedOperations lists every operation a sandbox serves (as
+// Server.Operations), without a world: for generators.
+func ServedOperations() []Operation {
+	return (&Server{services: services(&Server{})}).Operations()
+}
+
 // Operations lists every operation s serves, from the one registration
 // table (services.go), sorted by service then name. The conformance tests
 // and the AWS CLI check's generated list are built from it, so an

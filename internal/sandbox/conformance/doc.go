@@ -13,9 +13,7 @@
 //     account region when it names none). A deserialisation error, or any
 //     other error that is not an API error the service answered, fails.
 //     API errors are allowed (a resource the operation does not know), but
-//     every operation must answer successfully at least once, except those
-//     listed in testdata/unanswered.txt, a list that only shrinks (an
-//     operation on it that answers fails the test until it is taken off).
+//     every operation must answer successfully at least once.
 //   - The fixture world's out-of-band changes (testdata/changes.json) go
 //     through the admin API, which must refuse what the service's API
 //     would refuse (a Route 53 TTL that is not a number); a change it
@@ -24,5 +22,8 @@
 //     them.
 //
 // The test logs the served-operation count, the checked count and its
-// wall time.
+// wall time. TestAWSCLIListIsCurrent holds scripts/sandbox-awscli-ops.txt
+// (every served operation and the AWS CLI command that calls it, which
+// scripts/sandbox-awscli-check.sh must run) equal to the served table; go
+// generate ./internal/sandbox/conformance rewrites it.
 package conformance

@@ -308,8 +308,12 @@ func operationTable() map[string]check {
 		"elasticache:DescribeReplicationGroups": {types: on("AWS::ElastiCache::ReplicationGroup"), call: func(c context.Context, t target) (any, error) {
 			return elasticache.NewFromConfig(t.cfg).DescribeReplicationGroups(c, &elasticache.DescribeReplicationGroupsInput{ReplicationGroupId: aws.String(t.phys)})
 		}},
-		"elasticache:DescribeCacheClusters": {types: on("AWS::ElastiCache::CacheCluster"), call: func(c context.Context, t target) (any, error) {
-			return elasticache.NewFromConfig(t.cfg).DescribeCacheClusters(c, &elasticache.DescribeCacheClustersInput{CacheClusterId: aws.String(t.phys)})
+		"elasticache:DescribeCacheClusters": {types: on("AWS::ElastiCache::CacheCluster", "AWS::ElastiCache::ReplicationGroup"), call: func(c context.Context, t target) (any, error) {
+			id := t.phys
+			if t.typ == "AWS::ElastiCache::ReplicationGroup" {
+				id += "-001" // a replication group's first member
+			}
+			return elasticache.NewFromConfig(t.cfg).DescribeCacheClusters(c, &elasticache.DescribeCacheClustersInput{CacheClusterId: aws.String(id)})
 		}},
 		"elasticache:DescribeUsers": {types: on("AWS::ElastiCache::User"), call: func(c context.Context, t target) (any, error) {
 			return elasticache.NewFromConfig(t.cfg).DescribeUsers(c, &elasticache.DescribeUsersInput{UserId: aws.String(t.or("UserId", t.phys))})
