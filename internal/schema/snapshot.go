@@ -9,7 +9,7 @@ import (
 	"sync"
 )
 
-//go:generate go run ../../scripts/gen-schema -out snapshot.json.gz -header snapshot_gen.go
+//go:generate go run ../../scripts/gen-schema -out snapshot.json.gz -header snapshot_gen.go -shapes ../sandbox/conformance/testdata/registry-shapes.json.gz
 
 //go:embed snapshot.json.gz
 var snapshotGz []byte

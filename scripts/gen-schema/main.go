@@ -5,8 +5,12 @@
 // directory (or reads an already-installed one with -prefix), extracts the
 // facts of every raw provider schema with schema.ParseRegistry, and writes
 // the gzipped snapshot plus a small Go header recording the package name,
-// version, integrity and the snapshot's SHA-256. Only derived facts are
-// written; the package's own files are never copied.
+// version, integrity and the snapshot's SHA-256. With -shapes it also
+// writes each type's structural JSON Schema (schema.Shape: types,
+// members, enumerations, ranges; no descriptions or patterns), which the
+// sandbox conformance test validates Cloud Control models against. Only
+// derived facts and shapes are written; the package's own files are never
+// copied.
 //
 // Run it through go generate ./internal/schema/. The output depends only
 // on the package contents, so two runs give the same bytes.
@@ -41,14 +45,15 @@ func main() {
 	out := flag.String("out", "snapshot.json.gz", "snapshot file to write")
 	header := flag.String("header", "snapshot_gen.go", "Go header file to write")
 	prefix := flag.String("prefix", "", "an npm prefix where the package is already installed (default: install into a temporary directory)")
+	shapes := flag.String("shapes", "", "also write the structural JSON Schema of every type (schema.Shape) to this gzipped file")
 	flag.Parse()
-	if err := run(*out, *header, *prefix); err != nil {
+	if err := run(*out, *header, *prefix, *shapes); err != nil {
 		fmt.Fprintln(os.Stderr, "gen-schema:", err)
 		os.Exit(1)
 	}
 }
 
-func run(out, header, prefix string) error {
+func run(out, header, prefix, shapes string) error {
 	if prefix == "" {
 		tmp, err := os.MkdirTemp("", "gen-schema-")
 		if err != nil {
@@ -84,6 +89,13 @@ func run(out, header, prefix string) error {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "gen-schema: %d types from %s@%s, %d bytes\n", len(types), src.Package, src.Version, buf.Len())
+	if shapes != "" {
+		n, err := writeShapes(filepath.Join(prefix, "node_modules", pkgName, schemaFile), shapes)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "gen-schema: %d shapes to %s\n", n, shapes)
+	}
 	return nil
 }
 
@@ -130,40 +142,81 @@ func lockedSource(prefix string) (schema.Source, error) {
 
 // readSchemas extracts the facts of every schema in the ndjson.gz file.
 func readSchemas(path string) (map[string]schema.Facts, error) {
-	f, err := os.Open(path)
+	types := map[string]schema.Facts{}
+	err := eachSchema(path, func(line []byte) error {
+		name, facts, err := schema.ParseRegistry(line)
+		if err != nil {
+			return err
+		}
+		if _, dup := types[name]; dup {
+			return fmt.Errorf("duplicate type %s", name)
+		}
+		types[name] = facts
+		return nil
+	})
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	r := bufio.NewReaderSize(zr, 1<<20)
-	types := map[string]schema.Facts{}
-	for n := 1; ; n++ {
-		line, err := r.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			name, facts, perr := schema.ParseRegistry(line)
-			if perr != nil {
-				return nil, fmt.Errorf("%s line %d: %w", path, n, perr)
-			}
-			if _, dup := types[name]; dup {
-				return nil, fmt.Errorf("%s line %d: duplicate type %s", path, n, name)
-			}
-			types[name] = facts
-		}
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
 	}
 	if len(types) == 0 {
 		return nil, fmt.Errorf("%s: no schemas", path)
 	}
 	return types, nil
+}
+
+// writeShapes writes the structural JSON Schema (schema.Shape) of every
+// schema in the ndjson.gz file as one gzipped JSON object by type name.
+func writeShapes(path, out string) (int, error) {
+	shapes := map[string]json.RawMessage{}
+	err := eachSchema(path, func(line []byte) error {
+		name, shape, err := schema.Shape(line)
+		if err != nil {
+			return err
+		}
+		shapes[name] = shape
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	enc := json.NewEncoder(zw)
+	if err := enc.Encode(shapes); err != nil {
+		return 0, err
+	}
+	if err := zw.Close(); err != nil {
+		return 0, err
+	}
+	return len(shapes), os.WriteFile(out, buf.Bytes(), 0o644)
+}
+
+// eachSchema calls fn with every schema document (one a line) of the
+// ndjson.gz file.
+func eachSchema(path string, fn func(line []byte) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	r := bufio.NewReaderSize(zr, 1<<20)
+	for n := 1; ; n++ {
+		line, err := r.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			if ferr := fn(line); ferr != nil {
+				return fmt.Errorf("%s line %d: %w", path, n, ferr)
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
 }
 
 func headerSource(src schema.Source, n int, sum string) ([]byte, error) {

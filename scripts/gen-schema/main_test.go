@@ -45,7 +45,7 @@ func TestRunIsDeterministic(t *testing.T) {
 	var outs, headers [2][]byte
 	for i := range 2 {
 		out, header := filepath.Join(dir, "s.json.gz"), filepath.Join(dir, "h.go")
-		if err := run(out, header, prefix); err != nil {
+		if err := run(out, header, prefix, ""); err != nil {
 			t.Fatal(err)
 		}
 		outs[i], _ = os.ReadFile(out)
@@ -87,7 +87,7 @@ func TestRunRejects(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			err := run(filepath.Join(dir, "s"), filepath.Join(dir, "h"), c.prefix)
+			err := run(filepath.Join(dir, "s"), filepath.Join(dir, "h"), c.prefix, "")
 			if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 				t.Errorf("error %v, want one mentioning %q", err, c.wantErr)
 			}

@@ -20,9 +20,17 @@
 //     accepts is served and so checked.
 //   - Writes run on a server of their own per world, so reads never see
 //     them.
+//   - Every Cloud Control model GetResource returns in those worlds is
+//     validated (santhosh-tekuri/jsonschema, draft 7) against its type's
+//     structural registry schema (testdata/registry-shapes.json.gz, written
+//     by scripts/gen-schema -shapes from the pinned registry-schema
+//     package: go generate ./internal/schema). The non-conformances, as
+//     type, top-level property and failing keyword, must equal
+//     testdata/schema-gaps.txt, a list that only shrinks.
 //
-// The test logs the served-operation count, the checked count and its
-// wall time. TestAWSCLIListIsCurrent holds scripts/sandbox-awscli-ops.txt
+// One world generation is shared by both checks (TestConformance runs
+// them as parallel subtests). The test logs the served-operation count,
+// the checked count, the models read and valid, and the wall times. TestAWSCLIListIsCurrent holds scripts/sandbox-awscli-ops.txt
 // (every served operation and the AWS CLI command that calls it, which
 // scripts/sandbox-awscli-check.sh must run) equal to the served table; go
 // generate ./internal/sandbox/conformance rewrites it.

@@ -267,11 +267,25 @@ func isClientSide(err error) bool {
 	return errors.As(err, &de) || errors.As(err, &ip)
 }
 
-// TestServedOperationsConform drives every served operation through its
-// typed SDK client against every world (see doc.go).
-func TestServedOperationsConform(t *testing.T) {
-	start := time.Now()
+// TestConformance generates the worlds once and checks, in parallel,
+// the served operations and the Cloud Control models against AWS's
+// published models (see doc.go).
+func TestConformance(t *testing.T) {
 	worlds := loadWorlds(t)
+	t.Run("operations", func(t *testing.T) {
+		t.Parallel()
+		servedOperations(t, worlds)
+	})
+	t.Run("cloudcontrol-schemas", func(t *testing.T) {
+		t.Parallel()
+		schemaConformance(t, worlds)
+	})
+}
+
+// servedOperations drives every served operation through its typed SDK
+// client against every world.
+func servedOperations(t *testing.T, worlds []*world) {
+	start := time.Now()
 	srv, err := sandbox.New(&sandbox.World{Accounts: []*sandbox.Account{{ID: "111111111111", Regions: []*sandbox.Region{{Name: "us-east-1"}}}}}, sandbox.Options{})
 	if err != nil {
 		t.Fatal(err)

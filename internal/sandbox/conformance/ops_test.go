@@ -21,6 +21,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudcontrol"
 	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
 	cfntypes "github.com/aws/aws-sdk-go-v2/service/cloudformation/types"
+	"github.com/aws/aws-sdk-go-v2/service/cloudtrail"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
 	"github.com/aws/aws-sdk-go-v2/service/codebuild"
@@ -563,6 +564,10 @@ func operationTable() map[string]check {
 		"lex:DescribeIntent":    lexEntry("DescribeIntent"),
 		"lex:ListSlots":         lexEntry("ListSlots"),
 		"lex:DescribeSlot":      lexEntry("DescribeSlot"),
+		// CloudTrail
+		"cloudtrail:LookupEvents": {call: func(c context.Context, t target) (any, error) {
+			return cloudtrail.NewFromConfig(t.cfg).LookupEvents(c, &cloudtrail.LookupEventsInput{})
+		}},
 		// CloudWatch Logs
 		"logs:DescribeMetricFilters": {types: on("AWS::Logs::LogGroup"), call: func(c context.Context, t target) (any, error) {
 			return cloudwatchlogs.NewFromConfig(t.cfg).DescribeMetricFilters(c, &cloudwatchlogs.DescribeMetricFiltersInput{LogGroupName: aws.String(t.phys)})
