@@ -31,7 +31,9 @@ func TestChangedByShown(t *testing.T) {
 		"markdown": func(b *bytes.Buffer) error { return report.Markdown(b, stacks, report.MarkdownOptions{}) },
 		"json":     func(b *bytes.Buffer) error { return report.JSON(b, stacks, report.JSONOptions{}) },
 		"sarif":    func(b *bytes.Buffer) error { return report.SARIF(b, stacks, report.SARIFOptions{}) },
-		"asff":     func(b *bytes.Buffer) error { return report.ASFF(b, stacks, time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC)) },
+		"asff": func(b *bytes.Buffer) error {
+			return report.ASFF(b, stacks, time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC))
+		},
 	}
 	wants := map[string][]string{
 		"text":     {line + " — SetQueueAttributes by arn:aws:sts::111111111111:assumed-role/Admin/alice, from 198.51.100.7, event ev-1", why},
