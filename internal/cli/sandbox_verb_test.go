@@ -124,7 +124,7 @@ func TestSandboxOutsideCheckout(t *testing.T) {
 	done := make(chan int, 1)
 	var errb strings.Builder
 	go func() {
-		done <- Run(ctx, IO{Stdout: pw, Stderr: &errb}, []string{"sandbox", "serve", "--addr", "127.0.0.1:0"})
+		done <- runVerb(t, ctx, IO{Stdout: pw, Stderr: &errb}, []string{"sandbox", "serve", "--addr", "127.0.0.1:0"})
 		pw.Close()
 	}()
 	rd := bufio.NewReader(pr)

@@ -264,7 +264,7 @@ func TestStore(t *testing.T) {
 		for _, verb := range [][]string{{"check", "App"}, {"record", "--yes", "App"}, {"ignore", "--path", "A.B"}} {
 			var out, errb bytes.Buffer
 			full := append([]string{verb[0], "--endpoint-url", e.sandboxEnv.url, "--store", noRegion}, verb[1:]...)
-			code := Run(t.Context(), IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: e.getenv}, full)
+			code := runVerb(t, t.Context(), IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: e.getenv}, full)
 			want := noRegion + "?region=" + testRegion + ": the table does not exist in " + testRegion
 			if code != ExitError || !strings.Contains(errb.String(), want) {
 				t.Errorf("%s --store %s: exit %d, stderr %q; want 2 and %q", verb[0], noRegion, code, errb.String(), want)

@@ -150,7 +150,7 @@ func loadWorlds(t *testing.T) []*world {
 		}
 		wd := &world{name: g.name, file: b, key: g.key, changes: g.changes}
 		wd.targets, wd.regions = targetsOf(t, g.name, g.w)
-		if wd.url, err = serveOwn(t, wd); err != nil {
+		if wd.url, err = serveOwn(t, wd, false); err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, wd)
@@ -334,7 +334,7 @@ func servedOperations(t *testing.T, worlds []*world) {
 				url := w.url
 				if e.write {
 					var err error
-					if url, err = serveOwn(t, w); err != nil {
+					if url, err = serveOwn(t, w, e.pending); err != nil {
 						total.failures = append(total.failures, err.Error())
 						continue
 					}
@@ -376,12 +376,16 @@ func servedOperations(t *testing.T, worlds []*world) {
 // serveOwn starts a sandbox of its own over a copy of w's world file,
 // with w's out-of-band changes applied; it may run on any goroutine of
 // the test (t.Cleanup is safe from any).
-func serveOwn(t *testing.T, w *world) (string, error) {
+func serveOwn(t *testing.T, w *world, pending bool) (string, error) {
 	var ww sandbox.World
 	if err := json.Unmarshal(w.file, &ww); err != nil {
 		return "", err
 	}
-	srv, err := sandbox.New(&ww, sandbox.Options{OperationDelay: time.Millisecond})
+	delay := time.Millisecond
+	if pending {
+		delay = time.Hour
+	}
+	srv, err := sandbox.New(&ww, sandbox.Options{OperationDelay: delay})
 	if err != nil {
 		return "", err
 	}

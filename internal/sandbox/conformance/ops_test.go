@@ -77,6 +77,10 @@ type check struct {
 	// write marks an operation that changes the world: it runs on a
 	// server of its own per world.
 	write bool
+	// pending keeps the write server's Cloud Control requests
+	// IN_PROGRESS (an hour's OperationDelay), so a request can still be
+	// cancelled however slowly the machine gets to the next call.
+	pending bool
 	// key overrides the access key (default: the world's key of the
 	// target's account).
 	key  func(w *world, t target) string
@@ -149,7 +153,7 @@ func operationTable() map[string]check {
 			time.Sleep(5 * time.Millisecond)
 			return cloudcontrol.NewFromConfig(t.cfg).GetResourceRequestStatus(c, &cloudcontrol.GetResourceRequestStatusInput{RequestToken: up.ProgressEvent.RequestToken})
 		}},
-		"cloudcontrolapi:CancelResourceRequest": {types: on("AWS::SQS::Queue"), write: true, call: func(c context.Context, t target) (any, error) {
+		"cloudcontrolapi:CancelResourceRequest": {types: on("AWS::SQS::Queue"), write: true, pending: true, call: func(c context.Context, t target) (any, error) {
 			up, err := ccUpdate(c, t)
 			if err != nil {
 				return nil, err
