@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/realdrift/realdrift/internal/drift"
 )
@@ -65,6 +66,19 @@ type Baseline struct {
 func FingerprintKey(logicalID, path string) string { return logicalID + "::" + path }
 
 type entryKey struct{ lid, path string }
+
+// RecordedAt is the record time (zero for a nil baseline, or a time that
+// does not parse).
+func (b *Baseline) RecordedAt() time.Time {
+	if b == nil {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339, b.CapturedAt)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
 
 func (b *Baseline) sortAll() {
 	sort.SliceStable(b.Entries, func(i, j int) bool {

@@ -106,7 +106,7 @@ func runCheck(ctx context.Context, s IO, args []string) (code int) {
 	fs.Var(&f.outputs, "output", outputUsage)
 	fs.BoolVar(&f.quiet, "quiet", false, "text: only stacks with drift or errors, without the info: footer and notes, then the total")
 	fs.BoolVar(&f.hideClean, "hide-clean", false, "text: leave out the stacks that are clean")
-	fs.BoolVar(&f.who, "who", false, "name who changed each drifted resource: the last CloudTrail write event naming it since the stack's last update (principal, source identity or session, event, time, source IP, console/CLI/SDK/CloudFormation), one LookupEvents call per drifted resource at 2 a second; needs cloudtrail:LookupEvents; a lookup that fails or finds nothing says why, and never changes the verdict")
+	fs.BoolVar(&f.who, "who", false, "name who changed each drifted resource: the last CloudTrail write event naming it since the earlier of the stack's last update and its baseline's record (a global service's resource, IAM's, in us-east-1 where CloudTrail records it; principal, source identity or session, event, time, source IP, console/CLI/SDK/CloudFormation), one LookupEvents call per drifted resource at 2 a second; needs cloudtrail:LookupEvents; a lookup that fails or finds nothing says why, and never changes the verdict")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colour in the text report (also NO_COLOR, TERM=dumb)")
 	fs.BoolVar(&f.fail, "fail", false, "exit 1 when there is drift, 3 when nothing drifted but something could not be read (automation mode)")
 	fs.BoolVar(&f.strict, "strict", false, "exit 1 when coverage is incomplete (a resource or child listing was not read), drift or not")

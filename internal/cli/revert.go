@@ -17,6 +17,7 @@ import (
 	"github.com/realdrift/realdrift/internal/revert"
 	"github.com/realdrift/realdrift/internal/scan"
 	"github.com/realdrift/realdrift/internal/schema"
+	"github.com/realdrift/realdrift/internal/who"
 )
 
 const revertSynopsis = `[flags] [STACK|GLOB ...]
@@ -56,6 +57,8 @@ type revertFlags struct {
 	// removeUnrecorded removes values (and deletes children) nobody
 	// recorded instead of leaving them not revertable.
 	removeUnrecorded bool
+	// who names each plan item's last writer (who.go).
+	who bool
 }
 
 // globList is a repeatable flag.
@@ -129,6 +132,7 @@ func runRevert(ctx context.Context, s IO, args []string) int {
 	fs.BoolVar(&f.undeclaredOnly, "undeclared-only", false, "revert only live-only state (undeclared values, added children)")
 	fs.Var(&f.only, "only", "revert only findings whose LOGICALID.PATH matches this glob (repeatable)")
 	fs.BoolVar(&f.removeUnrecorded, "remove-unrecorded", false, "remove live-only values nobody recorded (where they have an absent state) and delete unrecorded out-of-band children, instead of listing them not revertable")
+	fs.BoolVar(&f.who, "who", false, "name who changed each drifted resource in the plan, as check --who does: the last CloudTrail write event naming it (one LookupEvents call per drifted resource at 2 a second; needs cloudtrail:LookupEvents); never changes what is planned")
 	f.registerRecursion(fs)
 	fs.DurationVar(&f.wait, "wait", 0, "retry transient write failures until this long after the run started (e.g. 2m; default: 3 attempts)")
 	if done, code := parse(s, fs, args); done {
@@ -181,6 +185,12 @@ func runRevert(ctx context.Context, s IO, args []string) int {
 	if ctx.Err() == nil {
 		if err := onlyNamesSomething(runs, opt); err != nil {
 			return fail(s, "revert", err)
+		}
+	}
+	if f.who {
+		finder := who.New(who.Options{})
+		for _, run := range runs {
+			sess.attributeDrift(ctx, finder, run)
 		}
 	}
 	for _, run := range runs {
@@ -375,11 +385,14 @@ func printPlan(w io.Writer, p *revert.Plan) {
 		lines := planChange(it)
 		if lines == nil {
 			fmt.Fprintf(w, "  %s\n", revertLine(p.Stack.Name, it))
-			continue
+		} else {
+			fmt.Fprintf(w, "  %s: live → after revert, the lines that differ ([-] live, [+] written) via %s\n", it.Name(p.Stack.Name), it.Call)
+			for _, l := range lines {
+				fmt.Fprintf(w, "      %s\n", l)
+			}
 		}
-		fmt.Fprintf(w, "  %s: live → after revert, the lines that differ ([-] live, [+] written) via %s\n", it.Name(p.Stack.Name), it.Call)
-		for _, l := range lines {
-			fmt.Fprintf(w, "      %s\n", l)
+		if it.ChangedBy != nil {
+			fmt.Fprintf(w, "      %s\n", it.ChangedBy.Line())
 		}
 	}
 	byReason := map[revert.Reason][]string{}

@@ -9,8 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/schema"
+	"github.com/realdrift/realdrift/internal/who"
 )
 
 // offsetClock is the wall clock moved by an offset the test sets: the
@@ -75,29 +77,29 @@ func TestCheckWho(t *testing.T) {
 	if code != ExitDrift {
 		t.Fatalf("exit %d, want 1; stderr:\n%s", code, errs)
 	}
-	type who struct{ Name, Agent, Event, Unknown string }
-	got := map[string]who{}
+	type writer struct{ Name, Agent, Event, Unknown string }
+	got := map[string]writer{}
 	drifted := map[string]bool{}
 	for _, s := range rep.Stacks {
 		for _, f := range s.Findings {
-			if confirmedDrift(f) {
+			if who.Drifted(f) {
 				drifted[f.LogicalID] = true
 				if f.ChangedBy == nil {
 					t.Errorf("%s %s: no changedBy", f.LogicalID, f.Path)
 					continue
 				}
-				got[f.LogicalID] = who{f.ChangedBy.Name, f.ChangedBy.Agent.String(), f.ChangedBy.EventName, f.ChangedBy.Unknown}
+				got[f.LogicalID] = writer{f.ChangedBy.Name, f.ChangedBy.Agent.String(), f.ChangedBy.EventName, f.ChangedBy.Unknown}
 			} else if f.ChangedBy != nil {
 				t.Errorf("%s %s (%s): changedBy on a finding that is not drift", f.LogicalID, f.Path, f.Tier)
 			}
 		}
 	}
-	want := map[string]who{
+	want := map[string]writer{
 		"OrdersQueue1234": {"alice", "console", "UpdateResource", ""},
 		"Jobs":            {"carol", "SDK", "UpdateResource", ""},
 	}
 	for i := range extra {
-		want[fmt.Sprintf("Extra%d", i)] = who{"dave", "console", "UpdateResource", ""}
+		want[fmt.Sprintf("Extra%d", i)] = writer{"dave", "console", "UpdateResource", ""}
 	}
 	for lid, w := range want {
 		if got[lid] != w {
@@ -118,6 +120,39 @@ func TestCheckWho(t *testing.T) {
 	out, _, _ := env.run("check", "App", "--who", "--no-baseline")
 	if !strings.Contains(out, "changed by alice (console) ") || !strings.Contains(out, "changed by carol (SDK) ") {
 		t.Errorf("text report lacks the writers:\n%s", out)
+	}
+
+	// revert's plan names them too (revert --who), in JSON and text.
+	out, errs, _ = env.run("revert", "App", "--dry-run", "--who", "--json")
+	var rv struct {
+		Stacks []struct {
+			Plan *struct {
+				Items []struct {
+					LogicalID string           `json:"logicalId"`
+					ChangedBy *drift.ChangedBy `json:"changedBy"`
+				} `json:"items"`
+			} `json:"plan"`
+		} `json:"stacks"`
+	}
+	if err := json.Unmarshal([]byte(out), &rv); err != nil {
+		t.Fatalf("revert --who --json: %v\n%s%s", err, out, errs)
+	}
+	planned := map[string]string{}
+	for _, s := range rv.Stacks {
+		if s.Plan == nil {
+			continue
+		}
+		for _, it := range s.Plan.Items {
+			if it.ChangedBy != nil {
+				planned[it.LogicalID] = it.ChangedBy.Name
+			}
+		}
+	}
+	if planned["OrdersQueue1234"] != "alice" || planned["Jobs"] != "carol" {
+		t.Errorf("revert --who plan writers %v, want OrdersQueue1234 alice and Jobs carol\n%s", planned, errs)
+	}
+	if out, _, _ := env.run("revert", "App", "--dry-run", "--who"); !strings.Contains(out, "changed by alice (console) ") {
+		t.Errorf("revert --who's text plan lacks the writer:\n%s", out)
 	}
 
 	// A lookup that is denied is said on every drifted finding; the

@@ -2,7 +2,7 @@
 // partition data (partitions.json, written by scripts/gen-regions.sh from
 // botocore's endpoints data): each partition's region-name pattern
 // (aws: ^(us|eu|ap|sa|ca|me|af|il|mx)-\w+-\d+$, aws-cn, aws-us-gov, ...)
-// and the regions it lists.
+// and the regions it lists, and its global services' regions.
 //
 // Rules:
 //   - A name is valid when a partition lists it or matches a partition's
@@ -12,4 +12,9 @@
 //     read at run time, nothing is global and mutable.
 //   - Known lists every region the data names, for a "did you mean"
 //     suggestion the caller makes.
+//   - Home is where CloudTrail records a service's calls: a global
+//     service's (isRegionalized false in the data: IAM, CloudFront,
+//     Route 53, Organizations, …) one region in the caller's partition,
+//     the one its endpoint signs for; any other service's, the region
+//     itself.
 package region

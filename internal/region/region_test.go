@@ -26,3 +26,23 @@ func TestKnown(t *testing.T) {
 		}
 	}
 }
+
+func TestHome(t *testing.T) {
+	for _, tc := range []struct{ service, region, want string }{
+		{"iam", "eu-west-1", "us-east-1"},
+		{"iam", "us-east-1", "us-east-1"},
+		{"cloudfront", "ap-southeast-2", "us-east-1"},
+		{"route53", "eu-central-1", "us-east-1"},
+		{"networkmanager", "eu-west-1", "us-west-2"},
+		{"iam", "cn-northwest-1", "cn-north-1"},
+		{"iam", "us-gov-east-1", "us-gov-west-1"},
+		{"sqs", "eu-west-1", "eu-west-1"},
+		{"route53resolver", "eu-west-1", "eu-west-1"},
+		{"s3", "eu-west-1", "eu-west-1"},
+		{"iam", "not-a-region", "not-a-region"},
+	} {
+		if got := Home(tc.service, tc.region); got != tc.want {
+			t.Errorf("Home(%q, %q) = %q, want %q", tc.service, tc.region, got, tc.want)
+		}
+	}
+}

@@ -181,6 +181,7 @@ func (p *Plan) mergeMembers(res map[string]Resource, findings []drift.Finding) {
 		p.NotRevertable = append(p.NotRevertable, Unrevertable{
 			Tier: it.Tier, LogicalID: it.LogicalID, ConstructPath: it.ConstructPath, ResourceType: it.ResourceType, PhysicalID: it.PhysicalID,
 			Path: it.Path, Reason: ArrayElement, Detail: "the live " + it.List + " list was not read: a member is written as part of the whole list",
+			ChangedBy: it.ChangedBy,
 		})
 	}
 	p.Items = kept

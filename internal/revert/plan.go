@@ -103,6 +103,9 @@ type Item struct {
 	// list (Patch), from Prior, the list as the check read it.
 	List  string `json:"list,omitempty"`
 	Prior []any  `json:"prior,omitempty"`
+	// ChangedBy is who last wrote the resource (revert --who), from its
+	// finding.
+	ChangedBy *drift.ChangedBy `json:"changedBy,omitempty"`
 }
 
 // Unrevertable is a drift finding the plan cannot write, with the reason.
@@ -116,6 +119,8 @@ type Unrevertable struct {
 	Path          string `json:"path,omitempty"`
 	Reason        Reason `json:"reason"`
 	Detail        string `json:"detail,omitempty"`
+	// ChangedBy is who last wrote the resource (revert --who).
+	ChangedBy *drift.ChangedBy `json:"changedBy,omitempty"`
 }
 
 // Plan is what a revert of one stack writes, and what it cannot.
@@ -206,7 +211,7 @@ func Build(in Input, opt Options) (*Plan, error) {
 		case why != ReasonNone:
 			p.NotRevertable = append(p.NotRevertable, Unrevertable{
 				Tier: f.Tier, LogicalID: f.LogicalID, ConstructPath: f.ConstructPath, ResourceType: f.ResourceType, PhysicalID: f.PhysicalID,
-				Path: f.KeyedPath(), Reason: why, Detail: detail,
+				Path: f.KeyedPath(), Reason: why, Detail: detail, ChangedBy: f.ChangedBy,
 			})
 		case it != nil:
 			p.Items = append(p.Items, *it)
@@ -297,7 +302,7 @@ func plan(f drift.Finding, r Resource, b *baseline.Baseline, facts *schema.Facts
 	}
 	it := &Item{
 		ID: ItemID(f), Tier: f.Tier, LogicalID: f.LogicalID, ConstructPath: f.ConstructPath, ResourceType: f.ResourceType,
-		PhysicalID: f.PhysicalID, Path: f.KeyedPath(), Note: f.Note, Current: f.Actual,
+		PhysicalID: f.PhysicalID, Path: f.KeyedPath(), Note: f.Note, Current: f.Actual, ChangedBy: f.ChangedBy,
 	}
 	// The unrecorded guard outranks every other reason: there is no
 	// target to write. --remove-unrecorded makes the target removal.

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/realdrift/realdrift/internal/region"
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
@@ -16,7 +17,10 @@ import (
 // (recordCall, from the one dispatch) and every admin change (Apply) is a
 // CloudTrail management event, served by the cloudtrail service's
 // LookupEvents and delivered to the sandbox's EventBridge (BusEvents, GET
-// /_sandbox/events) as "AWS API Call via CloudTrail".
+// /_sandbox/events) as "AWS API Call via CloudTrail". A global service's
+// event (IAM, CloudFront, Route 53, …) is recorded in the region AWS
+// records it in, its endpoint's one region (us-east-1 in the aws
+// partition: region.Home), whatever region the call was signed for.
 
 // readVerbs are the operation-name prefixes CloudTrail marks readOnly: an
 // operation named so only reads. Every other served operation is a write.
@@ -55,7 +59,7 @@ func (s *Server) recordCall(c *wire.Call, accessKey string, status int, code str
 		EventSource: c.Service.Name + ".amazonaws.com",
 		Time:        s.opts.now(),
 		Account:     c.Account,
-		Region:      c.Region,
+		Region:      region.Home(c.Service.Name, c.Region),
 		Identity:    world.IdentityOf(c.Who, accessKey),
 		SourceIP:    remoteIP(c.HTTP.RemoteAddr),
 		UserAgent:   c.HTTP.Header.Get("User-Agent"),
@@ -246,7 +250,8 @@ func (s *Server) changeEvent(ch Change, res *world.Resource) (world.TrailEvent, 
 		id.SourceIdentity = ch.SourceIdentity
 	}
 	return world.TrailEvent{
-		EventName: name, EventSource: source, Time: s.opts.now(), Account: ch.Account, Region: ch.Region,
+		EventName: name, EventSource: source, Time: s.opts.now(), Account: ch.Account,
+		Region:   region.Home(strings.TrimSuffix(source, ".amazonaws.com"), ch.Region),
 		Identity: id, SourceIP: ip, UserAgent: ua, Params: b, Resources: rs,
 		RequestID: world.UUIDFrom(fmt.Sprintf("admin/%d", s.st.Trail.Len())),
 	}, nil

@@ -274,3 +274,45 @@ func TestLookupEventsPagingAndLimits(t *testing.T) {
 		t.Errorf("change by a principal that is none: HTTP %d, want 400", resp.StatusCode)
 	}
 }
+
+// TestTrailGlobalRegion: a global service's write (IAM) to a stack in
+// eu-west-1 is recorded where AWS records it, in us-east-1 (its
+// endpoint's one region), and a regional service's in its own region.
+func TestTrailGlobalRegion(t *testing.T) {
+	w, err := sandbox.LoadWorld("testdata/services.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Accounts[0].Regions[0].Name = "eu-west-1"
+	for _, st := range w.Accounts[0].Regions[0].Stacks {
+		st.ID = strings.Replace(st.ID, ":us-east-1:", ":eu-west-1:", 1)
+	}
+	w.Accounts[0].Regions = append(w.Accounts[0].Regions, &sandbox.Region{Name: "us-east-1"})
+	srv, u := startWorld(t, w, sandbox.Options{})
+	c := ctx(t)
+	for _, ch := range []sandbox.Change{
+		{Op: sandbox.OpSet, Region: "eu-west-1", Type: "AWS::IAM::Role", Identifier: "Svc-Role-1", Path: "MaxSessionDuration",
+			Value: json.RawMessage(`7200`), Principal: "alice", EventName: "UpdateRole", EventSource: "iam.amazonaws.com"},
+		{Op: sandbox.OpSet, Region: "eu-west-1", Type: "AWS::SQS::Queue", Identifier: svcQueue,
+			Path: "DelaySeconds", Value: json.RawMessage(`9`), Principal: "alice", EventName: "SetQueueAttributes", EventSource: "sqs.amazonaws.com"},
+	} {
+		if err := srv.Apply(ch); err != nil {
+			t.Fatalf("%s: %v", ch.Type, err)
+		}
+	}
+	got := map[string][]string{}
+	for _, region := range []string{"us-east-1", "eu-west-1"} {
+		ct := cloudtrail.NewFromConfig(cfg(u, mgmtKey, region), func(o *cloudtrail.Options) { o.RetryMaxAttempts = 1 })
+		out, err := ct.LookupEvents(c, &cloudtrail.LookupEventsInput{})
+		if err != nil {
+			t.Fatalf("%s: %v", region, err)
+		}
+		for _, ev := range out.Events {
+			got[region] = append(got[region], aws.ToString(ev.EventName))
+		}
+	}
+	want := map[string][]string{"us-east-1": {"UpdateRole"}, "eu-west-1": {"SetQueueAttributes"}}
+	if d := cmp.Diff(got, want); d != "" {
+		t.Errorf("events by region (-got +want):\n%s", d)
+	}
+}

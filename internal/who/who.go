@@ -45,13 +45,22 @@ type Options struct {
 }
 
 // Finder looks up who last wrote resources. Safe for concurrent use;
-// calls are serialised and paced.
+// its calls are paced per account and region, and its answers cached for
+// its life (a Session starts an empty cache on the same pacing).
 type Finder struct {
-	opts  Options
-	mu    sync.Mutex // serialises lookups and guards the fields below
-	next  time.Time  // when the next call may start
-	calls int
+	opts Options
+	p    *pacer
+	mu   sync.Mutex // serialises this Finder's lookups and guards cache
+	// cache holds the answers by account, region and name.
 	cache map[string]drift.ChangedBy
+}
+
+// pacer is the pacing Finders of one process share: the time the next
+// call to each account and region may start, and the calls made.
+type pacer struct {
+	mu    sync.Mutex
+	next  map[string]time.Time
+	calls int
 }
 
 // New returns a Finder with o's pacing.
@@ -74,7 +83,15 @@ func New(o Options) *Finder {
 	if o.Sleep == nil {
 		o.Sleep = sleep
 	}
-	return &Finder{opts: o, cache: map[string]drift.ChangedBy{}}
+	return &Finder{opts: o, p: &pacer{next: map[string]time.Time{}}, cache: map[string]drift.ChangedBy{}}
+}
+
+// Session returns a Finder with an empty cache that shares f's pacing and
+// call count: one per check in a process that outlives checks (the
+// service's functions), so an answer never outlives its check while
+// every check of the process still keeps to one quota.
+func (f *Finder) Session() *Finder {
+	return &Finder{opts: f.opts, p: f.p, cache: map[string]drift.ChangedBy{}}
 }
 
 func sleep(ctx context.Context, d time.Duration) error {
@@ -91,12 +108,13 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// Calls is the number of LookupEvents requests made so far (retries of a
-// throttled call included: each is a request the quota counts).
+// Calls is the number of LookupEvents requests made so far by f and the
+// Finders of its sessions (retries of a throttled call included: each is
+// a request the quota counts).
 func (f *Finder) Calls() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.calls
+	f.p.mu.Lock()
+	defer f.p.mu.Unlock()
+	return f.p.calls
 }
 
 // Target is one drifted resource to attribute.
@@ -104,9 +122,11 @@ type Target struct {
 	Account, Region string
 	// Name is what LookupEvents' ResourceName matches: the physical id.
 	Name string
-	// Since is the window's start: the stack's last update or the
-	// baseline's record time (zero: the whole 90 days).
-	Since time.Time
+	// Since is the window's start (WindowStart; zero: the whole 90
+	// days), and SinceWhat says what it is ("the stack was last
+	// updated"), for the answer that finds nothing.
+	Since     time.Time
+	SinceWhat string
 }
 
 // Lookup returns who last wrote t's resource, through api (a client of t's
@@ -142,9 +162,9 @@ func (f *Finder) lookup(ctx context.Context, api LookupAPI, t Target) drift.Chan
 		MaxResults:       aws.Int32(50),
 	}
 	for page := 0; page < f.opts.MaxPages; page++ {
-		out, err := f.call(ctx, api, in)
+		out, err := f.call(ctx, api, t.Account+"|"+t.Region, in)
 		if err != nil {
-			return drift.ChangedBy{Unknown: "CloudTrail lookup failed: " + failure(err)}
+			return drift.ChangedBy{Unknown: failedPrefix + failure(err)}
 		}
 		for _, ev := range out.Events {
 			c, ok := FromRecord([]byte(aws.ToString(ev.CloudTrailEvent)))
@@ -161,7 +181,11 @@ func (f *Finder) lookup(ctx context.Context, api LookupAPI, t Target) drift.Chan
 		}
 	}
 	if clipped && !t.Since.IsZero() {
-		return drift.ChangedBy{Unknown: "no write event in the 90 days CloudTrail's event history covers; the stack was last updated " + t.Since.UTC().Format("2006-01-02") + ", so the change may be older"}
+		what := t.SinceWhat
+		if what == "" {
+			what = SinceUpdate
+		}
+		return drift.ChangedBy{Unknown: "no write event in the 90 days CloudTrail's event history covers; " + what + " " + t.Since.UTC().Format("2006-01-02") + ", so the change may be older"}
 	}
 	if clipped {
 		return drift.ChangedBy{Unknown: "no write event in the 90 days CloudTrail's event history covers; the change may be older"}
@@ -171,13 +195,12 @@ func (f *Finder) lookup(ctx context.Context, api LookupAPI, t Target) drift.Chan
 
 // call makes one paced LookupEvents request, retrying a throttled one
 // after a growing backoff.
-func (f *Finder) call(ctx context.Context, api LookupAPI, in *cloudtrail.LookupEventsInput) (*cloudtrail.LookupEventsOutput, error) {
+func (f *Finder) call(ctx context.Context, api LookupAPI, key string, in *cloudtrail.LookupEventsInput) (*cloudtrail.LookupEventsOutput, error) {
 	backoff := f.opts.Backoff
 	for attempt := 0; ; attempt++ {
-		if err := f.pace(ctx); err != nil {
+		if err := f.pace(ctx, key); err != nil {
 			return nil, err
 		}
-		f.calls++
 		out, err := api.LookupEvents(ctx, in)
 		if err == nil || !throttled(err) || attempt == f.opts.Retries {
 			if err != nil && throttled(err) {
@@ -192,17 +215,22 @@ func (f *Finder) call(ctx context.Context, api LookupAPI, in *cloudtrail.LookupE
 	}
 }
 
-// pace waits for the call's slot: calls start 1/Rate apart.
-func (f *Finder) pace(ctx context.Context) error {
+// pace takes the next slot of key's schedule (an account and region:
+// calls to one start 1/Rate apart, from any session) and waits for it.
+func (f *Finder) pace(ctx context.Context, key string) error {
+	f.p.mu.Lock()
 	now := f.opts.Now()
-	if f.next.After(now) {
-		if err := f.opts.Sleep(ctx, f.next.Sub(now)); err != nil {
-			return err
-		}
-		now = f.next
+	start := now
+	if next := f.p.next[key]; next.After(now) {
+		start = next
 	}
-	f.next = now.Add(time.Duration(float64(time.Second) / f.opts.Rate))
-	return nil
+	f.p.next[key] = start.Add(time.Duration(float64(time.Second) / f.opts.Rate))
+	f.p.calls++
+	f.p.mu.Unlock()
+	if start.After(now) {
+		return f.opts.Sleep(ctx, start.Sub(now))
+	}
+	return ctx.Err()
 }
 
 func throttled(err error) bool {
