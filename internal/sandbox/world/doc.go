@@ -2,9 +2,11 @@
 // file's types (World, Account, Region, Stack, Resource), its loader and
 // validator (ParseWorld, LoadWorld), the State that indexes it by Cloud
 // Control identifier and by type under one RWMutex, the principals access
-// keys act as, the accounts' identity policies (compiled and evaluated
-// here), and the helpers every service uses to read and write one
-// top-level field of a live model while keeping the other fields' bytes.
+// keys act as, the policies (compiled here and decided by one evaluator,
+// Evaluate): the accounts' identity policies, their roles' trust policies
+// and the organization's service control policies; and the helpers every
+// service uses to read and write one top-level field of a live model while
+// keeping the other fields' bytes.
 //
 // Rules:
 //   - Every State method expects the caller to hold the State's lock: the

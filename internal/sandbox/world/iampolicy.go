@@ -43,6 +43,10 @@ type Statement struct {
 	resources   []*regexp.Regexp
 	notResource bool
 	conditions  []condition
+	// principals are a resource policy's Principal (or, with
+	// notPrincipal, NotPrincipal); nil in an identity policy or an SCP.
+	principals   *principalSet
+	notPrincipal bool
 }
 
 // condition is one operator/key test of a Condition block.
@@ -67,14 +71,15 @@ var conditionOps = map[string]bool{
 
 // rawStatement is the storage shape of a statement.
 type rawStatement struct {
-	Sid         string                                `json:"Sid"`
-	Effect      string                                `json:"Effect"`
-	Principal   json.RawMessage                       `json:"Principal"`
-	Action      stringList                            `json:"Action"`
-	NotAction   stringList                            `json:"NotAction"`
-	Resource    stringList                            `json:"Resource"`
-	NotResource stringList                            `json:"NotResource"`
-	Condition   map[string]map[string]json.RawMessage `json:"Condition"`
+	Sid          string                                `json:"Sid"`
+	Effect       string                                `json:"Effect"`
+	Principal    json.RawMessage                       `json:"Principal"`
+	NotPrincipal json.RawMessage                       `json:"NotPrincipal"`
+	Action       stringList                            `json:"Action"`
+	NotAction    stringList                            `json:"NotAction"`
+	Resource     stringList                            `json:"Resource"`
+	NotResource  stringList                            `json:"NotResource"`
+	Condition    map[string]map[string]json.RawMessage `json:"Condition"`
 }
 
 // stringList is a policy element that is one string or a list of them.
@@ -98,8 +103,16 @@ func (l *stringList) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// compilePolicy parses one identity policy document.
+// compilePolicy parses one identity policy document (or a service control
+// policy: neither names a Principal).
 func compilePolicy(doc json.RawMessage) ([]Statement, error) {
+	return compileDocument(doc, false)
+}
+
+// compileDocument parses a policy document; a resource policy's statements
+// (resource true) must name a Principal or NotPrincipal, an identity
+// policy's none.
+func compileDocument(doc json.RawMessage, resource bool) ([]Statement, error) {
 	var d struct {
 		Version   string          `json:"Version"`
 		Statement json.RawMessage `json:"Statement"`
@@ -119,7 +132,7 @@ func compilePolicy(doc json.RawMessage) ([]Statement, error) {
 	}
 	var out []Statement
 	for i, r := range raws {
-		st, err := r.compile()
+		st, err := r.compile(resource)
 		if err != nil {
 			return nil, fmt.Errorf("statement %d (%s): %w", i, r.Sid, err)
 		}
@@ -128,7 +141,7 @@ func compilePolicy(doc json.RawMessage) ([]Statement, error) {
 	return out, nil
 }
 
-func (r rawStatement) compile() (Statement, error) {
+func (r rawStatement) compile(resource bool) (Statement, error) {
 	st := Statement{sid: r.Sid}
 	switch r.Effect {
 	case "Allow":
@@ -137,8 +150,21 @@ func (r rawStatement) compile() (Statement, error) {
 	default:
 		return st, fmt.Errorf("effect %q is neither Allow nor Deny", r.Effect)
 	}
-	if len(r.Principal) > 0 {
+	switch {
+	case !resource && (len(r.Principal) > 0 || len(r.NotPrincipal) > 0):
 		return st, fmt.Errorf("an identity policy has no Principal")
+	case resource && (len(r.Principal) > 0) == (len(r.NotPrincipal) > 0):
+		return st, fmt.Errorf("a resource policy statement names a Principal or a NotPrincipal (one)")
+	case resource:
+		raw := r.Principal
+		if len(raw) == 0 {
+			raw, st.notPrincipal = r.NotPrincipal, true
+		}
+		ps, err := parsePrincipals(raw)
+		if err != nil {
+			return st, err
+		}
+		st.principals = ps
 	}
 	acts := r.Action
 	if len(r.NotAction) > 0 {
@@ -162,6 +188,11 @@ func (r rawStatement) compile() (Statement, error) {
 			return st, fmt.Errorf("both Resource and NotResource")
 		}
 		res, st.notResource = r.NotResource, true
+	}
+	if len(res) == 0 && resource {
+		// A resource policy's statement without Resource is about the
+		// resource it is attached to (a role's trust policy names none).
+		res = stringList{"*"}
 	}
 	if len(res) == 0 {
 		return st, fmt.Errorf("no Resource")
@@ -225,17 +256,25 @@ func anyMatch(res []*regexp.Regexp, s string) bool {
 	return false
 }
 
-// request is what one call asks of IAM: the action, the resource and the
+// Request is what one call asks of IAM: the action, the resource and the
 // condition keys the request context carries (lower-cased names; a key
 // may hold several values, as dynamodb:LeadingKeys of a batch does).
+// Caller (or, for a call an AWS service makes as itself, Service, its
+// service principal: events.amazonaws.com) is who asks: what a resource
+// policy's Principal is matched against.
 type Request struct {
 	Action   string
 	Resource string
 	Keys     map[string][]string
+	Caller   Principal
+	Service  string
 }
 
 // applies reports whether the statement covers the request.
 func (st Statement) applies(q Request) bool {
+	if st.principals != nil && st.principals.matches(q) == st.notPrincipal {
+		return false
+	}
 	if anyMatch(st.actions, q.Action) == st.notAction {
 		return false
 	}
@@ -311,7 +350,7 @@ func (c condition) matches(v string) bool {
 	return match != negated
 }
 
-// decision is the outcome of evaluating a principal's policies.
+// Decision is the outcome of evaluating policies.
 type Decision int
 
 const (
@@ -320,8 +359,9 @@ const (
 	ExplicitDeny
 )
 
-// evaluate decides a request against statements: an explicit Deny wins,
-// else an Allow is needed.
+// Evaluate decides a request against statements — an identity policy's, a
+// resource policy's (whose Principal must match the request's caller) or a
+// service control policy's: an explicit Deny wins, else an Allow is needed.
 func Evaluate(stmts []Statement, q Request) Decision {
 	d := ImplicitDeny
 	for _, st := range stmts {

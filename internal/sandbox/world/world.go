@@ -35,6 +35,9 @@ type Organization struct {
 	ID                  string `json:"id"`
 	ManagementAccountID string `json:"managementAccountId"`
 	FeatureSet          string `json:"featureSet,omitempty"`
+	// SCPs are the service control policies attached to member accounts
+	// (orgpolicy.go).
+	SCPs []*ServiceControlPolicy `json:"serviceControlPolicies,omitempty"`
 }
 
 // Account is one AWS account.
@@ -48,6 +51,10 @@ type Account struct {
 	// the sandbox enforces (iampolicy.go); a principal without any may do
 	// anything.
 	Policies []*Policies `json:"policies,omitempty"`
+	// TrustPolicies are its roles' trust policies the sandbox enforces on
+	// sts:AssumeRole (orgpolicy.go); a role without one may be assumed by
+	// any principal of a world account.
+	TrustPolicies []*TrustPolicy `json:"trustPolicies,omitempty"`
 }
 
 // AccessKey maps an access key id to the account and an IAM user name,
@@ -314,6 +321,7 @@ func (w *World) Normalize() error {
 			keys[k.ID] = a.ID
 		}
 		normalizePolicies(&p, at, a)
+		normalizeTrust(&p, at, a)
 		regions := map[string]bool{}
 		for ri, r := range a.Regions {
 			rt := fmt.Sprintf("%s.regions[%d]", at, ri)
@@ -344,6 +352,7 @@ func (w *World) Normalize() error {
 		if o.FeatureSet == "" {
 			o.FeatureSet = "ALL"
 		}
+		normalizeSCPs(&p, o, accounts)
 	}
 	for _, g := range w.CCGaps {
 		if !typeRE.MatchString(g) {
