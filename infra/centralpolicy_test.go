@@ -161,6 +161,10 @@ func refPlaceholder(tpl map[string]any, id, attr string) (string, error) {
 		return "{{Account}}", nil
 	case "OrganizationId":
 		return "{{OrganizationId}}", nil
+	case "CentralAccountId": // the member template's
+		return "{{CentralAccount}}", nil
+	case "CentralEventBusArn": // the member template's
+		return "{{CentralEventBusArn}}", nil
 	}
 	res, _ := tpl["Resources"].(map[string]any)
 	body, ok := res[id].(map[string]any)
@@ -187,7 +191,14 @@ func refPlaceholder(tpl map[string]any, id, attr string) (string, error) {
 	case rule{"AWS::SQS::Queue", "Arn"}:
 		return regional("sqs", id), nil
 	case rule{"AWS::Lambda::Function", "Arn"}:
-		return regional("lambda", "function:"+id), nil
+		// A function is named by its handler (the local runner invokes
+		// function:<name>); its construct id is Fn<Name> plus CDK's hash.
+		for _, f := range functions() {
+			if len(id) == len("Fn"+pascal(f.Name))+8 && strings.HasPrefix(id, "Fn"+pascal(f.Name)) {
+				return regional("lambda", "function:"+f.Name), nil
+			}
+		}
+		return "", fmt.Errorf("function %s is none of functions()", id)
 	case rule{"AWS::KMS::Key", "Arn"}:
 		return regional("kms", "key/"+id), nil
 	case rule{"AWS::StepFunctions::StateMachine", ""}:
