@@ -42,7 +42,10 @@ type jsonReport struct {
 // concurrencies, which must find the same), and compares
 // each case's stack findings (the case's resource only) with the case's
 // expected findings. It logs the agreement beside the pure replay figure
-// and every differing case.
+// and every differing case, and holds the world's per-tier figure (issue
+// #24): the declared, undeclared and atDefault totals of every finding the
+// reports hold, whatever resource it is on, are each within ±10 % of the
+// cases' expected totals (the world holds only what the cases recorded).
 func TestCorpusWorldCheck(t *testing.T) {
 	if testing.Short() {
 		t.Skip("corpus world check takes a while; skipped only with -short")
@@ -93,6 +96,9 @@ func TestCorpusWorldCheck(t *testing.T) {
 	// run at a high concurrency must find exactly what the first found.
 	var got map[string][]drift.Finding
 	stackErr := map[string]string{}
+	// worldTiers counts every finding of the first run's reports by tier,
+	// whatever resource it is on (the world's own siblings included).
+	worldTiers := map[drift.Tier]int{}
 	for _, concurrency := range []string{"16", "128"} {
 		run := map[string][]drift.Finding{}
 		for _, l := range locs {
@@ -106,6 +112,11 @@ func TestCorpusWorldCheck(t *testing.T) {
 				t.Fatalf("check in %s/%s: bad JSON (%v); stderr:\n%s", l.account, l.region, err, errs)
 			}
 			for _, s := range rep.Stacks {
+				if got == nil {
+					for _, f := range s.Findings {
+						worldTiers[f.Tier]++
+					}
+				}
 				cs := caseOfStack[s.Account+"/"+s.Region+"/"+s.Stack]
 				if len(cs) == 0 {
 					t.Errorf("stack %s/%s/%s has no corpus case", s.Account, s.Region, s.Stack)
@@ -189,6 +200,44 @@ func TestCorpusWorldCheck(t *testing.T) {
 	if se.Exact < corpusE2EFloor {
 		t.Errorf("end-to-end agreement %d/%d exact is below the floor %d", se.Exact, se.Cases, corpusE2EFloor)
 	}
+	// The world's per-tier totals: every finding check --all --json
+	// reports on the world (on the cases' resources and on whatever else
+	// the world holds) against the cases' expected findings, within
+	// worldTierTolerance of each expected total.
+	for _, tier := range []drift.Tier{drift.Declared, drift.Undeclared, drift.AtDefault} {
+		want := se.Tiers[tier].Expected
+		g := worldTiers[tier]
+		t.Logf("world per-tier: %-10s check --all --json %4d, cases expect %4d (%+.1f %%)", tier, g, want, tierDeviation(g, want))
+		if !withinTolerance(g, want, worldTierTolerance) {
+			t.Errorf("world %s total %d is not within ±%.0f %% of the cases' %d", tier, g, 100*worldTierTolerance, want)
+		}
+	}
+}
+
+// worldTierTolerance is how far (a fraction of the cases' expected total)
+// each declared, undeclared and atDefault total of check --all --json on
+// the dev-corpus world may be from the cases' expected total (issue #24).
+const worldTierTolerance = 0.10
+
+// tierDeviation is got's deviation from want in percent (0 when both are
+// 0; 100 when only want is 0).
+func tierDeviation(got, want int) float64 {
+	if want == 0 {
+		if got == 0 {
+			return 0
+		}
+		return 100
+	}
+	return 100 * float64(got-want) / float64(want)
+}
+
+// withinTolerance reports whether got is within tol (a fraction) of want.
+func withinTolerance(got, want int, tol float64) bool {
+	d := float64(got - want)
+	if d < 0 {
+		d = -d
+	}
+	return d <= tol*float64(want)
 }
 
 func sameJSON(t *testing.T, a, b any) bool {
