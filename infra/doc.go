@@ -30,6 +30,33 @@
 //     REALDRIFT_REVERT_TYPES at synth time), and may never write or pass
 //     realdrift's own roles. The tests parse the synthesized policies and
 //     hold these rules.
+//   - Handler grants are conditioned on aws:ViaAWSService only, so any AWS
+//     service acting for the role (forward access sessions) may use them,
+//     secretsmanager:GetSecretValue, kms:Decrypt, s3:GetObject and
+//     dynamodb:Scan among the revert types' handler permissions. Narrowing
+//     them to Cloud Control needs the aws:CalledVia value its handlers'
+//     calls carry, and that value is not confirmed offline. Searched: botocore
+//     1.43.11's data (the cloudcontrol model included), cfn-lint 1.51.0's
+//     data, the pinned registry schema package 0.1.71 (handler permissions
+//     only), aws-sdk-go-v2 service/cloudcontrol v1.30.2 and aws-cdk-lib
+//     2.276.0 (its package docs): none names cloudcontrolapi.amazonaws.com
+//     or says what Cloud Control's forward access sessions carry; the one
+//     aws:CalledVia use found is aws-cdk-lib's aws-servicecatalog README,
+//     a launch role conditioned on ForAnyValue:StringEquals aws:CalledVia
+//     cloudformation.amazonaws.com for the calls CloudFormation makes. A
+//     grant narrowed on a wrong value would fail every Cloud Control
+//     revert with AccessDenied, so the grants stay on aws:ViaAWSService
+//     until scripts/aws-acceptance.sh's "aws:CalledVia" step has run in a
+//     real account: a probe role granted a queue's handler permissions
+//     under one candidate value at a time (cloudformation.amazonaws.com,
+//     cloudcontrolapi.amazonaws.com); the Cloud Control update that
+//     succeeds names the value, and the role's direct call is refused. The
+//     sandbox gives handler calls sandbox.CloudControlCalledVia
+//     (cloudformation.amazonaws.com), and
+//     TestCloudControlWriteHandlerPermissions holds that a grant narrowed
+//     to it lets the Cloud Control write succeed while the role's direct
+//     call is refused, and one narrowed to another service's value does
+//     not.
 //   - Table access is per function and per key prefix (functions.go,
 //     table.go): each function's role gets exactly the DynamoDB actions its
 //     handlers call, on the table only (no function queries gsi1), each

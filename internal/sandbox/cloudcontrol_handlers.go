@@ -8,6 +8,17 @@ import (
 	"github.com/realdrift/realdrift/internal/schema"
 )
 
+// CloudControlCalledVia is the aws:CalledVia (and aws:CalledViaFirst,
+// aws:CalledViaLast) value the sandbox gives the service calls of Cloud
+// Control's handlers. It is not confirmed against AWS: no AWS data
+// installed offline names the value Cloud Control's forward access
+// sessions carry (infra/doc.go lists what was searched). The sandbox uses
+// CloudFormation's service principal, the value the CDK's servicecatalog
+// README conditions a role on for calls CloudFormation makes on a
+// caller's behalf, since Cloud Control runs CloudFormation's registry
+// handlers; scripts/aws-acceptance.sh probes it in a real account.
+const CloudControlCalledVia = "cloudformation.amazonaws.com"
+
 // Cloud Control runs a type's handler with the caller's own credentials
 // (forward access sessions): each service call the handler makes is
 // authorized against the caller's policies, with aws:ViaAWSService true
@@ -45,9 +56,9 @@ func (s *Server) handlerRefused(c *wire.Call, typ, handler string) (string, bool
 	}
 	keys := s.conditionKeys(c.Who, c.Region, true, "*")
 	keys["aws:viaawsservice"] = []string{"true"}
-	keys["aws:calledvia"] = []string{"cloudformation.amazonaws.com"}
-	keys["aws:calledviafirst"] = []string{"cloudformation.amazonaws.com"}
-	keys["aws:calledvialast"] = []string{"cloudformation.amazonaws.com"}
+	keys["aws:calledvia"] = []string{CloudControlCalledVia}
+	keys["aws:calledviafirst"] = []string{CloudControlCalledVia}
+	keys["aws:calledvialast"] = []string{CloudControlCalledVia}
 	for _, perm := range f.HandlerPermissions[handler] {
 		d := world.Evaluate(pol.Stmts, world.Request{Action: perm, Resource: "*", Keys: keys})
 		if d == world.ExplicitDeny || (d == world.ImplicitDeny && pol.Complete && schema.IAMAction(perm)) {

@@ -84,7 +84,15 @@ func TestCloudControlWriteHandlerPermissions(t *testing.T) {
 		}
 	}
 	const cc = `{"Sid":"CC","Effect":"Allow","Action":["cloudformation:GetResource","cloudformation:UpdateResource","cloudformation:DeleteResource","cloudformation:GetResourceRequestStatus"],"Resource":"*"}`
-	handlers := `{"Sid":"Handlers","Effect":"Allow","Action":[` + strings.Join(handler, ",") + `],"Resource":"*","Condition":{"Bool":{"aws:ViaAWSService":"true"}}}`
+	grant := func(condition string) string {
+		return `{"Sid":"Handlers","Effect":"Allow","Action":[` + strings.Join(handler, ",") + `],"Resource":"*","Condition":` + condition + `}`
+	}
+	handlers := grant(`{"Bool":{"aws:ViaAWSService":"true"}}`)
+	// Narrowed to calls made through Cloud Control: its handler calls carry
+	// aws:CalledVia (the value infra/doc.go discusses), another service's
+	// forward access sessions do not.
+	viaCloudControl := grant(`{"Bool":{"aws:ViaAWSService":"true"},"ForAnyValue:StringEquals":{"aws:CalledVia":"` + sandbox.CloudControlCalledVia + `"}}`)
+	viaOther := grant(`{"Bool":{"aws:ViaAWSService":"true"},"ForAnyValue:StringEquals":{"aws:CalledVia":"athena.amazonaws.com"}}`)
 	for _, tt := range []struct {
 		name     string
 		stmts    string
@@ -93,6 +101,8 @@ func TestCloudControlWriteHandlerPermissions(t *testing.T) {
 	}{
 		{"complete, Cloud Control only", cc, true, true},
 		{"complete, handlers granted", cc + "," + handlers, true, false},
+		{"complete, handlers granted through Cloud Control only", cc + "," + viaCloudControl, true, false},
+		{"complete, handlers granted through another service only", cc + "," + viaOther, true, true},
 		{"not complete, Cloud Control only", cc, false, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -112,6 +122,14 @@ func TestCloudControlWriteHandlerPermissions(t *testing.T) {
 				t.Fatal(err)
 			}
 			cl := cloudcontrol.NewFromConfig(cfg(url, aws.ToString(out.Credentials.AccessKeyId), "eu-west-1"))
+			if tt.complete {
+				// The handler grants never let the role make the call itself.
+				_, err := sqs.NewFromConfig(cfg(url, aws.ToString(out.Credentials.AccessKeyId), "eu-west-1")).SetQueueAttributes(c, &sqs.SetQueueAttributesInput{
+					QueueUrl: aws.String(memberQueue), Attributes: map[string]string{"VisibilityTimeout": "48"}})
+				if err == nil || !strings.Contains(err.Error(), "not authorized to perform: sqs:SetQueueAttributes") {
+					t.Errorf("the role's direct SetQueueAttributes: %v, want it refused", err)
+				}
+			}
 			wait := func(token *string) (ev *cctypes.ProgressEvent) {
 				t.Helper()
 				deadlinetest.Wait(t, 10*time.Second, "the request completes", func() bool {

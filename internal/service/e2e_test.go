@@ -99,6 +99,11 @@ type e2eConfig struct {
 	// centralDrop names central function-role statements (ROLE/SID) left
 	// out of infra's copy (the negative tests).
 	centralDrop []string
+	// accounts, when set, limits sweeps to these accounts
+	// (REALDRIFT_ACCOUNTS).
+	accounts []string
+	// table, when set, names the table instead of a fresh name.
+	table string
 }
 
 // startE2EWith starts the local deployment as configured.
@@ -124,7 +129,10 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 	}
 	seedReadRole(world, conf.readPolicies)
 	// Each function calls AWS with its own role, as infra deploys it.
-	table := fmt.Sprintf("realdrift-e2e-%d", time.Now().UnixNano())
+	table := conf.table
+	if table == "" {
+		table = fmt.Sprintf("realdrift-e2e-%d", time.Now().UnixNano())
+	}
 	seedCentralRoles(world, centralRoles(t, map[string]string{
 		"{{Account}}": demoAccount(0), "{{Region}}": centralRegion, "{{OrganizationId}}": world.Organization.ID,
 		"{{Table}}": table, "{{SlackSecretArn}}": slackSecretArn(), "{{Topic}}": "realdrift-alerts",
@@ -204,6 +212,7 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 			Default: sbSrv.URL, DynamoDB: ddbURL, SecretsManager: secSrv.URL, StepFunctions: sfnSrv.URL, EventBridge: ebSrv.URL,
 		},
 		ApprovalURL: approvalURL,
+		Accounts:    conf.accounts,
 		AccessKeyID: worldgen.DemoAccessKey(demoAccount(0)), SecretAccessKey: "e2e-secret",
 	}
 	if conf.revertPolicies != nil {

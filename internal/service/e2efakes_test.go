@@ -18,6 +18,10 @@ import (
 var dynamoLocal storetest.DynamoLocal
 
 func TestMain(m *testing.M) {
+	// Started as the acceptance script's realdrift (TestAcceptanceScript).
+	if code, ok := runCLI(); ok {
+		os.Exit(code)
+	}
 	code := m.Run()
 	dynamoLocal.Stop()
 	os.Exit(code)

@@ -314,6 +314,15 @@ func (e *e2e) audited(t *testing.T, ex statemachine.Execution) (statemachine.Rev
 // returns the URL and the operator's ARN.
 func (e *e2e) approvalFront(t *testing.T) (string, string) {
 	t.Helper()
+	h, operator := e.approvalHandler(t)
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv.URL + "/", operator
+}
+
+// approvalHandler is approvalFront's handler and the operator's ARN.
+func (e *e2e) approvalHandler(t *testing.T) (http.Handler, string) {
+	t.Helper()
 	key := worldgen.DemoAccessKey(demoAccount(0))
 	who := sts.New(sts.Options{Region: "us-east-1", BaseEndpoint: aws.String(e.sandboxURL), Credentials: credentials.NewStaticCredentialsProvider(key, "e2e-secret", "")})
 	id, err := who.GetCallerIdentity(t.Context(), &sts.GetCallerIdentityInput{})
@@ -322,7 +331,7 @@ func (e *e2e) approvalFront(t *testing.T) (string, string) {
 	}
 	operator := lambdarouter.Caller{SecretAccessKey: "e2e-secret", ARN: aws.ToString(id.Arn), Account: aws.ToString(id.Account), UserID: aws.ToString(id.UserId)}
 	persist := lambdarouter.Caller{SecretAccessKey: "e2e-session-secret", ARN: "arn:aws:sts::" + demoAccount(0) + ":assumed-role/realdrift-persist/realdrift-persist", Account: demoAccount(0), UserID: "AROAPERSIST:realdrift-persist"}
-	srv := httptest.NewServer(&lambdarouter.FunctionURL{Router: e.router, Function: statemachine.FunctionApproveLink,
+	return &lambdarouter.FunctionURL{Router: e.router, Function: statemachine.FunctionApproveLink,
 		ARN: "arn:aws:lambda:" + centralRegion + ":" + demoAccount(0) + ":function:realdrift-" + statemachine.FunctionApproveLink,
 		Callers: func(k string) (lambdarouter.Caller, bool) {
 			switch k {
@@ -333,9 +342,7 @@ func (e *e2e) approvalFront(t *testing.T) (string, string) {
 			}
 			return lambdarouter.Caller{}, false
 		},
-		Authorize: func(k string, a lambdarouter.Ask) bool { return e.sandbox.Allows(k, centralRegion, sandbox.Ask(a)) }})
-	t.Cleanup(srv.Close)
-	return srv.URL + "/", operator.ARN
+		Authorize: func(k string, a lambdarouter.Ask) bool { return e.sandbox.Allows(k, centralRegion, sandbox.Ask(a)) }}, operator.ARN
 }
 
 // approveURL runs `realdrift approve --url` as the central account's
