@@ -265,15 +265,18 @@ delete_retained() {
 	esac
 }
 
-# output KEY: one output of the central stack (an error says why on
-# stderr; the caller fails the step).
-output() {
-	local v
-	v=$(awsx cloudformation describe-stacks --stack-name "$CENTRAL" \
-		--query "Stacks[0].Outputs[?OutputKey=='$1'].OutputValue | [0]" --output text) || return 1
-	v=$(or_placeholder "$v" "$1")
-	if [ -z "$v" ] || [ "$v" = None ]; then echo "the central stack $CENTRAL has no output $1" >&2; return 1; fi
-	echo "$v"
+# outputs KEY...: reads the central stack's outputs into OUT[KEY] in one
+# call (placeholders under --dry-run); a missing one fails the step.
+declare -A OUT=()
+outputs() {
+	local raw k
+	raw=$(awsx cloudformation describe-stacks --stack-name "$CENTRAL" --query "Stacks[0].Outputs" --output json) ||
+		fail "describe-stacks $CENTRAL"
+	for k in "$@"; do
+		if $DRY; then OUT[$k]="<$k>"; continue; fi
+		OUT[$k]=$(python3 -c 'import json,sys; print(next((o["OutputValue"] for o in json.load(sys.stdin) or [] if o["OutputKey"]==sys.argv[1]), ""))' "$k" <<<"$raw")
+		[ -n "${OUT[$k]}" ] || fail "the central stack $CENTRAL has no output $k"
+	done
 }
 
 # wait_execution ARN: waits until the execution is no longer RUNNING and
@@ -343,7 +346,7 @@ EOF
 	deployed_central=true
 	awsx cloudformation deploy --stack-name "$CENTRAL" --template-file "$template" --s3-bucket "$assets_bucket" \
 		--capabilities CAPABILITY_IAM CAPABILITY_NAMED_IAM CAPABILITY_AUTO_EXPAND --no-fail-on-empty-changeset \
-		--parameter-overrides "OrganizationId=$ORG" "MemberOrganizationalUnitIds=$OU" "MemberRegions=$REGION" \
+		--parameter-overrides "OrganizationId=$ORG" "MemberOrganizationalUnitIds=${OU:-<OU>}" "MemberRegions=$REGION" \
 		EnableRevert=true EnableSecurityHub=true || fail "cloudformation deploy $CENTRAL"
 	# What the stack retains on deletion, for the teardown.
 	if ! $DRY; then
@@ -362,11 +365,9 @@ EOF
 	fi
 	ok "$CENTRAL deployed (EnableRevert, EnableSecurityHub)"
 fi
-SWEEP_ARN=$(output SweepStateMachineArn) || fail "no SweepStateMachineArn output"
-REVERT_ARN=$(output RevertStateMachineArn) || fail "no RevertStateMachineArn output"
-TABLE=$(output TableName) || fail "no TableName output"
-APPROVAL_URL=$(output ApprovalUrl) || fail "no ApprovalUrl output"
-TOPIC_ARN=$(output AlertTopicArn) || fail "no AlertTopicArn output"
+outputs SweepStateMachineArn RevertStateMachineArn TableName ApprovalUrl AlertTopicArn
+SWEEP_ARN=${OUT[SweepStateMachineArn]} REVERT_ARN=${OUT[RevertStateMachineArn]} TABLE=${OUT[TableName]}
+APPROVAL_URL=${OUT[ApprovalUrl]} TOPIC_ARN=${OUT[AlertTopicArn]}
 
 step "deploy the member template into the account"
 if [ -n "$ENDPOINT" ]; then

@@ -149,7 +149,7 @@ func TestAcceptanceScript(t *testing.T) {
 	t.Cleanup(approve.Close)
 	sweepARN := "arn:aws:states:" + centralRegion + ":" + account + ":stateMachine:realdrift-sweep"
 	e := startE2EWith(t, e2eConfig{readPolicies: readRoleDocuments(t), revertPolicies: revertRoleDocuments(t),
-		securityHub: true, accounts: []string{account}, table: table},
+		securityHub: true, accounts: []string{account}, regions: []string{centralRegion}, table: table},
 		func(w *sandbox.World) drift.StackRef {
 			addAcceptanceStacks(w, target, string(tpl), []sandbox.Output{
 				{Key: "SweepStateMachineArn", Value: sweepARN},

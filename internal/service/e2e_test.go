@@ -104,6 +104,9 @@ type e2eConfig struct {
 	accounts []string
 	// table, when set, names the table instead of a fresh name.
 	table string
+	// regions, when set, are the regions swept instead of the demo
+	// world's (REALDRIFT_REGIONS).
+	regions []string
 }
 
 // startE2EWith starts the local deployment as configured.
@@ -214,6 +217,9 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 		ApprovalURL: approvalURL,
 		Accounts:    conf.accounts,
 		AccessKeyID: worldgen.DemoAccessKey(demoAccount(0)), SecretAccessKey: "e2e-secret",
+	}
+	if conf.regions != nil {
+		set.Regions = conf.regions
 	}
 	if conf.revertPolicies != nil {
 		set.RevertRoleName = revertRole
