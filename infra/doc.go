@@ -50,7 +50,10 @@
 //     real account: a probe role granted a queue's handler permissions
 //     under one candidate value at a time (cloudformation.amazonaws.com,
 //     cloudcontrolapi.amazonaws.com); the Cloud Control update that
-//     succeeds names the value, and the role's direct call is refused. The
+//     succeeds names the value, the probe's direct SetQueueAttributes and
+//     GetSecretValue are refused, and the deployed revert role is
+//     simulated (iam simulate-principal-policy) to allow none of the four
+//     data reads to its own calls. The
 //     sandbox gives handler calls sandbox.CloudControlCalledVia
 //     (cloudformation.amazonaws.com), and
 //     TestCloudControlWriteHandlerPermissions holds that a grant narrowed

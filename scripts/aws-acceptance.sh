@@ -524,15 +524,16 @@ step "aws:CalledVia of Cloud Control's handler calls"
 if [ -n "$ENDPOINT" ]; then
 	skip "needs IAM role writes the sandbox does not evaluate (TestCloudControlWriteHandlerPermissions holds the rule locally)"
 else
-	# A probe role whose queue permissions hold only under one aws:CalledVia
-	# value: a Cloud Control update that succeeds under it names the value
-	# Cloud Control's handlers carry; the role's direct call is refused.
+	# A probe role whose queue permissions (and GetSecretValue) hold only
+	# under one aws:CalledVia value: a Cloud Control update that succeeds
+	# under it names the value Cloud Control's handlers carry; the role's
+	# direct calls are refused.
 	trust=$(printf '{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"arn:aws:iam::%s:root"},"Action":"sts:AssumeRole"}]}' "$ACCOUNT")
 	awsx iam create-role --role-name "$PROBE_ROLE" --assume-role-policy-document "$trust" >/dev/null || fail "create the probe role"
 	probe_role=true
 	found=""
 	for via in cloudformation.amazonaws.com cloudcontrolapi.amazonaws.com; do
-		pol=$(printf '{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["cloudformation:GetResource","cloudformation:UpdateResource","cloudformation:GetResourceRequestStatus"],"Resource":"*"},{"Effect":"Allow","Action":["sqs:GetQueueAttributes","sqs:SetQueueAttributes","sqs:ListQueueTags","sqs:TagQueue","sqs:UntagQueue"],"Resource":"*","Condition":{"ForAnyValue:StringEquals":{"aws:CalledVia":"%s"}}}]}' "$via")
+		pol=$(printf '{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["cloudformation:GetResource","cloudformation:UpdateResource","cloudformation:GetResourceRequestStatus"],"Resource":"*"},{"Effect":"Allow","Action":["sqs:GetQueueAttributes","sqs:SetQueueAttributes","sqs:ListQueueTags","sqs:TagQueue","sqs:UntagQueue","secretsmanager:GetSecretValue"],"Resource":"*","Condition":{"ForAnyValue:StringEquals":{"aws:CalledVia":"%s"}}}]}' "$via")
 		awsx iam put-role-policy --role-name "$PROBE_ROLE" --policy-name probe --policy-document "$pol" || fail "probe policy"
 		$DRY || sleep 15 # IAM is eventually consistent
 		creds=$(awsx sts assume-role --role-arn "arn:aws:iam::$ACCOUNT:role/$PROBE_ROLE" --role-session-name probe \
@@ -554,5 +555,16 @@ else
 	direct=$(AWS_ACCESS_KEY_ID=${pk:-} AWS_SECRET_ACCESS_KEY=${ps:-} AWS_SESSION_TOKEN=${pt:-} awsx sqs set-queue-attributes \
 		--queue-url "$QUEUE_URL" --attributes VisibilityTimeout=32 2>&1) && ! $DRY && fail "the probe role's direct SetQueueAttributes succeeded"
 	$DRY || grep -q AccessDenied <<<"$direct" || fail "the direct call failed otherwise: $direct"
-	ok "Cloud Control's handler calls carry aws:CalledVia $(or_placeholder "$found" value); the role's direct call is denied"
+	# The deployed revert role: the data reads its handler grants hold
+	# (through AWS services only) are refused to the role's own calls.
+	outputs SlackSecretArn
+	direct=$(AWS_ACCESS_KEY_ID=${pk:-} AWS_SECRET_ACCESS_KEY=${ps:-} AWS_SESSION_TOKEN=${pt:-} awsx secretsmanager get-secret-value \
+		--secret-id "${OUT[SlackSecretArn]}" 2>&1) && ! $DRY && fail "the probe role read the Slack secret directly"
+	$DRY || grep -q AccessDenied <<<"$direct" || fail "the direct GetSecretValue failed otherwise: $direct"
+	sim=$(awsx iam simulate-principal-policy --policy-source-arn "arn:aws:iam::$ACCOUNT:role/realdrift-revert" \
+		--action-names secretsmanager:GetSecretValue kms:Decrypt s3:GetObject dynamodb:Scan \
+		--context-entries ContextKeyName=aws:ViaAWSService,ContextKeyValues=false,ContextKeyType=boolean \
+		--query 'EvaluationResults[?EvalDecision==`allowed`].EvalActionName' --output text) || fail "iam simulate-principal-policy of realdrift-revert"
+	$DRY || [ -z "$sim" ] || [ "$sim" = None ] || fail "realdrift-revert may call $sim itself"
+	ok "Cloud Control's handler calls carry aws:CalledVia $(or_placeholder "$found" value); the probe's direct SetQueueAttributes and GetSecretValue are denied; realdrift-revert's own GetSecretValue, Decrypt, GetObject and Scan are not allowed"
 fi

@@ -113,6 +113,8 @@ func TestAcceptanceScriptRefuses(t *testing.T) {
 			"aws stepfunctions start-execution --state-machine-arn \\<RevertStateMachineArn\\>",
 			"false approve --url \\<ApprovalUrl\\>",
 			"aws cloudcontrol update-resource --type-name AWS::SQS::Queue",
+			"aws secretsmanager get-secret-value --secret-id \\<SlackSecretArn\\>",
+			"aws iam simulate-principal-policy --policy-source-arn arn:aws:iam::123456789012:role/realdrift-revert",
 			"aws cloudformation delete-stack --stack-name Realdrift ",
 			"aws dynamodb delete-table --table-name \\<TableName\\>",
 		} {
