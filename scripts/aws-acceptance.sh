@@ -96,6 +96,8 @@ if [ -z "$ENDPOINT" ] && [ -z "$OU" ] && ! $DRY; then
 	exit 2
 fi
 [ -n "$TIMEOUT" ] || { if [ -n "$ENDPOINT" ]; then TIMEOUT=120; else TIMEOUT=900; fi; }
+POLL=5 # seconds between polls of an execution or a pending approval
+[ -z "$ENDPOINT" ] || POLL=1
 [[ "$TIMEOUT" =~ ^[0-9]+$ ]] || { echo "aws-acceptance: --timeout $TIMEOUT is not a number of seconds" >&2; exit 2; }
 
 # Prefer AWS CLI v2 (Debian's awscli package installs it as /usr/bin/aws).
@@ -289,7 +291,7 @@ wait_execution() {
 		status=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])' <<<"$out")
 		if [ "$status" != RUNNING ]; then echo "$out"; return 0; fi
 		[ $SECONDS -lt $deadline ] || { echo "$out"; return 1; }
-		sleep 2
+		sleep "$POLL"
 	done
 }
 
@@ -504,7 +506,7 @@ while :; do
 	if approved=$(runx $REALDRIFT_CMD approve --url "$APPROVAL_URL" "$revert_name" 2>&1); then break; fi
 	grep -q "no approval is pending" <<<"$approved" || fail "realdrift approve: $approved"
 	[ $SECONDS -lt $deadline ] || fail "the revert never asked for approval: $approved"
-	sleep 2
+	sleep "$POLL"
 done
 ex=$(wait_execution "$revert_arn") || fail "the revert did not finish in $TIMEOUT s: $ex"
 if ! $DRY; then
