@@ -35,14 +35,15 @@ func wantTableAccess() map[string][]tableAccess {
 		"classify":           {pace, run, {read, "IGNORE#*,STACK#*"}},
 		"persist":            {{"dynamodb:BatchWriteItem", "RES#*"}, {rw, "RUN#*,STACK#*"}},
 		"notify":             {{read, "AUDIT#*"}, run},
-		"trigger":            {{"dynamodb:DeleteItem,dynamodb:Query,dynamodb:UpdateItem", "TRIGGER#*"}, {"dynamodb:Query", "RES#*"}},
-		"revert-plan":        {pace, run, {read, "IGNORE#*,STACK#*"}},
-		"request-approval":   {run},
-		"revert-write":       {pace, run, {read, "IGNORE#*,STACK#*"}},
-		"revert-converge":    {pace, run, {read, "IGNORE#*,STACK#*"}},
-		"revert-audit":       {{rw, "AUDIT#*"}, run},
-		"approve-link":       {run},
-		"accept":             {pace, {rw, "AUDIT#*,STACK#*"}, {read, "IGNORE#*"}},
+		"trigger": {{"dynamodb:DeleteItem,dynamodb:Query,dynamodb:UpdateItem", "TRIGGER#*"}, {"dynamodb:Query", "RES#*"},
+			{"dynamodb:BatchWriteItem,dynamodb:GetItem,dynamodb:PutItem,dynamodb:Query", "RUN#realdrift-writers.*"}},
+		"revert-plan":      {pace, run, {read, "IGNORE#*,STACK#*"}},
+		"request-approval": {run},
+		"revert-write":     {pace, run, {read, "IGNORE#*,STACK#*"}},
+		"revert-converge":  {pace, run, {read, "IGNORE#*,STACK#*"}},
+		"revert-audit":     {{rw, "AUDIT#*"}, run},
+		"approve-link":     {run},
+		"accept":           {pace, {rw, "AUDIT#*,STACK#*"}, {read, "IGNORE#*"}},
 	}
 }
 
@@ -151,7 +152,9 @@ func leadingKeysOf(t *testing.T, where string, cond map[string]any) []string {
 		t.Errorf("%s: no dynamodb:LeadingKeys condition: the statement reaches every item", where)
 	}
 	for _, k := range keys {
-		if !strings.HasSuffix(k, "#*") || strings.Count(k, "*") != 1 || strings.Contains(k, "?") {
+		// A fixed prefix: PREFIX#*, or a longer one within a partition
+		// kind (RUN#realdrift-writers.*: one run's state only).
+		if !strings.HasSuffix(k, "*") || !strings.Contains(k, "#") || strings.Count(k, "*") != 1 || strings.Contains(k, "?") {
 			t.Errorf("%s: leading key pattern %q, want a PREFIX#* prefix", where, k)
 		}
 	}
@@ -181,6 +184,7 @@ func TestTablePrefixesMirrorStore(t *testing.T) {
 		{"../internal/store/layout.go", "pkRun", pkRun},
 		{"../internal/store/layout.go", "pkAudit", pkAudit},
 		{"../internal/service/debounce.go", "pkTrigger", pkTrigger},
+		{"../internal/service/writers.go", "writersRun", strings.TrimSuffix(strings.TrimPrefix(pkWriters, pkRun), ".")},
 	} {
 		t.Run(tt.decl, func(t *testing.T) {
 			src := readFile(t, tt.file)

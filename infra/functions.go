@@ -77,9 +77,12 @@ func functions() []Function {
 		{Name: "notify", TimeoutSeconds: 30, Description: "Send alerts to SNS, Slack and EventBridge.",
 			Table: []tableGrant{runState(), {Prefixes: []string{pkAudit}, Actions: valueRead()}}},
 		// Looks up the resource index; opens and extends debounce windows
-		// (UpdateItem), and its flush lists them (Query) and closes them.
+		// (UpdateItem), and its flush lists them (Query) and closes them;
+		// keeps each changed resource's last writer (the writers' run
+		// state only, not every run's).
 		{Name: "trigger", TimeoutSeconds: 30, Description: "Map a CloudTrail change to its stack; start check-stack once its debounce window closed.",
-			Table: []tableGrant{{Prefixes: []string{pkResource}, Actions: []string{"dynamodb:Query"}}, {Prefixes: []string{pkTrigger}, Actions: []string{"dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:UpdateItem"}}}},
+			Table: []tableGrant{{Prefixes: []string{pkResource}, Actions: []string{"dynamodb:Query"}}, {Prefixes: []string{pkTrigger}, Actions: []string{"dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:UpdateItem"}},
+				{Prefixes: []string{pkWriters}, Actions: valueReadWrite()}}},
 		// The revert state machine's steps (revert.go). Plan and converge
 		// check the whole stack in one invocation and read its baseline and
 		// the ignore rules; write re-reads the resource it writes, reconciled

@@ -223,6 +223,14 @@ func NewMember(scope constructs.Construct, id string, revertTypes []string) (aws
 					Actions:   jsii.Strings("tag:GetResources"),
 					Resources: jsii.Strings("*"),
 				}),
+				// Who changed a drifted resource, when the trigger saw no
+				// event for it: CloudTrail's event history, read only
+				// (LookupEvents has no resource-level permissions).
+				awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+					Sid:       jsii.String("LookUpWriters"),
+					Actions:   jsii.Strings("cloudtrail:LookupEvents"),
+					Resources: jsii.Strings("*"),
+				}),
 				// Only the role's own calls: Cloud Control runs a type's
 				// handler with the caller's credentials (forward access
 				// sessions, aws:ViaAWSService true), and the handlers of 59

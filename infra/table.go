@@ -19,6 +19,10 @@ const (
 	pkTrigger  = "TRIGGER#" // the trigger's per-stack debounce window
 	pkPace     = "PACE#"    // a member account-region's call schedule (internal/pace)
 	pkAudit    = "AUDIT#"   // audit items: written once by revert-audit (read by notify) and accept
+	// pkWriters is the run state of the last writer of each resource
+	// (internal/service writers.go: run id realdrift-writers, one
+	// partition per stack), which the trigger keeps.
+	pkWriters = pkRun + "realdrift-writers."
 )
 
 // The DynamoDB calls behind the store's operations (internal/store
@@ -91,11 +95,16 @@ func tableStatements(tableArn *string, grants []tableGrant) []awsiam.PolicyState
 	return out
 }
 
-// sidOf names a grant's statement by its prefixes: [RUN#, STACK#] → RunStack.
+// sidOf names a grant's statement by its prefixes: [RUN#, STACK#] →
+// RunStack; a prefix that goes on past its '#' is named by its words
+// (RUN#realdrift-writers. → RunRealdriftWriters), a Sid being
+// alphanumeric.
 func sidOf(prefixes []string) string {
 	var b strings.Builder
 	for _, p := range prefixes {
-		b.WriteString(pascal(strings.ToLower(strings.TrimSuffix(p, "#"))))
+		for _, w := range strings.FieldsFunc(strings.ToLower(p), func(r rune) bool { return r == '#' || r == '.' }) {
+			b.WriteString(pascal(w))
+		}
 	}
 	return b.String()
 }

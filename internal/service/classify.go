@@ -15,8 +15,9 @@ import (
 // Classify is the classify function: it classifies the stack from the
 // stored desired, live and children state (scan.ClassifyStack with the
 // production classifier and the stored schema facts), reconciles the
-// findings with the stack's stored baseline and the ignore rules, stores
-// them and returns their key and counts.
+// findings with the stack's stored baseline and the ignore rules, names
+// who last changed each drifted resource (attribute), stores them and
+// returns their key and counts.
 func (s *Service) Classify(ctx context.Context, in statemachine.ClassifyTask) (statemachine.Classified, error) {
 	var ds desiredState
 	if err := s.mustJSON(ctx, in.RunID, in.DesiredKey, &ds); err != nil {
@@ -52,6 +53,11 @@ func (s *Service) Classify(ctx context.Context, in statemachine.ClassifyTask) (s
 		return statemachine.Classified{}, stepError(fmt.Errorf("classify %s: %w", in.Stack, err))
 	}
 	findings := Reconcile(rs.Desired, raw, b, rules)
+	// Who changed each drifted resource (writers.go): the trigger's
+	// stored event, else a LookupEvents call through the read role.
+	if err := s.attribute(ctx, in.Stack, rs.Desired, b, findings); err != nil {
+		return statemachine.Classified{}, stepError(fmt.Errorf("classify %s: who changed it: %w", in.Stack, err))
+	}
 
 	key := stateKey(keyFindings, in.Stack)
 	if err := s.putJSON(ctx, in.RunID, key, findings); err != nil {

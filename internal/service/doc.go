@@ -68,6 +68,16 @@
 //     edge (debounce.go): a change opens or extends the stack's window; the
 //     scheduled flush (FlushSource) starts one check per closed window, or
 //     per window MaxWaitFactor windows old, on the injected clock.
+//   - Who changed it (writers.go): the trigger keeps the last writer of
+//     each resource the index maps its event to (who.FromRecord of the
+//     event; a later event wins), WriterMemory long, in the run state of
+//     writersRun; classify attaches it to the resource's drifted findings
+//     when it is not older than the window's start (who.WindowStart), and
+//     else looks it up (who.Finder.Attribute: one LookupEvents call per
+//     drifted resource through the read role, paced per account-region
+//     across the process, within LookupBudget), storing what it found.
+//     What cannot be known says why; a finding's writer never changes its
+//     tier, the drift set's fingerprint or a verdict.
 //   - An accept (accept.go) records a stack's live-only state into its
 //     stored baseline as `realdrift record --yes` does, under the
 //     baseline's conditional write, and audits it; it never records

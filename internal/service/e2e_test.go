@@ -397,6 +397,16 @@ func (e *e2e) storedFindings(t *testing.T, ref drift.StackRef) (any, store.RunRe
 	if err := json.Unmarshal(b, &generic); err != nil {
 		t.Fatal(err)
 	}
+	// Who changed a resource is the service's own knowledge (the
+	// trigger's stored events, lookups through the read role), which
+	// `realdrift check` without --who does not report; the alerts show it
+	// (writerIn).
+	list, _ := generic.([]any)
+	for _, f := range list {
+		if m, ok := f.(map[string]any); ok {
+			delete(m, "changedBy")
+		}
+	}
 	return generic, rec
 }
 
@@ -553,9 +563,12 @@ func (e *e2e) recordBaseline(t *testing.T, drifted []string) {
 		t.Errorf("sweep-3 sent %d alerts, want none", got-alerts)
 	}
 
-	// An undeclared change to a recorded value alerts once.
+	// An undeclared change to a recorded value alerts once, naming who
+	// made it: no trigger saw the change, so the sweep looks it up
+	// (LookupEvents through the read role, which infra grants it).
 	if err := e.sandbox.Apply(sandbox.Change{Op: sandbox.OpSet, Account: ref.Account, Region: ref.Region,
-		Type: "AWS::SQS::Queue", Identifier: target.physicalID, Path: target.path, Value: target.changed}); err != nil {
+		Type: "AWS::SQS::Queue", Identifier: target.physicalID, Path: target.path, Value: target.changed,
+		Principal: "carol", UserAgent: "aws-cli/2.15.0 Python/3.11", EventName: "SetQueueAttributes", EventSource: "sqs.amazonaws.com"}); err != nil {
 		t.Fatal(err)
 	}
 	perStack := e.hook.alerts()[key(ref)]
@@ -579,6 +592,9 @@ func (e *e2e) recordBaseline(t *testing.T, drifted []string) {
 	if sum.Changed != 1 || e.hook.total()-alerts != 1 || e.hook.alerts()[key(ref)]-perStack != 1 {
 		t.Errorf("sweep-4: %d changed, %d alerts (%d for %s); want the one stack changed and alerted once",
 			sum.Changed, e.hook.total()-alerts, e.hook.alerts()[key(ref)]-perStack, ref)
+	}
+	if w := e.hook.writerIn(key(ref), "carol"); w != "changed by carol (CLI)" {
+		t.Errorf("sweep-4's alert for %s names the writer as %q, want carol by the CLI (a lookup through the read role)", ref, w)
 	}
 	// The next, identical sweep: the same drift, no new alert.
 	alerts = e.hook.total()
@@ -648,11 +664,23 @@ func hasUnrecorded(findings any) bool {
 func (e *e2e) trigger(t *testing.T, drifted []string) {
 	t.Helper()
 	target, queueURL := e.cleanQueue(t, drifted)
+	_, seen := e.sandbox.BusEvents(0)
 	if err := e.sandbox.Apply(sandbox.Change{Op: sandbox.OpSet, Account: target.Account, Region: target.Region,
-		Type: "AWS::SQS::Queue", Identifier: queueURL, Path: "VisibilityTimeout", Value: json.RawMessage(`120`)}); err != nil {
+		Type: "AWS::SQS::Queue", Identifier: queueURL, Path: "VisibilityTimeout", Value: json.RawMessage(`120`),
+		Principal: "arn:aws:sts::" + target.Account + ":assumed-role/Admin/erin", UserAgent: "console.amazonaws.com",
+		EventName: "SetQueueAttributes", EventSource: "sqs.amazonaws.com"}); err != nil {
 		t.Fatal(err)
 	}
 	invoker := e.lambdaClient(t)
+	// The change's own CloudTrail event, as EventBridge delivers it: the
+	// trigger keeps its writer for the check it starts.
+	bus, _ := e.sandbox.BusEvents(seen)
+	if len(bus) != 1 {
+		t.Fatalf("the change put %d events on the bus, want 1", len(bus))
+	}
+	if res := invokeTriggerRaw(t, invoker, bus[0]); len(res.Pending) != 1 {
+		t.Errorf("the change's own event: %+v, want its stack's window opened", res)
+	}
 	cfnEvent := queueEvent(target, queueURL, "cfn-0")
 	cfnEvent.Detail.UserIdentity.InvokedBy = "cloudformation.amazonaws.com"
 	if res := invokeTrigger(t, invoker, cfnEvent); res.Ignored == "" || len(res.Started) > 0 {
@@ -698,6 +726,11 @@ func (e *e2e) trigger(t *testing.T, drifted []string) {
 	}
 	if n := e.hook.alerts()[key(target)] - before; n != 1 {
 		t.Errorf("%s alerted %d times after the event, want 1", target, n)
+	}
+	// The alert names who made the change, from the event the trigger
+	// kept (the later burst events name no time, so no writer).
+	if w := e.hook.writerIn(key(target), "erin"); w != "changed by erin (console)" {
+		t.Errorf("%s's alert names the writer as %q, want erin in the console", target, w)
 	}
 
 	// The window closed with the check: the next change opens a new one,
@@ -866,6 +899,12 @@ func invokeTrigger(t *testing.T, c *awslambda.Client, ev service.ChangeEvent) se
 	if err != nil {
 		t.Fatal(err)
 	}
+	return invokeTriggerRaw(t, c, payload)
+}
+
+// invokeTriggerRaw invokes the trigger with an event as delivered.
+func invokeTriggerRaw(t *testing.T, c *awslambda.Client, payload []byte) service.TriggerResult {
+	t.Helper()
 	out, err := c.Invoke(context.WithoutCancel(t.Context()), &awslambda.InvokeInput{FunctionName: aws.String(statemachine.FunctionTrigger), Payload: payload})
 	if err != nil {
 		t.Fatal(err)

@@ -53,23 +53,51 @@ func (h *webhook) alerts() map[string]int {
 	defer h.mu.Unlock()
 	out := map[string]int{}
 	for _, p := range h.posts {
-		var msg struct {
-			Blocks []struct {
-				Fields []struct{ Text string }
-			}
-		}
-		_ = json.Unmarshal([]byte(p), &msg)
-		f := map[string]string{}
-		for _, b := range msg.Blocks {
-			for _, fl := range b.Fields {
-				if k, v, ok := strings.Cut(fl.Text, "\n"); ok {
-					f[strings.Trim(k, "*")] = v
-				}
-			}
-		}
-		out[f["Account"]+"/"+f["Region"]+"/"+f["Stack"]]++
+		out[postStack(p)]++
 	}
 	return out
+}
+
+// postStack is the account/region/stack a post is about (read from the
+// message's Stack, Account and Region fields).
+func postStack(p string) string {
+	var msg struct {
+		Blocks []struct {
+			Fields []struct{ Text string }
+		}
+	}
+	_ = json.Unmarshal([]byte(p), &msg)
+	f := map[string]string{}
+	for _, b := range msg.Blocks {
+		for _, fl := range b.Fields {
+			if k, v, ok := strings.Cut(fl.Text, "\n"); ok {
+				f[strings.Trim(k, "*")] = v
+			}
+		}
+	}
+	return f["Account"] + "/" + f["Region"] + "/" + f["Stack"]
+}
+
+// writerIn returns the "changed by NAME (agent)" of the last post for a
+// stack (keyed as alerts keys it) if it names name ("" if not).
+func (h *webhook) writerIn(stack, name string) string {
+	h.mu.Lock()
+	posts := slices.Clone(h.posts)
+	h.mu.Unlock()
+	mark := "changed by " + name + " ("
+	for i := len(posts) - 1; i >= 0; i-- {
+		if postStack(posts[i]) != stack {
+			continue
+		}
+		if j := strings.Index(posts[i], mark); j >= 0 {
+			rest := posts[i][j:]
+			if k := strings.IndexByte(rest, ')'); k >= 0 {
+				return rest[:k+1]
+			}
+		}
+		return ""
+	}
+	return ""
 }
 
 func (h *webhook) total() int {

@@ -50,6 +50,22 @@ func TestReadRoleGrantsTheReaders(t *testing.T) {
 	}
 }
 
+// TestReadRoleLooksUpWriters: the read role grants cloudtrail:LookupEvents
+// (who changed a drifted resource no trigger event named, writers.go;
+// infra's LookUpWriters) and no other CloudTrail action.
+func TestReadRoleLooksUpWriters(t *testing.T) {
+	r := sandboxtest.LoadReadRole(t, iamDir)
+	var got []string
+	for _, a := range r.Actions("Allow") {
+		if strings.HasPrefix(a, "cloudtrail:") {
+			got = append(got, a)
+		}
+	}
+	if !slices.Equal(got, []string{"cloudtrail:LookupEvents"}) {
+		t.Errorf("the read role's CloudTrail actions %v, want only cloudtrail:LookupEvents", got)
+	}
+}
+
 // lockedDeny is the stack-scoped deny a member account attached to the read
 // role: every CloudFormation call naming the locked stack is refused
 // (listing the account's stacks still works).

@@ -3,6 +3,7 @@ package service_test
 import (
 	"encoding/json"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -61,6 +62,20 @@ func TestSweepEndToEndSecurityHub(t *testing.T) {
 	sort.Strings(withFindings)
 	if diff := cmp.Diff(withFindings, drifted); diff != "" {
 		t.Errorf("stacks with ACTIVE Security Hub findings (-hub +drifted):\n%s", diff)
+	}
+	// The planted changes' own CloudTrail events name who made them (no
+	// trigger saw them: looked up through the read role): the findings
+	// link to the event.
+	linked := 0
+	for p := range places {
+		for _, f := range e.sandbox.SecurityHubFindings(p[0], p[1]) {
+			if u, _ := f["SourceUrl"].(string); strings.Contains(u, "cloudtrail") {
+				linked++
+			}
+		}
+	}
+	if linked == 0 {
+		t.Error("no Security Hub finding has a SourceUrl to the CloudTrail event of its change")
 	}
 	imports := e.sandbox.Calls().Requests["securityhub:BatchImportFindings"]
 	if denied := e.sandbox.Calls().Errors["securityhub:BatchImportFindings:AccessDeniedException"]; imports == 0 || denied > 0 {

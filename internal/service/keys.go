@@ -32,11 +32,15 @@ import (
 //	persisted.<stack>            persist's decision (changed, counts, fingerprints)
 //	failed.<stack>               the error a stack's check failed with
 //	notified.<stack>             the fingerprint notify sent
+//	writer.<stack>.<hash>        a resource's last writer (under writersRun)
 //
 // <stack> is <account>:<region>:<name>. A stack's keys are stored in the
 // stack's own partition of the run (statePartition). One more key outlives runs: under
 // the fixed run id alertsRun, alerted.<stack> holds the drift-set
-// fingerprint last alerted for the stack (kept for AlertMemory).
+// fingerprint last alerted for the stack (kept for AlertMemory); under
+// writersRun, writer.<stack>.<hash> the last writer of each of the
+// stack's resources the trigger saw or a lookup found (kept
+// WriterMemory, writers.go).
 const (
 	keyRun           = "run"
 	keyAccount       = "account."
@@ -54,6 +58,7 @@ const (
 	keyFailed        = "failed."
 	keyAlerted       = "alerted."
 	keyNotified      = "notified."
+	keyWriter        = "writer."
 )
 
 // alertsRun is the run id under which the last alerted fingerprints live.
@@ -73,7 +78,7 @@ func batchKey(prefix string, s drift.StackRef, batch int) string {
 
 // perStack are the key prefixes of one stack's check: their items live in
 // the stack's own partition of the run (statePartition).
-var perStack = []string{keyStarted, keyDesired, keyLive, keyReading, keyResolved, keyChildren, keyEnumerating, keyFindings, keyPersisted, keyFailed, keyNotified}
+var perStack = []string{keyStarted, keyDesired, keyLive, keyReading, keyResolved, keyChildren, keyEnumerating, keyFindings, keyPersisted, keyFailed, keyNotified, keyWriter}
 
 // statePartition is the run id under which key's item is stored: a stack's
 // check state under "<run id>.<account>:<region>:<stack>" (the table's

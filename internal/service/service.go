@@ -23,6 +23,7 @@ import (
 	"github.com/realdrift/realdrift/internal/pace"
 	"github.com/realdrift/realdrift/internal/scan"
 	"github.com/realdrift/realdrift/internal/store"
+	"github.com/realdrift/realdrift/internal/who"
 	"github.com/realdrift/realdrift/statemachine"
 )
 
@@ -76,6 +77,9 @@ type Service struct {
 	// messengers carry revert messages (approval requests, outcomes).
 	messengers []messenger
 	tasks      taskSender
+	// finder paces the LookupEvents calls of every check this process
+	// makes (each check takes a Session of it: writers.go).
+	finder *who.Finder
 	// warned holds the channels whose being unset was logged.
 	warned sync.Map
 	now    func() time.Time
@@ -118,6 +122,9 @@ func New(cfg aws.Config, set Settings, opts ...Option) (*Service, error) {
 	for _, o := range opts {
 		o(s)
 	}
+	// LookupEvents' window ends at the service's one clock; its pacing
+	// sleeps in real time, as the read schedule does.
+	s.finder = who.New(who.Options{Now: s.now})
 	// Member-account reads share one rate per account-region across every
 	// Lambda of a sweep: a schedule item in the table (internal/pace). The
 	// schedule is real time — its callers really sleep until their slot

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 
 	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/who"
 	"github.com/realdrift/realdrift/statemachine"
 )
 
@@ -46,6 +48,18 @@ type EventDetail struct {
 	Resources          []struct {
 		ARN string `json:"ARN"`
 	} `json:"resources"`
+	// raw is the record as delivered, for who.FromRecord.
+	raw json.RawMessage
+}
+
+// UnmarshalJSON reads the record's fields and keeps the record whole.
+func (d *EventDetail) UnmarshalJSON(b []byte) error {
+	type plain EventDetail
+	if err := json.Unmarshal(b, (*plain)(d)); err != nil {
+		return err
+	}
+	d.raw = append(json.RawMessage(nil), b...)
+	return nil
 }
 
 // UserIdentity is who made the call.
@@ -111,12 +125,23 @@ func (s *Service) Trigger(ctx context.Context, ev ChangeEvent) (TriggerResult, e
 		return TriggerResult{Ignored: why}, nil
 	}
 	account, region := eventAccount(ev), eventRegion(ev)
-	stacks, err := s.stacksOf(ctx, ev, account, region)
+	stacks, owned, err := s.stacksOf(ctx, ev, account, region)
 	if err != nil {
 		return TriggerResult{}, stepError(err)
 	}
 	if len(stacks) == 0 {
 		return TriggerResult{Ignored: "no stack owns the changed resource"}, nil
+	}
+	// The event names who changed the resource: kept for the check it
+	// starts (and later sweeps) to attach to the findings (writers.go).
+	if c, ok := who.FromRecord(ev.Detail.raw); ok {
+		for _, st := range stacks {
+			for _, id := range owned[st] {
+				if err := s.rememberWriter(ctx, st, id, c, ""); err != nil {
+					return TriggerResult{}, stepError(err)
+				}
+			}
+		}
 	}
 	id := ev.Detail.EventID
 	if id == "" {
@@ -212,17 +237,25 @@ func eventRegion(ev ChangeEvent) string {
 
 // stacksOf maps the event's resource to the stacks owning it in account:
 // through the resource index, else through the stack-name tag of the
-// request. The result is sorted and without duplicates.
-func (s *Service) stacksOf(ctx context.Context, ev ChangeEvent, account, region string) ([]drift.StackRef, error) {
+// request. The result is sorted and without duplicates; owned holds the
+// physical ids the index matched, per stack (none for a tagged stack).
+func (s *Service) stacksOf(ctx context.Context, ev ChangeEvent, account, region string) ([]drift.StackRef, map[drift.StackRef][]string, error) {
 	seen := map[drift.StackRef]bool{}
+	owned := map[drift.StackRef][]string{}
 	var out []drift.StackRef
 	for _, id := range candidates(ev) {
 		entries, err := s.store.LookupIndex(ctx, id)
 		if err != nil {
-			return nil, fmt.Errorf("look up %q in the resource index: %w", id, err)
+			return nil, nil, fmt.Errorf("look up %q in the resource index: %w", id, err)
 		}
 		for _, e := range entries {
-			if e.Stack.Account != account || seen[e.Stack] {
+			if e.Stack.Account != account {
+				continue
+			}
+			if !slices.Contains(owned[e.Stack], e.PhysicalID) {
+				owned[e.Stack] = append(owned[e.Stack], e.PhysicalID)
+			}
+			if seen[e.Stack] {
 				continue
 			}
 			seen[e.Stack] = true
@@ -237,7 +270,7 @@ func (s *Service) stacksOf(ctx context.Context, ev ChangeEvent, account, region 
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return stackKey(out[i]) < stackKey(out[j]) })
-	return out, nil
+	return out, owned, nil
 }
 
 // candidates are the strings of the event that may be a physical id: the
