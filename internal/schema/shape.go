@@ -25,7 +25,9 @@ var shapeKeywords = map[string]bool{
 // as a JSON Schema (draft 7) a live model can be validated against: the
 // keywords shapeKeywords lists, at every depth. A Cloud Control model
 // never carries write-only properties, so the names of write-only
-// properties are dropped from every required list. Property names and
+// properties are dropped from every required list; an object property
+// whose every member is write-only (Lambda's Code: ZipFile, S3Bucket, …)
+// is write-only itself, as nothing of it can be read back. Property names and
 // definition names are kept as they are, whatever they are called; a
 // patternProperties pattern that is not an RE2 expression becomes one
 // matching any name.
@@ -41,11 +43,20 @@ func Shape(doc []byte) (typeName string, shape json.RawMessage, err error) {
 		return "", nil, ErrNotRegistrySchema
 	}
 	writeOnly := map[string]bool{}
+	paths := map[string]bool{}
 	if wo, ok := raw["writeOnlyProperties"].([]any); ok {
 		for _, p := range wo {
 			if s, ok := p.(string); ok {
 				writeOnly[s[strings.LastIndex(s, "/")+1:]] = true
+				paths[s] = true
 			}
+		}
+	}
+	defs, _ := raw["definitions"].(map[string]any)
+	props, _ := raw["properties"].(map[string]any)
+	for name, node := range props {
+		if allWriteOnly("/properties/"+name, node, paths, defs, 0) {
+			writeOnly[name] = true
 		}
 	}
 	out := keep(raw, writeOnly).(map[string]any)
@@ -55,6 +66,35 @@ func Shape(doc []byte) (typeName string, shape json.RawMessage, err error) {
 		return "", nil, err
 	}
 	return name, b, nil
+}
+
+// allWriteOnly reports whether the property at path (a
+// writeOnlyProperties pointer) is write-only: listed, or an object (after
+// a local $ref) with members, every one of them write-only.
+func allWriteOnly(path string, node any, paths map[string]bool, defs map[string]any, depth int) bool {
+	if paths[path] {
+		return true
+	}
+	m, ok := node.(map[string]any)
+	if !ok || depth > 8 {
+		return false
+	}
+	if ref, ok := m["$ref"].(string); ok {
+		if d, ok := defs[strings.TrimPrefix(ref, "#/definitions/")]; ok && strings.HasPrefix(ref, "#/definitions/") {
+			return allWriteOnly(path, d, paths, defs, depth+1)
+		}
+		return false
+	}
+	props, ok := m["properties"].(map[string]any)
+	if !ok || len(props) == 0 {
+		return false
+	}
+	for k, sub := range props {
+		if !allWriteOnly(path+"/"+k, sub, paths, defs, depth+1) {
+			return false
+		}
+	}
+	return true
 }
 
 // anyName is the pattern a patternProperties key Go's regexp cannot
