@@ -160,8 +160,9 @@
 //     XML namespace, route, ops), where ops (wire.Ops) maps each operation
 //     name to a wire.Handler and a REST route is wire.Paths({"GET
 //     /path/{param}": "Operation"}). The constructor gives the protocol's
-//     usual throttling and denial errors; chain .Throttles(status, code) or
-//     .Denies(status, code) where the service's model names others.
+//     usual throttling, denial and invalid-input errors; chain
+//     .Throttles(status, code), .Denies(status, code) or .Refuses(status,
+//     code) where the service's model names others.
 //  3. Write each handler as func(st *world.State, c *wire.Call) (any, error):
 //     take st.RLock (reads) or st.Lock (writes) for the whole operation, find
 //     models with st.Resource / st.OfType and world.FieldString etc., answer
@@ -176,12 +177,23 @@
 //     driven against the demo, dev-corpus and fixture worlds; the test
 //     fails for a served operation without one); run go generate
 //     ./internal/sandbox/conformance to list it in
-//     scripts/sandbox-awscli-ops.txt, and add a section calling it to
-//     scripts/sandbox-awscli-check.sh (the check fails for a listed
-//     operation no section runs).
+//     scripts/sandbox-awscli-ops.txt and in the tables taken from AWS's
+//     models (botocore's: the output members each operation requires,
+//     which the conformance test checks every answer for, and a write's
+//     input constraints, internal/sandbox/awsmodel/inputs.json.gz), and
+//     add a section calling it to scripts/sandbox-awscli-check.sh (the
+//     check fails for a listed operation no section runs).
 //  7. A model check the service's API applies to its own types (a Route 53
 //     TTL is a number) goes in Service.CheckModel, which the admin API runs
 //     on every out-of-band change.
+//
+// Every write is checked against its input constraints in AWS's model
+// (required members, types, enumerations, lengths, ranges, patterns:
+// awsmodel.Table.Check, validate.go) before its handler runs, and refused
+// with the service's invalid-input error (wire.Service.InvalidError:
+// ValidationException for JSON and REST-JSON, ValidationError for query,
+// InvalidParameterValue for EC2, unless the service says otherwise), as
+// AWS's front end refuses it; handlers need not repeat those checks.
 //
 // # One resource model
 //

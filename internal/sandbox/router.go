@@ -118,6 +118,10 @@ func (s *Server) dispatch(w http.ResponseWriter, c *wire.Call) (int, string) {
 		wire.WriteError(w, c.Service, c.RequestID, &e)
 		return e.Status, e.Code
 	}
+	if e := s.validate(c); e != nil {
+		wire.WriteError(w, c.Service, c.RequestID, e)
+		return e.Status, e.Code
+	}
 	out, err := c.Service.Ops[c.Action](s.st, c)
 	if err != nil {
 		e := asAPIError(err)

@@ -32,7 +32,7 @@ func securityHubService(s *Server) *wire.Service {
 		"BatchImportFindings": wire.Bound(s.securityHubImport),
 		"GetFindings":         wire.Bound(s.securityHubGetFindings),
 		"BatchUpdateFindings": wire.Bound(s.securityHubUpdate),
-	})
+	}).Refuses(400, "InvalidInputException")
 }
 
 func securityHubRoute(r *http.Request) (string, map[string]string) {

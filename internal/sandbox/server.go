@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/realdrift/realdrift/internal/sandbox/awsmodel"
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"github.com/realdrift/realdrift/internal/schema"
@@ -47,6 +48,9 @@ func (o Options) now() time.Time {
 type Server struct {
 	opts     Options
 	services map[string]*wire.Service
+	// inputs are the served write operations' input constraints, from
+	// AWS's models (validate.go).
+	inputs *awsmodel.Table
 
 	mu sync.RWMutex // guards st and requests
 	st *world.State
@@ -90,6 +94,11 @@ func New(w *world.World, opts Options) (*Server, error) {
 		calls:    newCallLog(),
 	}
 	s.services = services(s)
+	inputs, err := awsmodel.Embedded()
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	s.inputs = inputs
 	s.throttles = newThrottler(opts.now)
 	s.faults = newFaults(opts.Seed)
 	return s, nil

@@ -14,6 +14,15 @@
 //     other error that is not an API error the service answered, fails.
 //     API errors are allowed (a resource the operation does not know), but
 //     every operation must answer successfully at least once.
+//   - Every successful answer holds the members AWS's model requires of
+//     the operation's output, at any depth ("Stacks[].StackName"). The
+//     Go types do not say which are required; botocore's service models
+//     do, and testdata/required-output.json is the table of them for the
+//     served operations (BuildRequired, written by scripts/gen-required
+//     through go generate; TestRequiredTableIsCurrent holds it equal to
+//     the installed botocore's, which CI has). A member the Go type holds
+//     as a plain number or boolean cannot be told missing from zero and
+//     is not checked; an output the table lacks fails.
 //   - The fixture world's out-of-band changes (testdata/changes.json) go
 //     through the admin API, which must refuse what the service's API
 //     would refuse (a Route 53 TTL that is not a number); a change it
@@ -26,7 +35,15 @@
 //     by scripts/gen-schema -shapes from the pinned registry-schema
 //     package: go generate ./internal/schema). The non-conformances, as
 //     type, top-level property and failing keyword, must equal
-//     testdata/schema-gaps.txt, a list that only shrinks.
+//     testdata/schema-gaps.txt, a list that only shrinks. A model holds
+//     what the type's schema says GetResource returns: never a write-only
+//     property (nor an object whose every member is write-only, which
+//     schema.Shape drops from required), every required one else.
+//   - A property AWS returns that the pinned schema does not know yet is
+//     accepted only when testdata/newer-than-schema.txt lists it (type,
+//     dotted path) with the corpus recording, read from AWS, that holds
+//     it; the test checks the recording does. The world generator's and
+//     the fixture's own models never go there: they are fixed instead.
 //
 // One world generation is shared by both checks (TestConformance runs
 // them as parallel subtests). The test logs the served-operation count,

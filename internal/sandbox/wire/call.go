@@ -73,6 +73,10 @@ type Service struct {
 	AltTargetPrefix string
 	Throttle        Error
 	Deny            Error
+	// Invalid is the error a request answers when it breaks the service
+	// model's input constraints (awsmodel.Table.Check); unset, the
+	// protocol's usual one (InvalidError).
+	Invalid Error
 	// queryXMLNS, when set, is the namespace of the query protocol the
 	// service also accepts (SQS before its move to JSON): a request with
 	// no X-Amz-Target is served as query.

@@ -77,6 +77,32 @@ func (svc *Service) Denies(status int, code string) *Service {
 	return svc
 }
 
+// Refuses sets the error a request breaking the model's input
+// constraints answers.
+func (svc *Service) Refuses(status int, code string) *Service {
+	svc.Invalid = Error{Status: status, Code: code}
+	return svc
+}
+
+// InvalidError is the error a request breaking the model's input
+// constraints answers: the service's own (Invalid), else its protocol's
+// usual one — ValidationException for JSON and REST-JSON, ValidationError
+// for query, InvalidParameterValue for EC2, InvalidArgument for REST-XML.
+func (svc *Service) InvalidError() Error {
+	if svc.Invalid.Code != "" {
+		return svc.Invalid
+	}
+	switch svc.Protocol {
+	case ProtoQuery:
+		return Error{Status: 400, Code: "ValidationError"}
+	case ProtoEC2:
+		return Error{Status: 400, Code: "InvalidParameterValue"}
+	case ProtoRESTXML:
+		return Error{Status: 400, Code: "InvalidArgument"}
+	}
+	return Error{Status: 400, Code: "ValidationException"}
+}
+
 // Paths routes REST requests by method and path pattern:
 // {"GET /v1/apis/{api}/apikeys": "ListApiKeys"} names ListApiKeys for a
 // GET of that path, with its third segment, unescaped, as the parameter

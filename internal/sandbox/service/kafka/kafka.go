@@ -12,7 +12,8 @@ import (
 // /v1/configurations/{arn} and /v1/configurations/{arn}/revisions/{n}
 // from the world's AWS::MSK::Configuration models (by Arn, else the
 // identifier). The model's LatestRevision.Revision (default 1) is the only
-// revision; its ServerProperties is answered as the blob MSK sends
+// revision, created (as the configuration) at the world's default time;
+// its ServerProperties is answered as the blob MSK sends
 // (base64). An unknown configuration or revision is a NotFoundException.
 func Service() *wire.Service {
 	return wire.RESTJSON("kafka", wire.Paths(map[string]string{
@@ -52,7 +53,9 @@ func kafkaDescribeConfiguration(st *world.State, c *wire.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"arn": c.Params["arn"], "name": world.FieldString(r, "Name"), "state": "ACTIVE", "latestRevision": map[string]any{"revision": rev}}
+	created := wire.ISOTime(world.DefaultTime)
+	out := map[string]any{"arn": c.Params["arn"], "name": world.FieldString(r, "Name"), "state": "ACTIVE", "creationTime": created,
+		"latestRevision": map[string]any{"revision": rev, "creationTime": created}}
 	if v := world.FieldString(r, "Description"); v != "" {
 		out["description"] = v
 	}

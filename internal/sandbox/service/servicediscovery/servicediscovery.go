@@ -127,6 +127,12 @@ func cloudMapGetService(st *world.State, c *wire.Call) (any, error) {
 	}
 	delete(m, "Tags")
 	delete(m, "ServiceAttributes")
+	if dc, ok := m["DnsConfig"].(map[string]any); ok && len(dc) == 0 {
+		// Cloud Control reads an HTTP namespace's service with DnsConfig
+		// {}; Cloud Map answers such a service with none (its model
+		// requires DnsRecords of a DnsConfig).
+		delete(m, "DnsConfig")
+	}
 	m["CreateDate"] = wire.Epoch(world.DefaultTime)
 	return map[string]any{"Service": m}, nil
 }

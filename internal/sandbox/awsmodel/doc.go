@@ -1,0 +1,30 @@
+// Package awsmodel reads AWS's own service models (botocore's
+// service-2.json files, the models the AWS CLI is built from) and holds
+// what the sandbox takes from them: the input constraints of every write
+// operation it serves (Table, generated into inputs.json.gz and embedded),
+// which the sandbox checks each request against before its handler runs,
+// as AWS's front end does.
+//
+// Rules:
+//   - Only derived facts are written: shape names, member names and
+//     locations, types, required lists, enumerations, ranges, lengths and
+//     patterns. Documentation and examples are never copied.
+//   - A served operation is looked up in every model whose signing name
+//     (or endpoint prefix) is the sandbox's service name and which
+//     defines it; where two do (RDS's signing name serves DocumentDB and
+//     Neptune too), the one named by the preference the caller gives wins.
+//   - Check reads a request's input the way its protocol carries it: the
+//     JSON body (JSON 1.0/1.1, and the body members of REST-JSON), the
+//     form (query: Name.member.N lists, Name.entry.N.key maps; EC2:
+//     capitalised location names, Name.N lists) and the query string of
+//     REST-JSON. Members bound to the URI path or a header, and REST-XML
+//     and CBOR bodies, are not read, so never refused.
+//   - A pattern matches the whole value, as AWS's front ends match it. A
+//     pattern Go's regexp cannot compile (after \uXXXX escapes are
+//     rewritten) is not checked: a request is refused only for what is
+//     known to break the model.
+//   - The violations are reported as AWS's front ends word them ("1
+//     validation error detected: Value null at 'roleName' failed to
+//     satisfy constraint: Member must not be null"); the error code is the
+//     service's (wire.Service.Invalid).
+package awsmodel

@@ -1,0 +1,171 @@
+package awsmodel
+
+import (
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"io"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Table is the input constraints of the served write operations.
+type Table struct {
+	// Botocore is the botocore version the table was built from.
+	Botocore string `json:"botocore"`
+	// Ops maps "signing-name:Operation" to the model and input shape.
+	Ops map[string]Op `json:"ops"`
+	// Shapes are each model's shapes reachable from a served input, by
+	// botocore service name.
+	Shapes map[string]map[string]*RawShape `json:"shapes"`
+
+	once sync.Once
+	re   map[string]*regexp.Regexp
+}
+
+// Op is one served write operation's input.
+type Op struct {
+	Model    string `json:"model"`
+	Protocol string `json:"protocol"`
+	Input    string `json:"input,omitempty"`
+}
+
+// Served is one operation the sandbox serves, by its signing name.
+type Served struct{ Service, Name string }
+
+// BuildInputs builds the table for ops (the served write operations)
+// from the models read from botocore's data directory dir. Where two
+// models define an operation, prefer(op) names the botocore service to
+// take ("" takes the one whose name is the signing name).
+func BuildInputs(dir, version string, ops []Served, prefer func(Served) string) (*Table, error) {
+	want := map[string]bool{}
+	for _, op := range ops {
+		want[op.Service] = true
+	}
+	models, err := Models(dir, func(signing, prefix string) bool { return want[signing] || want[prefix] })
+	if err != nil {
+		return nil, err
+	}
+	t := &Table{Botocore: version, Ops: map[string]Op{}, Shapes: map[string]map[string]*RawShape{}}
+	var missing []string
+	for _, op := range ops {
+		var cands []*Model
+		for _, m := range models {
+			if _, ok := m.Operations[op.Name]; ok && m.Serves(op.Service) {
+				cands = append(cands, m)
+			}
+		}
+		m := pick(cands, op, prefer)
+		if m == nil {
+			missing = append(missing, op.Service+":"+op.Name)
+			continue
+		}
+		o := Op{Model: m.Name, Protocol: m.Metadata.Protocol}
+		if in := m.Operations[op.Name].Input; in != nil {
+			o.Input = in.Shape
+			if t.Shapes[m.Name] == nil {
+				t.Shapes[m.Name] = map[string]*RawShape{}
+			}
+			reach(m, in.Shape, t.Shapes[m.Name])
+		}
+		t.Ops[op.Service+":"+op.Name] = o
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return nil, fmt.Errorf("served operations no botocore model defines: %s", strings.Join(missing, " "))
+	}
+	return t, nil
+}
+
+func pick(cands []*Model, op Served, prefer func(Served) string) *Model {
+	if len(cands) == 1 {
+		return cands[0]
+	}
+	name := op.Service
+	if prefer != nil && prefer(op) != "" {
+		name = prefer(op)
+	}
+	for _, m := range cands {
+		if m.Name == name {
+			return m
+		}
+	}
+	for _, m := range cands {
+		if m.Name == op.Service {
+			return m
+		}
+	}
+	return nil
+}
+
+// reach copies shape name and every shape under it into out.
+func reach(m *Model, name string, out map[string]*RawShape) {
+	if _, ok := out[name]; ok {
+		return
+	}
+	s, ok := m.Shapes[name]
+	if !ok {
+		return
+	}
+	out[name] = s
+	for _, r := range s.Members {
+		reach(m, r.Shape, out)
+	}
+	for _, r := range []*Ref{s.Member, s.Key, s.Value} {
+		if r != nil {
+			reach(m, r.Shape, out)
+		}
+	}
+}
+
+// Marshal writes the table as inputs.json.gz's bytes (the same bytes for
+// the same table).
+func (t *Table) Marshal() ([]byte, error) {
+	b, err := json.Marshal(t)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := zw.Write(b); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Unmarshal reads bytes Marshal wrote.
+func Unmarshal(b []byte) (*Table, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("input constraints: %w", err)
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("input constraints: %w", err)
+	}
+	var t Table
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return nil, fmt.Errorf("input constraints: %w", err)
+	}
+	return &t, nil
+}
+
+//go:embed inputs.json.gz
+var inputsFile []byte
+
+// Embedded returns the table built into the binary (read once: it never
+// changes).
+var Embedded = sync.OnceValues(func() (*Table, error) { return Unmarshal(inputsFile) })
+
+// File is the embedded table's bytes, for the test that it is current.
+func File() []byte { return inputsFile }

@@ -1,0 +1,21 @@
+package sandbox
+
+import (
+	"github.com/realdrift/realdrift/internal/sandbox/awsmodel"
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
+)
+
+// validate refuses a write whose input breaks the constraints AWS's model
+// states for it (required members, types, enumerations, lengths, ranges,
+// patterns: awsmodel.Table.Check), with the service's error for an
+// invalid request (wire.Service.InvalidError), before its handler runs,
+// as AWS's front end does. nil when the input conforms.
+func (s *Server) validate(c *wire.Call) *wire.Error {
+	errs := s.inputs.Check(c.Service.Name+":"+c.Action, awsmodel.Request{Form: c.Form, Body: c.Body})
+	if len(errs) == 0 {
+		return nil
+	}
+	e := c.Service.InvalidError()
+	e.Message = awsmodel.Message(errs)
+	return &e
+}
