@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/realdrift/realdrift/internal/corpus"
-	"github.com/realdrift/realdrift/internal/corpus/corpustest"
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/normalize"
 	"github.com/realdrift/realdrift/internal/sandbox"
@@ -68,14 +67,7 @@ func TestOOBAfterRecord(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the corpus record/change/check run takes a while; skipped only with -short")
 	}
-	cases, err := corpus.LoadDirs(corpustest.Dir(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := worldgen.FromCorpus(cases)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := devCorpusWorld(t)
 	oobAfterRecord(t, w, worldgen.AccessKey)
 }
 

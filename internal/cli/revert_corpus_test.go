@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/realdrift/realdrift/internal/corpus"
-	"github.com/realdrift/realdrift/internal/corpus/corpustest"
 	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
 	"github.com/realdrift/realdrift/internal/schema"
@@ -74,14 +72,7 @@ func TestRevertCorpusRoundTrip(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the corpus round trip takes a while; skipped only with -short")
 	}
-	cases, err := corpus.LoadDirs(corpustest.Dir(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := worldgen.FromCorpus(cases)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := devCorpusWorld(t)
 	snap, err := schema.Embedded()
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/realdrift/realdrift/internal/corpus"
+	"github.com/realdrift/realdrift/internal/corpus/corpustest"
 	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
 )
 
 const (
@@ -22,6 +25,21 @@ type appResource struct {
 	// cdkPath is the construct path below the stack (default: the
 	// logical id).
 	cdkPath string
+}
+
+// devCorpusWorld is the sandbox world built from the dev corpus
+// (corpustest.Dir: REALDRIFT_CORPUS_DIR overrides it).
+func devCorpusWorld(t *testing.T) *sandbox.World {
+	t.Helper()
+	cases, err := corpus.LoadDirs(corpustest.Dir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := worldgen.FromCorpus(cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
 }
 
 func queueURL(name string) string {

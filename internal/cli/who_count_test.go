@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/realdrift/realdrift/internal/corpus"
-	"github.com/realdrift/realdrift/internal/corpus/corpustest"
 	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
 	"github.com/realdrift/realdrift/internal/schema"
@@ -25,14 +24,7 @@ func TestWhoLookupCount(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the corpus world check with lookups paced at 2/s takes a while; skipped only with -short")
 	}
-	cases, err := corpus.LoadDirs(corpustest.Dir(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := worldgen.FromCorpus(cases)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := devCorpusWorld(t)
 	snap, err := schema.Embedded()
 	if err != nil {
 		t.Fatal(err)
