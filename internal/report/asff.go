@@ -103,9 +103,9 @@ func ASFFFindings(stacks []Stack, now time.Time, withPotential bool) []map[strin
 				"Description":   truncate(sarifMessage(s, f), 1024),
 				"Resources": []any{map[string]any{
 					"Type": "Other", "Id": resID, "Partition": "aws", "Region": s.Ref.Region,
-					"Details": map[string]any{"Other": map[string]any{
+					"Details": map[string]any{"Other": asffOther(map[string]string{
 						"stack": s.Ref.Name, "logicalId": f.LogicalID, "resourceType": f.ResourceType, "path": f.Path,
-					}},
+					})},
 				}},
 				"ProductFields": map[string]any{
 					"realdrift/stack": s.Ref.Name, "realdrift/account": s.Ref.Account, "realdrift/region": s.Ref.Region,
@@ -155,9 +155,9 @@ func asffNotRead(s Stack, ts string) []map[string]any {
 				oneLine(ignore.DisplayPath(s.Ref.Name, f)), f.ResourceType, s.Ref, oneLine(u.Reason), sum.Judged), 1024),
 			"Resources": []any{map[string]any{
 				"Type": "Other", "Id": resID, "Partition": "aws", "Region": s.Ref.Region,
-				"Details": map[string]any{"Other": map[string]any{
+				"Details": map[string]any{"Other": asffOther(map[string]string{
 					"stack": s.Ref.Name, "logicalId": f.LogicalID, "resourceType": f.ResourceType, "verdict": sum.Verdict.String(),
-				}},
+				})},
 			}},
 			"ProductFields": map[string]any{
 				"realdrift/stack": s.Ref.Name, "realdrift/account": s.Ref.Account, "realdrift/region": s.Ref.Region,
@@ -165,6 +165,19 @@ func asffNotRead(s Stack, ts string) []map[string]any {
 			"Workflow":    map[string]any{"Status": "NEW"},
 			"RecordState": "ACTIVE",
 		})
+	}
+	return out
+}
+
+// asffOther is a resource's Details.Other without its empty values: the
+// ASFF map's values are NonEmptyString (a whole-resource finding has no
+// path), and Security Hub refuses an empty one.
+func asffOther(fields map[string]string) map[string]any {
+	out := map[string]any{}
+	for k, v := range fields {
+		if strings.TrimSpace(v) != "" {
+			out[k] = v
+		}
 	}
 	return out
 }
