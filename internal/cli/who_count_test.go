@@ -114,8 +114,11 @@ func TestWhoLookupCount(t *testing.T) {
 					if !resources[k] {
 						resources[k] = true
 						drifted++
-						if changedIDs[k] && f.ChangedBy.Name == principal {
+						switch {
+						case changedIDs[k] && f.ChangedBy.Name == principal:
 							attributed++
+						case changedIDs[k]:
+							t.Logf("not attributed to %s: %s %s: %s", principal, k, f.ResourceType, f.ChangedBy.Line())
 						}
 					}
 				}
