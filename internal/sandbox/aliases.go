@@ -22,6 +22,9 @@ type (
 	Resource      = world.Resource
 	PolicyVersion = world.PolicyVersion
 	Policies      = world.Policies
+	TrustPolicy   = world.TrustPolicy
+	// ServiceControlPolicy is an organization SCP.
+	ServiceControlPolicy = world.ServiceControlPolicy
 )
 
 // MaxWorldFile bounds a world file's size.

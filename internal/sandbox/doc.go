@@ -13,8 +13,9 @@
 // key picks the account: keys the world maps (accounts[].accessKeys) act as
 // that account's IAM user, or, with a role, as a session of that role (the
 // credentials a Lambda gets from its execution role); session keys from
-// STS AssumeRole act as the assumed role in the role's account (any role
-// name in a world account can be assumed unless a fault rule denies it; a
+// STS AssumeRole act as the assumed role in the role's account (a role
+// name in a world account can be assumed as its trust policy allows — any
+// caller when the world declares none — unless a fault rule denies it; a
 // role outside the world's accounts is AccessDenied); any other key acts as
 // the root of the world's default account. S3 is addressed path-style (UsePathStyle).
 // Global types (IAM, CloudFront, Route 53, Organizations) are visible from
@@ -246,12 +247,15 @@
 //
 //	{
 //	  "defaultAccount": "111111111111",          // default: the first account
-//	  "organization": {"id": "o-...", "managementAccountId": "...", "featureSet": "ALL"},
+//	  "organization": {"id": "o-...", "managementAccountId": "...", "featureSet": "ALL",
+//	    "serviceControlPolicies": [{"name": "...", "accounts": ["<member id>"], "document": {<policy>}}]},
 //	  "ccGaps": ["AWS::IAM::Policy", ...],        // types Cloud Control cannot read
 //	  "schemas": {"AWS::SQS::Queue": {...}},      // schema.Facts JSON per type
 //	  "accounts": [{
 //	    "id": "111111111111", "name": "...", "email": "...",
 //	    "accessKeys": [{"id": "AKIA...", "userName": "alice"}],
+//	    "policies": [{"role": "...", "documents": [{<identity policy>}], "complete": false}],
+//	    "trustPolicies": [{"role": "...", "document": {<AssumeRolePolicyDocument>}}],
 //	    "regions": [{
 //	      "name": "us-east-1",
 //	      "stacks": [{
@@ -302,8 +306,29 @@
 // in its own shape with AWS's message ("... because no identity-based policy
 // allows ..." / "... with an explicit deny in an identity-based policy").
 // A principal without declared policies, and every account root, may do
-// anything. Not evaluated: SCPs, resource policies, permission boundaries,
-// session policies, trust policies.
+// anything the organization's SCPs allow.
+//
+// The organization (world-level, orgpolicy.go in world) is enforced too:
+//   - Service control policies (organization.serviceControlPolicies, each
+//     attached to member accounts) restrict every principal of an account
+//     they are attached to, its root and undeclared principals included,
+//     before its identity policies: an explicit Deny in one, or no Allow in
+//     any, refuses the call ("... with an explicit deny in a service
+//     control policy" / "... because no service control policy allows
+//     ..."). The management account is never restricted; an account with
+//     none attached is not (as with FullAWSAccess alone); the hierarchy is
+//     flat (one level, no OUs). The guard and Allows apply them too.
+//   - A role's trust policy (accounts[].trustPolicies) decides every
+//     sts:AssumeRole of it besides the caller's identity policies (both
+//     must allow): Principal AWS (account id or root: any principal of the
+//     account; a role ARN: its sessions; a user or session ARN) or Service,
+//     NotPrincipal, and the conditions above with sts:ExternalId,
+//     sts:RoleSessionName and sts:SourceIdentity from the request; refused,
+//     AWS's AccessDenied without a reason. A role with none declared may be
+//     assumed by any principal of a world account.
+//
+// Not evaluated: resource policies other than trust policies and an
+// Ask's (the guard's), permission boundaries, session policies.
 //
 // Services the sandbox does not serve are guarded instead (guard.go):
 // Server.Guard puts the same evaluation in front of a stand-in — DynamoDB
@@ -312,6 +337,12 @@
 // item of a transaction), or a test double of Secrets Manager, Step
 // Functions or EventBridge — and answers AccessDenied in that service's
 // shape; denials land in the call log, allowed calls pass on untouched.
+// An Ask may carry the resource's own policy (Ask.Policy: the central
+// event bus's): then the call is decided as AWS decides it with a
+// resource-based policy — an explicit Deny in either refuses it; across
+// accounts both the caller's identity policies and the resource policy
+// must allow it, within the resource's account either may ("... because no
+// resource-based policy allows ...").
 // Server.Allows gives the same evaluation to a stand-in that answers its
 // own refusals: the e2e's AWS_IAM function URL (lambdarouter.FunctionURL)
 // asks it lambda:InvokeFunctionUrl on the function with

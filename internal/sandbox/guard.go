@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -18,6 +19,13 @@ type Ask struct {
 	Action   string
 	Resource string
 	Keys     map[string][]string
+	// Policy is the resource's own policy (an event bus's), nil for none.
+	// With one, the call is decided as AWS decides it: an explicit Deny in
+	// either policy refuses it; a caller of another account (the
+	// Resource ARN's) needs both its identity policies and Policy to allow
+	// it, one of the resource's account either (a principal without
+	// declared policies counting as allowed by its own).
+	Policy json.RawMessage
 }
 
 // Asker maps a request of a stand-in service to the questions it puts to
@@ -40,8 +48,9 @@ var guardServices = map[string]*wire.Service{
 // Functions or EventBridge — so a caller with a role the world declares
 // policies for is refused there exactly as it is by the sandbox's own
 // services: the caller's principal from the access key of its SigV4
-// credential, every Ask of the request evaluated against its identity
-// policies with the global condition keys, and AccessDenied answered in the
+// credential, every Ask of the request evaluated against the SCPs of its
+// account, its identity policies and the Ask's resource policy (Policy)
+// with the global condition keys, and AccessDenied answered in the
 // service's own error shape with AWS's message. Allowed requests reach next
 // with their body intact. A denial lands in the call log (service:action:
 // AccessDeniedException); allowed calls do not, so the log still counts
@@ -72,23 +81,26 @@ func (s *Server) Guard(signingName string, ask Asker, next http.Handler) http.Ha
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		who := s.principalFor(sc.accessKey)
 		stmts, governed := s.policiesOf(who)
-		if !governed {
-			next.ServeHTTP(w, r)
-			return
-		}
+		restricted := governed || s.scpGoverned(who.Account)
 		asks, err := ask(r, body, who.Account, sc.region)
 		if err != nil {
+			if !restricted {
+				next.ServeHTTP(w, r) // nothing to decide for an unrestricted caller
+				return
+			}
 			wire.WriteError(w, svc, reqID, wire.Errf(400, "ValidationException", "the sandbox's guard cannot read the request: %v", err))
 			return
 		}
 		for _, a := range asks {
-			q := s.askRequest(who, sc.region, r.TLS != nil, a)
-			d := world.Evaluate(stmts, q)
-			if d == world.Allowed {
+			if !restricted && a.Policy == nil {
+				continue
+			}
+			msg := s.askRefusal(who, sc.region, r.TLS != nil, a, stmts, governed)
+			if msg == "" {
 				continue
 			}
 			e := svc.Deny
-			e.Message = denyMessage(who, a.Action, a.Resource, d)
+			e.Message = msg
 			_, op, _ := strings.Cut(a.Action, ":")
 			done := s.calls.begin(who.Account, sc.region, signingName, op, sdkAttempt(r.Header))
 			wire.WriteError(w, svc, reqID, &e)
@@ -99,10 +111,47 @@ func (s *Server) Guard(signingName string, ask Asker, next http.Handler) http.Ha
 	})
 }
 
+// askRefusal decides one Ask of who: the SCPs of its account, its identity
+// policies stmts (when governed) and the Ask's resource policy; AWS's
+// AccessDenied message, or "" when allowed.
+func (s *Server) askRefusal(who world.Principal, region string, tls bool, a Ask, stmts []world.Statement, governed bool) string {
+	q := s.askRequest(who, region, tls, a)
+	if a.Policy == nil {
+		return s.refusal(q, stmts, governed)
+	}
+	if d, ok := s.scpDecision(q); ok && d != world.Allowed {
+		return scpDenyMessage(who, a.Action, a.Resource, d)
+	}
+	rstmts, err := world.CompileResourcePolicy(a.Policy)
+	if err != nil {
+		// Fail closed: a policy the sandbox cannot read allows nothing.
+		return fmt.Sprintf("User: %s is not authorized to perform: %s on resource: %s (the sandbox cannot evaluate its resource-based policy: %v)", who.ARN, a.Action, a.Resource, err)
+	}
+	id := world.Allowed
+	if governed {
+		id = world.Evaluate(stmts, q)
+	}
+	rd := world.Evaluate(rstmts, q)
+	f := strings.SplitN(a.Resource, ":", 6)
+	cross := len(f) == 6 && f[4] != "" && f[4] != who.Account
+	if world.Combine(id, rd, cross) == world.Allowed {
+		return ""
+	}
+	switch {
+	case id == world.ExplicitDeny:
+		return denyMessage(who, a.Action, a.Resource, id)
+	case rd == world.ExplicitDeny:
+		return fmt.Sprintf("User: %s is not authorized to perform: %s on resource: %s with an explicit deny in a resource-based policy", who.ARN, a.Action, a.Resource)
+	case id != world.Allowed:
+		return denyMessage(who, a.Action, a.Resource, id)
+	}
+	return fmt.Sprintf("User: %s is not authorized to perform: %s on resource: %s because no resource-based policy allows the %s action", who.ARN, a.Action, a.Resource, a.Action)
+}
+
 // askRequest is an Ask as IAM evaluates it: with the global condition keys
 // of the principal's request beside the Ask's own.
 func (s *Server) askRequest(who world.Principal, region string, tls bool, a Ask) world.Request {
-	q := world.Request{Action: a.Action, Resource: a.Resource, Keys: s.conditionKeys(who, region, tls, a.Resource)}
+	q := world.Request{Action: a.Action, Resource: a.Resource, Keys: s.conditionKeys(who, region, tls, a.Resource), Caller: who}
 	for k, v := range a.Keys {
 		q.Keys[strings.ToLower(k)] = v
 	}
@@ -120,8 +169,8 @@ func (s *Server) askRequest(who world.Principal, region string, tls bool, a Ask)
 func (s *Server) Allows(accessKeyID, region string, a Ask) bool {
 	who := s.principalFor(accessKeyID)
 	stmts, governed := s.policiesOf(who)
-	if !governed {
+	if !governed && a.Policy == nil && !s.scpGoverned(who.Account) {
 		return true
 	}
-	return world.Evaluate(stmts, s.askRequest(who, region, true, a)) == world.Allowed
+	return s.askRefusal(who, region, true, a, stmts, governed) == ""
 }

@@ -8,13 +8,16 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// authorize evaluates the identity policies of the call's principal, when
-// its account declares any for it, and returns AccessDenied in the
-// service's shape (its deny error) with AWS's message, or nil.
+// authorize evaluates the SCPs of the call's principal's account and its
+// identity policies, when its account declares any for it, and returns
+// AccessDenied in the service's shape (its deny error) with AWS's message,
+// or nil.
 //
-// Only identity policies are evaluated: no SCPs, resource policies,
-// permission boundaries or session policies, and no role trust policies
-// (any role of a world account can still be assumed). DynamoDB is not
+// The organization's SCPs for the principal's account are evaluated first
+// (an explicit deny, or no Allow, in them refuses the call whatever the
+// identity policies say), then the identity policies; a role's trust
+// policy is evaluated by sts:AssumeRole itself. Not evaluated: resource
+// policies, permission boundaries and session policies. DynamoDB is not
 // served here (DynamoDB Local ignores IAM), so dynamodb:LeadingKeys and the
 // other table conditions are never evaluated locally.
 func (s *Server) authorize(c *wire.Call) *wire.Error {
@@ -22,18 +25,19 @@ func (s *Server) authorize(c *wire.Call) *wire.Error {
 	if unauthenticated[action] {
 		return nil
 	}
-	stmts, ok := s.policiesOf(c.Who)
-	if !ok {
+	stmts, governed := s.policiesOf(c.Who)
+	scp := s.scpGoverned(c.Who.Account)
+	if !governed && !scp {
 		return nil
 	}
 	res := s.iamResource(c)
-	q := world.Request{Action: action, Resource: res, Keys: s.conditionKeys(c.Who, c.Region, c.HTTP.TLS != nil, res)}
-	d := world.Evaluate(stmts, q)
-	if d == world.Allowed {
+	q := world.Request{Action: action, Resource: res, Keys: s.conditionKeys(c.Who, c.Region, c.HTTP.TLS != nil, res), Caller: c.Who}
+	msg := s.refusal(q, stmts, governed)
+	if msg == "" {
 		return nil
 	}
 	e := c.Service.Deny
-	e.Message = denyMessage(c.Who, action, q.Resource, d)
+	e.Message = msg
 	if c.Service.Protocol == wire.ProtoEC2 {
 		e.Message = "You are not authorized to perform this operation. " + e.Message
 	}
@@ -47,6 +51,48 @@ func denyMessage(who world.Principal, action, resource string, d world.Decision)
 		why = "with an explicit deny in an identity-based policy"
 	}
 	return fmt.Sprintf("User: %s is not authorized to perform: %s on resource: %s %s", who.ARN, action, resource, why)
+}
+
+// refusal decides q (its Caller the principal) against the SCPs of the
+// principal's account, then, when governed, its identity policies stmts,
+// and returns AWS's AccessDenied message, or "" when both allow it.
+func (s *Server) refusal(q world.Request, stmts []world.Statement, governed bool) string {
+	if d, ok := s.scpDecision(q); ok && d != world.Allowed {
+		return scpDenyMessage(q.Caller, q.Action, q.Resource, d)
+	}
+	if d := world.Evaluate(stmts, q); governed && d != world.Allowed {
+		return denyMessage(q.Caller, q.Action, q.Resource, d)
+	}
+	return ""
+}
+
+// scpDenyMessage is AWS's AccessDenied message for an action a service
+// control policy refuses.
+func scpDenyMessage(who world.Principal, action, resource string, d world.Decision) string {
+	why := "because no service control policy allows the " + action + " action"
+	if d == world.ExplicitDeny {
+		why = "with an explicit deny in a service control policy"
+	}
+	return fmt.Sprintf("User: %s is not authorized to perform: %s on resource: %s %s", who.ARN, action, resource, why)
+}
+
+// scpGoverned reports whether service control policies restrict the
+// principals of account.
+func (s *Server) scpGoverned(account string) bool {
+	s.st.RLock()
+	defer s.st.RUnlock()
+	_, ok := s.st.World.Organization.SCPDecision(account, world.Request{})
+	return ok
+}
+
+// scpDecision decides q, whose Caller is the principal, against the SCPs
+// of its account (ok false: none restrict it). SCPs restrict every
+// principal of a member account, its root and principals without
+// declared policies too.
+func (s *Server) scpDecision(q world.Request) (world.Decision, bool) {
+	s.st.RLock()
+	defer s.st.RUnlock()
+	return s.st.World.Organization.SCPDecision(q.Caller.Account, q)
 }
 
 // policiesOf returns the compiled statements of a principal and whether

@@ -48,9 +48,22 @@ func (s *Server) stsAssumeRole(c *wire.Call) (any, error) {
 	if s.faults.deniesAssume(role) {
 		return nil, denied()
 	}
+	q := world.Request{Action: "sts:AssumeRole", Resource: "arn:aws:iam::" + account + ":role/" + role, Caller: c.Who,
+		Keys: s.conditionKeys(c.Who, c.Region, c.HTTP.TLS != nil, roleArn)}
+	for k, v := range map[string]string{"sts:externalid": c.Str("ExternalId"), "sts:rolesessionname": session, "sts:sourceidentity": c.Str("SourceIdentity")} {
+		if v != "" {
+			q.Keys[k] = []string{v}
+		}
+	}
 	s.st.Lock()
 	defer s.st.Unlock()
-	if s.st.Account(account) == nil {
+	a := s.st.Account(account)
+	if a == nil {
+		return nil, denied()
+	}
+	// The role's trust policy must allow the caller, whatever its identity
+	// policies allow (authorize has checked those): both, as AWS requires.
+	if d, ok := a.TrustDecision(role, q); ok && d != world.Allowed {
 		return nil, denied()
 	}
 	s.reqSeq++
