@@ -72,6 +72,9 @@ type e2e struct {
 	ddbURL string
 	// logs holds every line the handlers logged.
 	logs *logBuffer
+	// bus is the central bus's policy; ebURL the EventBridge stand-in.
+	bus   *busPolicy
+	ebURL string
 }
 
 // startE2E starts the local deployment over the demo world, the member read
@@ -107,6 +110,11 @@ type e2eConfig struct {
 	// regions, when set, are the regions swept instead of the demo
 	// world's (REALDRIFT_REGIONS).
 	regions []string
+	// trustEdit, when set, rewrites a member role's trust policy in one
+	// account (the negative tests).
+	trustEdit func(account, role string, doc json.RawMessage) json.RawMessage
+	// scps are the organization's service control policies.
+	scps []*sandbox.ServiceControlPolicy
 }
 
 // startE2EWith starts the local deployment as configured.
@@ -131,6 +139,14 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 		}
 	}
 	seedReadRole(world, conf.readPolicies)
+	// Who may assume the member roles, as infra deploys them.
+	seedTrust(world, memberTrust(t, world.Organization.ID), conf.trustEdit)
+	// Who may put events on the central bus: member accounts forward
+	// with their forwarding role, the bus's policy admitting them.
+	busDoc, forward := busCopy(t, world.Organization.ID)
+	seedForwardRole(world, forward)
+	e.bus = &busPolicy{doc: busDoc}
+	world.Organization.SCPs = conf.scps
 	// Each function calls AWS with its own role, as infra deploys it.
 	table := conf.table
 	if table == "" {
@@ -198,8 +214,9 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 	t.Cleanup(sfnSrv.Close)
 	e.sfnURL = sfnSrv.URL
 	e.events = &events{}
-	ebSrv := httptest.NewServer(sb.Guard("events", eventsAsks, e.events))
+	ebSrv := httptest.NewServer(sb.Guard("events", e.bus.asks, e.events))
 	t.Cleanup(ebSrv.Close)
+	e.ebURL = ebSrv.URL
 
 	e.checkARN = "arn:aws:states:us-east-1:" + demoAccount(0) + ":stateMachine:realdrift-check-stack"
 	set := service.Settings{

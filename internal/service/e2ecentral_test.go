@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/realdrift/realdrift/internal/sandbox"
@@ -196,4 +197,94 @@ func eventsAsks(r *http.Request, body []byte, account, region string) ([]sandbox
 		asks = append(asks, sandbox.Ask{Action: "events:" + op, Resource: bus})
 	}
 	return asks, nil
+}
+
+// forwardRole is the member role EventBridge forwards CloudTrail changes to
+// the central bus with (infra's ForwardRole has a generated name; the e2e
+// names it), and forwardKey its session key in account.
+const forwardRole = "realdrift-forward"
+
+func forwardKey(account string) string { return "ASIAE2EFORWARD" + account }
+
+func centralBusArn() string {
+	return "arn:aws:events:" + centralRegion + ":" + demoAccount(0) + ":event-bus/realdrift"
+}
+
+// busCopy reads the committed copy of the central bus's policy and the
+// member forwarding role's policies (testdata/iam/central-bus-policy.json,
+// which infra's TestBusPolicyCopy keeps equal to the synthesized
+// templates), filled in for this deployment: the bus policy, and the
+// forwarding role's documents in account.
+func busCopy(t *testing.T, org string) (policy json.RawMessage, forward func(account string) []json.RawMessage) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(iamDir, "central-bus-policy.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var copy struct {
+		Placeholders map[string]string
+		Policy       json.RawMessage
+		Forward      []json.RawMessage
+	}
+	if err := json.Unmarshal(b, &copy); err != nil {
+		t.Fatal(err)
+	}
+	fill := func(doc json.RawMessage, account string) json.RawMessage {
+		s := string(doc)
+		for p, v := range map[string]string{"{{Account}}": account, "{{Region}}": centralRegion, "{{EventBus}}": "realdrift",
+			"{{OrganizationId}}": org, "{{CentralEventBusArn}}": centralBusArn()} {
+			s = strings.ReplaceAll(s, p, v)
+		}
+		if strings.Contains(s, "{{") {
+			t.Fatalf("central-bus-policy.json: unfilled placeholder in %s", s)
+		}
+		return json.RawMessage(s)
+	}
+	forward = func(account string) []json.RawMessage {
+		var out []json.RawMessage
+		for _, d := range copy.Forward {
+			out = append(out, fill(d, account))
+		}
+		return out
+	}
+	return fill(copy.Policy, demoAccount(0)), forward
+}
+
+// seedForwardRole gives every member account the forwarding role, its
+// policies from infra's copy, and its session key (what EventBridge signs
+// the forwarded PutEvents with).
+func seedForwardRole(w *sandbox.World, forward func(account string) []json.RawMessage) {
+	for _, a := range w.Accounts {
+		if a.ID == demoAccount(0) {
+			continue
+		}
+		a.AccessKeys = append(a.AccessKeys, sandbox.AccessKey{ID: forwardKey(a.ID), Role: forwardRole})
+		a.Policies = append(a.Policies, &sandbox.Policies{Role: forwardRole, Documents: forward(a.ID)})
+	}
+}
+
+// busPolicy holds the central bus's resource policy the EventBridge
+// stand-in's guard evaluates (a test may replace it).
+type busPolicy struct {
+	mu  sync.Mutex
+	doc json.RawMessage
+}
+
+func (b *busPolicy) set(doc json.RawMessage) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.doc = doc
+}
+
+// asks is eventsAsks with the central bus's policy on each entry for it.
+func (b *busPolicy) asks(r *http.Request, body []byte, account, region string) ([]sandbox.Ask, error) {
+	asks, err := eventsAsks(r, body, account, region)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for i := range asks {
+		if asks[i].Resource == centralBusArn() {
+			asks[i].Policy = b.doc
+		}
+	}
+	return asks, err
 }

@@ -2,14 +2,23 @@ package service_test
 
 import (
 	"encoding/json"
+	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
+	ebtypes "github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
+
 	"github.com/realdrift/realdrift/internal/live"
 	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/sandbox/sandboxtest"
+	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
+	"github.com/realdrift/realdrift/internal/service"
 	"github.com/realdrift/realdrift/internal/store"
 )
 
@@ -177,4 +186,201 @@ func TestSweepEndToEndCentralRoleDenied(t *testing.T) {
 			t.Errorf("the guard refused no GetItem; errors %v", e.sandbox.Calls().Errors)
 		}
 	})
+}
+
+// memberTrust reads the committed copy of the member roles' trust policies
+// (testdata/iam/member-trust.json, which infra's TestMemberTrustPolicyCopy
+// keeps equal to the synthesized member template), its placeholders
+// filled in for this deployment: role name to document.
+func memberTrust(t *testing.T, org string) map[string]json.RawMessage {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(iamDir, "member-trust.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var copy struct {
+		Placeholders map[string]string
+		Roles        []struct {
+			Role  string
+			Trust json.RawMessage
+		}
+	}
+	if err := json.Unmarshal(b, &copy); err != nil {
+		t.Fatal(err)
+	}
+	fill := map[string]string{"{{CentralAccount}}": demoAccount(0), "{{OrganizationId}}": org}
+	for p := range copy.Placeholders {
+		if _, ok := fill[p]; !ok {
+			t.Fatalf("member-trust.json has placeholder %s (%s) the e2e does not fill", p, copy.Placeholders[p])
+		}
+	}
+	out := map[string]json.RawMessage{}
+	for _, r := range copy.Roles {
+		s := string(r.Trust)
+		for p, v := range fill {
+			s = strings.ReplaceAll(s, p, v)
+		}
+		if strings.Contains(s, "{{") {
+			t.Fatalf("role %s: unfilled placeholder in %s", r.Role, s)
+		}
+		out[r.Role] = json.RawMessage(s)
+	}
+	for _, role := range []string{readRole, revertRole, findingsRole} {
+		if out[role] == nil {
+			t.Fatalf("member-trust.json has no trust policy for %s", role)
+		}
+	}
+	return out
+}
+
+// seedTrust gives every account's member roles their trust policies; edit,
+// when set, rewrites one account's role's policy first (the negative tests).
+func seedTrust(w *sandbox.World, trust map[string]json.RawMessage, edit func(account, role string, doc json.RawMessage) json.RawMessage) {
+	for _, a := range w.Accounts {
+		for _, role := range slices.Sorted(maps.Keys(trust)) {
+			doc := trust[role]
+			if edit != nil {
+				doc = edit(a.ID, role, doc)
+			}
+			a.TrustPolicies = append(a.TrustPolicies, &sandbox.TrustPolicy{Role: role, Document: doc})
+		}
+	}
+}
+
+// TestSweepEndToEndOrganization is the negative of the organisation's
+// plumbing, one sweep for two rules:
+//   - the read role's trust policy in one member account no longer names
+//     the read-resources role (infra's policy wrong): the sandbox refuses its
+//     sts:AssumeRole there — its identity policy still allows it — and every
+//     resource of that account's stacks is skipped with AccessDenied on
+//     sts:AssumeRole, never clean;
+//   - an SCP of another member account denies sqs:GetQueueAttributes: its
+//     queue policies, read with it, are skipped with AWS's reason ("with an
+//     explicit deny in a service control policy"), the rest of its stacks
+//     read as before.
+func TestSweepEndToEndOrganization(t *testing.T) {
+	untrusted, governed := demoAccount(1), demoAccount(2)
+	e := startE2EWith(t, e2eConfig{
+		readPolicies: readRoleDocuments(t),
+		trustEdit: func(account, role string, doc json.RawMessage) json.RawMessage {
+			if account != untrusted || role != readRole {
+				return doc
+			}
+			edited := strings.ReplaceAll(string(doc), ":role/realdrift-read-resources\"", ":role/realdrift-read-elsewhere\"")
+			if edited == string(doc) {
+				t.Fatalf("the read role's trust policy does not name realdrift-read-resources: %s", doc)
+			}
+			return json.RawMessage(edited)
+		},
+		scps: []*sandbox.ServiceControlPolicy{
+			{Name: "FullAWSAccess", Accounts: []string{governed}, Document: json.RawMessage(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}`)},
+			{Name: "NoQueueAttributes", Accounts: []string{governed}, Document: json.RawMessage(`{"Version":"2012-10-17","Statement":[{"Sid":"NoQueueAttributes","Effect":"Deny","Action":"sqs:GetQueueAttributes","Resource":"*"}]}`)},
+		},
+	})
+	sum := e.sweep(t, "sweep-organization")
+	t.Logf("sweep-organization: %+v", sum)
+	scpSkipped := 0
+	for _, ref := range e.stacks {
+		if ref.Name == lockedName || ref.Account == demoAccount(0) {
+			continue
+		}
+		got, _ := e.storedFindings(t, ref)
+		list, _ := got.([]any)
+		refused := 0
+		for _, f := range list {
+			m, _ := f.(map[string]any)
+			reason, _ := m["reason"].(string)
+			switch {
+			case ref.Account == untrusted && m["tier"] == "drift":
+				t.Errorf("%s %s: drift, though nothing could be read", ref, m["logicalId"])
+			case ref.Account == untrusted && m["tier"] == "skipped" && strings.Contains(reason, "AccessDenied"):
+				// What was not read for the refusal says so; what could
+				// not be resolved without it says that.
+				if !strings.Contains(reason, "assumed-role/realdrift-read-resources/") ||
+					!strings.Contains(reason, "sts:AssumeRole on resource: arn:aws:iam::"+untrusted+":role/"+readRole) || strings.Contains(reason, "identity-based policy") {
+					t.Errorf("%s %s skipped for %q, want the trust policy refusing read-resources sts:AssumeRole", ref, m["logicalId"], reason)
+				}
+				refused++
+			case ref.Account == governed && m["tier"] == "skipped":
+				// The queue policies, and a queue's children, are read
+				// with sqs:GetQueueAttributes: the SCP's reason, as AWS
+				// words it.
+				if !strings.Contains(reason, "sqs:GetQueueAttributes") || !strings.Contains(reason, "with an explicit deny in a service control policy") {
+					t.Errorf("%s %s skipped for %q, want the SCP's deny of sqs:GetQueueAttributes", ref, m["logicalId"], reason)
+				}
+				if m["resourceType"] == "AWS::SQS::QueuePolicy" {
+					scpSkipped++
+				}
+			case ref.Account == governed && m["resourceType"] == "AWS::SQS::QueuePolicy":
+				t.Errorf("%s %s: %v, want skipped under the SCP", ref, m["logicalId"], m["tier"])
+			}
+		}
+		if ref.Account == untrusted && refused == 0 {
+			t.Errorf("%s: nothing skipped under the refused trust; findings %v", ref, got)
+		}
+	}
+	if scpSkipped == 0 {
+		t.Errorf("account %s: no queue policy skipped under the SCP", governed)
+	}
+	refused := 0
+	for k, n := range e.sandbox.Calls().Errors {
+		if strings.HasPrefix(k, "sqs:GetQueueAttributes:AccessDenied") {
+			refused += n
+		}
+	}
+	if refused == 0 {
+		t.Errorf("the sandbox refused no GetQueueAttributes; errors %v", e.sandbox.Calls().Errors)
+	}
+}
+
+// TestCentralBusPolicy: a member account's change events reach the central
+// bus as EventBridge forwards them — PutEvents signed by the member's
+// forwarding role — only because both infra's policies allow it: the
+// forwarding role's identity policy and the bus's resource policy
+// (aws:PrincipalOrgID), since the call crosses accounts. A bus policy for
+// another organization, or a forwarding role without its grant, refuses it
+// with AWS's message; the central functions' own PutEvents (same account)
+// still need only their role's grant.
+func TestCentralBusPolicy(t *testing.T) {
+	e := startE2EWith(t, e2eConfig{readPolicies: readRoleDocuments(t)})
+	put := func(key string) error {
+		cfg, err := service.AWSConfig(t.Context(), service.Settings{AccessKeyID: key, SecretAccessKey: "e2e-session-secret"}, centralRegion)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl := eventbridge.NewFromConfig(cfg, func(o *eventbridge.Options) { o.BaseEndpoint = aws.String(e.ebURL) })
+		_, err = cl.PutEvents(t.Context(), &eventbridge.PutEventsInput{Entries: []ebtypes.PutEventsRequestEntry{{
+			EventBusName: aws.String(centralBusArn()), Source: aws.String("aws.sqs"),
+			DetailType: aws.String("AWS API Call via CloudTrail"), Detail: aws.String(`{"eventName":"SetQueueAttributes"}`),
+		}}})
+		return err
+	}
+	member := forwardKey(demoAccount(1))
+	if err := put(member); err != nil {
+		t.Fatalf("a member forwards to the central bus as deployed: %v", err)
+	}
+	deployed := e.bus.doc
+	e.bus.set(json.RawMessage(strings.ReplaceAll(string(deployed), worldgen.DemoOrganizationID, "o-elsewhere000")))
+	if err := put(member); err == nil || !strings.Contains(err.Error(), "because no resource-based policy allows the events:PutEvents action") {
+		t.Errorf("the bus policy admits another organization: %v, want AccessDenied naming the resource-based policy", err)
+	}
+	if err := put(functionKey("notify")); err != nil {
+		t.Errorf("notify puts on its own account's bus with its role's grant, whatever the bus policy: %v", err)
+	}
+	e.bus.set(deployed)
+	// The bus admits the organization, but across accounts the caller's
+	// own policies must allow it too: the member's read role grants no
+	// events:PutEvents.
+	stsCfg, err := service.AWSConfig(t.Context(), service.Settings{AccessKeyID: functionKey("read-resources"), SecretAccessKey: "e2e-session-secret"}, centralRegion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := sts.NewFromConfig(stsCfg, func(o *sts.Options) { o.BaseEndpoint = aws.String(e.sandboxURL) }).AssumeRole(t.Context(), &sts.AssumeRoleInput{
+		RoleArn: aws.String("arn:aws:iam::" + demoAccount(1) + ":role/" + readRole), RoleSessionName: aws.String("bus")})
+	if err != nil {
+		t.Fatalf("read-resources assumes the read role: %v", err)
+	}
+	if err := put(aws.ToString(out.Credentials.AccessKeyId)); err == nil || !strings.Contains(err.Error(), "because no identity-based policy allows the events:PutEvents action") {
+		t.Errorf("the member's read role puts on the central bus: %v, want AccessDenied naming its identity policies", err)
+	}
 }

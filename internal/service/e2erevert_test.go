@@ -342,7 +342,9 @@ func (e *e2e) approvalHandler(t *testing.T) (http.Handler, string) {
 			}
 			return lambdarouter.Caller{}, false
 		},
-		Authorize: func(k string, a lambdarouter.Ask) bool { return e.sandbox.Allows(k, centralRegion, sandbox.Ask(a)) }}, operator.ARN
+		Authorize: func(k string, a lambdarouter.Ask) bool {
+			return e.sandbox.Allows(k, centralRegion, sandbox.Ask{Action: a.Action, Resource: a.Resource, Keys: a.Keys})
+		}}, operator.ARN
 }
 
 // approveURL runs `realdrift approve --url` as the central account's
