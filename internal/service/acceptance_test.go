@@ -328,7 +328,7 @@ func (x *executions) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			ex.ex, ex.err = x.e.local.Run(x.ctx, statemachine.Run{
 				Definition: def, Input: input, LambdaEndpoint: x.e.lambdaURL, TaskTokens: x.e.tokens.URL,
 				ExecutionName: in.Name, Account: demoAccount(0), RetryMillis: 1,
-				S3Endpoint: x.e.sandboxURL, AccessKeyID: worldgen.DemoAccessKey(demoAccount(0)), SecretAccessKey: "e2e-secret",
+				S3Endpoint: x.e.sandboxURL, AccessKeyID: statesKey(def), SecretAccessKey: "e2e-session-secret",
 			})
 		}()
 		sfnReply(w, map[string]any{"executionArn": arn, "startDate": float64(ex.started.UnixMilli()) / 1000})

@@ -115,6 +115,9 @@ type e2eConfig struct {
 	trustEdit func(account, role string, doc json.RawMessage) json.RawMessage
 	// scps are the organization's service control policies.
 	scps []*sandbox.ServiceControlPolicy
+	// serviceDrop names state-machine and Scheduler role statements
+	// (ROLE/SID) left out of infra's copy (the negative tests).
+	serviceDrop []string
 }
 
 // startE2EWith starts the local deployment as configured.
@@ -152,11 +155,15 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 	if table == "" {
 		table = fmt.Sprintf("realdrift-e2e-%d", time.Now().UnixNano())
 	}
-	seedCentralRoles(world, centralRoles(t, map[string]string{
+	fill := map[string]string{
 		"{{Account}}": demoAccount(0), "{{Region}}": centralRegion, "{{OrganizationId}}": world.Organization.ID,
 		"{{Table}}": table, "{{SlackSecretArn}}": slackSecretArn(), "{{Topic}}": "realdrift-alerts",
 		"{{EventBus}}": "realdrift", "{{TargetsBucket}}": targetsBucket,
-	}, conf.centralDrop...))
+	}
+	seedCentralRoles(world, centralRoles(t, "central-roles.json", fill, conf.centralDrop...))
+	// Each state machine runs with its own role (the runner signs its
+	// Lambda invocations and S3 calls with it), as infra deploys it.
+	seedCentralRoles(world, centralRoles(t, "service-roles.json", fill, conf.serviceDrop...))
 	if conf.revertPolicies != nil {
 		for _, a := range world.Accounts {
 			// Complete: the revert role attaches no AWS managed policy, so
@@ -277,8 +284,10 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 	if e.svc, err = service.New(cfg, set, svcOpts...); err != nil {
 		t.Fatal(err)
 	}
-	e.lambdaURL = statemachinetest.Serve(t, func(r *lambdarouter.Router) error {
-		e.router = r
+	// The functions, behind the sandbox's IAM: a state machine's role may
+	// invoke only what its policies grant (lambda:InvokeFunction).
+	e.router = lambdarouter.New()
+	if err := func(r *lambdarouter.Router) error {
 		for name := range e.svc.Handlers() {
 			fset := set
 			fset.AccessKeyID, fset.SecretAccessKey = functionKey(name), "e2e-session-secret"
@@ -300,7 +309,12 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 			}
 		}
 		return nil
-	})
+	}(e.router); err != nil {
+		t.Fatal(err)
+	}
+	lambdaSrv := httptest.NewServer(sb.Guard("lambda", invokeAsks, e.router))
+	t.Cleanup(lambdaSrv.Close)
+	e.lambdaURL = lambdaSrv.URL
 	return e
 }
 
@@ -310,7 +324,7 @@ func (e *e2e) sweep(t *testing.T, runID string) statemachine.RunSummary {
 	ex, err := e.local.Run(t.Context(), statemachine.Run{
 		Definition: statemachine.Sweep, Input: map[string]any{}, LambdaEndpoint: e.lambdaURL,
 		ExecutionName: runID, Account: demoAccount(0), RetryMillis: 1,
-		S3Endpoint: e.sandboxURL, AccessKeyID: worldgen.DemoAccessKey(demoAccount(0)), SecretAccessKey: "e2e-secret",
+		S3Endpoint: e.sandboxURL, AccessKeyID: statesKey("sweep"), SecretAccessKey: "e2e-session-secret",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -338,6 +352,7 @@ func (e *e2e) checkStack(t *testing.T, call startCall) statemachine.Execution {
 	ex, err := e.local.Run(t.Context(), statemachine.Run{
 		Definition: statemachine.CheckStack, Input: in, LambdaEndpoint: e.lambdaURL,
 		ExecutionName: call.Name, Account: demoAccount(0), RetryMillis: 1,
+		AccessKeyID: statesKey("check-stack"), SecretAccessKey: "e2e-session-secret",
 	})
 	if err != nil {
 		t.Fatal(err)

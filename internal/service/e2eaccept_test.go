@@ -130,6 +130,7 @@ func TestAcceptEndToEnd(t *testing.T) {
 	ex, err := e.local.Run(t.Context(), statemachine.Run{
 		Definition: statemachine.Accept, Input: statemachine.AcceptInput{Account: missing.Account, Region: missing.Region, Stack: missing.Name},
 		LambdaEndpoint: e.lambdaURL, ExecutionName: "accept-missing", Account: demoAccount(0), RetryMillis: 1,
+		AccessKeyID: statesKey("accept"), SecretAccessKey: "e2e-session-secret",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -152,6 +153,7 @@ func (e *e2e) runAccept(t *testing.T, name string, input statemachine.AcceptInpu
 	ex, err := e.local.Run(context.WithoutCancel(t.Context()), statemachine.Run{
 		Definition: statemachine.Accept, Input: input, LambdaEndpoint: e.lambdaURL,
 		ExecutionName: name, Account: demoAccount(0), RetryMillis: 1,
+		AccessKeyID: statesKey("accept"), SecretAccessKey: "e2e-session-secret",
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -30,14 +30,15 @@ func slackSecretArn() string {
 	return "arn:aws:secretsmanager:" + centralRegion + ":" + demoAccount(0) + ":secret:" + slackSecretID + "-e2eAbC"
 }
 
-// centralRoles reads the committed copy of the central functions' role
-// policies (testdata/iam/central-roles.json, which infra's
-// TestCentralRolePolicyCopy keeps equal to the synthesized template), its
-// placeholders filled in for this deployment; statements whose Sid is in
-// drop, given as ROLE/SID, are left out.
-func centralRoles(t *testing.T, fill map[string]string, drop ...string) map[string][]json.RawMessage {
+// centralRoles reads a committed copy of central role policies — the
+// functions' (central-roles.json, infra's TestCentralRolePolicyCopy) or the
+// state machines' and the Scheduler's (service-roles.json,
+// TestServiceRolePolicyCopy), each kept equal to the synthesized template —
+// its placeholders filled in for this deployment; statements whose Sid is
+// in drop, given as ROLE/SID, are left out.
+func centralRoles(t *testing.T, file string, fill map[string]string, drop ...string) map[string][]json.RawMessage {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(iamDir, "central-roles.json"))
+	b, err := os.ReadFile(filepath.Join(iamDir, file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func centralRoles(t *testing.T, fill map[string]string, drop ...string) map[stri
 	}
 	for p := range copy.Placeholders {
 		if _, ok := fill[p]; !ok {
-			t.Fatalf("central-roles.json has placeholder %s (%s) the e2e does not fill", p, copy.Placeholders[p])
+			t.Fatalf("%s has placeholder %s (%s) the e2e does not fill", file, p, copy.Placeholders[p])
 		}
 	}
 	out := map[string][]json.RawMessage{}
@@ -86,10 +87,29 @@ func centralRoles(t *testing.T, fill map[string]string, drop ...string) map[stri
 		}
 	}
 	if dropped != len(drop) {
-		t.Fatalf("dropped %d of the statements %v", dropped, drop)
+		t.Fatalf("%s: dropped %d of the statements %v", file, dropped, drop)
 	}
 	return out
 }
+
+// invokeAsks: a Lambda Invoke asks lambda:InvokeFunction on the function
+// (a name is the caller's account-region's function of that name).
+func invokeAsks(r *http.Request, body []byte, account, region string) ([]sandbox.Ask, error) {
+	name, ok := strings.CutPrefix(r.URL.Path, "/2015-03-31/functions/")
+	name, ok2 := strings.CutSuffix(name, "/invocations")
+	if !ok || !ok2 || name == "" {
+		return nil, fmt.Errorf("not an Invoke path: %s", r.URL.Path)
+	}
+	if !strings.HasPrefix(name, "arn:") {
+		name = "arn:aws:lambda:" + region + ":" + account + ":function:" + name
+	}
+	return []sandbox.Ask{{Action: "lambda:InvokeFunction", Resource: name}}, nil
+}
+
+// statesKey is the session key of a state machine's execution role
+// (realdrift-<name>-states in service-roles.json): what the local runner
+// signs its Lambda invocations and S3 calls with.
+func statesKey(stateMachine string) string { return functionKey(stateMachine + "-states") }
 
 // functionKey is the access key of a function's execution role session in
 // the e2e world (what Lambda hands the function in its environment).

@@ -20,6 +20,7 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
 	"github.com/realdrift/realdrift/internal/service"
 	"github.com/realdrift/realdrift/internal/store"
+	"github.com/realdrift/realdrift/statemachine"
 )
 
 // iamDir holds the committed copies of the member read role's policies:
@@ -383,4 +384,29 @@ func TestCentralBusPolicy(t *testing.T) {
 	if err := put(aws.ToString(out.Credentials.AccessKeyId)); err == nil || !strings.Contains(err.Error(), "because no identity-based policy allows the events:PutEvents action") {
 		t.Errorf("the member's read role puts on the central bus: %v, want AccessDenied naming its identity policies", err)
 	}
+}
+
+// TestSweepEndToEndServiceRoleDenied is the negative for the state
+// machines' own roles (service-roles.json), the runner signing with the
+// sweep's: without its DistributedMapItems grant the Stacks Map cannot
+// read discover's stack list (s3:GetObject refused by the sandbox): the
+// sweep reports every stack missing, never a clean run over nothing.
+func TestSweepEndToEndServiceRoleDenied(t *testing.T) {
+	e := startE2EWith(t, e2eConfig{readPolicies: readRoleDocuments(t), serviceDrop: []string{"realdrift-sweep-states/DistributedMapItems"}})
+	ex, err := e.local.Run(t.Context(), statemachine.Run{
+		Definition: statemachine.Sweep, Input: map[string]any{}, LambdaEndpoint: e.lambdaURL,
+		ExecutionName: "sweep-denied-items", Account: demoAccount(0), RetryMillis: 1,
+		S3Endpoint: e.sandboxURL, AccessKeyID: statesKey("sweep"), SecretAccessKey: "e2e-session-secret",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum statemachine.RunSummary
+	if ex.Status != "SUCCEEDED" || json.Unmarshal(ex.Output, &sum) != nil || sum.Stacks == 0 || sum.Missing != sum.Stacks || sum.Checked != 0 {
+		t.Errorf("sweep without its role's S3 grant: %s, output %s; want every stack reported missing, none checked", ex.Status, ex.Output)
+	}
+	if n := e.sandbox.Calls().Errors["s3:GetObject:AccessDenied"]; n == 0 {
+		t.Errorf("the sandbox refused no GetObject; errors %v", e.sandbox.Calls().Errors)
+	}
+	t.Logf("sweep without DistributedMapItems: %s %+v", ex.Status, ex.Error)
 }

@@ -240,6 +240,7 @@ func (e *e2e) startRevertScaled(t *testing.T, name string, input statemachine.Re
 		r.ex, r.err = e.local.Run(context.WithoutCancel(t.Context()), statemachine.Run{
 			Definition: statemachine.Revert, Input: input, LambdaEndpoint: e.lambdaURL, TaskTokens: e.tokens.URL,
 			ExecutionName: name, Account: demoAccount(0), RetryMillis: 1, TimeScale: scale,
+			AccessKeyID: statesKey("revert"), SecretAccessKey: "e2e-session-secret",
 		})
 	}()
 	return r
