@@ -51,7 +51,12 @@ func policyWorld(t *testing.T, read, alice string) *sandbox.World {
 			}
 		}
 	}
-	// Validate and compile as a world file would be.
+	return reparse(t, w)
+}
+
+// reparse validates and compiles w as a world file would be.
+func reparse(t *testing.T, w *sandbox.World) *sandbox.World {
+	t.Helper()
 	b, err := w.Marshal()
 	if err != nil {
 		t.Fatal(err)

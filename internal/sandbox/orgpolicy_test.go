@@ -34,14 +34,7 @@ func orgPolicyWorld(t *testing.T) *sandbox.World {
 			  "Condition":{"StringEquals":{"aws:PrincipalOrgID":"o-a1b2c3d4e5","sts:ExternalId":"sweep-1"},"ArnEquals":{"aws:PrincipalArn":"arn:aws:iam::` + mgmt + `:user/alice"}}}]}`)}}
 		}
 	}
-	b, err := w.Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if w, err = sandbox.ParseWorld(b); err != nil {
-		t.Fatal(err)
-	}
-	return w
+	return reparse(t, w)
 }
 
 // TestOrganizationEnforced: sts:AssumeRole is refused with AWS's

@@ -38,10 +38,6 @@ func slackSecretArn() string {
 // in drop, given as ROLE/SID, are left out.
 func centralRoles(t *testing.T, file string, fill map[string]string, drop ...string) map[string][]json.RawMessage {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(iamDir, file))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var copy struct {
 		Placeholders map[string]string
 		Roles        []struct {
@@ -52,14 +48,8 @@ func centralRoles(t *testing.T, file string, fill map[string]string, drop ...str
 			}
 		}
 	}
-	if err := json.Unmarshal(b, &copy); err != nil {
-		t.Fatal(err)
-	}
-	for p := range copy.Placeholders {
-		if _, ok := fill[p]; !ok {
-			t.Fatalf("%s has placeholder %s (%s) the e2e does not fill", file, p, copy.Placeholders[p])
-		}
-	}
+	readCopy(t, file, &copy)
+	filled := filler(t, file, copy.Placeholders, fill)
 	out := map[string][]json.RawMessage{}
 	dropped := 0
 	for _, r := range copy.Roles {
@@ -76,20 +66,48 @@ func centralRoles(t *testing.T, file string, fill map[string]string, drop ...str
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := string(doc)
-			for p, v := range fill {
-				s = strings.ReplaceAll(s, p, v)
-			}
-			if strings.Contains(s, "{{") {
-				t.Fatalf("role %s: unfilled placeholder in %s", r.Role, s)
-			}
-			out[r.Role] = append(out[r.Role], json.RawMessage(s))
+			out[r.Role] = append(out[r.Role], filled(doc))
 		}
 	}
 	if dropped != len(drop) {
 		t.Fatalf("%s: dropped %d of the statements %v", file, dropped, drop)
 	}
 	return out
+}
+
+// readCopy reads a committed copy under testdata/iam into v.
+func readCopy(t *testing.T, file string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(iamDir, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+}
+
+// filler returns what fills a document of the copy file in: every
+// {{placeholder}} the copy declares (declared: what each stands for) by
+// its value in fill. A declared placeholder fill lacks, or one left in a
+// document, fails the test.
+func filler(t *testing.T, file string, declared, fill map[string]string) func(doc []byte) json.RawMessage {
+	t.Helper()
+	for p := range declared {
+		if _, ok := fill[p]; !ok {
+			t.Fatalf("%s has placeholder %s (%s) the e2e does not fill", file, p, declared[p])
+		}
+	}
+	return func(doc []byte) json.RawMessage {
+		s := string(doc)
+		for p, v := range fill {
+			s = strings.ReplaceAll(s, p, v)
+		}
+		if strings.Contains(s, "{{") {
+			t.Fatalf("%s: unfilled placeholder in %s", file, s)
+		}
+		return json.RawMessage(s)
+	}
 }
 
 // invokeAsks: a Lambda Invoke asks lambda:InvokeFunction on the function
@@ -237,28 +255,16 @@ func centralBusArn() string {
 // forwarding role's documents in account.
 func busCopy(t *testing.T, org string) (policy json.RawMessage, forward func(account string) []json.RawMessage) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(iamDir, "central-bus-policy.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	const file = "central-bus-policy.json"
 	var copy struct {
 		Placeholders map[string]string
 		Policy       json.RawMessage
 		Forward      []json.RawMessage
 	}
-	if err := json.Unmarshal(b, &copy); err != nil {
-		t.Fatal(err)
-	}
+	readCopy(t, file, &copy)
 	fill := func(doc json.RawMessage, account string) json.RawMessage {
-		s := string(doc)
-		for p, v := range map[string]string{"{{Account}}": account, "{{Region}}": centralRegion, "{{EventBus}}": "realdrift",
-			"{{OrganizationId}}": org, "{{CentralEventBusArn}}": centralBusArn()} {
-			s = strings.ReplaceAll(s, p, v)
-		}
-		if strings.Contains(s, "{{") {
-			t.Fatalf("central-bus-policy.json: unfilled placeholder in %s", s)
-		}
-		return json.RawMessage(s)
+		return filler(t, file, copy.Placeholders, map[string]string{"{{Account}}": account, "{{Region}}": centralRegion, "{{EventBus}}": "realdrift",
+			"{{OrganizationId}}": org, "{{CentralEventBusArn}}": centralBusArn()})(doc)
 	}
 	forward = func(account string) []json.RawMessage {
 		var out []json.RawMessage

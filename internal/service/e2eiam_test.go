@@ -3,7 +3,6 @@ package service_test
 import (
 	"encoding/json"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -195,10 +194,7 @@ func TestSweepEndToEndCentralRoleDenied(t *testing.T) {
 // filled in for this deployment: role name to document.
 func memberTrust(t *testing.T, org string) map[string]json.RawMessage {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(iamDir, "member-trust.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	const file = "member-trust.json"
 	var copy struct {
 		Placeholders map[string]string
 		Roles        []struct {
@@ -206,25 +202,11 @@ func memberTrust(t *testing.T, org string) map[string]json.RawMessage {
 			Trust json.RawMessage
 		}
 	}
-	if err := json.Unmarshal(b, &copy); err != nil {
-		t.Fatal(err)
-	}
-	fill := map[string]string{"{{CentralAccount}}": demoAccount(0), "{{OrganizationId}}": org}
-	for p := range copy.Placeholders {
-		if _, ok := fill[p]; !ok {
-			t.Fatalf("member-trust.json has placeholder %s (%s) the e2e does not fill", p, copy.Placeholders[p])
-		}
-	}
+	readCopy(t, file, &copy)
+	fill := filler(t, file, copy.Placeholders, map[string]string{"{{CentralAccount}}": demoAccount(0), "{{OrganizationId}}": org})
 	out := map[string]json.RawMessage{}
 	for _, r := range copy.Roles {
-		s := string(r.Trust)
-		for p, v := range fill {
-			s = strings.ReplaceAll(s, p, v)
-		}
-		if strings.Contains(s, "{{") {
-			t.Fatalf("role %s: unfilled placeholder in %s", r.Role, s)
-		}
-		out[r.Role] = json.RawMessage(s)
+		out[r.Role] = fill(r.Trust)
 	}
 	for _, role := range []string{readRole, revertRole, findingsRole} {
 		if out[role] == nil {
