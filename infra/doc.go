@@ -30,6 +30,15 @@
 //     REALDRIFT_REVERT_TYPES at synth time), and may never write or pass
 //     realdrift's own roles. The tests parse the synthesized policies and
 //     hold these rules.
+//   - What the service's e2e enforces in the sandbox is a committed copy
+//     of the synthesized policies under ../testdata/iam, references
+//     resolved to {{placeholders}}, each held equal by a *PolicyCopy test
+//     (-update rewrites it): the function roles (central-roles.json), the
+//     state machines' and the Scheduler's (service-roles.json), the member
+//     read and revert roles (member-read-role.json, member-revert-role.json),
+//     the member roles' trust policies (member-trust.json) and the central
+//     bus's resource policy with the member forwarding role's grant
+//     (central-bus-policy.json). A policy wrong here fails the e2e.
 //   - Handler grants are conditioned on aws:ViaAWSService only, so any AWS
 //     service acting for the role (forward access sessions) may use them,
 //     secretsmanager:GetSecretValue, kms:Decrypt, s3:GetObject and
