@@ -252,6 +252,10 @@ assert out['AssumedRoleUser']['Arn'] == 'arn:aws:sts::300000000003:assumed-role/
 ) | check "sts get-caller-identity (assumed role in another account)" "
 assert out['Account'] == '300000000003', out
 "
+# A key no world principal owns is refused as AWS refuses it, in each
+# protocol's shape: query/XML (STS) and JSON 1.0 (Cloud Control).
+AWS_ACCESS_KEY_ID=AKIANOBODY0000000001 fails "sts get-caller-identity (unknown access key)" "InvalidClientTokenId" sts get-caller-identity
+AWS_ACCESS_KEY_ID=AKIANOBODY0000000001 fails "cloudcontrol list-resources (unknown access key)" "UnrecognizedClientException" cloudcontrol list-resources --type-name AWS::SQS::Queue
 }
 
 sec_stack_resources() {

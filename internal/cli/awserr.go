@@ -124,7 +124,8 @@ var deniedMessage = regexp.MustCompile(`User: (\S+) is not authorized to perform
 
 // explain turns an AWS error a person must act on into one that says
 // what to do: AccessDenied names the missing action and the role, an
-// unreachable endpoint its URL. Any other error is returned as it is.
+// access key AWS does not know the variables to check, an unreachable
+// endpoint its URL. Any other error is returned as it is.
 func explain(err error) error {
 	if err == nil {
 		return nil
@@ -138,6 +139,8 @@ func explain(err error) error {
 		switch api.ErrorCode() {
 		case "AccessDenied", "AccessDeniedException", "UnauthorizedOperation", "AuthorizationError":
 			return &actionable{msg: deniedText(err, api), err: err}
+		case "InvalidClientTokenId", "UnrecognizedClientException", "InvalidAccessKeyId":
+			return &actionable{msg: fmt.Sprintf("AWS does not know the access key (%s: %s): check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or the keys of the profile; for the sandbox, use a key 'realdrift sandbox serve' or 'realdrift sandbox world' prints", api.ErrorCode(), api.ErrorMessage()), err: err}
 		}
 	}
 	var dns *net.DNSError

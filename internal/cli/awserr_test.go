@@ -56,6 +56,19 @@ func TestNoCredentialsSaysWhatToSet(t *testing.T) {
 	}
 }
 
+// TestUnknownKeySaysWhatToCheck: keys the sandbox's world does not know
+// are refused as AWS refuses them (InvalidClientTokenId), and check says
+// which variables to check with exit 2, never acting as some account.
+func TestUnknownKeySaysWhatToCheck(t *testing.T) {
+	e := startSandbox(t, appWorld(t, map[string][]appResource{"App": {queue("Q", "q", nil, nil)}}), "AKIANOBODY0000000001", testRegion)
+	_, stderr, code := e.run("check", "--all")
+	for _, want := range []string{"AWS does not know the access key", "InvalidClientTokenId", "AWS_ACCESS_KEY_ID", "sandbox serve"} {
+		if code != ExitError || !strings.Contains(stderr, want) {
+			t.Errorf("exit %d, stderr %q; want 2 saying %q", code, stderr, want)
+		}
+	}
+}
+
 // TestExplainAccessDenied: AccessDenied names the action and the role.
 func TestExplainAccessDenied(t *testing.T) {
 	for _, tc := range []struct {

@@ -222,7 +222,7 @@ func printServed(out io.Writer, w *sandbox.World, demo bool, url string) {
 
 // printKeys lists the access keys each account of w answers to.
 func printKeys(out io.Writer, w *sandbox.World) {
-	fmt.Fprintln(out, "access keys (the secret key is not checked):")
+	fmt.Fprintln(out, "access keys (the secret key is not checked; any other key is refused, as AWS refuses a key it does not know):")
 	for _, a := range w.Accounts {
 		name := a.ID
 		if a.Name != "" {
@@ -233,8 +233,11 @@ func printKeys(out io.Writer, w *sandbox.World) {
 		}
 		for _, k := range a.AccessKeys {
 			as := "user " + k.UserName
-			if k.Role != "" {
+			switch {
+			case k.Role != "":
 				as = "role " + k.Role
+			case k.UserName == "":
+				as = "root"
 			}
 			fmt.Fprintf(out, "  %s: %s (%s)\n", name, k.ID, as)
 		}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 
 	"github.com/realdrift/realdrift/internal/live"
 	"github.com/realdrift/realdrift/internal/sandbox"
@@ -30,12 +29,9 @@ func serve(t *testing.T, w *sandbox.World) (*sandbox.Server, string) {
 // config is an SDK config for the sandbox; retries are off so injected
 // faults surface at once.
 func config(url string) aws.Config {
-	return aws.Config{
-		Region:       region,
-		Credentials:  credentials.NewStaticCredentialsProvider(key, "secret", ""),
-		BaseEndpoint: aws.String(url),
-		Retryer:      func() aws.Retryer { return aws.NopRetryer{} },
-	}
+	c := sandboxtest.Config(url, key, region)
+	c.Retryer = func() aws.Retryer { return aws.NopRetryer{} }
+	return c
 }
 
 func ctx(t *testing.T) context.Context {

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/securityhub"
 	shtypes "github.com/aws/aws-sdk-go-v2/service/securityhub/types"
 	"github.com/google/go-cmp/cmp"
@@ -34,9 +33,9 @@ func hubWorld() *sandbox.World {
 // and a Resolved alert archives the rest. Findings of another stack are
 // never touched.
 func TestSecurityHubSend(t *testing.T) {
-	srv, url := sandboxtest.Serve(t, hubWorld(), sandbox.Options{})
-	client := securityhub.New(securityhub.Options{BaseEndpoint: aws.String(url), Region: hubRegion,
-		Credentials: credentials.NewStaticCredentialsProvider("AKIAHUB000000000001", "x", "")})
+	hub := hubWorld()
+	srv, url := sandboxtest.Serve(t, hub, sandbox.Options{})
+	client := securityhub.NewFromConfig(sandboxtest.Config(url, sandboxtest.Key(t, hub, hubAccount), hubRegion))
 	h := &notify.SecurityHub{Client: func(account, region string) notify.SecurityHubAPI {
 		if account != hubAccount || region != hubRegion {
 			t.Errorf("client asked for %s/%s", account, region)
@@ -106,9 +105,9 @@ func TestSecurityHubSend(t *testing.T) {
 // a finding only for the calling account's own product, as AWS does; the
 // sender reports the failure instead of losing it.
 func TestSecurityHubRejectsAnotherAccountsFindings(t *testing.T) {
-	_, url := sandboxtest.Serve(t, hubWorld(), sandbox.Options{})
-	client := securityhub.New(securityhub.Options{BaseEndpoint: aws.String(url), Region: hubRegion,
-		Credentials: credentials.NewStaticCredentialsProvider("AKIAHUB000000000001", "x", "")})
+	hub := hubWorld()
+	_, url := sandboxtest.Serve(t, hub, sandbox.Options{})
+	client := securityhub.NewFromConfig(sandboxtest.Config(url, sandboxtest.Key(t, hub, hubAccount), hubRegion))
 	h := &notify.SecurityHub{Client: func(string, string) notify.SecurityHubAPI { return client }}
 	stack := drift.StackRef{Account: "333333333333", Region: hubRegion, Name: "Elsewhere"}
 	f := drift.Finding{Tier: drift.Deleted, LogicalID: "Topic", ResourceType: "AWS::SNS::Topic", PhysicalID: "arn:aws:sns:eu-west-1:333333333333:t"}
@@ -140,9 +139,9 @@ func TestSecurityHubActionsCopy(t *testing.T) {
 // next import of the same drift, as Security Hub keeps customer fields
 // over a provider's updates.
 func TestSecurityHubKeepsTriage(t *testing.T) {
-	srv, url := sandboxtest.Serve(t, hubWorld(), sandbox.Options{})
-	client := securityhub.New(securityhub.Options{BaseEndpoint: aws.String(url), Region: hubRegion,
-		Credentials: credentials.NewStaticCredentialsProvider("AKIAHUB000000000001", "x", "")})
+	hub := hubWorld()
+	srv, url := sandboxtest.Serve(t, hub, sandbox.Options{})
+	client := securityhub.NewFromConfig(sandboxtest.Config(url, sandboxtest.Key(t, hub, hubAccount), hubRegion))
 	h := &notify.SecurityHub{Client: func(string, string) notify.SecurityHubAPI { return client }}
 	stack := drift.StackRef{Account: hubAccount, Region: hubRegion, Name: "Orders"}
 	f := drift.Finding{Tier: drift.Declared, LogicalID: "Queue", ResourceType: "AWS::SQS::Queue", PhysicalID: "q", Path: "VisibilityTimeout", Desired: 30.0, Actual: 60.0}

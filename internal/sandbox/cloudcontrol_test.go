@@ -242,7 +242,7 @@ func TestOutOfBandChanges(t *testing.T) {
 // from what changed (a DynamoDB stream's ARN).
 func TestReadOnlyRecomputed(t *testing.T) {
 	w, err := sandbox.ParseWorld([]byte(`{"schemas":{"AWS::DynamoDB::Table":{"readOnly":["Arn","StreamArn"],"writeOnly":[],"createOnly":["TableName"],"readOnlyPaths":["Arn","StreamArn"],"writeOnlyPaths":[],"createOnlyPaths":["TableName"],"defaults":{}}},
-	"accounts":[{"id":"111111111111","regions":[{"name":"us-east-1","resources":[{"type":"AWS::DynamoDB::Table","identifier":"t1","properties":{"TableName":"t1","Arn":"arn:aws:dynamodb:us-east-1:111111111111:table/t1"}}]}]}]}`))
+	"accounts":[{"id":"111111111111","accessKeys":[{"id":"AKIAMGMT0000000000001","userName":"alice"}],"regions":[{"name":"us-east-1","resources":[{"type":"AWS::DynamoDB::Table","identifier":"t1","properties":{"TableName":"t1","Arn":"arn:aws:dynamodb:us-east-1:111111111111:table/t1"}}]}]}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ func TestListImports(t *testing.T) {
 	stack := func(name string, imports ...string) *sandbox.Stack {
 		return &sandbox.Stack{Name: name, TemplateBody: `{"Resources":{}}`, Imports: imports}
 	}
-	w := &sandbox.World{DefaultAccount: mgmt, Accounts: []*sandbox.Account{{ID: mgmt, Regions: []*sandbox.Region{{Name: "us-east-1", Stacks: []*sandbox.Stack{
+	w := &sandbox.World{DefaultAccount: mgmt, Accounts: []*sandbox.Account{{ID: mgmt, AccessKeys: []sandbox.AccessKey{{ID: mgmtKey, UserName: "alice"}}, Regions: []*sandbox.Region{{Name: "us-east-1", Stacks: []*sandbox.Stack{
 		stack("Producer"), stack("A", "P-Url"), stack("B", "P-Url", "P-Arn"), stack("C", "P-Url"),
 	}}}}}}
 	_, url := startWorld(t, w, sandbox.Options{PageSize: 2})

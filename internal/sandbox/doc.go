@@ -16,8 +16,15 @@
 // STS AssumeRole act as the assumed role in the role's account (a role
 // name in a world account can be assumed as its trust policy allows — any
 // caller when the world declares none — unless a fault rule denies it; a
-// role outside the world's accounts is AccessDenied); any other key acts as
-// the root of the world's default account. S3 is addressed path-style (UsePathStyle).
+// role outside the world's accounts is AccessDenied). Any other key is
+// refused as AWS refuses a key it does not know, before the operation is
+// read, in the service's protocol (wire.Service.UnknownKey):
+// InvalidClientTokenId (403) for query/XML and REST-XML services,
+// AuthFailure (401) for EC2, InvalidAccessKeyId (403) for S3,
+// UnrecognizedClientException for JSON and CBOR (400) and REST-JSON (403)
+// services; Guard refuses it at a stand-in the same way. sandbox serve and
+// sandbox world print each account's keys. S3 is addressed path-style
+// (UsePathStyle).
 // Global types (IAM, CloudFront, Route 53, Organizations) are visible from
 // every region of their account; IAM, Organizations and STS ignore the
 // region as AWS does.

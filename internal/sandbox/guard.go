@@ -52,7 +52,9 @@ var guardServices = map[string]*wire.Service{
 // account, its identity policies and the Ask's resource policy (Policy)
 // with the global condition keys, and AccessDenied answered in the
 // service's own error shape with AWS's message. Allowed requests reach next
-// with their body intact. A denial lands in the call log (service:action:
+// with their body intact. A request signed with a key no principal owns
+// is refused as the service refuses it (wire.Service's UnknownKey:
+// DynamoDB's UnrecognizedClientException). A denial lands in the call log (service:action:
 // AccessDeniedException); allowed calls do not, so the log still counts
 // only what the sandbox itself serves.
 //
@@ -79,7 +81,14 @@ func (s *Server) Guard(signingName string, ask Asker, next http.Handler) http.Ha
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		who := s.principalFor(sc.accessKey)
+		who, known := s.principalFor(sc.accessKey)
+		if !known {
+			e := svc.UnknownKey(sc.accessKey)
+			done := s.calls.begin("", sc.region, signingName, requestAction(r, body), sdkAttempt(r.Header))
+			wire.WriteError(w, svc, reqID, e)
+			done(e.Status, e.Code)
+			return
+		}
 		stmts, governed := s.policiesOf(who)
 		restricted := governed || s.scpGoverned(who.Account)
 		asks, err := ask(r, body, who.Account, sc.region)
@@ -165,9 +174,12 @@ func (s *Server) askRequest(who world.Principal, region string, tls bool, a Ask)
 // URL with AuthType AWS_IAM asks it lambda:InvokeFunctionUrl on the
 // function with lambda:FunctionUrlAuthType (lambdarouter.FunctionURL's
 // Authorize). A principal without declared policies may do anything, as
-// everywhere in the sandbox.
+// everywhere in the sandbox; a key no principal owns is allowed nothing.
 func (s *Server) Allows(accessKeyID, region string, a Ask) bool {
-	who := s.principalFor(accessKeyID)
+	who, known := s.principalFor(accessKeyID)
+	if !known {
+		return false
+	}
 	stmts, governed := s.policiesOf(who)
 	if !governed && a.Policy == nil && !s.scpGoverned(who.Account) {
 		return true

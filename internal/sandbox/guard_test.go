@@ -23,7 +23,8 @@ import (
 // own error shape, every call of a role session its identity policies do
 // not allow — the action, the table, and dynamodb:LeadingKeys with
 // ForAllValues over every key of a batch — and passes the others on with
-// their bodies intact; a key without policies passes everything.
+// their bodies intact; a key without policies passes everything, a key no
+// principal owns nothing (UnrecognizedClientException).
 func TestGuardDynamoDB(t *testing.T) {
 	const table = "realdrift"
 	const fnKey = "AKIAFUNCTIONROLE0001"
@@ -158,6 +159,11 @@ func TestGuardDynamoDB(t *testing.T) {
 	if _, err := db(mgmtKey).Scan(c, &dynamodb.ScanInput{TableName: aws.String(table)}); err != nil {
 		t.Errorf("unrestricted Scan: %v", err)
 	}
+	// A key no principal owns is refused as DynamoDB refuses it, and never
+	// reaches the stand-in.
+	if _, err := db("AKIAUNKNOWNKEY000001").Scan(c, &dynamodb.ScanInput{TableName: aws.String(table)}); code(err) != "UnrecognizedClientException" {
+		t.Errorf("Scan with an unknown key: %v, want UnrecognizedClientException", err)
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	if len(passed) != len(allowed)+1 {
@@ -176,7 +182,7 @@ func TestGuardDynamoDB(t *testing.T) {
 // AWS_IAM — with the global keys too: the realdrift-approver shape allows
 // its function only under AWS_IAM; a policy without the action, another
 // function, another auth type or an explicit deny refuse; a key without
-// declared policies may do anything.
+// declared policies may do anything, a key no principal owns nothing.
 func TestAllowsFunctionURL(t *testing.T) {
 	const fn = "arn:aws:lambda:us-east-1:111111111111:function:realdrift-approve-link"
 	approver := `{"Version":"2012-10-17","Statement":{"Sid":"DecideReverts","Effect":"Allow","Action":"lambda:InvokeFunctionUrl",
@@ -212,7 +218,8 @@ func TestAllowsFunctionURL(t *testing.T) {
 		{"the approver policy, another function", "AKIAAPPROVER00000001", ask(fn+"-other", "AWS_IAM"), false},
 		{"no InvokeFunctionUrl", "AKIAREADER0000000001", ask(fn, "AWS_IAM"), false},
 		{"an explicit deny on a global key", "AKIADENIED0000000001", ask(fn, "AWS_IAM"), false},
-		{"no declared policies", "AKIAUNKNOWNKEY000001", ask(fn, "AWS_IAM"), true},
+		{"no declared policies", mgmtKey, ask(fn, "AWS_IAM"), true},
+		{"a key no principal owns", "AKIAUNKNOWNKEY000001", ask(fn, "AWS_IAM"), false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := sb.Allows(tt.key, "us-east-1", tt.ask); got != tt.want {

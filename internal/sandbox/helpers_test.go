@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/smithy-go"
 
 	"github.com/realdrift/realdrift/internal/sandbox"
@@ -17,6 +16,7 @@ import (
 
 const (
 	mgmtKey   = "AKIAMGMT0000000000001"
+	rootKey   = "AKIAROOT0000000000001" // the management account's root, in world.json
 	mgmt      = "111111111111"
 	member    = "222222222222"
 	queueURL  = "https://sqs.us-east-1.amazonaws.com/111111111111/App-Queue-ABC"
@@ -40,11 +40,7 @@ func startWorld(t *testing.T, w *sandbox.World, opts sandbox.Options) (*sandbox.
 
 // cfg returns an SDK config for the sandbox at url acting with key.
 func cfg(url, key, region string) aws.Config {
-	return aws.Config{
-		Region:       region,
-		Credentials:  credentials.NewStaticCredentialsProvider(key, "secret", ""),
-		BaseEndpoint: aws.String(url),
-	}
+	return sandboxtest.Config(url, key, region)
 }
 
 func ctx(t *testing.T) context.Context {

@@ -134,7 +134,7 @@ func TestIAMEnforced(t *testing.T) {
 	}
 
 	// The management account's root has no policies: allowed as before.
-	root := cloudcontrol.NewFromConfig(cfg(url, "AKIAUNMAPPED00000000", "us-east-1"))
+	root := cloudcontrol.NewFromConfig(cfg(url, rootKey, "us-east-1"))
 	if _, err := root.GetResource(c, &cloudcontrol.GetResourceInput{TypeName: aws.String(queueType), Identifier: aws.String(queueURL)}); err != nil {
 		t.Errorf("root without policies: %v", err)
 	}

@@ -64,10 +64,11 @@ func requestAction(r *http.Request, body []byte) string {
 }
 
 // refuse answers a request the sandbox cannot serve (an unknown service or
-// operation, an unreadable request) with e in svc's shape, after the
-// injected latency, and logs it.
+// operation, an unreadable request, an access key no principal owns) with e
+// in svc's shape, after the injected latency, and logs it (under no account
+// when the key is unknown).
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, sc scope, svc *wire.Service, body []byte, reqID string, e *wire.Error) {
-	who := s.principalFor(sc.accessKey)
+	who, _ := s.principalFor(sc.accessKey)
 	done := s.calls.begin(who.Account, sc.region, sc.service, requestAction(r, body), sdkAttempt(r.Header))
 	if d := s.latency(); d > 0 {
 		t := time.NewTimer(d)

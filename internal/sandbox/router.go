@@ -73,6 +73,11 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		q.Protocol, q.XMLNS = wire.ProtoQuery, svc.QueryXMLNS
 		svc = &q
 	}
+	who, known := s.principalFor(sc.accessKey)
+	if !known {
+		s.refuse(w, r, sc, svc, body, reqID, svc.UnknownKey(sc.accessKey))
+		return
+	}
 	if err != nil || len(body) > wire.MaxBody {
 		s.refuse(w, r, sc, svc, body, reqID, wire.Errf(400, "InvalidRequest", "cannot read the request body"))
 		return
@@ -84,8 +89,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 	c := &wire.Call{HTTP: r, Service: svc, Action: action, Region: sc.region, RequestID: reqID, Form: form, Body: body, Params: params,
 		PageSize: s.opts.PageSize, OperationDelay: s.opts.OperationDelay, Now: s.opts.now}
-	c.Who = s.principalFor(sc.accessKey)
-	c.Account = c.Who.Account
+	c.Who, c.Account = who, who.Account
 
 	done := s.calls.begin(c.Account, c.Region, sc.service, action, sdkAttempt(r.Header))
 	status, code := s.dispatch(w, c)
@@ -170,13 +174,13 @@ func asAPIError(err error) *wire.Error {
 	return &wire.Error{Status: 500, Code: "InternalFailure", Message: err.Error(), Receiver: true}
 }
 
-// principalFor maps an access key to its principal; an unmapped key acts
-// as the default account's root.
-func (s *Server) principalFor(key string) world.Principal {
+// principalFor maps an access key to the principal that owns it: a key
+// the world maps, or a session key STS issued. known is false for any
+// other key, which the sandbox refuses as AWS does (wire.Service's
+// UnknownKey); the principal is then the zero one, of no account.
+func (s *Server) principalFor(key string) (who world.Principal, known bool) {
 	s.st.RLock()
 	defer s.st.RUnlock()
-	if p, ok := s.st.Keys[key]; ok {
-		return p
-	}
-	return world.UserPrincipal(s.st.World.DefaultAccount, "")
+	who, known = s.st.Keys[key]
+	return who, known
 }

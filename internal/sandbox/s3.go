@@ -17,7 +17,7 @@ func s3Service(srv *Server) *wire.Service {
 		"DeleteBucketPolicy": s3DeleteBucketPolicy,
 		"PutObject":          wire.Bound(srv.s3PutObject),
 		"GetObject":          wire.Bound(srv.s3GetObject),
-	}).Throttles(503, "SlowDown")
+	}).Throttles(503, "SlowDown").RejectsKeys(403, "InvalidAccessKeyId", "The AWS Access Key Id you provided does not exist in our records.")
 }
 
 // s3Route names a path-style bucket request ("/bucket?policy").

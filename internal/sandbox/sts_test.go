@@ -16,7 +16,7 @@ func TestSTSAndOrganizations(t *testing.T) {
 	c := ctx(t)
 	tests := []struct{ key, account, arn string }{
 		{mgmtKey, mgmt, "arn:aws:iam::111111111111:user/alice"},
-		{"AKIAUNMAPPED00000000", mgmt, "arn:aws:iam::111111111111:root"},
+		{rootKey, mgmt, "arn:aws:iam::111111111111:root"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.key, func(t *testing.T) {

@@ -15,12 +15,12 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/smithy-go"
 
 	"github.com/realdrift/realdrift/internal/corpus"
 	"github.com/realdrift/realdrift/internal/corpus/corpustest"
 	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/sandbox/sandboxtest"
 	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
 )
 
@@ -93,12 +93,9 @@ func (t target) arn(prop string) string {
 }
 
 func sdkConfig(url, key, region string) aws.Config {
-	return aws.Config{
-		Region:       region,
-		Credentials:  credentials.NewStaticCredentialsProvider(key, "secret", ""),
-		BaseEndpoint: aws.String(url),
-		Retryer:      func() aws.Retryer { return retry.AddWithMaxAttempts(retry.NewStandard(), 1) },
-	}
+	c := sandboxtest.Config(url, key, region)
+	c.Retryer = func() aws.Retryer { return retry.AddWithMaxAttempts(retry.NewStandard(), 1) }
+	return c
 }
 
 // loadWorlds generates the demo and dev-corpus worlds and loads the

@@ -77,6 +77,11 @@ type Service struct {
 	// model's input constraints (awsmodel.Table.Check); unset, the
 	// protocol's usual one (InvalidError).
 	Invalid Error
+	// BadKey, when its Code is set, is the error the service answers a
+	// request signed with an access key AWS does not know, where the
+	// service's own differs from its protocol's (S3's InvalidAccessKeyId);
+	// UnknownKey gives the one answered.
+	BadKey Error
 	// queryXMLNS, when set, is the namespace of the query protocol the
 	// service also accepts (SQS before its move to JSON): a request with
 	// no X-Amz-Target is served as query.

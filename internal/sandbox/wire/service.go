@@ -71,6 +71,54 @@ func (svc *Service) Throttles(status int, code string) *Service {
 	return svc
 }
 
+// RejectsKeys sets the error a request signed with an access key AWS does
+// not know answers, for a service whose own differs from its protocol's.
+func (svc *Service) RejectsKeys(status int, code, message string) *Service {
+	svc.BadKey = Error{Status: status, Code: code, Message: message}
+	return svc
+}
+
+// The answers AWS gives a request signed with an access key it does not
+// know, by protocol family.
+const (
+	invalidToken   = "The security token included in the request is invalid."
+	ec2AuthFailure = "AWS was not able to validate the provided access credentials"
+)
+
+// UnknownKey is the error svc answers a request signed with accessKey when
+// no principal owns the key: svc.BadKey when the service sets one, else its
+// protocol's — InvalidClientTokenId (403) for query/XML and REST-XML
+// services (STS, IAM, SNS, CloudFormation, SQS over query, Route 53),
+// AuthFailure (401) for EC2's query protocol, UnrecognizedClientException
+// for JSON 1.0/1.1 and RPCv2 CBOR (400, as DynamoDB's error table gives
+// it) and REST-JSON (403, Lambda), all with the message "The security
+// token included in the request is invalid." A JSON or CBOR service that
+// also speaks query (SQS, CloudWatch) sends InvalidClientTokenId as its
+// query-compatible code, the code its query clients know. A REST-XML
+// error carries the key (AWSAccessKeyId), as S3's does.
+func (svc *Service) UnknownKey(accessKey string) *Error {
+	e := svc.BadKey
+	if e.Code == "" {
+		switch svc.Protocol {
+		case ProtoEC2:
+			e = Error{Status: 401, Code: "AuthFailure", Message: ec2AuthFailure}
+		case ProtoJSON, ProtoCBOR:
+			e = Error{Status: 400, Code: "UnrecognizedClientException", Message: invalidToken}
+			if svc.QueryXMLNS != "" {
+				e.QueryCode = "InvalidClientTokenId"
+			}
+		case ProtoRESTJSON:
+			e = Error{Status: 403, Code: "UnrecognizedClientException", Message: invalidToken}
+		default:
+			e = Error{Status: 403, Code: "InvalidClientTokenId", Message: invalidToken}
+		}
+	}
+	if svc.Protocol == ProtoRESTXML && !svc.WrapErrors {
+		e.Extra = map[string]string{"AWSAccessKeyId": accessKey}
+	}
+	return &e
+}
+
 // Denies sets the error a call IAM denies answers.
 func (svc *Service) Denies(status int, code string) *Service {
 	svc.Deny = Error{Status: status, Code: code}

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/cloudcontrol"
 	cctypes "github.com/aws/aws-sdk-go-v2/service/cloudcontrol/types"
 	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
@@ -108,10 +107,7 @@ func TestCorpusWorldServesLiveRaw(t *testing.T) {
 		}
 		cc := clients[loc]
 		if cc == nil {
-			cc = cloudcontrol.NewFromConfig(aws.Config{
-				Region: loc[1], Credentials: credentials.NewStaticCredentialsProvider(keyFor(loc[0]), "s", ""),
-				BaseEndpoint: aws.String(url),
-			})
+			cc = cloudcontrol.NewFromConfig(sandboxtest.Config(url, keyFor(loc[0]), loc[1]))
 			clients[loc] = cc
 		}
 		out, err := cc.GetResource(ctx, &cloudcontrol.GetResourceInput{TypeName: aws.String(c.Resource.ResourceType), Identifier: aws.String(id)})
@@ -140,7 +136,7 @@ func TestCorpusWorldServesLiveRaw(t *testing.T) {
 	}
 
 	// The stack of a case reads back through CloudFormation.
-	cfn := cloudformation.NewFromConfig(aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider(keyFor(worldgen.CorpusAccount), "s", ""), BaseEndpoint: aws.String(url)})
+	cfn := cloudformation.NewFromConfig(sandboxtest.Config(url, keyFor(worldgen.CorpusAccount), "us-east-1"))
 	tpl, err := cfn.GetTemplate(ctx, &cloudformation.GetTemplateInput{StackName: aws.String("CdkrdIntegHarvest2")})
 	if err != nil {
 		t.Fatal(err)

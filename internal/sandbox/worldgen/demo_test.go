@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
@@ -19,6 +18,7 @@ import (
 	"github.com/realdrift/realdrift/internal/corpus/corpustest"
 	"github.com/realdrift/realdrift/internal/live"
 	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/sandbox/sandboxtest"
 	"github.com/realdrift/realdrift/internal/sandbox/worldgen"
 )
 
@@ -75,7 +75,7 @@ func TestDemoWorld(t *testing.T) {
 	stacks := 0
 	for _, a := range w.Accounts {
 		for _, r := range a.Regions {
-			conf := aws.Config{Region: r.Name, Credentials: credentials.NewStaticCredentialsProvider(worldgen.DemoAccessKey(a.ID), "s", ""), BaseEndpoint: aws.String(hs.URL)}
+			conf := sandboxtest.Config(hs.URL, worldgen.DemoAccessKey(a.ID), r.Name)
 			cfn := cloudformation.NewFromConfig(conf)
 			clients := live.NewClients(conf)
 			for _, s := range r.Stacks {
@@ -101,7 +101,7 @@ func TestDemoWorld(t *testing.T) {
 	if stacks != 12 {
 		t.Errorf("%d stacks, want 12", stacks)
 	}
-	org := organizations.NewFromConfig(aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider(worldgen.DemoAccessKey(worldgen.DemoAccounts()[0].ID), "s", ""), BaseEndpoint: aws.String(hs.URL)})
+	org := organizations.NewFromConfig(sandboxtest.Config(hs.URL, worldgen.DemoAccessKey(worldgen.DemoAccounts()[0].ID), "us-east-1"))
 	out, err := org.ListAccounts(ctx, &organizations.ListAccountsInput{})
 	if err != nil || len(out.Accounts) != 3 {
 		t.Errorf("ListAccounts: %v %v", out, err)
@@ -129,7 +129,7 @@ func TestDemoDrift(t *testing.T) {
 	}
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
-	conf := aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider(worldgen.DemoAccessKey(dev), "s", ""), BaseEndpoint: aws.String(hs.URL)}
+	conf := sandboxtest.Config(hs.URL, worldgen.DemoAccessKey(dev), "us-east-1")
 	ctx := t.Context()
 	var role, fn string
 	for _, s := range w.Accounts[1].Regions[0].Stacks {

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
 	cfntypes "github.com/aws/aws-sdk-go-v2/service/cloudformation/types"
 	"github.com/google/go-cmp/cmp"
@@ -27,7 +26,7 @@ func TestDescribeTypeRoundTrip(t *testing.T) {
 	// Every account region answers its own facts over the world's.
 	for _, a := range w.Accounts {
 		for _, reg := range a.Regions {
-			cfn := cloudformation.NewFromConfig(aws.Config{Region: reg.Name, Credentials: credentials.NewStaticCredentialsProvider(worldgen.AccessKey(a.ID), "s", ""), BaseEndpoint: aws.String(url)})
+			cfn := cloudformation.NewFromConfig(sandboxtest.Config(url, worldgen.AccessKey(a.ID), reg.Name))
 			want := map[string]schema.Facts{}
 			for typ, f := range w.Schemas {
 				want[typ] = *f

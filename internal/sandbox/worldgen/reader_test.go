@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/realdrift/realdrift/internal/live"
@@ -36,7 +34,7 @@ func TestCorpusWorldThroughReaders(t *testing.T) {
 		loc := where[c.File]
 		cl := clients[loc]
 		if cl == nil {
-			cl = live.NewClients(aws.Config{Region: loc[1], Credentials: credentials.NewStaticCredentialsProvider(worldgen.AccessKey(loc[0]), "s", ""), BaseEndpoint: aws.String(url)})
+			cl = live.NewClients(sandboxtest.Config(url, worldgen.AccessKey(loc[0]), loc[1]))
 			clients[loc] = cl
 		}
 		f := c.Schema
@@ -88,7 +86,7 @@ func TestCorpusWorldUnderReadRole(t *testing.T) {
 		loc := [2]string{p.Account, p.Region}
 		cl := clients[loc]
 		if cl == nil {
-			cl = live.NewClients(aws.Config{Region: loc[1], Credentials: credentials.NewStaticCredentialsProvider("ASIAREAD"+loc[0], "s", ""), BaseEndpoint: aws.String(url)})
+			cl = live.NewClients(sandboxtest.Config(url, "ASIAREAD"+loc[0], loc[1]))
 			clients[loc] = cl
 		}
 		f := c.Schema
