@@ -9,6 +9,7 @@ import (
 
 	"github.com/realdrift/realdrift/internal/corpus"
 	"github.com/realdrift/realdrift/internal/drift"
+	"github.com/realdrift/realdrift/internal/report"
 )
 
 // runCorpus replays golden-corpus cases through the classifier and prints a
@@ -19,7 +20,7 @@ import (
 // exit status is 2 at the end.
 func runCorpus(ctx context.Context, s IO, args []string) int {
 	fs := newFlags(s, "corpus", "[--json] [--quiet] DIR|FILE...")
-	asJSON := fs.Bool("json", false, "write one line per case: {\"file\": ..., \"findings\": [...]}")
+	asJSON := fs.Bool("json", false, "write one line per case: {\"schemaVersion\", \"report\": \"corpus\", \"toolVersion\", \"file\", \"findings\": [...]} (report.schema.json)")
 	quiet := fs.Bool("quiet", false, "print only the summary line")
 	if done, code := parse(s, fs, args); done {
 		return code
@@ -50,9 +51,10 @@ func runCorpus(ctx context.Context, s IO, args []string) int {
 				got = []drift.Finding{}
 			}
 			if err := enc.Encode(struct {
+				report.Header
 				File     string          `json:"file"`
 				Findings []drift.Finding `json:"findings"`
-			}{c.File, got}); err != nil {
+			}{report.NewHeader(report.KindCorpus, toolVersion()), c.File, got}); err != nil {
 				return fail(s, "corpus", fmt.Errorf("write %s: %w", c.File, err))
 			}
 		case !*quiet && !res.Exact:

@@ -54,19 +54,21 @@ func TestCorpusVerb(t *testing.T) {
 		t.Errorf("mismatch: code %d out %q", code, out)
 	}
 
-	// --json: one line per case, findings in the corpus shape.
+	// --json: one line per case, findings in the corpus shape, each line a
+	// report of report.schema.json (runVerb validates it).
 	out, errs, code = runArgs(t, "corpus", "--json", dir)
 	if code != ExitOK {
 		t.Fatalf("corpus --json: code %d stderr %q", code, errs)
 	}
 	var line struct {
+		Report   string           `json:"report"`
 		File     string           `json:"file"`
 		Findings []map[string]any `json:"findings"`
 	}
 	if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &line); err != nil {
 		t.Fatalf("--json line %q: %v", out, err)
 	}
-	if line.File != "AWS__SQS__Queue.Q.json" || len(line.Findings) != 2 || line.Findings[0]["tier"] != "declared" {
+	if line.Report != "corpus" || line.File != "AWS__SQS__Queue.Q.json" || len(line.Findings) != 2 || line.Findings[0]["tier"] != "declared" {
 		t.Errorf("--json line %+v", line)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,8 +15,9 @@ import (
 	"github.com/realdrift/realdrift/internal/report/reporttest"
 )
 
-// reportVerbs are the verbs that write a JSON report (report.schema.json).
-var reportVerbs = []string{"check", "diff", "revert"}
+// reportVerbs are the verbs that write a JSON report (report.schema.json):
+// corpus --json one a line, schema stats --json one.
+var reportVerbs = []string{"check", "diff", "revert", "corpus", "schema"}
 
 // runVerb is Run for the tests: it runs args and validates every JSON
 // report the run wrote — to stdout (--json, --format json) or to a file
@@ -44,7 +46,9 @@ func runVerb(t testing.TB, ctx context.Context, s IO, args []string) int {
 	if b, ok := s.Stdout.(interface{ String() string }); ok && len(b.String()) >= before {
 		out := bytes.TrimSpace([]byte(b.String()[before:]))
 		if len(out) > 0 && (wantsJSON(args) || isReport(out)) {
-			reporttest.Validate(t, what+" (stdout)", out)
+			for i, doc := range documents(args[0], out) {
+				reporttest.Validate(t, fmt.Sprintf("%s (stdout, document %d)", what, i+1), doc)
+			}
 		}
 	}
 	for _, p := range jsonFiles(args) {
@@ -55,6 +59,21 @@ func runVerb(t testing.TB, ctx context.Context, s IO, args []string) int {
 		reporttest.Validate(t, what+" ("+filepath.Base(p)+")", b)
 	}
 	return code
+}
+
+// documents are the JSON documents of a verb's stdout: one a line for
+// corpus (JSON lines), else the whole output.
+func documents(verb string, out []byte) [][]byte {
+	if verb != "corpus" {
+		return [][]byte{out}
+	}
+	var docs [][]byte
+	for _, line := range bytes.Split(out, []byte("\n")) {
+		if line = bytes.TrimSpace(line); len(line) > 0 {
+			docs = append(docs, line)
+		}
+	}
+	return docs
 }
 
 // wantsJSON reports whether args ask for the JSON report on stdout:

@@ -10,6 +10,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/cloudformation"
 
+	"github.com/realdrift/realdrift/internal/report"
 	"github.com/realdrift/realdrift/internal/scan"
 	"github.com/realdrift/realdrift/internal/schema"
 )
@@ -131,8 +132,10 @@ func sameFold(names []string, name string) string {
 	return ""
 }
 
-// schemaStats is the summary "schema stats" prints.
+// schemaStats is the summary "schema stats" prints; as JSON it is a
+// report (report.schema.json's schemaStatsReport).
 type schemaStats struct {
+	report.Header
 	Types         int           `json:"types"`
 	Source        schema.Source `json:"source"`
 	Readable      int           `json:"readable"`
@@ -150,7 +153,7 @@ type schemaStats struct {
 
 func runSchemaStats(_ context.Context, s IO, args []string) int {
 	fs := newFlags(s, "schema stats", "[--json]")
-	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	asJSON := fs.Bool("json", false, "print the summary as JSON (report.schema.json, report \"schemaStats\")")
 	if done, code := parse(s, fs, args); done {
 		return code
 	}
@@ -163,6 +166,7 @@ func runSchemaStats(_ context.Context, s IO, args []string) int {
 	}
 	st := summarise(snap)
 	if *asJSON {
+		st.Header = report.NewHeader(report.KindSchemaStats, toolVersion())
 		b, err := json.MarshalIndent(st, "", "  ")
 		if err != nil {
 			return fail(s, "schema stats", err)

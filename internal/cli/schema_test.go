@@ -106,6 +106,9 @@ func TestSchemaStats(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &st); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, out)
 	}
+	if st.Report != "schemaStats" || st.SchemaVersion != 1 {
+		t.Errorf("header = %+v, want a schemaStats report (runVerb validates it)", st.Header)
+	}
 	if st.Types < 1400 {
 		t.Errorf("types = %d, want at least 1400", st.Types)
 	}

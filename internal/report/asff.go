@@ -192,12 +192,18 @@ func truncate(s string, n int) string {
 }
 
 // FindingID is a finding's stable id: the same stack (account, region,
-// name), resource (logical and physical id) and path give the same id in
-// every run and every report — the JSON report's id, SARIF's
-// partialFingerprints and ASFF's Id — so a re-import or a re-upload
-// updates the finding it reported before.
+// name), resource (logical and physical id), path and tier give the same
+// id in every run and every report — the JSON report's id, SARIF's
+// partialFingerprints (realdriftFindingId/v2) and ASFF's Id — so a
+// re-import or a re-upload updates the finding it reported before. The
+// tier is part of it: two findings of one resource and path that differ
+// only in tier (a resource deleted and not read, skipped and ignored) are
+// two findings, and a finding whose tier changes is a new one, the old
+// one gone (Security Hub archives it, as it archives any finding no
+// longer reported). Ids written before the tier was part of it (SARIF's
+// v1 fingerprints) name the same findings under another value once.
 func FindingID(ref drift.StackRef, f drift.Finding) string {
-	key := strings.Join([]string{ref.Account, ref.Region, ref.Name, f.LogicalID, f.PhysicalID, f.Path}, "\x00")
+	key := strings.Join([]string{ref.Account, ref.Region, ref.Name, f.LogicalID, f.PhysicalID, f.Path, f.Tier.String()}, "\x00")
 	sum := sha256.Sum256([]byte(key))
 	return "realdrift/" + hex.EncodeToString(sum[:16])
 }

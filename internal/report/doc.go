@@ -60,7 +60,8 @@
 // JSON contract (schemaVersion 1; published as report.schema.json at the
 // repository root, JSON Schema 2020-12, which also covers diff --json and
 // revert --json; see testdata/report.json). Every JSON report starts with
-// Header: schemaVersion, report (Kind: check, diff, revert) and
+// Header: schemaVersion, report (Kind: check, diff, revert, corpus — each
+// line of corpus --json —, schemaStats) and
 // toolVersion (the realdrift version, "(devel)" for a build without one).
 // reporttest.Validate checks a report against the schema; the tests of
 // every package that produces one call it.
@@ -134,6 +135,7 @@
 // logical names are account/region/stack/logical id.
 //
 // FindingID is a finding's stable id (account, region, stack, logical id,
-// physical id, path, hashed): the JSON findings' id, SARIF's
-// partialFingerprints and ASFF's Id.
+// physical id, path and tier, hashed): the JSON findings' id, SARIF's
+// partialFingerprints (realdriftFindingId/v2; v1 lacked the tier) and
+// ASFF's Id.
 package report

@@ -22,7 +22,17 @@ const (
 	KindCheck  Kind = "check"
 	KindDiff   Kind = "diff"
 	KindRevert Kind = "revert"
+	// KindCorpus is one line of corpus --json: a case's replay.
+	KindCorpus Kind = "corpus"
+	// KindSchemaStats is schema stats --json.
+	KindSchemaStats Kind = "schemaStats"
 )
+
+// Kinds are the kinds of report, in the order report.schema.json lists
+// them.
+func Kinds() []Kind {
+	return []Kind{KindCheck, KindDiff, KindRevert, KindCorpus, KindSchemaStats}
+}
 
 // Header is what every JSON report starts with: the contract version, the
 // kind of report and the realdrift version that wrote it.

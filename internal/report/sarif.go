@@ -287,7 +287,7 @@ func sarifResult(s Stack, f drift.Finding, r sarifRule, level string, index int,
 		"message":   map[string]any{"text": sarifMessage(s, f)},
 		"locations": []any{loc},
 		"partialFingerprints": map[string]any{
-			"realdriftFindingId/v1": FindingID(s.Ref, f),
+			"realdriftFindingId/v2": FindingID(s.Ref, f),
 		},
 		"properties": map[string]any{
 			"stack": s.Ref.Name, "account": s.Ref.Account, "region": s.Ref.Region,

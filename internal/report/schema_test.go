@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/realdrift/realdrift/internal/diff"
@@ -100,6 +101,55 @@ func TestReportJSONFindingIDs(t *testing.T) {
 	}
 }
 
+// TestFindingIDTier: two findings of one resource and path that differ
+// only in tier have different ids, in the JSON report, SARIF's
+// fingerprints and ASFF's Id alike; the same finding keeps its id.
+func TestFindingIDTier(t *testing.T) {
+	ref := drift.StackRef{Account: "111111111111", Region: "eu-west-1", Name: "Orders"}
+	base := drift.Finding{LogicalID: "T", ResourceType: "AWS::SNS::Topic", PhysicalID: "t"}
+	tiers := []drift.Tier{drift.Deleted, drift.Skipped, drift.Ignored, drift.NothingToRead}
+	ids := map[string]drift.Tier{}
+	var findings []drift.Finding
+	for _, tier := range tiers {
+		f := base
+		f.Tier = tier
+		findings = append(findings, f)
+		id := report.FindingID(ref, f)
+		if other, dup := ids[id]; dup {
+			t.Errorf("%s and %s share id %s", other, tier, id)
+		}
+		ids[id] = tier
+		if again := report.FindingID(ref, f); again != id {
+			t.Errorf("%s: id %s, then %s", tier, id, again)
+		}
+	}
+	// Deleted and added at the resource itself: two drift findings of one
+	// path, in every form.
+	added := base
+	added.Tier = drift.Added
+	findings = append(findings, added)
+	ids[report.FindingID(ref, added)] = drift.Added
+	stacks := []report.Stack{{Ref: ref, Findings: findings, Resources: 1}}
+	var js, sarif, asff bytes.Buffer
+	if err := report.JSON(&js, stacks, report.JSONOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.SARIF(&sarif, stacks, report.SARIFOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.ASFF(&asff, stacks, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	for id, tier := range ids {
+		if !strings.Contains(js.String(), id) {
+			t.Errorf("the JSON report lacks the %s finding's id %s", tier, id)
+		}
+		if tier.IsDrift() && (!strings.Contains(sarif.String(), id) || !strings.Contains(asff.String(), id)) {
+			t.Errorf("SARIF or ASFF lacks the %s finding's id %s", tier, id)
+		}
+	}
+}
+
 // TestReportSchemaEnums: each closed set the schema lists is the set the
 // code writes, read from the types' own JSON, so a new tier, verdict,
 // diff action or revert reason cannot be written without the schema
@@ -114,10 +164,20 @@ func TestReportSchemaEnums(t *testing.T) {
 		t.Fatal(err)
 	}
 	var schema struct {
-		Defs map[string]json.RawMessage `json:"$defs"`
+		Defs       map[string]json.RawMessage `json:"$defs"`
+		Properties struct {
+			Report struct{ Enum []string } `json:"report"`
+		} `json:"properties"`
 	}
 	if err := json.Unmarshal(b, &schema); err != nil {
 		t.Fatal(err)
+	}
+	var kinds []string
+	for _, k := range report.Kinds() {
+		kinds = append(kinds, string(k))
+	}
+	if d := cmp.Diff(schema.Properties.Report.Enum, kinds); d != "" {
+		t.Errorf("schema's report enum differs from report.Kinds (-schema +code):\n%s", d)
 	}
 	enum := func(path ...string) []string {
 		raw := schema.Defs[path[0]]
