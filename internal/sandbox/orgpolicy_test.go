@@ -62,7 +62,7 @@ func TestOrganizationEnforced(t *testing.T) {
 	if _, err := assume(mgmtKey, readRole, "sweep-2"); code(err) != "AccessDenied" {
 		t.Errorf("alice with another external id: %v", err)
 	}
-	if _, err := assume("AKIAUNMAPPED00000000", readRole, "sweep-1"); code(err) != "AccessDenied" ||
+	if _, err := assume(rootKey, readRole, "sweep-1"); code(err) != "AccessDenied" ||
 		!strings.Contains(err.Error(), "User: arn:aws:iam::"+mgmt+":root is not authorized") {
 		t.Errorf("the management account's root (not the trusted principal): %v", err)
 	}
