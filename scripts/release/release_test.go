@@ -32,6 +32,45 @@ func TestRelease(t *testing.T) {
 	t.Run("action install", func(t *testing.T) { testActionInstall(t, dist, arts[0].Archive) })
 }
 
+// TestOtherTargetsResolve: cmd/realdrift resolves for every release
+// target but the host's (whose archive TestRelease builds and runs) —
+// every package found with files for the target, CGO off — and a module
+// whose package has files for linux only does not resolve for windows.
+func TestOtherTargetsResolve(t *testing.T) {
+	ctx := context.Background()
+	for target := range machines() {
+		if target == Host() {
+			continue
+		}
+		t.Run(target.String(), func(t *testing.T) {
+			if err := Resolve(ctx, "../..", "./cmd/realdrift", target); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	mod := t.TempDir()
+	for name, body := range map[string]string{
+		"go.mod":         "module example.com/m\n\ngo 1.22\n",
+		"main.go":        "package main\n\nimport \"example.com/m/p\"\n\nfunc main() { p.F() }\n",
+		"p/p_linux.go":   "//go:build linux\n\npackage p\n\nfunc F() {}\n",
+		"p/doc_linux.go": "package p\n",
+	} {
+		path := filepath.Join(mod, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := Resolve(ctx, mod, ".", Target{"linux", "amd64"}); err != nil {
+		t.Errorf("linux: %v", err)
+	}
+	if err := Resolve(ctx, mod, ".", Target{"windows", "amd64"}); err == nil || !strings.Contains(err.Error(), "example.com/m/p") {
+		t.Errorf("windows: %v, want example.com/m/p not to resolve", err)
+	}
+}
+
 // testActionInstall runs the GitHub Action's install path
 // (scripts/action.sh resolve|install) against a local release directory
 // holding this snapshot, as a runner of the host's OS and architecture
