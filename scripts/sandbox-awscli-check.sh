@@ -185,6 +185,20 @@ assert got == want, got
 "
 
 fails "cloudformation describe-stacks (missing stack)" "does not exist" cloudformation describe-stacks --stack-name Nope
+
+awsq cloudformation describe-stack-resources --stack-name OrdersService | check "cloudformation describe-stack-resources" "
+$SVC
+got = sorted((r['LogicalResourceId'], r['ResourceType'], r['ResourceStatus']) for r in out['StackResources'])
+want = sorted((r['logicalId'], r['type'], 'CREATE_COMPLETE') for r in s['resources'])
+assert got == want, (got, want)
+assert all(r['StackName'] == 'OrdersService' for r in out['StackResources'])
+"
+awsq cloudformation list-stacks | check "cloudformation list-stacks" "
+region = [r for a in w['accounts'] if a['id'] == '$DEV' for r in a['regions'] if r['name'] == 'us-east-1'][0]
+got = {x['StackName'] for x in out['StackSummaries']}
+assert got == {st['name'] for st in region['stacks']}, got
+assert all(x['StackStatus'] and x['CreationTime'] for x in out['StackSummaries'])
+"
 }
 
 sec_cloudcontrol() {
@@ -234,6 +248,30 @@ assert 'sns.amazonaws.com' in a['Policy']
 "
 }
 
+sec_cloudcontrol_list_delete() {
+# Cloud Control (JSON 1.0): a type's resources listed, one deleted.
+gone=https://sqs.us-east-1.amazonaws.com/$DEV/cli-delete-me
+add AWS::SQS::Queue "$gone" '{"QueueName":"cli-delete-me","QueueUrl":"'"$gone"'","Arn":"arn:aws:sqs:us-east-1:'$DEV':cli-delete-me"}'
+awsq cloudcontrol list-resources --type-name AWS::SQS::Queue | check "cloudcontrol list-resources" "
+ids = [r['Identifier'] for r in out['ResourceDescriptions']]
+assert '$gone' in ids and len(ids) == len(set(ids)), ids
+"
+awsq cloudcontrol delete-resource --type-name AWS::SQS::Queue --identifier "$gone" >"$tmp/delete.json"
+check "cloudcontrol delete-resource" "
+ev = out['ProgressEvent']
+assert ev['Operation'] == 'DELETE' and ev['TypeName'] == 'AWS::SQS::Queue' and ev['RequestToken'], ev
+" <"$tmp/delete.json"
+TOKEN=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["ProgressEvent"]["RequestToken"])' <"$tmp/delete.json")
+for _ in $(seq 1 50); do
+	awsq cloudcontrol get-resource-request-status --request-token "$TOKEN" >"$tmp/status.json"
+	[ "$(python3 -c 'import json,sys; print(json.load(sys.stdin)["ProgressEvent"]["OperationStatus"])' <"$tmp/status.json")" = IN_PROGRESS ] || break
+	sleep 0.1
+done
+check "cloudcontrol get-resource-request-status (the delete)" "
+assert out['ProgressEvent']['OperationStatus'] == 'SUCCESS', out
+" <"$tmp/status.json"
+fails "cloudcontrol get-resource (deleted)" "ResourceNotFoundException" cloudcontrol get-resource --type-name AWS::SQS::Queue --identifier "$gone"
+}
 sec_sts() {
 awsq sts get-caller-identity | check "sts get-caller-identity" "
 assert out['Account'] == '$DEV', out
@@ -332,6 +370,15 @@ assert [a['IsDefault'] for a in out['NetworkAcls']] == [True], out
 "
 fails "ec2 describe-network-acls (missing ACL)" "InvalidNetworkAclID.NotFound" ec2 describe-network-acls --network-acl-ids acl-00000000000000000
 fails "ec2 describe-network-acls (unknown filter)" "InvalidParameterValue" ec2 describe-network-acls --filters Name=nope,Values=x
+awsq ec2 replace-network-acl-entry --network-acl-id $ACL --rule-number 100 --ingress --protocol 6 --rule-action deny --cidr-block 10.9.0.0/16 --port-range From=8443,To=8443 | check "ec2 replace-network-acl-entry" "
+assert out is None, out
+"
+awsq ec2 describe-network-acls --network-acl-ids $ACL | check "ec2 describe-network-acls (after the replace)" "
+acl, = out['NetworkAcls']
+e, = [e for e in acl['Entries'] if (e['RuleNumber'], e['Egress']) == (100, False)]
+assert (e['RuleAction'], e['CidrBlock'], e['PortRange']) == ('deny', '10.9.0.0/16', {'From': 8443, 'To': 8443}), e
+"
+fails "ec2 replace-network-acl-entry (no such rule)" "InvalidNetworkAclEntry.NotFound" ec2 replace-network-acl-entry --network-acl-id $ACL --rule-number 7 --ingress --protocol 6 --rule-action deny --cidr-block 10.9.0.0/16 --port-range From=1,To=1
 awsq ec2 describe-subnets --filters Name=vpc-id,Values=$VPC --page-size 5 | check "ec2 describe-subnets (paginated by MaxResults)" "
 assert sorted(s['SubnetId'] for s in out['Subnets']) == ['subnet-000000000000000%d' % i for i in range(1, 8)], out
 "
@@ -464,6 +511,11 @@ p, = out['Parameters']
 assert (p['Name'], p['Description'], p['AllowedPattern'], p['Tier'], p['DataType']) == ('/cli/flag', 'cli flag', '^(on|off)\$', 'Standard', 'text') and 'Value' not in p, p
 "
 fails "ssm describe-parameters (bad filter key)" "InvalidFilterKey" ssm describe-parameters --parameter-filters Key=Color,Values=red
+add AWS::SSM::MaintenanceWindowTarget "$WIN|11111111-0000-0000-0000-000000000001" '{"WindowId":"'$WIN'","WindowTargetId":"11111111-0000-0000-0000-000000000001","ResourceType":"INSTANCE","Targets":[{"Key":"tag:Patch","Values":["yes"]}],"Name":"cli-targets"}'
+awsq ssm describe-maintenance-window-targets --window-id $WIN | check "ssm describe-maintenance-window-targets" "
+t, = out['Targets']
+assert (t['WindowTargetId'], t['ResourceType'], t['Name'], t['Targets']) == ('11111111-0000-0000-0000-000000000001', 'INSTANCE', 'cli-targets', [{'Key': 'tag:Patch', 'Values': ['yes']}]), t
+"
 }
 
 sec_autoscaling_codedeploy() {
@@ -609,6 +661,152 @@ fails "iam detach-role-policy (not attached)" "NoSuchEntity" iam detach-role-pol
 fails "iam attach-role-policy (missing policy)" "NoSuchEntity" iam attach-role-policy --role-name cli-attach --policy-arn arn:aws:iam::$DEV:policy/nope
 }
 
+sec_iam_users_groups() {
+# IAM users', groups' and roles' inline policies and attachments, and a managed
+# policy's versions and entities (query/XML).
+add AWS::IAM::User cli-pol-user '{"UserName":"cli-pol-user","UserId":"AIDACLIPOLUSER000001"}'
+add AWS::IAM::Group cli-pol-group '{"GroupName":"cli-pol-group","GroupId":"AGPACLIPOLGROUP00001"}'
+add AWS::IAM::Role cli-pol-role '{"RoleName":"cli-pol-role","RoleId":"AROACLIPOLROLE000001"}'
+doc='{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:GetObject","Resource":"*"}]}'
+for k in user group role; do
+	K=${k^}
+	awsq iam put-$k-policy --$k-name cli-pol-$k --policy-name cli-inline --policy-document "$doc" | check "iam put-$k-policy" "
+assert out is None, out
+"
+	awsq iam get-$k-policy --$k-name cli-pol-$k --policy-name cli-inline | check "iam get-$k-policy" "
+assert out['${K}Name'] == 'cli-pol-$k' and out['PolicyName'] == 'cli-inline', out
+doc = out['PolicyDocument']
+if isinstance(doc, str):
+    import urllib.parse
+    doc = json.loads(urllib.parse.unquote(doc))
+assert doc['Statement'][0]['Action'] == 's3:GetObject', doc
+"
+	awsq iam delete-$k-policy --$k-name cli-pol-$k --policy-name cli-inline | check "iam delete-$k-policy" "
+assert out is None, out
+"
+	fails "iam get-$k-policy (after the delete)" "NoSuchEntity" iam get-$k-policy --$k-name cli-pol-$k --policy-name cli-inline
+	fails "iam put-$k-policy (missing $k)" "NoSuchEntity" iam put-$k-policy --$k-name cli-nobody --policy-name cli-inline --policy-document "$doc"
+	awsq iam attach-$k-policy --$k-name cli-pol-$k --policy-arn arn:aws:iam::aws:policy/ReadOnlyAccess | check "iam attach-$k-policy" "
+assert out is None, out
+"
+	awsq iam list-attached-$k-policies --$k-name cli-pol-$k | check "iam list-attached-$k-policies" "
+assert [(p['PolicyName'], p['PolicyArn']) for p in out['AttachedPolicies']] == [('ReadOnlyAccess', 'arn:aws:iam::aws:policy/ReadOnlyAccess')], out
+"
+	awsq iam detach-$k-policy --$k-name cli-pol-$k --policy-arn arn:aws:iam::aws:policy/ReadOnlyAccess | check "iam detach-$k-policy" "
+assert out is None, out
+"
+	awsq iam list-attached-$k-policies --$k-name cli-pol-$k | check "iam list-attached-$k-policies (after the detach)" "
+assert out['AttachedPolicies'] == [], out
+"
+done
+arn=arn:aws:iam::$DEV:policy/cli-versioned
+add AWS::IAM::ManagedPolicy "$arn" '{"ManagedPolicyName":"cli-versioned","PolicyArn":"'"$arn"'","PolicyDocument":'"$doc"',"Users":["cli-pol-user"],"Groups":["cli-pol-group"]}'
+awsq iam get-policy --policy-arn "$arn" | check "iam get-policy" "
+p = out['Policy']
+assert (p['PolicyName'], p['Arn'], p['DefaultVersionId'], p['AttachmentCount'], p['Path']) == ('cli-versioned', '$arn', 'v1', 2, '/'), p
+"
+awsq iam list-entities-for-policy --policy-arn "$arn" | check "iam list-entities-for-policy" "
+assert [u['UserName'] for u in out['PolicyUsers']] == ['cli-pol-user'], out
+assert [g['GroupName'] for g in out['PolicyGroups']] == ['cli-pol-group'], out
+assert out['PolicyRoles'] == [], out
+"
+doc2='{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:ListBucket","Resource":"*"}]}'
+awsq iam create-policy-version --policy-arn "$arn" --policy-document "$doc2" --set-as-default | check "iam create-policy-version" "
+v = out['PolicyVersion']
+assert (v['VersionId'], v['IsDefaultVersion']) == ('v2', True), v
+"
+awsq iam get-policy-version --policy-arn "$arn" --version-id v2 | check "iam get-policy-version" "
+v = out['PolicyVersion']
+doc = v['Document']
+if isinstance(doc, str):
+    import urllib.parse
+    doc = json.loads(urllib.parse.unquote(doc))
+assert v['VersionId'] == 'v2' and doc['Statement'][0]['Action'] == 's3:ListBucket', v
+"
+awsq iam list-policy-versions --policy-arn "$arn" | check "iam list-policy-versions" "
+assert [(v['VersionId'], v['IsDefaultVersion']) for v in out['Versions']] == [('v2', True), ('v1', False)], out
+"
+fails "iam delete-policy-version (the default)" "DeleteConflict" iam delete-policy-version --policy-arn "$arn" --version-id v2
+awsq iam delete-policy-version --policy-arn "$arn" --version-id v1 | check "iam delete-policy-version" "
+assert out is None, out
+"
+awsq iam list-policy-versions --policy-arn "$arn" | check "iam list-policy-versions (after the delete)" "
+assert [v['VersionId'] for v in out['Versions']] == ['v2'], out
+"
+fails "iam get-policy (missing)" "NoSuchEntity" iam get-policy --policy-arn arn:aws:iam::$DEV:policy/cli-nope
+}
+sec_lambda_children() {
+# Lambda (REST-JSON): a function's aliases, event source mappings, URL
+# configurations and resource-policy writes, out of band.
+fn=cli-children
+farn=arn:aws:lambda:us-east-1:$DEV:function:$fn
+add AWS::Lambda::Function $fn '{"FunctionName":"'$fn'","Arn":"'$farn'","Role":"arn:aws:iam::'$DEV':role/cli","Runtime":"python3.12","Handler":"index.handler"}'
+add AWS::Lambda::Alias "$farn:live" '{"FunctionName":"'$fn'","Name":"live","FunctionVersion":"1","AliasArn":"'$farn':live"}'
+add AWS::Lambda::EventSourceMapping 6f1b6a8e-0c1d-4c1e-9a1b-0c1c1c1c1c1c '{"Id":"6f1b6a8e-0c1d-4c1e-9a1b-0c1c1c1c1c1c","FunctionName":"'$fn'","EventSourceArn":"arn:aws:sqs:us-east-1:'$DEV':cli-q","BatchSize":5,"Enabled":false}'
+add AWS::Lambda::Url "$farn" '{"TargetFunctionArn":"'$fn'","FunctionArn":"'$farn'","FunctionUrl":"https://cli.lambda-url.us-east-1.on.aws/","AuthType":"AWS_IAM"}'
+awsq lambda list-aliases --function-name $fn | check "lambda list-aliases" "
+assert [(a['Name'], a['FunctionVersion'], a['AliasArn']) for a in out['Aliases']] == [('live', '1', '$farn:live')], out
+"
+awsq lambda list-event-source-mappings --function-name $fn | check "lambda list-event-source-mappings" "
+m = out['EventSourceMappings']
+assert [(x['UUID'], x['State'], x['BatchSize'], x['FunctionArn']) for x in m] == [('6f1b6a8e-0c1d-4c1e-9a1b-0c1c1c1c1c1c', 'Disabled', 5, '$farn')], m
+"
+awsq lambda list-function-url-configs --function-name $fn | check "lambda list-function-url-configs" "
+u = out['FunctionUrlConfigs']
+assert [(x['FunctionUrl'], x['AuthType'], x['FunctionArn']) for x in u] == [('https://cli.lambda-url.us-east-1.on.aws/', 'AWS_IAM', '$farn')], u
+"
+awsq lambda add-permission --function-name $fn --statement-id cli-events --action lambda:InvokeFunction --principal events.amazonaws.com | check "lambda add-permission" "
+st = json.loads(out['Statement'])
+assert st['Sid'] == 'cli-events' and st['Principal'] == {'Service': 'events.amazonaws.com'} and st['Resource'] == '$farn', st
+"
+fails "lambda add-permission (the statement id again)" "ResourceConflictException" lambda add-permission --function-name $fn --statement-id cli-events --action lambda:InvokeFunction --principal events.amazonaws.com
+awsq lambda get-policy --function-name $fn | check "lambda get-policy (after add-permission)" "
+assert [x['Sid'] for x in json.loads(out['Policy'])['Statement']] == ['cli-events'], out
+"
+awsq lambda remove-permission --function-name $fn --statement-id cli-events | check "lambda remove-permission" "
+assert out is None, out
+"
+fails "lambda remove-permission (gone)" "ResourceNotFoundException" lambda remove-permission --function-name $fn --statement-id cli-events
+fails "lambda list-aliases (missing function)" "ResourceNotFoundException" lambda list-aliases --function-name cli-nope
+}
+sec_sns_writes() {
+# SNS (query/XML): attribute writes, subscriptions listed and removed.
+topic=arn:aws:sns:us-east-1:$DEV:cli-topic
+add AWS::SNS::Topic "$topic" '{"TopicName":"cli-topic","TopicArn":"'"$topic"'"}'
+add AWS::SNS::Subscription "$topic:0b0b0b0b-1111-2222-3333-444444444444" '{"TopicArn":"'"$topic"'","Protocol":"sqs","Endpoint":"arn:aws:sqs:us-east-1:'$DEV':cli-q"}'
+awsq sns set-topic-attributes --topic-arn "$topic" --attribute-name DisplayName --attribute-value "CLI topic" | check "sns set-topic-attributes" "
+assert out is None, out
+"
+awsq sns get-topic-attributes --topic-arn "$topic" | check "sns get-topic-attributes (after the write)" "
+assert out['Attributes']['DisplayName'] == 'CLI topic' and out['Attributes']['SubscriptionsConfirmed'] == '1', out
+"
+fails "sns set-topic-attributes (not writable)" "InvalidParameter" sns set-topic-attributes --topic-arn "$topic" --attribute-name Owner --attribute-value x
+awsq sns list-subscriptions-by-topic --topic-arn "$topic" | check "sns list-subscriptions-by-topic" "
+assert [(x['SubscriptionArn'], x['Protocol'], x['Endpoint']) for x in out['Subscriptions']] == [('$topic:0b0b0b0b-1111-2222-3333-444444444444', 'sqs', 'arn:aws:sqs:us-east-1:$DEV:cli-q')], out
+"
+awsq sns unsubscribe --subscription-arn "$topic:0b0b0b0b-1111-2222-3333-444444444444" | check "sns unsubscribe" "
+assert out is None, out
+"
+awsq sns list-subscriptions-by-topic --topic-arn "$topic" | check "sns list-subscriptions-by-topic (after unsubscribe)" "
+assert out['Subscriptions'] == [], out
+"
+fails "sns unsubscribe (gone)" "NotFound" sns unsubscribe --subscription-arn "$topic:0b0b0b0b-1111-2222-3333-444444444444"
+}
+sec_s3_bucket_policy() {
+# S3 (REST-XML): a bucket policy written, read back and deleted.
+add AWS::S3::Bucket cli-policy-bucket '{"BucketName":"cli-policy-bucket"}'
+pol='{"Version":"2012-10-17","Statement":[{"Effect":"Deny","Principal":"*","Action":"s3:*","Resource":"arn:aws:s3:::cli-policy-bucket/*","Condition":{"Bool":{"aws:SecureTransport":"false"}}}]}'
+awsq s3api put-bucket-policy --bucket cli-policy-bucket --policy "$pol" | check "s3api put-bucket-policy" "
+assert out is None, out
+"
+awsq s3api get-bucket-policy --bucket cli-policy-bucket | check "s3api get-bucket-policy (after the put)" "
+assert json.loads(out['Policy']) == json.loads('$pol'), out
+"
+awsq s3api delete-bucket-policy --bucket cli-policy-bucket | check "s3api delete-bucket-policy" "
+assert out is None, out
+"
+fails "s3api get-bucket-policy (after the delete)" "NoSuchBucketPolicy" s3api get-bucket-policy --bucket cli-policy-bucket
+}
 sec_scheduler() {
 # EventBridge Scheduler (REST-JSON).
 add AWS::Scheduler::Schedule cli-nightly '{"Name":"cli-nightly","ScheduleExpression":"cron(0 2 * * ? *)","FlexibleTimeWindow":{"Mode":"OFF"},"StartDate":"2030-01-01T00:00:00Z","Target":{"Arn":"arn:aws:sqs:us-east-1:'$DEV':cli","RoleArn":"arn:aws:iam::'$DEV':role/cli"}}'
@@ -677,6 +875,12 @@ awsq elbv2 modify-load-balancer-attributes --load-balancer-arn $LB --attributes 
 assert {a['Key']: a['Value'] for a in out['Attributes']} == {'idle_timeout.timeout_seconds': '120', 'deletion_protection.enabled': 'false'}, out
 "
 fails "elbv2 modify-load-balancer-attributes (missing load balancer)" "LoadBalancerNotFound" elbv2 modify-load-balancer-attributes --load-balancer-arn ${LB}0 --attributes Key=idle_timeout.timeout_seconds,Value=120
+TG=arn:aws:elasticloadbalancing:us-east-1:$DEV:targetgroup/cli/0123456789abcdef
+add AWS::ElasticLoadBalancingV2::TargetGroup $TG '{"TargetGroupArn":"'$TG'","TargetGroupAttributes":[{"Key":"deregistration_delay.timeout_seconds","Value":"300"}]}'
+awsq elbv2 modify-target-group-attributes --target-group-arn $TG --attributes Key=deregistration_delay.timeout_seconds,Value=30 | check "elbv2 modify-target-group-attributes" "
+assert {a['Key']: a['Value'] for a in out['Attributes']} == {'deregistration_delay.timeout_seconds': '30'}, out
+"
+fails "elbv2 modify-target-group-attributes (missing target group)" "TargetGroupNotFound" elbv2 modify-target-group-attributes --target-group-arn ${TG}0 --attributes Key=deregistration_delay.timeout_seconds,Value=30
 }
 
 sec_elasticache() {
@@ -727,6 +931,14 @@ awsq dax describe-subnet-groups --subnet-group-names cli-dax-subnets | check "da
 assert out['SubnetGroups'] == [{'SubnetGroupName': 'cli-dax-subnets', 'Subnets': [{'SubnetIdentifier': 'subnet-0aaaaaaaaaaaaaaaa'}]}], out
 "
 fails "dax describe-clusters (missing cluster)" "ClusterNotFoundFault" dax describe-clusters --cluster-names nope
+add AWS::DAX::ParameterGroup cli-dax-params '{"ParameterGroupName":"cli-dax-params","Description":"cli","ParameterNameValues":{"query-ttl-millis":"600000","record-ttl-millis":"300000"}}'
+awsq dax describe-parameter-groups --parameter-group-names cli-dax-params | check "dax describe-parameter-groups" "
+assert out['ParameterGroups'] == [{'ParameterGroupName': 'cli-dax-params', 'Description': 'cli'}], out
+"
+awsq dax describe-parameters --parameter-group-name cli-dax-params | check "dax describe-parameters" "
+assert [(p['ParameterName'], p['ParameterValue']) for p in out['Parameters']] == [('query-ttl-millis', '600000'), ('record-ttl-millis', '300000')], out
+"
+fails "dax describe-parameters (missing group)" "ParameterGroupNotFoundFault" dax describe-parameters --parameter-group-name cli-nope
 }
 
 sec_ses() {
@@ -1133,9 +1345,38 @@ assert console['userIdentity']['sessionContext']['sessionIssuer']['userName'] ==
 fails "cloudtrail lookup-events (two attributes)" "InvalidLookupAttributesException" cloudtrail lookup-events --lookup-attributes AttributeKey=ResourceName,AttributeValue="$TQ" AttributeKey=Username,AttributeValue=carol
 }
 
+sec_securityhub() {
+# Security Hub (REST-JSON): findings imported, listed and updated (the
+# ASFF output's calls).
+product=arn:aws:securityhub:us-east-1:$DEV:product/$DEV/default
+finding='[{"SchemaVersion":"2018-10-08","Id":"cli-1","ProductArn":"'$product'","GeneratorId":"realdrift","AwsAccountId":"'$DEV'","Types":["Software and Configuration Checks"],"CreatedAt":"2026-01-02T03:04:05.000Z","UpdatedAt":"2026-01-02T03:04:05.000Z","Severity":{"Label":"LOW"},"Title":"drift","Description":"drift","Resources":[{"Type":"Other","Id":"cli"}]}]'
+awsq securityhub batch-import-findings --findings "$finding" | check "securityhub batch-import-findings" "
+assert (out['SuccessCount'], out['FailedCount'], out['FailedFindings']) == (1, 0, []), out
+"
+awsq securityhub batch-import-findings --findings "${finding//$DEV\/default/000000000000\/default}" | check "securityhub batch-import-findings (another account's product fails alone)" "
+assert (out['SuccessCount'], out['FailedCount']) == (0, 1) and out['FailedFindings'][0]['Id'] == 'cli-1', out
+"
+fails "securityhub batch-import-findings (a severity label the model does not list)" "InvalidInputException" securityhub batch-import-findings --findings "${finding//LOW/SEVERE}"
+awsq securityhub get-findings --filters '{"Id":[{"Value":"cli-1","Comparison":"EQUALS"}]}' | check "securityhub get-findings" "
+f, = out['Findings']
+assert (f['Id'], f['ProductArn'], f['Title'], f['Severity']['Label']) == ('cli-1', '$product', 'drift', 'LOW'), f
+"
+awsq securityhub batch-update-findings --finding-identifiers Id=cli-1,ProductArn=$product --workflow Status=NOTIFIED | check "securityhub batch-update-findings" "
+assert out['ProcessedFindings'] == [{'Id': 'cli-1', 'ProductArn': '$product'}] and out['UnprocessedFindings'] == [], out
+"
+awsq securityhub get-findings --filters '{"Id":[{"Value":"cli-1","Comparison":"EQUALS"}]}' | check "securityhub get-findings (after the update)" "
+f, = out['Findings']
+assert f['Workflow']['Status'] == 'NOTIFIED', f
+"
+}
 sec_organizations() {
 AWS_ACCESS_KEY_ID=AKIADEMO$MGMT awsq organizations list-accounts | check "organizations list-accounts" "
 assert sorted(a['Id'] for a in out['Accounts']) == sorted(a['id'] for a in w['accounts']), out
+"
+awsq organizations describe-organization | check "organizations describe-organization" "
+o = out['Organization']
+assert o['Id'] == w['organization']['id'] and o['MasterAccountId'] == '$MGMT', o
+assert o['Arn'] == 'arn:aws:organizations::$MGMT:organization/' + o['Id'], o
 "
 }
 

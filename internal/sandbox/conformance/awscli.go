@@ -11,9 +11,11 @@ import (
 
 // cliService is the AWS CLI's command name of a service whose SigV4
 // signing name differs (RDS's signing name serves DocumentDB here, which
-// the CLI calls docdb; S3's operations are s3api's).
+// the CLI calls docdb; S3's operations are s3api's; CodeDeploy's command
+// is deploy).
 var cliService = map[string]string{
 	"cloudcontrolapi":      "cloudcontrol",
+	"codedeploy":           "deploy",
 	"config":               "configservice",
 	"elasticloadbalancing": "elbv2",
 	"lex":                  "lexv2-models",

@@ -31,6 +31,7 @@ func TestCLICommand(t *testing.T) {
 		{"ec2:DescribeNetworkAcls", "ec2 describe-network-acls"},
 		{"lex:DescribeBotLocale", "lexv2-models describe-bot-locale"},
 		{"sts:GetCallerIdentity", "sts get-caller-identity"},
+		{"codedeploy:ListDeploymentGroups", "deploy list-deployment-groups"},
 	} {
 		svc, name, _ := strings.Cut(tc.op, ":")
 		if got := conformance.CLICommand(sandbox.Operation{Service: svc, Name: name}); got != tc.want {
