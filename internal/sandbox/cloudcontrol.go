@@ -126,7 +126,7 @@ func (s *Server) ccGetResource(c *wire.Call) (any, error) {
 	}
 	return map[string]any{
 		"TypeName":            in.TypeName,
-		"ResourceDescription": resourceDescription{Identifier: res.CCID(), Properties: string(res.Properties)},
+		"ResourceDescription": resourceDescription{Identifier: res.CCID(), Properties: string(world.AttachmentView(s.st, c.Account, res))},
 	}, nil
 }
 
@@ -178,7 +178,7 @@ func (s *Server) ccListResources(c *wire.Call) (any, error) {
 	lo, hi, next := wire.Page(len(all), off, size)
 	descs := []resourceDescription{}
 	for _, res := range all[lo:hi] {
-		descs = append(descs, resourceDescription{Identifier: res.CCID(), Properties: string(res.Properties)})
+		descs = append(descs, resourceDescription{Identifier: res.CCID(), Properties: string(world.AttachmentView(s.st, c.Account, res))})
 	}
 	out := map[string]any{"TypeName": in.TypeName, "ResourceDescriptions": descs}
 	if next >= 0 {

@@ -216,6 +216,12 @@
 // role's inline policies are its Policies list, the AWS::IAM::Policy
 // resources naming it and AWS::IAM::RolePolicy resources (PutRolePolicy
 // writes the role's list and the resource that declared the policy); a
+// managed-policy attachment is read from both sides, whichever declared
+// it (world.AttachmentView): Cloud Control's model of a role, user or group
+// lists in ManagedPolicyArns every managed policy whose Roles / Users /
+// Groups name it, and a managed policy's lists every identity whose
+// ManagedPolicyArns hold its ARN, as ListAttachedRolePolicies and
+// ListEntitiesForPolicy do; a
 // managed policy's versions live beside its model and its default
 // version's document is its PolicyDocument (a Cloud Control or out-of-band
 // change of PolicyDocument adds a version); a function's resource policy is
