@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/realdrift/realdrift/internal/live"
+	"github.com/realdrift/realdrift/internal/who"
 )
 
 // TestREADMEPermissions: the README's Permissions section, the policy
@@ -77,5 +78,17 @@ func TestREADMEPermissions(t *testing.T) {
 	}
 	if diff := cmp.Diff(doc.Statement[1].Action, live.WriteActions()); diff != "" {
 		t.Errorf("iam-policy --revert's writes differ from live.WriteActions (-got +want):\n%s", diff)
+	}
+
+	out.Reset()
+	if code := runVerb(t, t.Context(), IO{Stdout: &out, Stderr: &errb}, []string{"iam-policy", "--who", "--revert"}); code != ExitOK {
+		t.Fatalf("iam-policy --who --revert: exit %d\n%s", code, errb.String())
+	}
+	doc.Statement = nil
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil || len(doc.Statement) != 3 {
+		t.Fatalf("iam-policy --who --revert: want read, who and revert statements: %v\n%s", err, out.String())
+	}
+	if diff := cmp.Diff(doc.Statement[1].Action, who.Actions()); diff != "" {
+		t.Errorf("iam-policy --who's lookups differ from who.Actions (-got +want):\n%s", diff)
 	}
 }

@@ -20,6 +20,12 @@ import (
 // Window is how far back LookupEvents reaches.
 const Window = 90 * 24 * time.Hour
 
+// Actions is every IAM action a lookup calls: CloudTrail's event history,
+// read only (LookupEvents has no resource-level permissions). check --who
+// and revert --who need it beside the read actions (`realdrift iam-policy
+// --who`); the service's member read role grants it.
+func Actions() []string { return []string{"cloudtrail:LookupEvents"} }
+
 // LookupAPI is the CloudTrail call the Finder makes
 // (*cloudtrail.Client satisfies it).
 type LookupAPI interface {
