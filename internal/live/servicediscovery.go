@@ -15,7 +15,8 @@ import (
 // HostedZoneId attribute and its SOA TTL Properties.DnsProperties.SOA;
 // what only the API keeps (counts, creator request ids, owners, the
 // namespace type) is dropped. A private namespace's Vpc cannot be read
-// back: a readGap.
+// back: a readGap. A service with no DNS configuration (an HTTP
+// namespace's) reads DnsConfig {}, as Cloud Control shows it.
 
 type serviceDiscoveryAPI interface {
 	GetNamespace(ctx context.Context, in *servicediscovery.GetNamespaceInput, optFns ...func(*servicediscovery.Options)) (*servicediscovery.GetNamespaceOutput, error)
@@ -71,6 +72,13 @@ func readCloudMapService(ctx context.Context, c *Clients, r Request) (map[string
 	}
 	m := sdkModel(*out.Service)
 	dropKeys(m, "CreatorRequestId", "ResourceOwner", "CreatedByAccount", "InstanceCount")
+	if _, ok := m["DnsConfig"]; !ok {
+		// Cloud Map answers an HTTP namespace's service with no DnsConfig
+		// (its model requires DnsRecords in one); Cloud Control reads the
+		// same service as DnsConfig {}. The empty object is that shape,
+		// not a value: both paths read the service alike.
+		m["DnsConfig"] = map[string]any{}
+	}
 	return withCloudMapTags(ctx, c, m, out.Service.Arn, "service/"+r.PhysicalID)
 }
 
