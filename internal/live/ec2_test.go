@@ -99,6 +99,13 @@ func TestNetworkAclEntryRoundTrip(t *testing.T) {
 }
 
 func classifyEntry(t *testing.T, r live.Request, model map[string]any) []drift.Finding {
+	t.Helper()
+	return classifyWithSiblings(t, r, model, nil)
+}
+
+// classifyWithSiblings is classifyEntry with the stack's sibling facts
+// (classify.Options.Sibling, as scan.SiblingFacts derives them).
+func classifyWithSiblings(t *testing.T, r live.Request, model map[string]any, sibling map[string]any) []drift.Finding {
 	subj := classify.Subject{Ref: drift.ResourceRef{LogicalID: r.LogicalID, Type: r.Type, PhysicalID: r.PhysicalID}, Declared: r.Declared}
 	t.Helper()
 	snap, err := schema.Embedded()
@@ -106,7 +113,7 @@ func classifyEntry(t *testing.T, r live.Request, model map[string]any) []drift.F
 		t.Fatal(err)
 	}
 	facts, _ := snap.Lookup(r.Type)
-	fs := classify.Resource(subj, model, facts, classify.Options{AccountID: acct, Region: region})
+	fs := classify.Resource(subj, model, facts, classify.Options{AccountID: acct, Region: region, Sibling: sibling})
 	var out []drift.Finding
 	for _, f := range fs {
 		if f.Tier == drift.Declared || f.Tier == drift.Undeclared {
