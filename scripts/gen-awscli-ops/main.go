@@ -10,34 +10,17 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/sandbox/conformance"
+	"github.com/realdrift/realdrift/scripts/internal/genfile"
 )
 
 func main() {
 	out := flag.String("out", "scripts/sandbox-awscli-ops.txt", "list file to write")
 	flag.Parse()
-	if err := write(*out, conformance.AWSCLIList(sandbox.ServedOperations())); err != nil {
+	if err := genfile.Write(*out, conformance.AWSCLIList(sandbox.ServedOperations())); err != nil {
 		fmt.Fprintln(os.Stderr, "gen-awscli-ops:", err)
 		os.Exit(1)
 	}
-}
-
-// write replaces path atomically.
-func write(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".gen-awscli-ops-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

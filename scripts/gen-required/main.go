@@ -19,11 +19,11 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/sandbox/awsmodel"
 	"github.com/realdrift/realdrift/internal/sandbox/conformance"
+	"github.com/realdrift/realdrift/scripts/internal/genfile"
 )
 
 func main() {
@@ -61,28 +61,8 @@ func run(out, inputs, data string) error {
 	if err != nil {
 		return err
 	}
-	if err := write(out, b); err != nil {
+	if err := genfile.Write(out, b); err != nil {
 		return err
 	}
-	return write(inputs, ib)
-}
-
-// write replaces path atomically.
-func write(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".gen-required-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return genfile.Write(inputs, ib)
 }
