@@ -131,14 +131,7 @@ func selfDiff(t *testing.T, w *sandbox.World, key func(account string) string) (
 // stack).
 func corpusWorld(t *testing.T) *sandbox.World {
 	t.Helper()
-	cases, err := corpus.LoadDirs(corpustest.Dir(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := worldgen.FromCorpus(cases)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := devCorpusWorld(t)
 	if err := worldgen.DemoNested(w, worldgen.CorpusAccount, "us-east-1"); err != nil {
 		t.Fatal(err)
 	}
