@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/realdrift/realdrift/internal/sandbox/service/elasticloadbalancing"
 	"io"
 	"net/http"
 	"strings"
 	"time"
 
+	"github.com/realdrift/realdrift/internal/sandbox/service/elasticloadbalancing"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
@@ -149,7 +149,7 @@ func (s *Server) Apply(ch Change) error {
 		return fmt.Errorf("change: %s %s: %w", ch.Op, ch.Path, err)
 	}
 	res.Properties = m
-	syncPolicyVersions(res, s.opts.now())
+	world.SyncPolicyVersions(res, s.opts.now())
 	return s.recordChange(ch, res)
 }
 
@@ -215,12 +215,7 @@ func (s *Server) Restore(snapshot []byte) error {
 	}
 	s.st.Lock()
 	defer s.st.Unlock()
-	for _, p := range s.requests {
-		if p.timer != nil {
-			p.timer.Stop()
-		}
-	}
-	s.requests = map[string]*progress{}
+	s.requests.Reset()
 	s.st.Reset(w)
 	return nil
 }

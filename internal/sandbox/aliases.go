@@ -3,6 +3,7 @@ package sandbox
 import (
 	"encoding/json"
 
+	"github.com/realdrift/realdrift/internal/sandbox/iamauth"
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
@@ -50,3 +51,29 @@ func NestedStackModel(child *Stack, templateURL string) json.RawMessage {
 // NotEmulated is the error code of a request for a service or operation
 // the sandbox does not serve.
 const NotEmulated = wire.NotEmulated
+
+// The IAM evaluator lives in package iamauth, which the server and the
+// guard share; these names keep the guard's API whole.
+type (
+	Ask   = iamauth.Ask
+	Asker = iamauth.Asker
+)
+
+// DynamoDBAsks is the Asker of DynamoDB for tables whose partition key
+// attribute is hashKey (iamauth.DynamoDBAsks).
+func DynamoDBAsks(hashKey string) Asker { return iamauth.DynamoDBAsks(hashKey) }
+
+// IAMAction returns the IAM action an operation of a service (by its SigV4
+// signing name) is authorized as: the service's facts
+// (wire.Service.IAMAction), else signing-name:Operation.
+func IAMAction(signingName, operation string) string {
+	if svc := services(&Server{})[signingName]; svc != nil {
+		return svc.IAMAction(operation)
+	}
+	return signingName + ":" + operation
+}
+
+// CloudControlCalledVia is the aws:CalledVia value of the calls a Cloud
+// Control handler makes with the caller's credentials
+// (iamauth.CloudControlCalledVia).
+const CloudControlCalledVia = iamauth.CloudControlCalledVia

@@ -129,34 +129,43 @@
 // One room per service, shared packages beneath them, one registration
 // table above them:
 //
-//	internal/sandbox            Server: routing (router.go), IAM authorization
-//	                            (iamauth.go, iamactions.go), call log, latency,
-//	                            throttling, faults, admin API, guards; services.go,
+//	internal/sandbox            Server: routing (router.go), call log, latency,
+//	                            throttling, faults, admin API, the guard of
+//	                            stand-in services (guard.go); services.go,
 //	                            the one table of services; aliases.go keeps the
 //	                            world's types under this package's names
+//	internal/sandbox/iamauth    IAM authorization: each operation's IAM action
+//	                            and resource, the condition keys, the identity
+//	                            policies of a principal, the decision and its
+//	                            AccessDenied; the stand-ins' Asks (DynamoDB's)
 //	internal/sandbox/wire       the protocols, Service and its constructors,
 //	                            REST path routing, Call, Handler, Error,
 //	                            replies (*Node, Raw, JSON values, models as
 //	                            XML or camelCase JSON), paging
 //	internal/sandbox/world      the world file, State (indexes + lock), principals,
-//	                            identity policies, live-model field helpers
+//	                            identity policies (compiled, evaluated),
+//	                            live-model field helpers
 //	internal/sandbox/service/N  one service: its Service() (wire facts, REST
 //	                            routing, operations), handlers and the state
 //	                            accessors only it uses; N is its SigV4 signing name
 //	internal/sandbox/worldgen   world generation (demo, corpus), apart
 //
-// A service package imports wire and world only: never this package, never
+// A service package imports wire and world (and leaf packages of the
+// project's own, such as schema) only: never this package, iamauth or
 // another service. What two services share moves down into wire (protocol)
-// or world (models). The move is under way: six services still live here,
-// one file or a few each (iam*.go, s3.go, sts.go, securityhub.go,
-// cloudformation.go, cloudcontrol*.go), registered in the same table
-// (services.go): IAM shares its identity-policy evaluator (iamauth.go,
-// iamactions.go, guard*.go) with the server, and the others need the
-// Server itself (Cloud Control's request tracker, STS's issued sessions,
-// S3's objects, Security Hub's findings, the schema facts), bound with
-// wire.Bound until that state moves into world. The server answers a
-// service's own admin paths where it holds the state they read (the ELBv2
-// trust store bundle URLs: truststore.go).
+// or world (models). Every service lives in its folder. A service with
+// state of its own beside the world gets it from the server at
+// registration (S3's Objects, Security Hub's Findings, Cloud Control's
+// Requests: the server holds them so that it can answer from them, or
+// stop them, too), as does a service that needs one thing of the server
+// (STS: the fault rules that deny assuming a role; CloudFormation and
+// Cloud Control: the schema facts the options give; Cloud Control: IAM's
+// check of a type's handlers, iamauth.HandlerRefused). What a
+// change through one API means for another service's view of a model is
+// world's (world.SyncPolicyVersions: a managed policy's document changed
+// through Cloud Control or the admin API is IAM's new default version).
+// The server answers a service's own admin paths where it holds the state
+// they read (the ELBv2 trust store bundle URLs: truststore.go).
 //
 // # How to add a service
 //
@@ -177,8 +186,11 @@
 //     errors with wire.Errf in the service's codes, return a *wire.Node
 //     (query/REST-XML), wire.Raw, or a value encoded as JSON.
 //  4. Add one line to services.go: N.Service(),
-//  5. Add each operation's IAM action to iamactions.go when it is not
-//     service:Operation, and list the operations in this file's table.
+//  5. Give the service's IAM facts (wire.IAM) where they are not the
+//     common case: an action prefix or an operation's action that is not
+//     signing-name:Operation, operations no policy governs, the resource
+//     its calls are authorized against (Service.Scoped; else "*"). List
+//     the operations in this file's table.
 //  6. Test through aws-sdk-go-v2 against sandboxtest.Serve (services_test.go
 //     shows the pattern); give each operation its entry in the conformance
 //     table (internal/sandbox/conformance/ops_test.go: the typed SDK call,
@@ -305,7 +317,7 @@
 // An account may declare identity policies for its roles and users
 // (accounts[].policies: {role or user, documents}). A principal with
 // declared policies may make only the calls they allow, evaluated as AWS
-// does for every call served (iamauth.go): an explicit Deny wins, else an
+// does for every call served (package iamauth): an explicit Deny wins, else an
 // Allow is needed; Action/NotAction and Resource/NotResource with * and ?
 // wildcards; String*, Arn* and Bool conditions (IfExists too, and the set
 // qualifiers ForAllValues/ForAnyValue over multivalued keys) on the global
@@ -313,15 +325,15 @@
 // aws:PrincipalType, aws:RequestedRegion, aws:ResourceOrgID (when the
 // resource's account is in the organization), aws:SecureTransport,
 // aws:userid (a key the request lacks fails a positive operator). Each
-// operation is authorized as its real IAM action (iamactions.go: Cloud Control's
-// GetResource is cloudformation:GetResource) against the stack, queue,
-// topic or role it names, else "*". A denial is the service's AccessDenied
+// operation is authorized as its real IAM action (its service's wire.IAM:
+// Cloud Control's GetResource is cloudformation:GetResource) against the
+// stack, queue, topic, role, bucket or object it names, else "*". A denial is the service's AccessDenied
 // in its own shape with AWS's message ("... because no identity-based policy
 // allows ..." / "... with an explicit deny in an identity-based policy").
 // A principal without declared policies, and every account root, may do
 // anything the organization's SCPs allow.
 //
-// The organization (world-level, orgpolicy.go in world) is enforced too:
+// The organization (world/orgpolicy.go, iamauth/org.go) is enforced too:
 //   - Service control policies (organization.serviceControlPolicies, each
 //     attached to member accounts) restrict every principal of an account
 //     they are attached to, its root and undeclared principals included,
@@ -343,7 +355,8 @@
 // Not evaluated: resource policies other than trust policies and an
 // Ask's (the guard's), permission boundaries, session policies.
 //
-// Services the sandbox does not serve are guarded instead (guard.go):
+// Services the sandbox does not serve are guarded instead (guard.go,
+// with iamauth's Asks):
 // Server.Guard puts the same evaluation in front of a stand-in — DynamoDB
 // Local (DynamoDBAsks: dynamodb:Op on the table or index ARN with
 // dynamodb:LeadingKeys from the request's keys, per table of a batch, per

@@ -26,6 +26,7 @@ func TestIAMAction(t *testing.T) {
 		{"sts", "AssumeRole", "sts:AssumeRole"},
 		{"monitoring", "DescribeAnomalyDetectors", "cloudwatch:DescribeAnomalyDetectors"},
 		{"budgets", "DescribeBudget", "budgets:ViewBudget"},
+		{"dynamodb", "GetItem", "dynamodb:GetItem"},
 	} {
 		if got := sandbox.IAMAction(tt.svc, tt.op); got != tt.want {
 			t.Errorf("IAMAction(%s, %s) = %s, want %s", tt.svc, tt.op, got, tt.want)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/realdrift/realdrift/internal/sandbox/iamauth"
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
@@ -111,7 +112,7 @@ func (s *Server) dispatch(w http.ResponseWriter, c *wire.Call) (int, string) {
 		wire.WriteError(w, c.Service, c.RequestID, e)
 		return e.Status, e.Code
 	}
-	if e := s.authorize(c); e != nil {
+	if e := iamauth.Authorize(s.st, c); e != nil {
 		wire.WriteError(w, c.Service, c.RequestID, e)
 		return e.Status, e.Code
 	}

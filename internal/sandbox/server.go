@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/realdrift/realdrift/internal/sandbox/awsmodel"
+	"github.com/realdrift/realdrift/internal/sandbox/service/cloudcontrolapi"
+	"github.com/realdrift/realdrift/internal/sandbox/service/s3"
+	"github.com/realdrift/realdrift/internal/sandbox/service/securityhub"
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"github.com/realdrift/realdrift/internal/schema"
@@ -52,21 +54,20 @@ type Server struct {
 	// AWS's models (validate.go).
 	inputs *awsmodel.Table
 
-	mu sync.RWMutex // guards st and requests
 	st *world.State
-	// requests are Cloud Control resource requests by token.
-	requests map[string]*progress
-	reqSeq   int
+	// requests are Cloud Control's resource requests
+	// (service/cloudcontrolapi), guarded by st's lock.
+	requests *cloudcontrolapi.Requests
 
 	latencyNanos atomic.Int64
 	throttles    *throttler
 	faults       *faults
 	calls        *callLog
-	// objects are the S3 objects put (s3objects.go).
-	objects objects
-	// hub holds the findings imported into Security Hub (securityhub.go),
-	// guarded by mu.
-	hub hubFindings
+	// objects are the S3 objects put (service/s3).
+	objects *s3.Objects
+	// hub holds the findings imported into Security Hub
+	// (service/securityhub), guarded by st's lock.
+	hub *securityhub.Findings
 }
 
 // New returns a server for w (which it owns from now on).
@@ -90,10 +91,11 @@ func New(w *world.World, opts Options) (*Server, error) {
 		opts: opts,
 
 		st:       world.NewState(w),
-		requests: map[string]*progress{},
+		requests: cloudcontrolapi.NewRequests(),
+		objects:  &s3.Objects{},
+		hub:      &securityhub.Findings{},
 		calls:    newCallLog(),
 	}
-	s.services = services(s)
 	inputs, err := awsmodel.Embedded()
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
@@ -101,6 +103,7 @@ func New(w *world.World, opts Options) (*Server, error) {
 	s.inputs = inputs
 	s.throttles = newThrottler(opts.now)
 	s.faults = newFaults(opts.Seed)
+	s.services = services(s)
 	return s, nil
 }
 
@@ -118,11 +121,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Server) Close() {
 	s.st.Lock()
 	defer s.st.Unlock()
-	for _, p := range s.requests {
-		if p.timer != nil {
-			p.timer.Stop()
-		}
-	}
+	s.requests.Stop()
 }
 
 func (s *Server) latency() time.Duration { return time.Duration(s.latencyNanos.Load()) }
@@ -130,41 +129,8 @@ func (s *Server) latency() time.Duration { return time.Duration(s.latencyNanos.L
 // SetLatency delays every API reply by d.
 func (s *Server) SetLatency(d time.Duration) { s.latencyNanos.Store(int64(d)) }
 
-// facts returns the schema facts of a type in an account region: the
-// region's first, then the world's, then the options' source.
-func (s *Server) facts(account, region, typ string) (*schema.Facts, bool) {
-	s.st.RLock()
-	var f *schema.Facts
-	ok := false
-	if r := s.st.Region(account, region); r != nil {
-		f, ok = r.Schemas[typ]
-	}
-	if !ok || f == nil {
-		f, ok = s.st.World.Schemas[typ]
-	}
-	s.st.RUnlock()
-	if ok && f != nil {
-		return f, true
-	}
-	if s.opts.Facts != nil {
-		return s.opts.Facts(typ)
-	}
-	return nil, false
-}
-
-// readable reports whether Cloud Control reads typ in an account region:
-// not a world gap and not marked unreadable by facts that list handlers.
-func (s *Server) readable(account, region, typ string) bool {
-	s.st.RLock()
-	for _, g := range s.st.World.CCGaps {
-		if g == typ {
-			s.st.RUnlock()
-			return false
-		}
-	}
-	s.st.RUnlock()
-	if f, ok := s.facts(account, region, typ); ok && len(f.Handlers) > 0 && !f.Readable() {
-		return false
-	}
-	return true
+// SecurityHubFindings returns the findings imported into an account
+// region's Security Hub (tests and the admin API), sorted by Id.
+func (s *Server) SecurityHubFindings(account, region string) []map[string]any {
+	return s.hub.Of(s.st, account, region)
 }

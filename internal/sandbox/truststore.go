@@ -23,7 +23,7 @@ func (s *Server) serveTrustStoreBundle(w http.ResponseWriter, r *http.Request) {
 	}
 	s.st.RUnlock()
 	if ts != nil && bucket != "" && key != "" {
-		if b, ok := s.objects.get(bucket, key); ok {
+		if b, ok := s.objects.Get(bucket, key); ok {
 			w.Header().Set("Content-Type", "application/x-pem-file")
 			_, _ = w.Write(b)
 			return

@@ -103,6 +103,54 @@ type Service struct {
 	// every service's check on a model it adds or changes, so an
 	// out-of-band change AWS would refuse is refused.
 	CheckModel func(typ string, model map[string]any) *Error
+	// IAM is how the service's operations are authorized: the facts
+	// package iamauth evaluates a call's principal against.
+	IAM IAM
+}
+
+// IAM are a service's authorization facts. The zero value is the common
+// case: every operation is authorized as signing-name:Operation against
+// "*".
+type IAM struct {
+	// Prefix is the service prefix of its IAM actions where it is not the
+	// signing name (Cloud Control's actions are cloudformation:*).
+	Prefix string
+	// Actions name the IAM action of the operations not authorized as
+	// prefix:Operation, by operation (S3's ListBuckets is
+	// s3:ListAllMyBuckets).
+	Actions map[string]string
+	// Public are the operations no policy governs (STS answers
+	// GetCallerIdentity even to a principal whose policies deny
+	// everything).
+	Public map[string]bool
+	// Resource returns the ARN a call is authorized against (the stack,
+	// queue, topic or role it names); nil, or "", is "*", as AWS
+	// authorizes actions without resource-level permissions. It may take
+	// the state's read lock.
+	Resource func(st *world.State, c *Call) string
+}
+
+// IAMAction returns the IAM action an operation of svc is authorized as.
+func (svc *Service) IAMAction(op string) string {
+	if a, ok := svc.IAM.Actions[op]; ok {
+		return a
+	}
+	prefix := svc.Name
+	if svc.IAM.Prefix != "" {
+		prefix = svc.IAM.Prefix
+	}
+	return prefix + ":" + op
+}
+
+// IAMResource returns the ARN a call of svc is authorized against, "*"
+// when the service does not scope it.
+func (svc *Service) IAMResource(st *world.State, c *Call) string {
+	if svc.IAM.Resource != nil {
+		if r := svc.IAM.Resource(st, c); r != "" {
+			return r
+		}
+	}
+	return "*"
 }
 
 // maxBody bounds request bodies.
@@ -147,11 +195,4 @@ func (svc *Service) Operation(r *http.Request, body []byte) (action string, form
 		return "", nil, nil, Errf(400, NotEmulated, "%s is not an operation the sandbox emulates for %s", action, svc.Name)
 	}
 	return action, form, params, nil
-}
-
-// serverOp adapts an operation that needs the server itself, not only the
-// world (Cloud Control's requests, STS's sessions, Security Hub's
-// findings, the schema facts).
-func Bound(h func(c *Call) (any, error)) Handler {
-	return func(_ *world.State, c *Call) (any, error) { return h(c) }
 }

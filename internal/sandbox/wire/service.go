@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
 // Ops maps each operation a service serves to its handler.
@@ -68,6 +70,12 @@ func RESTXML(name, xmlns string, route Router, ops Ops) *Service {
 // Throttles sets the error a throttled call answers.
 func (svc *Service) Throttles(status int, code string) *Service {
 	svc.Throttle = Error{Status: status, Code: code}
+	return svc
+}
+
+// Scoped sets the resource a call is authorized against (IAM.Resource).
+func (svc *Service) Scoped(resource func(st *world.State, c *Call) string) *Service {
+	svc.IAM.Resource = resource
 	return svc
 }
 

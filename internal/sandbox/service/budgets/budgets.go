@@ -12,9 +12,12 @@ import "encoding/json"
 // account's id is AccessDeniedException, an unknown budget
 // NotFoundException.
 func Service() *wire.Service {
-	return wire.JSON("budgets", "1.1", "AWSBudgetServiceGateway.", wire.Ops{
+	svc := wire.JSON("budgets", "1.1", "AWSBudgetServiceGateway.", wire.Ops{
 		"DescribeBudget": budgetsDescribeBudget,
 	})
+	// Budgets reads are authorized as ViewBudget.
+	svc.IAM.Actions = map[string]string{"DescribeBudget": "budgets:ViewBudget", "DescribeBudgets": "budgets:ViewBudget"}
+	return svc
 }
 
 func budgetsDescribeBudget(st *world.State, c *wire.Call) (any, error) {

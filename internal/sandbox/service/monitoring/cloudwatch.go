@@ -38,6 +38,8 @@ func Service() *wire.Service {
 		Ops: map[string]wire.Handler{
 			"DescribeAnomalyDetectors": cloudWatchDescribeAnomalyDetectors,
 		},
+		// CloudWatch signs as monitoring; its actions are cloudwatch:*.
+		IAM: wire.IAM{Prefix: "cloudwatch"},
 	}
 }
 

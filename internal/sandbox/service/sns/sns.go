@@ -16,7 +16,7 @@ func Service() *wire.Service {
 		"SetTopicAttributes":       snsSetTopicAttributes,
 		"ListSubscriptionsByTopic": snsListSubscriptionsByTopic,
 		"Unsubscribe":              snsUnsubscribe,
-	}).Denies(403, "AuthorizationError")
+	}).Denies(403, "AuthorizationError").Scoped(func(_ *world.State, c *wire.Call) string { return c.Str("TopicArn") })
 }
 
 // snsAttributes maps topic attribute names to AWS::SNS::Topic properties.

@@ -19,7 +19,23 @@ func Service() *wire.Service {
 	svc.Throttle = wire.Error{Status: 400, Code: "ThrottlingException", QueryCode: "RequestThrottled"}
 	svc.Deny = wire.Error{Status: 400, Code: "AccessDeniedException", QueryCode: "AccessDenied"}
 	svc.QueryXMLNS = "http://queue.amazonaws.com/doc/2012-11-05/"
+	svc.IAM.Resource = queueARN
 	return svc
+}
+
+// queueARN is the queue a call is authorized against, by its QueueUrl.
+func queueARN(_ *world.State, c *wire.Call) string {
+	u := c.Str("QueueUrl")
+	if u == "" && c.Service.Protocol == wire.ProtoJSON {
+		var in struct{ QueueUrl string }
+		if c.Decode(&in) == nil {
+			u = in.QueueUrl
+		}
+	}
+	if name := u[strings.LastIndexByte(u, '/')+1:]; name != "" {
+		return "arn:aws:sqs:" + c.Region + ":" + c.Account + ":" + name
+	}
+	return ""
 }
 
 // sqsAttributes maps queue attribute names to AWS::SQS::Queue properties.

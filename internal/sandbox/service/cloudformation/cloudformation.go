@@ -1,4 +1,4 @@
-package sandbox
+package cloudformation
 
 import (
 	"strings"
@@ -6,19 +6,47 @@ import (
 
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
+	"github.com/realdrift/realdrift/internal/schema"
 )
 
-func cloudFormationService(s *Server) *wire.Service {
+// Service is the service's registration: CloudFormation (query/XML), the
+// world's stacks and, for DescribeType, the schema facts of the world
+// (world.Schemas) with facts answering the types it carries none for (nil
+// knows none).
+func Service(facts func(typeName string) (*schema.Facts, bool)) *wire.Service {
+	t := types{fallback: facts}
 	return wire.Query("cloudformation", "http://cloudformation.amazonaws.com/doc/2010-05-15/", wire.Ops{
-		"DescribeStacks":         wire.Bound(s.cfnDescribeStacks),
-		"ListStacks":             wire.Bound(s.cfnListStacks),
-		"GetTemplate":            wire.Bound(s.cfnGetTemplate),
-		"ListStackResources":     wire.Bound(s.cfnListStackResources),
-		"DescribeStackResources": wire.Bound(s.cfnDescribeStackResources),
-		"ListExports":            wire.Bound(s.cfnListExports),
-		"ListImports":            wire.Bound(s.cfnListImports),
-		"DescribeType":           wire.Bound(s.cfnDescribeType),
-	})
+		"DescribeStacks":         cfnDescribeStacks,
+		"ListStacks":             cfnListStacks,
+		"GetTemplate":            cfnGetTemplate,
+		"ListStackResources":     cfnListStackResources,
+		"DescribeStackResources": cfnDescribeStackResources,
+		"ListExports":            cfnListExports,
+		"ListImports":            cfnListImports,
+		"DescribeType":           t.describeType,
+	}).Scoped(stackARN)
+}
+
+// stackARN is the stack a call is authorized against: the one StackName
+// names (its ARN, else the ARN a stack of that name would have). It takes
+// the state's read lock.
+func stackARN(st *world.State, c *wire.Call) string {
+	name := c.Str("StackName")
+	if name == "" || strings.HasPrefix(name, "arn:") {
+		return name
+	}
+	st.RLock()
+	stack := st.FindStack(c.Account, c.Region, name)
+	st.RUnlock()
+	if stack != nil {
+		return stack.ID
+	}
+	return world.StackID(c.Region, c.Account, name)
+}
+
+// types answers DescribeType from the world's schema facts, then fallback.
+type types struct {
+	fallback func(typeName string) (*schema.Facts, bool)
 }
 
 func stackCreated(s *world.Stack) time.Time {
@@ -40,15 +68,16 @@ func notFoundStack(name string) error {
 }
 
 // lookupStack finds the named stack or answers CloudFormation's error.
-func (s *Server) lookupStack(c *wire.Call, name string) (*world.Stack, error) {
+// The caller holds the lock.
+func lookupStack(st *world.State, c *wire.Call, name string) (*world.Stack, error) {
 	if name == "" {
 		return nil, wire.Validation("1 validation error detected: Value null at 'stackName' failed to satisfy constraint: Member must not be null")
 	}
-	st := s.st.FindStack(c.Account, c.Region, name)
-	if st == nil {
+	stack := st.FindStack(c.Account, c.Region, name)
+	if stack == nil {
 		return nil, notFoundStack(name)
 	}
-	return st, nil
+	return stack, nil
 }
 
 func stackNode(st *world.Stack) *wire.Node {
@@ -86,58 +115,37 @@ func stackNode(st *world.Stack) *wire.Node {
 	return n
 }
 
-func (s *Server) cfnDescribeStacks(c *wire.Call) (any, error) {
-	s.st.RLock()
-	defer s.st.RUnlock()
+func cfnDescribeStacks(ws *world.State, c *wire.Call) (any, error) {
+	ws.RLock()
+	defer ws.RUnlock()
 	if name := c.Str("StackName"); name != "" {
-		st, err := s.lookupStack(c, name)
+		st, err := lookupStack(ws, c, name)
 		if err != nil {
 			return nil, err
 		}
 		return wire.El("", wire.Members("Stacks", []*wire.Node{stackNode(st)})), nil
 	}
-	var live []*world.Stack
-	for _, st := range s.st.Stacks(c.Account, c.Region) {
+	var items []*wire.Node
+	for _, st := range ws.Stacks(c.Account, c.Region) {
 		if st.Status != "DELETE_COMPLETE" {
-			live = append(live, st)
+			items = append(items, stackNode(st))
 		}
 	}
-	off, ok := wire.PageOffset("stacks", c.Str("NextToken"))
-	if !ok {
-		return nil, wire.Validation("Invalid NextToken")
-	}
-	lo, hi, next := wire.Page(len(live), off, s.opts.PageSize)
-	var items []*wire.Node
-	for _, st := range live[lo:hi] {
-		items = append(items, stackNode(st))
-	}
-	res := wire.El("", wire.Members("Stacks", items))
-	if next >= 0 {
-		res.Kids = append(res.Kids, wire.Tx("NextToken", wire.PageToken("stacks", next)))
-	}
-	return res, nil
+	return cfnPage(c, "stacks", "Stacks", items)
 }
 
-func (s *Server) cfnListStacks(c *wire.Call) (any, error) {
+func cfnListStacks(ws *world.State, c *wire.Call) (any, error) {
 	filter := map[string]bool{}
 	for _, f := range c.List("StackStatusFilter") {
 		filter[f] = true
 	}
-	s.st.RLock()
-	defer s.st.RUnlock()
-	var sel []*world.Stack
-	for _, st := range s.st.Stacks(c.Account, c.Region) {
-		if len(filter) == 0 || filter[st.Status] {
-			sel = append(sel, st)
-		}
-	}
-	off, ok := wire.PageOffset("liststacks", c.Str("NextToken"))
-	if !ok {
-		return nil, wire.Validation("Invalid NextToken")
-	}
-	lo, hi, next := wire.Page(len(sel), off, s.opts.PageSize)
+	ws.RLock()
+	defer ws.RUnlock()
 	var items []*wire.Node
-	for _, st := range sel[lo:hi] {
+	for _, st := range ws.Stacks(c.Account, c.Region) {
+		if len(filter) > 0 && !filter[st.Status] {
+			continue
+		}
 		n := wire.El("", wire.Tx("StackId", st.ID), wire.Tx("StackName", st.Name), wire.Opt("TemplateDescription", st.Description),
 			wire.Time("CreationTime", stackCreated(st)), wire.Tx("StackStatus", st.Status),
 			wire.Opt("ParentId", st.ParentID), wire.Opt("RootId", st.RootID),
@@ -147,21 +155,17 @@ func (s *Server) cfnListStacks(c *wire.Call) (any, error) {
 		}
 		items = append(items, n)
 	}
-	res := wire.El("", wire.Members("StackSummaries", items))
-	if next >= 0 {
-		res.Kids = append(res.Kids, wire.Tx("NextToken", wire.PageToken("liststacks", next)))
-	}
-	return res, nil
+	return cfnPage(c, "liststacks", "StackSummaries", items)
 }
 
-func (s *Server) cfnGetTemplate(c *wire.Call) (any, error) {
+func cfnGetTemplate(ws *world.State, c *wire.Call) (any, error) {
 	stage := c.Str("TemplateStage")
 	if stage != "" && stage != "Original" && stage != "Processed" {
 		return nil, wire.Validation("1 validation error detected: Value '%s' at 'templateStage' failed to satisfy constraint: Member must satisfy enum value set: [Original, Processed]", stage)
 	}
-	s.st.RLock()
-	defer s.st.RUnlock()
-	st, err := s.lookupStack(c, c.Str("StackName"))
+	ws.RLock()
+	defer ws.RUnlock()
+	st, err := lookupStack(ws, c, c.Str("StackName"))
 	if err != nil {
 		return nil, err
 	}
@@ -173,46 +177,37 @@ func (s *Server) cfnGetTemplate(c *wire.Call) (any, error) {
 	return wire.El("", wire.Tx("TemplateBody", body), wire.Members("StagesAvailable", stages)), nil
 }
 
-func (s *Server) cfnListStackResources(c *wire.Call) (any, error) {
-	s.st.RLock()
-	defer s.st.RUnlock()
-	st, err := s.lookupStack(c, c.Str("StackName"))
+func cfnListStackResources(ws *world.State, c *wire.Call) (any, error) {
+	ws.RLock()
+	defer ws.RUnlock()
+	st, err := lookupStack(ws, c, c.Str("StackName"))
 	if err != nil {
 		return nil, err
 	}
-	off, ok := wire.PageOffset("resources", c.Str("NextToken"))
-	if !ok {
-		return nil, wire.Validation("Invalid NextToken")
-	}
-	lo, hi, next := wire.Page(len(st.Resources), off, s.opts.PageSize)
 	var items []*wire.Node
-	for _, r := range st.Resources[lo:hi] {
+	for _, r := range st.Resources {
 		items = append(items, wire.El("",
 			wire.Tx("LogicalResourceId", r.LogicalID), wire.Opt("PhysicalResourceId", r.PhysicalID),
 			wire.Tx("ResourceType", r.Type), wire.Time("LastUpdatedTimestamp", stackUpdated(st)),
 			wire.Tx("ResourceStatus", r.Status),
 			wire.El("DriftInformation", wire.Tx("StackResourceDriftStatus", "NOT_CHECKED"))))
 	}
-	res := wire.El("", wire.Members("StackResourceSummaries", items))
-	if next >= 0 {
-		res.Kids = append(res.Kids, wire.Tx("NextToken", wire.PageToken("resources", next)))
-	}
-	return res, nil
+	return cfnPage(c, "resources", "StackResourceSummaries", items)
 }
 
-func (s *Server) cfnDescribeStackResources(c *wire.Call) (any, error) {
+func cfnDescribeStackResources(ws *world.State, c *wire.Call) (any, error) {
 	name, phys, logical := c.Str("StackName"), c.Str("PhysicalResourceId"), c.Str("LogicalResourceId")
-	s.st.RLock()
-	defer s.st.RUnlock()
+	ws.RLock()
+	defer ws.RUnlock()
 	var st *world.Stack
 	switch {
 	case name != "":
 		var err error
-		if st, err = s.lookupStack(c, name); err != nil {
+		if st, err = lookupStack(ws, c, name); err != nil {
 			return nil, err
 		}
 	case phys != "":
-		for _, cand := range s.st.Stacks(c.Account, c.Region) {
+		for _, cand := range ws.Stacks(c.Account, c.Region) {
 			if cand.Status == "DELETE_COMPLETE" {
 				continue
 			}
@@ -243,11 +238,11 @@ func (s *Server) cfnDescribeStackResources(c *wire.Call) (any, error) {
 	return wire.El("", wire.Members("StackResources", items)), nil
 }
 
-func (s *Server) cfnListExports(c *wire.Call) (any, error) {
-	s.st.RLock()
-	defer s.st.RUnlock()
+func cfnListExports(ws *world.State, c *wire.Call) (any, error) {
+	ws.RLock()
+	defer ws.RUnlock()
 	var items []*wire.Node
-	for _, st := range s.st.Stacks(c.Account, c.Region) {
+	for _, st := range ws.Stacks(c.Account, c.Region) {
 		if st.Status == "DELETE_COMPLETE" {
 			continue
 		}
@@ -257,17 +252,17 @@ func (s *Server) cfnListExports(c *wire.Call) (any, error) {
 			}
 		}
 	}
-	return s.cfnPage(c, "exports", "Exports", items)
+	return cfnPage(c, "exports", "Exports", items)
 }
 
-// cfnPage answers one page of a built member list under NextToken, as
-// ListExports and ListImports page.
-func (s *Server) cfnPage(c *wire.Call, kind, list string, items []*wire.Node) (any, error) {
+// cfnPage answers one page (c.PageSize) of a built member list under
+// NextToken, as CloudFormation's lists page.
+func cfnPage(c *wire.Call, kind, list string, items []*wire.Node) (any, error) {
 	off, ok := wire.PageOffset(kind, c.Str("NextToken"))
 	if !ok {
 		return nil, wire.Validation("Invalid NextToken")
 	}
-	lo, hi, next := wire.Page(len(items), off, s.opts.PageSize)
+	lo, hi, next := wire.Page(len(items), off, c.PageSize)
 	res := wire.El("", wire.Members(list, items[lo:hi]))
 	if next >= 0 {
 		res.Kids = append(res.Kids, wire.Tx("NextToken", wire.PageToken(kind, next)))
@@ -278,15 +273,15 @@ func (s *Server) cfnPage(c *wire.Call, kind, list string, items []*wire.Node) (a
 // cfnListImports lists the stacks importing an export, by name, as
 // CloudFormation does; an export no stack imports (or no such export) is
 // a ValidationError, not an empty list.
-func (s *Server) cfnListImports(c *wire.Call) (any, error) {
+func cfnListImports(ws *world.State, c *wire.Call) (any, error) {
 	name := c.Str("ExportName")
 	if name == "" {
 		return nil, wire.Validation("1 validation error detected: Value null at 'exportName' failed to satisfy constraint: Member must not be null")
 	}
-	s.st.RLock()
-	defer s.st.RUnlock()
+	ws.RLock()
+	defer ws.RUnlock()
 	var items []*wire.Node
-	for _, st := range s.st.Stacks(c.Account, c.Region) {
+	for _, st := range ws.Stacks(c.Account, c.Region) {
 		if st.Status == "DELETE_COMPLETE" {
 			continue
 		}
@@ -300,10 +295,10 @@ func (s *Server) cfnListImports(c *wire.Call) (any, error) {
 	if len(items) == 0 {
 		return nil, wire.Validation("Export '%s' is not imported by any stack.", name)
 	}
-	return s.cfnPage(c, "imports", "Imports", items)
+	return cfnPage(c, "imports", "Imports", items)
 }
 
-func (s *Server) cfnDescribeType(c *wire.Call) (any, error) {
+func (t types) describeType(ws *world.State, c *wire.Call) (any, error) {
 	typ, name := c.Str("Type"), c.Str("TypeName")
 	if arn := c.Str("Arn"); name == "" && arn != "" {
 		// arn:aws:cloudformation:REGION::type/resource/AWS-S3-Bucket
@@ -318,11 +313,12 @@ func (s *Server) cfnDescribeType(c *wire.Call) (any, error) {
 	if name == "" {
 		return nil, wire.Validation("TypeName or Arn must be specified.")
 	}
-	f, ok := s.facts(c.Account, c.Region, name)
+	schemas := world.Schemas{State: ws, Fallback: t.fallback}
+	f, ok := schemas.Facts(c.Account, c.Region, name)
 	if !ok {
 		return nil, wire.Errf(404, "TypeNotFoundException", "The type '%s' cannot be found.", name)
 	}
-	doc, err := registrySchema(name, f, s.readable(c.Account, c.Region, name))
+	doc, err := registrySchema(name, f, schemas.Readable(c.Account, c.Region, name))
 	if err != nil {
 		return nil, err
 	}

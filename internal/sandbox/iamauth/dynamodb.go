@@ -1,4 +1,4 @@
-package sandbox
+package iamauth
 
 import (
 	"encoding/json"

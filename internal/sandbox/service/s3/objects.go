@@ -1,4 +1,4 @@
-package sandbox
+package s3
 
 import (
 	"net/http"
@@ -7,18 +7,20 @@ import (
 	"sync"
 
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// objects are the S3 objects the sandbox holds (the service's run data: a
+// Objects are the S3 objects the sandbox holds (the service's run data: a
 // sweep's stack lists), by bucket and key. Only PutObject and GetObject
 // of a bucket the caller's account has (an AWS::S3::Bucket resource) are
-// served; no versions, no listing.
-type objects struct {
+// served; no versions, no listing. The zero value is empty and ready; it
+// is safe for concurrent use.
+type Objects struct {
 	mu   sync.Mutex
 	data map[string][]byte
 }
 
-func (o *objects) put(bucket, key string, b []byte) {
+func (o *Objects) put(bucket, key string, b []byte) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.data == nil {
@@ -27,7 +29,8 @@ func (o *objects) put(bucket, key string, b []byte) {
 	o.data[bucket+"/"+key] = append([]byte(nil), b...)
 }
 
-func (o *objects) get(bucket, key string) ([]byte, bool) {
+// Get returns the object put at bucket/key, and whether there is one.
+func (o *Objects) Get(bucket, key string) ([]byte, bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	b, ok := o.data[bucket+"/"+key]
@@ -56,27 +59,27 @@ func s3ObjectRoute(r *http.Request) (string, map[string]string) {
 	return "", nil
 }
 
-func (s *Server) s3PutObject(c *wire.Call) (any, error) {
+func (o *Objects) putObject(st *world.State, c *wire.Call) (any, error) {
 	name := c.Params["bucket"]
-	s.st.RLock()
-	b, _ := findBucket(s.st, c, name)
-	s.st.RUnlock()
+	st.RLock()
+	b, _ := findBucket(st, c, name)
+	st.RUnlock()
 	if b == nil {
 		return nil, noBucket(name)
 	}
-	s.objects.put(name, c.Params["key"], c.Body)
+	o.put(name, c.Params["key"], c.Body)
 	return wire.Raw{Status: 200}, nil
 }
 
-func (s *Server) s3GetObject(c *wire.Call) (any, error) {
+func (o *Objects) getObject(st *world.State, c *wire.Call) (any, error) {
 	name := c.Params["bucket"]
-	s.st.RLock()
-	b, _ := findBucket(s.st, c, name)
-	s.st.RUnlock()
+	st.RLock()
+	b, _ := findBucket(st, c, name)
+	st.RUnlock()
 	if b == nil {
 		return nil, noBucket(name)
 	}
-	data, ok := s.objects.get(name, c.Params["key"])
+	data, ok := o.Get(name, c.Params["key"])
 	if !ok {
 		return nil, &wire.Error{Status: 404, Code: "NoSuchKey", Message: "The specified key does not exist.", Extra: map[string]string{"Key": c.Params["key"]}}
 	}

@@ -1,4 +1,4 @@
-package sandbox
+package cloudcontrolapi
 
 import (
 	"encoding/json"
@@ -16,15 +16,91 @@ import (
 	"github.com/realdrift/realdrift/internal/schema"
 )
 
-func cloudControlService(s *Server) *wire.Service {
-	return wire.JSON("cloudcontrolapi", "1.0", "CloudApiService.", wire.Ops{
-		"GetResource":              wire.Bound(s.ccGetResource),
-		"ListResources":            wire.Bound(s.ccListResources),
-		"UpdateResource":           wire.Bound(s.ccUpdateResource),
-		"DeleteResource":           wire.Bound(s.ccDeleteResource),
-		"GetResourceRequestStatus": wire.Bound(s.ccGetResourceRequestStatus),
-		"CancelResourceRequest":    wire.Bound(s.ccCancelResourceRequest),
+// Refusal says whether IAM refuses a type's handler (read, list, update,
+// delete) the caller's own credentials, and with which AccessDenied
+// message (iamauth.HandlerRefused); it takes the state's read lock.
+type Refusal func(st *world.State, c *wire.Call, typ, handler string) (string, bool)
+
+// Service is the service's registration: Cloud Control (JSON 1.0) over
+// the world's live models, its resource requests kept in reqs (which the
+// server holds, to stop them), the schema facts of the world with facts
+// answering the types it carries none for (nil knows none), and refused
+// asking IAM about a type's handlers (nil refuses none).
+func Service(reqs *Requests, facts func(typeName string) (*schema.Facts, bool), refused Refusal) *wire.Service {
+	a := &api{reqs: reqs, fallback: facts, refused: refused}
+	svc := wire.JSON("cloudcontrolapi", "1.0", "CloudApiService.", wire.Ops{
+		"GetResource":              a.ccGetResource,
+		"ListResources":            a.ccListResources,
+		"UpdateResource":           a.ccUpdateResource,
+		"DeleteResource":           a.ccDeleteResource,
+		"GetResourceRequestStatus": a.ccGetResourceRequestStatus,
+		"CancelResourceRequest":    a.ccCancelResourceRequest,
 	}).Denies(403, "AccessDeniedException")
+	// Cloud Control's actions are CloudFormation's
+	// (cloudformation:GetResource, not cloudcontrol:GetResource).
+	svc.IAM.Prefix = "cloudformation"
+	return svc
+}
+
+// api is Cloud Control's registration.
+type api struct {
+	reqs     *Requests
+	fallback func(typeName string) (*schema.Facts, bool)
+	refused  Refusal
+}
+
+func (a *api) schemas(st *world.State) world.Schemas {
+	return world.Schemas{State: st, Fallback: a.fallback}
+}
+
+// handlerRefused is a.refused, or no refusal.
+func (a *api) handlerRefused(st *world.State, c *wire.Call, typ, handler string) (string, bool) {
+	if a.refused == nil {
+		return "", false
+	}
+	return a.refused(st, c, typ, handler)
+}
+
+// handlerDenied is handlerRefused as the error a synchronous Cloud Control
+// call (GetResource, ListResources) answers. That error is not documented;
+// the sandbox answers AccessDeniedException with the downstream action in
+// the message, which the readers report as skipped (AccessDenied), never
+// as drift. An asynchronous write instead fails its request (FAILED,
+// ErrorCode AccessDenied), as the handler's own call fails.
+func (a *api) handlerDenied(st *world.State, c *wire.Call, typ, handler string) error {
+	msg, refused := a.handlerRefused(st, c, typ, handler)
+	if !refused {
+		return nil
+	}
+	e := c.Service.Deny
+	e.Message = msg
+	return &e
+}
+
+// Requests are Cloud Control's resource requests by token, guarded by the
+// world state's lock.
+type Requests struct {
+	m map[string]*progress
+}
+
+// NewRequests returns an empty request tracker.
+func NewRequests() *Requests { return &Requests{m: map[string]*progress{}} }
+
+// Stop stops every pending request's timer: none completes from then on.
+// The caller holds the world state's write lock.
+func (r *Requests) Stop() {
+	for _, p := range r.m {
+		if p.timer != nil {
+			p.timer.Stop()
+		}
+	}
+}
+
+// Reset stops every pending request and forgets them all (a restored
+// world). The caller holds the world state's write lock.
+func (r *Requests) Reset() {
+	r.Stop()
+	r.m = map[string]*progress{}
 }
 
 type resourceDescription struct {
@@ -43,6 +119,7 @@ type progress struct {
 	model                json.RawMessage
 	errorCode, statusMsg string
 	timer                *time.Timer
+	now                  func() time.Time
 	// refused is the AccessDenied message of a handler permission the
 	// caller lacks (handlerRefused): the request fails when it completes.
 	refused string
@@ -70,17 +147,18 @@ func notFoundResource(typ, id string) error {
 }
 
 // ccCheckType answers the errors Cloud Control gives before any lookup.
-func (s *Server) ccCheckType(c *wire.Call, typ, action string) error {
+// It takes st's read lock.
+func (a *api) ccCheckType(st *world.State, c *wire.Call, typ, action string) error {
 	if typ == "" {
 		return wire.Errf(400, "ValidationException", "1 validation error detected: Value null at 'typeName' failed to satisfy constraint: Member must not be null")
 	}
 	if world.IsCustom(typ) {
 		return wire.Errf(400, "UnsupportedActionException", "Resource type %s does not support %s action", typ, action)
 	}
-	if !s.readable(c.Account, c.Region, typ) {
+	if !a.schemas(st).Readable(c.Account, c.Region, typ) {
 		return wire.Errf(400, "UnsupportedActionException", "Resource type %s does not support %s action", typ, action)
 	}
-	if f, ok := s.facts(c.Account, c.Region, typ); ok && len(f.Handlers) > 0 {
+	if f, ok := a.schemas(st).Facts(c.Account, c.Region, typ); ok && len(f.Handlers) > 0 {
 		want := strings.ToLower(action)
 		has := false
 		for _, h := range f.Handlers {
@@ -89,17 +167,17 @@ func (s *Server) ccCheckType(c *wire.Call, typ, action string) error {
 		if !has {
 			return wire.Errf(400, "UnsupportedActionException", "Resource type %s does not support %s action", typ, action)
 		}
-	} else if !ok && s.opts.Facts != nil && !s.knowsType(typ) {
+	} else if !ok && a.fallback != nil && !knowsType(st, typ) {
 		return wire.Errf(400, "TypeNotFoundException", "The type '%s' cannot be found.", typ)
 	}
 	return nil
 }
 
 // knowsType reports whether the world holds any resource of typ.
-func (s *Server) knowsType(typ string) bool {
-	s.st.RLock()
-	defer s.st.RUnlock()
-	for k := range s.st.ByType {
+func knowsType(st *world.State, typ string) bool {
+	st.RLock()
+	defer st.RUnlock()
+	for k := range st.ByType {
 		if k.Type == typ {
 			return true
 		}
@@ -107,30 +185,30 @@ func (s *Server) knowsType(typ string) bool {
 	return false
 }
 
-func (s *Server) ccGetResource(c *wire.Call) (any, error) {
+func (a *api) ccGetResource(st *world.State, c *wire.Call) (any, error) {
 	var in struct{ TypeName, Identifier string }
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
-	if err := s.ccCheckType(c, in.TypeName, "READ"); err != nil {
+	if err := a.ccCheckType(st, c, in.TypeName, "READ"); err != nil {
 		return nil, err
 	}
-	if err := s.handlerDenied(c, in.TypeName, "read"); err != nil {
+	if err := a.handlerDenied(st, c, in.TypeName, "read"); err != nil {
 		return nil, err
 	}
-	s.st.RLock()
-	defer s.st.RUnlock()
-	res := s.st.Resource(c.Account, c.Region, in.TypeName, in.Identifier)
+	st.RLock()
+	defer st.RUnlock()
+	res := st.Resource(c.Account, c.Region, in.TypeName, in.Identifier)
 	if res == nil || len(res.Properties) == 0 {
 		return nil, notFoundResource(in.TypeName, in.Identifier)
 	}
 	return map[string]any{
 		"TypeName":            in.TypeName,
-		"ResourceDescription": resourceDescription{Identifier: res.CCID(), Properties: string(world.AttachmentView(s.st, c.Account, res))},
+		"ResourceDescription": resourceDescription{Identifier: res.CCID(), Properties: string(world.AttachmentView(st, c.Account, res))},
 	}, nil
 }
 
-func (s *Server) ccListResources(c *wire.Call) (any, error) {
+func (a *api) ccListResources(st *world.State, c *wire.Call) (any, error) {
 	var in struct {
 		TypeName      string
 		NextToken     string
@@ -140,10 +218,10 @@ func (s *Server) ccListResources(c *wire.Call) (any, error) {
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
-	if err := s.ccCheckType(c, in.TypeName, "LIST"); err != nil {
+	if err := a.ccCheckType(st, c, in.TypeName, "LIST"); err != nil {
 		return nil, err
 	}
-	if err := s.handlerDenied(c, in.TypeName, "list"); err != nil {
+	if err := a.handlerDenied(st, c, in.TypeName, "list"); err != nil {
 		return nil, err
 	}
 	// A ResourceModel selects the children of a parent (RestApiId,
@@ -155,7 +233,7 @@ func (s *Server) ccListResources(c *wire.Call) (any, error) {
 			return nil, wire.Errf(400, "InvalidRequestException", "The ResourceModel is not a JSON object: %v", err)
 		}
 	}
-	size := s.opts.PageSize
+	size := c.PageSize
 	if in.MaxResults > 0 && in.MaxResults < size {
 		size = in.MaxResults
 	}
@@ -163,9 +241,9 @@ func (s *Server) ccListResources(c *wire.Call) (any, error) {
 	if !ok {
 		return nil, wire.Errf(400, "InvalidRequestException", "The NextToken is not valid.")
 	}
-	s.st.RLock()
-	defer s.st.RUnlock()
-	all := s.st.OfType(c.Account, c.Region, in.TypeName)
+	st.RLock()
+	defer st.RUnlock()
+	all := st.OfType(c.Account, c.Region, in.TypeName)
 	if sel != nil {
 		var kept []*world.Resource
 		for _, res := range all {
@@ -178,7 +256,7 @@ func (s *Server) ccListResources(c *wire.Call) (any, error) {
 	lo, hi, next := wire.Page(len(all), off, size)
 	descs := []resourceDescription{}
 	for _, res := range all[lo:hi] {
-		descs = append(descs, resourceDescription{Identifier: res.CCID(), Properties: string(world.AttachmentView(s.st, c.Account, res))})
+		descs = append(descs, resourceDescription{Identifier: res.CCID(), Properties: string(world.AttachmentView(st, c.Account, res))})
 	}
 	out := map[string]any{"TypeName": in.TypeName, "ResourceDescriptions": descs}
 	if next >= 0 {
@@ -187,89 +265,89 @@ func (s *Server) ccListResources(c *wire.Call) (any, error) {
 	return out, nil
 }
 
-func (s *Server) ccUpdateResource(c *wire.Call) (any, error) {
+func (a *api) ccUpdateResource(st *world.State, c *wire.Call) (any, error) {
 	var in struct{ TypeName, Identifier, PatchDocument, ClientToken string }
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
-	if err := s.ccCheckType(c, in.TypeName, "UPDATE"); err != nil {
+	if err := a.ccCheckType(st, c, in.TypeName, "UPDATE"); err != nil {
 		return nil, err
 	}
 	patch, err := jsonpatch.DecodePatch([]byte(in.PatchDocument))
 	if err != nil || in.PatchDocument == "" {
 		return nil, wire.Errf(400, "InvalidRequestException", "The PatchDocument is not a valid RFC 6902 JSON patch: %v", err)
 	}
-	f, _ := s.facts(c.Account, c.Region, in.TypeName)
-	refused, _ := s.handlerRefused(c, in.TypeName, "update")
-	s.st.Lock()
-	defer s.st.Unlock()
-	if p := s.byClientToken(c.Account, in.ClientToken); p != nil {
+	f, _ := a.schemas(st).Facts(c.Account, c.Region, in.TypeName)
+	refused, _ := a.handlerRefused(st, c, in.TypeName, "update")
+	st.Lock()
+	defer st.Unlock()
+	if p := a.reqs.byClientToken(c.Account, in.ClientToken); p != nil {
 		return map[string]any{"ProgressEvent": p.event()}, nil
 	}
-	res := s.st.Resource(c.Account, c.Region, in.TypeName, in.Identifier)
+	res := st.Resource(c.Account, c.Region, in.TypeName, in.Identifier)
 	if res == nil || len(res.Properties) == 0 {
 		return nil, notFoundResource(in.TypeName, in.Identifier)
 	}
-	if err := s.busy(c.Account, in.TypeName, res.CCID()); err != nil {
+	if err := a.reqs.busy(c.Account, in.TypeName, res.CCID()); err != nil {
 		return nil, err
 	}
-	if _, err := applyPatch(in.TypeName, res.Properties, patch, f, s.opts.now()); err != nil {
+	if _, err := applyPatch(in.TypeName, res.Properties, patch, f, c.Now()); err != nil {
 		return nil, wire.Errf(400, "InvalidRequestException", "%v", err)
 	}
-	p := s.newProgress(c, in.TypeName, res.CCID(), "UPDATE", in.ClientToken)
+	p := a.newProgress(st, c, in.TypeName, res.CCID(), "UPDATE", in.ClientToken)
 	p.patch = patch
 	p.refused = refused
 	return map[string]any{"ProgressEvent": p.event()}, nil
 }
 
-func (s *Server) ccDeleteResource(c *wire.Call) (any, error) {
+func (a *api) ccDeleteResource(st *world.State, c *wire.Call) (any, error) {
 	var in struct{ TypeName, Identifier, ClientToken string }
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
-	if err := s.ccCheckType(c, in.TypeName, "DELETE"); err != nil {
+	if err := a.ccCheckType(st, c, in.TypeName, "DELETE"); err != nil {
 		return nil, err
 	}
-	refused, _ := s.handlerRefused(c, in.TypeName, "delete")
-	s.st.Lock()
-	defer s.st.Unlock()
-	if p := s.byClientToken(c.Account, in.ClientToken); p != nil {
+	refused, _ := a.handlerRefused(st, c, in.TypeName, "delete")
+	st.Lock()
+	defer st.Unlock()
+	if p := a.reqs.byClientToken(c.Account, in.ClientToken); p != nil {
 		return map[string]any{"ProgressEvent": p.event()}, nil
 	}
-	res := s.st.Resource(c.Account, c.Region, in.TypeName, in.Identifier)
+	res := st.Resource(c.Account, c.Region, in.TypeName, in.Identifier)
 	if res == nil {
 		return nil, notFoundResource(in.TypeName, in.Identifier)
 	}
-	if err := s.busy(c.Account, in.TypeName, res.CCID()); err != nil {
+	if err := a.reqs.busy(c.Account, in.TypeName, res.CCID()); err != nil {
 		return nil, err
 	}
-	p := s.newProgress(c, in.TypeName, res.CCID(), "DELETE", in.ClientToken)
+	p := a.newProgress(st, c, in.TypeName, res.CCID(), "DELETE", in.ClientToken)
 	p.refused = refused
 	return map[string]any{"ProgressEvent": p.event()}, nil
 }
 
-func (s *Server) ccGetResourceRequestStatus(c *wire.Call) (any, error) {
+func (a *api) ccGetResourceRequestStatus(st *world.State, c *wire.Call) (any, error) {
 	var in struct{ RequestToken string }
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
-	s.st.RLock()
-	defer s.st.RUnlock()
-	p := s.requests[in.RequestToken]
+	st.RLock()
+	defer st.RUnlock()
+	p := a.reqs.m[in.RequestToken]
 	if p == nil || p.account != c.Account {
 		return nil, wire.Errf(400, "RequestTokenNotFoundException", "Request with token %s was not found", in.RequestToken)
 	}
 	return map[string]any{"ProgressEvent": p.event()}, nil
 }
 
-func (s *Server) ccCancelResourceRequest(c *wire.Call) (any, error) {
+func (a *api) ccCancelResourceRequest(st *world.State, c *wire.Call) (any, error) {
 	var in struct{ RequestToken string }
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
-	s.st.Lock()
-	defer s.st.Unlock()
-	p := s.requests[in.RequestToken]
+	st.Lock()
+	defer st.Unlock()
+	p := a.reqs.m[in.RequestToken]
 	if p == nil || p.account != c.Account {
 		return nil, wire.Errf(400, "RequestTokenNotFoundException", "Request with token %s was not found", in.RequestToken)
 	}
@@ -280,18 +358,18 @@ func (s *Server) ccCancelResourceRequest(c *wire.Call) (any, error) {
 		p.timer.Stop()
 	}
 	p.status = "CANCEL_COMPLETE"
-	p.eventTime = s.opts.now()
+	p.eventTime = c.Now()
 	p.statusMsg = "Request cancelled"
 	return map[string]any{"ProgressEvent": p.event()}, nil
 }
 
 // byClientToken returns the request a client token already started.
-// Callers hold s.st.
-func (s *Server) byClientToken(account, token string) *progress {
+// Callers hold the state's lock.
+func (r *Requests) byClientToken(account, token string) *progress {
 	if token == "" {
 		return nil
 	}
-	for _, p := range s.requests {
+	for _, p := range r.m {
 		if p.account == account && p.clientToken == token {
 			return p
 		}
@@ -300,9 +378,9 @@ func (s *Server) byClientToken(account, token string) *progress {
 }
 
 // busy refuses a second request on a resource with one in progress.
-// Callers hold s.st.
-func (s *Server) busy(account, typ, id string) error {
-	for _, p := range s.requests {
+// Callers hold the state's lock.
+func (r *Requests) busy(account, typ, id string) error {
+	for _, p := range r.m {
 		if p.account == account && p.typ == typ && p.id == id && p.status == "IN_PROGRESS" {
 			return wire.Errf(400, "ResourceConflictException", "Resource %s of type %s has a request in progress (%s)", id, typ, p.token)
 		}
@@ -314,59 +392,59 @@ func (s *Server) busy(account, typ, id string) error {
 const maxRequests = 10000
 
 // newProgress registers an IN_PROGRESS request that completes after the
-// operation delay. Callers hold s.st.
-func (s *Server) newProgress(c *wire.Call, typ, id, op, clientToken string) *progress {
-	if len(s.requests) >= maxRequests {
+// call's operation delay. Callers hold the state's write lock.
+func (a *api) newProgress(st *world.State, c *wire.Call, typ, id, op, clientToken string) *progress {
+	reqs := a.reqs
+	if len(reqs.m) >= maxRequests {
 		// Forget finished requests, oldest first, as AWS expires them.
 		var done []*progress
-		for _, p := range s.requests {
+		for _, p := range reqs.m {
 			if p.status != "IN_PROGRESS" {
 				done = append(done, p)
 			}
 		}
 		sort.Slice(done, func(i, j int) bool { return done[i].eventTime.Before(done[j].eventTime) })
 		for _, p := range done[:len(done)/2] {
-			delete(s.requests, p.token)
+			delete(reqs.m, p.token)
 		}
 	}
-	s.reqSeq++
 	p := &progress{
 		token: wire.NewRequestID(), clientToken: clientToken, account: c.Account, region: c.Region,
-		typ: typ, id: id, op: op, status: "IN_PROGRESS", eventTime: s.opts.now(),
+		typ: typ, id: id, op: op, status: "IN_PROGRESS", eventTime: c.Now(), now: c.Now,
 	}
-	s.requests[p.token] = p
-	p.timer = time.AfterFunc(s.opts.OperationDelay, func() { s.complete(p.token) })
+	reqs.m[p.token] = p
+	p.timer = time.AfterFunc(c.OperationDelay, func() { a.complete(st, p.token) })
 	return p
 }
 
 // complete finishes a request: it applies the update or the deletion to the
 // world as it is now.
-func (s *Server) complete(token string) {
+func (a *api) complete(st *world.State, token string) {
 	f := (*schema.Facts)(nil)
-	s.st.RLock()
-	p := s.requests[token]
+	st.RLock()
+	p := a.reqs.m[token]
 	var account, region, typ string
 	if p != nil {
 		account, region, typ = p.account, p.region, p.typ
 	}
-	s.st.RUnlock()
+	st.RUnlock()
 	if p == nil {
 		return
 	}
-	if ff, ok := s.facts(account, region, typ); ok {
+	if ff, ok := a.schemas(st).Facts(account, region, typ); ok {
 		f = ff
 	}
-	s.st.Lock()
-	defer s.st.Unlock()
+	st.Lock()
+	defer st.Unlock()
 	if p.status != "IN_PROGRESS" {
 		return
 	}
-	p.eventTime = s.opts.now()
+	p.eventTime = p.now()
 	if p.refused != "" {
 		p.status, p.errorCode, p.statusMsg = "FAILED", "AccessDenied", p.refused
 		return
 	}
-	res := s.st.Resource(p.account, p.region, p.typ, p.id)
+	res := st.Resource(p.account, p.region, p.typ, p.id)
 	if res == nil {
 		p.status, p.errorCode = "FAILED", "NotFound"
 		p.statusMsg = fmt.Sprintf("Resource of type '%s' with identifier '%s' was not found.", p.typ, p.id)
@@ -374,7 +452,7 @@ func (s *Server) complete(token string) {
 	}
 	switch p.op {
 	case "DELETE":
-		s.st.Remove(p.account, p.region, res)
+		st.Remove(p.account, p.region, res)
 		p.status = "SUCCESS"
 	case "UPDATE":
 		out, err := applyPatch(p.typ, res.Properties, p.patch, f, p.eventTime)
@@ -383,7 +461,7 @@ func (s *Server) complete(token string) {
 			return
 		}
 		res.Properties = out
-		syncPolicyVersions(res, p.eventTime)
+		world.SyncPolicyVersions(res, p.eventTime)
 		p.model = out
 		p.status = "SUCCESS"
 	}

@@ -1,4 +1,4 @@
-package sandbox
+package securityhub
 
 import (
 	"encoding/json"
@@ -8,9 +8,10 @@ import (
 	"strings"
 
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
+	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// The Security Hub family, over REST-JSON: BatchImportFindings (POST
+// Service serves the Security Hub family over REST-JSON: BatchImportFindings (POST
 // /findings/import) and GetFindings (POST /findings), as a custom
 // integration uses them, and BatchUpdateFindings (PATCH
 // /findings/batchupdate), as an analyst triages them: the fields it sets
@@ -26,13 +27,24 @@ import (
 // GetFindings pages by MaxResults (1–100) and NextToken. GetFindings
 // understands the filters realdrift uses (Id, ProductArn, AwsAccountId,
 // RecordState, GeneratorId: EQUALS; ProductFields: EQUALS) and rejects any
-// other with InvalidInputException rather than ignoring it.
-func securityHubService(s *Server) *wire.Service {
+// other with InvalidInputException rather than ignoring it. The findings
+// live in h, which the server keeps (Of answers its tests).
+func Service(h *Findings) *wire.Service {
 	return wire.RESTJSON("securityhub", securityHubRoute, wire.Ops{
-		"BatchImportFindings": wire.Bound(s.securityHubImport),
-		"GetFindings":         wire.Bound(s.securityHubGetFindings),
-		"BatchUpdateFindings": wire.Bound(s.securityHubUpdate),
-	}).Refuses(400, "InvalidInputException")
+		"BatchImportFindings": h.securityHubImport,
+		"GetFindings":         h.securityHubGetFindings,
+		"BatchUpdateFindings": h.securityHubUpdate,
+	}).Refuses(400, "InvalidInputException").Scoped(securityHubResource)
+}
+
+// securityHubResource is what a call is authorized against, as AWS does:
+// an import against the account's default product, a query or an update
+// against its hub.
+func securityHubResource(_ *world.State, c *wire.Call) string {
+	if c.Action == "BatchImportFindings" {
+		return "arn:aws:securityhub:" + c.Region + ":" + c.Account + ":product/" + c.Account + "/default"
+	}
+	return "arn:aws:securityhub:" + c.Region + ":" + c.Account + ":hub/default"
 }
 
 func securityHubRoute(r *http.Request) (string, map[string]string) {
@@ -62,7 +74,7 @@ func (f hubFinding) str(k string) string {
 // asffRequired are the fields BatchImportFindings requires of a finding.
 var asffRequired = []string{"SchemaVersion", "Id", "ProductArn", "GeneratorId", "AwsAccountId", "CreatedAt", "UpdatedAt", "Title", "Description"}
 
-func (s *Server) securityHubImport(c *wire.Call) (any, error) {
+func (h *Findings) securityHubImport(st *world.State, c *wire.Call) (any, error) {
 	var in struct{ Findings []hubFinding }
 	if err := c.Decode(&in); err != nil {
 		return nil, err
@@ -77,9 +89,9 @@ func (s *Server) securityHubImport(c *wire.Call) (any, error) {
 	type failure struct{ Id, ErrorCode, ErrorMessage string }
 	failed := []failure{}
 	ok := 0
-	s.st.Lock()
-	defer s.st.Unlock()
-	store := s.hub.of(c.Account, c.Region)
+	st.Lock()
+	defer st.Unlock()
+	store := h.place(c.Account, c.Region)
 	for i, f := range in.Findings {
 		id := f.str("Id")
 		if id == "" {
@@ -92,7 +104,7 @@ func (s *Server) securityHubImport(c *wire.Call) (any, error) {
 		key := f.str("ProductArn") + "|" + f.str("Id")
 		if prev, seen := store[key]; seen {
 			f["CreatedAt"] = prev["CreatedAt"]
-			s.hub.keepCustomerFields(c.Account, c.Region, key, prev, f)
+			h.keepCustomerFields(c.Account, c.Region, key, prev, f)
 		}
 		store[key] = f
 		ok++
@@ -107,7 +119,7 @@ var customerFields = []string{"Note", "Severity", "VerificationState", "Confiden
 // keepCustomerFields carries the fields a customer set on prev into the
 // re-imported f, as Security Hub does; a workflow NOTIFIED or RESOLVED goes
 // back to NEW when the finding comes back from ARCHIVED to ACTIVE.
-func (h *hubFindings) keepCustomerFields(account, region, key string, prev, f hubFinding) {
+func (h *Findings) keepCustomerFields(account, region, key string, prev, f hubFinding) {
 	set := h.customer[account+"|"+region][key]
 	for field := range set {
 		if v, ok := prev[field]; ok {
@@ -123,7 +135,7 @@ func (h *hubFindings) keepCustomerFields(account, region, key string, prev, f hu
 	}
 }
 
-func (s *Server) securityHubUpdate(c *wire.Call) (any, error) {
+func (h *Findings) securityHubUpdate(st *world.State, c *wire.Call) (any, error) {
 	var in map[string]any
 	if err := c.Decode(&in); err != nil {
 		return nil, err
@@ -134,9 +146,9 @@ func (s *Server) securityHubUpdate(c *wire.Call) (any, error) {
 	}
 	type ident struct{ Id, ProductArn string }
 	processed, unprocessed := []ident{}, []map[string]any{}
-	s.st.Lock()
-	defer s.st.Unlock()
-	store := s.hub.of(c.Account, c.Region)
+	st.Lock()
+	defer st.Unlock()
+	store := h.place(c.Account, c.Region)
 	for _, raw := range ids {
 		m, _ := raw.(map[string]any)
 		id := ident{Id: hubFinding(m).str("Id"), ProductArn: hubFinding(m).str("ProductArn")}
@@ -163,7 +175,7 @@ func (s *Server) securityHubUpdate(c *wire.Call) (any, error) {
 				v = merged
 			}
 			f[field] = v
-			s.hub.markCustomer(c.Account, c.Region, id.ProductArn+"|"+id.Id, field)
+			h.markCustomer(c.Account, c.Region, id.ProductArn+"|"+id.Id, field)
 		}
 		processed = append(processed, id)
 	}
@@ -202,7 +214,7 @@ func invalidFinding(f hubFinding, product, account string) string {
 // here, each read from the finding's own top-level field.
 var hubStringFilters = map[string]bool{"Id": true, "ProductArn": true, "AwsAccountId": true, "RecordState": true, "GeneratorId": true}
 
-func (s *Server) securityHubGetFindings(c *wire.Call) (any, error) {
+func (h *Findings) securityHubGetFindings(st *world.State, c *wire.Call) (any, error) {
 	var in struct {
 		Filters    map[string][]struct{ Key, Value, Comparison string }
 		MaxResults int
@@ -232,14 +244,14 @@ func (s *Server) securityHubGetFindings(c *wire.Call) (any, error) {
 			}
 		}
 	}
-	s.st.RLock()
+	st.RLock()
 	var match []hubFinding
-	for _, f := range s.hub.byPlace[c.Account+"|"+c.Region] {
+	for _, f := range h.byPlace[c.Account+"|"+c.Region] {
 		if hubMatches(f, in.Filters) {
 			match = append(match, f)
 		}
 	}
-	s.st.RUnlock()
+	st.RUnlock()
 	sort.Slice(match, func(i, j int) bool { return match[i].str("Id") < match[j].str("Id") })
 	out := map[string]any{"Findings": []hubFinding{}}
 	if off < len(match) {
@@ -276,14 +288,16 @@ func hubMatches(f hubFinding, filters map[string][]struct{ Key, Value, Compariso
 	return true
 }
 
-// hubFindings are the imported findings by account|region, then by
-// ProductArn|Id, and the fields customers set on them (BatchUpdateFindings).
-type hubFindings struct {
+// Findings are the imported findings by account|region, then by
+// ProductArn|Id, and the fields customers set on them (BatchUpdateFindings),
+// guarded by the world state's lock (a handler's, or Of's). The zero value
+// holds none.
+type Findings struct {
 	byPlace  map[string]map[string]hubFinding
 	customer map[string]map[string]map[string]bool
 }
 
-func (h *hubFindings) of(account, region string) map[string]hubFinding {
+func (h *Findings) place(account, region string) map[string]hubFinding {
 	if h.byPlace == nil {
 		h.byPlace = map[string]map[string]hubFinding{}
 	}
@@ -294,7 +308,7 @@ func (h *hubFindings) of(account, region string) map[string]hubFinding {
 	return h.byPlace[k]
 }
 
-func (h *hubFindings) markCustomer(account, region, key, field string) {
+func (h *Findings) markCustomer(account, region, key, field string) {
 	if h.customer == nil {
 		h.customer = map[string]map[string]map[string]bool{}
 	}
@@ -308,13 +322,13 @@ func (h *hubFindings) markCustomer(account, region, key, field string) {
 	h.customer[p][key][field] = true
 }
 
-// SecurityHubFindings returns the findings imported into an account
-// region's Security Hub (tests and the admin API), sorted by Id.
-func (s *Server) SecurityHubFindings(account, region string) []map[string]any {
-	s.st.RLock()
-	defer s.st.RUnlock()
+// Of returns copies of the findings imported into an account region's
+// Security Hub, sorted by Id. It takes st's read lock.
+func (h *Findings) Of(st *world.State, account, region string) []map[string]any {
+	st.RLock()
+	defer st.RUnlock()
 	var out []map[string]any
-	for _, f := range s.hub.byPlace[account+"|"+region] {
+	for _, f := range h.byPlace[account+"|"+region] {
 		b, _ := json.Marshal(f)
 		var cp map[string]any
 		_ = json.Unmarshal(b, &cp)

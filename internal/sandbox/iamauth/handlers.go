@@ -1,4 +1,4 @@
-package sandbox
+package iamauth
 
 import (
 	"strings"
@@ -29,7 +29,7 @@ const CloudControlCalledVia = "cloudformation.amazonaws.com"
 // caller no policy allows the handler's actions (a revert role granted
 // cloudformation:UpdateResource alone) cannot write through it.
 //
-// handlerRefused models it: each permission the pinned registry schema
+// HandlerRefused models it: each permission the pinned registry schema
 // lists for the handler is evaluated as such a service call. An explicit
 // Deny refuses the operation. No Allow refuses it too when the caller's
 // Policies are Complete; otherwise not, since what the AWS managed
@@ -41,7 +41,8 @@ const CloudControlCalledVia = "cloudformation.amazonaws.com"
 // stricter than AWS; realdrift's grants give a handler all it lists.
 //
 // It returns the AccessDenied message of the first refused permission.
-func (s *Server) handlerRefused(c *wire.Call, typ, handler string) (string, bool) {
+// It takes st's read lock: call it without holding the write lock.
+func HandlerRefused(st *world.State, c *wire.Call, typ, handler string) (string, bool) {
 	snap, err := schema.Embedded()
 	if err != nil {
 		return "", false
@@ -50,11 +51,11 @@ func (s *Server) handlerRefused(c *wire.Call, typ, handler string) (string, bool
 	if !ok {
 		return "", false
 	}
-	pol := s.principalPolicies(c.Who)
+	pol := PoliciesOf(st, c.Who)
 	if pol == nil {
 		return "", false
 	}
-	keys := s.conditionKeys(c.Who, c.Region, true, "*")
+	keys := ConditionKeys(st, c.Who, c.Region, true, "*")
 	keys["aws:viaawsservice"] = []string{"true"}
 	keys["aws:calledvia"] = []string{CloudControlCalledVia}
 	keys["aws:calledviafirst"] = []string{CloudControlCalledVia}
@@ -62,25 +63,9 @@ func (s *Server) handlerRefused(c *wire.Call, typ, handler string) (string, bool
 	for _, perm := range f.HandlerPermissions[handler] {
 		d := world.Evaluate(pol.Stmts, world.Request{Action: perm, Resource: "*", Keys: keys})
 		if d == world.ExplicitDeny || (d == world.ImplicitDeny && pol.Complete && schema.IAMAction(perm)) {
-			return denyMessage(c.Who, perm, "*", d) +
+			return DenyMessage(c.Who, perm, "*", d) +
 				" (called by the " + strings.ToUpper(handler) + " handler of " + typ + " through Cloud Control, with the caller's credentials)", true
 		}
 	}
 	return "", false
-}
-
-// handlerDenied is handlerRefused as the error a synchronous Cloud Control
-// call (GetResource, ListResources) answers. That error is not documented;
-// the sandbox answers AccessDeniedException with the downstream action in
-// the message, which the readers report as skipped (AccessDenied), never
-// as drift. An asynchronous write instead fails its request (FAILED,
-// ErrorCode AccessDenied), as the handler's own call fails.
-func (s *Server) handlerDenied(c *wire.Call, typ, handler string) error {
-	msg, refused := s.handlerRefused(c, typ, handler)
-	if !refused {
-		return nil
-	}
-	e := c.Service.Deny
-	e.Message = msg
-	return &e
 }

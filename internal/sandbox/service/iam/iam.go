@@ -1,4 +1,4 @@
-package sandbox
+package iam
 
 import (
 	"encoding/json"
@@ -6,15 +6,16 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// iamService serves IAM; the managed-policy attachments are in
-// iam_attach.go.
-func iamService() *wire.Service {
+// Service is the service's registration: IAM (query/XML) over the
+// world's AWS::IAM::Role, User, Group, Policy, RolePolicy, UserPolicy,
+// GroupPolicy, ManagedPolicy and AccessKey models; the managed-policy
+// attachments are in attach.go.
+func Service() *wire.Service {
 	svc := wire.Query("iam", "https://iam.amazonaws.com/doc/2010-05-08/", wire.Ops{
 		"ListRolePolicies":      iamListRolePolicies,
 		"GetRolePolicy":         iamGetRolePolicy,
@@ -299,54 +300,10 @@ func readPolicy(st *world.State, c *wire.Call, read func(p *world.Resource, arn 
 	return read(p, arn)
 }
 
-// policyVersions returns a managed policy's versions; a policy the world
-// gives none has v1, its current document.
-func policyVersions(p *world.Resource) []world.PolicyVersion {
-	if len(p.PolicyVersions) > 0 {
-		return p.PolicyVersions
-	}
-	return []world.PolicyVersion{{VersionID: "v1", Document: world.Field(p, "PolicyDocument"), Default: true, Created: world.DefaultTime}}
-}
-
-// syncPolicyVersions records a changed PolicyDocument (written through
-// Cloud Control or out of band) as a new default version.
-func syncPolicyVersions(p *world.Resource, now time.Time) {
-	if p.Type != "AWS::IAM::ManagedPolicy" {
-		return
-	}
-	doc := world.Field(p, "PolicyDocument")
-	vs := policyVersions(p)
-	for _, v := range vs {
-		if v.Default && world.CompactJSON(v.Document) == world.CompactJSON(doc) {
-			p.PolicyVersions = vs
-			return
-		}
-	}
-	vs = append([]world.PolicyVersion(nil), vs...)
-	for i := range vs {
-		vs[i].Default = false
-	}
-	vs = append(vs, world.PolicyVersion{VersionID: nextVersion(vs), Document: doc, Default: true, Created: now})
-	if len(vs) > 5 {
-		vs = vs[len(vs)-5:]
-	}
-	p.PolicyVersions = vs
-}
-
-func nextVersion(vs []world.PolicyVersion) string {
-	n := 0
-	for _, v := range vs {
-		if k, err := strconv.Atoi(strings.TrimPrefix(v.VersionID, "v")); err == nil && k > n {
-			n = k
-		}
-	}
-	return "v" + strconv.Itoa(n+1)
-}
-
 func iamGetPolicy(st *world.State, c *wire.Call) (any, error) {
 	return readPolicy(st, c, func(p *world.Resource, arn string) (any, error) {
 		def := ""
-		for _, v := range policyVersions(p) {
+		for _, v := range world.PolicyVersionsOf(p) {
 			if v.Default {
 				def = v.VersionID
 			}
@@ -381,7 +338,7 @@ func versionNode(v world.PolicyVersion, withDoc bool) *wire.Node {
 func iamGetPolicyVersion(st *world.State, c *wire.Call) (any, error) {
 	id := c.Str("VersionId")
 	return readPolicy(st, c, func(p *world.Resource, arn string) (any, error) {
-		for _, v := range policyVersions(p) {
+		for _, v := range world.PolicyVersionsOf(p) {
 			if v.VersionID == id {
 				n := versionNode(v, true)
 				n.Name = "PolicyVersion"
@@ -394,7 +351,7 @@ func iamGetPolicyVersion(st *world.State, c *wire.Call) (any, error) {
 
 func iamListPolicyVersions(st *world.State, c *wire.Call) (any, error) {
 	return readPolicy(st, c, func(p *world.Resource, arn string) (any, error) {
-		vs := policyVersions(p)
+		vs := world.PolicyVersionsOf(p)
 		var items []*wire.Node
 		for i := len(vs) - 1; i >= 0; i-- {
 			items = append(items, versionNode(vs[i], true))
@@ -416,12 +373,12 @@ func iamCreatePolicyVersion(st *world.State, c *wire.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	vs := policyVersions(p)
+	vs := world.PolicyVersionsOf(p)
 	if len(vs) >= 5 {
 		return nil, wire.Errf(409, "LimitExceeded", "A managed policy can have up to 5 versions. Before you create a new version, you must delete an existing version.")
 	}
 	vs = append([]world.PolicyVersion(nil), vs...)
-	v := world.PolicyVersion{VersionID: nextVersion(vs), Document: doc, Default: setDefault, Created: c.Now()}
+	v := world.PolicyVersion{VersionID: world.NextPolicyVersion(vs), Document: doc, Default: setDefault, Created: c.Now()}
 	if setDefault {
 		for i := range vs {
 			vs[i].Default = false

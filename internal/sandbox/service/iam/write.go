@@ -1,4 +1,4 @@
-package sandbox
+package iam
 
 import (
 	"encoding/json"
@@ -141,7 +141,7 @@ func iamDeletePolicyVersion(st *world.State, c *wire.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	vs := policyVersions(p)
+	vs := world.PolicyVersionsOf(p)
 	var kept []world.PolicyVersion
 	for _, v := range vs {
 		if v.VersionID != id {

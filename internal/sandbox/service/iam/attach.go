@@ -1,4 +1,4 @@
-package sandbox
+package iam
 
 import (
 	"sort"
@@ -27,7 +27,7 @@ import (
 // identity.
 const maxAttachedPolicies = 10
 
-// iamAttachOps are the handlers iamService registers.
+// iamAttachOps are the attachment handlers Service registers.
 func iamAttachOps() map[string]wire.Handler {
 	out := map[string]wire.Handler{}
 	for _, k := range []principalKind{roleKind, userKind, groupKind} {
