@@ -184,7 +184,10 @@
 //     take st.RLock (reads) or st.Lock (writes) for the whole operation, find
 //     models with st.Resource / st.OfType and world.FieldString etc., answer
 //     errors with wire.Errf in the service's codes, return a *wire.Node
-//     (query/REST-XML), wire.Raw, or a value encoded as JSON.
+//     (query/REST-XML), wire.Raw, or a value encoded as JSON. A JSON
+//     handler that reads its body into a struct and locks for the whole
+//     operation is func(st, c, in In) (any, error) registered as
+//     wire.Read(h) or wire.Write(h), which decode and lock for it.
 //  4. Add one line to services.go: N.Service(),
 //  5. Give the service's IAM facts (wire.IAM) where they are not the
 //     common case: an action prefix or an operation's action that is not

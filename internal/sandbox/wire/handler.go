@@ -1,6 +1,10 @@
 package wire
 
-import "github.com/realdrift/realdrift/internal/sandbox/world"
+import (
+	"strconv"
+
+	"github.com/realdrift/realdrift/internal/sandbox/world"
+)
 
 // Read is the preamble of a handler that reads the world from a JSON (or
 // REST-JSON) body: it decodes the call's body into a new In
@@ -30,4 +34,61 @@ func Write[In any](f func(st *world.State, c *Call, in In) (any, error)) Handler
 		defer st.Unlock()
 		return f(st, c, in)
 	}
+}
+
+// Paging is how a list operation pages: the prefix of its tokens
+// (PageToken), the page size when the request names none, the smallest
+// and largest it accepts (0: no bound), and AWS's errors for a size out of
+// range (given the size as the request gave it) and for a token the
+// service did not issue.
+type Paging struct {
+	Prefix   string
+	Default  int
+	Min, Max int
+	BadSize  func(given string) error
+	BadToken error
+}
+
+// Cursor is a checked request for one page.
+type Cursor struct {
+	prefix    string
+	off, size int
+}
+
+// Start checks a JSON request's page size (0: the default) and token.
+func (p Paging) Start(size int, token string) (Cursor, error) {
+	if size < 0 || (size > 0 && size < p.Min) || (p.Max > 0 && size > p.Max) {
+		return Cursor{}, p.BadSize(strconv.Itoa(size))
+	}
+	if size == 0 {
+		size = p.Default
+	}
+	off, ok := PageOffset(p.Prefix, token)
+	if !ok {
+		return Cursor{}, p.BadToken
+	}
+	return Cursor{prefix: p.Prefix, off: off, size: size}, nil
+}
+
+// StartText is Start for a query request, whose size is text ("": the
+// default; not a number is out of range).
+func (p Paging) StartText(size, token string) (Cursor, error) {
+	n := 0
+	if size != "" {
+		var err error
+		if n, err = strconv.Atoi(size); err != nil || n < 1 {
+			return Cursor{}, p.BadSize(size)
+		}
+	}
+	return p.Start(n, token)
+}
+
+// Cut is the page of total items the cursor asks for, [lo, hi), and the
+// next page's token ("" on the last page).
+func (c Cursor) Cut(total int) (lo, hi int, next string) {
+	lo, hi, n := Page(total, c.off, c.size)
+	if n >= 0 {
+		next = PageToken(c.prefix, n)
+	}
+	return lo, hi, next
 }

@@ -19,7 +19,7 @@ import (
 // them (the API's shape is the template's).
 func Service() *wire.Service {
 	return wire.JSON("application-autoscaling", "1.1", "AnyScaleFrontendService.", wire.Ops{
-		"DescribeScalingPolicies": aasDescribeScalingPolicies,
+		"DescribeScalingPolicies": wire.Read(aasDescribeScalingPolicies),
 	})
 }
 
@@ -27,15 +27,11 @@ func Service() *wire.Service {
 // them.
 var aasPolicyProps = []string{"PolicyName", "PolicyType", "StepScalingPolicyConfiguration", "TargetTrackingScalingPolicyConfiguration", "PredictiveScalingPolicyConfiguration"}
 
-func aasDescribeScalingPolicies(st *world.State, c *wire.Call) (any, error) {
-	var in struct {
-		ServiceNamespace, ResourceId, ScalableDimension, NextToken string
-		PolicyNames                                                []string
-		MaxResults                                                 int
-	}
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
+func aasDescribeScalingPolicies(st *world.State, c *wire.Call, in struct {
+	ServiceNamespace, ResourceId, ScalableDimension, NextToken string
+	PolicyNames                                                []string
+	MaxResults                                                 int
+}) (any, error) {
 	if in.ServiceNamespace == "" {
 		return nil, wire.Errf(400, "ValidationException", "1 validation error detected: Value null at 'serviceNamespace' failed to satisfy constraint: Member must not be null")
 	}
@@ -50,8 +46,6 @@ func aasDescribeScalingPolicies(st *world.State, c *wire.Call) (any, error) {
 	if !ok {
 		return nil, wire.Errf(400, "InvalidNextTokenException", "Invalid token")
 	}
-	st.RLock()
-	defer st.RUnlock()
 	byName := map[string]map[string]any{}
 	for _, r := range st.OfType(c.Account, c.Region, "AWS::ApplicationAutoScaling::ScalingPolicy") {
 		m, err := world.FieldObject(r)

@@ -2,7 +2,6 @@ package autoscaling
 
 import (
 	"sort"
-	"strconv"
 
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
@@ -66,17 +65,13 @@ func asDescribeLifecycleHooks(st *world.State, c *wire.Call) (any, error) {
 
 func asDescribeScheduledActions(st *world.State, c *wire.Call) (any, error) {
 	group := c.Str("AutoScalingGroupName")
-	size := 50
-	if m := c.Str("MaxRecords"); m != "" {
-		n, err := strconv.Atoi(m)
-		if err != nil || n < 1 || n > 100 {
-			return nil, wire.Validation("1 validation error detected: Value '%s' at 'maxRecords' failed to satisfy constraint: Member must have value less than or equal to 100", m)
-		}
-		size = n
-	}
-	off, ok := wire.PageOffset("asa", c.Str("NextToken"))
-	if !ok {
-		return nil, wire.Errf(400, "InvalidNextToken", "The token is not valid.")
+	cur, err := wire.Paging{Prefix: "asa", Default: 50, Max: 100,
+		BadSize: func(n string) error {
+			return wire.Validation("1 validation error detected: Value '%s' at 'maxRecords' failed to satisfy constraint: Member must have value less than or equal to 100", n)
+		},
+		BadToken: wire.Errf(400, "InvalidNextToken", "The token is not valid.")}.StartText(c.Str("MaxRecords"), c.Str("NextToken"))
+	if err != nil {
+		return nil, err
 	}
 	st.RLock()
 	defer st.RUnlock()
@@ -84,7 +79,7 @@ func asDescribeScheduledActions(st *world.State, c *wire.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	lo, hi, next := wire.Page(len(rs), off, size)
+	lo, hi, next := cur.Cut(len(rs))
 	var items []*wire.Node
 	for _, r := range rs[lo:hi] {
 		name := world.FieldString(r, "ScheduledActionName")
@@ -95,8 +90,8 @@ func asDescribeScheduledActions(st *world.State, c *wire.Call) (any, error) {
 			wire.Opt("Recurrence", world.FieldString(r, "Recurrence")), wire.Opt("TimeZone", world.FieldString(r, "TimeZone"))))
 	}
 	out := wire.El("", wire.Members("ScheduledUpdateGroupActions", items))
-	if next >= 0 {
-		out.Kids = append(out.Kids, wire.Tx("NextToken", wire.PageToken("asa", next)))
+	if next != "" {
+		out.Kids = append(out.Kids, wire.Tx("NextToken", next))
 	}
 	return out, nil
 }

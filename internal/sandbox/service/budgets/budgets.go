@@ -13,23 +13,17 @@ import "encoding/json"
 // NotFoundException.
 func Service() *wire.Service {
 	svc := wire.JSON("budgets", "1.1", "AWSBudgetServiceGateway.", wire.Ops{
-		"DescribeBudget": budgetsDescribeBudget,
+		"DescribeBudget": wire.Read(budgetsDescribeBudget),
 	})
 	// Budgets reads are authorized as ViewBudget.
 	svc.IAM.Actions = map[string]string{"DescribeBudget": "budgets:ViewBudget", "DescribeBudgets": "budgets:ViewBudget"}
 	return svc
 }
 
-func budgetsDescribeBudget(st *world.State, c *wire.Call) (any, error) {
-	var in struct{ AccountId, BudgetName string }
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
+func budgetsDescribeBudget(st *world.State, c *wire.Call, in struct{ AccountId, BudgetName string }) (any, error) {
 	if in.AccountId != c.Account {
 		return nil, wire.Errf(400, "AccessDeniedException", "Account %s is not the caller's account", in.AccountId)
 	}
-	st.RLock()
-	defer st.RUnlock()
 	for _, r := range st.OfType(c.Account, c.Region, "AWS::Budgets::Budget") {
 		m, err := world.FieldObject(r)
 		if err != nil {

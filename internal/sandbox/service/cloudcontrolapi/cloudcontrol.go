@@ -33,8 +33,8 @@ func Service(reqs *Requests, facts func(typeName string) (*schema.Facts, bool), 
 		"ListResources":            a.ccListResources,
 		"UpdateResource":           a.ccUpdateResource,
 		"DeleteResource":           a.ccDeleteResource,
-		"GetResourceRequestStatus": a.ccGetResourceRequestStatus,
-		"CancelResourceRequest":    a.ccCancelResourceRequest,
+		"GetResourceRequestStatus": wire.Read(a.ccGetResourceRequestStatus),
+		"CancelResourceRequest":    wire.Write(a.ccCancelResourceRequest),
 	}).Denies(403, "AccessDeniedException")
 	// Cloud Control's actions are CloudFormation's
 	// (cloudformation:GetResource, not cloudcontrol:GetResource).
@@ -326,13 +326,7 @@ func (a *api) ccDeleteResource(st *world.State, c *wire.Call) (any, error) {
 	return map[string]any{"ProgressEvent": p.event()}, nil
 }
 
-func (a *api) ccGetResourceRequestStatus(st *world.State, c *wire.Call) (any, error) {
-	var in struct{ RequestToken string }
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	st.RLock()
-	defer st.RUnlock()
+func (a *api) ccGetResourceRequestStatus(st *world.State, c *wire.Call, in struct{ RequestToken string }) (any, error) {
 	p := a.reqs.m[in.RequestToken]
 	if p == nil || p.account != c.Account {
 		return nil, wire.Errf(400, "RequestTokenNotFoundException", "Request with token %s was not found", in.RequestToken)
@@ -340,13 +334,7 @@ func (a *api) ccGetResourceRequestStatus(st *world.State, c *wire.Call) (any, er
 	return map[string]any{"ProgressEvent": p.event()}, nil
 }
 
-func (a *api) ccCancelResourceRequest(st *world.State, c *wire.Call) (any, error) {
-	var in struct{ RequestToken string }
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	st.Lock()
-	defer st.Unlock()
+func (a *api) ccCancelResourceRequest(st *world.State, c *wire.Call, in struct{ RequestToken string }) (any, error) {
 	p := a.reqs.m[in.RequestToken]
 	if p == nil || p.account != c.Account {
 		return nil, wire.Errf(400, "RequestTokenNotFoundException", "Request with token %s was not found", in.RequestToken)

@@ -17,21 +17,15 @@ import (
 // projectsNotFound / reportGroupsNotFound, as CodeBuild does.
 func Service() *wire.Service {
 	return wire.JSON("codebuild", "1.1", "CodeBuild_20161006.", wire.Ops{
-		"BatchGetProjects":     codeBuildBatchGetProjects,
-		"BatchGetReportGroups": codeBuildBatchGetReportGroups,
+		"BatchGetProjects":     wire.Read(codeBuildBatchGetProjects),
+		"BatchGetReportGroups": wire.Read(codeBuildBatchGetReportGroups),
 	})
 }
 
-func codeBuildBatchGetProjects(st *world.State, c *wire.Call) (any, error) {
-	var in struct{ Names []string }
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
+func codeBuildBatchGetProjects(st *world.State, c *wire.Call, in struct{ Names []string }) (any, error) {
 	if len(in.Names) < 1 || len(in.Names) > 100 {
 		return nil, wire.Errf(400, "InvalidInputException", "1 validation error detected: Value at 'names' failed to satisfy constraint: Member must have length between 1 and 100")
 	}
-	st.RLock()
-	defer st.RUnlock()
 	projects, missing := []any{}, []string{}
 	for _, name := range in.Names {
 		name := world.ARNTail(name, ":project/")
@@ -58,16 +52,10 @@ func codeBuildBatchGetProjects(st *world.State, c *wire.Call) (any, error) {
 	return map[string]any{"projects": projects, "projectsNotFound": missing}, nil
 }
 
-func codeBuildBatchGetReportGroups(st *world.State, c *wire.Call) (any, error) {
-	var in struct{ ReportGroupArns []string }
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
+func codeBuildBatchGetReportGroups(st *world.State, c *wire.Call, in struct{ ReportGroupArns []string }) (any, error) {
 	if len(in.ReportGroupArns) < 1 || len(in.ReportGroupArns) > 100 {
 		return nil, wire.Errf(400, "InvalidInputException", "1 validation error detected: Value at 'reportGroupArns' failed to satisfy constraint: Member must have length between 1 and 100")
 	}
-	st.RLock()
-	defer st.RUnlock()
 	groups, missing := []any{}, []string{}
 	for _, arn := range in.ReportGroupArns {
 		if !strings.Contains(arn, ":report-group/") {

@@ -10,18 +10,14 @@ import "sort"
 // AWS::CodeDeploy::Application model names it or a group is in it.
 func Service() *wire.Service {
 	return wire.JSON("codedeploy", "1.1", "CodeDeploy_20141006.", wire.Ops{
-		"ListDeploymentGroups": cdListDeploymentGroups,
+		"ListDeploymentGroups": wire.Read(cdListDeploymentGroups),
 	})
 }
 
-func cdListDeploymentGroups(st *world.State, c *wire.Call) (any, error) {
-	var in struct {
-		ApplicationName string `json:"applicationName"`
-		NextToken       string `json:"nextToken"`
-	}
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
+func cdListDeploymentGroups(st *world.State, c *wire.Call, in struct {
+	ApplicationName string `json:"applicationName"`
+	NextToken       string `json:"nextToken"`
+}) (any, error) {
 	if in.ApplicationName == "" {
 		return nil, wire.Errf(400, "ApplicationNameRequiredException", "The minimum number of required application names was not specified.")
 	}
@@ -29,8 +25,6 @@ func cdListDeploymentGroups(st *world.State, c *wire.Call) (any, error) {
 	if !ok {
 		return nil, wire.Errf(400, "InvalidNextTokenException", "The next token was specified in an invalid format.")
 	}
-	st.RLock()
-	defer st.RUnlock()
 	exists := false
 	for _, a := range st.OfType(c.Account, c.Region, "AWS::CodeDeploy::Application") {
 		exists = exists || world.FieldString(a, "ApplicationName") == in.ApplicationName || a.CCID() == in.ApplicationName

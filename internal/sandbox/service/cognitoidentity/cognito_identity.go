@@ -17,17 +17,11 @@ import (
 // ResourceNotFoundException.
 func Service() *wire.Service {
 	return wire.JSON("cognito-identity", "1.1", "AWSCognitoIdentityService.", wire.Ops{
-		"DescribeIdentityPool": cognitoIdentityDescribePool,
+		"DescribeIdentityPool": wire.Read(cognitoIdentityDescribePool),
 	}).Throttles(400, "TooManyRequestsException").Denies(400, "NotAuthorizedException")
 }
 
-func cognitoIdentityDescribePool(st *world.State, c *wire.Call) (any, error) {
-	var in struct{ IdentityPoolId string }
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	st.RLock()
-	defer st.RUnlock()
+func cognitoIdentityDescribePool(st *world.State, c *wire.Call, in struct{ IdentityPoolId string }) (any, error) {
 	r := st.Resource(c.Account, c.Region, "AWS::Cognito::IdentityPool", in.IdentityPoolId)
 	if r == nil {
 		return nil, wire.Errf(400, "ResourceNotFoundException", "IdentityPool '%s' not found.", in.IdentityPoolId)

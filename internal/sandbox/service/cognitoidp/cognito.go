@@ -10,8 +10,8 @@ import "sort"
 // AWS::Cognito::UserPool model names it or a client or group is in it.
 func Service() *wire.Service {
 	svc := wire.JSON("cognito-idp", "1.1", "AWSCognitoIdentityProviderService.", wire.Ops{
-		"ListUserPoolClients": cognitoListUserPoolClients,
-		"ListGroups":          cognitoListGroups,
+		"ListUserPoolClients": wire.Read(cognitoListUserPoolClients),
+		"ListGroups":          wire.Read(cognitoListGroups),
 	}).Throttles(400, "TooManyRequestsException").Denies(400, "NotAuthorizedException")
 	svc.JSONNamespace = "com.amazonaws.cognitoidentityprovider#"
 	return svc
@@ -43,33 +43,24 @@ func poolChildren(st *world.State, c *wire.Call, pool, typ, key string) ([]*worl
 	return out, nil
 }
 
-func cognitoListUserPoolClients(st *world.State, c *wire.Call) (any, error) {
-	var in struct {
-		UserPoolID string `json:"UserPoolId"`
-		MaxResults int
-		NextToken  string
-	}
-	if err := c.Decode(&in); err != nil {
+func cognitoListUserPoolClients(st *world.State, c *wire.Call, in struct {
+	UserPoolID string `json:"UserPoolId"`
+	MaxResults int
+	NextToken  string
+}) (any, error) {
+	cur, err := wire.Paging{Prefix: "clients", Default: 60, Max: 60,
+		BadSize: func(n string) error {
+			return wire.Errf(400, "InvalidParameterException", "1 validation error detected: Value '%s' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 60", n)
+		},
+		BadToken: wire.Errf(400, "InvalidParameterException", "Invalid pagination token")}.Start(in.MaxResults, in.NextToken)
+	if err != nil {
 		return nil, err
 	}
-	if in.MaxResults < 0 || in.MaxResults > 60 {
-		return nil, wire.Errf(400, "InvalidParameterException", "1 validation error detected: Value '%d' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 60", in.MaxResults)
-	}
-	size := 60
-	if in.MaxResults > 0 {
-		size = in.MaxResults
-	}
-	off, ok := wire.PageOffset("clients", in.NextToken)
-	if !ok {
-		return nil, wire.Errf(400, "InvalidParameterException", "Invalid pagination token")
-	}
-	st.RLock()
-	defer st.RUnlock()
 	rs, err := poolChildren(st, c, in.UserPoolID, "AWS::Cognito::UserPoolClient", "ClientId")
 	if err != nil {
 		return nil, err
 	}
-	lo, hi, next := wire.Page(len(rs), off, size)
+	lo, hi, next := cur.Cut(len(rs))
 	items := []map[string]any{}
 	for _, r := range rs[lo:hi] {
 		id := world.FieldString(r, "ClientId")
@@ -79,39 +70,30 @@ func cognitoListUserPoolClients(st *world.State, c *wire.Call) (any, error) {
 		items = append(items, map[string]any{"ClientId": id, "ClientName": world.FieldString(r, "ClientName"), "UserPoolId": in.UserPoolID})
 	}
 	out := map[string]any{"UserPoolClients": items}
-	if next >= 0 {
-		out["NextToken"] = wire.PageToken("clients", next)
+	if next != "" {
+		out["NextToken"] = next
 	}
 	return out, nil
 }
 
-func cognitoListGroups(st *world.State, c *wire.Call) (any, error) {
-	var in struct {
-		UserPoolID string `json:"UserPoolId"`
-		Limit      int
-		NextToken  string
-	}
-	if err := c.Decode(&in); err != nil {
+func cognitoListGroups(st *world.State, c *wire.Call, in struct {
+	UserPoolID string `json:"UserPoolId"`
+	Limit      int
+	NextToken  string
+}) (any, error) {
+	cur, err := wire.Paging{Prefix: "groups", Default: 60, Max: 60,
+		BadSize: func(n string) error {
+			return wire.Errf(400, "InvalidParameterException", "1 validation error detected: Value '%s' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 60", n)
+		},
+		BadToken: wire.Errf(400, "InvalidParameterException", "Invalid pagination token")}.Start(in.Limit, in.NextToken)
+	if err != nil {
 		return nil, err
 	}
-	if in.Limit < 0 || in.Limit > 60 {
-		return nil, wire.Errf(400, "InvalidParameterException", "1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 60", in.Limit)
-	}
-	size := 60
-	if in.Limit > 0 {
-		size = in.Limit
-	}
-	off, ok := wire.PageOffset("groups", in.NextToken)
-	if !ok {
-		return nil, wire.Errf(400, "InvalidParameterException", "Invalid pagination token")
-	}
-	st.RLock()
-	defer st.RUnlock()
 	rs, err := poolChildren(st, c, in.UserPoolID, "AWS::Cognito::UserPoolGroup", "GroupName")
 	if err != nil {
 		return nil, err
 	}
-	lo, hi, next := wire.Page(len(rs), off, size)
+	lo, hi, next := cur.Cut(len(rs))
 	items := []map[string]any{}
 	for _, r := range rs[lo:hi] {
 		g := map[string]any{"GroupName": world.FieldString(r, "GroupName"), "UserPoolId": in.UserPoolID,
@@ -127,8 +109,8 @@ func cognitoListGroups(st *world.State, c *wire.Call) (any, error) {
 		items = append(items, g)
 	}
 	out := map[string]any{"Groups": items}
-	if next >= 0 {
-		out["NextToken"] = wire.PageToken("groups", next)
+	if next != "" {
+		out["NextToken"] = next
 	}
 	return out, nil
 }

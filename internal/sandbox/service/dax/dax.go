@@ -17,11 +17,11 @@ import "github.com/realdrift/realdrift/internal/sandbox/wire"
 // ...NotFoundFault DAX answers.
 func Service() *wire.Service {
 	return wire.JSON("dax", "1.1", "AmazonDAXV3.", wire.Ops{
-		"DescribeClusters":        daxDescribeClusters,
-		"DescribeSubnetGroups":    daxDescribeSubnetGroups,
-		"DescribeParameterGroups": daxDescribeParameterGroups,
-		"DescribeParameters":      daxDescribeParameters,
-		"ListTags":                daxListTags,
+		"DescribeClusters":        wire.Read(daxDescribeClusters),
+		"DescribeSubnetGroups":    wire.Read(daxDescribeSubnetGroups),
+		"DescribeParameterGroups": wire.Read(daxDescribeParameterGroups),
+		"DescribeParameters":      wire.Read(daxDescribeParameters),
+		"ListTags":                wire.Read(daxListTags),
 	})
 }
 
@@ -55,13 +55,7 @@ func daxClusterArn(c *wire.Call, name string) string {
 	return "arn:aws:dax:" + c.Region + ":" + c.Account + ":cache/" + name
 }
 
-func daxDescribeClusters(st *world.State, c *wire.Call) (any, error) {
-	var in struct{ ClusterNames []string }
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	st.RLock()
-	defer st.RUnlock()
+func daxDescribeClusters(st *world.State, c *wire.Call, in struct{ ClusterNames []string }) (any, error) {
 	all, names, err := daxNamed(st, c, "AWS::DAX::Cluster", "ClusterName", in.ClusterNames, "ClusterNotFoundFault", "Cluster")
 	if err != nil {
 		return nil, err
@@ -102,13 +96,7 @@ func daxDescribeClusters(st *world.State, c *wire.Call) (any, error) {
 	return map[string]any{"Clusters": out}, nil
 }
 
-func daxDescribeSubnetGroups(st *world.State, c *wire.Call) (any, error) {
-	var in struct{ SubnetGroupNames []string }
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	st.RLock()
-	defer st.RUnlock()
+func daxDescribeSubnetGroups(st *world.State, c *wire.Call, in struct{ SubnetGroupNames []string }) (any, error) {
 	all, names, err := daxNamed(st, c, "AWS::DAX::SubnetGroup", "SubnetGroupName", in.SubnetGroupNames, "SubnetGroupNotFoundFault", "Subnet group")
 	if err != nil {
 		return nil, err
@@ -132,13 +120,7 @@ func daxDescribeSubnetGroups(st *world.State, c *wire.Call) (any, error) {
 	return map[string]any{"SubnetGroups": out}, nil
 }
 
-func daxDescribeParameterGroups(st *world.State, c *wire.Call) (any, error) {
-	var in struct{ ParameterGroupNames []string }
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	st.RLock()
-	defer st.RUnlock()
+func daxDescribeParameterGroups(st *world.State, c *wire.Call, in struct{ ParameterGroupNames []string }) (any, error) {
 	all, names, err := daxNamed(st, c, "AWS::DAX::ParameterGroup", "ParameterGroupName", in.ParameterGroupNames, "ParameterGroupNotFoundFault", "Parameter group")
 	if err != nil {
 		return nil, err
@@ -154,14 +136,10 @@ func daxDescribeParameterGroups(st *world.State, c *wire.Call) (any, error) {
 	return map[string]any{"ParameterGroups": out}, nil
 }
 
-func daxDescribeParameters(st *world.State, c *wire.Call) (any, error) {
-	var in struct {
-		ParameterGroupName, Source, NextToken string
-		MaxResults                            int
-	}
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
+func daxDescribeParameters(st *world.State, c *wire.Call, in struct {
+	ParameterGroupName, Source, NextToken string
+	MaxResults                            int
+}) (any, error) {
 	size := 100
 	if in.MaxResults > 0 {
 		size = in.MaxResults
@@ -170,8 +148,6 @@ func daxDescribeParameters(st *world.State, c *wire.Call) (any, error) {
 	if !ok {
 		return nil, wire.Errf(400, "InvalidParameterValueException", "Invalid NextToken")
 	}
-	st.RLock()
-	defer st.RUnlock()
 	all, _, err := daxNamed(st, c, "AWS::DAX::ParameterGroup", "ParameterGroupName", []string{in.ParameterGroupName}, "ParameterGroupNotFoundFault", "Parameter group")
 	if err != nil {
 		return nil, err
@@ -191,14 +167,8 @@ func daxDescribeParameters(st *world.State, c *wire.Call) (any, error) {
 	return out, nil
 }
 
-func daxListTags(st *world.State, c *wire.Call) (any, error) {
-	var in struct{ ResourceName, NextToken string }
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
+func daxListTags(st *world.State, c *wire.Call, in struct{ ResourceName, NextToken string }) (any, error) {
 	name := world.ARNTail(in.ResourceName, ":cache/")
-	st.RLock()
-	defer st.RUnlock()
 	all, _, err := daxNamed(st, c, "AWS::DAX::Cluster", "ClusterName", nil, "ClusterNotFoundFault", "Cluster")
 	if err != nil {
 		return nil, err

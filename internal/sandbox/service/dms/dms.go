@@ -30,7 +30,7 @@ func Service() *wire.Service {
 		"DescribeReplicationInstances":    func(st *world.State, c *wire.Call) (any, error) { return dmsDescribe(st, c, dmsInstance) },
 		"DescribeReplicationSubnetGroups": func(st *world.State, c *wire.Call) (any, error) { return dmsDescribe(st, c, dmsSubnetGroup) },
 		"DescribeReplicationTasks":        func(st *world.State, c *wire.Call) (any, error) { return dmsDescribe(st, c, dmsTask) },
-		"ListTagsForResource":             dmsListTags,
+		"ListTagsForResource":             wire.Read(dmsListTags),
 	}).Denies(400, "AccessDeniedFault")
 }
 
@@ -232,13 +232,7 @@ func dmsAnswer(k dmsKind, it dmsItem, withoutSettings bool) map[string]any {
 	return out
 }
 
-func dmsListTags(st *world.State, c *wire.Call) (any, error) {
-	var in struct{ ResourceArn string }
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	st.RLock()
-	defer st.RUnlock()
+func dmsListTags(st *world.State, c *wire.Call, in struct{ ResourceArn string }) (any, error) {
 	for _, k := range []dmsKind{dmsEndpoint, dmsInstance, dmsSubnetGroup, dmsTask} {
 		items, err := dmsItems(st, c, k)
 		if err != nil {

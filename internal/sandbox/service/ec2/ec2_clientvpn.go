@@ -2,7 +2,6 @@ package ec2
 
 import (
 	"encoding/json"
-	"strconv"
 	"strings"
 
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
@@ -129,22 +128,18 @@ func clientVpnChildren(st *world.State, c *wire.Call, typ string) (string, []*wo
 
 // ec2Page pages already filtered EC2 items (MaxResults 5-1000, NextToken).
 func ec2Page(c *wire.Call, setName string, kept []*wire.Node) (any, error) {
-	size := 1000
-	if m := c.Str("MaxResults"); m != "" {
-		n, err := strconv.Atoi(m)
-		if err != nil || n < 5 || n > 1000 {
-			return nil, wire.Errf(400, "InvalidParameterValue", "Value ( %s ) for parameter maxResults is invalid. Expecting a value between 5 and 1000.", m)
-		}
-		size = n
+	cur, err := wire.Paging{Prefix: "ec2", Default: 1000, Min: 5, Max: 1000,
+		BadSize: func(n string) error {
+			return wire.Errf(400, "InvalidParameterValue", "Value ( %s ) for parameter maxResults is invalid. Expecting a value between 5 and 1000.", n)
+		},
+		BadToken: wire.Errf(400, "InvalidPaginationToken", "Invalid pagination token")}.StartText(c.Str("MaxResults"), c.Str("NextToken"))
+	if err != nil {
+		return nil, err
 	}
-	off, ok := wire.PageOffset("ec2", c.Str("NextToken"))
-	if !ok {
-		return nil, wire.Errf(400, "InvalidPaginationToken", "Invalid pagination token")
-	}
-	lo, hi, next := wire.Page(len(kept), off, size)
+	lo, hi, next := cur.Cut(len(kept))
 	out := wire.El("", items(setName, kept[lo:hi]))
-	if next >= 0 {
-		out.Kids = append(out.Kids, wire.Tx("nextToken", wire.PageToken("ec2", next)))
+	if next != "" {
+		out.Kids = append(out.Kids, wire.Tx("nextToken", next))
 	}
 	return out, nil
 }

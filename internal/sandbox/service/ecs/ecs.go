@@ -16,7 +16,7 @@ import (
 func Service() *wire.Service {
 	return wire.JSON("ecs", "1.1", "AmazonEC2ContainerServiceV20141113.", wire.Ops{
 		"ListServices":     ecsListServices,
-		"DescribeServices": ecsDescribeServices,
+		"DescribeServices": wire.Read(ecsDescribeServices),
 	})
 }
 

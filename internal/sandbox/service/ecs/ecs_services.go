@@ -11,14 +11,10 @@ import "strings"
 // and VolumeConfigurations in the API's camelCase (log options keep their
 // keys); one not in the cluster is a MISSING failure, and an unknown
 // cluster a ClusterNotFoundException, as ECS answers.
-func ecsDescribeServices(st *world.State, c *wire.Call) (any, error) {
-	var in struct {
-		Cluster  string   `json:"cluster"`
-		Services []string `json:"services"`
-	}
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
+func ecsDescribeServices(st *world.State, c *wire.Call, in struct {
+	Cluster  string   `json:"cluster"`
+	Services []string `json:"services"`
+}) (any, error) {
 	if len(in.Services) == 0 || len(in.Services) > 10 {
 		return nil, wire.Errf(400, "InvalidParameterException", "services can have at most 10 items and at least 1.")
 	}
@@ -26,8 +22,6 @@ func ecsDescribeServices(st *world.State, c *wire.Call) (any, error) {
 	if cluster == "" {
 		cluster = "default"
 	}
-	st.RLock()
-	defer st.RUnlock()
 	exists := false
 	for _, cl := range st.OfType(c.Account, c.Region, "AWS::ECS::Cluster") {
 		exists = exists || world.FieldString(cl, "ClusterName") == cluster || clusterName(cl.PhysicalID) == cluster

@@ -2,7 +2,6 @@ package elasticloadbalancing
 
 import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "github.com/realdrift/realdrift/internal/sandbox/world"
-import "strconv"
 
 // Service serves Elastic Load Balancing v2 (query/XML): a listener's
 // certificates. A listener is an AWS::ElasticLoadBalancingV2::Listener
@@ -46,17 +45,13 @@ func elbv2DescribeListenerCertificates(st *world.State, c *wire.Call) (any, erro
 	if arn == "" {
 		return nil, wire.Validation("1 validation error detected: Value null at 'listenerArn' failed to satisfy constraint: Member must not be null")
 	}
-	size := 400
-	if p := c.Str("PageSize"); p != "" {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 1 || n > 400 {
-			return nil, wire.Validation("1 validation error detected: Value '%s' at 'pageSize' failed to satisfy constraint: Member must have value between 1 and 400", p)
-		}
-		size = n
-	}
-	off, ok := wire.PageOffset("elb", c.Str("Marker"))
-	if !ok {
-		return nil, wire.Validation("Invalid Marker")
+	cur, err := wire.Paging{Prefix: "elb", Default: 400, Max: 400,
+		BadSize: func(n string) error {
+			return wire.Validation("1 validation error detected: Value '%s' at 'pageSize' failed to satisfy constraint: Member must have value between 1 and 400", n)
+		},
+		BadToken: wire.Validation("Invalid Marker")}.StartText(c.Str("PageSize"), c.Str("Marker"))
+	if err != nil {
+		return nil, err
 	}
 	st.RLock()
 	defer st.RUnlock()
@@ -102,10 +97,10 @@ func elbv2DescribeListenerCertificates(st *world.State, c *wire.Call) (any, erro
 	for _, ct := range certs {
 		nodes = append(nodes, wire.El("", wire.Tx("CertificateArn", ct.arn), wire.Bool("IsDefault", ct.def)))
 	}
-	lo, hi, next := wire.Page(len(nodes), off, size)
+	lo, hi, next := cur.Cut(len(nodes))
 	out := wire.El("", wire.Members("Certificates", nodes[lo:hi]))
-	if next >= 0 {
-		out.Kids = append(out.Kids, wire.Tx("NextMarker", wire.PageToken("elb", next)))
+	if next != "" {
+		out.Kids = append(out.Kids, wire.Tx("NextMarker", next))
 	}
 	return out, nil
 }

@@ -38,16 +38,13 @@ func eventsListRules(st *world.State, c *wire.Call) (any, error) {
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
-	if in.Limit < 0 || in.Limit > 100 {
-		return nil, wire.Errf(400, "ValidationException", "1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 100", in.Limit)
-	}
-	size := 100
-	if in.Limit > 0 {
-		size = in.Limit
-	}
-	off, ok := wire.PageOffset("rules", in.NextToken)
-	if !ok {
-		return nil, wire.Errf(400, "ValidationException", "The nextToken is not valid.")
+	cur, err := wire.Paging{Prefix: "rules", Default: 100, Max: 100,
+		BadSize: func(n string) error {
+			return wire.Errf(400, "ValidationException", "1 validation error detected: Value '%s' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 100", n)
+		},
+		BadToken: wire.Errf(400, "ValidationException", "The nextToken is not valid.")}.Start(in.Limit, in.NextToken)
+	if err != nil {
+		return nil, err
 	}
 	bus := in.EventBusName
 	if i := strings.LastIndex(bus, "event-bus/"); i >= 0 {
@@ -76,7 +73,7 @@ func eventsListRules(st *world.State, c *wire.Call) (any, error) {
 		return nil, wire.Errf(400, "ResourceNotFoundException", "Event bus %s does not exist.", bus)
 	}
 	sort.Slice(rules, func(i, j int) bool { return world.FieldString(rules[i], "Name") < world.FieldString(rules[j], "Name") })
-	lo, hi, next := wire.Page(len(rules), off, size)
+	lo, hi, next := cur.Cut(len(rules))
 	items := []map[string]any{}
 	for _, r := range rules[lo:hi] {
 		name := world.FieldString(r, "Name")
@@ -104,8 +101,8 @@ func eventsListRules(st *world.State, c *wire.Call) (any, error) {
 		items = append(items, it)
 	}
 	out := map[string]any{"Rules": items}
-	if next >= 0 {
-		out["NextToken"] = wire.PageToken("rules", next)
+	if next != "" {
+		out["NextToken"] = next
 	}
 	return out, nil
 }

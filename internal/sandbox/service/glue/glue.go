@@ -12,13 +12,13 @@ import "github.com/realdrift/realdrift/internal/sandbox/wire"
 // A name Glue does not know is EntityNotFoundException.
 func Service() *wire.Service {
 	return wire.JSON("glue", "1.1", "AWSGlue.", wire.Ops{
-		"GetClassifier":            glueGetClassifier,
-		"GetWorkflow":              glueGetWorkflow,
-		"GetTags":                  glueGetTags,
-		"GetConnection":            glueGetConnection,
-		"GetSecurityConfiguration": glueGetSecurityConfiguration,
-		"GetTable":                 glueGetTable,
-		"GetTables":                glueGetTables,
+		"GetClassifier":            wire.Read(glueGetClassifier),
+		"GetWorkflow":              wire.Read(glueGetWorkflow),
+		"GetTags":                  wire.Read(glueGetTags),
+		"GetConnection":            wire.Read(glueGetConnection),
+		"GetSecurityConfiguration": wire.Read(glueGetSecurityConfiguration),
+		"GetTable":                 wire.Read(glueGetTable),
+		"GetTables":                wire.Read(glueGetTables),
 	})
 }
 
@@ -53,13 +53,7 @@ func glueWorkflow(st *world.State, c *wire.Call, name string) (map[string]any, e
 	return m, err
 }
 
-func glueGetClassifier(st *world.State, c *wire.Call) (any, error) {
-	var in struct{ Name string }
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	st.RLock()
-	defer st.RUnlock()
+func glueGetClassifier(st *world.State, c *wire.Call, in struct{ Name string }) (any, error) {
 	m, err := glueClassifier(st, c, in.Name)
 	if err != nil {
 		return nil, err
@@ -75,13 +69,7 @@ func glueGetClassifier(st *world.State, c *wire.Call) (any, error) {
 	return map[string]any{"Classifier": out}, nil
 }
 
-func glueGetWorkflow(st *world.State, c *wire.Call) (any, error) {
-	var in struct{ Name string }
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	st.RLock()
-	defer st.RUnlock()
+func glueGetWorkflow(st *world.State, c *wire.Call, in struct{ Name string }) (any, error) {
 	m, err := glueWorkflow(st, c, in.Name)
 	if err != nil {
 		return nil, err
@@ -91,14 +79,8 @@ func glueGetWorkflow(st *world.State, c *wire.Call) (any, error) {
 	return map[string]any{"Workflow": m}, nil
 }
 
-func glueGetTags(st *world.State, c *wire.Call) (any, error) {
-	var in struct{ ResourceArn string }
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
+func glueGetTags(st *world.State, c *wire.Call, in struct{ ResourceArn string }) (any, error) {
 	name := world.ARNTail(in.ResourceArn, ":workflow/")
-	st.RLock()
-	defer st.RUnlock()
 	if in.ResourceArn != "arn:aws:glue:"+c.Region+":"+c.Account+":workflow/"+name {
 		return nil, wire.Errf(400, "EntityNotFoundException", "Resource %s not found", in.ResourceArn)
 	}

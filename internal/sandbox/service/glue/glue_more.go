@@ -11,16 +11,10 @@ import "strings"
 // model (Name, else the identifier) with the template's S3Encryptions as
 // the API's S3Encryption.
 
-func glueGetConnection(st *world.State, c *wire.Call) (any, error) {
-	var in struct {
-		Name         string
-		HidePassword bool
-	}
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	st.RLock()
-	defer st.RUnlock()
+func glueGetConnection(st *world.State, c *wire.Call, in struct {
+	Name         string
+	HidePassword bool
+}) (any, error) {
 	for _, r := range st.OfType(c.Account, c.Region, "AWS::Glue::Connection") {
 		m, err := world.FieldObject(r)
 		if err != nil {
@@ -51,13 +45,7 @@ func glueGetConnection(st *world.State, c *wire.Call) (any, error) {
 	return nil, wire.Errf(400, "EntityNotFoundException", "Connection %s not found", in.Name)
 }
 
-func glueGetSecurityConfiguration(st *world.State, c *wire.Call) (any, error) {
-	var in struct{ Name string }
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	st.RLock()
-	defer st.RUnlock()
+func glueGetSecurityConfiguration(st *world.State, c *wire.Call, in struct{ Name string }) (any, error) {
 	m, err := st.Named(c.Account, c.Region, "AWS::Glue::SecurityConfiguration", in.Name)
 	if err != nil {
 		return nil, err

@@ -78,16 +78,10 @@ func glueDatabaseExists(st *world.State, c *wire.Call, db string) (bool, error) 
 	return false, nil
 }
 
-func glueGetTable(st *world.State, c *wire.Call) (any, error) {
-	var in struct{ CatalogId, DatabaseName, Name string }
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
+func glueGetTable(st *world.State, c *wire.Call, in struct{ CatalogId, DatabaseName, Name string }) (any, error) {
 	if in.CatalogId != "" && in.CatalogId != c.Account {
 		return nil, wire.Errf(400, "AccessDeniedException", "Catalog %s is not the caller's", in.CatalogId)
 	}
-	st.RLock()
-	defer st.RUnlock()
 	tables, err := glueTables(st, c, in.DatabaseName)
 	if err != nil {
 		return nil, err
@@ -98,14 +92,10 @@ func glueGetTable(st *world.State, c *wire.Call) (any, error) {
 	return nil, wire.Errf(400, "EntityNotFoundException", "Table %s not found.", in.Name)
 }
 
-func glueGetTables(st *world.State, c *wire.Call) (any, error) {
-	var in struct {
-		CatalogId, DatabaseName, NextToken string
-		MaxResults                         int
-	}
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
+func glueGetTables(st *world.State, c *wire.Call, in struct {
+	CatalogId, DatabaseName, NextToken string
+	MaxResults                         int
+}) (any, error) {
 	if in.CatalogId != "" && in.CatalogId != c.Account {
 		return nil, wire.Errf(400, "AccessDeniedException", "Catalog %s is not the caller's", in.CatalogId)
 	}
@@ -120,8 +110,6 @@ func glueGetTables(st *world.State, c *wire.Call) (any, error) {
 	if !ok {
 		return nil, wire.Errf(400, "InvalidInputException", "Invalid NextToken")
 	}
-	st.RLock()
-	defer st.RUnlock()
 	tables, err := glueTables(st, c, in.DatabaseName)
 	if err != nil {
 		return nil, err

@@ -2,7 +2,6 @@ package iam
 
 import (
 	"sort"
-	"strconv"
 
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
@@ -24,17 +23,13 @@ func iamListAccessKeys(st *world.State, c *wire.Call) (any, error) {
 			user = ""
 		}
 	}
-	size := 100
-	if m := c.Str("MaxItems"); m != "" {
-		n, err := strconv.Atoi(m)
-		if err != nil || n < 1 || n > 1000 {
-			return nil, wire.Validation("1 validation error detected: Value '%s' at 'maxItems' failed to satisfy constraint: Member must have value between 1 and 1000", m)
-		}
-		size = n
-	}
-	off, ok := wire.PageOffset("iam", c.Str("Marker"))
-	if !ok {
-		return nil, wire.Validation("Invalid Marker")
+	cur, err := wire.Paging{Prefix: "iam", Default: 100, Max: 1000,
+		BadSize: func(n string) error {
+			return wire.Validation("1 validation error detected: Value '%s' at 'maxItems' failed to satisfy constraint: Member must have value between 1 and 1000", n)
+		},
+		BadToken: wire.Validation("Invalid Marker")}.StartText(c.Str("MaxItems"), c.Str("Marker"))
+	if err != nil {
+		return nil, err
 	}
 	st.RLock()
 	defer st.RUnlock()
@@ -56,10 +51,10 @@ func iamListAccessKeys(st *world.State, c *wire.Call) (any, error) {
 		}
 		items = append(items, wire.El("", wire.Tx("UserName", user), wire.Tx("AccessKeyId", k.CCID()), wire.Tx("Status", status), wire.Time("CreateDate", world.DefaultTime)))
 	}
-	lo, hi, next := wire.Page(len(items), off, size)
-	out := wire.El("", wire.Members("AccessKeyMetadata", items[lo:hi]), wire.Bool("IsTruncated", next >= 0))
-	if next >= 0 {
-		out.Kids = append(out.Kids, wire.Tx("Marker", wire.PageToken("iam", next)))
+	lo, hi, next := cur.Cut(len(items))
+	out := wire.El("", wire.Members("AccessKeyMetadata", items[lo:hi]), wire.Bool("IsTruncated", next != ""))
+	if next != "" {
+		out.Kids = append(out.Kids, wire.Tx("Marker", next))
 	}
 	return out, nil
 }

@@ -2,7 +2,6 @@ package iam
 
 import (
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
@@ -149,17 +148,13 @@ func detachPolicy(st *world.State, c *wire.Call, k principalKind) (any, error) {
 // default 100) a page with Marker.
 func listAttached(st *world.State, c *wire.Call, k principalKind) (any, error) {
 	name := c.Str(k.nameProp)
-	size := 100
-	if m := c.Str("MaxItems"); m != "" {
-		n, err := strconv.Atoi(m)
-		if err != nil || n < 1 || n > 1000 {
-			return nil, wire.Validation("1 validation error detected: Value '%s' at 'maxItems' failed to satisfy constraint: Member must have value between 1 and 1000", m)
-		}
-		size = n
-	}
-	off, ok := wire.PageOffset("iam", c.Str("Marker"))
-	if !ok {
-		return nil, wire.Validation("Invalid Marker")
+	cur, err := wire.Paging{Prefix: "iam", Default: 100, Max: 1000,
+		BadSize: func(n string) error {
+			return wire.Validation("1 validation error detected: Value '%s' at 'maxItems' failed to satisfy constraint: Member must have value between 1 and 1000", n)
+		},
+		BadToken: wire.Validation("Invalid Marker")}.StartText(c.Str("MaxItems"), c.Str("Marker"))
+	if err != nil {
+		return nil, err
 	}
 	st.RLock()
 	defer st.RUnlock()
@@ -173,10 +168,10 @@ func listAttached(st *world.State, c *wire.Call, k principalKind) (any, error) {
 	for _, a := range arns {
 		nodes = append(nodes, wire.El("", wire.Tx("PolicyName", a[strings.LastIndexByte(a, '/')+1:]), wire.Tx("PolicyArn", a)))
 	}
-	lo, hi, next := wire.Page(len(nodes), off, size)
-	out := wire.El("", wire.Members("AttachedPolicies", nodes[lo:hi]), wire.Bool("IsTruncated", next >= 0))
-	if next >= 0 {
-		out.Kids = append(out.Kids, wire.Tx("Marker", wire.PageToken("iam", next)))
+	lo, hi, next := cur.Cut(len(nodes))
+	out := wire.El("", wire.Members("AttachedPolicies", nodes[lo:hi]), wire.Bool("IsTruncated", next != ""))
+	if next != "" {
+		out.Kids = append(out.Kids, wire.Tx("Marker", next))
 	}
 	return out, nil
 }

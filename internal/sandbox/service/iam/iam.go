@@ -48,12 +48,16 @@ type principalKind struct {
 	policyType string // AWS::IAM::RolePolicy
 	listProp   string // Roles (on AWS::IAM::Policy)
 	noun       string // role
+	// declared says the identity must be in the world for its inline
+	// policies to be written: a role must; a user or group may be named
+	// by the policy resources alone.
+	declared bool
 }
 
 var (
-	roleKind  = principalKind{"AWS::IAM::Role", "RoleName", "AWS::IAM::RolePolicy", "Roles", "role"}
-	userKind  = principalKind{"AWS::IAM::User", "UserName", "AWS::IAM::UserPolicy", "Users", "user"}
-	groupKind = principalKind{"AWS::IAM::Group", "GroupName", "AWS::IAM::GroupPolicy", "Groups", "group"}
+	roleKind  = principalKind{"AWS::IAM::Role", "RoleName", "AWS::IAM::RolePolicy", "Roles", "role", true}
+	userKind  = principalKind{"AWS::IAM::User", "UserName", "AWS::IAM::UserPolicy", "Users", "user", false}
+	groupKind = principalKind{"AWS::IAM::Group", "GroupName", "AWS::IAM::GroupPolicy", "Groups", "group", false}
 )
 
 func noEntity(format string, args ...any) error {
@@ -175,48 +179,7 @@ func iamGetGroupPolicy(st *world.State, c *wire.Call) (any, error) {
 }
 
 func iamPutRolePolicy(st *world.State, c *wire.Call) (any, error) {
-	name, pname := c.Str("RoleName"), c.Str("PolicyName")
-	doc, err := decodePolicy(c.Str("PolicyDocument"))
-	if err != nil {
-		return nil, err
-	}
-	if pname == "" {
-		return nil, wire.Validation("1 validation error detected: Value null at 'policyName' failed to satisfy constraint: Member must not be null")
-	}
-	st.Lock()
-	defer st.Unlock()
-	role, pols, _, err := roleInline(st, c, name)
-	if err != nil {
-		return nil, err
-	}
-	// The role's own Policies list always carries the policy (Cloud
-	// Control reads every inline policy there); the resource that declared
-	// it, if any, follows.
-	list := inlineEntries(role)
-	nameJSON, _ := json.Marshal(pname)
-	found := false
-	for _, p := range list {
-		if entryName(p) == pname {
-			p["PolicyDocument"] = doc
-			found = true
-		}
-	}
-	if !found {
-		list = append(list, map[string]json.RawMessage{"PolicyName": nameJSON, "PolicyDocument": doc})
-	}
-	if err := world.SetField(role, "Policies", orderedPolicies(list)); err != nil {
-		return nil, err
-	}
-	if ref := pols[pname]; ref != nil {
-		for _, h := range ref.holders {
-			if h != role {
-				if err := world.SetField(h, "PolicyDocument", doc); err != nil {
-					return nil, err
-				}
-			}
-		}
-	}
-	return nil, nil
+	return putInline(st, c, roleKind, "RoleName")
 }
 
 // inlineEntries is an identity's own Policies list ({PolicyName,
@@ -445,56 +408,5 @@ func iamListEntitiesForPolicy(st *world.State, c *wire.Call) (any, error) {
 }
 
 func iamDeleteRolePolicy(st *world.State, c *wire.Call) (any, error) {
-	name, pname := c.Str("RoleName"), c.Str("PolicyName")
-	st.Lock()
-	defer st.Unlock()
-	role, pols, _, err := roleInline(st, c, name)
-	if err != nil {
-		return nil, err
-	}
-	ref := pols[pname]
-	if ref == nil {
-		return nil, noEntity("The role policy with name %s cannot be found.", pname)
-	}
-	list := inlineEntries(role)
-	kept := list[:0]
-	for _, p := range list {
-		if entryName(p) != pname {
-			kept = append(kept, p)
-		}
-	}
-	if len(kept) != len(list) {
-		var err error
-		if len(kept) == 0 {
-			err = world.RemoveField(role, "Policies")
-		} else {
-			err = world.SetField(role, "Policies", orderedPolicies(kept))
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	// The resource that declared the policy no longer attaches it to the
-	// role; one attached to nothing is gone.
-	for _, h := range ref.holders {
-		if h == role {
-			continue
-		}
-		if h.Type == roleKind.policyType {
-			st.Remove(c.Account, "", h)
-			continue
-		}
-		var roles []string
-		for _, r := range world.FieldStrings(h, "Roles") {
-			if r != name {
-				roles = append(roles, r)
-			}
-		}
-		if len(roles) == 0 && len(world.FieldStrings(h, "Users")) == 0 && len(world.FieldStrings(h, "Groups")) == 0 {
-			st.Remove(c.Account, "", h)
-		} else if err := world.SetField(h, "Roles", roles); err != nil {
-			return nil, err
-		}
-	}
-	return nil, nil
+	return deleteInline(st, c, roleKind, "RoleName")
 }

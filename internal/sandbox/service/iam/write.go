@@ -7,7 +7,7 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// putInline is Put{User,Group}Policy: the identity's own Policies list
+// putInline is Put{Role,User,Group}Policy: the identity's own Policies list
 // carries the policy when the world has the identity; the resources that
 // declared a policy of that name on it follow.
 func putInline(st *world.State, c *wire.Call, k principalKind, nameParam string) (any, error) {
@@ -23,7 +23,7 @@ func putInline(st *world.State, c *wire.Call, k principalKind, nameParam string)
 	defer st.Unlock()
 	ident := identity(st, c, k, name)
 	pols, _ := inlinePolicies(st, c, k, name, ident)
-	if ident == nil && pols[pname] == nil {
+	if ident == nil && (k.declared || pols[pname] == nil) {
 		return nil, noIdentity(k, name)
 	}
 	if ident != nil {
@@ -55,7 +55,7 @@ func putInline(st *world.State, c *wire.Call, k principalKind, nameParam string)
 	return nil, nil
 }
 
-// deleteInline is Delete{User,Group}Policy: the policy leaves the
+// deleteInline is Delete{Role,User,Group}Policy: the policy leaves the
 // identity's list and every resource that attached it; an AWS::IAM::Policy
 // attached to nothing any more is gone.
 func deleteInline(st *world.State, c *wire.Call, k principalKind, nameParam string) (any, error) {
@@ -63,6 +63,9 @@ func deleteInline(st *world.State, c *wire.Call, k principalKind, nameParam stri
 	st.Lock()
 	defer st.Unlock()
 	ident := identity(st, c, k, name)
+	if ident == nil && k.declared {
+		return nil, noIdentity(k, name)
+	}
 	pols, _ := inlinePolicies(st, c, k, name, ident)
 	ref := pols[pname]
 	if ref == nil {
@@ -80,9 +83,12 @@ func deleteInline(st *world.State, c *wire.Call, k principalKind, nameParam stri
 			}
 		}
 		var err error
-		if len(kept) == 0 {
+		switch {
+		case len(kept) == len(list):
+			// Not in the identity's own list: its model keeps its bytes.
+		case len(kept) == 0:
 			err = world.RemoveField(ident, "Policies")
-		} else {
+		default:
 			err = world.SetField(ident, "Policies", orderedPolicies(kept))
 		}
 		if err != nil {

@@ -28,16 +28,13 @@ func kmsListAliases(st *world.State, c *wire.Call) (any, error) {
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
-	if in.Limit < 0 || in.Limit > 1000 {
-		return nil, wire.Errf(400, "ValidationException", "1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value between 1 and 1000", in.Limit)
-	}
-	size := 50
-	if in.Limit > 0 {
-		size = in.Limit
-	}
-	off, ok := wire.PageOffset("kms", in.Marker)
-	if !ok {
-		return nil, wire.Errf(400, "InvalidMarkerException", "Invalid marker")
+	cur, err := wire.Paging{Prefix: "kms", Default: 50, Max: 1000,
+		BadSize: func(n string) error {
+			return wire.Errf(400, "ValidationException", "1 validation error detected: Value '%s' at 'limit' failed to satisfy constraint: Member must have value between 1 and 1000", n)
+		},
+		BadToken: wire.Errf(400, "InvalidMarkerException", "Invalid marker")}.Start(in.Limit, in.Marker)
+	if err != nil {
+		return nil, err
 	}
 	want := in.KeyID
 	if i := strings.LastIndex(want, ":key/"); i >= 0 {
@@ -79,10 +76,10 @@ func kmsListAliases(st *world.State, c *wire.Call) (any, error) {
 			"LastUpdatedDate": wire.Epoch(world.DefaultTime),
 		})
 	}
-	lo, hi, next := wire.Page(len(items), off, size)
-	out := map[string]any{"Aliases": items[lo:hi], "Truncated": next >= 0}
-	if next >= 0 {
-		out["NextMarker"] = wire.PageToken("kms", next)
+	lo, hi, next := cur.Cut(len(items))
+	out := map[string]any{"Aliases": items[lo:hi], "Truncated": next != ""}
+	if next != "" {
+		out["NextMarker"] = next
 	}
 	return out, nil
 }

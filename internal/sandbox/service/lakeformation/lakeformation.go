@@ -11,17 +11,11 @@ import "github.com/realdrift/realdrift/internal/sandbox/wire"
 // A location nothing registered is EntityNotFoundException.
 func Service() *wire.Service {
 	return wire.RESTJSON("lakeformation", wire.Paths(map[string]string{"POST /DescribeResource": "DescribeResource"}), wire.Ops{
-		"DescribeResource": lakeFormationDescribeResource,
+		"DescribeResource": wire.Read(lakeFormationDescribeResource),
 	}).Throttles(400, "ThrottlingException")
 }
 
-func lakeFormationDescribeResource(st *world.State, c *wire.Call) (any, error) {
-	var in struct{ ResourceArn string }
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	st.RLock()
-	defer st.RUnlock()
+func lakeFormationDescribeResource(st *world.State, c *wire.Call, in struct{ ResourceArn string }) (any, error) {
 	for _, r := range st.OfType(c.Account, c.Region, "AWS::LakeFormation::Resource") {
 		m, err := world.FieldObject(r)
 		if err != nil {

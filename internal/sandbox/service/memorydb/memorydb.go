@@ -17,8 +17,8 @@ import (
 // answers.
 func Service() *wire.Service {
 	return wire.JSON("memorydb", "1.1", "AmazonMemoryDB.", wire.Ops{
-		"DescribeUsers":      memoryDBDescribeUsers,
-		"DescribeParameters": memoryDBDescribeParameters,
+		"DescribeUsers":      wire.Read(memoryDBDescribeUsers),
+		"DescribeParameters": wire.Read(memoryDBDescribeParameters),
 	})
 }
 
@@ -62,16 +62,10 @@ func memoryDBPage(in memoryDBPageIn, prefix string, total int) (lo, hi int, next
 	return lo, hi, next, nil
 }
 
-func memoryDBDescribeUsers(st *world.State, c *wire.Call) (any, error) {
-	var in struct {
-		UserName string
-		memoryDBPageIn
-	}
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	st.RLock()
-	defer st.RUnlock()
+func memoryDBDescribeUsers(st *world.State, c *wire.Call, in struct {
+	UserName string
+	memoryDBPageIn
+}) (any, error) {
 	users := memoryDBNamed(st, c, "AWS::MemoryDB::User", "UserName")
 	names := world.SortedKeys(users)
 	if in.UserName != "" {
@@ -99,16 +93,10 @@ func memoryDBDescribeUsers(st *world.State, c *wire.Call) (any, error) {
 	return out, nil
 }
 
-func memoryDBDescribeParameters(st *world.State, c *wire.Call) (any, error) {
-	var in struct {
-		ParameterGroupName string
-		memoryDBPageIn
-	}
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	st.RLock()
-	defer st.RUnlock()
+func memoryDBDescribeParameters(st *world.State, c *wire.Call, in struct {
+	ParameterGroupName string
+	memoryDBPageIn
+}) (any, error) {
 	g := memoryDBNamed(st, c, "AWS::MemoryDB::ParameterGroup", "ParameterGroupName")[in.ParameterGroupName]
 	if g == nil {
 		return nil, wire.Errf(400, "ParameterGroupNotFoundFault", "ParameterGroup %s not found", in.ParameterGroupName)

@@ -7,7 +7,7 @@ import "github.com/realdrift/realdrift/internal/sandbox/wire"
 func Service() *wire.Service {
 	svc := wire.JSON("organizations", "1.1", "AWSOrganizationsV20161128.", wire.Ops{
 		"DescribeOrganization": orgDescribeOrganization,
-		"ListAccounts":         orgListAccounts,
+		"ListAccounts":         wire.Read(orgListAccounts),
 	}).Throttles(400, "TooManyRequestsException")
 	svc.JSONNamespace = "com.amazonaws.organizations.v20161128#"
 	return svc
@@ -42,16 +42,10 @@ func orgDescribeOrganization(st *world.State, c *wire.Call) (any, error) {
 	}}, nil
 }
 
-func orgListAccounts(st *world.State, c *wire.Call) (any, error) {
-	var in struct {
-		NextToken  string
-		MaxResults int
-	}
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	st.RLock()
-	defer st.RUnlock()
+func orgListAccounts(st *world.State, c *wire.Call, in struct {
+	NextToken  string
+	MaxResults int
+}) (any, error) {
 	o, err := organization(st)
 	if err != nil {
 		return nil, err

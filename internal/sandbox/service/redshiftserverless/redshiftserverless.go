@@ -14,22 +14,16 @@ import "github.com/realdrift/realdrift/internal/sandbox/wire"
 // Redshift Serverless answers.
 func Service() *wire.Service {
 	return wire.JSON("redshift-serverless", "1.1", "RedshiftServerless.", wire.Ops{
-		"GetWorkgroup": rsGetWorkgroup,
+		"GetWorkgroup": wire.Read(rsGetWorkgroup),
 	})
 }
 
-func rsGetWorkgroup(st *world.State, c *wire.Call) (any, error) {
-	var in struct {
-		WorkgroupName string `json:"workgroupName"`
-	}
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
+func rsGetWorkgroup(st *world.State, c *wire.Call, in struct {
+	WorkgroupName string `json:"workgroupName"`
+}) (any, error) {
 	if in.WorkgroupName == "" {
 		return nil, wire.Errf(400, "ValidationException", "1 validation error detected: Value null at 'workgroupName' failed to satisfy constraint: Member must not be null")
 	}
-	st.RLock()
-	defer st.RUnlock()
 	var m map[string]any
 	for _, r := range st.OfType(c.Account, c.Region, "AWS::RedshiftServerless::Workgroup") {
 		if r.Deleted {

@@ -17,7 +17,7 @@ func Service() *wire.Service {
 	return wire.JSON("sagemaker", "1.1", "SageMaker.", wire.Ops{
 		"DescribeEndpointConfig":     sageMakerDescribeEndpointConfig,
 		"DescribeMonitoringSchedule": sageMakerDescribeMonitoringSchedule,
-		"ListTags":                   sageMakerListTags,
+		"ListTags":                   wire.Read(sageMakerListTags),
 	})
 }
 
@@ -92,14 +92,10 @@ func sageMakerDescribeMonitoringSchedule(st *world.State, c *wire.Call) (any, er
 	return m, nil
 }
 
-func sageMakerListTags(st *world.State, c *wire.Call) (any, error) {
-	var in struct {
-		ResourceArn, NextToken string
-		MaxResults             int
-	}
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
+func sageMakerListTags(st *world.State, c *wire.Call, in struct {
+	ResourceArn, NextToken string
+	MaxResults             int
+}) (any, error) {
 	size := 50
 	if in.MaxResults > 0 {
 		size = in.MaxResults
@@ -108,8 +104,6 @@ func sageMakerListTags(st *world.State, c *wire.Call) (any, error) {
 	if !ok {
 		return nil, wire.Errf(400, "ValidationException", "Invalid NextToken")
 	}
-	st.RLock()
-	defer st.RUnlock()
 	for _, k := range []sageMakerKind{smEndpointConfig, smMonitoringSchedule} {
 		prefix := k.arn(c, "")
 		if !strings.HasPrefix(in.ResourceArn, prefix) {

@@ -9,7 +9,7 @@ import "github.com/realdrift/realdrift/internal/sandbox/world"
 // (by ARN or name).
 func Service() *wire.Service {
 	return wire.JSON("secretsmanager", "1.1", "secretsmanager.", wire.Ops{
-		"GetResourcePolicy": smGetResourcePolicy,
+		"GetResourcePolicy": wire.Read(smGetResourcePolicy),
 	})
 }
 
@@ -21,16 +21,10 @@ func secretArn(r *world.Resource) string {
 	return r.CCID()
 }
 
-func smGetResourcePolicy(st *world.State, c *wire.Call) (any, error) {
-	var in struct{ SecretId string }
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
+func smGetResourcePolicy(st *world.State, c *wire.Call, in struct{ SecretId string }) (any, error) {
 	if in.SecretId == "" {
 		return nil, wire.Errf(400, "InvalidParameterException", "You must provide a SecretId.")
 	}
-	st.RLock()
-	defer st.RUnlock()
 	var secret *world.Resource
 	for _, r := range st.OfType(c.Account, c.Region, "AWS::SecretsManager::Secret") {
 		if secretArn(r) == in.SecretId || world.FieldString(r, "Name") == in.SecretId {

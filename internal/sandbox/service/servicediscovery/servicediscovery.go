@@ -20,7 +20,7 @@ func Service() *wire.Service {
 	return wire.JSON("servicediscovery", "1.1", "Route53AutoNaming_v20170314.", wire.Ops{
 		"GetNamespace":        cloudMapGetNamespace,
 		"GetService":          cloudMapGetService,
-		"ListTagsForResource": cloudMapListTags,
+		"ListTagsForResource": wire.Read(cloudMapListTags),
 	})
 }
 
@@ -137,18 +137,12 @@ func cloudMapGetService(st *world.State, c *wire.Call) (any, error) {
 	return map[string]any{"Service": m}, nil
 }
 
-func cloudMapListTags(st *world.State, c *wire.Call) (any, error) {
-	var in struct{ ResourceARN string }
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
+func cloudMapListTags(st *world.State, c *wire.Call, in struct{ ResourceARN string }) (any, error) {
 	kind, id, ok := strings.Cut(world.ARNTail(in.ResourceARN, ":servicediscovery:"), "/")
 	if !ok {
 		return nil, wire.Errf(400, "InvalidInput", "Invalid ARN: %s", in.ResourceARN)
 	}
 	kind = world.ARNTail(kind, ":")
-	st.RLock()
-	defer st.RUnlock()
 	var res *world.Resource
 	switch kind {
 	case "namespace":
