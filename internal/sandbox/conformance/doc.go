@@ -42,8 +42,16 @@
 //   - A property AWS returns that the pinned schema does not know yet is
 //     accepted only when testdata/newer-than-schema.txt lists it (type,
 //     dotted path) with the corpus recording, read from AWS, that holds
-//     it; the test checks the recording does. The world generator's and
-//     the fixture's own models never go there: they are fixed instead.
+//     it; the test checks the recording does. A shape AWS returns that
+//     the schema refuses (a required property AWS does not answer, Tags
+//     [] under minItems 1, a oneOf whose alternatives differ only by
+//     write-only properties) is accepted only when
+//     testdata/aws-returns.txt lists its gap line with the recording, and
+//     the recorded model, validated against the same shape, fails with
+//     that gap. A source is the recording's liveRaw, or "file#path" for
+//     models elsewhere in it (opts.clusterEchoModel.*). The world
+//     generator's and the fixture's own models never go there: they are
+//     fixed instead.
 //
 // One world generation is shared by both checks (TestConformance runs
 // them as parallel subtests). The test logs the served-operation count,

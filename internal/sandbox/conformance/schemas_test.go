@@ -81,6 +81,7 @@ func schemaConformance(t *testing.T, worlds []*world) {
 	defer cancel()
 	found := map[string]bool{}
 	newer := readNewer(t, "testdata/newer-than-schema.txt")
+	returns := readReturns(t, "testdata/aws-returns.txt", schemaOf)
 	used := map[string]bool{}
 	models, valid := 0, 0
 	for _, w := range worlds {
@@ -121,6 +122,10 @@ func schemaConformance(t *testing.T, worlds []*world) {
 						used[tg.typ+"\t"+g.unknown] = true
 						continue
 					}
+					if returns[g.line] != "" {
+						used[g.line] = true
+						continue
+					}
 					real++
 					if !found[g.line] {
 						t.Logf("%s: %s %s: %s", w.name, tg.typ, tg.id, strings.ReplaceAll(g.line, "\t", " "))
@@ -152,15 +157,32 @@ func schemaConformance(t *testing.T, worlds []*world) {
 			gone = append(gone, k+" (testdata/newer-than-schema.txt)")
 		}
 	}
+	for k := range returns {
+		if !used[k] {
+			gone = append(gone, k+" (testdata/aws-returns.txt)")
+		}
+	}
 	sort.Strings(added)
 	sort.Strings(gone)
 	if len(added) > 0 {
 		t.Errorf("Cloud Control models that do not conform to their registry schema, not in testdata/schema-gaps.txt (fix the model; the list only shrinks):\n%s", strings.Join(added, "\n"))
 	}
 	if len(gone) > 0 {
-		t.Errorf("conform now (or are no longer met), take them off testdata/schema-gaps.txt or newer-than-schema.txt:\n%s", strings.Join(gone, "\n"))
+		t.Errorf("conform now (or are no longer met), take them off testdata/schema-gaps.txt, newer-than-schema.txt or aws-returns.txt:\n%s", strings.Join(gone, "\n"))
 	}
-	t.Logf("Cloud Control models: %d read, %d valid against the registry schema; %d gaps (type, property, keyword) listed; %d properties newer than the schema; %s", models, valid, len(found), len(used), time.Since(start).Round(time.Millisecond))
+	t.Logf("Cloud Control models: %d read, %d valid against the registry schema; %d gaps (type, property, keyword) listed; %d properties newer than the schema; %d shapes AWS returns that the schema refuses; %s",
+		models, valid, len(found), countIn(used, newer), countIn(used, returns), time.Since(start).Round(time.Millisecond))
+}
+
+// countIn counts the keys of set that m holds.
+func countIn(set map[string]bool, m map[string]string) int {
+	n := 0
+	for k := range set {
+		if _, ok := m[k]; ok {
+			n++
+		}
+	}
+	return n
 }
 
 // gap is one leaf failure of a validation: its line in
@@ -231,26 +253,117 @@ func readNewer(t *testing.T, path string) map[string]string {
 		if len(f) != 3 {
 			t.Fatalf("%s: %q is not type, property and source", path, line)
 		}
-		b, err := os.ReadFile("../../../testdata/shared/corpus/" + f[2])
+		typ, models, err := recorded(f[2])
 		if err != nil {
 			t.Errorf("%s: %s %s: the source recording: %v", path, f[0], f[1], err)
 			continue
 		}
-		var rec struct {
-			Resource struct {
-				ResourceType string `json:"resourceType"`
-			} `json:"resource"`
-			LiveRaw any `json:"liveRaw"`
+		held := false
+		for _, m := range models {
+			held = held || holds(m, strings.Split(f[1], "."))
 		}
-		if err := json.Unmarshal(b, &rec); err != nil {
-			t.Errorf("%s: %s: %v", path, f[2], err)
-			continue
-		}
-		if rec.Resource.ResourceType != f[0] || !holds(rec.LiveRaw, strings.Split(f[1], ".")) {
-			t.Errorf("%s: %s, a %s, does not record %s: only what AWS returned is newer than the schema", path, f[2], rec.Resource.ResourceType, f[1])
+		if (typ != "" && typ != f[0]) || !held {
+			t.Errorf("%s: %s, a %s, does not record %s: only what AWS returned is newer than the schema", path, f[2], typ, f[1])
 			continue
 		}
 		out[f[0]+"\t"+f[1]] = f[2]
+	}
+	return out
+}
+
+// recorded reads a source: a corpus recording (a path under
+// testdata/shared/corpus), optionally followed by "#" and the dotted path
+// of the models in it ("*" stands for every member of an object). The
+// default path is liveRaw, the model Cloud Control returned for the
+// recording's resource, whose type typ is then; with an explicit path
+// (opts.clusterEchoModel.*: the cluster model AWS returned beside an
+// instance) typ is "".
+func recorded(source string) (typ string, models []any, err error) {
+	file, at, explicit := strings.Cut(source, "#")
+	b, err := os.ReadFile("../../../testdata/shared/corpus/" + file)
+	if err != nil {
+		return "", nil, err
+	}
+	var rec map[string]any
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return "", nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if !explicit {
+		at = "liveRaw"
+		res, _ := rec["resource"].(map[string]any)
+		typ, _ = res["resourceType"].(string)
+	}
+	vs := []any{rec}
+	for _, k := range strings.Split(at, ".") {
+		var next []any
+		for _, v := range vs {
+			m, _ := v.(map[string]any)
+			for name, x := range m {
+				if (k == "*" || k == name) && x != nil {
+					next = append(next, x)
+				}
+			}
+		}
+		vs = next
+	}
+	if len(vs) == 0 {
+		return "", nil, fmt.Errorf("%s holds nothing at %s", file, at)
+	}
+	return typ, vs, nil
+}
+
+// readReturns reads testdata/aws-returns.txt: the shapes AWS returns
+// that the pinned registry schema refuses, as "type\tproperty\tkeyword
+// \tsource" (the first three a schema-gaps.txt line, the source a
+// recording as recorded reads it). A listed gap is accepted only when
+// the source's model, validated against the same registry shape, fails
+// with exactly that gap: what AWS itself returned. The map is keyed by
+// the gap line.
+func readReturns(t *testing.T, path string, schemaOf func(string) (*jsonschema.Schema, error)) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for line := range readList(t, path) {
+		f := strings.Split(line, "\t")
+		if len(f) != 4 {
+			t.Fatalf("%s: %q is not type, property, keyword and source", path, line)
+		}
+		gapLine := strings.Join(f[:3], "\t")
+		typ, models, err := recorded(f[3])
+		if err != nil {
+			t.Errorf("%s: %s: the source recording: %v", path, gapLine, err)
+			continue
+		}
+		if typ != "" && typ != f[0] {
+			t.Errorf("%s: %s: %s records a %s", path, gapLine, f[3], typ)
+			continue
+		}
+		sch, err := schemaOf(f[0])
+		if err != nil || sch == nil {
+			t.Errorf("%s: %s: no registry shape to check the recording with (%v)", path, gapLine, err)
+			continue
+		}
+		held := false
+		for _, m := range models {
+			b, err := json.Marshal(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ve *jsonschema.ValidationError
+			if errors.As(sch.Validate(v), &ve) {
+				for _, g := range gapsOf(f[0], ve) {
+					held = held || g.line == gapLine
+				}
+			}
+		}
+		if !held {
+			t.Errorf("%s: %s: the model %s recorded from AWS does not fail so: only what AWS returned goes here", path, gapLine, f[3])
+			continue
+		}
+		out[gapLine] = f[3]
 	}
 	return out
 }
