@@ -179,7 +179,11 @@
 //     /path/{param}": "Operation"}). The constructor gives the protocol's
 //     usual throttling, denial and invalid-input errors; chain
 //     .Throttles(status, code), .Denies(status, code) or .Refuses(status,
-//     code) where the service's model names others.
+//     code) where the service's model names others, and
+//     .ThrottlesOp(op, status, code) for an operation whose model names
+//     its own throttling error (the conformance test
+//     TestThrottleErrorsFromModels holds every operation's to botocore's
+//     model).
 //  3. Write each handler as func(st *world.State, c *wire.Call) (any, error):
 //     take st.RLock (reads) or st.Lock (writes) for the whole operation, find
 //     models with st.Resource / st.OfType and world.FieldString etc., answer
@@ -383,7 +387,12 @@
 // The Go API and HTTP under /_sandbox/ (AdminRoutes; GET /_sandbox/ lists them): out-of-band changes
 // (set or remove a property path, add a live-only resource, delete a
 // resource), snapshot and restore, latency, throttling (token bucket per
-// account and API, first matching rule), fault injection (an error code at
+// account and API, first matching rule, refilled by Options.Now; a
+// throttled call answers its operation's throttling error,
+// wire.Service.ThrottleFor: EC2 RequestLimitExceeded 503, S3 SlowDown 503,
+// Lambda TooManyRequestsException 429, Route 53's ChangeResourceRecordSets
+// PriorRequestNotComplete, query services Throttling, JSON services
+// ThrottlingException unless their model names another), fault injection (an error code at
 // a rate, AccessDenied for a role's sessions or for assuming it, a hang that
 // never answers until the client gives up; a rule's match string narrows it
 // to calls naming one resource) and the call log (counts per API, errors per code, maximum calls in flight;

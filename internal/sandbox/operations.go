@@ -35,3 +35,30 @@ func (s *Server) Operations() []Operation {
 	})
 	return out
 }
+
+// ThrottleError is what a throttled call of an operation answers: the
+// HTTP status and the error code its SDK reads (a query-compatible JSON
+// service's query code, which aws-sdk-go-v2 takes from
+// x-amzn-query-error).
+type ThrottleError struct {
+	Status int
+	Code   string
+}
+
+// ServedThrottles gives every served operation's throttling error, as
+// the router answers it (wire.Service.ThrottleFor), without a world: for
+// the conformance test that holds them to AWS's models.
+func ServedThrottles() map[Operation]ThrottleError {
+	out := map[Operation]ThrottleError{}
+	for name, svc := range services(&Server{}) {
+		for op := range svc.Ops {
+			e := svc.ThrottleFor(op)
+			code := e.Code
+			if e.QueryCode != "" {
+				code = e.QueryCode
+			}
+			out[Operation{Service: name, Name: op}] = ThrottleError{Status: e.Status, Code: code}
+		}
+	}
+	return out
+}

@@ -118,9 +118,8 @@ func (s *Server) dispatch(w http.ResponseWriter, c *wire.Call) (int, string) {
 	}
 	if !s.throttles.allow(c.Account, c.Region, c.Service.Name, c.Action) ||
 		(c.Service.Quotas[c.Action] > 0 && !s.throttles.quota(c.Account, c.Region, c.Service.Name, c.Action, c.Service.Quotas[c.Action])) {
-		e := c.Service.Throttle
-		e.Message = "Rate exceeded"
-		wire.WriteError(w, c.Service, c.RequestID, &e)
+		e := c.Service.ThrottleFor(c.Action)
+		wire.WriteError(w, c.Service, c.RequestID, e)
 		return e.Status, e.Code
 	}
 	if e := s.validate(c); e != nil {

@@ -9,6 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/cloudcontrol"
+	"github.com/aws/aws-sdk-go-v2/service/route53"
+	r53types "github.com/aws/aws-sdk-go-v2/service/route53/types"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 
 	"github.com/realdrift/realdrift/internal/deadlinetest"
@@ -46,6 +48,48 @@ func TestThrottleRefuses(t *testing.T) {
 	}
 	if err := srv.SetThrottle([]sandbox.ThrottleRule{{Rate: 0}}); err == nil {
 		t.Error("a zero rate was accepted")
+	}
+}
+
+// TestThrottlePerOperationError: a throttled call answers its
+// operation's own throttling error where the model names one (Route 53's
+// ChangeResourceRecordSets: PriorRequestNotComplete, which aws-sdk-go-v2
+// decodes as its typed error), else the service's (Route 53: Throttling);
+// each API has its own bucket.
+func TestThrottlePerOperationError(t *testing.T) {
+	srv, u := start(t, "testdata/world.json", sandbox.Options{})
+	if err := srv.SetThrottle([]sandbox.ThrottleRule{{Service: "route53", Rate: 0.001, Burst: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	conf := cfg(u, mgmtKey, "us-east-1")
+	conf.Retryer = func() aws.Retryer { return aws.NopRetryer{} }
+	cl := route53.NewFromConfig(conf)
+	change := func() error {
+		_, err := cl.ChangeResourceRecordSets(ctx(t), &route53.ChangeResourceRecordSetsInput{
+			HostedZoneId: aws.String("Z0000000000000000000"),
+			ChangeBatch: &r53types.ChangeBatch{Changes: []r53types.Change{{Action: r53types.ChangeActionUpsert,
+				ResourceRecordSet: &r53types.ResourceRecordSet{Name: aws.String("a.example.com."), Type: r53types.RRTypeA, TTL: aws.Int64(60),
+					ResourceRecords: []r53types.ResourceRecord{{Value: aws.String("192.0.2.1")}}}}}},
+		})
+		return err
+	}
+	list := func() error {
+		_, err := cl.ListHostedZonesByName(ctx(t), &route53.ListHostedZonesByNameInput{})
+		return err
+	}
+	first := change() // the bucket's one token, whatever the zone's answer
+	if code(first) == "PriorRequestNotComplete" {
+		t.Fatalf("first change throttled: %v", first)
+	}
+	var prior *r53types.PriorRequestNotComplete
+	if err := change(); !asErr(err, &prior) {
+		t.Errorf("second change: %v, want PriorRequestNotComplete", err)
+	}
+	if err := list(); err != nil {
+		t.Errorf("first listing (its own bucket): %v", err)
+	}
+	if err := list(); code(err) != "Throttling" {
+		t.Errorf("second listing: %v, want Throttling", err)
 	}
 }
 

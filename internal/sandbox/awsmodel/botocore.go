@@ -35,6 +35,8 @@ type Model struct {
 	Operations map[string]struct {
 		Input  *Ref `json:"input"`
 		Output *Ref `json:"output"`
+		// Errors are the error shapes the operation's model names.
+		Errors []Ref `json:"errors,omitempty"`
 	} `json:"operations"`
 	Shapes map[string]*RawShape `json:"shapes"`
 }
@@ -64,6 +66,25 @@ type RawShape struct {
 	Flattened bool            `json:"flattened,omitempty"`
 	// Payload names the member a REST input's whole body is.
 	Payload string `json:"payload,omitempty"`
+	// Exception marks an error shape; Error is its code (when not the
+	// shape's name) and HTTP status.
+	Exception bool       `json:"exception,omitempty"`
+	Error     *ErrorInfo `json:"error,omitempty"`
+}
+
+// ErrorInfo is an error shape's wire facts.
+type ErrorInfo struct {
+	Code           string `json:"code,omitempty"`
+	HTTPStatusCode int    `json:"httpStatusCode,omitempty"`
+}
+
+// ErrorCode is the code an error shape is answered with: its declared
+// code, else its name.
+func (m *Model) ErrorCode(shape string) string {
+	if s := m.Shapes[shape]; s != nil && s.Error != nil && s.Error.Code != "" {
+		return s.Error.Code
+	}
+	return shape
 }
 
 // SDKPackage is the aws-sdk-go-v2 package name of the model (its

@@ -53,6 +53,12 @@
 //     generator's and the fixture's own models never go there: they are
 //     fixed instead.
 //
+//   - A throttled call answers the throttling error AWS's model names for
+//     its operation (an error whose code aws-sdk-go-v2 retries as a
+//     throttle, with the model's HTTP status), and an operation whose
+//     model names none answers a code the SDK knows as a throttle
+//     (TestThrottleErrorsFromModels, against the installed botocore).
+//
 // One world generation is shared by both checks (TestConformance runs
 // them as parallel subtests). The test logs the served-operation count,
 // the checked count, the models read and valid, and the wall times. TestAWSCLIListIsCurrent holds scripts/sandbox-awscli-ops.txt

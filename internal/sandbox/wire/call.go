@@ -71,8 +71,14 @@ type Service struct {
 	// (CloudTrail: aws-sdk-go-v2 sends its short target, botocore's model
 	// the long one).
 	AltTargetPrefix string
-	Throttle        Error
-	Deny            Error
+	// Throttle is the error a throttled call answers, unless OpThrottle
+	// names the operation's own (ThrottleFor gives the one answered).
+	Throttle Error
+	// OpThrottle are the throttling errors of the operations whose model
+	// names one other than the service's (Route 53's
+	// ChangeResourceRecordSets answers PriorRequestNotComplete).
+	OpThrottle map[string]Error
+	Deny       Error
 	// Invalid is the error a request answers when it breaks the service
 	// model's input constraints (awsmodel.Table.Check); unset, the
 	// protocol's usual one (InvalidError).

@@ -9,7 +9,8 @@
 // any other value encoded as JSON) and paging tokens. A service is built
 // with its protocol's constructor (JSON, Query, RESTJSON, RESTXML), which
 // gives the protocol's usual throttling and denial errors (Throttles and
-// Denies set others), the error a request signed with an unknown access
+// Denies set others; ThrottlesOp an operation's own throttling error,
+// which ThrottleFor answers), the error a request signed with an unknown access
 // key gets is its protocol's unless RejectsKeys names the service's own
 // (Service.UnknownKey), and a REST service is routed by a table of method
 // and path patterns (Paths).

@@ -73,6 +73,30 @@ func (svc *Service) Throttles(status int, code string) *Service {
 	return svc
 }
 
+// ThrottlesOp sets the error a throttled call of one operation answers,
+// where the operation's model names its own.
+func (svc *Service) ThrottlesOp(op string, status int, code string) *Service {
+	if svc.OpThrottle == nil {
+		svc.OpThrottle = map[string]Error{}
+	}
+	svc.OpThrottle[op] = Error{Status: status, Code: code}
+	return svc
+}
+
+// ThrottleFor is the error a throttled call of op answers: the
+// operation's own (OpThrottle), else the service's (Throttle), with its
+// message or AWS's usual "Rate exceeded".
+func (svc *Service) ThrottleFor(op string) *Error {
+	e, ok := svc.OpThrottle[op]
+	if !ok {
+		e = svc.Throttle
+	}
+	if e.Message == "" {
+		e.Message = "Rate exceeded"
+	}
+	return &e
+}
+
 // Scoped sets the resource a call is authorized against (IAM.Resource).
 func (svc *Service) Scoped(resource func(st *world.State, c *Call) string) *Service {
 	svc.IAM.Resource = resource

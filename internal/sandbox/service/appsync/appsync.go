@@ -17,7 +17,7 @@ import (
 func Service() *wire.Service {
 	return wire.RESTJSON("appsync", wire.Paths(map[string]string{"GET /v1/apis/{api}/apikeys": "ListApiKeys"}), wire.Ops{
 		"ListApiKeys": appSyncListApiKeys,
-	}).Throttles(429, "ConcurrentModificationException")
+	}).Throttles(429, "LimitExceededException")
 }
 
 func appSyncListApiKeys(st *world.State, c *wire.Call) (any, error) {

@@ -25,7 +25,9 @@ import (
 // names in lower case with the final dot and characters outside
 // [a-z0-9-_.] as \ddd octal escapes, ordered by name read from its last
 // label, then type, then set identifier. The SOA and NS records AWS creates
-// with a zone are not synthesised.
+// with a zone are not synthesised. A throttled ChangeResourceRecordSets
+// answers PriorRequestNotComplete, as its model says; the other
+// operations Throttling.
 func Service() *wire.Service {
 	svc := wire.RESTXML("route53", route53NS, wire.Paths(map[string]string{
 		"GET /2013-04-01/hostedzonesbyname":        "ListHostedZonesByName",
@@ -41,6 +43,10 @@ func Service() *wire.Service {
 	})
 	svc.WrapErrors = true
 	svc.CheckModel = checkModel
+	// A zone's changes are throttled as Route 53 refuses a change while
+	// the zone's last one is still being processed.
+	svc.OpThrottle = map[string]wire.Error{"ChangeResourceRecordSets": {Status: 400, Code: "PriorRequestNotComplete",
+		Message: "The request was rejected because Route 53 was still processing a prior request."}}
 	return svc
 }
 

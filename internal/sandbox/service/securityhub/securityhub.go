@@ -28,13 +28,15 @@ import (
 // understands the filters realdrift uses (Id, ProductArn, AwsAccountId,
 // RecordState, GeneratorId: EQUALS; ProductFields: EQUALS) and rejects any
 // other with InvalidInputException rather than ignoring it. The findings
-// live in h, which the server keeps (Of answers its tests).
+// live in h, which the server keeps (Of answers its tests). A throttled
+// call answers LimitExceededException (429), the error the three
+// operations' model names for AWS's throttling limits.
 func Service(h *Findings) *wire.Service {
 	return wire.RESTJSON("securityhub", securityHubRoute, wire.Ops{
 		"BatchImportFindings": h.securityHubImport,
 		"GetFindings":         h.securityHubGetFindings,
 		"BatchUpdateFindings": h.securityHubUpdate,
-	}).Refuses(400, "InvalidInputException").Scoped(securityHubResource)
+	}).Refuses(400, "InvalidInputException").Throttles(429, "LimitExceededException").Scoped(securityHubResource)
 }
 
 // securityHubResource is what a call is authorized against, as AWS does:
