@@ -217,6 +217,9 @@ func (s *Server) Restore(snapshot []byte) error {
 	defer s.st.Unlock()
 	s.requests.Reset()
 	s.st.Reset(w)
+	s.stale.mu.Lock()
+	clear(s.stale.views) // reads see the restored world at once
+	s.stale.mu.Unlock()
 	return nil
 }
 

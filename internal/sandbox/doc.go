@@ -403,6 +403,22 @@
 // enforced besides the throttle rules and answered with its throttling
 // error.
 //
+// # Eventual consistency
+//
+// Off by default: every read sees every write at once. With
+// Options.StaleReads = N (consistency.go), a write AWS documents as
+// eventually consistent (wire.Service.Eventual, marked with
+// Service.Eventually: IAM's writes, EC2's ReplaceNetworkAclEntry, SQS
+// SetQueueAttributes, S3 Put/DeleteBucketPolicy) is not seen by the
+// writing account's next N reads of that service (operations CloudTrail
+// marks readOnly), which are served from the world as it was before it;
+// a further such write while stale keeps that older world and restarts
+// the count. Only the service written goes stale: Cloud Control and
+// other services see the write at once. It counts reads, not time, so
+// tests need no clock. Route 53's changes are PENDING for
+// Options.OperationDelay and INSYNC after (GetChange), as Route 53
+// answers; Cloud Control requests are IN_PROGRESS for the same delay.
+//
 // # Trail
 //
 // The sandbox records its own CloudTrail (trail.go, world.Trail): every

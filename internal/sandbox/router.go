@@ -126,7 +126,11 @@ func (s *Server) dispatch(w http.ResponseWriter, c *wire.Call) (int, string) {
 		wire.WriteError(w, c.Service, c.RequestID, e)
 		return e.Status, e.Code
 	}
-	out, err := c.Service.Ops[c.Action](s.st, c)
+	st, wrote := s.stateFor(c)
+	out, err := c.Service.Ops[c.Action](st, c)
+	if wrote != nil {
+		wrote(err == nil)
+	}
 	if err != nil {
 		e := asAPIError(err)
 		wire.WriteError(w, c.Service, c.RequestID, e)

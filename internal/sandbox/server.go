@@ -33,6 +33,12 @@ type Options struct {
 	OperationDelay time.Duration
 	// Seed seeds fault injection's random choices (0 means 1).
 	Seed int64
+	// StaleReads, when > 0, makes writes AWS documents as eventually
+	// consistent show late (consistency.go): after one succeeds, the
+	// writing account's next StaleReads reads of that service see the
+	// world as it was before it. 0 (the default): every read sees every
+	// write at once.
+	StaleReads int
 	// LocalQueueURLs names every queue at the sandbox in its answers
 	// (queueurl.go), for clients that send SQS calls to a queue's URL.
 	LocalQueueURLs bool
@@ -63,6 +69,7 @@ type Server struct {
 	throttles    *throttler
 	faults       *faults
 	calls        *callLog
+	stale        staleness
 	// objects are the S3 objects put (service/s3).
 	objects *s3.Objects
 	// hub holds the findings imported into Security Hub
@@ -95,6 +102,7 @@ func New(w *world.World, opts Options) (*Server, error) {
 		objects:  &s3.Objects{},
 		hub:      &securityhub.Findings{},
 		calls:    newCallLog(),
+		stale:    staleness{views: map[staleKey]*staleView{}},
 	}
 	inputs, err := awsmodel.Embedded()
 	if err != nil {

@@ -103,6 +103,12 @@ type Service struct {
 	// any throttle rule and answered with Throttle: CloudTrail's
 	// LookupEvents allows 2 a second.
 	Quotas map[string]float64
+	// Eventual are the writes whose effect AWS documents as eventually
+	// consistent (IAM's, EC2's, an SQS queue's attributes, an S3 bucket's
+	// policy): with the server's Options.StaleReads, the account's reads
+	// of the service see the world as it was before such a write for a
+	// while (Eventually marks them).
+	Eventual map[string]bool
 	// CheckModel, when set, refuses a live model of one of the service's
 	// types that its API would refuse (a Route 53 TTL that is not a
 	// number), with the service's error; nil accepts. The admin API runs

@@ -73,6 +73,18 @@ func (svc *Service) Throttles(status int, code string) *Service {
 	return svc
 }
 
+// Eventually marks writes whose effect AWS documents as eventually
+// consistent (Service.Eventual).
+func (svc *Service) Eventually(ops ...string) *Service {
+	if svc.Eventual == nil {
+		svc.Eventual = map[string]bool{}
+	}
+	for _, op := range ops {
+		svc.Eventual[op] = true
+	}
+	return svc
+}
+
 // ThrottlesOp sets the error a throttled call of one operation answers,
 // where the operation's model names its own.
 func (svc *Service) ThrottlesOp(op string, status int, code string) *Service {

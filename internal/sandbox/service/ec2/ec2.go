@@ -30,6 +30,8 @@ func Service() *wire.Service {
 		XMLNS:    "http://ec2.amazonaws.com/doc/2016-11-15/",
 		Throttle: wire.Error{Status: 503, Code: "RequestLimitExceeded"},
 		Deny:     wire.Error{Status: 403, Code: "UnauthorizedOperation"},
+		// EC2's API is eventually consistent, as its documentation says.
+		Eventual: map[string]bool{"ReplaceNetworkAclEntry": true},
 		Ops: map[string]wire.Handler{
 			"DescribeNetworkAcls":            ec2DescribeNetworkAcls,
 			"DescribeSubnets":                ec2DescribeSubnets,

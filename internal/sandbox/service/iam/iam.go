@@ -38,6 +38,12 @@ func Service() *wire.Service {
 	for op, h := range iamAttachOps() {
 		svc.Ops[op] = h
 	}
+	// IAM documents its changes as eventually consistent: every write.
+	for op := range svc.Ops {
+		if !strings.HasPrefix(op, "Get") && !strings.HasPrefix(op, "List") {
+			svc.Eventually(op)
+		}
+	}
 	return svc
 }
 

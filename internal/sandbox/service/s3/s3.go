@@ -21,6 +21,9 @@ func Service(objs *Objects) *wire.Service {
 		"PutObject":          objs.putObject,
 		"GetObject":          objs.getObject,
 	}).Throttles(503, "SlowDown").Scoped(s3Resource).
+		// A bucket's configuration (its policy) is eventually consistent;
+		// objects are read after write.
+		Eventually("PutBucketPolicy", "DeleteBucketPolicy").
 		RejectsKeys(403, "InvalidAccessKeyId", "The AWS Access Key Id you provided does not exist in our records.")
 	// The operations whose IAM action is not named after them (listed
 	// ahead of the sandbox serving them all).

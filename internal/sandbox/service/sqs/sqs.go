@@ -20,6 +20,9 @@ func Service() *wire.Service {
 	svc.Deny = wire.Error{Status: 400, Code: "AccessDeniedException", QueryCode: "AccessDenied"}
 	svc.QueryXMLNS = "http://queue.amazonaws.com/doc/2012-11-05/"
 	svc.IAM.Resource = queueARN
+	// SQS documents that a queue's new attributes can take up to 60
+	// seconds to propagate (SetQueueAttributes).
+	svc.Eventually("SetQueueAttributes")
 	return svc
 }
 
