@@ -52,7 +52,6 @@
 //     models elsewhere in it (opts.clusterEchoModel.*). The world
 //     generator's and the fixture's own models never go there: they are
 //     fixed instead.
-//
 //   - A throttled call answers the throttling error AWS's model names for
 //     its operation (an error whose code aws-sdk-go-v2 retries as a
 //     throttle, with the model's HTTP status), and an operation whose
