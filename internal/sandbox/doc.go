@@ -219,8 +219,11 @@
 // awsmodel.Table.Check, validate.go) before its handler runs, and refused
 // with the service's invalid-input error (wire.Service.InvalidError:
 // ValidationException for JSON and REST-JSON, ValidationError for query,
-// InvalidParameterValue for EC2, unless the service says otherwise), as
-// AWS's front end refuses it; handlers need not repeat those checks.
+// InvalidParameterValue for EC2, InvalidArgument for REST-XML (S3),
+// unless the service says otherwise: Route 53's InvalidInput), as AWS's
+// front end refuses it; handlers need not repeat those checks. Every
+// member is read where its protocol carries it: body, form, XML
+// elements, URI path, headers, query string.
 //
 // # One resource model
 //

@@ -11,7 +11,7 @@ import (
 // invalid request (wire.Service.InvalidError), before its handler runs,
 // as AWS's front end does. nil when the input conforms.
 func (s *Server) validate(c *wire.Call) *wire.Error {
-	errs := s.inputs.Check(c.Service.Name+":"+c.Action, awsmodel.Request{Form: c.Form, Body: c.Body})
+	errs := s.inputs.Check(c.Service.Name+":"+c.Action, awsmodel.Request{Form: c.Form, Body: c.Body, Path: c.HTTP.URL.EscapedPath(), Header: c.HTTP.Header})
 	if len(errs) == 0 {
 		return nil
 	}

@@ -1,6 +1,9 @@
 package sandbox_test
 
 import (
+	"html"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -10,6 +13,10 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
+	"github.com/aws/aws-sdk-go-v2/service/route53"
+	r53types "github.com/aws/aws-sdk-go-v2/service/route53/types"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	s3types "github.com/aws/aws-sdk-go-v2/service/s3/types"
 
 	"github.com/realdrift/realdrift/internal/sandbox"
 )
@@ -17,8 +24,9 @@ import (
 // TestWritesValidatedAgainstTheModel: a write that breaks its input
 // constraints in AWS's model is refused before its handler runs, with the
 // service's error code for its protocol and AWS's wording; one that keeps
-// them is served. A sample per protocol the check reads (JSON 1.0, query,
-// EC2, REST-JSON), each through aws-sdk-go-v2, which sends what the
+// them is served. A sample per protocol and member location the check
+// reads (JSON 1.0, query, EC2, REST-JSON body and URI path, REST-XML body,
+// URI path and header), each through aws-sdk-go-v2, which sends what the
 // model's constraints refuse (it checks only required members).
 func TestWritesValidatedAgainstTheModel(t *testing.T) {
 	_, u := start(t, "testdata/world.json", sandbox.Options{})
@@ -52,6 +60,32 @@ func TestWritesValidatedAgainstTheModel(t *testing.T) {
 				Action: aws.String("lambda:InvokeFunction"), Principal: aws.String("s3.amazonaws.com")})
 			return err
 		}},
+		{"REST-JSON: a function name in the URI off the pattern", "ValidationException", "'functionName'", func() error {
+			_, err := lambda.NewFromConfig(conf).AddPermission(c, &lambda.AddPermissionInput{FunctionName: aws.String("bad name!"), StatementId: aws.String("ok"),
+				Action: aws.String("lambda:InvokeFunction"), Principal: aws.String("s3.amazonaws.com")})
+			return err
+		}},
+		{"REST-JSON: a statement id in the URI off the pattern", "ValidationException", "'statementId'", func() error {
+			_, err := lambda.NewFromConfig(conf).RemovePermission(c, &lambda.RemovePermissionInput{FunctionName: aws.String("fn"), StatementId: aws.String("bad id!")})
+			return err
+		}},
+		{"REST-XML: a record type the enumeration lacks", "InvalidInput", "'changeBatch.changes.1.member.resourceRecordSet.type'", func() error {
+			_, err := route53.NewFromConfig(conf).ChangeResourceRecordSets(c, &route53.ChangeResourceRecordSetsInput{HostedZoneId: aws.String("Z0123456789"),
+				ChangeBatch: &r53types.ChangeBatch{Changes: []r53types.Change{{Action: r53types.ChangeActionUpsert, ResourceRecordSet: &r53types.ResourceRecordSet{
+					Name: aws.String("a.example.com."), Type: r53types.RRType("BOGUS"), TTL: aws.Int64(60), ResourceRecords: []r53types.ResourceRecord{{Value: aws.String("192.0.2.1")}}}}}}})
+			return err
+		}},
+		{"REST-XML: a hosted zone id in the URI too long", "InvalidInput", "'hostedZoneId'", func() error {
+			_, err := route53.NewFromConfig(conf).ChangeResourceRecordSets(c, &route53.ChangeResourceRecordSetsInput{HostedZoneId: aws.String(strings.Repeat("Z", 33)),
+				ChangeBatch: &r53types.ChangeBatch{Changes: []r53types.Change{{Action: r53types.ChangeActionUpsert, ResourceRecordSet: &r53types.ResourceRecordSet{
+					Name: aws.String("a.example.com."), Type: r53types.RRTypeA, TTL: aws.Int64(60), ResourceRecords: []r53types.ResourceRecord{{Value: aws.String("192.0.2.1")}}}}}}})
+			return err
+		}},
+		{"REST-XML: a canned ACL header the enumeration lacks", "InvalidArgument", "'aCL'", func() error {
+			_, err := s3.NewFromConfig(conf, func(o *s3.Options) { o.UsePathStyle = true }).PutObject(c, &s3.PutObjectInput{Bucket: aws.String("app-bucket"), Key: aws.String("k"),
+				ACL: s3types.ObjectCannedACL("everyone-writes"), Body: strings.NewReader("x")})
+			return err
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.call()
@@ -62,5 +96,33 @@ func TestWritesValidatedAgainstTheModel(t *testing.T) {
 	}
 	if _, err := iam.NewFromConfig(conf).PutRolePolicy(c, &iam.PutRolePolicyInput{RoleName: aws.String("App-Role-XYZ"), PolicyName: aws.String("good-name"), PolicyDocument: doc}); err != nil {
 		t.Errorf("a conforming write: %v", err)
+	}
+}
+
+// TestRoute53TTLMustBeANumber: a change batch whose TTL is not a number
+// (which no SDK sends, the TTL being a long, but a hand-written request
+// can) is refused with Route 53's InvalidInput naming the member, before
+// it reaches the zone.
+func TestRoute53TTLMustBeANumber(t *testing.T) {
+	_, u := start(t, "testdata/world.json", sandbox.Options{})
+	body := `<?xml version="1.0" encoding="UTF-8"?><ChangeResourceRecordSetsRequest xmlns="https://route53.amazonaws.com/doc/2013-04-01/"><ChangeBatch><Changes><Change><Action>UPSERT</Action>` +
+		`<ResourceRecordSet><Name>a.example.com.</Name><Type>A</Type><TTL>300-oob</TTL><ResourceRecords><ResourceRecord><Value>192.0.2.1</Value></ResourceRecord></ResourceRecords></ResourceRecordSet>` +
+		`</Change></Changes></ChangeBatch></ChangeResourceRecordSetsRequest>`
+	req, err := http.NewRequestWithContext(ctx(t), http.MethodPost, u+"/2013-04-01/hostedzone/Z0123456789/rrset/", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential="+mgmtKey+"/20260101/us-east-1/route53/aws4_request, SignedHeaders=host, Signature=0")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	got := html.UnescapeString(string(raw))
+	for _, want := range []string{"<Code>InvalidInput</Code>", "Value '300-oob' at 'changeBatch.changes.1.member.resourceRecordSet.tTL' failed to satisfy constraint: Member must be a number"} {
+		if resp.StatusCode != 400 || !strings.Contains(got, want) {
+			t.Errorf("got %d %s, want 400 with %s", resp.StatusCode, got, want)
+		}
 	}
 }

@@ -33,6 +33,10 @@ type Model struct {
 		Protocol       string `json:"protocol"`
 	} `json:"metadata"`
 	Operations map[string]struct {
+		HTTP struct {
+			Method     string `json:"method"`
+			RequestURI string `json:"requestUri"`
+		} `json:"http"`
 		Input  *Ref `json:"input"`
 		Output *Ref `json:"output"`
 		// Errors are the error shapes the operation's model names.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"net/http"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -16,8 +17,14 @@ import (
 type Request struct {
 	// Form is the query protocols' form, or REST's query string.
 	Form url.Values
-	// Body is a JSON body (JSON 1.0/1.1, REST-JSON).
+	// Body is the body: JSON (JSON 1.0/1.1, REST-JSON), XML (REST-XML) or
+	// a REST payload's bytes.
 	Body []byte
+	// Path is a REST request's escaped URL path, matched against the
+	// operation's URI template for the members bound to it.
+	Path string
+	// Header is a REST request's headers.
+	Header http.Header
 }
 
 // Check lists the ways a request breaks the model's constraints on op's
@@ -44,37 +51,10 @@ func (t *Table) Check(op string, req Request) []string {
 			v = map[string]any{}
 		}
 		c.value(v, o.Input, "")
-	case "rest-json":
-		v, err := decodeJSON(req.Body)
-		if err != nil {
+	case "rest-json", "rest-xml":
+		in, ok := c.rest(o, root, req)
+		if !ok {
 			return nil
-		}
-		body, _ := v.(map[string]any)
-		if body == nil {
-			body = map[string]any{}
-		}
-		in := map[string]any{}
-		for name, m := range root.Members {
-			switch {
-			case name == root.Payload:
-				if v != nil {
-					in[name] = v
-				}
-			case m.Location == "":
-				if x, ok := body[name]; ok {
-					in[name] = x
-				}
-			case m.Location == "querystring":
-				if vs, ok := req.Form[m.LocationName]; ok {
-					if s := c.shapes[m.Shape]; s != nil && s.Type == "list" {
-						in[name] = anyList(vs)
-					} else {
-						in[name] = vs[0]
-					}
-				}
-			default:
-				in[name] = bound{} // path or header: not read here
-			}
 		}
 		c.value(in, o.Input, "")
 	case "query", "ec2":
@@ -82,6 +62,156 @@ func (t *Table) Check(op string, req Request) []string {
 		c.value(v, o.Input, "")
 	}
 	return c.errs
+}
+
+// rest reads a REST request's input: members bound to the URI path (by
+// the operation's URI template), headers, the query string, and the body
+// (JSON members, XML elements, or the payload member). ok is false when
+// the body cannot be read: the handler answers it.
+func (c *checker) rest(o Op, root *RawShape, req Request) (map[string]any, bool) {
+	labels, matched := uriLabels(o.URI, req.Path)
+	var body map[string]any
+	var payload any
+	if p := root.Members[root.Payload]; p != nil {
+		ps := c.shapes[p.Shape]
+		switch {
+		case len(bytes.TrimSpace(req.Body)) == 0:
+		case ps != nil && ps.Type == "structure" && c.proto == "rest-json":
+			v, err := decodeJSON(req.Body)
+			if err != nil {
+				return nil, false
+			}
+			payload = v
+		case ps != nil && ps.Type == "structure":
+			el, err := parseXML(req.Body)
+			if err != nil {
+				return nil, false
+			}
+			payload = c.xmlValue(el, p.Shape)
+		default:
+			payload = bound{} // a blob or string payload: its bytes
+		}
+	} else if c.proto == "rest-json" {
+		v, err := decodeJSON(req.Body)
+		if err != nil {
+			return nil, false
+		}
+		body, _ = v.(map[string]any)
+	} else if len(bytes.TrimSpace(req.Body)) > 0 {
+		el, err := parseXML(req.Body)
+		if err != nil {
+			return nil, false
+		}
+		body, _ = c.xmlValue(el, o.Input).(map[string]any)
+	}
+	in := map[string]any{}
+	for name, m := range root.Members {
+		s := c.shapes[m.Shape]
+		switch {
+		case name == root.Payload:
+			if payload != nil {
+				in[name] = payload
+			}
+		case m.Location == "":
+			if x, ok := body[name]; ok {
+				in[name] = x
+			}
+		case m.Location == "uri":
+			if !matched {
+				in[name] = bound{} // a path the template does not give: not read
+			} else if v, ok := labels[m.LocationName]; ok {
+				in[name] = v
+			}
+		case m.Location == "querystring":
+			if vs, ok := req.Form[m.LocationName]; ok {
+				if s != nil && s.Type == "list" {
+					in[name] = anyList(vs)
+				} else {
+					in[name] = vs[0]
+				}
+			}
+		case m.Location == "header":
+			if vs := req.Header.Values(m.LocationName); len(vs) > 0 {
+				if s != nil && s.Type == "list" {
+					in[name] = anyList(splitHeader(vs))
+				} else {
+					in[name] = vs[0]
+				}
+			}
+		case m.Location == "headers":
+			out := map[string]any{}
+			for k, vs := range req.Header {
+				if rest, ok := cutPrefixFold(k, m.LocationName); ok && len(vs) > 0 {
+					out[strings.ToLower(rest)] = vs[0]
+				}
+			}
+			if len(out) > 0 {
+				in[name] = out
+			}
+		default:
+			in[name] = bound{} // a location Check does not read
+		}
+	}
+	return in, true
+}
+
+// uriLabels matches an escaped request path against a URI template
+// ("/{Bucket}/{Key+}?x-id=PutObject": the query part is not the path's)
+// and returns the labels' unescaped values; matched is false when the path
+// does not have the template's shape. A {Label+} takes the rest of the
+// path.
+func uriLabels(template, path string) (map[string]string, bool) {
+	template, _, _ = strings.Cut(template, "?")
+	tsegs := strings.Split(strings.Trim(template, "/"), "/")
+	psegs := strings.Split(strings.Trim(path, "/"), "/")
+	out := map[string]string{}
+	for i, t := range tsegs {
+		label, isLabel := strings.CutPrefix(t, "{")
+		label = strings.TrimSuffix(label, "}")
+		if greedy, ok := strings.CutSuffix(label, "+"); ok && isLabel {
+			if i >= len(psegs) {
+				return nil, false
+			}
+			v, err := url.PathUnescape(strings.Join(psegs[i:], "/"))
+			if err != nil {
+				return nil, false
+			}
+			out[greedy] = v
+			return out, true
+		}
+		if i >= len(psegs) {
+			return nil, false
+		}
+		v, err := url.PathUnescape(psegs[i])
+		if err != nil {
+			return nil, false
+		}
+		switch {
+		case isLabel:
+			out[label] = v
+		case v != t:
+			return nil, false
+		}
+	}
+	return out, len(psegs) == len(tsegs)
+}
+
+// splitHeader splits a list header's comma-separated values.
+func splitHeader(vs []string) []string {
+	var out []string
+	for _, v := range vs {
+		for _, p := range strings.Split(v, ",") {
+			out = append(out, strings.TrimSpace(p))
+		}
+	}
+	return out
+}
+
+func cutPrefixFold(s, prefix string) (string, bool) {
+	if len(s) < len(prefix) || !strings.EqualFold(s[:len(prefix)], prefix) {
+		return "", false
+	}
+	return s[len(prefix):], true
 }
 
 // bound stands for a member carried where Check does not read.

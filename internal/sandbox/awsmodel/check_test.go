@@ -1,6 +1,7 @@
 package awsmodel_test
 
 import (
+	"net/http"
 	"net/url"
 	"sort"
 	"testing"
@@ -25,12 +26,21 @@ func table() *awsmodel.Table {
 		"Tags":  {Type: "list", Member: &awsmodel.Ref{Shape: "Tag"}, Max: f(2)},
 		"Tag":   {Type: "structure", Required: []string{"Key"}, Members: map[string]*awsmodel.Ref{"Key": {Shape: "Name"}}},
 		"Bool":  {Type: "boolean"},
+		"RIn": {Type: "structure", Required: []string{"Id", "Batch"}, Members: map[string]*awsmodel.Ref{
+			"Id": {Shape: "Name", Location: "uri", LocationName: "Id"}, "Key": {Shape: "Name", Location: "uri", LocationName: "Key"},
+			"Mode": {Shape: "Mode", Location: "header", LocationName: "x-mode"}, "Count": {Shape: "Count", Location: "querystring", LocationName: "count"},
+			"Batch": {Shape: "Batch"},
+		}},
+		"Batch": {Type: "structure", Members: map[string]*awsmodel.Ref{"Items": {Shape: "Items"}, "TTL": {Shape: "Count"}}},
+		"Items": {Type: "list", Member: &awsmodel.Ref{Shape: "Tag", LocationName: "Item"}, Min: f(1)},
 	}
 	return &awsmodel.Table{
 		Ops: map[string]awsmodel.Op{
 			"svc:Put":  {Model: "svc", Protocol: "json", Input: "In"},
 			"svc:QPut": {Model: "svc", Protocol: "query", Input: "In"},
 			"svc:NoIn": {Model: "svc", Protocol: "json"},
+			"svc:XPut": {Model: "svc", Protocol: "rest-xml", Input: "RIn", URI: "/v1/{Id}/obj/{Key+}?x"},
+			"svc:RPut": {Model: "svc", Protocol: "rest-json", Input: "RIn", URI: "/v1/{Id}/obj/{Key+}"},
 		},
 		Shapes: map[string]map[string]*awsmodel.RawShape{"svc": shapes},
 	}
@@ -62,6 +72,27 @@ func TestCheck(t *testing.T) {
 			"Value 'abcdefghi' at 'name' failed to satisfy constraint: Member must have length less than or equal to 8",
 			"Value '' at 'tags.1.member.key' failed to satisfy constraint: Member must have length greater than or equal to 1",
 			"Value '' at 'tags.1.member.key' failed to satisfy constraint: Member must satisfy regular expression pattern: [\\w-]+"}},
+		{"rest-xml conforms", "svc:XPut", awsmodel.Request{Path: "/v1/abc/obj/ab", Header: http.Header{"X-Mode": {"fast"}},
+			Body: []byte(`<RIn xmlns="x"><Batch><Items><Item><Key>k</Key></Item></Items><TTL>3</TTL></Batch></RIn>`)}, nil},
+		{"rest-xml body, URI, greedy label, header, query string", "svc:XPut", awsmodel.Request{Path: "/v1/a%20b/obj/a/b/c/d/e/f/g", Header: http.Header{"X-Mode": {"medium"}},
+			Form: url.Values{"count": {"0"}}, Body: []byte(`<RIn><Batch><Items><Item><Key></Key></Item></Items><TTL>300-oob</TTL></Batch></RIn>`)}, []string{
+			`Value 'a b' at 'id' failed to satisfy constraint: Member must satisfy regular expression pattern: [\w-]+`,
+			`Value 'a/b/c/d/e/f/g' at 'key' failed to satisfy constraint: Member must have length less than or equal to 8`,
+			`Value 'a/b/c/d/e/f/g' at 'key' failed to satisfy constraint: Member must satisfy regular expression pattern: [\w-]+`,
+			"Value 'medium' at 'mode' failed to satisfy constraint: Member must satisfy enum value set: [fast, slow]",
+			"Value '0' at 'count' failed to satisfy constraint: Member must have value greater than or equal to 1",
+			"Value '' at 'batch.items.1.member.key' failed to satisfy constraint: Member must have length greater than or equal to 1",
+			`Value '' at 'batch.items.1.member.key' failed to satisfy constraint: Member must satisfy regular expression pattern: [\w-]+`,
+			"Value '300-oob' at 'batch.tTL' failed to satisfy constraint: Member must be a number"}},
+		{"rest-xml required body member, empty list", "svc:XPut", awsmodel.Request{Path: "/v1/abc/obj/k", Body: []byte(`<RIn><Batch><Items></Items></Batch></RIn>`)}, []string{
+			"Value '[]' at 'batch.items' failed to satisfy constraint: Member must have length greater than or equal to 1"}},
+		{"rest-xml no body", "svc:XPut", awsmodel.Request{Path: "/v1/abc/obj/k"}, []string{
+			"Value null at 'batch' failed to satisfy constraint: Member must not be null"}},
+		{"rest-xml a body that is not XML is the handler's", "svc:XPut", awsmodel.Request{Path: "/v1/abc/obj/k", Body: []byte(`<RIn>`)}, nil},
+		{"rest-json URI and body", "svc:RPut", awsmodel.Request{Path: "/v1/bad%21/obj/k", Body: []byte(`{"Batch":{"TTL":11}}`)}, []string{
+			`Value 'bad!' at 'id' failed to satisfy constraint: Member must satisfy regular expression pattern: [\w-]+`,
+			"Value '11' at 'batch.tTL' failed to satisfy constraint: Member must have value less than or equal to 10"}},
+		{"rest-json a path off the template is not read", "svc:RPut", awsmodel.Request{Path: "/v2/bad%21", Body: []byte(`{"Batch":{}}`)}, nil},
 		{"not in the table", "svc:Other", awsmodel.Request{Body: []byte(`{}`)}, nil},
 		{"no input", "svc:NoIn", awsmodel.Request{Body: []byte(`{}`)}, nil},
 	} {

@@ -16,9 +16,17 @@
 //   - Check reads a request's input the way its protocol carries it: the
 //     JSON body (JSON 1.0/1.1, and the body members of REST-JSON), the
 //     form (query: Name.member.N lists, Name.entry.N.key maps; EC2:
-//     capitalised location names, Name.N lists) and the query string of
-//     REST-JSON. Members bound to the URI path or a header, and REST-XML
-//     and CBOR bodies, are not read, so never refused.
+//     capitalised location names, Name.N lists), the XML body of REST-XML
+//     (elements by location name; lists of named items, or repeated
+//     elements when flattened), and for both REST protocols the members
+//     bound to the URI path (matched against the operation's request URI
+//     template from the model; {Label+} takes the rest of the path), to
+//     headers (by name; a "headers" map by prefix) and to the query
+//     string. A blob or string payload, and a path that does not have the
+//     template's shape, are not read, so never refused; a body that does
+//     not parse is left to the handler. No served write speaks RPCv2 CBOR
+//     (TestEveryServedWriteValidated fails when one does and Check cannot
+//     read it).
 //   - A pattern matches the whole value, as AWS's front ends match it. A
 //     pattern Go's regexp cannot compile (after \uXXXX escapes are
 //     rewritten) is not checked: a request is refused only for what is

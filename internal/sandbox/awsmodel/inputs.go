@@ -32,6 +32,10 @@ type Op struct {
 	Model    string `json:"model"`
 	Protocol string `json:"protocol"`
 	Input    string `json:"input,omitempty"`
+	// URI is a REST operation's request URI template
+	// ("/2015-03-31/functions/{FunctionName}/policy", "/{Bucket}/{Key+}"),
+	// from which the members bound to the path are read.
+	URI string `json:"uri,omitempty"`
 }
 
 // Served is one operation the sandbox serves, by its signing name.
@@ -65,6 +69,9 @@ func BuildInputs(dir, version string, ops []Served, prefer func(Served) string) 
 			continue
 		}
 		o := Op{Model: m.Name, Protocol: m.Metadata.Protocol}
+		if strings.HasPrefix(o.Protocol, "rest-") {
+			o.URI = m.Operations[op.Name].HTTP.RequestURI
+		}
 		if in := m.Operations[op.Name].Input; in != nil {
 			o.Input = in.Shape
 			if t.Shapes[m.Name] == nil {

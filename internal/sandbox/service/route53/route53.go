@@ -42,6 +42,7 @@ func Service() *wire.Service {
 		"GetChange":                route53GetChange,
 	})
 	svc.WrapErrors = true
+	svc.Refuses(400, "InvalidInput")
 	svc.CheckModel = checkModel
 	// A zone's changes are throttled as Route 53 refuses a change while
 	// the zone's last one is still being processed.
