@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/realdrift/realdrift/internal/sandbox/awsmodel"
 	"github.com/realdrift/realdrift/internal/sandbox/service/elasticloadbalancing"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
@@ -164,9 +166,12 @@ func (s *Server) recordChange(ch Change, res *world.Resource) error {
 	return nil
 }
 
-// checkModel runs every service's model check (wire.Service.CheckModel)
-// on a live model of typ: the admin API refuses what the service's own
-// API would refuse, with that service's error.
+// checkModel checks a live model of typ an out-of-band change leaves
+// against the input constraints AWS's model states for each write that
+// carries it (wire.Service.Models, awsmodel.Table.CheckModel): the admin
+// API refuses what the service's own API would refuse, with that
+// service's invalid-input error naming the write, the property and the
+// constraint.
 func (s *Server) checkModel(typ string, props json.RawMessage) error {
 	var m map[string]any
 	d := json.NewDecoder(bytes.NewReader(props))
@@ -175,9 +180,27 @@ func (s *Server) checkModel(typ string, props json.RawMessage) error {
 		return fmt.Errorf("%s properties are not a JSON object: %w", typ, err)
 	}
 	for _, name := range world.SortedKeys(s.services) {
-		if check := s.services[name].CheckModel; check != nil {
-			if e := check(typ, m); e != nil {
-				return e
+		svc := s.services[name]
+		for _, in := range svc.Models[typ] {
+			op := svc.Name + ":" + in.Op
+			var errs []string
+			switch v, ok := m[in.At]; {
+			case in.At == "":
+				errs = s.inputs.CheckModel(op, in.Shape, "", m)
+			case !ok:
+			default:
+				list, isList := v.([]any)
+				if !isList {
+					errs = s.inputs.CheckModel(op, in.Shape, in.At, v)
+				}
+				for i, x := range list {
+					errs = append(errs, s.inputs.CheckModel(op, in.Shape, in.At+"."+strconv.Itoa(i+1), x)...)
+				}
+			}
+			if len(errs) > 0 {
+				e := svc.InvalidError()
+				e.Message = fmt.Sprintf("%s %s would refuse it: %s", svc.Name, in.Op, awsmodel.Message(errs))
+				return &e
 			}
 		}
 	}

@@ -210,9 +210,12 @@
 //     input constraints, internal/sandbox/awsmodel/inputs.json.gz), and
 //     add a section calling it to scripts/sandbox-awscli-check.sh (the
 //     check fails for a listed operation no section runs).
-//  7. A model check the service's API applies to its own types (a Route 53
-//     TTL is a number) goes in Service.CheckModel, which the admin API runs
-//     on every out-of-band change.
+//  7. Where one of the service's writes carries a live model of its types
+//     (a Route 53 record set, an inline policy), say so in
+//     Service.Models (type -> write, input shape, property): the admin API
+//     checks every out-of-band change of such a model against that write's
+//     input constraints, so what the service's API would refuse is refused
+//     (TestModelInputsNameTheTable holds every entry to the table).
 //
 // Every write is checked against its input constraints in AWS's model
 // (required members, types, enumerations, lengths, ranges, patterns:
@@ -401,6 +404,13 @@
 // to calls naming one resource) and the call log (counts per API, errors per code, maximum calls in flight;
 // each call is one attempt, kept with the attempt number the SDK's amz-sdk-request header carries, so
 // requests (first attempts) and retries are counted apart).
+// An out-of-band change is refused (400 over HTTP, the message naming the
+// write, the property and the constraint) when the model it leaves breaks
+// the input constraints of a write that carries that type's models
+// (wire.Service.Models; awsmodel.Table.CheckModel reads the model's
+// properties as that write's members of the same names), as the
+// service's own API would refuse it, with that service's invalid-input
+// error: a Route 53 TTL "300-oob", a policy name off IAM's pattern.
 // Admin requests are not logged, throttled or faulted. A service's own
 // quotas (wire.Service.Quotas: CloudTrail's LookupEvents, 2 a second) are
 // enforced besides the throttle rules and answered with its throttling

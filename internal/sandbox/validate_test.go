@@ -126,3 +126,63 @@ func TestRoute53TTLMustBeANumber(t *testing.T) {
 		}
 	}
 }
+
+// TestAdminChangesValidatedAgainstTheModel: an out-of-band change (the
+// admin API) leaving a live model the write that carries it would refuse
+// is refused with that service's invalid-input error, naming the write,
+// the property and the constraint, and the model is left as it was; a
+// change keeping the constraints is applied. Over HTTP the refusal is a
+// 400 with the same message.
+func TestAdminChangesValidatedAgainstTheModel(t *testing.T) {
+	srv, u := start(t, "testdata/world.json", sandbox.Options{})
+	add := func(typ, id, props string) sandbox.Change {
+		return sandbox.Change{Op: sandbox.OpAdd, Region: "us-east-1", Type: typ, Identifier: id, Properties: []byte(props)}
+	}
+	role := func(path, value string) sandbox.Change {
+		return sandbox.Change{Op: sandbox.OpSet, Region: "us-east-1", Type: "AWS::IAM::Role", Identifier: "App-Role-XYZ", Path: path, Value: []byte(value)}
+	}
+	for _, tc := range []struct {
+		name string
+		bad  sandbox.Change
+		want []string
+		good sandbox.Change
+	}{
+		{"Route 53 TTL not a number", add("AWS::Route53::RecordSet", "a.example.com|A", `{"Name":"a.example.com.","Type":"A","TTL":"300-oob","ResourceRecords":["192.0.2.1"]}`),
+			[]string{"InvalidInput", "route53 ChangeResourceRecordSets would refuse it", "Value '300-oob' at 'TTL' failed to satisfy constraint: Member must be a number"},
+			add("AWS::Route53::RecordSet", "a.example.com|A", `{"Name":"a.example.com.","Type":"A","TTL":"300","ResourceRecords":["192.0.2.1"]}`)},
+		{"Route 53 group entry of a type outside RRType", add("AWS::Route53::RecordSetGroup", "g1", `{"HostedZoneId":"Z1","RecordSets":[{"Name":"a.example.com.","Type":"A","TTL":60},{"Name":"b.example.com.","Type":"BOGUS","TTL":60}]}`),
+			[]string{"InvalidInput", "Value 'BOGUS' at 'RecordSets.2.Type' failed to satisfy constraint: Member must satisfy enum value set: ["},
+			add("AWS::Route53::RecordSetGroup", "g1", `{"HostedZoneId":"Z1","RecordSets":[{"Name":"a.example.com.","Type":"A","TTL":60}]}`)},
+		{"IAM inline policy name off the pattern", role("/Policies", `[{"PolicyName":"bad name!","PolicyDocument":{"Version":"2012-10-17","Statement":[]}}]`),
+			[]string{"ValidationError", "iam PutRolePolicy would refuse it", "Value 'bad name!' at 'Policies.1.PolicyName' failed to satisfy constraint: Member must satisfy regular expression pattern"},
+			role("/Policies", `[{"PolicyName":"good-name","PolicyDocument":{"Version":"2012-10-17","Statement":[]}}]`)},
+		{"EC2 rule action outside the enumeration", add("AWS::EC2::NetworkAclEntry", "acl-1|100|false", `{"NetworkAclId":"acl-1","RuleNumber":100,"Protocol":6,"RuleAction":"maybe","Egress":false,"CidrBlock":"10.0.0.0/8"}`),
+			[]string{"InvalidParameterValue", "ec2 ReplaceNetworkAclEntry would refuse it", "Value 'maybe' at 'RuleAction' failed to satisfy constraint: Member must satisfy enum value set: [allow, deny]"},
+			add("AWS::EC2::NetworkAclEntry", "acl-1|100|false", `{"NetworkAclId":"acl-1","RuleNumber":100,"Protocol":6,"RuleAction":"allow","Egress":false,"CidrBlock":"10.0.0.0/8"}`)},
+		{"Lambda permission action off the pattern", add("AWS::Lambda::Permission", "p1", `{"FunctionName":"fn","Action":"invoke everything","Principal":"s3.amazonaws.com"}`),
+			[]string{"ValidationException", "lambda AddPermission would refuse it", "Value 'invoke everything' at 'Action' failed to satisfy constraint: Member must satisfy regular expression pattern"},
+			add("AWS::Lambda::Permission", "p1", `{"FunctionName":"fn","Action":"lambda:InvokeFunction","Principal":"s3.amazonaws.com"}`)},
+		{"ELBv2 attribute key off the pattern", add("AWS::ElasticLoadBalancingV2::TargetGroup", "tg1", `{"TargetGroupAttributes":[{"Key":"deregistration delay","Value":"30"}]}`),
+			[]string{"ValidationError", "elasticloadbalancing ModifyTargetGroupAttributes would refuse it", "Value 'deregistration delay' at 'TargetGroupAttributes.1.Key'"},
+			add("AWS::ElasticLoadBalancingV2::TargetGroup", "tg1", `{"TargetGroupAttributes":[{"Key":"deregistration_delay.timeout_seconds","Value":"30"}]}`)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := srv.Apply(tc.bad)
+			for _, want := range tc.want {
+				if err == nil || !strings.Contains(err.Error(), want) {
+					t.Errorf("got %v, want it naming %q", err, want)
+				}
+			}
+			if err := srv.Apply(tc.good); err != nil {
+				t.Errorf("a conforming change: %v", err)
+			}
+		})
+	}
+	if m, _ := srv.Live("", "us-east-1", "AWS::IAM::Role", "App-Role-XYZ"); !strings.Contains(string(m), "good-name") || strings.Contains(string(m), "bad name!") {
+		t.Errorf("role after a refused and an applied change: %s", m)
+	}
+	status, body := admin(t, "POST", u+"/_sandbox/change", `{"op":"set","region":"us-east-1","type":"AWS::IAM::Role","identifier":"App-Role-XYZ","path":"/Policies/0/PolicyName","value":"`+strings.Repeat("p", 129)+`"}`)
+	if status != 400 || !strings.Contains(string(body), "at 'Policies.1.PolicyName' failed to satisfy constraint: Member must have length less than or equal to 128") {
+		t.Errorf("POST /_sandbox/change of a policy name too long: %d %s, want 400 naming the member and constraint", status, body)
+	}
+}

@@ -27,6 +27,17 @@ type Request struct {
 	Header http.Header
 }
 
+// Reads reports whether Check reads the input of an operation of a model
+// whose protocol is protocol (botocore's metadata.protocol); a write of
+// any other protocol would go unchecked.
+func Reads(protocol string) bool {
+	switch protocol {
+	case "json", "rest-json", "rest-xml", "query", "ec2":
+		return true
+	}
+	return false
+}
+
 // Check lists the ways a request breaks the model's constraints on op's
 // input ("signing-name:Operation"), worded as AWS's front ends word them;
 // none for an operation the table does not hold.
@@ -214,6 +225,32 @@ func cutPrefixFold(s, prefix string) (string, bool) {
 	return s[len(prefix):], true
 }
 
+// CheckModel lists the ways v, a live model (or part of one) an
+// out-of-band change leaves, breaks the constraints of shape, a shape of
+// op's input ("signing-name:Operation"), as the write carrying it would be
+// checked: a property is checked against the member of its name; none
+// when the table does not hold op or shape. A live model is the
+// resource's, not the API's, so what the two carry differently is not
+// read: members the write requires (the model may hold them elsewhere),
+// a structure, list or map where the model holds another kind of value
+// (a record's ResourceRecords are strings in the model, structures on the
+// wire), a number or a boolean where the write takes text (a number's
+// text is checked). A number or a boolean is read from its text. Paths
+// name the properties as the model does, under path ("RecordSets.2.TTL").
+func (t *Table) CheckModel(op, shape, path string, v any) []string {
+	o, ok := t.Ops[op]
+	if !ok {
+		return nil
+	}
+	t.compile()
+	c := &checker{shapes: t.Shapes[o.Model], proto: o.Protocol, re: t.re, model: true}
+	if c.shapes[shape] == nil {
+		return nil
+	}
+	c.value(v, shape, path)
+	return c.errs
+}
+
 // bound stands for a member carried where Check does not read.
 type bound struct{}
 
@@ -241,6 +278,8 @@ type checker struct {
 	proto  string
 	re     map[string]*regexp.Regexp
 	errs   []string
+	// model is set when a live model is read (CheckModel), not a request.
+	model bool
 }
 
 // serial is a member's name in a form.
@@ -368,20 +407,31 @@ func (c *checker) value(v any, shape, path string) {
 		return
 	}
 	join := func(m string) string {
-		if path == "" {
-			return lowerFirst(m)
+		if !c.model {
+			m = lowerFirst(m)
 		}
-		return path + "." + lowerFirst(m)
+		if path == "" {
+			return m
+		}
+		return path + "." + m
+	}
+	item := func(i int) string {
+		if c.model {
+			return path + "." + strconv.Itoa(i)
+		}
+		return path + "." + strconv.Itoa(i) + ".member"
 	}
 	switch s.Type {
 	case "structure":
 		m, ok := v.(map[string]any)
 		if !ok {
-			c.fail(v, path, "be a structure")
+			if !c.model {
+				c.fail(v, path, "be a structure")
+			}
 			return
 		}
 		for _, r := range s.Required {
-			if x, ok := m[r]; !ok || x == nil {
+			if x, ok := m[r]; (!ok || x == nil) && !c.model {
 				c.fail(nil, join(r), "not be null")
 			}
 		}
@@ -393,17 +443,21 @@ func (c *checker) value(v any, shape, path string) {
 	case "list":
 		l, ok := v.([]any)
 		if !ok {
-			c.fail(v, path, "be a list")
+			if !c.model {
+				c.fail(v, path, "be a list")
+			}
 			return
 		}
 		c.size(len(l), s, v, path)
 		for i, x := range l {
-			c.value(x, s.Member.Shape, path+"."+strconv.Itoa(i+1)+".member")
+			c.value(x, s.Member.Shape, item(i+1))
 		}
 	case "map":
 		m, ok := v.(map[string]any)
 		if !ok {
-			c.fail(v, path, "be a map")
+			if !c.model {
+				c.fail(v, path, "be a map")
+			}
 			return
 		}
 		c.size(len(m), s, v, path)
@@ -417,8 +471,13 @@ func (c *checker) value(v any, shape, path string) {
 		}
 	case "string":
 		str, ok := v.(string)
+		if n, isNum := v.(json.Number); isNum && c.model {
+			str, ok = n.String(), true
+		}
 		if !ok {
-			c.fail(v, path, "be a string")
+			if !c.model {
+				c.fail(v, path, "be a string")
+			}
 			return
 		}
 		c.size(utf8.RuneCountInString(str), s, v, path)

@@ -109,15 +109,30 @@ type Service struct {
 	// of the service see the world as it was before such a write for a
 	// while (Eventually marks them).
 	Eventual map[string]bool
-	// CheckModel, when set, refuses a live model of one of the service's
-	// types that its API would refuse (a Route 53 TTL that is not a
-	// number), with the service's error; nil accepts. The admin API runs
-	// every service's check on a model it adds or changes, so an
-	// out-of-band change AWS would refuse is refused.
-	CheckModel func(typ string, model map[string]any) *Error
+	// Models say where the service's writes carry the live models of its
+	// types, by type: the admin API checks every out-of-band change of a
+	// model against the constraints AWS's model states for those writes'
+	// input (awsmodel.Table.CheckModel), so a change the service's own API
+	// would refuse (a Route 53 TTL that is not a number) is refused.
+	Models map[string][]ModelInput
 	// IAM is how the service's operations are authorized: the facts
 	// package iamauth evaluates a call's principal against.
 	IAM IAM
+}
+
+// ModelInput is where one write of a service carries a live model of
+// one of its types, or a part of one.
+type ModelInput struct {
+	// Op is the write operation ("ChangeResourceRecordSets").
+	Op string
+	// Shape is the shape of the write's input (by its name in AWS's
+	// model: "ResourceRecordSet") whose members the model's properties
+	// of the same names are.
+	Shape string
+	// At, when set, is the model property holding one such value or a
+	// list of them (a RecordSetGroup's RecordSets); else the whole model
+	// is one.
+	At string
 }
 
 // IAM are a service's authorization facts. The zero value is the common

@@ -48,6 +48,12 @@ func Service() *wire.Service {
 			"DescribeClientVpnTargetNetworks":     ec2DescribeClientVpnTargetNetworks,
 			"DescribeClientVpnAuthorizationRules": ec2DescribeClientVpnAuthorizationRules,
 		},
+		// An out-of-band change of a network ACL entry is checked as
+		// ReplaceNetworkAclEntry would check it (the rule action's
+		// enumeration, numbers that are numbers).
+		Models: map[string][]wire.ModelInput{
+			"AWS::EC2::NetworkAclEntry": {{Op: "ReplaceNetworkAclEntry", Shape: "ReplaceNetworkAclEntryRequest"}},
+		},
 	}
 }
 

@@ -21,6 +21,14 @@ func Service() *wire.Service {
 	for op, h := range elbv2WriteOps() {
 		svc.Ops[op] = h
 	}
+	// An out-of-band change of a load balancer's, target group's or
+	// listener's attributes is checked as the Modify*Attributes call
+	// carrying them would be (a key's pattern, a value's length).
+	svc.Models = map[string][]wire.ModelInput{
+		"AWS::ElasticLoadBalancingV2::LoadBalancer": {{Op: "ModifyLoadBalancerAttributes", Shape: "LoadBalancerAttribute", At: "LoadBalancerAttributes"}},
+		"AWS::ElasticLoadBalancingV2::TargetGroup":  {{Op: "ModifyTargetGroupAttributes", Shape: "TargetGroupAttribute", At: "TargetGroupAttributes"}},
+		"AWS::ElasticLoadBalancingV2::Listener":     {{Op: "ModifyListenerAttributes", Shape: "ListenerAttribute", At: "ListenerAttributes"}},
+	}
 	return svc
 }
 

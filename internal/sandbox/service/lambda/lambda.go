@@ -11,7 +11,7 @@ import (
 )
 
 func Service() *wire.Service {
-	return wire.RESTJSON("lambda", lambdaRoute, wire.Ops{
+	svc := wire.RESTJSON("lambda", lambdaRoute, wire.Ops{
 		"GetPolicy":                lambdaGetPolicy,
 		"ListFunctionUrlConfigs":   lambdaListFunctionURLConfigs,
 		"ListAliases":              lambdaListAliases,
@@ -21,6 +21,13 @@ func Service() *wire.Service {
 		"AddPermission":            lambdaAddPermission,
 		"RemovePermission":         lambdaRemovePermission,
 	})
+	// An out-of-band change of a permission is checked as AddPermission
+	// would check it (the action's, principal's and source ARN's
+	// patterns, the function URL auth type's enumeration).
+	svc.Models = map[string][]wire.ModelInput{
+		"AWS::Lambda::Permission": {{Op: "AddPermission", Shape: "AddPermissionRequest"}},
+	}
+	return svc
 }
 
 // lambdaRoutes maps REST paths (with {fn} for the function name) to

@@ -43,11 +43,20 @@ func Service() *wire.Service {
 	})
 	svc.WrapErrors = true
 	svc.Refuses(400, "InvalidInput")
-	svc.CheckModel = checkModel
 	// A zone's changes are throttled as Route 53 refuses a change while
 	// the zone's last one is still being processed.
 	svc.OpThrottle = map[string]wire.Error{"ChangeResourceRecordSets": {Status: 400, Code: "PriorRequestNotComplete",
 		Message: "The request was rejected because Route 53 was still processing a prior request."}}
+	// An out-of-band change of a record is checked as the record set of
+	// a change batch would be (TTL a long from 0 to 2147483647, Type one
+	// of RRType, ...).
+	rrset := wire.ModelInput{Op: "ChangeResourceRecordSets", Shape: "ResourceRecordSet"}
+	group := rrset
+	group.At = "RecordSets"
+	svc.Models = map[string][]wire.ModelInput{
+		"AWS::Route53::RecordSet":      {rrset},
+		"AWS::Route53::RecordSetGroup": {group},
+	}
 	return svc
 }
 

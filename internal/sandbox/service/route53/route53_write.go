@@ -143,61 +143,13 @@ func (x *r53XMLRR) data(ttlNumber bool) map[string]any {
 	return m
 }
 
-// ttlMax is the largest TTL Route 53's model allows (TTL: long, 0 to
-// 2147483647).
-const ttlMax = 2147483647
-
-// checkTTL refuses a TTL that is not a whole number of seconds in the
-// model's range, as ChangeResourceRecordSets does (InvalidInput): a
-// record's TTL is a long on the wire, and a listing carrying any other
-// text is one no SDK can parse.
-func checkTTL(where string, v any) *wire.Error {
-	var text string
-	switch x := v.(type) {
-	case nil:
-		return nil
-	case string:
-		text = x
-	case json.Number:
-		text = x.String()
-	case float64:
-		text = strconv.FormatFloat(x, 'f', -1, 64)
-	default:
-		return wire.Errf(400, "InvalidInput", "Invalid request: %s TTL %v is not a number of seconds", where, v)
-	}
-	n, err := strconv.ParseInt(text, 10, 64)
-	if err != nil {
-		return wire.Errf(400, "InvalidInput", "Invalid request: %s TTL %q is not a number of seconds", where, text)
-	}
-	if n < 0 || n > ttlMax {
-		return wire.Errf(400, "InvalidInput", "1 validation error detected: Value '%d' at 'changeBatch.changes.member.resourceRecordSet.tTL' failed to satisfy constraint: Member must have value between 0 and %d", n, ttlMax)
-	}
-	return nil
-}
-
-// checkModel refuses a RecordSet (or a RecordSetGroup entry) whose TTL
-// Route 53 would refuse; the admin API runs it on out-of-band changes.
-func checkModel(typ string, m map[string]any) *wire.Error {
-	switch typ {
-	case "AWS::Route53::RecordSet":
-		return checkTTL(fmt.Sprint(m["Name"]), m["TTL"])
-	case "AWS::Route53::RecordSetGroup":
-		for i, rs := range world.Objects(m["RecordSets"]) {
-			if err := checkTTL(fmt.Sprintf("RecordSets[%d] %v", i, rs["Name"]), rs["TTL"]); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// check refuses a record Route 53 would not accept.
+// check refuses a record Route 53 would not accept for what its model's
+// shapes cannot say (which members go together); the front end has
+// checked the shapes' constraints (a TTL's range) before the handler.
 func (x *r53XMLRR) check() error {
 	switch {
 	case x.Name == "" || x.Type == "":
 		return wire.Errf(400, "InvalidInput", "Invalid request: a resource record set needs Name and Type")
-	case x.TTL != nil && (*x.TTL < 0 || *x.TTL > ttlMax):
-		return checkTTL(x.Name, json.Number(strconv.FormatInt(*x.TTL, 10)))
 	case x.AliasTarget != nil && (x.TTL != nil || len(x.Values) > 0):
 		return wire.Errf(400, "InvalidInput", "Invalid request: Expected exactly one of [AliasTarget, all of [TTL, and ResourceRecords], or TrafficPolicyInstanceId], but found more than one in Change with [Action=…, Name=%s, Type=%s, SetIdentifier=%s]", x.Name, x.Type, x.SetIdentifier)
 	case x.AliasTarget == nil && (x.TTL == nil || len(x.Values) == 0):

@@ -1,0 +1,78 @@
+package sandbox
+
+import (
+	"testing"
+
+	"github.com/realdrift/realdrift/internal/sandbox/awsmodel"
+)
+
+func mustInputs(t *testing.T) *awsmodel.Table {
+	t.Helper()
+	tab, err := awsmodel.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}
+
+// TestEveryServedWriteValidated: every write operation the sandbox serves
+// (every operation CloudTrail would record as a write, ReadOnly false) is
+// in the table of input constraints taken from AWS's models, with an input
+// shape, in a protocol Check reads; an operation added without them fails
+// here (run go generate ./internal/sandbox/conformance).
+func TestEveryServedWriteValidated(t *testing.T) {
+	s := &Server{services: services(&Server{})}
+	tab := mustInputs(t)
+	served, validated := 0, 0
+	for _, op := range s.Operations() {
+		if ReadOnly(op.Service, op.Name) {
+			continue
+		}
+		served++
+		o, ok := tab.Ops[op.Service+":"+op.Name]
+		switch {
+		case !ok:
+			t.Errorf("%s:%s: not in the input table (go generate ./internal/sandbox/conformance)", op.Service, op.Name)
+		case o.Input == "" || tab.Shapes[o.Model][o.Input] == nil:
+			t.Errorf("%s:%s: the table holds no input shape for it", op.Service, op.Name)
+		case !awsmodel.Reads(o.Protocol):
+			t.Errorf("%s:%s: its model's protocol %q is one awsmodel.Check does not read", op.Service, op.Name, o.Protocol)
+		default:
+			validated++
+		}
+	}
+	t.Logf("served writes: %d; validated: %d", served, validated)
+	if served == 0 || validated != served {
+		t.Errorf("served writes: %d; validated: %d", served, validated)
+	}
+}
+
+// TestModelInputsNameTheTable: every write a service says carries a
+// live model (wire.Service.Models, which the admin API checks
+// out-of-band changes against) is a served write in the input table, and
+// its shape is in that write's model, so no entry silently checks
+// nothing.
+func TestModelInputsNameTheTable(t *testing.T) {
+	s := &Server{services: services(&Server{})}
+	tab := mustInputs(t)
+	types := 0
+	for name, svc := range s.services {
+		for typ, ins := range svc.Models {
+			types++
+			for _, in := range ins {
+				o, ok := tab.Ops[name+":"+in.Op]
+				if !ok || svc.Ops[in.Op] == nil {
+					t.Errorf("%s %s: %s is not a served write in the input table", name, typ, in.Op)
+					continue
+				}
+				if sh := tab.Shapes[o.Model][in.Shape]; sh == nil || sh.Type != "structure" {
+					t.Errorf("%s %s: %s's model %s has no structure %s reachable from its input", name, typ, in.Op, o.Model, in.Shape)
+				}
+			}
+		}
+	}
+	t.Logf("types whose out-of-band changes are checked against a write's input: %d", types)
+	if types == 0 {
+		t.Error("no service says which writes carry its models")
+	}
+}
