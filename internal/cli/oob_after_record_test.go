@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -146,23 +147,40 @@ func oobAfterRecord(t *testing.T, w *sandbox.World, keyOf func(account string) s
 					facts, _ := snap.Lookup(res.Type)
 					ts := oobTargets(res.Type, live, tpl.Resources[res.LogicalID].Properties, before[st.Name+"/"+res.LogicalID], assigned)
 					ts = observable(ts, facts, res.PhysicalID, before[st.Name+"/"+res.LogicalID], excluded)
-					tg, ok := pickTarget(ts, n)
-					if !ok {
+					order := targetOrder(ts, n)
+					if len(order) == 0 {
 						continue
 					}
 					n++
-					to, ok := corpus.Mutate(tg.from)
-					if !ok {
-						continue
-					}
-					b, _ := json.Marshal(to)
 					id := res.Identifier
 					if id == "" {
 						id = res.PhysicalID
 					}
-					ch := sandbox.Change{Op: sandbox.OpSet, Account: a.ID, Region: r.Name, Type: res.Type, Identifier: id, Path: tg.path, Value: b}
-					if err := env.srv.Apply(ch); err != nil {
+					// The preferred target first; where AWS's API would
+					// refuse its mutated value (an enumeration's
+					// SECONDARY made SECONDARZ), the next one, as a
+					// console edit would pick a value the API takes.
+					var tg oobTarget
+					var b []byte
+					applied := false
+					for _, cand := range order {
+						to, ok := corpus.Mutate(cand.from)
+						if !ok {
+							break
+						}
+						tg = cand
+						b, _ = json.Marshal(to)
+						err := env.srv.Apply(sandbox.Change{Op: sandbox.OpSet, Account: a.ID, Region: r.Name, Type: res.Type, Identifier: id, Path: tg.path, Value: b})
+						if err == nil {
+							applied = true
+							break
+						}
 						t.Logf("%s/%s %s: %v", st.Name, res.LogicalID, tg.path, err)
+						if !errors.Is(err, sandbox.ErrRefused) {
+							break
+						}
+					}
+					if !applied {
 						continue
 					}
 					for _, m := range inlineHolders(a, res, live, tg.path) {
@@ -356,23 +374,25 @@ func oobTargets(typ string, live, declared map[string]any, first []drift.Finding
 	return out
 }
 
-// pickTarget picks one target: an AWS-assigned one when there is one, else
-// the kinds in turn, rotated by n so every kind gets changes.
-func pickTarget(ts []oobTarget, n int) (oobTarget, bool) {
+// targetOrder orders the targets a change tries: an AWS-assigned one
+// first when there is one, else the kinds in turn from the one n picks
+// (rotated per resource), each kind's targets in their order.
+func targetOrder(ts []oobTarget, n int) []oobTarget {
+	var out []oobTarget
 	for _, t := range ts {
 		if t.kind == oobAWSAssigned {
-			return t, true
+			out = append(out, t)
 		}
 	}
 	for i := range oobKinds {
 		kind := oobKinds[(n+i)%len(oobKinds)]
 		for _, t := range ts {
 			if t.kind == kind {
-				return t, true
+				out = append(out, t)
 			}
 		}
 	}
-	return oobTarget{}, false
+	return out
 }
 
 // oobAssigned reports whether a finding path is at or under a watched or

@@ -75,6 +75,11 @@ type Change struct {
 // ErrNotFound is returned when a change names a resource the world lacks.
 var ErrNotFound = errors.New("resource not found")
 
+// ErrRefused is returned when a change leaves a model the service's own
+// API would refuse (checkModel); the error wraps the service's
+// invalid-input error too.
+var ErrRefused = errors.New("refused as the service's API refuses it")
+
 // Apply applies an out-of-band change.
 func (s *Server) Apply(ch Change) error {
 	s.st.Lock()
@@ -200,7 +205,7 @@ func (s *Server) checkModel(typ string, props json.RawMessage) error {
 			if len(errs) > 0 {
 				e := svc.InvalidError()
 				e.Message = fmt.Sprintf("%s %s would refuse it: %s", svc.Name, in.Op, awsmodel.Message(errs))
-				return &e
+				return fmt.Errorf("%w: %w", ErrRefused, &e)
 			}
 		}
 	}
