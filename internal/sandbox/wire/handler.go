@@ -40,7 +40,8 @@ func Write[In any](f func(st *world.State, c *Call, in In) (any, error)) Handler
 // (PageToken), the page size when the request names none, the smallest
 // and largest it accepts (0: no bound), and AWS's errors for a size out of
 // range (given the size as the request gave it) and for a token the
-// service did not issue.
+// service did not issue. An operation that refuses no size has no BadSize:
+// then a size below 1 is the default and Min and Max are not checked.
 type Paging struct {
 	Prefix   string
 	Default  int
@@ -57,10 +58,10 @@ type Cursor struct {
 
 // Start checks a JSON request's page size (0: the default) and token.
 func (p Paging) Start(size int, token string) (Cursor, error) {
-	if size < 0 || (size > 0 && size < p.Min) || (p.Max > 0 && size > p.Max) {
+	if p.BadSize != nil && (size < 0 || (size > 0 && size < p.Min) || (p.Max > 0 && size > p.Max)) {
 		return Cursor{}, p.BadSize(strconv.Itoa(size))
 	}
-	if size == 0 {
+	if size <= 0 {
 		size = p.Default
 	}
 	off, ok := PageOffset(p.Prefix, token)
@@ -71,12 +72,13 @@ func (p Paging) Start(size int, token string) (Cursor, error) {
 }
 
 // StartText is Start for a query request, whose size is text ("": the
-// default; not a number is out of range).
+// default; not a number is out of range, or the default where no size is
+// refused).
 func (p Paging) StartText(size, token string) (Cursor, error) {
 	n := 0
 	if size != "" {
 		var err error
-		if n, err = strconv.Atoi(size); err != nil || n < 1 {
+		if n, err = strconv.Atoi(size); (err != nil || n < 1) && p.BadSize != nil {
 			return Cursor{}, p.BadSize(size)
 		}
 	}

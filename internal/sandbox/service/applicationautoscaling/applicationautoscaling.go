@@ -35,16 +35,13 @@ func aasDescribeScalingPolicies(st *world.State, c *wire.Call, in struct {
 	if in.ServiceNamespace == "" {
 		return nil, wire.Errf(400, "ValidationException", "1 validation error detected: Value null at 'serviceNamespace' failed to satisfy constraint: Member must not be null")
 	}
-	size := 50
-	if in.MaxResults != 0 {
-		if in.MaxResults < 1 || in.MaxResults > 50 {
-			return nil, wire.Errf(400, "ValidationException", "MaxResults must be between 1 and 50")
-		}
-		size = in.MaxResults
-	}
-	off, ok := wire.PageOffset("aas", in.NextToken)
-	if !ok {
-		return nil, wire.Errf(400, "InvalidNextTokenException", "Invalid token")
+	cur, err := wire.Paging{Prefix: "aas", Default: 50, Min: 1, Max: 50,
+		BadSize: func(string) error {
+			return wire.Errf(400, "ValidationException", "MaxResults must be between 1 and 50")
+		},
+		BadToken: wire.Errf(400, "InvalidNextTokenException", "Invalid token")}.Start(in.MaxResults, in.NextToken)
+	if err != nil {
+		return nil, err
 	}
 	byName := map[string]map[string]any{}
 	for _, r := range st.OfType(c.Account, c.Region, "AWS::ApplicationAutoScaling::ScalingPolicy") {
@@ -74,14 +71,14 @@ func aasDescribeScalingPolicies(st *world.State, c *wire.Call, in struct {
 		byName[res+"\x00"+dim+"\x00"+name] = p
 	}
 	keys := world.SortedKeys(byName)
-	lo, hi, next := wire.Page(len(keys), off, size)
+	lo, hi, next := cur.Cut(len(keys))
 	list := make([]any, 0, hi-lo)
 	for _, k := range keys[lo:hi] {
 		list = append(list, byName[k])
 	}
 	out := map[string]any{"ScalingPolicies": list}
-	if next >= 0 {
-		out["NextToken"] = wire.PageToken("aas", next)
+	if next != "" {
+		out["NextToken"] = next
 	}
 	return out, nil
 }

@@ -233,13 +233,10 @@ func (a *api) ccListResources(st *world.State, c *wire.Call) (any, error) {
 			return nil, wire.Errf(400, "InvalidRequestException", "The ResourceModel is not a JSON object: %v", err)
 		}
 	}
-	size := c.PageSize
-	if in.MaxResults > 0 && in.MaxResults < size {
-		size = in.MaxResults
-	}
-	off, ok := wire.PageOffset("cc", in.NextToken)
-	if !ok {
-		return nil, wire.Errf(400, "InvalidRequestException", "The NextToken is not valid.")
+	cur, err := wire.Paging{Prefix: "cc", Default: c.PageSize,
+		BadToken: wire.Errf(400, "InvalidRequestException", "The NextToken is not valid.")}.Start(min(in.MaxResults, c.PageSize), in.NextToken)
+	if err != nil {
+		return nil, err
 	}
 	st.RLock()
 	defer st.RUnlock()
@@ -253,14 +250,14 @@ func (a *api) ccListResources(st *world.State, c *wire.Call) (any, error) {
 		}
 		all = kept
 	}
-	lo, hi, next := wire.Page(len(all), off, size)
+	lo, hi, next := cur.Cut(len(all))
 	descs := []resourceDescription{}
 	for _, res := range all[lo:hi] {
 		descs = append(descs, resourceDescription{Identifier: res.CCID(), Properties: string(world.AttachmentView(st, c.Account, res))})
 	}
 	out := map[string]any{"TypeName": in.TypeName, "ResourceDescriptions": descs}
-	if next >= 0 {
-		out["NextToken"] = wire.PageToken("cc", next)
+	if next != "" {
+		out["NextToken"] = next
 	}
 	return out, nil
 }

@@ -258,14 +258,15 @@ func cfnListExports(ws *world.State, c *wire.Call) (any, error) {
 // cfnPage answers one page (c.PageSize) of a built member list under
 // NextToken, as CloudFormation's lists page.
 func cfnPage(c *wire.Call, kind, list string, items []*wire.Node) (any, error) {
-	off, ok := wire.PageOffset(kind, c.Str("NextToken"))
-	if !ok {
-		return nil, wire.Validation("Invalid NextToken")
+	cur, err := wire.Paging{Prefix: kind, Default: c.PageSize,
+		BadToken: wire.Validation("Invalid NextToken")}.Start(0, c.Str("NextToken"))
+	if err != nil {
+		return nil, err
 	}
-	lo, hi, next := wire.Page(len(items), off, c.PageSize)
+	lo, hi, next := cur.Cut(len(items))
 	res := wire.El("", wire.Members(list, items[lo:hi]))
-	if next >= 0 {
-		res.Kids = append(res.Kids, wire.Tx("NextToken", wire.PageToken(kind, next)))
+	if next != "" {
+		res.Kids = append(res.Kids, wire.Tx("NextToken", next))
 	}
 	return res, nil
 }

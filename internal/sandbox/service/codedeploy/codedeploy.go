@@ -21,9 +21,10 @@ func cdListDeploymentGroups(st *world.State, c *wire.Call, in struct {
 	if in.ApplicationName == "" {
 		return nil, wire.Errf(400, "ApplicationNameRequiredException", "The minimum number of required application names was not specified.")
 	}
-	off, ok := wire.PageOffset("dg", in.NextToken)
-	if !ok {
-		return nil, wire.Errf(400, "InvalidNextTokenException", "The next token was specified in an invalid format.")
+	cur, err := wire.Paging{Prefix: "dg", Default: 100,
+		BadToken: wire.Errf(400, "InvalidNextTokenException", "The next token was specified in an invalid format.")}.Start(0, in.NextToken)
+	if err != nil {
+		return nil, err
 	}
 	exists := false
 	for _, a := range st.OfType(c.Account, c.Region, "AWS::CodeDeploy::Application") {
@@ -45,10 +46,10 @@ func cdListDeploymentGroups(st *world.State, c *wire.Call, in struct {
 		return nil, wire.Errf(400, "ApplicationDoesNotExistException", "No application found for name: %s", in.ApplicationName)
 	}
 	sort.Strings(names)
-	lo, hi, next := wire.Page(len(names), off, 100)
+	lo, hi, next := cur.Cut(len(names))
 	out := map[string]any{"applicationName": in.ApplicationName, "deploymentGroups": append([]string{}, names[lo:hi]...)}
-	if next >= 0 {
-		out["nextToken"] = wire.PageToken("dg", next)
+	if next != "" {
+		out["nextToken"] = next
 	}
 	return out, nil
 }

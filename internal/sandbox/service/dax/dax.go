@@ -140,13 +140,10 @@ func daxDescribeParameters(st *world.State, c *wire.Call, in struct {
 	ParameterGroupName, Source, NextToken string
 	MaxResults                            int
 }) (any, error) {
-	size := 100
-	if in.MaxResults > 0 {
-		size = in.MaxResults
-	}
-	off, ok := wire.PageOffset("dax", in.NextToken)
-	if !ok {
-		return nil, wire.Errf(400, "InvalidParameterValueException", "Invalid NextToken")
+	cur, err := wire.Paging{Prefix: "dax", Default: 100,
+		BadToken: wire.Errf(400, "InvalidParameterValueException", "Invalid NextToken")}.Start(in.MaxResults, in.NextToken)
+	if err != nil {
+		return nil, err
 	}
 	all, _, err := daxNamed(st, c, "AWS::DAX::ParameterGroup", "ParameterGroupName", []string{in.ParameterGroupName}, "ParameterGroupNotFoundFault", "Parameter group")
 	if err != nil {
@@ -159,10 +156,10 @@ func daxDescribeParameters(st *world.State, c *wire.Call, in struct {
 			params = append(params, map[string]any{"ParameterName": k, "ParameterValue": values[k], "Source": "user", "ParameterType": "DEFAULT", "IsModifiable": "TRUE", "ChangeType": "REQUIRES_REBOOT"})
 		}
 	}
-	lo, hi, next := wire.Page(len(params), off, size)
+	lo, hi, next := cur.Cut(len(params))
 	out := map[string]any{"Parameters": params[lo:hi]}
-	if next >= 0 {
-		out["NextToken"] = wire.PageToken("dax", next)
+	if next != "" {
+		out["NextToken"] = next
 	}
 	return out, nil
 }

@@ -124,16 +124,13 @@ func dmsDescribe(st *world.State, c *wire.Call, k dmsKind) (any, error) {
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
-	size := 100
-	if in.MaxRecords != 0 {
-		if in.MaxRecords < 20 || in.MaxRecords > 100 {
-			return nil, wire.Errf(400, "InvalidParameterValueException", "MaxRecords must be between 20 and 100")
-		}
-		size = in.MaxRecords
-	}
-	off, ok := wire.PageOffset("dms", in.Marker)
-	if !ok {
-		return nil, wire.Errf(400, "InvalidParameterValueException", "Invalid Marker")
+	cur, err := wire.Paging{Prefix: "dms", Default: 100, Min: 20, Max: 100,
+		BadSize: func(string) error {
+			return wire.Errf(400, "InvalidParameterValueException", "MaxRecords must be between 20 and 100")
+		},
+		BadToken: wire.Errf(400, "InvalidParameterValueException", "Invalid Marker")}.Start(in.MaxRecords, in.Marker)
+	if err != nil {
+		return nil, err
 	}
 	st.RLock()
 	defer st.RUnlock()
@@ -169,14 +166,14 @@ func dmsDescribe(st *world.State, c *wire.Call, k dmsKind) (any, error) {
 	if len(match) == 0 && len(in.Filters) > 0 {
 		return nil, wire.Errf(400, "ResourceNotFoundFault", "No %s found matching provided filters", k.noun)
 	}
-	lo, hi, next := wire.Page(len(match), off, size)
+	lo, hi, next := cur.Cut(len(match))
 	list := []any{}
 	for _, it := range match[lo:hi] {
 		list = append(list, dmsAnswer(k, it, in.WithoutSettings))
 	}
 	out := map[string]any{k.list: list}
-	if next >= 0 {
-		out["Marker"] = wire.PageToken("dms", next)
+	if next != "" {
+		out["Marker"] = next
 	}
 	return out, nil
 }

@@ -36,16 +36,13 @@ func ecsListServices(st *world.State, c *wire.Call) (any, error) {
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
-	if in.MaxResults < 0 || in.MaxResults > 100 {
-		return nil, wire.Errf(400, "InvalidParameterException", "maxResults must be between 1 and 100.")
-	}
-	size := 10
-	if in.MaxResults > 0 {
-		size = in.MaxResults
-	}
-	off, ok := wire.PageOffset("ecs", in.NextToken)
-	if !ok {
-		return nil, wire.Errf(400, "InvalidParameterException", "Invalid token")
+	cur, err := wire.Paging{Prefix: "ecs", Default: 10, Max: 100,
+		BadSize: func(string) error {
+			return wire.Errf(400, "InvalidParameterException", "maxResults must be between 1 and 100.")
+		},
+		BadToken: wire.Errf(400, "InvalidParameterException", "Invalid token")}.Start(in.MaxResults, in.NextToken)
+	if err != nil {
+		return nil, err
 	}
 	cluster := clusterName(in.Cluster)
 	if cluster == "" {
@@ -73,10 +70,10 @@ func ecsListServices(st *world.State, c *wire.Call) (any, error) {
 		return nil, wire.Errf(400, "ClusterNotFoundException", "Cluster not found.")
 	}
 	sort.Strings(arns)
-	lo, hi, next := wire.Page(len(arns), off, size)
+	lo, hi, next := cur.Cut(len(arns))
 	out := map[string]any{"serviceArns": append([]string{}, arns[lo:hi]...)}
-	if next >= 0 {
-		out["nextToken"] = wire.PageToken("ecs", next)
+	if next != "" {
+		out["nextToken"] = next
 	}
 	return out, nil
 }

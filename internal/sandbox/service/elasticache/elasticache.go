@@ -2,7 +2,6 @@ package elasticache
 
 import (
 	"encoding/json"
-	"strconv"
 	"strings"
 
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
@@ -51,24 +50,16 @@ func noCacheGroup(name string) error {
 }
 
 // cachePage reads MaxRecords (20-100, default 100) and Marker.
-func cachePage(c *wire.Call) (size, off int, err error) {
-	size = 100
-	if m := c.Str("MaxRecords"); m != "" {
-		n, e := strconv.Atoi(m)
-		if e != nil || n < 20 || n > 100 {
-			return 0, 0, wire.Errf(400, "InvalidParameterValue", "MaxRecords must be between 20 and 100")
-		}
-		size = n
-	}
-	off, ok := wire.PageOffset("elasticache", c.Str("Marker"))
-	if !ok {
-		return 0, 0, wire.Errf(400, "InvalidParameterValue", "Invalid Marker")
-	}
-	return size, off, nil
+func cachePage(c *wire.Call) (wire.Cursor, error) {
+	return wire.Paging{Prefix: "elasticache", Default: 100, Min: 20, Max: 100,
+		BadSize: func(string) error {
+			return wire.Errf(400, "InvalidParameterValue", "MaxRecords must be between 20 and 100")
+		},
+		BadToken: wire.Errf(400, "InvalidParameterValue", "Invalid Marker")}.StartText(c.Str("MaxRecords"), c.Str("Marker"))
 }
 
 func cacheDescribeParameterGroups(st *world.State, c *wire.Call) (any, error) {
-	size, off, err := cachePage(c)
+	cur, err := cachePage(c)
 	if err != nil {
 		return nil, err
 	}
@@ -89,16 +80,16 @@ func cacheDescribeParameterGroups(st *world.State, c *wire.Call) (any, error) {
 		nodes = append(nodes, wire.El("", wire.Tx("CacheParameterGroupName", n), wire.Tx("CacheParameterGroupFamily", world.FieldString(g, "CacheParameterGroupFamily")),
 			wire.Tx("Description", world.FieldString(g, "Description")), wire.Bool("IsGlobal", false), wire.Tx("ARN", cacheGroupArn(c, n))))
 	}
-	lo, hi, next := wire.Page(len(nodes), off, size)
+	lo, hi, next := cur.Cut(len(nodes))
 	out := wire.El("", wire.ListOf("CacheParameterGroups", "CacheParameterGroup", nodes[lo:hi]))
-	if next >= 0 {
-		out.Kids = append(out.Kids, wire.Tx("Marker", wire.PageToken("elasticache", next)))
+	if next != "" {
+		out.Kids = append(out.Kids, wire.Tx("Marker", next))
 	}
 	return out, nil
 }
 
 func cacheDescribeParameters(st *world.State, c *wire.Call) (any, error) {
-	size, off, err := cachePage(c)
+	cur, err := cachePage(c)
 	if err != nil {
 		return nil, err
 	}
@@ -125,10 +116,10 @@ func cacheDescribeParameters(st *world.State, c *wire.Call) (any, error) {
 				wire.Bool("IsModifiable", true), wire.Tx("ChangeType", "immediate")))
 		}
 	}
-	lo, hi, next := wire.Page(len(nodes), off, size)
+	lo, hi, next := cur.Cut(len(nodes))
 	out := wire.El("", wire.ListOf("Parameters", "Parameter", nodes[lo:hi]))
-	if next >= 0 {
-		out.Kids = append(out.Kids, wire.Tx("Marker", wire.PageToken("elasticache", next)))
+	if next != "" {
+		out.Kids = append(out.Kids, wire.Tx("Marker", next))
 	}
 	return out, nil
 }

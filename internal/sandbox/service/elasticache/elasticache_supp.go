@@ -45,7 +45,7 @@ func cacheMembers(id string, g *world.Resource) []string {
 }
 
 func cacheDescribeReplicationGroups(st *world.State, c *wire.Call) (any, error) {
-	size, off, err := cachePage(c)
+	cur, err := cachePage(c)
 	if err != nil {
 		return nil, err
 	}
@@ -71,16 +71,16 @@ func cacheDescribeReplicationGroups(st *world.State, c *wire.Call) (any, error) 
 			wire.ListOf("MemberClusters", "ClusterId", ms), wire.Opt("CacheNodeType", world.FieldString(g, "CacheNodeType")), wire.Opt("Engine", world.FieldString(g, "Engine")),
 			wire.Tx("ARN", "arn:aws:elasticache:"+c.Region+":"+c.Account+":replicationgroup:"+id)))
 	}
-	lo, hi, next := wire.Page(len(nodes), off, size)
+	lo, hi, next := cur.Cut(len(nodes))
 	out := wire.El("", wire.ListOf("ReplicationGroups", "ReplicationGroup", nodes[lo:hi]))
-	if next >= 0 {
-		out.Kids = append(out.Kids, wire.Tx("Marker", wire.PageToken("elasticache", next)))
+	if next != "" {
+		out.Kids = append(out.Kids, wire.Tx("Marker", next))
 	}
 	return out, nil
 }
 
 func cacheDescribeCacheClusters(st *world.State, c *wire.Call) (any, error) {
-	if _, _, err := cachePage(c); err != nil {
+	if _, err := cachePage(c); err != nil {
 		return nil, err
 	}
 	want := strings.ToLower(c.Str("CacheClusterId"))
@@ -111,7 +111,7 @@ func cacheDescribeCacheClusters(st *world.State, c *wire.Call) (any, error) {
 // cacheDescribeUsers answers the AWS::ElastiCache::User models (by UserId,
 // else the identifier); an unknown UserId is UserNotFound.
 func cacheDescribeUsers(st *world.State, c *wire.Call) (any, error) {
-	size, off, err := cachePage(c)
+	cur, err := cachePage(c)
 	if err != nil {
 		return nil, err
 	}
@@ -143,10 +143,10 @@ func cacheDescribeUsers(st *world.State, c *wire.Call) (any, error) {
 			wire.Opt("Engine", world.FieldString(u, "Engine")), wire.Opt("AccessString", world.FieldString(u, "AccessString")),
 			wire.Tx("ARN", "arn:aws:elasticache:"+c.Region+":"+c.Account+":user:"+id)))
 	}
-	lo, hi, next := wire.Page(len(nodes), off, size)
+	lo, hi, next := cur.Cut(len(nodes))
 	out := wire.El("", wire.Members("Users", nodes[lo:hi]))
-	if next >= 0 {
-		out.Kids = append(out.Kids, wire.Tx("Marker", wire.PageToken("elasticache", next)))
+	if next != "" {
+		out.Kids = append(out.Kids, wire.Tx("Marker", next))
 	}
 	return out, nil
 }

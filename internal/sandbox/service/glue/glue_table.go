@@ -99,16 +99,13 @@ func glueGetTables(st *world.State, c *wire.Call, in struct {
 	if in.CatalogId != "" && in.CatalogId != c.Account {
 		return nil, wire.Errf(400, "AccessDeniedException", "Catalog %s is not the caller's", in.CatalogId)
 	}
-	size := 100
-	if in.MaxResults != 0 {
-		if in.MaxResults < 1 || in.MaxResults > 1000 {
-			return nil, wire.Errf(400, "InvalidInputException", "MaxResults must be between 1 and 1000")
-		}
-		size = in.MaxResults
-	}
-	off, ok := wire.PageOffset("gluetables", in.NextToken)
-	if !ok {
-		return nil, wire.Errf(400, "InvalidInputException", "Invalid NextToken")
+	cur, err := wire.Paging{Prefix: "gluetables", Default: 100, Min: 1, Max: 1000,
+		BadSize: func(string) error {
+			return wire.Errf(400, "InvalidInputException", "MaxResults must be between 1 and 1000")
+		},
+		BadToken: wire.Errf(400, "InvalidInputException", "Invalid NextToken")}.Start(in.MaxResults, in.NextToken)
+	if err != nil {
+		return nil, err
 	}
 	tables, err := glueTables(st, c, in.DatabaseName)
 	if err != nil {
@@ -124,14 +121,14 @@ func glueGetTables(st *world.State, c *wire.Call, in struct {
 		}
 	}
 	names := world.SortedKeys(tables)
-	lo, hi, next := wire.Page(len(names), off, size)
+	lo, hi, next := cur.Cut(len(names))
 	list := make([]any, 0, hi-lo)
 	for _, n := range names[lo:hi] {
 		list = append(list, tables[n])
 	}
 	out := map[string]any{"TableList": list}
-	if next >= 0 {
-		out["NextToken"] = wire.PageToken("gluetables", next)
+	if next != "" {
+		out["NextToken"] = next
 	}
 	return out, nil
 }

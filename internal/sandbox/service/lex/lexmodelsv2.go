@@ -3,6 +3,7 @@ package lex
 import (
 	"crypto/sha256"
 	"encoding/base32"
+	"strconv"
 	"strings"
 
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
@@ -162,21 +163,19 @@ func lexPageOf(c *wire.Call, prefix string, total int) (lo, hi int, next string,
 	if err := c.Decode(&in); err != nil {
 		return 0, 0, "", err
 	}
-	size := 100
+	size := ""
 	if in.MaxResults != nil {
-		if *in.MaxResults < 1 || *in.MaxResults > 1000 {
-			return 0, 0, "", wire.Errf(400, "ValidationException", "maxResults must be between 1 and 1000")
-		}
-		size = *in.MaxResults
+		size = strconv.Itoa(*in.MaxResults)
 	}
-	off, ok := wire.PageOffset(prefix, in.NextToken)
-	if !ok {
-		return 0, 0, "", wire.Errf(400, "ValidationException", "Invalid nextToken")
+	cur, err := wire.Paging{Prefix: prefix, Default: 100, Min: 1, Max: 1000,
+		BadSize: func(string) error {
+			return wire.Errf(400, "ValidationException", "maxResults must be between 1 and 1000")
+		},
+		BadToken: wire.Errf(400, "ValidationException", "Invalid nextToken")}.StartText(size, in.NextToken)
+	if err != nil {
+		return 0, 0, "", err
 	}
-	lo, hi, n := wire.Page(total, off, size)
-	if n >= 0 {
-		next = wire.PageToken(prefix, n)
-	}
+	lo, hi, next = cur.Cut(total)
 	return lo, hi, next, nil
 }
 

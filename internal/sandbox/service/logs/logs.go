@@ -54,16 +54,13 @@ func logsFilters(st *world.State, c *wire.Call, typ, tokenPrefix string, render 
 	if in.LogGroupName == "" && typ == "AWS::Logs::SubscriptionFilter" {
 		return nil, "", wire.Errf(400, "InvalidParameterException", "1 validation error detected: Value null at 'logGroupName' failed to satisfy constraint: Member must not be null")
 	}
-	if in.Limit < 0 || in.Limit > 50 {
-		return nil, "", wire.Errf(400, "InvalidParameterException", "1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 50", in.Limit)
-	}
-	size := 50
-	if in.Limit > 0 {
-		size = in.Limit
-	}
-	off, ok := wire.PageOffset(tokenPrefix, in.NextToken)
-	if !ok {
-		return nil, "", wire.Errf(400, "InvalidParameterException", "The specified nextToken is not valid.")
+	cur, err := wire.Paging{Prefix: tokenPrefix, Default: 50, Max: 50,
+		BadSize: func(n string) error {
+			return wire.Errf(400, "InvalidParameterException", "1 validation error detected: Value '%s' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 50", n)
+		},
+		BadToken: wire.Errf(400, "InvalidParameterException", "The specified nextToken is not valid.")}.Start(in.Limit, in.NextToken)
+	if err != nil {
+		return nil, "", err
 	}
 	st.RLock()
 	defer st.RUnlock()
@@ -89,13 +86,10 @@ func logsFilters(st *world.State, c *wire.Call, typ, tokenPrefix string, render 
 		all = append(all, named{name, f})
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].name < all[j].name })
-	lo, hi, nxt := wire.Page(len(all), off, size)
+	lo, hi, next := cur.Cut(len(all))
 	items = []map[string]any{}
 	for _, n := range all[lo:hi] {
 		items = append(items, render(n.res, n.name))
-	}
-	if nxt >= 0 {
-		next = wire.PageToken(tokenPrefix, nxt)
 	}
 	return items, next, nil
 }

@@ -44,21 +44,15 @@ type memoryDBPageIn struct {
 }
 
 func memoryDBPage(in memoryDBPageIn, prefix string, total int) (lo, hi int, next string, err error) {
-	size := 100
-	if in.MaxResults < 0 || in.MaxResults > 100 {
-		return 0, 0, "", wire.Errf(400, "InvalidParameterValueException", "MaxResults must be between 1 and 100")
+	cur, err := wire.Paging{Prefix: prefix, Default: 100, Max: 100,
+		BadSize: func(string) error {
+			return wire.Errf(400, "InvalidParameterValueException", "MaxResults must be between 1 and 100")
+		},
+		BadToken: wire.Errf(400, "InvalidParameterValueException", "Invalid NextToken")}.Start(in.MaxResults, in.NextToken)
+	if err != nil {
+		return 0, 0, "", err
 	}
-	if in.MaxResults > 0 {
-		size = in.MaxResults
-	}
-	off, ok := wire.PageOffset(prefix, in.NextToken)
-	if !ok {
-		return 0, 0, "", wire.Errf(400, "InvalidParameterValueException", "Invalid NextToken")
-	}
-	lo, hi, n := wire.Page(total, off, size)
-	if n >= 0 {
-		next = wire.PageToken(prefix, n)
-	}
+	lo, hi, next = cur.Cut(total)
 	return lo, hi, next, nil
 }
 

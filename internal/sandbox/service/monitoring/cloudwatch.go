@@ -78,13 +78,10 @@ func cloudWatchDescribeAnomalyDetectors(st *world.State, c *wire.Call) (any, err
 	} else if err := c.DecodeCBOR(&in); err != nil {
 		return nil, err
 	}
-	size := 100
-	if in.MaxResults > 0 {
-		size = in.MaxResults
-	}
-	off, ok := wire.PageOffset("cw", in.NextToken)
-	if !ok {
-		return nil, wire.Errf(400, "InvalidNextToken", "Invalid NextToken")
+	cur, err := wire.Paging{Prefix: "cw", Default: 100,
+		BadToken: wire.Errf(400, "InvalidNextToken", "Invalid NextToken")}.Start(in.MaxResults, in.NextToken)
+	if err != nil {
+		return nil, err
 	}
 	st.RLock()
 	defer st.RUnlock()
@@ -99,15 +96,15 @@ func cloudWatchDescribeAnomalyDetectors(st *world.State, c *wire.Call) (any, err
 			found = append(found, d)
 		}
 	}
-	lo, hi, next := wire.Page(len(found), off, size)
+	lo, hi, next := cur.Cut(len(found))
 	if query {
 		var nodes []*wire.Node
 		for _, d := range found[lo:hi] {
 			nodes = append(nodes, cwXML(d))
 		}
 		out := wire.El("", wire.Members("AnomalyDetectors", nodes))
-		if next >= 0 {
-			out.Kids = append(out.Kids, wire.Tx("NextToken", wire.PageToken("cw", next)))
+		if next != "" {
+			out.Kids = append(out.Kids, wire.Tx("NextToken", next))
 		}
 		return out, nil
 	}
@@ -116,8 +113,8 @@ func cloudWatchDescribeAnomalyDetectors(st *world.State, c *wire.Call) (any, err
 		list = append(list, d)
 	}
 	out := map[string]any{"AnomalyDetectors": list}
-	if next >= 0 {
-		out["NextToken"] = wire.PageToken("cw", next)
+	if next != "" {
+		out["NextToken"] = next
 	}
 	return wire.CBORReply(out), nil
 }

@@ -53,16 +53,13 @@ func orgListAccounts(st *world.State, c *wire.Call, in struct {
 	if c.Account != o.ManagementAccountID {
 		return nil, wire.Errf(400, "AccessDeniedException", "You don't have permissions to access this resource.")
 	}
-	size := 20
-	if in.MaxResults > 0 && in.MaxResults < size {
-		size = in.MaxResults
-	}
-	off, ok := wire.PageOffset("accounts", in.NextToken)
-	if !ok {
-		return nil, wire.Errf(400, "InvalidInputException", "You specified an invalid value for nextToken.")
+	cur, err := wire.Paging{Prefix: "accounts", Default: 20,
+		BadToken: wire.Errf(400, "InvalidInputException", "You specified an invalid value for nextToken.")}.Start(min(in.MaxResults, 20), in.NextToken)
+	if err != nil {
+		return nil, err
 	}
 	all := st.World.Accounts
-	lo, hi, next := wire.Page(len(all), off, size)
+	lo, hi, next := cur.Cut(len(all))
 	accts := []map[string]any{}
 	for _, a := range all[lo:hi] {
 		method := "INVITED"
@@ -76,8 +73,8 @@ func orgListAccounts(st *world.State, c *wire.Call, in struct {
 		})
 	}
 	out := map[string]any{"Accounts": accts}
-	if next >= 0 {
-		out["NextToken"] = wire.PageToken("accounts", next)
+	if next != "" {
+		out["NextToken"] = next
 	}
 	return out, nil
 }

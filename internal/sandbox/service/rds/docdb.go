@@ -130,17 +130,13 @@ func docDBNode(c *wire.Call, k docDBKind, m map[string]any) *wire.Node {
 // one item and list).
 func docDBDescribe(st *world.State, c *wire.Call, kinds ...docDBKind) (any, error) {
 	k := kinds[0]
-	size := 100
-	if v := c.Str("MaxRecords"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 20 || n > 100 {
-			return nil, wire.Errf(400, "InvalidParameterValue", "Invalid value for MaxRecords: must be between 20 and 100")
-		}
-		size = n
-	}
-	off, ok := wire.PageOffset("rds", c.Str("Marker"))
-	if !ok {
-		return nil, wire.Errf(400, "InvalidParameterValue", "Invalid Marker")
+	cur, err := wire.Paging{Prefix: "rds", Default: 100, Min: 20, Max: 100,
+		BadSize: func(string) error {
+			return wire.Errf(400, "InvalidParameterValue", "Invalid value for MaxRecords: must be between 20 and 100")
+		},
+		BadToken: wire.Errf(400, "InvalidParameterValue", "Invalid Marker")}.StartText(c.Str("MaxRecords"), c.Str("Marker"))
+	if err != nil {
+		return nil, err
 	}
 	filters, err := rdsFilters(c)
 	if err != nil {
@@ -172,10 +168,10 @@ func docDBDescribe(st *world.State, c *wire.Call, kinds ...docDBKind) (any, erro
 			nodes = append(nodes, docDBNode(c, kindOf[id], all[id]))
 		}
 	}
-	lo, hi, next := wire.Page(len(nodes), off, size)
+	lo, hi, next := cur.Cut(len(nodes))
 	out := wire.El("", wire.ListOf(k.list, k.item, nodes[lo:hi]))
-	if next >= 0 {
-		out.Kids = append(out.Kids, wire.Tx("Marker", wire.PageToken("rds", next)))
+	if next != "" {
+		out.Kids = append(out.Kids, wire.Tx("Marker", next))
 	}
 	return out, nil
 }

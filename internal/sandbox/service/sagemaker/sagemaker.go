@@ -96,13 +96,10 @@ func sageMakerListTags(st *world.State, c *wire.Call, in struct {
 	ResourceArn, NextToken string
 	MaxResults             int
 }) (any, error) {
-	size := 50
-	if in.MaxResults > 0 {
-		size = in.MaxResults
-	}
-	off, ok := wire.PageOffset("sagemaker", in.NextToken)
-	if !ok {
-		return nil, wire.Errf(400, "ValidationException", "Invalid NextToken")
+	cur, err := wire.Paging{Prefix: "sagemaker", Default: 50,
+		BadToken: wire.Errf(400, "ValidationException", "Invalid NextToken")}.Start(in.MaxResults, in.NextToken)
+	if err != nil {
+		return nil, err
 	}
 	for _, k := range []sageMakerKind{smEndpointConfig, smMonitoringSchedule} {
 		prefix := k.arn(c, "")
@@ -120,10 +117,10 @@ func sageMakerListTags(st *world.State, c *wire.Call, in struct {
 		for _, t := range world.Objects(m["Tags"]) {
 			tags = append(tags, map[string]any{"Key": t["Key"], "Value": t["Value"]})
 		}
-		lo, hi, next := wire.Page(len(tags), off, size)
+		lo, hi, next := cur.Cut(len(tags))
 		out := map[string]any{"Tags": tags[lo:hi]}
-		if next >= 0 {
-			out["NextToken"] = wire.PageToken("sagemaker", next)
+		if next != "" {
+			out["NextToken"] = next
 		}
 		return out, nil
 	}

@@ -225,16 +225,13 @@ func (h *Findings) securityHubGetFindings(st *world.State, c *wire.Call) (any, e
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
-	if in.MaxResults < 0 || in.MaxResults > 100 {
-		return nil, wire.Errf(400, "InvalidInputException", "MaxResults must be between 1 and 100")
-	}
-	size := 100
-	if in.MaxResults > 0 {
-		size = in.MaxResults
-	}
-	off, ok := wire.PageOffset("securityhub", in.NextToken)
-	if !ok {
-		return nil, wire.Errf(400, "InvalidInputException", "invalid NextToken")
+	cur, err := wire.Paging{Prefix: "securityhub", Default: 100, Max: 100,
+		BadSize: func(string) error {
+			return wire.Errf(400, "InvalidInputException", "MaxResults must be between 1 and 100")
+		},
+		BadToken: wire.Errf(400, "InvalidInputException", "invalid NextToken")}.Start(in.MaxResults, in.NextToken)
+	if err != nil {
+		return nil, err
 	}
 	for field, fs := range in.Filters {
 		if !hubStringFilters[field] && field != "ProductFields" {
@@ -256,11 +253,10 @@ func (h *Findings) securityHubGetFindings(st *world.State, c *wire.Call) (any, e
 	st.RUnlock()
 	sort.Slice(match, func(i, j int) bool { return match[i].str("Id") < match[j].str("Id") })
 	out := map[string]any{"Findings": []hubFinding{}}
-	if off < len(match) {
-		end := min(off+size, len(match))
-		out["Findings"] = match[off:end]
-		if end < len(match) {
-			out["NextToken"] = wire.PageToken("securityhub", end)
+	if lo, hi, next := cur.Cut(len(match)); lo < hi {
+		out["Findings"] = match[lo:hi]
+		if next != "" {
+			out["NextToken"] = next
 		}
 	}
 	return out, nil

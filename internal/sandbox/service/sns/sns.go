@@ -178,14 +178,15 @@ func snsListSubscriptionsByTopic(st *world.State, c *wire.Call) (any, error) {
 		return nil, noTopic()
 	}
 	subs := topicSubscriptions(st, c, arn, topic)
-	off, ok := wire.PageOffset("subs", c.Str("NextToken"))
-	if !ok {
-		return nil, wire.Errf(400, "InvalidParameter", "Invalid parameter: NextToken")
+	cur, err := wire.Paging{Prefix: "subs", Default: c.PageSize,
+		BadToken: wire.Errf(400, "InvalidParameter", "Invalid parameter: NextToken")}.Start(0, c.Str("NextToken"))
+	if err != nil {
+		return nil, err
 	}
-	lo, hi, next := wire.Page(len(subs), off, c.PageSize)
+	lo, hi, next := cur.Cut(len(subs))
 	res := wire.El("", wire.Members("Subscriptions", subs[lo:hi]))
-	if next >= 0 {
-		res.Kids = append(res.Kids, wire.Tx("NextToken", wire.PageToken("subs", next)))
+	if next != "" {
+		res.Kids = append(res.Kids, wire.Tx("NextToken", next))
 	}
 	return res, nil
 }

@@ -29,16 +29,13 @@ func windowChildren(st *world.State, c *wire.Call, typ, idKey, listKey string, r
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
-	if in.MaxResults != 0 && (in.MaxResults < 10 || in.MaxResults > 100) {
-		return nil, wire.Errf(400, "ValidationException", "1 validation error detected: Value '%d' at 'maxResults' failed to satisfy constraint: Member must have value between 10 and 100", in.MaxResults)
-	}
-	size := 10
-	if in.MaxResults > 0 {
-		size = in.MaxResults
-	}
-	off, ok := wire.PageOffset(listKey, in.NextToken)
-	if !ok {
-		return nil, wire.Errf(400, "ValidationException", "The token is not valid.")
+	cur, err := wire.Paging{Prefix: listKey, Default: 10, Min: 10, Max: 100,
+		BadSize: func(n string) error {
+			return wire.Errf(400, "ValidationException", "1 validation error detected: Value '%s' at 'maxResults' failed to satisfy constraint: Member must have value between 10 and 100", n)
+		},
+		BadToken: wire.Errf(400, "ValidationException", "The token is not valid.")}.Start(in.MaxResults, in.NextToken)
+	if err != nil {
+		return nil, err
 	}
 	st.RLock()
 	defer st.RUnlock()
@@ -68,14 +65,14 @@ func windowChildren(st *world.State, c *wire.Call, typ, idKey, listKey string, r
 		return r.PhysicalID
 	}
 	sort.Slice(rs, func(i, j int) bool { return id(rs[i]) < id(rs[j]) })
-	lo, hi, next := wire.Page(len(rs), off, size)
+	lo, hi, next := cur.Cut(len(rs))
 	items := []map[string]any{}
 	for _, r := range rs[lo:hi] {
 		items = append(items, render(r, id(r)))
 	}
 	out := map[string]any{listKey: items}
-	if next >= 0 {
-		out["NextToken"] = wire.PageToken(listKey, next)
+	if next != "" {
+		out["NextToken"] = next
 	}
 	return out, nil
 }

@@ -38,13 +38,10 @@ func ssmDescribeParameters(st *world.State, c *wire.Call) (any, error) {
 			return nil, wire.Errf(400, "InvalidFilterOption", "The following filter option is not valid: %s", f.Option)
 		}
 	}
-	size := 10
-	if in.MaxResults > 0 {
-		size = in.MaxResults
-	}
-	off, ok := wire.PageOffset("Parameters", in.NextToken)
-	if !ok {
-		return nil, wire.Errf(400, "InvalidNextToken", "The specified token is not valid.")
+	cur, err := wire.Paging{Prefix: "Parameters", Default: 10,
+		BadToken: wire.Errf(400, "InvalidNextToken", "The specified token is not valid.")}.Start(in.MaxResults, in.NextToken)
+	if err != nil {
+		return nil, err
 	}
 	name := func(r *world.Resource) string {
 		if v := world.FieldString(r, "Name"); v != "" {
@@ -81,7 +78,7 @@ func ssmDescribeParameters(st *world.State, c *wire.Call) (any, error) {
 		}
 	}
 	sort.Slice(rs, func(i, j int) bool { return name(rs[i]) < name(rs[j]) })
-	lo, hi, next := wire.Page(len(rs), off, size)
+	lo, hi, next := cur.Cut(len(rs))
 	items := []map[string]any{}
 	for _, r := range rs[lo:hi] {
 		n := name(r)
@@ -98,8 +95,8 @@ func ssmDescribeParameters(st *world.State, c *wire.Call) (any, error) {
 		items = append(items, m)
 	}
 	out := map[string]any{"Parameters": items}
-	if next >= 0 {
-		out["NextToken"] = wire.PageToken("Parameters", next)
+	if next != "" {
+		out["NextToken"] = next
 	}
 	return out, nil
 }
