@@ -352,13 +352,7 @@ func (c *checker) form(f url.Values, key, shape string, root bool) (any, bool) {
 		}
 		return out, out != nil
 	case "map":
-		keyName, valueName := "key", "value"
-		if s.Key != nil && s.Key.LocationName != "" {
-			keyName = s.Key.LocationName
-		}
-		if s.Value != nil && s.Value.LocationName != "" {
-			valueName = s.Value.LocationName
-		}
+		keyName, valueName := s.entryNames()
 		out := map[string]any{}
 		for i := 1; ; i++ {
 			e := key + ".entry." + strconv.Itoa(i)

@@ -113,13 +113,7 @@ func (c *checker) xmlValue(el *element, shape string) any {
 		}
 		return out
 	case "map":
-		keyName, valueName := "key", "value"
-		if s.Key != nil && s.Key.LocationName != "" {
-			keyName = s.Key.LocationName
-		}
-		if s.Value != nil && s.Value.LocationName != "" {
-			valueName = s.Value.LocationName
-		}
+		keyName, valueName := s.entryNames()
 		out := map[string]any{}
 		for i, e := range el.kids {
 			var k string
@@ -140,4 +134,17 @@ func (c *checker) xmlValue(el *element, shape string) any {
 		return out
 	}
 	return el.text
+}
+
+// entryNames are the names a map shape's entries carry their key and
+// value in (a form's Name.entry.N.key, an XML entry's child elements).
+func (s *RawShape) entryNames() (key, value string) {
+	key, value = "key", "value"
+	if s.Key != nil && s.Key.LocationName != "" {
+		key = s.Key.LocationName
+	}
+	if s.Value != nil && s.Value.LocationName != "" {
+		value = s.Value.LocationName
+	}
+	return key, value
 }
