@@ -283,9 +283,11 @@ func chooseRevertItems(ctx context.Context, w io.Writer, in *answers, p *revert.
 
 // applyRevert writes every item of p (the plan of run's stack), retrying
 // transient failures until wait has passed (when positive), then checks
-// the stack again for each item's outcome.
+// the stack again for each item's outcome, re-reading while a written item
+// still reads as drifted (revert.Verify; spaced within wait when positive).
 func (sess *session) applyRevert(ctx context.Context, s IO, run *stackRun, p *revert.Plan, wait time.Duration) revertStack {
 	rs := revertStack{Stack: run.ref, Parent: run.parent, Plan: p, Outcomes: []revert.Outcome{}}
+	deadline := time.Now().Add(wait)
 	t := run.target
 	c := sess.clients[t.region]
 	st := sess.settings
@@ -306,8 +308,21 @@ func (sess *session) applyRevert(ctx context.Context, s IO, run *stackRun, p *re
 		Concurrency: sess.flags.concurrency,
 	})
 	fmt.Fprintf(s.Stderr, "verifying convergence (re-reading %s)…\n", p.Stack.Name)
-	after := sess.gather(ctx, t, gatherMode{})
-	rs.Outcomes = revert.Converge(p, writes, after.findings, after.err)
+	rs.Outcomes = revert.Verify(ctx, p, writes, revert.VerifyOptions{
+		Recheck: func(ctx context.Context) ([]drift.Finding, error) {
+			after := sess.gather(ctx, t, gatherMode{})
+			return after.findings, after.err
+		},
+		// Under --wait, re-reads are spaced 1 s, 2 s, 4 s within it;
+		// without, they follow at once.
+		Pause: func(i int) time.Duration {
+			if wait <= 0 {
+				return 0
+			}
+			return min(time.Duration(1<<(i-1))*time.Second, max(0, time.Until(deadline)))
+		},
+		Progress: func(line string) { fmt.Fprintln(s.Stderr, line) },
+	})
 	return rs
 }
 

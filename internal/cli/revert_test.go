@@ -53,6 +53,12 @@ func writeCalls(srv *sandbox.Server) int {
 // the dev account's us-east-1, recorded before the drift.
 func demoEnv(t *testing.T) *sandboxEnv {
 	t.Helper()
+	return demoEnvWith(t, sandbox.Options{})
+}
+
+// demoEnvWith is demoEnv on a sandbox with opts.
+func demoEnvWith(t *testing.T, opts sandbox.Options) *sandboxEnv {
+	t.Helper()
 	cases, err := corpus.LoadDirs(corpustest.Subset(t))
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +68,7 @@ func demoEnv(t *testing.T) *sandboxEnv {
 		t.Fatal(err)
 	}
 	dev := worldgen.DemoAccounts()[1].ID
-	env := startSandbox(t, w, worldgen.DemoAccessKey(dev), "us-east-1")
+	env := startSandboxWith(t, w, worldgen.DemoAccessKey(dev), "us-east-1", opts)
 	if _, errs, code := env.run("record", "--all", "--yes"); code != ExitOK {
 		t.Fatalf("record: exit %d\n%s", code, errs)
 	}
@@ -112,6 +118,42 @@ func TestRevertDemo(t *testing.T) {
 	if c, _, code := env.checkJSON("--all", "--fail"); code != ExitOK {
 		t.Errorf("check after revert: exit %d, findings %v", code, c.briefs())
 	}
+}
+
+// TestRevertEventualConsistency: where the services' reads lag their
+// writes (the sandbox's StaleReads: IAM, SQS, S3 bucket policies, EC2),
+// revert's verification re-reads until the writes show — every planted
+// drift reverted, check clean after — and, where they never show within
+// its re-reads, says each written item is not confirmed instead of
+// reporting it reverted.
+func TestRevertEventualConsistency(t *testing.T) {
+	t.Run("catches up", func(t *testing.T) {
+		env := demoEnvWith(t, sandbox.Options{StaleReads: 3})
+		rep, errs, code := env.revertJSON("--all", "--yes")
+		if code != ExitOK || rep.Summary.Reverted == 0 || rep.Summary.StillDrifted != 0 || rep.Summary.Failed != 0 {
+			t.Fatalf("revert --yes: exit %d summary %+v\n%s", code, rep.Summary, errs)
+		}
+		if !strings.Contains(errs, "still read as drifted: re-reading") {
+			t.Errorf("no re-read: the sandbox's reads never lagged\n%s", errs)
+		}
+		if c, _, code := env.checkJSON("--all", "--fail"); code != ExitOK {
+			t.Errorf("check after revert: exit %d, findings %v", code, c.briefs())
+		}
+	})
+	t.Run("never confirmed", func(t *testing.T) {
+		env := demoEnvWith(t, sandbox.Options{StaleReads: 1000})
+		rep, errs, code := env.revertJSON("--all", "--yes")
+		if code == ExitOK || rep.Summary.StillDrifted == 0 {
+			t.Fatalf("revert --yes: exit %d summary %+v, want items not confirmed\n%s", code, rep.Summary, errs)
+		}
+		for _, s := range rep.Stacks {
+			for _, o := range s.Outcomes {
+				if o.Status == "stillDrifted" && !strings.HasPrefix(o.Error, "written, but not confirmed: 4 re-read(s)") {
+					t.Errorf("%s: %q does not say the write is unconfirmed", o.ID, o.Error)
+				}
+			}
+		}
+	})
 }
 
 // writeActions are the write APIs the writers call, per service.

@@ -35,7 +35,12 @@ type sandboxEnv struct {
 // startSandbox serves w in-process for the test.
 func startSandbox(t *testing.T, w *sandbox.World, key, region string) *sandboxEnv {
 	t.Helper()
-	opts := sandbox.Options{}
+	return startSandboxWith(t, w, key, region, sandbox.Options{})
+}
+
+// startSandboxWith serves w in-process with opts (the schema facts added).
+func startSandboxWith(t *testing.T, w *sandbox.World, key, region string, opts sandbox.Options) *sandboxEnv {
+	t.Helper()
 	if snap, err := schema.Embedded(); err == nil {
 		opts.Facts = snap.Lookup
 	}

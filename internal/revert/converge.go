@@ -1,8 +1,10 @@
 package revert
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/realdrift/realdrift/internal/baseline"
 	"github.com/realdrift/realdrift/internal/drift"
@@ -113,4 +115,70 @@ func PlannedOutcomes(p *Plan) []Outcome {
 		out = append(out, Outcome{ID: it.ID, Status: Planned})
 	}
 	return out
+}
+
+// Rereads is how many more times Verify re-checks a stack whose written
+// items still read as drifted: AWS documents the writes of IAM, EC2, SQS
+// queue attributes and S3 bucket policies as eventually consistent, so a
+// re-check right after a successful write may read the value it replaced.
+const Rereads = 3
+
+// VerifyOptions are Verify's re-check and its pacing.
+type VerifyOptions struct {
+	// Recheck checks the stack again: its reconciled findings, or the
+	// error that stopped the check.
+	Recheck func(ctx context.Context) ([]drift.Finding, error)
+	// Pause is the wait before re-read i (1-based); nil or 0 re-reads at
+	// once. Sleep waits it (nil: SleepContext).
+	Pause func(i int) time.Duration
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Progress, when set, receives a line before each re-read.
+	Progress func(line string)
+}
+
+// Verify decides each item's outcome (Converge) from a re-check of the
+// stack after the writes, re-checking up to Rereads more times while an
+// item whose write succeeded still reads as drifted. An item still read
+// as drifted after them stays StillDrifted and says so: written, not
+// confirmed.
+func Verify(ctx context.Context, p *Plan, writes []Write, o VerifyOptions) []Outcome {
+	sleep := o.Sleep
+	if sleep == nil {
+		sleep = SleepContext
+	}
+	after, err := o.Recheck(ctx)
+	out := Converge(p, writes, after, err)
+	reads := 1
+	for i := 1; i <= Rereads && err == nil && stillDrifted(out) > 0; i++ {
+		if o.Progress != nil {
+			o.Progress(fmt.Sprintf("%d written item(s) still read as drifted: re-reading (%d of %d; AWS may not have propagated the write yet)…", stillDrifted(out), i, Rereads))
+		}
+		if o.Pause != nil {
+			if d := o.Pause(i); d > 0 && sleep(ctx, d) != nil {
+				break
+			}
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		after, err = o.Recheck(ctx)
+		out = Converge(p, writes, after, err)
+		reads++
+	}
+	for j := range out {
+		if out[j].Status == StillDrifted {
+			out[j].Error = fmt.Sprintf("written, but not confirmed: %d re-read(s) still read the value it replaced (a write AWS has not propagated yet, or one undone since)", reads)
+		}
+	}
+	return out
+}
+
+func stillDrifted(out []Outcome) int {
+	n := 0
+	for _, o := range out {
+		if o.Status == StillDrifted {
+			n++
+		}
+	}
+	return n
 }

@@ -14,8 +14,10 @@ import (
 // further such write while the account's reads are stale keeps the older
 // world and starts the count again, so neither write shows until the
 // reads have caught up. Reads are the operations CloudTrail marks
-// readOnly (ReadOnly). Only the service written goes stale: a read
-// through Cloud Control, or another service, sees the write at once.
+// readOnly (ReadOnly). Only the service written goes stale, and the
+// reads made through it (wire.Service.ReadsThrough: Cloud Control's
+// GetResource and ListResources of the service's types); other services
+// see the write at once.
 
 // staleKey is one account's view of one service.
 type staleKey struct{ account, service string }
@@ -42,6 +44,11 @@ func (s *Server) stateFor(c *wire.Call) (*world.State, func(ok bool)) {
 	}
 	k := staleKey{c.Account, c.Service.Name}
 	if ReadOnly(c.Service.Name, c.Action) {
+		if c.Service.ReadsThrough != nil {
+			if through := c.Service.ReadsThrough(c); through != "" {
+				k.service = through
+			}
+		}
 		s.stale.mu.Lock()
 		defer s.stale.mu.Unlock()
 		v := s.stale.views[k]

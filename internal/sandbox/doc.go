@@ -426,8 +426,9 @@
 // writing account's next N reads of that service (operations CloudTrail
 // marks readOnly), which are served from the world as it was before it;
 // a further such write while stale keeps that older world and restarts
-// the count. Only the service written goes stale: Cloud Control and
-// other services see the write at once. It counts reads, not time, so
+// the count. Only the service written goes stale, with Cloud Control's
+// reads of its types (wire.Service.ReadsThrough: an AWS::IAM::Role is
+// read through IAM); other services see the write at once. It counts reads, not time, so
 // tests need no clock. Route 53's changes are PENDING for
 // Options.OperationDelay and INSYNC after (GetChange), as Route 53
 // answers; Cloud Control requests are IN_PROGRESS for the same delay.

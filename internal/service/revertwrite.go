@@ -101,7 +101,8 @@ var errNotWritten = errors.New("not written: the write step did not finish")
 
 // RevertConverge is the revert-converge function: it checks the stack
 // again, reconciled as the plan was, and decides each item's outcome
-// (revert.Converge): reverted, still drifted with the live value, or
+// (revert.Verify, re-checking while a written item still reads as
+// drifted): reverted, still drifted with the live value, or
 // failed with the AWS error. The outcomes are stored for the audit.
 func (s *Service) RevertConverge(ctx context.Context, in statemachine.RevertConvergeTask) (statemachine.RevertConverged, error) {
 	ps, err := s.loadPlan(ctx, in.RunID, in.PlanKey)
@@ -112,12 +113,15 @@ func (s *Service) RevertConverge(ctx context.Context, in statemachine.RevertConv
 	if err != nil {
 		return statemachine.RevertConverged{}, stepError(err)
 	}
-	var after []drift.Finding
-	re, _, recheck := s.recheck(ctx, in.Stack)
-	if recheck == nil {
-		after = re.Findings
-	}
-	outcomes := revert.Converge(ps.Plan, writes, after, recheck)
+	// Re-checked again while a written item still reads as drifted
+	// (revert.Verify): AWS's reads may lag its writes.
+	outcomes := revert.Verify(ctx, ps.Plan, writes, revert.VerifyOptions{Recheck: func(ctx context.Context) ([]drift.Finding, error) {
+		re, _, err := s.recheck(ctx, in.Stack)
+		if err != nil {
+			return nil, err
+		}
+		return re.Findings, nil
+	}})
 	key := stateKey(keyRevertOutcomes, in.Stack)
 	if err := s.putRevert(ctx, in.RunID, key, outcomes); err != nil {
 		return statemachine.RevertConverged{}, stepError(err)

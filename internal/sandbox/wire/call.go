@@ -109,6 +109,11 @@ type Service struct {
 	// of the service see the world as it was before such a write for a
 	// while (Eventually marks them).
 	Eventual map[string]bool
+	// ReadsThrough, when set, names the service whose state a read call
+	// of this one reads ("" for its own): Cloud Control reads an
+	// AWS::IAM::Role through IAM, so IAM's eventual consistency shows
+	// through it too.
+	ReadsThrough func(c *Call) string
 	// Models say where the service's writes carry the live models of its
 	// types, by type: the admin API checks every out-of-band change of a
 	// model against the constraints AWS's model states for those writes'

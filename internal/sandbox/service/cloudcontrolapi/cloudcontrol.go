@@ -39,6 +39,7 @@ func Service(reqs *Requests, facts func(typeName string) (*schema.Facts, bool), 
 	// Cloud Control's actions are CloudFormation's
 	// (cloudformation:GetResource, not cloudcontrol:GetResource).
 	svc.IAM.Prefix = "cloudformation"
+	svc.ReadsThrough = readsThrough
 	return svc
 }
 
@@ -575,4 +576,23 @@ func modelHolds(res *world.Resource, sel map[string]any) bool {
 		}
 	}
 	return true
+}
+
+// readsThrough names the service a resource read reads through: the
+// type's namespace, lower case, is its signing name (AWS::IAM::Role is
+// read through iam, AWS::SQS::Queue through sqs); "" for the other
+// operations.
+func readsThrough(c *wire.Call) string {
+	if c.Action != "GetResource" && c.Action != "ListResources" {
+		return ""
+	}
+	var in struct{ TypeName string }
+	if json.Unmarshal(c.Body, &in) != nil {
+		return ""
+	}
+	parts := strings.Split(in.TypeName, "::")
+	if len(parts) != 3 {
+		return ""
+	}
+	return strings.ToLower(parts[1])
 }
