@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/realdrift/realdrift/internal/corpus"
 	"github.com/realdrift/realdrift/internal/live"
 	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/sandbox/sandboxtest"
@@ -20,21 +21,28 @@ import (
 func TestCorpusWorldThroughReaders(t *testing.T) {
 	cases, w := corpusCasesWorld(t)
 	_, url := sandboxtest.Serve(t, w, sandbox.Options{})
+	bad := readCorpus(t, cases, w, url, worldgen.AccessKey, "")
+	t.Logf("%d of %d cases differ", bad, len(cases))
+}
+
+// readCorpus reads every case with the production readers as the
+// account's key names (key(account)) in the case's place, compares the
+// model with the case's liveRaw, reports each difference (as: how it was
+// read, for the message) and answers how many differ.
+func readCorpus(t *testing.T, cases []*corpus.Case, w *sandbox.World, url string, key func(account string) string, as string) int {
+	t.Helper()
 	places, err := worldgen.Placements(w)
 	if err != nil {
 		t.Fatal(err)
 	}
-	where := map[string][2]string{}
-	for f, p := range places {
-		where[f] = [2]string{p.Account, p.Region}
-	}
 	clients := map[[2]string]*live.Clients{}
 	bad := 0
 	for _, c := range cases {
-		loc := where[c.File]
+		p := places[c.File]
+		loc := [2]string{p.Account, p.Region}
 		cl := clients[loc]
 		if cl == nil {
-			cl = live.NewClients(sandboxtest.Config(url, worldgen.AccessKey(loc[0]), loc[1]))
+			cl = live.NewClients(sandboxtest.Config(url, key(loc[0]), loc[1]))
 			clients[loc] = cl
 		}
 		f := c.Schema
@@ -45,15 +53,15 @@ func TestCorpusWorldThroughReaders(t *testing.T) {
 		}
 		if res.Status != live.Found {
 			bad++
-			t.Errorf("%s: %s via %s: %s", c.File, res.Status, res.Route, res.Reason)
+			t.Errorf("%s%s: %s via %s: %s", c.File, as, res.Status, res.Route, res.Reason)
 			continue
 		}
 		if diff := cmp.Diff(res.Model, want); diff != "" {
 			bad++
-			t.Errorf("%s via %s (-got +want):\n%s", c.File, res.Route, diff)
+			t.Errorf("%s%s via %s (-got +want):\n%s", c.File, as, res.Route, diff)
 		}
 	}
-	t.Logf("%d of %d cases differ", bad, len(cases))
+	return bad
 }
 
 // TestCorpusWorldUnderReadRole reads every case as the service does: with
@@ -75,36 +83,7 @@ func TestCorpusWorldUnderReadRole(t *testing.T) {
 		a.Policies = append(a.Policies, &sandbox.Policies{Role: role.Role, Documents: docs})
 	}
 	srv, url := sandboxtest.Serve(t, w, sandbox.Options{})
-	places, err := worldgen.Placements(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	clients := map[[2]string]*live.Clients{}
-	bad := 0
-	for _, c := range cases {
-		p := places[c.File]
-		loc := [2]string{p.Account, p.Region}
-		cl := clients[loc]
-		if cl == nil {
-			cl = live.NewClients(sandboxtest.Config(url, "ASIAREAD"+loc[0], loc[1]))
-			clients[loc] = cl
-		}
-		f := c.Schema
-		res := live.Read(t.Context(), cl, live.Request{Type: c.Resource.ResourceType, LogicalID: c.Resource.LogicalID, PhysicalID: c.Resource.PhysicalID, Declared: c.Resource.Declared, Facts: &f})
-		var want map[string]any
-		if err := json.Unmarshal(c.RawLive, &want); err != nil {
-			t.Fatal(err)
-		}
-		if res.Status != live.Found {
-			bad++
-			t.Errorf("%s under the read role: %s via %s: %s", c.File, res.Status, res.Route, res.Reason)
-			continue
-		}
-		if diff := cmp.Diff(res.Model, want); diff != "" {
-			bad++
-			t.Errorf("%s under the read role via %s (-got +want):\n%s", c.File, res.Route, diff)
-		}
-	}
+	bad := readCorpus(t, cases, w, url, func(account string) string { return "ASIAREAD" + account }, " under the read role")
 	denied := 0
 	for k, n := range srv.Calls().Errors {
 		// The role never reads objects itself (NeverReadData): the Glue

@@ -23,11 +23,7 @@ func iamListAccessKeys(st *world.State, c *wire.Call) (any, error) {
 			user = ""
 		}
 	}
-	cur, err := wire.Paging{Prefix: "iam", Default: 100, Max: 1000,
-		BadSize: func(n string) error {
-			return wire.Validation("1 validation error detected: Value '%s' at 'maxItems' failed to satisfy constraint: Member must have value between 1 and 1000", n)
-		},
-		BadToken: wire.Validation("Invalid Marker")}.StartText(c.Str("MaxItems"), c.Str("Marker"))
+	cur, err := iamPage(c)
 	if err != nil {
 		return nil, err
 	}

@@ -148,11 +148,7 @@ func detachPolicy(st *world.State, c *wire.Call, k principalKind) (any, error) {
 // default 100) a page with Marker.
 func listAttached(st *world.State, c *wire.Call, k principalKind) (any, error) {
 	name := c.Str(k.nameProp)
-	cur, err := wire.Paging{Prefix: "iam", Default: 100, Max: 1000,
-		BadSize: func(n string) error {
-			return wire.Validation("1 validation error detected: Value '%s' at 'maxItems' failed to satisfy constraint: Member must have value between 1 and 1000", n)
-		},
-		BadToken: wire.Validation("Invalid Marker")}.StartText(c.Str("MaxItems"), c.Str("Marker"))
+	cur, err := iamPage(c)
 	if err != nil {
 		return nil, err
 	}
@@ -174,4 +170,13 @@ func listAttached(st *world.State, c *wire.Call, k principalKind) (any, error) {
 		out.Kids = append(out.Kids, wire.Tx("Marker", next))
 	}
 	return out, nil
+}
+
+// iamPage reads an IAM list's MaxItems (1-1000, default 100) and Marker.
+func iamPage(c *wire.Call) (wire.Cursor, error) {
+	return wire.Paging{Prefix: "iam", Default: 100, Max: 1000,
+		BadSize: func(n string) error {
+			return wire.Validation("1 validation error detected: Value '%s' at 'maxItems' failed to satisfy constraint: Member must have value between 1 and 1000", n)
+		},
+		BadToken: wire.Validation("Invalid Marker")}.StartText(c.Str("MaxItems"), c.Str("Marker"))
 }
