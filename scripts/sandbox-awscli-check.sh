@@ -199,6 +199,26 @@ got = {x['StackName'] for x in out['StackSummaries']}
 assert got == {st['name'] for st in region['stacks']}, got
 assert all(x['StackStatus'] and x['CreationTime'] for x in out['StackSummaries'])
 "
+
+# OrdersService imports OrdersData's table name (Fn::ImportValue), so
+# CloudFormation recorded it as an importer.
+awsq cloudformation list-imports --export-name OrdersData:ExportsOutputRefOrdersTable | check "cloudformation list-imports" "
+region = [r for a in w['accounts'] if a['id'] == '$DEV' for r in a['regions'] if r['name'] == 'us-east-1'][0]
+want = sorted(st['name'] for st in region['stacks'] if 'OrdersData:ExportsOutputRefOrdersTable' in st.get('imports', []))
+assert want == ['OrdersService'], want
+assert sorted(out['Imports']) == want, out
+"
+fails "cloudformation list-imports (not imported)" "is not imported by any stack" cloudformation list-imports --export-name OrdersData:Nope
+
+awsq cloudformation describe-type --type RESOURCE --type-name AWS::SQS::Queue | check "cloudformation describe-type" "
+assert out['TypeName'] == 'AWS::SQS::Queue' and out['Type'] == 'RESOURCE', out
+assert out['Arn'].endswith(':type/resource/AWS-SQS-Queue'), out['Arn']
+assert out['ProvisioningType'] == 'FULLY_MUTABLE' and out['IsDefaultVersion'], out
+schema = json.loads(out['Schema'])
+assert schema['typeName'] == 'AWS::SQS::Queue', schema.get('typeName')
+assert {'/properties/Arn', '/properties/QueueUrl'} <= set(schema['readOnlyProperties']), schema['readOnlyProperties']
+"
+fails "cloudformation describe-type (unknown type)" "TypeNotFoundException" cloudformation describe-type --type RESOURCE --type-name AWS::Nope::Nothing
 }
 
 sec_cloudcontrol() {
@@ -272,6 +292,43 @@ assert out['ProgressEvent']['OperationStatus'] == 'SUCCESS', out
 " <"$tmp/status.json"
 fails "cloudcontrol get-resource (deleted)" "ResourceNotFoundException" cloudcontrol get-resource --type-name AWS::SQS::Queue --identifier "$gone"
 }
+sec_cloudcontrol_cancel() {
+# Cloud Control CancelResourceRequest, on a server of the section's own
+# whose writes stay IN_PROGRESS for 10 minutes (--operation-delay): with
+# the default 20 ms the request completes before the CLI can cancel it.
+"$lib/realdrift" sandbox serve --world "$WORLD" --addr 127.0.0.1:0 --operation-delay 10m >"$tmp/serve.log" 2>&1 &
+own=$!
+local url=""
+trap 'kill "$own" 2>/dev/null || true' EXIT
+trap 'exit 143' TERM
+for _ in $(seq 1 100); do
+	url=$(sed -n 's/^sandbox listening on \(http:\/\/127\.0\.0\.1:[0-9]*\)$/\1/p' "$tmp/serve.log")
+	[ -n "$url" ] && break
+	kill -0 "$own" 2>/dev/null || { cat "$tmp/serve.log" >&2; exit 1; }
+	sleep 0.1
+done
+[ -n "$url" ] || { echo "FAIL the section's sandbox did not start" >&2; exit 1; }
+QUEUE=$(worldq "res(s, 'AWS::SQS::Queue', 'OrdersQueue')['physicalId']")
+awsq cloudcontrol update-resource --type-name AWS::SQS::Queue --identifier "$QUEUE" \
+	--patch-document '[{"op":"replace","path":"/VisibilityTimeout","value":250}]' >"$tmp/update.json"
+TOKEN=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["ProgressEvent"]["RequestToken"])' <"$tmp/update.json")
+awsq cloudcontrol cancel-resource-request --request-token "$TOKEN" | check "cloudcontrol cancel-resource-request" "
+ev = out['ProgressEvent']
+assert ev['RequestToken'] == '$TOKEN' and ev['Operation'] == 'UPDATE', ev
+assert ev['OperationStatus'] == 'CANCEL_COMPLETE', ev
+"
+awsq cloudcontrol get-resource-request-status --request-token "$TOKEN" | check "cloudcontrol get-resource-request-status (cancelled)" "
+assert out['ProgressEvent']['OperationStatus'] == 'CANCEL_COMPLETE', out
+"
+fails "cloudcontrol cancel-resource-request (already cancelled)" "ConcurrentModificationException" cloudcontrol cancel-resource-request --request-token "$TOKEN"
+fails "cloudcontrol cancel-resource-request (unknown token)" "RequestTokenNotFoundException" cloudcontrol cancel-resource-request --request-token 00000000-0000-0000-0000-000000000000
+awsq cloudcontrol get-resource --type-name AWS::SQS::Queue --identifier "$QUEUE" | check "cloudcontrol get-resource (the cancelled update never applied)" "
+$SVC
+q = res(s, 'AWS::SQS::Queue', 'OrdersQueue')
+assert json.loads(out['ResourceDescription']['Properties']) == q['properties']
+"
+}
+
 sec_sts() {
 awsq sts get-caller-identity | check "sts get-caller-identity" "
 assert out['Account'] == '$DEV', out

@@ -41,10 +41,11 @@ func runSandbox(ctx context.Context, s IO, args []string) int {
 }
 
 func runSandboxServe(ctx context.Context, s IO, args []string) int {
-	fs := newFlags(s, "sandbox serve", "[--world FILE] [--addr 127.0.0.1:PORT] [--page-size N] [--local-queue-urls]\n\nServes the world (the demo organisation without --world) and prints the URL,\nthe access keys each account answers to and the admin routes.")
+	fs := newFlags(s, "sandbox serve", "[--world FILE] [--addr 127.0.0.1:PORT] [--page-size N] [--operation-delay D] [--local-queue-urls]\n\nServes the world (the demo organisation without --world) and prints the URL,\nthe access keys each account answers to and the admin routes.")
 	world := fs.String("world", "", "world file (JSON) to serve (default: the demo world, as sandbox world --demo builds it)")
 	addr := fs.String("addr", "127.0.0.1:0", "loopback address to listen on (port 0 picks a free one)")
 	pageSize := fs.Int("page-size", 100, "page size of paginated list calls")
+	opDelay := fs.Duration("operation-delay", 20*time.Millisecond, "how long a Cloud Control create, update or delete request stays IN_PROGRESS (and can be cancelled) before it applies")
 	localQueues := fs.Bool("local-queue-urls", false, "name every SQS queue at this server in answers (http://ADDR/queues/REGION/ACCOUNT/NAME), for clients that send SQS calls to a queue's URL, as the JavaScript SDK does; requests may use either form")
 	if done, code := parse(s, fs, args); done {
 		return code
@@ -55,6 +56,9 @@ func runSandboxServe(ctx context.Context, s IO, args []string) int {
 	}
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		return fail(s, "sandbox serve", fmt.Errorf("--addr %s is not a loopback address", *addr))
+	}
+	if *opDelay <= 0 {
+		return fail(s, "sandbox serve", errors.New("--operation-delay must be positive (a duration such as 20ms or 10m)"))
 	}
 	var w *sandbox.World
 	if *world == "" {
@@ -71,7 +75,7 @@ func runSandboxServe(ctx context.Context, s IO, args []string) int {
 	if *pageSize < 1 {
 		return fail(s, "sandbox serve", errors.New("--page-size must be at least 1"))
 	}
-	opts := sandbox.Options{PageSize: *pageSize, LocalQueueURLs: *localQueues}
+	opts := sandbox.Options{PageSize: *pageSize, OperationDelay: *opDelay, LocalQueueURLs: *localQueues}
 	if snap, err := schema.Embedded(); err == nil {
 		opts.Facts = snap.Lookup
 	} else {

@@ -37,6 +37,8 @@ func TestSandboxVerbErrors(t *testing.T) {
 		{"missing corpus", []string{"sandbox", "world", "--from-corpus", filepath.Join(dir, "nope"), "-o", "-"}, "no such file"},
 		{"serve missing world", []string{"sandbox", "serve", "--world", filepath.Join(dir, "nope.json")}, "no such file"},
 		{"serve non-loopback", []string{"sandbox", "serve", "--world", "x.json", "--addr", "0.0.0.0:0"}, "not a loopback"},
+		{"serve zero operation delay", []string{"sandbox", "serve", "--world", "x.json", "--operation-delay", "0s"}, "--operation-delay must be positive"},
+		{"serve bad operation delay", []string{"sandbox", "serve", "--world", "x.json", "--operation-delay", "soon"}, "operation-delay"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -315,6 +315,7 @@ func (b *stackBuilder) build(description string) (*sandbox.Stack, error) {
 		TemplateBody: string(body),
 		Resources:    stackRes,
 		Capabilities: []string{"CAPABILITY_IAM"},
+		Imports:      b.env.imported(),
 	}, nil
 }
 

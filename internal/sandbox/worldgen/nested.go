@@ -244,6 +244,7 @@ func deployNested(site nestedSite, name string, spec *nestedSpec, params map[str
 		return nil, err
 	}
 	st.TemplateBody = string(body)
+	st.Imports = e.imported()
 	*out = append(*out, st)
 	return st, nil
 }

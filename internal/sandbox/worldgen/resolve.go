@@ -3,6 +3,7 @@ package worldgen
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -15,6 +16,19 @@ type env struct {
 	refs                                map[string]string
 	attrs                               map[string]map[string]any
 	exports                             map[string]string
+	// imports are the export names Fn::ImportValue resolved: the stack's
+	// imports, as CloudFormation records them on deploy (ListImports).
+	imports map[string]bool
+}
+
+// imported returns the export names the stack imports, sorted.
+func (e *env) imported() []string {
+	var out []string
+	for name := range e.imports {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
 }
 
 var subVar = regexp.MustCompile(`\$\{([^}!]+)\}`)
@@ -71,6 +85,10 @@ func (e *env) resolve(v any) (any, error) {
 						return nil, err
 					}
 					if v, ok := e.exports[name.(string)]; ok {
+						if e.imports == nil {
+							e.imports = map[string]bool{}
+						}
+						e.imports[name.(string)] = true
 						return v, nil
 					}
 					return nil, fmt.Errorf("no export %v (Fn::ImportValue)", name)
