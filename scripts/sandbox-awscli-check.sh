@@ -827,7 +827,7 @@ fails "lambda remove-permission (gone)" "ResourceNotFoundException" lambda remov
 fails "lambda list-aliases (missing function)" "ResourceNotFoundException" lambda list-aliases --function-name cli-nope
 }
 sec_sns_writes() {
-# SNS (query/XML): attribute writes, subscriptions listed and removed.
+# SNS (query/XML): attribute writes, subscriptions listed and removed, a publish.
 topic=arn:aws:sns:us-east-1:$DEV:cli-topic
 add AWS::SNS::Topic "$topic" '{"TopicName":"cli-topic","TopicArn":"'"$topic"'"}'
 add AWS::SNS::Subscription "$topic:0b0b0b0b-1111-2222-3333-444444444444" '{"TopicArn":"'"$topic"'","Protocol":"sqs","Endpoint":"arn:aws:sqs:us-east-1:'$DEV':cli-q"}'
@@ -848,6 +848,11 @@ awsq sns list-subscriptions-by-topic --topic-arn "$topic" | check "sns list-subs
 assert out['Subscriptions'] == [], out
 "
 fails "sns unsubscribe (gone)" "NotFound" sns unsubscribe --subscription-arn "$topic:0b0b0b0b-1111-2222-3333-444444444444"
+awsq sns publish --topic-arn "$topic" --subject drift --message "stack drifted" --message-attributes '{"severity":{"DataType":"String","StringValue":"high"}}' | check "sns publish" "
+assert len(out['MessageId']) == 36, out
+"
+fails "sns publish (no message)" "InvalidParameter" sns publish --topic-arn "$topic" --message ""
+fails "sns publish (no topic)" "NotFound" sns publish --topic-arn "arn:aws:sns:us-east-1:$DEV:cli-none" --message x
 }
 sec_s3_bucket_policy() {
 # S3 (REST-XML): a bucket policy written, read back and deleted.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/realdrift/realdrift/internal/sandbox/iamauth"
+	"github.com/realdrift/realdrift/internal/sandbox/service/sns"
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
@@ -26,6 +27,10 @@ type (
 	TrustPolicy   = world.TrustPolicy
 	// ServiceControlPolicy is an organization SCP.
 	ServiceControlPolicy = world.ServiceControlPolicy
+	// PublishedMessage is a message an SNS Publish accepted (Published).
+	PublishedMessage = sns.Message
+	// PublishedAttribute is a published message's attribute.
+	PublishedAttribute = sns.Attribute
 )
 
 // MaxWorldFile bounds a world file's size.

@@ -41,7 +41,8 @@
 //	s3 (REST-XML)               GetBucketPolicy PutBucketPolicy DeleteBucketPolicy
 //	sqs (JSON 1.0; query too)   GetQueueAttributes SetQueueAttributes
 //	sns (query/XML)             GetTopicAttributes SetTopicAttributes ListSubscriptionsByTopic
-//	                            Unsubscribe
+//	                            Unsubscribe Publish (to a topic; Server.Published reads
+//	                            what was accepted)
 //	iam (query/XML)             ListRolePolicies GetRolePolicy PutRolePolicy DeleteRolePolicy
 //	                            GetUserPolicy GetGroupPolicy GetPolicy GetPolicyVersion
 //	                            ListPolicyVersions CreatePolicyVersion DeletePolicyVersion
@@ -196,8 +197,10 @@
 //  5. Give the service's IAM facts (wire.IAM) where they are not the
 //     common case: an action prefix or an operation's action that is not
 //     signing-name:Operation, operations no policy governs, the resource
-//     its calls are authorized against (Service.Scoped; else "*"). List
-//     the operations in this file's table.
+//     its calls are authorized against (Service.Scoped; else "*"), the
+//     resource's own policy (IAM.Policy) and the further questions a call
+//     puts (IAM.Asks: a KMS key's use). List the operations in this
+//     file's table.
 //  6. Test through aws-sdk-go-v2 against sandboxtest.Serve (services_test.go
 //     shows the pattern); give each operation its entry in the conformance
 //     table (internal/sandbox/conformance/ops_test.go: the typed SDK call,
@@ -364,9 +367,23 @@
 //     sts:RoleSessionName and sts:SourceIdentity from the request; refused,
 //     AWS's AccessDenied without a reason. A role with none declared may be
 //     assumed by any principal of a world account.
+//   - A topic's access policy (its AWS::SNS::TopicPolicy, else the default
+//     policy SNS gives a topic) decides sns:Publish beside the caller's
+//     identity policies, as a resource-based policy (below; a service
+//     names its resources' policy with wire.IAM.Policy).
+//   - A KMS key's policy (the AWS::KMS::Key model's KeyPolicy, else KMS's
+//     default) decides a use of the key (wire.Ask.KeyPolicy): it must
+//     allow the call itself — a statement naming the caller allows it; one
+//     naming the key's account (its root or id) delegates to the account's
+//     identity policies, which must then allow it — and an explicit Deny
+//     in either refuses it; another account's caller needs both. A publish
+//     to an encrypted topic asks kms:GenerateDataKey and kms:Decrypt on
+//     the topic's key with kms:ViaService sns.REGION.amazonaws.com
+//     (wire.IAM.Asks), refused with KMSAccessDenied.
 //
-// Not evaluated: resource policies other than trust policies and an
-// Ask's (the guard's), permission boundaries, session policies.
+// Not evaluated: resource policies other than trust policies, topics',
+// keys' and an Ask's (the guard's), permission boundaries, session
+// policies.
 //
 // Services the sandbox does not serve are guarded instead (guard.go,
 // with iamauth's Asks):

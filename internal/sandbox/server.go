@@ -11,6 +11,7 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/service/cloudcontrolapi"
 	"github.com/realdrift/realdrift/internal/sandbox/service/s3"
 	"github.com/realdrift/realdrift/internal/sandbox/service/securityhub"
+	"github.com/realdrift/realdrift/internal/sandbox/service/sns"
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 	"github.com/realdrift/realdrift/internal/schema"
@@ -75,6 +76,8 @@ type Server struct {
 	// hub holds the findings imported into Security Hub
 	// (service/securityhub), guarded by st's lock.
 	hub *securityhub.Findings
+	// outbox holds the messages published to SNS topics (service/sns).
+	outbox *sns.Outbox
 }
 
 // New returns a server for w (which it owns from now on).
@@ -101,6 +104,7 @@ func New(w *world.World, opts Options) (*Server, error) {
 		requests: cloudcontrolapi.NewRequests(),
 		objects:  &s3.Objects{},
 		hub:      &securityhub.Findings{},
+		outbox:   &sns.Outbox{},
 		calls:    newCallLog(),
 		stale:    staleness{views: map[staleKey]*staleView{}},
 	}
@@ -136,6 +140,10 @@ func (s *Server) latency() time.Duration { return time.Duration(s.latencyNanos.L
 
 // SetLatency delays every API reply by d.
 func (s *Server) SetLatency(d time.Duration) { s.latencyNanos.Store(int64(d)) }
+
+// Published returns the messages published to an SNS topic (by ARN), in
+// order (tests: what an alert sent).
+func (s *Server) Published(topic string) []PublishedMessage { return s.outbox.Of(topic) }
 
 // SecurityHubFindings returns the findings imported into an account
 // region's Security Hub (tests and the admin API), sorted by Id.

@@ -108,7 +108,7 @@ func services(srv *Server) map[string]*wire.Service {
 		securityhub.Service(srv.hub),
 		servicediscovery.Service(),
 		ses.Service(),
-		sns.Service(),
+		sns.Service(srv.outbox, kms.Key),
 		sqs.Service(),
 		ssm.Service(),
 		sts.Service(srv.faults.deniesAssume, iamauth.Trusts),

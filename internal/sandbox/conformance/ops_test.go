@@ -727,6 +727,13 @@ func operationTable() map[string]check {
 		"sns:SetTopicAttributes": {types: on("AWS::SNS::Topic"), write: true, call: func(c context.Context, t target) (any, error) {
 			return sns.NewFromConfig(t.cfg).SetTopicAttributes(c, &sns.SetTopicAttributesInput{TopicArn: aws.String(t.id), AttributeName: aws.String("DisplayName"), AttributeValue: aws.String("conformance")})
 		}},
+		"sns:Publish": {types: on("AWS::SNS::Topic"), write: true, call: func(c context.Context, t target) (any, error) {
+			in := &sns.PublishInput{TopicArn: aws.String(t.id), Message: aws.String("conformance")}
+			if t.or("FifoTopic", "false") == "true" {
+				in.MessageGroupId = aws.String("conformance")
+			}
+			return sns.NewFromConfig(t.cfg).Publish(c, in)
+		}},
 		"sns:Unsubscribe": {types: on("AWS::SNS::Subscription"), write: true, call: func(c context.Context, t target) (any, error) {
 			return sns.NewFromConfig(t.cfg).Unsubscribe(c, &sns.UnsubscribeInput{SubscriptionArn: aws.String(t.id)})
 		}},

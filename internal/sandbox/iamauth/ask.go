@@ -1,7 +1,6 @@
 package iamauth
 
 import (
-	"encoding/json"
 	"net/http"
 	"strings"
 
@@ -9,18 +8,10 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// Ask is one question a request puts to IAM: an action on a resource, with
-// the service condition keys the request carries (dynamodb:LeadingKeys;
-// the global keys are added when it is evaluated).
-type Ask struct {
-	Action   string
-	Resource string
-	Keys     map[string][]string
-	// Policy is the resource's own policy (an event bus's), nil for none:
-	// Refuse decides the Ask with it as AWS decides a call on a resource
-	// with a policy.
-	Policy json.RawMessage
-}
+// Ask is one question a request puts to IAM (wire.Ask): an action on a
+// resource, with the service condition keys the request carries
+// (dynamodb:LeadingKeys) and the resource's own policy, if any.
+type Ask = wire.Ask
 
 // Asker maps a request of a stand-in service to the questions it puts to
 // IAM. account and region are the caller's (the credential's account, the

@@ -15,9 +15,12 @@ import (
 //
 // The SCPs are evaluated first (an explicit deny, or no Allow, in them
 // refuses the call whatever the identity policies say); a role's trust
-// policy is decided by STS itself (Trusts). Not evaluated: resource
-// policies (but an Ask's, Refuse), permission boundaries and session
-// policies. DynamoDB is not
+// policy is decided by STS itself (Trusts). A resource's own policy is
+// decided with them when the service names it (wire.IAM.Policy: a
+// topic's), and the further Asks a call puts (wire.IAM.Asks: the KMS key
+// a publish to an encrypted topic uses) each after it, the first refusal
+// answering in its own error when the Ask names one. Not evaluated:
+// other resource policies, permission boundaries and session policies. DynamoDB is not
 // served here (DynamoDB Local ignores IAM), so dynamodb:LeadingKeys and the
 // other table conditions are evaluated only by the server's guard.
 func Authorize(st *world.State, c *wire.Call) *wire.Error {
@@ -25,17 +28,37 @@ func Authorize(st *world.State, c *wire.Call) *wire.Error {
 		return nil
 	}
 	action := c.Service.IAMAction(c.Action)
+	tls := c.HTTP.TLS != nil
+	var asks []Ask
+	if c.Service.IAM.Asks != nil {
+		asks = c.Service.IAM.Asks(st, c)
+	}
+	var doc []byte
+	res := "*"
+	if c.Service.IAM.Policy != nil {
+		res = c.Service.IAMResource(st, c)
+		doc = c.Service.IAM.Policy(st, c, res)
+	}
 	pol := PoliciesOf(st, c.Who)
-	if pol == nil && !SCPGoverned(st, c.Who.Account) {
+	if pol == nil && doc == nil && len(asks) == 0 && !SCPGoverned(st, c.Who.Account) {
 		return nil
 	}
-	res := c.Service.IAMResource(st, c)
-	q := world.Request{Action: action, Resource: res, Keys: ConditionKeys(st, c.Who, c.Region, c.HTTP.TLS != nil, res), Caller: c.Who}
-	msg := refusal(st, q, pol)
+	if c.Service.IAM.Policy == nil {
+		res = c.Service.IAMResource(st, c)
+	}
+	msg := Refuse(st, c.Who, c.Region, tls, Ask{Action: action, Resource: res, Policy: doc})
+	e := c.Service.Deny
+	for _, a := range asks {
+		if msg != "" {
+			break
+		}
+		if msg = Refuse(st, c.Who, c.Region, tls, a); msg != "" && a.Deny != nil {
+			e = *a.Deny
+		}
+	}
 	if msg == "" {
 		return nil
 	}
-	e := c.Service.Deny
 	e.Message = msg
 	if c.Service.Protocol == wire.ProtoEC2 {
 		e.Message = "You are not authorized to perform this operation. " + e.Message

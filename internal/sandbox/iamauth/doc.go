@@ -13,7 +13,8 @@
 // maps their requests to Asks (an Asker: DynamoDBAsks for DynamoDB) and
 // decides each with Refuse, answering in the stand-in's shape (StandIn).
 // The organisation's policies are org.go's: SCPs, trust policies (Trusts,
-// which STS is handed at registration) and an Ask's resource policy.
+// which STS is handed at registration), an Ask's resource policy and a
+// KMS key's policy.
 //
 // Rules:
 //   - A principal its account declares no policies for, and every
@@ -23,9 +24,13 @@
 //     caller's account on every call, before them (a member account's
 //     principals, its root included; never the management account's); a
 //     role's trust policy on sts:AssumeRole (Trusts); a resource's own
-//     policy when an Ask carries it (Refuse: both across accounts, either
-//     within one). Not evaluated: other resource policies, permission
-//     boundaries, session policies. internal/sandbox/doc.go's IAM section
+//     policy when an Ask carries it, or the service names it for a served
+//     call (wire.IAM.Policy: a topic's; Refuse: both across accounts,
+//     either within one); a KMS key policy (Ask.KeyPolicy, keyRefusal:
+//     the key policy must allow, its account-root statements delegating
+//     to identity policies); a served call's further Asks (wire.IAM.Asks),
+//     each answered in its own error when it names one. Not evaluated:
+//     other resource policies, permission boundaries, session policies. internal/sandbox/doc.go's IAM section
 //     says the same and is kept true with this package.
 //   - Which action and resource a service's calls are authorized as are
 //     that service's facts (wire.IAM: its action prefix, the operations

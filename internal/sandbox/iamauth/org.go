@@ -1,6 +1,7 @@
 package iamauth
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -78,6 +79,9 @@ func Refuse(st *world.State, who world.Principal, region string, tls bool, a Ask
 	if d, ok := scpDecision(st, q); ok && d != world.Allowed {
 		return SCPDenyMessage(who, a.Action, a.Resource, d)
 	}
+	if a.KeyPolicy {
+		return keyRefusal(st, q, pol, a)
+	}
 	rstmts, err := world.CompileResourcePolicy(a.Policy)
 	if err != nil {
 		// Fail closed: a policy the sandbox cannot read allows nothing.
@@ -126,4 +130,108 @@ func Trusts(st *world.State, c *wire.Call, account, role string) bool {
 	}
 	d, ok := a.TrustDecision(role, q)
 	return !ok || d == world.Allowed
+}
+
+// keyRefusal decides q on a KMS key as KMS does: the key policy a.Policy
+// must allow it — a statement naming the caller (its role, user or a
+// service) allows it itself; one naming the key's account (its root, or
+// its id) only delegates, letting the account's identity policies decide —
+// and an explicit Deny in the key policy or the caller's identity
+// policies refuses it. A caller of another account needs both the key
+// policy and its own identity policies to allow it. An unreadable key
+// policy allows nothing.
+func keyRefusal(st *world.State, q world.Request, pol *world.Policies, a Ask) string {
+	f := strings.SplitN(a.Resource, ":", 6)
+	keyAccount := ""
+	if len(f) == 6 {
+		keyAccount = f[4]
+	}
+	own, delegating, err := splitKeyPolicy(a.Policy, keyAccount)
+	var kd, dd world.Decision = world.ImplicitDeny, world.ImplicitDeny
+	if err == nil {
+		kd, err = decideDoc(own, q)
+	}
+	if err == nil {
+		dd, err = decideDoc(delegating, q)
+	}
+	if err != nil {
+		return fmt.Sprintf("User: %s is not authorized to perform: %s on resource: %s (the sandbox cannot evaluate the key policy: %v)", q.Caller.ARN, a.Action, a.Resource, err)
+	}
+	id := world.Allowed
+	if pol != nil {
+		id = world.Evaluate(pol.Stmts, q)
+	}
+	cross := keyAccount != "" && keyAccount != q.Caller.Account
+	switch {
+	case kd == world.ExplicitDeny || dd == world.ExplicitDeny:
+		return fmt.Sprintf("User: %s is not authorized to perform: %s on resource: %s with an explicit deny in a resource-based policy", q.Caller.ARN, a.Action, a.Resource)
+	case id == world.ExplicitDeny:
+		return DenyMessage(q.Caller, a.Action, a.Resource, id)
+	case kd == world.Allowed && (!cross || id == world.Allowed):
+		return ""
+	case dd == world.Allowed && id == world.Allowed:
+		return ""
+	case kd != world.Allowed && dd != world.Allowed:
+		return fmt.Sprintf("User: %s is not authorized to perform: %s on resource: %s because no resource-based policy allows the %s action", q.Caller.ARN, a.Action, a.Resource, a.Action)
+	}
+	return DenyMessage(q.Caller, a.Action, a.Resource, id)
+}
+
+// splitKeyPolicy splits a key policy's statements into those that decide
+// themselves and the Allow statements whose only principal is the key's
+// account (arn:aws:iam::ACCOUNT:root or ACCOUNT), which delegate to IAM.
+func splitKeyPolicy(doc json.RawMessage, account string) (own, delegating []json.RawMessage, err error) {
+	var d struct {
+		Statement json.RawMessage
+	}
+	if err := json.Unmarshal(doc, &d); err != nil {
+		return nil, nil, fmt.Errorf("key policy: %w", err)
+	}
+	var stmts []json.RawMessage
+	if err := json.Unmarshal(d.Statement, &stmts); err != nil {
+		stmts = []json.RawMessage{d.Statement}
+	}
+	for _, raw := range stmts {
+		var st struct {
+			Effect    string
+			Principal struct{ AWS json.RawMessage }
+		}
+		if err := json.Unmarshal(raw, &st); err != nil {
+			return nil, nil, fmt.Errorf("key policy statement: %w", err)
+		}
+		var names []string
+		if json.Unmarshal(st.Principal.AWS, &names) != nil {
+			var one string
+			if json.Unmarshal(st.Principal.AWS, &one) == nil {
+				names = []string{one}
+			}
+		}
+		root := account != "" && st.Effect == "Allow" && len(names) > 0
+		for _, n := range names {
+			root = root && (n == account || n == "arn:aws:iam::"+account+":root")
+		}
+		if root {
+			delegating = append(delegating, raw)
+		} else {
+			own = append(own, raw)
+		}
+	}
+	return own, delegating, nil
+}
+
+// decideDoc evaluates q against resource-policy statements (none: an
+// implicit deny).
+func decideDoc(stmts []json.RawMessage, q world.Request) (world.Decision, error) {
+	if len(stmts) == 0 {
+		return world.ImplicitDeny, nil
+	}
+	doc, err := json.Marshal(map[string]any{"Version": "2012-10-17", "Statement": stmts})
+	if err != nil {
+		return world.ImplicitDeny, err
+	}
+	compiled, err := world.CompileResourcePolicy(doc)
+	if err != nil {
+		return world.ImplicitDeny, err
+	}
+	return world.Evaluate(compiled, q), nil
 }

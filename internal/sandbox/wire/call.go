@@ -160,6 +160,35 @@ type IAM struct {
 	// authorizes actions without resource-level permissions. It may take
 	// the state's read lock.
 	Resource func(st *world.State, c *Call) string
+	// Policy returns the policy of the resource a call is authorized
+	// against (a topic's access policy), decided beside the caller's own
+	// as AWS decides a call on a resource with a policy; nil for none. It
+	// may take the state's read lock.
+	Policy func(st *world.State, c *Call, resource string) json.RawMessage
+	// Asks returns the further questions a call puts to IAM beside its
+	// own action (the KMS key a publish to an encrypted topic uses), each
+	// decided on its own; nil for none. It may take the state's read lock.
+	Asks func(st *world.State, c *Call) []Ask
+}
+
+// Ask is one question to IAM: an action on a resource, with the service
+// condition keys the request carries (the global keys are added when it
+// is evaluated).
+type Ask struct {
+	Action   string
+	Resource string
+	Keys     map[string][]string
+	// Policy is the resource's own policy (an event bus's, a topic's),
+	// nil for none: the Ask is decided with it as AWS decides a call on a
+	// resource with a policy.
+	Policy json.RawMessage
+	// KeyPolicy says Policy is a KMS key policy: it must allow the call
+	// itself, and its statements naming the key's account (its root)
+	// delegate to the caller's identity policies, as KMS decides.
+	KeyPolicy bool
+	// Deny, when set, is the error the call answers when the Ask is
+	// refused (SNS's KMSAccessDenied), instead of the service's.
+	Deny *Error
 }
 
 // IAMAction returns the IAM action an operation of svc is authorized as.

@@ -1,6 +1,7 @@
 package kms
 
 import (
+	"encoding/json"
 	"strings"
 
 	"github.com/realdrift/realdrift/internal/sandbox/wire"
@@ -98,4 +99,63 @@ func kmsKeyExists(st *world.State, c *wire.Call, id string, aliases map[string]s
 		}
 	}
 	return false
+}
+
+// Key finds the customer-managed key id names in an account region — a key
+// id, a key ARN, an alias name (alias/NAME) or an alias ARN — and returns
+// its ARN and key policy (the AWS::KMS::Key model's KeyPolicy, KMS's
+// default one when the model has none; an AWS managed key, alias/aws/SVC,
+// exists in every account region, usable by the account's principals
+// through that service only); ok false
+// when the world has no such key. It takes st's read lock.
+func Key(st *world.State, account, region, id string) (arn string, policy json.RawMessage, ok bool) {
+	st.RLock()
+	defer st.RUnlock()
+	if f := strings.SplitN(id, ":", 6); len(f) == 6 && strings.HasPrefix(id, "arn:") {
+		region, account, id = f[3], f[4], f[5]
+	}
+	if name, isAlias := strings.CutPrefix(id, "alias/"); isAlias {
+		target := ""
+		if r := st.Region(account, region); r != nil {
+			target = r.KMSAliases["alias/"+name]
+		}
+		for _, a := range st.OfType(account, region, "AWS::KMS::Alias") {
+			if n := world.FieldString(a, "AliasName"); n == id || (n == "" && a.CCID() == id) {
+				target = world.FieldString(a, "TargetKeyId")
+			}
+		}
+		if i := strings.LastIndex(target, ":key/"); i >= 0 {
+			target = target[i+len(":key/"):]
+		}
+		if target == "" {
+			if svc, ok := strings.CutPrefix(name, "aws/"); ok && svc != "" {
+				return awsManagedKey(account, region, svc)
+			}
+			return "", nil, false
+		}
+		id = target
+	}
+	id = strings.TrimPrefix(id, "key/")
+	for _, k := range st.OfType(account, region, "AWS::KMS::Key") {
+		if k.CCID() == id || world.FieldString(k, "KeyId") == id {
+			policy := world.Field(k, "KeyPolicy")
+			if len(policy) == 0 {
+				// A key created without one has KMS's default key policy:
+				// the account (its IAM policies) may use it.
+				policy = json.RawMessage(`{"Version":"2012-10-17","Statement":[{"Sid":"Enable IAM User Permissions","Effect":"Allow","Principal":{"AWS":"arn:aws:iam::` + account + `:root"},"Action":"kms:*","Resource":"*"}]}`)
+			}
+			return "arn:aws:kms:" + region + ":" + account + ":key/" + id, json.RawMessage(world.CompactJSON(policy)), true
+		}
+	}
+	return "", nil, false
+}
+
+// awsManagedKey is the AWS managed key of service svc (alias/aws/svc) and
+// the policy AWS gives it: any principal of the account may use it through
+// the service, in its region.
+func awsManagedKey(account, region, svc string) (string, json.RawMessage, bool) {
+	policy := `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"*"},` +
+		`"Action":["kms:Encrypt","kms:Decrypt","kms:ReEncrypt*","kms:GenerateDataKey*","kms:CreateGrant","kms:DescribeKey"],"Resource":"*",` +
+		`"Condition":{"StringEquals":{"kms:CallerAccount":"` + account + `","kms:ViaService":"` + svc + "." + region + `.amazonaws.com"}}}]}`
+	return "arn:aws:kms:" + region + ":" + account + ":key/" + world.UUIDFrom("aws-managed/"+account+"/"+region+"/"+svc), json.RawMessage(policy), true
 }

@@ -10,13 +10,25 @@ import (
 )
 
 // Service is the service's registration: its wire facts and operations.
-func Service() *wire.Service {
-	return wire.Query("sns", "http://sns.amazonaws.com/doc/2010-03-31/", wire.Ops{
+// outbox records what Publish accepted; key finds a topic's KMS key and
+// its key policy (kms.Key).
+func Service(outbox *Outbox, key KeyFinder) *wire.Service {
+	p := &publisher{outbox: outbox, key: key}
+	svc := wire.Query("sns", "http://sns.amazonaws.com/doc/2010-03-31/", wire.Ops{
 		"GetTopicAttributes":       snsGetTopicAttributes,
 		"SetTopicAttributes":       snsSetTopicAttributes,
 		"ListSubscriptionsByTopic": snsListSubscriptionsByTopic,
 		"Unsubscribe":              snsUnsubscribe,
-	}).Denies(403, "AuthorizationError").Scoped(func(_ *world.State, c *wire.Call) string { return c.Str("TopicArn") })
+		"Publish":                  p.publish,
+	}).Denies(403, "AuthorizationError").Scoped(func(_ *world.State, c *wire.Call) string {
+		if c.Action == "Publish" && c.Str("TopicArn") == "" {
+			return c.Str("TargetArn")
+		}
+		return c.Str("TopicArn")
+	})
+	svc.IAM.Policy = topicPolicy
+	svc.IAM.Asks = p.keyAsks
+	return svc
 }
 
 // snsAttributes maps topic attribute names to AWS::SNS::Topic properties.
