@@ -22,6 +22,10 @@ const (
 
 const doc = `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:GetObject","Resource":"*"}]}`
 
+// topicDoc is a topic policy: a resource policy names its principal, or
+// SNS cannot evaluate it (the sandbox refuses calls on the topic).
+const topicDoc = `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"arn:aws:iam::111111111111:root"},"Action":"sns:Publish","Resource":"` + topicArn + `"}]}`
+
 func readersWorld() *sandbox.World {
 	return worldOf(
 		liveOnly("AWS::S3::Bucket", bucket, `{"BucketName":"`+bucket+`"}`),
@@ -30,7 +34,7 @@ func readersWorld() *sandbox.World {
 		liveOnly("AWS::SQS::Queue", queueURL, `{"QueueName":"Work-Q","QueueUrl":"`+queueURL+`","Arn":"`+queueArn+`","VisibilityTimeout":30}`),
 		liveOnly("AWS::SQS::QueuePolicy", "Stack-QP-1", `{"Queues":["`+queueURL+`"],"PolicyDocument":`+doc+`}`),
 		liveOnly("AWS::SNS::Topic", topicArn, `{"TopicArn":"`+topicArn+`","TopicName":"Alerts"}`),
-		liveOnly("AWS::SNS::TopicPolicy", "Stack-TP-1", `{"Topics":["`+topicArn+`"],"PolicyDocument":`+doc+`}`),
+		liveOnly("AWS::SNS::TopicPolicy", "Stack-TP-1", `{"Topics":["`+topicArn+`"],"PolicyDocument":`+topicDoc+`}`),
 		liveOnly("AWS::IAM::Role", "Worker-Role", `{"RoleName":"Worker-Role","Arn":"arn:aws:iam::111111111111:role/Worker-Role"}`),
 		liveOnly("AWS::IAM::Role", "Other-Role", `{"RoleName":"Other-Role","ManagedPolicyArns":["`+managed+`"]}`),
 		liveOnly("AWS::IAM::Policy", "Stack-Inl-1", `{"PolicyName":"Inline","Roles":["Worker-Role"],"PolicyDocument":`+doc+`}`),
@@ -45,8 +49,11 @@ func readersWorld() *sandbox.World {
 func TestRead(t *testing.T) {
 	_, url := serve(t, readersWorld())
 	c := live.NewClients(config(url))
-	var policy map[string]any
+	var policy, topicPolicy map[string]any
 	if err := jsonUnmarshal(doc, &policy); err != nil {
+		t.Fatal(err)
+	}
+	if err := jsonUnmarshal(topicDoc, &topicPolicy); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -73,7 +80,7 @@ func TestRead(t *testing.T) {
 		{"queue policy waits on an unresolved queue", live.Request{Type: "AWS::SQS::QueuePolicy", PhysicalID: "Stack-QP-1", Declared: map[string]any{"Queues": []any{drift.Unknown{Reason: "GetAtt"}}}},
 			live.Result{Status: live.Skipped, Route: live.RouteOverride, Waiting: true}},
 		{"topic policy", live.Request{Type: "AWS::SNS::TopicPolicy", PhysicalID: "Stack-TP-1", Declared: map[string]any{"Topics": []any{topicArn}}},
-			live.Result{Status: live.Found, Route: live.RouteOverride, Model: map[string]any{"Topics": []any{topicArn}, "PolicyDocument": policy}}},
+			live.Result{Status: live.Found, Route: live.RouteOverride, Model: map[string]any{"Topics": []any{topicArn}, "PolicyDocument": topicPolicy}}},
 		{"inline policy", live.Request{Type: "AWS::IAM::Policy", PhysicalID: "Stack-Inl-1", Declared: map[string]any{"PolicyName": "Inline", "Roles": []any{"Worker-Role", "Other-Role"}}},
 			live.Result{Status: live.Found, Route: live.RouteOverride, Model: map[string]any{"PolicyName": "Inline", "Roles": []any{"Worker-Role"}, "PolicyDocument": policy}}},
 		{"inline policy gone", live.Request{Type: "AWS::IAM::Policy", PhysicalID: "Stack-Inl-9", Declared: map[string]any{"PolicyName": "Missing", "Roles": []any{"Worker-Role"}}},

@@ -15,6 +15,9 @@ const (
 	wTopic    = "arn:aws:sns:us-east-1:111111111111:wt"
 	wManaged  = "arn:aws:iam::111111111111:policy/wm"
 	wDoc      = `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:GetObject","Resource":"*"}]}`
+	// wTopicDoc is a topic policy: a resource policy names its principal,
+	// or SNS cannot evaluate it (the sandbox refuses calls on the topic).
+	wTopicDoc = `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"arn:aws:iam::111111111111:root"},"Action":"sns:Publish","Resource":"` + wTopic + `"}]}`
 )
 
 func writersWorld() *sandbox.World {
@@ -22,7 +25,7 @@ func writersWorld() *sandbox.World {
 		liveOnly("AWS::SQS::Queue", wQueueURL, `{"QueueName":"wq","QueueUrl":"`+wQueueURL+`","VisibilityTimeout":60}`),
 		liveOnly("AWS::S3::Bucket", "wb", `{"BucketName":"wb"}`),
 		liveOnly("AWS::SNS::Topic", wTopic, `{"TopicName":"wt","TopicArn":"`+wTopic+`"}`),
-		liveOnly("AWS::SNS::TopicPolicy", wTopic, `{"Topics":["`+wTopic+`"],"PolicyDocument":`+wDoc+`}`),
+		liveOnly("AWS::SNS::TopicPolicy", wTopic, `{"Topics":["`+wTopic+`"],"PolicyDocument":`+wTopicDoc+`}`),
 		liveOnly("AWS::SNS::Subscription", wTopic+":s1", `{"TopicArn":"`+wTopic+`","Protocol":"email","Endpoint":"a@example.com","SubscriptionArn":"`+wTopic+`:s1"}`),
 		liveOnly("AWS::IAM::Role", "wr", `{"RoleName":"wr","Policies":[{"PolicyName":"Default","PolicyDocument":`+wDoc+`},{"PolicyName":"rogue","PolicyDocument":`+wDoc+`}]}`),
 		liveOnly("AWS::IAM::User", "wu", `{"UserName":"wu"}`),

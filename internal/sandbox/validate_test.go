@@ -165,6 +165,9 @@ func TestAdminChangesValidatedAgainstTheModel(t *testing.T) {
 		{"ELBv2 attribute key off the pattern", add("AWS::ElasticLoadBalancingV2::TargetGroup", "tg1", `{"TargetGroupAttributes":[{"Key":"deregistration delay","Value":"30"}]}`),
 			[]string{"ValidationError", "elasticloadbalancing ModifyTargetGroupAttributes would refuse it", "Value 'deregistration delay' at 'TargetGroupAttributes.1.Key'"},
 			add("AWS::ElasticLoadBalancingV2::TargetGroup", "tg1", `{"TargetGroupAttributes":[{"Key":"deregistration_delay.timeout_seconds","Value":"30"}]}`)},
+		{"SNS topic policy with an Effect no policy has", add("AWS::SNS::TopicPolicy", "arn:aws:sns:us-east-1:123456789012:tp", `{"Topics":["arn:aws:sns:us-east-1:123456789012:tp"],"PolicyDocument":{"Version":"2012-10-17","Statement":[{"Effect":"Allox","Principal":{"Service":"events.amazonaws.com"},"Action":"sns:Publish","Resource":"*"}]}}`),
+			[]string{"InvalidParameter", "Policy Error", "Allox"},
+			add("AWS::SNS::TopicPolicy", "arn:aws:sns:us-east-1:123456789012:tp", `{"Topics":["arn:aws:sns:us-east-1:123456789012:tp"],"PolicyDocument":{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"Service":"events.amazonaws.com"},"Action":"sns:Publish","Resource":"*"}]}}`)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := srv.Apply(tc.bad)

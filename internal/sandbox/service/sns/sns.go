@@ -160,6 +160,9 @@ func snsSetTopicAttributes(st *world.State, c *wire.Call) (any, error) {
 		if !json.Valid([]byte(value)) {
 			return nil, wire.Errf(400, "InvalidParameter", "Invalid parameter: Policy Error: the policy is not valid JSON")
 		}
+		if _, err := world.CompileResourcePolicy(json.RawMessage(value)); err != nil {
+			return nil, wire.Errf(400, "InvalidParameter", "Invalid parameter: Policy Error: %v", err)
+		}
 		doc := json.RawMessage(world.CompactJSON([]byte(value)))
 		if pol := topicPolicyOf(st, c, arn); pol != nil {
 			return nil, world.SetField(pol, "PolicyDocument", doc)
