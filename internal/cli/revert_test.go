@@ -129,7 +129,10 @@ func TestRevertDemo(t *testing.T) {
 func TestRevertEventualConsistency(t *testing.T) {
 	t.Run("catches up", func(t *testing.T) {
 		env := demoEnvWith(t, sandbox.Options{StaleReads: 3})
-		rep, errs, code := env.revertJSON("--all", "--yes")
+		// One stack at a time: the lag is counted in reads per account and
+		// service, so another stack's concurrent reads could use up the
+		// stale ones before this stack's verification reads.
+		rep, errs, code := env.revertJSON("--all", "--yes", "--concurrency", "1")
 		if code != ExitOK || rep.Summary.Reverted == 0 || rep.Summary.StillDrifted != 0 || rep.Summary.Failed != 0 {
 			t.Fatalf("revert --yes: exit %d summary %+v\n%s", code, rep.Summary, errs)
 		}
