@@ -13,7 +13,6 @@ import (
 
 	"github.com/realdrift/realdrift/internal/sandbox/awsmodel"
 	"github.com/realdrift/realdrift/internal/sandbox/service/elasticloadbalancing"
-	"github.com/realdrift/realdrift/internal/sandbox/wire"
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
@@ -209,30 +208,19 @@ func (s *Server) checkModel(typ string, props json.RawMessage) error {
 				return fmt.Errorf("%w: %w", ErrRefused, &e)
 			}
 		}
-	}
-	if at, ok := enforcedResourcePolicies[typ]; ok {
-		if doc, ok := m[at]; ok {
+		if doc, ok := m[svc.ResourcePolicies[typ]]; ok {
 			b, err := json.Marshal(doc)
 			if err == nil {
 				_, err = world.CompileResourcePolicy(b)
 			}
 			if err != nil {
-				e := wire.Error{Status: 400, Code: "InvalidParameter", Message: "Invalid parameter: Policy Error: " + err.Error()}
+				e := svc.InvalidError()
+				e.Message = "Invalid parameter: Policy Error: " + err.Error()
 				return fmt.Errorf("%w: %w", ErrRefused, &e)
 			}
 		}
 	}
 	return nil
-}
-
-// enforcedResourcePolicies names, per type, the property holding a resource
-// policy the sandbox evaluates on the resource's calls (a topic policy on
-// sns:Publish and the topic's other calls). The service refuses a policy it
-// cannot parse (SetTopicAttributes: InvalidParameter, "Policy Error"), so an
-// out-of-band change leaving one is refused too, rather than locking the
-// resource's calls behind a policy no evaluation can decide.
-var enforcedResourcePolicies = map[string]string{
-	"AWS::SNS::TopicPolicy": "PolicyDocument",
 }
 
 // Live returns a copy of a resource's live model (nil, false when the

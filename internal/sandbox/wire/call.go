@@ -120,6 +120,11 @@ type Service struct {
 	// input (awsmodel.Table.CheckModel), so a change the service's own API
 	// would refuse (a Route 53 TTL that is not a number) is refused.
 	Models map[string][]ModelInput
+	// ResourcePolicies name, by type, the property of a live model that
+	// holds a resource policy the service decides its calls with (SNS's
+	// topic policy): the admin API refuses an out-of-band change leaving
+	// one no evaluation can decide, as the service refuses such a policy.
+	ResourcePolicies map[string]string
 	// IAM is how the service's operations are authorized: the facts
 	// package iamauth evaluates a call's principal against.
 	IAM IAM

@@ -20,13 +20,14 @@ func Service(outbox *Outbox, key KeyFinder) *wire.Service {
 		"ListSubscriptionsByTopic": snsListSubscriptionsByTopic,
 		"Unsubscribe":              snsUnsubscribe,
 		"Publish":                  p.publish,
-	}).Denies(403, "AuthorizationError").Scoped(func(_ *world.State, c *wire.Call) string {
+	}).Denies(403, "AuthorizationError").Refuses(400, "InvalidParameter").Scoped(func(_ *world.State, c *wire.Call) string {
 		if c.Action == "Publish" && c.Str("TopicArn") == "" {
 			return c.Str("TargetArn")
 		}
 		return c.Str("TopicArn")
 	})
 	svc.IAM.Policy = topicPolicy
+	svc.ResourcePolicies = map[string]string{"AWS::SNS::TopicPolicy": "PolicyDocument"}
 	svc.IAM.Asks = p.keyAsks
 	return svc
 }
