@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/acm"
 	"github.com/aws/aws-sdk-go-v2/service/applicationautoscaling"
 	"github.com/aws/aws-sdk-go-v2/service/appsync"
@@ -53,6 +52,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
+
+	"github.com/realdrift/realdrift/internal/sdkhttp"
 )
 
 // The interfaces below are shaped like the SDK client methods, so the real
@@ -312,10 +313,11 @@ func NewClients(cfg aws.Config) *Clients {
 	}
 }
 
-// httpClient is cfg's HTTP client, else the SDK's default one.
+// httpClient is cfg's HTTP client, else the SDK's default one sending
+// bodies from memory (sdkhttp).
 func httpClient(cfg aws.Config) httpDoer {
 	if cfg.HTTPClient != nil {
 		return cfg.HTTPClient
 	}
-	return awshttp.NewBuildableClient()
+	return sdkhttp.New()
 }

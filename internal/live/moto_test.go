@@ -17,6 +17,7 @@ import (
 
 	"github.com/realdrift/realdrift/internal/live"
 	"github.com/realdrift/realdrift/internal/live/mototest"
+	"github.com/realdrift/realdrift/internal/sdkhttp"
 )
 
 // moto is the second emulator these tests check the readers against: the
@@ -37,6 +38,7 @@ func motoConfig(t *testing.T) aws.Config {
 		Region:       region,
 		Credentials:  credentials.NewStaticCredentialsProvider("AKIAMOTO000000000001", "secret", ""),
 		BaseEndpoint: aws.String(moto.Endpoint(t, t.Name())),
+		HTTPClient:   sdkhttp.New(),
 	}
 }
 

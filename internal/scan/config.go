@@ -12,6 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/smithy-go/logging"
 	"github.com/aws/smithy-go/middleware"
+
+	"github.com/realdrift/realdrift/internal/sdkhttp"
 )
 
 // DefaultMaxAttempts is the default bound on the attempts of one call.
@@ -104,5 +106,6 @@ func Config(ctx context.Context, s Settings) (aws.Config, error) {
 	if err != nil {
 		return aws.Config{}, fmt.Errorf("load AWS config: %w", err)
 	}
+	cfg.HTTPClient = sdkhttp.Wrap(cfg.HTTPClient)
 	return cfg, nil
 }

@@ -29,7 +29,8 @@ const (
 )
 
 // httpClient is the SDK's HTTP client with the connect and first-byte
-// deadlines of s (defaults where zero).
+// deadlines of s (defaults where zero). Config wraps it in sdkhttp once
+// the SDK has added what it adds (a CA bundle needs the bare client).
 func httpClient(s Settings) *awshttp.BuildableClient {
 	connect := orDefault(s.ConnectTimeout, DefaultConnectTimeout)
 	firstByte := orDefault(s.FirstByteTimeout, DefaultFirstByteTimeout)
