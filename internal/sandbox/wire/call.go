@@ -29,6 +29,15 @@ type Call struct {
 	Now            func() time.Time
 }
 
+// now is the call's time on the server's clock (the zero time when the
+// call has none).
+func (c *Call) now() time.Time {
+	if c.Now == nil {
+		return time.Time{}
+	}
+	return c.Now()
+}
+
 // str returns a query parameter.
 func (c *Call) Str(name string) string { return c.Form.Get(name) }
 
@@ -128,6 +137,24 @@ type Service struct {
 	// IAM is how the service's operations are authorized: the facts
 	// package iamauth evaluates a call's principal against.
 	IAM IAM
+	// TokenLifetimes are how long the page tokens of the service's
+	// operations stay valid where AWS documents it, by operation ("" for
+	// every operation without its own; TokensExpire sets them): an older
+	// token is refused (Paging). Where nothing is documented, tokens do
+	// not expire.
+	TokenLifetimes map[string]time.Duration
+}
+
+// TokenLifetime is how long a page token op issues stays valid, 0 for
+// ever.
+func (svc *Service) TokenLifetime(op string) time.Duration {
+	if svc == nil {
+		return 0
+	}
+	if d, ok := svc.TokenLifetimes[op]; ok {
+		return d
+	}
+	return svc.TokenLifetimes[""]
 }
 
 // ModelInput is where one write of a service carries a live model of

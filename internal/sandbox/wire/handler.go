@@ -2,6 +2,7 @@ package wire
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
@@ -36,12 +37,18 @@ func Write[In any](f func(st *world.State, c *Call, in In) (any, error)) Handler
 	}
 }
 
-// Paging is how a list operation pages: the prefix of its tokens
-// (PageToken), the page size when the request names none, the smallest
-// and largest it accepts (0: no bound), and AWS's errors for a size out of
-// range (given the size as the request gave it) and for a token the
-// service did not issue. An operation that refuses no size has no BadSize:
-// then a size below 1 is the default and Min and Max are not checked.
+// Paging is how a list operation pages: the prefix of its tokens, the
+// page size when the request names none, the smallest and largest it
+// accepts (0: no bound), and AWS's errors for a size out of range (given
+// the size as the request gave it) and for a token the service did not
+// issue. An operation that refuses no size has no BadSize: then a size
+// below 1 is the default and Min and Max are not checked.
+//
+// A token is bound to the listing that issued it (Listing: the call's
+// parameters but its token and page size) and to its issue time on the
+// call's clock: reused with other parameters, or older than the lifetime
+// the service documents for the operation (Service.TokenLifetime), it is
+// refused with BadToken, as the services refuse such a token.
 type Paging struct {
 	Prefix   string
 	Default  int
@@ -54,27 +61,37 @@ type Paging struct {
 type Cursor struct {
 	prefix    string
 	off, size int
+	listing   string
+	now       time.Time
 }
 
 // Start checks a JSON request's page size (0: the default) and token.
-func (p Paging) Start(size int, token string) (Cursor, error) {
+func (p Paging) Start(c *Call, size int, tok string) (Cursor, error) {
 	if p.BadSize != nil && (size < 0 || (size > 0 && size < p.Min) || (p.Max > 0 && size > p.Max)) {
 		return Cursor{}, p.BadSize(strconv.Itoa(size))
 	}
 	if size <= 0 {
 		size = p.Default
 	}
-	off, ok := PageOffset(p.Prefix, token)
-	if !ok {
+	cur := Cursor{prefix: p.Prefix, size: size, listing: Listing(c, tok), now: c.now()}
+	if tok == "" {
+		return cur, nil
+	}
+	t, ok := parseToken(p.Prefix, tok)
+	if !ok || t.listing != cur.listing {
 		return Cursor{}, p.BadToken
 	}
-	return Cursor{prefix: p.Prefix, off: off, size: size}, nil
+	if life := c.Service.TokenLifetime(c.Action); life > 0 && cur.now.Sub(t.issued) > life {
+		return Cursor{}, p.BadToken
+	}
+	cur.off = t.off
+	return cur, nil
 }
 
 // StartText is Start for a query request, whose size is text ("": the
 // default; not a number is out of range, or the default where no size is
 // refused).
-func (p Paging) StartText(size, token string) (Cursor, error) {
+func (p Paging) StartText(c *Call, size, tok string) (Cursor, error) {
 	n := 0
 	if size != "" {
 		var err error
@@ -82,15 +99,16 @@ func (p Paging) StartText(size, token string) (Cursor, error) {
 			return Cursor{}, p.BadSize(size)
 		}
 	}
-	return p.Start(n, token)
+	return p.Start(c, n, tok)
 }
 
 // Cut is the page of total items the cursor asks for, [lo, hi), and the
-// next page's token ("" on the last page).
+// next page's token ("" on the last page), issued now for the same
+// listing.
 func (c Cursor) Cut(total int) (lo, hi int, next string) {
 	lo, hi, n := Page(total, c.off, c.size)
 	if n >= 0 {
-		next = PageToken(c.prefix, n)
+		next = token{off: n, issued: c.now, listing: c.listing}.encode(c.prefix)
 	}
 	return lo, hi, next
 }

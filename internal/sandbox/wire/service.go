@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
@@ -81,6 +82,23 @@ func (svc *Service) Eventually(ops ...string) *Service {
 	}
 	for _, op := range ops {
 		svc.Eventual[op] = true
+	}
+	return svc
+}
+
+// TokensExpire sets how long page tokens stay valid
+// (Service.TokenLifetimes): those the ops issue, or with no op every
+// operation's without its own. Only a lifetime AWS documents is set,
+// with where it says so.
+func (svc *Service) TokensExpire(life time.Duration, ops ...string) *Service {
+	if svc.TokenLifetimes == nil {
+		svc.TokenLifetimes = map[string]time.Duration{}
+	}
+	if len(ops) == 0 {
+		ops = []string{""}
+	}
+	for _, op := range ops {
+		svc.TokenLifetimes[op] = life
 	}
 	return svc
 }

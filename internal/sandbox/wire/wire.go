@@ -264,31 +264,6 @@ func WriteJSON(w http.ResponseWriter, svc *Service, reqID string, v any) {
 	_, _ = w.Write(body)
 }
 
-// pageToken encodes an offset as an opaque pagination token.
-func PageToken(prefix string, offset int) string {
-	return prefix + "-" + hex.EncodeToString([]byte(strconv.Itoa(offset)))
-}
-
-// pageOffset decodes a pagination token; "" is the first page.
-func PageOffset(prefix, token string) (int, bool) {
-	if token == "" {
-		return 0, true
-	}
-	rest, ok := strings.CutPrefix(token, prefix+"-")
-	if !ok {
-		return 0, false
-	}
-	b, err := hex.DecodeString(rest)
-	if err != nil {
-		return 0, false
-	}
-	n, err := strconv.Atoi(string(b))
-	if err != nil || n < 0 {
-		return 0, false
-	}
-	return n, true
-}
-
 // page slices n items from offset; next is the following offset or -1.
 func Page(total, offset, size int) (lo, hi, next int) {
 	if offset > total {

@@ -39,7 +39,7 @@ func aasDescribeScalingPolicies(st *world.State, c *wire.Call, in struct {
 		BadSize: func(string) error {
 			return wire.Errf(400, "ValidationException", "MaxResults must be between 1 and 50")
 		},
-		BadToken: wire.Errf(400, "InvalidNextTokenException", "Invalid token")}.Start(in.MaxResults, in.NextToken)
+		BadToken: wire.Errf(400, "InvalidNextTokenException", "Invalid token")}.Start(c, in.MaxResults, in.NextToken)
 	if err != nil {
 		return nil, err
 	}

@@ -22,19 +22,21 @@ func Service() *wire.Service {
 
 func appSyncListApiKeys(st *world.State, c *wire.Call) (any, error) {
 	api := c.Params["api"]
-	size := 25
+	badSize := func(string) error {
+		return wire.Errf(400, "BadRequestException", "maxResults must be between 0 and 25")
+	}
+	size := 0
 	if m := c.Str("maxResults"); m != "" {
 		n, err := strconv.Atoi(m)
-		if err != nil || n < 0 || n > 25 {
-			return nil, wire.Errf(400, "BadRequestException", "maxResults must be between 0 and 25")
+		if err != nil {
+			return nil, badSize(m)
 		}
-		if n > 0 {
-			size = n
-		}
+		size = n
 	}
-	off, ok := wire.PageOffset("appsync", c.Str("nextToken"))
-	if !ok {
-		return nil, wire.Errf(400, "BadRequestException", "Invalid nextToken")
+	cur, err := wire.Paging{Prefix: "appsync", Default: 25, Max: 25, BadSize: badSize,
+		BadToken: wire.Errf(400, "BadRequestException", "Invalid nextToken")}.Start(c, size, c.Str("nextToken"))
+	if err != nil {
+		return nil, err
 	}
 	st.RLock()
 	defer st.RUnlock()
@@ -66,10 +68,10 @@ func appSyncListApiKeys(st *world.State, c *wire.Call) (any, error) {
 	if !exists {
 		return nil, wire.Errf(404, "NotFoundException", "GraphQL API %s not found.", api)
 	}
-	lo, hi, next := wire.Page(len(keys), off, size)
+	lo, hi, next := cur.Cut(len(keys))
 	out := map[string]any{"apiKeys": keys[lo:hi]}
-	if next >= 0 {
-		out["nextToken"] = wire.PageToken("appsync", next)
+	if next != "" {
+		out["nextToken"] = next
 	}
 	return out, nil
 }

@@ -69,7 +69,7 @@ func asDescribeScheduledActions(st *world.State, c *wire.Call) (any, error) {
 		BadSize: func(n string) error {
 			return wire.Validation("1 validation error detected: Value '%s' at 'maxRecords' failed to satisfy constraint: Member must have value less than or equal to 100", n)
 		},
-		BadToken: wire.Errf(400, "InvalidNextToken", "The token is not valid.")}.StartText(c.Str("MaxRecords"), c.Str("NextToken"))
+		BadToken: wire.Errf(400, "InvalidNextToken", "The token is not valid.")}.StartText(c, c.Str("MaxRecords"), c.Str("NextToken"))
 	if err != nil {
 		return nil, err
 	}

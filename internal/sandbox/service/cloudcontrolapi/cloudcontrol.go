@@ -235,7 +235,7 @@ func (a *api) ccListResources(st *world.State, c *wire.Call) (any, error) {
 		}
 	}
 	cur, err := wire.Paging{Prefix: "cc", Default: c.PageSize,
-		BadToken: wire.Errf(400, "InvalidRequestException", "The NextToken is not valid.")}.Start(min(in.MaxResults, c.PageSize), in.NextToken)
+		BadToken: wire.Errf(400, "InvalidRequestException", "The NextToken is not valid.")}.Start(c, min(in.MaxResults, c.PageSize), in.NextToken)
 	if err != nil {
 		return nil, err
 	}

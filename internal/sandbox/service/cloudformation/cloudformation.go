@@ -259,7 +259,7 @@ func cfnListExports(ws *world.State, c *wire.Call) (any, error) {
 // NextToken, as CloudFormation's lists page.
 func cfnPage(c *wire.Call, kind, list string, items []*wire.Node) (any, error) {
 	cur, err := wire.Paging{Prefix: kind, Default: c.PageSize,
-		BadToken: wire.Validation("Invalid NextToken")}.Start(0, c.Str("NextToken"))
+		BadToken: wire.Validation("Invalid NextToken")}.Start(c, 0, c.Str("NextToken"))
 	if err != nil {
 		return nil, err
 	}

@@ -22,7 +22,7 @@ func cdListDeploymentGroups(st *world.State, c *wire.Call, in struct {
 		return nil, wire.Errf(400, "ApplicationNameRequiredException", "The minimum number of required application names was not specified.")
 	}
 	cur, err := wire.Paging{Prefix: "dg", Default: 100,
-		BadToken: wire.Errf(400, "InvalidNextTokenException", "The next token was specified in an invalid format.")}.Start(0, in.NextToken)
+		BadToken: wire.Errf(400, "InvalidNextTokenException", "The next token was specified in an invalid format.")}.Start(c, 0, in.NextToken)
 	if err != nil {
 		return nil, err
 	}

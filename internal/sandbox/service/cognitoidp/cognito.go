@@ -52,7 +52,7 @@ func cognitoListUserPoolClients(st *world.State, c *wire.Call, in struct {
 		BadSize: func(n string) error {
 			return wire.Errf(400, "InvalidParameterException", "1 validation error detected: Value '%s' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 60", n)
 		},
-		BadToken: wire.Errf(400, "InvalidParameterException", "Invalid pagination token")}.Start(in.MaxResults, in.NextToken)
+		BadToken: wire.Errf(400, "InvalidParameterException", "Invalid pagination token")}.Start(c, in.MaxResults, in.NextToken)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ func cognitoListGroups(st *world.State, c *wire.Call, in struct {
 		BadSize: func(n string) error {
 			return wire.Errf(400, "InvalidParameterException", "1 validation error detected: Value '%s' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 60", n)
 		},
-		BadToken: wire.Errf(400, "InvalidParameterException", "Invalid pagination token")}.Start(in.Limit, in.NextToken)
+		BadToken: wire.Errf(400, "InvalidParameterException", "Invalid pagination token")}.Start(c, in.Limit, in.NextToken)
 	if err != nil {
 		return nil, err
 	}

@@ -141,7 +141,7 @@ func daxDescribeParameters(st *world.State, c *wire.Call, in struct {
 	MaxResults                            int
 }) (any, error) {
 	cur, err := wire.Paging{Prefix: "dax", Default: 100,
-		BadToken: wire.Errf(400, "InvalidParameterValueException", "Invalid NextToken")}.Start(in.MaxResults, in.NextToken)
+		BadToken: wire.Errf(400, "InvalidParameterValueException", "Invalid NextToken")}.Start(c, in.MaxResults, in.NextToken)
 	if err != nil {
 		return nil, err
 	}

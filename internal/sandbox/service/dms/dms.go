@@ -128,7 +128,7 @@ func dmsDescribe(st *world.State, c *wire.Call, k dmsKind) (any, error) {
 		BadSize: func(string) error {
 			return wire.Errf(400, "InvalidParameterValueException", "MaxRecords must be between 20 and 100")
 		},
-		BadToken: wire.Errf(400, "InvalidParameterValueException", "Invalid Marker")}.Start(in.MaxRecords, in.Marker)
+		BadToken: wire.Errf(400, "InvalidParameterValueException", "Invalid Marker")}.Start(c, in.MaxRecords, in.Marker)
 	if err != nil {
 		return nil, err
 	}

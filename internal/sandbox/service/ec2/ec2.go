@@ -100,20 +100,16 @@ func ec2Describe(c *wire.Call, setName, idParam, notFound, kind string, allowed 
 			return nil, wire.Errf(400, "InvalidParameterValue", "The filter '%s' is invalid", name)
 		}
 	}
-	size := 1000
-	if m := c.Str("MaxResults"); m != "" {
-		n, err := strconv.Atoi(m)
-		if err != nil || n < 5 || n > 1000 {
-			return nil, wire.Errf(400, "InvalidParameterValue", "Value ( %s ) for parameter maxResults is invalid. Expecting a value between 5 and 1000.", m)
-		}
-		if len(ids) > 0 {
-			return nil, wire.Errf(400, "InvalidParameterCombination", "The parameter %ss cannot be used with the parameter maxResults", idParam)
-		}
-		size = n
+	cur, err := wire.Paging{Prefix: "ec2", Default: 1000, Min: 5, Max: 1000,
+		BadSize: func(m string) error {
+			return wire.Errf(400, "InvalidParameterValue", "Value ( %s ) for parameter maxResults is invalid. Expecting a value between 5 and 1000.", m)
+		},
+		BadToken: wire.Errf(400, "InvalidPaginationToken", "Invalid pagination token")}.StartText(c, c.Str("MaxResults"), c.Str("NextToken"))
+	if err != nil {
+		return nil, err
 	}
-	off, ok := wire.PageOffset("ec2", c.Str("NextToken"))
-	if !ok {
-		return nil, wire.Errf(400, "InvalidPaginationToken", "Invalid pagination token")
+	if c.Str("MaxResults") != "" && len(ids) > 0 {
+		return nil, wire.Errf(400, "InvalidParameterCombination", "The parameter %ss cannot be used with the parameter maxResults", idParam)
 	}
 	sort.Slice(objs, func(i, j int) bool { return objs[i].id < objs[j].id })
 	byID := map[string]bool{}
@@ -142,10 +138,10 @@ func ec2Describe(c *wire.Call, setName, idParam, notFound, kind string, allowed 
 			kept = append(kept, o.node)
 		}
 	}
-	lo, hi, next := wire.Page(len(kept), off, size)
+	lo, hi, next := cur.Cut(len(kept))
 	out := wire.El("", items(setName, kept[lo:hi]))
-	if next >= 0 {
-		out.Kids = append(out.Kids, wire.Tx("nextToken", wire.PageToken("ec2", next)))
+	if next != "" {
+		out.Kids = append(out.Kids, wire.Tx("nextToken", next))
 	}
 	return out, nil
 }

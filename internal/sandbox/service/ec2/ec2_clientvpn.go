@@ -132,7 +132,7 @@ func ec2Page(c *wire.Call, setName string, kept []*wire.Node) (any, error) {
 		BadSize: func(n string) error {
 			return wire.Errf(400, "InvalidParameterValue", "Value ( %s ) for parameter maxResults is invalid. Expecting a value between 5 and 1000.", n)
 		},
-		BadToken: wire.Errf(400, "InvalidPaginationToken", "Invalid pagination token")}.StartText(c.Str("MaxResults"), c.Str("NextToken"))
+		BadToken: wire.Errf(400, "InvalidPaginationToken", "Invalid pagination token")}.StartText(c, c.Str("MaxResults"), c.Str("NextToken"))
 	if err != nil {
 		return nil, err
 	}

@@ -40,7 +40,7 @@ func ecsListServices(st *world.State, c *wire.Call) (any, error) {
 		BadSize: func(string) error {
 			return wire.Errf(400, "InvalidParameterException", "maxResults must be between 1 and 100.")
 		},
-		BadToken: wire.Errf(400, "InvalidParameterException", "Invalid token")}.Start(in.MaxResults, in.NextToken)
+		BadToken: wire.Errf(400, "InvalidParameterException", "Invalid token")}.Start(c, in.MaxResults, in.NextToken)
 	if err != nil {
 		return nil, err
 	}

@@ -55,7 +55,7 @@ func cachePage(c *wire.Call) (wire.Cursor, error) {
 		BadSize: func(string) error {
 			return wire.Errf(400, "InvalidParameterValue", "MaxRecords must be between 20 and 100")
 		},
-		BadToken: wire.Errf(400, "InvalidParameterValue", "Invalid Marker")}.StartText(c.Str("MaxRecords"), c.Str("Marker"))
+		BadToken: wire.Errf(400, "InvalidParameterValue", "Invalid Marker")}.StartText(c, c.Str("MaxRecords"), c.Str("Marker"))
 }
 
 func cacheDescribeParameterGroups(st *world.State, c *wire.Call) (any, error) {

@@ -57,7 +57,7 @@ func elbv2DescribeListenerCertificates(st *world.State, c *wire.Call) (any, erro
 		BadSize: func(n string) error {
 			return wire.Validation("1 validation error detected: Value '%s' at 'pageSize' failed to satisfy constraint: Member must have value between 1 and 400", n)
 		},
-		BadToken: wire.Validation("Invalid Marker")}.StartText(c.Str("PageSize"), c.Str("Marker"))
+		BadToken: wire.Validation("Invalid Marker")}.StartText(c, c.Str("PageSize"), c.Str("Marker"))
 	if err != nil {
 		return nil, err
 	}

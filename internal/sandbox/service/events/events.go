@@ -42,7 +42,7 @@ func eventsListRules(st *world.State, c *wire.Call) (any, error) {
 		BadSize: func(n string) error {
 			return wire.Errf(400, "ValidationException", "1 validation error detected: Value '%s' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 100", n)
 		},
-		BadToken: wire.Errf(400, "ValidationException", "The nextToken is not valid.")}.Start(in.Limit, in.NextToken)
+		BadToken: wire.Errf(400, "ValidationException", "The nextToken is not valid.")}.Start(c, in.Limit, in.NextToken)
 	if err != nil {
 		return nil, err
 	}

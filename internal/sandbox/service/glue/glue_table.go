@@ -103,7 +103,7 @@ func glueGetTables(st *world.State, c *wire.Call, in struct {
 		BadSize: func(string) error {
 			return wire.Errf(400, "InvalidInputException", "MaxResults must be between 1 and 1000")
 		},
-		BadToken: wire.Errf(400, "InvalidInputException", "Invalid NextToken")}.Start(in.MaxResults, in.NextToken)
+		BadToken: wire.Errf(400, "InvalidInputException", "Invalid NextToken")}.Start(c, in.MaxResults, in.NextToken)
 	if err != nil {
 		return nil, err
 	}

@@ -178,5 +178,5 @@ func iamPage(c *wire.Call) (wire.Cursor, error) {
 		BadSize: func(n string) error {
 			return wire.Validation("1 validation error detected: Value '%s' at 'maxItems' failed to satisfy constraint: Member must have value between 1 and 1000", n)
 		},
-		BadToken: wire.Validation("Invalid Marker")}.StartText(c.Str("MaxItems"), c.Str("Marker"))
+		BadToken: wire.Validation("Invalid Marker")}.StartText(c, c.Str("MaxItems"), c.Str("Marker"))
 }

@@ -33,7 +33,7 @@ func kmsListAliases(st *world.State, c *wire.Call) (any, error) {
 		BadSize: func(n string) error {
 			return wire.Errf(400, "ValidationException", "1 validation error detected: Value '%s' at 'limit' failed to satisfy constraint: Member must have value between 1 and 1000", n)
 		},
-		BadToken: wire.Errf(400, "InvalidMarkerException", "Invalid marker")}.Start(in.Limit, in.Marker)
+		BadToken: wire.Errf(400, "InvalidMarkerException", "Invalid marker")}.Start(c, in.Limit, in.Marker)
 	if err != nil {
 		return nil, err
 	}

@@ -190,10 +190,6 @@ func lambdaGetPolicy(st *world.State, c *wire.Call) (any, error) {
 
 // listPage pages a Lambda list by Marker / MaxItems.
 func listPage(st *world.State, c *wire.Call, items []map[string]any) ([]map[string]any, string, error) {
-	off, ok := wire.PageOffset("lambda", c.Form.Get("Marker"))
-	if !ok {
-		return nil, "", wire.Errf(400, "InvalidParameterValueException", "Invalid Marker")
-	}
 	size := c.PageSize
 	if n := c.Form.Get("MaxItems"); n != "" {
 		var m int
@@ -207,11 +203,12 @@ func listPage(st *world.State, c *wire.Call, items []map[string]any) ([]map[stri
 			size = m
 		}
 	}
-	lo, hi, next := wire.Page(len(items), off, size)
-	marker := ""
-	if next >= 0 {
-		marker = wire.PageToken("lambda", next)
+	cur, err := wire.Paging{Prefix: "lambda", Default: c.PageSize,
+		BadToken: wire.Errf(400, "InvalidParameterValueException", "Invalid Marker")}.Start(c, size, c.Form.Get("Marker"))
+	if err != nil {
+		return nil, "", err
 	}
+	lo, hi, marker := cur.Cut(len(items))
 	return items[lo:hi], marker, nil
 }
 

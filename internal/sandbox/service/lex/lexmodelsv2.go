@@ -171,7 +171,7 @@ func lexPageOf(c *wire.Call, prefix string, total int) (lo, hi int, next string,
 		BadSize: func(string) error {
 			return wire.Errf(400, "ValidationException", "maxResults must be between 1 and 1000")
 		},
-		BadToken: wire.Errf(400, "ValidationException", "Invalid nextToken")}.StartText(size, in.NextToken)
+		BadToken: wire.Errf(400, "ValidationException", "Invalid nextToken")}.StartText(c, size, in.NextToken)
 	if err != nil {
 		return 0, 0, "", err
 	}

@@ -58,7 +58,7 @@ func logsFilters(st *world.State, c *wire.Call, typ, tokenPrefix string, render 
 		BadSize: func(n string) error {
 			return wire.Errf(400, "InvalidParameterException", "1 validation error detected: Value '%s' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 50", n)
 		},
-		BadToken: wire.Errf(400, "InvalidParameterException", "The specified nextToken is not valid.")}.Start(in.Limit, in.NextToken)
+		BadToken: wire.Errf(400, "InvalidParameterException", "The specified nextToken is not valid.")}.Start(c, in.Limit, in.NextToken)
 	if err != nil {
 		return nil, "", err
 	}

@@ -43,12 +43,12 @@ type memoryDBPageIn struct {
 	NextToken  string
 }
 
-func memoryDBPage(in memoryDBPageIn, prefix string, total int) (lo, hi int, next string, err error) {
+func memoryDBPage(c *wire.Call, in memoryDBPageIn, prefix string, total int) (lo, hi int, next string, err error) {
 	cur, err := wire.Paging{Prefix: prefix, Default: 100, Max: 100,
 		BadSize: func(string) error {
 			return wire.Errf(400, "InvalidParameterValueException", "MaxResults must be between 1 and 100")
 		},
-		BadToken: wire.Errf(400, "InvalidParameterValueException", "Invalid NextToken")}.Start(in.MaxResults, in.NextToken)
+		BadToken: wire.Errf(400, "InvalidParameterValueException", "Invalid NextToken")}.Start(c, in.MaxResults, in.NextToken)
 	if err != nil {
 		return 0, 0, "", err
 	}
@@ -68,7 +68,7 @@ func memoryDBDescribeUsers(st *world.State, c *wire.Call, in struct {
 		}
 		names = []string{in.UserName}
 	}
-	lo, hi, next, err := memoryDBPage(in.memoryDBPageIn, "memorydb-users", len(names))
+	lo, hi, next, err := memoryDBPage(c, in.memoryDBPageIn, "memorydb-users", len(names))
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +101,7 @@ func memoryDBDescribeParameters(st *world.State, c *wire.Call, in struct {
 		names = append(names, k)
 	}
 	sort.Strings(names)
-	lo, hi, next, err := memoryDBPage(in.memoryDBPageIn, "memorydb-params", len(names))
+	lo, hi, next, err := memoryDBPage(c, in.memoryDBPageIn, "memorydb-params", len(names))
 	if err != nil {
 		return nil, err
 	}

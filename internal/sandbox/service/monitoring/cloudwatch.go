@@ -79,7 +79,7 @@ func cloudWatchDescribeAnomalyDetectors(st *world.State, c *wire.Call) (any, err
 		return nil, err
 	}
 	cur, err := wire.Paging{Prefix: "cw", Default: 100,
-		BadToken: wire.Errf(400, "InvalidNextToken", "Invalid NextToken")}.Start(in.MaxResults, in.NextToken)
+		BadToken: wire.Errf(400, "InvalidNextToken", "Invalid NextToken")}.Start(c, in.MaxResults, in.NextToken)
 	if err != nil {
 		return nil, err
 	}

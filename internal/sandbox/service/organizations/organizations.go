@@ -54,7 +54,7 @@ func orgListAccounts(st *world.State, c *wire.Call, in struct {
 		return nil, wire.Errf(400, "AccessDeniedException", "You don't have permissions to access this resource.")
 	}
 	cur, err := wire.Paging{Prefix: "accounts", Default: 20,
-		BadToken: wire.Errf(400, "InvalidInputException", "You specified an invalid value for nextToken.")}.Start(min(in.MaxResults, 20), in.NextToken)
+		BadToken: wire.Errf(400, "InvalidInputException", "You specified an invalid value for nextToken.")}.Start(c, min(in.MaxResults, 20), in.NextToken)
 	if err != nil {
 		return nil, err
 	}

@@ -134,7 +134,7 @@ func docDBDescribe(st *world.State, c *wire.Call, kinds ...docDBKind) (any, erro
 		BadSize: func(string) error {
 			return wire.Errf(400, "InvalidParameterValue", "Invalid value for MaxRecords: must be between 20 and 100")
 		},
-		BadToken: wire.Errf(400, "InvalidParameterValue", "Invalid Marker")}.StartText(c.Str("MaxRecords"), c.Str("Marker"))
+		BadToken: wire.Errf(400, "InvalidParameterValue", "Invalid Marker")}.StartText(c, c.Str("MaxRecords"), c.Str("Marker"))
 	if err != nil {
 		return nil, err
 	}

@@ -97,7 +97,7 @@ func sageMakerListTags(st *world.State, c *wire.Call, in struct {
 	MaxResults             int
 }) (any, error) {
 	cur, err := wire.Paging{Prefix: "sagemaker", Default: 50,
-		BadToken: wire.Errf(400, "ValidationException", "Invalid NextToken")}.Start(in.MaxResults, in.NextToken)
+		BadToken: wire.Errf(400, "ValidationException", "Invalid NextToken")}.Start(c, in.MaxResults, in.NextToken)
 	if err != nil {
 		return nil, err
 	}

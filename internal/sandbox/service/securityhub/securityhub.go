@@ -229,7 +229,7 @@ func (h *Findings) securityHubGetFindings(st *world.State, c *wire.Call) (any, e
 		BadSize: func(string) error {
 			return wire.Errf(400, "InvalidInputException", "MaxResults must be between 1 and 100")
 		},
-		BadToken: wire.Errf(400, "InvalidInputException", "invalid NextToken")}.Start(in.MaxResults, in.NextToken)
+		BadToken: wire.Errf(400, "InvalidInputException", "invalid NextToken")}.Start(c, in.MaxResults, in.NextToken)
 	if err != nil {
 		return nil, err
 	}

@@ -195,7 +195,7 @@ func snsListSubscriptionsByTopic(st *world.State, c *wire.Call) (any, error) {
 	}
 	subs := topicSubscriptions(st, c, arn, topic)
 	cur, err := wire.Paging{Prefix: "subs", Default: c.PageSize,
-		BadToken: wire.Errf(400, "InvalidParameter", "Invalid parameter: NextToken")}.Start(0, c.Str("NextToken"))
+		BadToken: wire.Errf(400, "InvalidParameter", "Invalid parameter: NextToken")}.Start(c, 0, c.Str("NextToken"))
 	if err != nil {
 		return nil, err
 	}

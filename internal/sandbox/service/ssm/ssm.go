@@ -33,7 +33,7 @@ func windowChildren(st *world.State, c *wire.Call, typ, idKey, listKey string, r
 		BadSize: func(n string) error {
 			return wire.Errf(400, "ValidationException", "1 validation error detected: Value '%s' at 'maxResults' failed to satisfy constraint: Member must have value between 10 and 100", n)
 		},
-		BadToken: wire.Errf(400, "ValidationException", "The token is not valid.")}.Start(in.MaxResults, in.NextToken)
+		BadToken: wire.Errf(400, "ValidationException", "The token is not valid.")}.Start(c, in.MaxResults, in.NextToken)
 	if err != nil {
 		return nil, err
 	}

@@ -39,7 +39,7 @@ func ssmDescribeParameters(st *world.State, c *wire.Call) (any, error) {
 		}
 	}
 	cur, err := wire.Paging{Prefix: "Parameters", Default: 10,
-		BadToken: wire.Errf(400, "InvalidNextToken", "The specified token is not valid.")}.Start(in.MaxResults, in.NextToken)
+		BadToken: wire.Errf(400, "InvalidNextToken", "The specified token is not valid.")}.Start(c, in.MaxResults, in.NextToken)
 	if err != nil {
 		return nil, err
 	}
