@@ -131,15 +131,22 @@ func TestPagingTokenBoundToListing(t *testing.T) {
 			func(c *wire.Call, tok string) { c.Form = form("Marker", tok) }, true},
 		{"json: same members", json,
 			body(`{"logGroupName":"g","limit":2}`),
-			func(c *wire.Call, tok string) { c.Body = []byte(`{"limit":5,"nextToken":"` + tok + `","logGroupName":"g"}`) }, false},
+			func(c *wire.Call, tok string) {
+				c.Body = []byte(`{"limit":5,"nextToken":"` + tok + `","logGroupName":"g"}`)
+			}, false},
 		{"json: another member value", json,
 			body(`{"logGroupName":"g"}`),
 			func(c *wire.Call, tok string) { c.Body = []byte(`{"logGroupName":"h","nextToken":"` + tok + `"}`) }, true},
 		{"json: a nested member changed", json,
 			body(`{"Filters":[{"Key":"a","Values":["1"]}]}`),
-			func(c *wire.Call, tok string) { c.Body = []byte(`{"Filters":[{"Key":"a","Values":["2"]}],"NextToken":"` + tok + `"}`) }, true},
+			func(c *wire.Call, tok string) {
+				c.Body = []byte(`{"Filters":[{"Key":"a","Values":["2"]}],"NextToken":"` + tok + `"}`)
+			}, true},
 		{"rest: same path and query string", rest,
-			func(c *wire.Call) { c.Params = map[string]string{"apiId": "a1"}; c.Form = url.Values{"maxResults": {"2"}} },
+			func(c *wire.Call) {
+				c.Params = map[string]string{"apiId": "a1"}
+				c.Form = url.Values{"maxResults": {"2"}}
+			},
 			func(c *wire.Call, tok string) {
 				c.Params = map[string]string{"apiId": "a1"}
 				c.Form = url.Values{"maxResults": {"2"}, "nextToken": {tok}}
