@@ -117,6 +117,12 @@ func TestPagingTokenBoundToListing(t *testing.T) {
 		{"query: same parameters", query,
 			func(c *wire.Call) { c.Form = form("PathPrefix", "/a/") },
 			func(c *wire.Call, tok string) { c.Form = form("PathPrefix", "/a/", "Marker", tok) }, false},
+		{"query: the form in the body", query,
+			func(c *wire.Call) { c.Form = form("PathPrefix", "/a/"); c.Body = []byte(c.Form.Encode()) },
+			func(c *wire.Call, tok string) {
+				c.Form = form("PathPrefix", "/a/", "Marker", tok)
+				c.Body = []byte(c.Form.Encode())
+			}, false},
 		{"query: another page size", query,
 			func(c *wire.Call) { c.Form = form("PathPrefix", "/a/", "MaxItems", "2") },
 			func(c *wire.Call, tok string) { c.Form = form("PathPrefix", "/a/", "MaxItems", "7", "Marker", tok) }, false},

@@ -76,7 +76,8 @@ func Listing(c *Call, token string) string {
 			}
 		}
 	}
-	if body := bodyMembers(c); body != nil {
+	switch body, members := bodyMembers(c); {
+	case members:
 		for k, v := range body {
 			if s, ok := v.(string); pageMembers[strings.ToLower(k)] || (ok && token != "" && s == token) {
 				delete(body, k)
@@ -84,34 +85,43 @@ func Listing(c *Call, token string) string {
 		}
 		b, _ := json.Marshal(body) // maps marshal with sorted keys
 		put("body", string(b))
-	} else {
-		put("raw", string(c.Body))
+	case c.Service == nil || (c.Service.Protocol != ProtoQuery && c.Service.Protocol != ProtoEC2):
+		put("raw", string(c.Body)) // a query body is the form, read above
 	}
 	sum := h.Sum(nil)
 	return hex.EncodeToString(sum[:8])
 }
 
-// bodyMembers decodes a JSON or CBOR request body into its members; nil
-// when the body is none of these (an XML body is taken whole).
-func bodyMembers(c *Call) map[string]any {
-	if len(c.Body) == 0 {
-		return map[string]any{}
-	}
+// bodyMembers decodes a JSON or CBOR request body into its members (an
+// empty one has none); members is false when the body is not one of
+// these (a query form, an XML document).
+func bodyMembers(c *Call) (body map[string]any, members bool) {
 	var v any
-	if c.Service != nil && c.Service.Protocol == ProtoCBOR {
+	switch {
+	case c.Service != nil && c.Service.Protocol == ProtoCBOR:
+		if len(c.Body) == 0 {
+			return map[string]any{}, true
+		}
 		d, err := cbor.Decode(c.Body)
 		if err != nil {
-			return nil
+			return nil, false
 		}
 		b, err := json.Marshal(fromCBOR(d))
 		if err != nil || json.Unmarshal(b, &v) != nil {
-			return nil
+			return nil, false
 		}
-	} else if json.Unmarshal(c.Body, &v) != nil {
-		return nil
+	case c.Service == nil || c.Service.Protocol == ProtoJSON || c.Service.Protocol == ProtoRESTJSON:
+		if len(c.Body) == 0 {
+			return map[string]any{}, true
+		}
+		if json.Unmarshal(c.Body, &v) != nil {
+			return nil, false
+		}
+	default:
+		return nil, false
 	}
-	m, _ := v.(map[string]any)
-	return m
+	m, ok := v.(map[string]any)
+	return m, ok
 }
 
 // token is an issued page token's content.
