@@ -146,9 +146,10 @@
 //	internal/sandbox/world      the world file, State (indexes + lock), principals,
 //	                            identity policies (compiled, evaluated),
 //	                            live-model field helpers
-//	internal/sandbox/service/N  one service: its Service() (wire facts, REST
-//	                            routing, operations), handlers and the state
-//	                            accessors only it uses; N is its SigV4 signing name
+//	internal/sandbox/service/N  one service: its Service() in service.go (wire
+//	                            facts, REST routing, operations), handlers and
+//	                            the state accessors only it uses; N is its SigV4
+//	                            signing name
 //	internal/sandbox/worldgen   world generation (demo, corpus), apart
 //
 // A service package imports wire and world (and leaf packages of the
@@ -172,7 +173,9 @@
 //
 //  1. Create internal/sandbox/service/N (N = the SigV4 signing name) with a
 //     doc.go saying what it serves from which world models.
-//  2. Write func Service() *wire.Service with the protocol's constructor:
+//  2. Write func Service() *wire.Service in N/service.go, the file that
+//     holds the service's registration and nothing else (its doc comment
+//     says what it serves), with the protocol's constructor:
 //     wire.JSON(name, version, target prefix, ops), wire.Query(name, XML
 //     namespace, ops), wire.RESTJSON(name, route, ops) or wire.RESTXML(name,
 //     XML namespace, route, ops), where ops (wire.Ops) maps each operation

@@ -7,19 +7,6 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// Service serves Auto Scaling (query protocol): a group's
-// lifecycle hooks and scheduled actions, from the world's
-// AWS::AutoScaling::LifecycleHook and AWS::AutoScaling::ScheduledAction
-// models (AutoScalingGroupName). A group exists when an
-// AWS::AutoScaling::AutoScalingGroup model names it or a hook or action is
-// on it; another is the ValidationError "Group ... not found" AWS answers.
-func Service() *wire.Service {
-	return wire.Query("autoscaling", "http://autoscaling.amazonaws.com/doc/2011-01-01/", wire.Ops{
-		"DescribeLifecycleHooks":   asDescribeLifecycleHooks,
-		"DescribeScheduledActions": asDescribeScheduledActions,
-	})
-}
-
 // groupChildren returns the models of typ on group, by name key, or the
 // not-found ValidationError.
 func groupChildren(st *world.State, c *wire.Call, group, typ, key string) ([]*world.Resource, error) {

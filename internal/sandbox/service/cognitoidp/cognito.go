@@ -4,19 +4,6 @@ import "github.com/realdrift/realdrift/internal/sandbox/world"
 import "github.com/realdrift/realdrift/internal/sandbox/wire"
 import "sort"
 
-// Service serves Cognito user pools (JSON 1.1): a pool's app
-// clients and groups, from the world's AWS::Cognito::UserPoolClient and
-// AWS::Cognito::UserPoolGroup models (UserPoolId). A pool exists when an
-// AWS::Cognito::UserPool model names it or a client or group is in it.
-func Service() *wire.Service {
-	svc := wire.JSON("cognito-idp", "1.1", "AWSCognitoIdentityProviderService.", wire.Ops{
-		"ListUserPoolClients": wire.Read(cognitoListUserPoolClients),
-		"ListGroups":          wire.Read(cognitoListGroups),
-	}).Throttles(400, "TooManyRequestsException").Denies(400, "NotAuthorizedException")
-	svc.JSONNamespace = "com.amazonaws.cognitoidentityprovider#"
-	return svc
-}
-
 // poolChildren returns the models of typ in pool, sorted by key, or a
 // ResourceNotFoundException when the pool does not exist.
 func poolChildren(st *world.State, c *wire.Call, pool, typ, key string) ([]*world.Resource, error) {

@@ -8,13 +8,6 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// Service is the service's registration: its wire facts and operations.
-func Service() *wire.Service {
-	return wire.JSON("kms", "1.1", "TrentService.", wire.Ops{
-		"ListAliases": kmsListAliases,
-	})
-}
-
 // kmsListAliases lists the account region's aliases (Region.KMSAliases and
 // the AWS::KMS::Alias models), by name, optionally only those targeting one
 // key (KeyId: a key id or key ARN; a key that does not exist is a

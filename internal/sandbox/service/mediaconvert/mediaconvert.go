@@ -5,24 +5,6 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox/world"
 )
 
-// Service serves MediaConvert (REST-JSON, camelCase): GET
-// /2017-08-29/queues/{name} answers the world's AWS::MediaConvert::Queue
-// model of that name (Name, else the identifier) with what it holds
-// (description, pricingPlan, status, concurrentJobs) plus its ARN and
-// type; GET /2017-08-29/tags/{arn} answers its Tags map. An unknown queue
-// is NotFoundException.
-func Service() *wire.Service {
-	return wire.RESTJSON("mediaconvert", wire.Paths(map[string]string{
-		"GET /2017-08-29/queues/{name}":       "GetQueue",
-		"GET /2017-08-29/tags/{arn}":          "ListTagsForResource",
-		"GET /2017-08-29/jobTemplates/{name}": "GetJobTemplate",
-	}), wire.Ops{
-		"GetQueue":            mediaConvertGetQueue,
-		"ListTagsForResource": mediaConvertListTags,
-		"GetJobTemplate":      mediaConvertGetJobTemplate,
-	}).Denies(403, "ForbiddenException")
-}
-
 func mediaConvertQueue(st *world.State, c *wire.Call, name string) (map[string]any, error) {
 	m, err := st.Named(c.Account, c.Region, "AWS::MediaConvert::Queue", name)
 	if err == nil && m == nil {
