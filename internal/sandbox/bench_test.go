@@ -7,15 +7,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudcontrol"
 
 	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/sandbox/sandboxtest"
 )
 
 // BenchmarkGetResource measures one Cloud Control read through the SDK and
 // the sandbox over loopback HTTP.
 func BenchmarkGetResource(b *testing.B) {
-	w, err := sandbox.LoadWorld("testdata/world.json")
-	if err != nil {
-		b.Fatal(err)
-	}
+	w := sandboxtest.LoadWorld(b, "testdata/world.json")
 	srv, err := sandbox.New(w, sandbox.Options{})
 	if err != nil {
 		b.Fatal(err)

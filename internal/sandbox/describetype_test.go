@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/sandbox/sandboxtest"
 	"github.com/realdrift/realdrift/internal/schema"
 )
 
@@ -20,10 +21,7 @@ import (
 // and only for a type without facts the handlers the sandbox serves (no
 // read or list for a type it cannot read).
 func TestDescribeTypeHandlers(t *testing.T) {
-	w, err := sandbox.LoadWorld("testdata/world.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := sandboxtest.LoadWorld(t, "testdata/world.json")
 	const pinned, bare = "AWS::Example::Pinned", "AWS::Example::Bare"
 	w.CCGaps = append(w.CCGaps, pinned, bare)
 	w.Schemas = map[string]*schema.Facts{

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/sandbox/sandboxtest"
 )
 
 // FuzzParseWorld: any input is a world or an error, never a panic; a world
@@ -42,10 +43,7 @@ func FuzzParseWorld(f *testing.F) {
 // FuzzServeHTTP: no request, however malformed, panics the server or gets
 // a 5xx for bad input.
 func FuzzServeHTTP(f *testing.F) {
-	w, err := sandbox.LoadWorld("testdata/services.json")
-	if err != nil {
-		f.Fatal(err)
-	}
+	w := sandboxtest.LoadWorld(f, "testdata/services.json")
 	srv, err := sandbox.New(w, sandbox.Options{})
 	if err != nil {
 		f.Fatal(err)

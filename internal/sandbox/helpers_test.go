@@ -23,14 +23,10 @@ const (
 	queueType = "AWS::SQS::Queue"
 )
 
-// start serves the world file at path (or w when non-nil) over loopback HTTP.
+// start serves the world file at path over loopback HTTP.
 func start(t *testing.T, path string, opts sandbox.Options) (*sandbox.Server, string) {
 	t.Helper()
-	w, err := sandbox.LoadWorld(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return startWorld(t, w, opts)
+	return sandboxtest.ServeFile(t, path, opts)
 }
 
 func startWorld(t *testing.T, w *sandbox.World, opts sandbox.Options) (*sandbox.Server, string) {

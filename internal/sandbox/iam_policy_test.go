@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 
 	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/sandbox/sandboxtest"
 )
 
 func TestIAMAction(t *testing.T) {
@@ -38,10 +39,7 @@ func TestIAMAction(t *testing.T) {
 // and the management account's user alice.
 func policyWorld(t *testing.T, read, alice string) *sandbox.World {
 	t.Helper()
-	w, err := sandbox.LoadWorld("testdata/world.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := sandboxtest.LoadWorld(t, "testdata/world.json")
 	for _, a := range w.Accounts {
 		switch a.ID {
 		case member:
@@ -151,10 +149,7 @@ func TestIAMPolicyValidation(t *testing.T) {
 		"resource":  `{"Statement":[{"Effect":"Allow","Action":"s3:*"}]}`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			w, err := sandbox.LoadWorld("testdata/world.json")
-			if err != nil {
-				t.Fatal(err)
-			}
+			w := sandboxtest.LoadWorld(t, "testdata/world.json")
 			w.Accounts[0].Policies = []*sandbox.Policies{{User: "alice", Documents: []json.RawMessage{json.RawMessage(doc)}}}
 			b, err := w.Marshal()
 			if err != nil {

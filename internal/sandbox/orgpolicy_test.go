@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 
 	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/sandbox/sandboxtest"
 )
 
 // orgPolicyWorld is the test world with the member's realdrift-read role
@@ -19,10 +20,7 @@ import (
 // sqs:GetQueueAttributes in the member account.
 func orgPolicyWorld(t *testing.T) *sandbox.World {
 	t.Helper()
-	w, err := sandbox.LoadWorld("testdata/world.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := sandboxtest.LoadWorld(t, "testdata/world.json")
 	w.Organization.SCPs = []*sandbox.ServiceControlPolicy{
 		{Name: "FullAWSAccess", Accounts: []string{member}, Document: json.RawMessage(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}`)},
 		{Name: "NoQueueReads", Accounts: []string{member}, Document: json.RawMessage(`{"Version":"2012-10-17","Statement":[{"Effect":"Deny","Action":"sqs:GetQueueAttributes","Resource":"*"}]}`)},

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/sandbox/sandboxtest"
 )
 
 // TestLocalQueueURLs: with LocalQueueURLs every answer names a queue at
@@ -30,19 +31,13 @@ func TestLocalQueueURLs(t *testing.T) {
 		}
 		return aws.ToString(out.StackResources[0].PhysicalResourceId)
 	}
-	w, err := sandbox.LoadWorld("testdata/world.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := sandboxtest.LoadWorld(t, "testdata/world.json")
 	_, plain := startWorld(t, w, sandbox.Options{})
 	if got := physical(plain); got != aws_ {
 		t.Errorf("without LocalQueueURLs: %s, want the world's %s", got, aws_)
 	}
 
-	w, err = sandbox.LoadWorld("testdata/world.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w = sandboxtest.LoadWorld(t, "testdata/world.json")
 	_, endpoint := startWorld(t, w, sandbox.Options{LocalQueueURLs: true})
 	local := physical(endpoint)
 	want := endpoint + "/queues/us-east-1/111111111111/App-Queue-ABC"

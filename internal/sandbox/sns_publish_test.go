@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/sandbox/sandboxtest"
 )
 
 // publishWorld is the test world with, in the management account's
@@ -22,10 +23,7 @@ import (
 // kms:*), and denied (sns:Publish, denied by the topic's policy).
 func publishWorld(t *testing.T) *sandbox.World {
 	t.Helper()
-	w, err := sandbox.LoadWorld("testdata/world.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := sandboxtest.LoadWorld(t, "testdata/world.json")
 	role := func(name string) string { return "arn:aws:iam::" + mgmt + ":role/" + name }
 	alerts := "arn:aws:sns:us-east-1:" + mgmt + ":alerts"
 	keyPolicy := `{"Version":"2012-10-17","Statement":[

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/realdrift/realdrift/internal/sandbox"
+	"github.com/realdrift/realdrift/internal/sandbox/sandboxtest"
 )
 
 // testClock is a clock a test moves.
@@ -279,10 +280,7 @@ func TestLookupEventsPagingAndLimits(t *testing.T) {
 // eu-west-1 is recorded where AWS records it, in us-east-1 (its
 // endpoint's one region), and a regional service's in its own region.
 func TestTrailGlobalRegion(t *testing.T) {
-	w, err := sandbox.LoadWorld("testdata/services.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := sandboxtest.LoadWorld(t, "testdata/services.json")
 	w.Accounts[0].Regions[0].Name = "eu-west-1"
 	for _, st := range w.Accounts[0].Regions[0].Stacks {
 		st.ID = strings.Replace(st.ID, ":us-east-1:", ":eu-west-1:", 1)

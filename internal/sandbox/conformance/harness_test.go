@@ -118,10 +118,7 @@ func loadWorlds(t *testing.T) []*world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fixture, err := sandbox.LoadWorld("testdata/fixture.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	fixture := sandboxtest.LoadWorld(t, "testdata/fixture.json")
 	cb, err := os.ReadFile("testdata/changes.json")
 	if err != nil {
 		t.Fatal(err)

@@ -20,10 +20,7 @@ import (
 // out-of-band change) and by ChangeResourceRecordSets, with Route 53's
 // InvalidInput, and the zone's listing stays one the SDK parses.
 func TestRoute53RefusesTTLsAWSRefuses(t *testing.T) {
-	w, err := sandbox.LoadWorld("testdata/fixture.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := sandboxtest.LoadWorld(t, "testdata/fixture.json")
 	srv, url := sandboxtest.Serve(t, w, sandbox.Options{})
 	for _, v := range []string{`"300-oob"`, `"-1"`, `2147483648`, `true`} {
 		err := srv.Apply(sandbox.Change{Op: sandbox.OpSet, Region: "us-east-1", Type: "AWS::Route53::RecordSet", Identifier: "www.fixture.example.com", Path: "TTL", Value: []byte(v)})
@@ -36,7 +33,7 @@ func TestRoute53RefusesTTLsAWSRefuses(t *testing.T) {
 	}
 	cl := route53.NewFromConfig(sdkConfig(url, "AKIAFIXTURE900000000009", "us-east-1"))
 	c := sandboxtest.Context(t, 30*time.Second)
-	_, err = cl.ChangeResourceRecordSets(c, &route53.ChangeResourceRecordSetsInput{HostedZoneId: aws.String("Z0FIXTURE00001"),
+	_, err := cl.ChangeResourceRecordSets(c, &route53.ChangeResourceRecordSetsInput{HostedZoneId: aws.String("Z0FIXTURE00001"),
 		ChangeBatch: &r53types.ChangeBatch{Changes: []r53types.Change{{Action: r53types.ChangeActionUpsert, ResourceRecordSet: &r53types.ResourceRecordSet{
 			Name: aws.String("big.fixture.example.com."), Type: r53types.RRTypeA, TTL: aws.Int64(2147483648), ResourceRecords: []r53types.ResourceRecord{{Value: aws.String("192.0.2.2")}}}}}}})
 	var ae smithy.APIError

@@ -1,5 +1,6 @@
 // Package sandboxtest holds the test helpers every package that tests
-// against the sandbox shares: starting one over loopback HTTP, a bounded
+// against the sandbox shares: reading a world file (LoadWorld), starting
+// a sandbox over loopback HTTP (Serve, ServeFile), a bounded
 // test context, and the SDK configuration a client signs with (Config)
 // with a key of the world (Key).
 //

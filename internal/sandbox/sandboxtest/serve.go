@@ -10,6 +10,23 @@ import (
 	"github.com/realdrift/realdrift/internal/sandbox"
 )
 
+// LoadWorld reads the world file at path (sandbox.LoadWorld) for a test
+// to change or serve; it fails the test when the file does not load.
+func LoadWorld(t testing.TB, path string) *sandbox.World {
+	t.Helper()
+	w, err := sandbox.LoadWorld(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// ServeFile is Serve for the world file at path.
+func ServeFile(t testing.TB, path string, opts sandbox.Options) (*sandbox.Server, string) {
+	t.Helper()
+	return Serve(t, LoadWorld(t, path), opts)
+}
+
 // Serve starts a sandbox answering for w over loopback HTTP and returns it
 // with its base URL. The HTTP server and the sandbox close when the test
 // ends.
