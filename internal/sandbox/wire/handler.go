@@ -12,27 +12,25 @@ import (
 // (SerializationException when it does not parse; an empty body leaves In
 // zero), takes the state's read lock for the whole operation and calls f.
 func Read[In any](f func(st *world.State, c *Call, in In) (any, error)) Handler {
-	return func(st *world.State, c *Call) (any, error) {
-		var in In
-		if err := c.Decode(&in); err != nil {
-			return nil, err
-		}
-		st.RLock()
-		defer st.RUnlock()
-		return f(st, c, in)
-	}
+	return decoded(f, (*world.State).RLock, (*world.State).RUnlock)
 }
 
 // Write is Read under the state's write lock, for a handler that changes
 // the world.
 func Write[In any](f func(st *world.State, c *Call, in In) (any, error)) Handler {
+	return decoded(f, (*world.State).Lock, (*world.State).Unlock)
+}
+
+// decoded decodes the call's body into a new In and calls f between lock
+// and unlock of the state.
+func decoded[In any](f func(st *world.State, c *Call, in In) (any, error), lock, unlock func(*world.State)) Handler {
 	return func(st *world.State, c *Call) (any, error) {
 		var in In
 		if err := c.Decode(&in); err != nil {
 			return nil, err
 		}
-		st.Lock()
-		defer st.Unlock()
+		lock(st)
+		defer unlock(st)
 		return f(st, c, in)
 	}
 }

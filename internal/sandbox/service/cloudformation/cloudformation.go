@@ -108,10 +108,8 @@ func cfnDescribeStacks(ws *world.State, c *wire.Call) (any, error) {
 		return wire.El("", wire.Members("Stacks", []*wire.Node{stackNode(st)})), nil
 	}
 	var items []*wire.Node
-	for _, st := range ws.Stacks(c.Account, c.Region) {
-		if st.Status != "DELETE_COMPLETE" {
-			items = append(items, stackNode(st))
-		}
+	for _, st := range standing(ws, c) {
+		items = append(items, stackNode(st))
 	}
 	return cfnPage(c, "stacks", "Stacks", items)
 }
@@ -224,10 +222,7 @@ func cfnListExports(ws *world.State, c *wire.Call) (any, error) {
 	ws.RLock()
 	defer ws.RUnlock()
 	var items []*wire.Node
-	for _, st := range ws.Stacks(c.Account, c.Region) {
-		if st.Status == "DELETE_COMPLETE" {
-			continue
-		}
+	for _, st := range standing(ws, c) {
 		for _, o := range st.Outputs {
 			if o.ExportName != "" {
 				items = append(items, wire.El("", wire.Tx("ExportingStackId", st.ID), wire.Tx("Name", o.ExportName), wire.Tx("Value", o.Value)))
@@ -235,6 +230,18 @@ func cfnListExports(ws *world.State, c *wire.Call) (any, error) {
 		}
 	}
 	return cfnPage(c, "exports", "Exports", items)
+}
+
+// standing is the account region's stacks that are not deleted, which
+// every list but ListStacks leaves out. The caller holds the lock.
+func standing(ws *world.State, c *wire.Call) []*world.Stack {
+	var out []*world.Stack
+	for _, st := range ws.Stacks(c.Account, c.Region) {
+		if st.Status != "DELETE_COMPLETE" {
+			out = append(out, st)
+		}
+	}
+	return out
 }
 
 // cfnPage answers one page (c.PageSize) of a built member list under
@@ -264,10 +271,7 @@ func cfnListImports(ws *world.State, c *wire.Call) (any, error) {
 	ws.RLock()
 	defer ws.RUnlock()
 	var items []*wire.Node
-	for _, st := range ws.Stacks(c.Account, c.Region) {
-		if st.Status == "DELETE_COMPLETE" {
-			continue
-		}
+	for _, st := range standing(ws, c) {
 		for _, imp := range st.Imports {
 			if imp == name {
 				items = append(items, wire.Tx("", st.Name))

@@ -122,6 +122,20 @@ func iamListRolePolicies(st *world.State, c *wire.Call) (any, error) {
 	return wire.El("", wire.Members("PolicyNames", items), wire.Bool("IsTruncated", false)), nil
 }
 
+// iamInlineOps are the inline-policy handlers Service registers:
+// Get, Put and Delete<Kind>Policy for each identity kind, the identity
+// named by the kind's name parameter (RoleName, UserName, GroupName).
+func iamInlineOps() map[string]wire.Handler {
+	out := map[string]wire.Handler{}
+	for _, k := range []principalKind{roleKind, userKind, groupKind} {
+		noun := strings.ToUpper(k.noun[:1]) + k.noun[1:]
+		out["Get"+noun+"Policy"] = func(st *world.State, c *wire.Call) (any, error) { return getInline(st, c, k, k.nameProp) }
+		out["Put"+noun+"Policy"] = func(st *world.State, c *wire.Call) (any, error) { return putInline(st, c, k, k.nameProp) }
+		out["Delete"+noun+"Policy"] = func(st *world.State, c *wire.Call) (any, error) { return deleteInline(st, c, k, k.nameProp) }
+	}
+	return out
+}
+
 func getInline(st *world.State, c *wire.Call, k principalKind, nameParam string) (any, error) {
 	name, pname := c.Str(nameParam), c.Str("PolicyName")
 	st.RLock()
@@ -136,20 +150,6 @@ func getInline(st *world.State, c *wire.Call, k principalKind, nameParam string)
 		return nil, noEntity("The %s policy with name %s cannot be found.", k.noun, pname)
 	}
 	return wire.El("", wire.Tx(nameParam, name), wire.Tx("PolicyName", pname), wire.Tx("PolicyDocument", encodePolicy(ref.doc))), nil
-}
-
-func iamGetRolePolicy(st *world.State, c *wire.Call) (any, error) {
-	return getInline(st, c, roleKind, "RoleName")
-}
-func iamGetUserPolicy(st *world.State, c *wire.Call) (any, error) {
-	return getInline(st, c, userKind, "UserName")
-}
-func iamGetGroupPolicy(st *world.State, c *wire.Call) (any, error) {
-	return getInline(st, c, groupKind, "GroupName")
-}
-
-func iamPutRolePolicy(st *world.State, c *wire.Call) (any, error) {
-	return putInline(st, c, roleKind, "RoleName")
 }
 
 // inlineEntries is an identity's own Policies list ({PolicyName,
@@ -375,8 +375,4 @@ func iamListEntitiesForPolicy(st *world.State, c *wire.Call) (any, error) {
 		}
 		return wire.El("", wire.Members("PolicyGroups", groups), wire.Members("PolicyUsers", users), wire.Members("PolicyRoles", roles), wire.Bool("IsTruncated", false)), nil
 	})
-}
-
-func iamDeleteRolePolicy(st *world.State, c *wire.Call) (any, error) {
-	return deleteInline(st, c, roleKind, "RoleName")
 }

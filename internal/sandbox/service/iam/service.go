@@ -8,30 +8,24 @@ import (
 
 // Service is the service's registration: IAM (query/XML) over the
 // world's AWS::IAM::Role, User, Group, Policy, RolePolicy, UserPolicy,
-// GroupPolicy, ManagedPolicy and AccessKey models; the managed-policy
+// GroupPolicy, ManagedPolicy and AccessKey models; the inline-policy
+// operations of each identity kind are iamInlineOps, the managed-policy
 // attachments are in attach.go.
 func Service() *wire.Service {
 	svc := wire.Query("iam", "https://iam.amazonaws.com/doc/2010-05-08/", wire.Ops{
 		"ListRolePolicies":      iamListRolePolicies,
-		"GetRolePolicy":         iamGetRolePolicy,
-		"PutRolePolicy":         iamPutRolePolicy,
-		"DeleteRolePolicy":      iamDeleteRolePolicy,
-		"GetUserPolicy":         iamGetUserPolicy,
-		"GetGroupPolicy":        iamGetGroupPolicy,
 		"GetPolicy":             iamGetPolicy,
 		"GetPolicyVersion":      iamGetPolicyVersion,
 		"ListPolicyVersions":    iamListPolicyVersions,
 		"CreatePolicyVersion":   iamCreatePolicyVersion,
 		"ListEntitiesForPolicy": iamListEntitiesForPolicy,
-		"PutUserPolicy":         iamPutUserPolicy,
-		"DeleteUserPolicy":      iamDeleteUserPolicy,
-		"PutGroupPolicy":        iamPutGroupPolicy,
-		"DeleteGroupPolicy":     iamDeleteGroupPolicy,
 		"DeletePolicyVersion":   iamDeletePolicyVersion,
 		"ListAccessKeys":        iamListAccessKeys,
 	})
-	for op, h := range iamAttachOps() {
-		svc.Ops[op] = h
+	for _, ops := range []map[string]wire.Handler{iamInlineOps(), iamAttachOps()} {
+		for op, h := range ops {
+			svc.Ops[op] = h
+		}
 	}
 	// IAM documents its changes as eventually consistent: every write.
 	for op := range svc.Ops {

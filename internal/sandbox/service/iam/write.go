@@ -124,19 +124,6 @@ func deleteInline(st *world.State, c *wire.Call, k principalKind, nameParam stri
 	return nil, nil
 }
 
-func iamPutUserPolicy(st *world.State, c *wire.Call) (any, error) {
-	return putInline(st, c, userKind, "UserName")
-}
-func iamPutGroupPolicy(st *world.State, c *wire.Call) (any, error) {
-	return putInline(st, c, groupKind, "GroupName")
-}
-func iamDeleteUserPolicy(st *world.State, c *wire.Call) (any, error) {
-	return deleteInline(st, c, userKind, "UserName")
-}
-func iamDeleteGroupPolicy(st *world.State, c *wire.Call) (any, error) {
-	return deleteInline(st, c, groupKind, "GroupName")
-}
-
 // iamDeletePolicyVersion deletes a non-default version of a managed policy
 // (DeleteConflict for the default one, NoSuchEntity for an unknown one).
 func iamDeletePolicyVersion(st *world.State, c *wire.Call) (any, error) {

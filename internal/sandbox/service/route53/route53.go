@@ -51,14 +51,15 @@ func route53Zones(st *world.State, c *wire.Call) map[string]*r53Zone {
 	return zones
 }
 
-// route53Records returns the account's records, each with its zone id; a
-// record whose zone cannot be named is left out.
-func route53Records(st *world.State, c *wire.Call, zones map[string]*r53Zone) []r53Record {
+// recordZone gives the id of the zone a record set's model is in (its
+// HostedZoneId, else the zone of its HostedZoneName among zones; "" when
+// neither names one).
+func recordZone(zones map[string]*r53Zone) func(m map[string]any) string {
 	byName := map[string]string{}
 	for id, z := range zones {
 		byName[z.name] = id
 	}
-	zoneOf := func(m map[string]any) string {
+	return func(m map[string]any) string {
 		if id, _ := m["HostedZoneId"].(string); id != "" {
 			return strings.TrimPrefix(id, "/hostedzone/")
 		}
@@ -67,6 +68,12 @@ func route53Records(st *world.State, c *wire.Call, zones map[string]*r53Zone) []
 		}
 		return ""
 	}
+}
+
+// route53Records returns the account's records, each with its zone id; a
+// record whose zone cannot be named is left out.
+func route53Records(st *world.State, c *wire.Call, zones map[string]*r53Zone) []r53Record {
+	zoneOf := recordZone(zones)
 	var out []r53Record
 	add := func(zone string, m map[string]any) {
 		if zone == "" {

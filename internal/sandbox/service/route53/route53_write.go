@@ -172,19 +172,7 @@ type r53Holder struct {
 // route53Holders finds the records of zone by name, type and set key.
 func route53Holders(st *world.State, c *wire.Call, zone string) map[string]*r53Holder {
 	zones := route53Zones(st, c)
-	byName := map[string]string{}
-	for id, z := range zones {
-		byName[z.name] = id
-	}
-	zoneOf := func(m map[string]any) string {
-		if id, _ := m["HostedZoneId"].(string); id != "" {
-			return strings.TrimPrefix(id, "/hostedzone/")
-		}
-		if n, _ := m["HostedZoneName"].(string); n != "" {
-			return byName[r53Name(n)]
-		}
-		return ""
-	}
+	zoneOf := recordZone(zones)
 	out := map[string]*r53Holder{}
 	key := func(m map[string]any) string {
 		n, _ := m["Name"].(string)

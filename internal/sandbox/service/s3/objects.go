@@ -59,25 +59,32 @@ func s3ObjectRoute(r *http.Request) (string, map[string]string) {
 	return "", nil
 }
 
-func (o *Objects) putObject(st *world.State, c *wire.Call) (any, error) {
+// objectBucket is the bucket an object call names, or NoSuchBucket when
+// the account has no bucket of that name.
+func objectBucket(st *world.State, c *wire.Call) (string, error) {
 	name := c.Params["bucket"]
 	st.RLock()
 	b, _ := findBucket(st, c, name)
 	st.RUnlock()
 	if b == nil {
-		return nil, noBucket(name)
+		return "", noBucket(name)
+	}
+	return name, nil
+}
+
+func (o *Objects) putObject(st *world.State, c *wire.Call) (any, error) {
+	name, err := objectBucket(st, c)
+	if err != nil {
+		return nil, err
 	}
 	o.put(name, c.Params["key"], c.Body)
 	return wire.Raw{Status: 200}, nil
 }
 
 func (o *Objects) getObject(st *world.State, c *wire.Call) (any, error) {
-	name := c.Params["bucket"]
-	st.RLock()
-	b, _ := findBucket(st, c, name)
-	st.RUnlock()
-	if b == nil {
-		return nil, noBucket(name)
+	name, err := objectBucket(st, c)
+	if err != nil {
+		return nil, err
 	}
 	data, ok := o.Get(name, c.Params["key"])
 	if !ok {
