@@ -199,6 +199,15 @@ func refPlaceholder(tpl map[string]any, id, attr string) (string, error) {
 			}
 		}
 		return "", fmt.Errorf("function %s is none of functions()", id)
+	case rule{"AWS::IAM::Role", "Arn"}:
+		// A role by the name the template gives it (realdrift-<function>,
+		// realdrift-<name>-states); one whose name CloudFormation
+		// generates is named by its logical id. IAM is global: no region.
+		name, _ := props["RoleName"].(string)
+		if name == "" {
+			name = id
+		}
+		return "arn:aws:iam::{{Account}}:role/" + name, nil
 	case rule{"AWS::KMS::Key", "Arn"}:
 		return regional("kms", "key/"+id), nil
 	case rule{"AWS::StepFunctions::StateMachine", ""}:

@@ -36,9 +36,13 @@
 //     (-update rewrites it): the function roles (central-roles.json), the
 //     state machines' and the Scheduler's (service-roles.json), the member
 //     read and revert roles (member-read-role.json, member-revert-role.json),
-//     the member roles' trust policies (member-trust.json) and the central
-//     bus's resource policy with the member forwarding role's grant
-//     (central-bus-policy.json). A policy wrong here fails the e2e.
+//     the member roles' trust policies (member-trust.json), the central
+//     bus's resource policy with the grants of the member forwarding roles,
+//     regional and global (central-bus-policy.json), and the alert topic's
+//     access policy with its key's policy (alert-topic.json; the topic
+//     policy's EnforceSSL deny is why the e2e publishes over TLS). A policy
+//     wrong here fails the e2e. A role's ARN in a copy is by its RoleName,
+//     or by its logical id where CloudFormation generates the name.
 //   - Handler grants are conditioned on aws:ViaAWSService only, so any AWS
 //     service acting for the role (forward access sessions) may use them,
 //     secretsmanager:GetSecretValue, kms:Decrypt, s3:GetObject and

@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"time"
@@ -49,6 +50,10 @@ type Settings struct {
 	// Logger receives the SDK's own log lines (nil: the SDK's default,
 	// stderr); the CLI passes a no-op logger and reports errors itself.
 	Logger logging.Logger
+	// CABundle, when set, is the PEM certificates TLS endpoints are
+	// trusted by instead of the system's (a local emulator served over
+	// TLS), as the environment's AWS_CA_BUNDLE does.
+	CABundle []byte
 }
 
 // Config loads one aws.Config for s. With s.Scheduler, every attempt goes
@@ -98,6 +103,9 @@ func Config(ctx context.Context, s Settings) (aws.Config, error) {
 	}
 	if s.EndpointURL != "" {
 		opts = append(opts, config.WithBaseEndpoint(s.EndpointURL))
+	}
+	if len(s.CABundle) > 0 {
+		opts = append(opts, config.WithCustomCABundle(bytes.NewReader(s.CABundle)))
 	}
 	if s.AccessKeyID != "" && s.SecretAccessKey != "" {
 		opts = append(opts, config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider(s.AccessKeyID, s.SecretAccessKey, "")))

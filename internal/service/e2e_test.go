@@ -75,6 +75,10 @@ type e2e struct {
 	// bus is the central bus's policy; ebURL the EventBridge stand-in.
 	bus   *busPolicy
 	ebURL string
+	// snsURL is the sandbox served over TLS, where the functions publish
+	// to the alert topic; snsCA the certificate they trust it by.
+	snsURL string
+	snsCA  []byte
 }
 
 // startE2E starts the local deployment over the demo world, the member read
@@ -118,6 +122,12 @@ type e2eConfig struct {
 	// serviceDrop names state-machine and Scheduler role statements
 	// (ROLE/SID) left out of infra's copy (the negative tests).
 	serviceDrop []string
+	// alertDrop names alert topic or key policy statements (topic/SID,
+	// key/SID) left out of infra's copy (the negative tests).
+	alertDrop []string
+	// forwardEdit, when set, rewrites a member forwarding role's policy
+	// documents (the negative tests).
+	forwardEdit func(role string, doc json.RawMessage) json.RawMessage
 }
 
 // startE2EWith starts the local deployment as configured.
@@ -147,7 +157,7 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 	// Who may put events on the central bus: member accounts forward
 	// with their forwarding role, the bus's policy admitting them.
 	busDoc, forward := busCopy(t, world.Organization.ID)
-	seedForwardRole(world, forward)
+	seedForwardRole(world, forward, conf.forwardEdit)
 	e.bus = &busPolicy{doc: busDoc}
 	world.Organization.SCPs = conf.scps
 	// Each function calls AWS with its own role, as infra deploys it.
@@ -157,13 +167,17 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 	}
 	fill := map[string]string{
 		"{{Account}}": demoAccount(0), "{{Region}}": centralRegion, "{{OrganizationId}}": world.Organization.ID,
-		"{{Table}}": table, "{{SlackSecretArn}}": slackSecretArn(), "{{Topic}}": "realdrift-alerts",
+		"{{Table}}": table, "{{SlackSecretArn}}": slackSecretArn(), "{{Topic}}": alertTopicName,
 		"{{EventBus}}": "realdrift", "{{TargetsBucket}}": targetsBucket,
 	}
 	seedCentralRoles(world, centralRoles(t, "central-roles.json", fill, conf.centralDrop...))
 	// Each state machine runs with its own role (the runner signs its
 	// Lambda invocations and S3 calls with it), as infra deploys it.
 	seedCentralRoles(world, centralRoles(t, "service-roles.json", fill, conf.serviceDrop...))
+	// The alert topic, encrypted with the messages key, under infra's
+	// topic and key policies.
+	topicPolicy, keyPolicy := alertTopicCopy(t, fill, conf.alertDrop...)
+	seedAlertTopic(t, world, topicPolicy, keyPolicy)
 	if conf.revertPolicies != nil {
 		for _, a := range world.Accounts {
 			// Complete: the revert role attaches no AWS managed policy, so
@@ -194,6 +208,7 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 	sbSrv := httptest.NewServer(sb)
 	t.Cleanup(func() { sbSrv.Close(); sb.Close() })
 	e.sandboxURL = sbSrv.URL
+	e.snsURL, e.snsCA = serveTLS(t, sb)
 	// DynamoDB Local, behind the sandbox's IAM.
 	ddbSrv := httptest.NewServer(guardedDynamo(t, sb, ddbURL))
 	t.Cleanup(ddbSrv.Close)
@@ -237,7 +252,10 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 		Debounce:      time.Minute,
 		Endpoints: service.Endpoints{
 			Default: sbSrv.URL, DynamoDB: ddbURL, SecretsManager: secSrv.URL, StepFunctions: sfnSrv.URL, EventBridge: ebSrv.URL,
+			SNS: e.snsURL,
 		},
+		CABundle:    e.snsCA,
+		TopicARN:    alertTopicArn(),
 		ApprovalURL: approvalURL,
 		Accounts:    conf.accounts,
 		AccessKeyID: worldgen.DemoAccessKey(demoAccount(0)), SecretAccessKey: "e2e-secret",
@@ -518,6 +536,11 @@ func TestSweepEndToEnd(t *testing.T) {
 	if diff := cmp.Diff(e.hook.alerts(), ones(drifted)); diff != "" {
 		t.Errorf("alerts after sweep-1 (-got +want):\n%s", diff)
 	}
+	// The same alerts arrived on the alert topic: published over TLS
+	// under infra's topic and key policies (TestAlertTopicPolicies).
+	if diff := cmp.Diff(e.topicAlerts(t), ones(drifted)); diff != "" {
+		t.Errorf("alert topic after sweep-1 (-got +want):\n%s", diff)
+	}
 
 	if diff := cmp.Diff(e.events.count(), map[string]int{"Drift Detected": len(drifted), service.SweepDetailType: 1}); diff != "" {
 		t.Errorf("events after sweep-1 (-got +want):\n%s", diff)
@@ -539,6 +562,9 @@ func TestSweepEndToEnd(t *testing.T) {
 	}
 	if got := e.hook.total(); got != alerts {
 		t.Errorf("sweep-2 sent %d alerts, want none", got-alerts)
+	}
+	if diff := cmp.Diff(e.topicAlerts(t), ones(drifted)); diff != "" {
+		t.Errorf("alert topic after sweep-2, which changed nothing (-got +want):\n%s", diff)
 	}
 	if diff := cmp.Diff(e.events.count(), map[string]int{"Drift Detected": len(drifted), service.SweepDetailType: 2}); diff != "" {
 		t.Errorf("events after sweep-2 (-got +want):\n%s", diff)

@@ -239,36 +239,52 @@ func eventsAsks(r *http.Request, body []byte, account, region string) ([]sandbox
 
 // forwardRole is the member role EventBridge forwards CloudTrail changes to
 // the central bus with (infra's ForwardRole has a generated name; the e2e
-// names it), and forwardKey its session key in account.
-const forwardRole = "realdrift-forward"
+// names it), and forwardKey its session key in account; forwardGlobalRole
+// and forwardGlobalKey are the global forwarding template's
+// (NewMemberGlobal: global services' changes, from the global region).
+const (
+	forwardRole       = "realdrift-forward"
+	forwardGlobalRole = "realdrift-forward-global"
+)
 
 func forwardKey(account string) string { return "ASIAE2EFORWARD" + account }
+
+func forwardGlobalKey(account string) string { return "ASIAE2EFWDGLOBAL" + account }
 
 func centralBusArn() string {
 	return "arn:aws:events:" + centralRegion + ":" + demoAccount(0) + ":event-bus/realdrift"
 }
 
 // busCopy reads the committed copy of the central bus's policy and the
-// member forwarding role's policies (testdata/iam/central-bus-policy.json,
+// member forwarding roles' policies (testdata/iam/central-bus-policy.json,
 // which infra's TestBusPolicyCopy keeps equal to the synthesized
 // templates), filled in for this deployment: the bus policy, and the
-// forwarding role's documents in account.
-func busCopy(t *testing.T, org string) (policy json.RawMessage, forward func(account string) []json.RawMessage) {
+// documents in account of the forwarding role (forwardRole) or of the
+// global forwarding template's (forwardGlobalRole).
+func busCopy(t *testing.T, org string) (policy json.RawMessage, forward func(role, account string) []json.RawMessage) {
 	t.Helper()
 	const file = "central-bus-policy.json"
 	var copy struct {
-		Placeholders map[string]string
-		Policy       json.RawMessage
-		Forward      []json.RawMessage
+		Placeholders  map[string]string
+		Policy        json.RawMessage
+		Forward       []json.RawMessage
+		ForwardGlobal []json.RawMessage
 	}
 	readCopy(t, file, &copy)
 	fill := func(doc json.RawMessage, account string) json.RawMessage {
 		return filler(t, file, copy.Placeholders, map[string]string{"{{Account}}": account, "{{Region}}": centralRegion, "{{EventBus}}": "realdrift",
 			"{{OrganizationId}}": org, "{{CentralEventBusArn}}": centralBusArn()})(doc)
 	}
-	forward = func(account string) []json.RawMessage {
+	if len(copy.ForwardGlobal) == 0 {
+		t.Fatalf("%s: no forwardGlobal policies", file)
+	}
+	forward = func(role, account string) []json.RawMessage {
+		docs := copy.Forward
+		if role == forwardGlobalRole {
+			docs = copy.ForwardGlobal
+		}
 		var out []json.RawMessage
-		for _, d := range copy.Forward {
+		for _, d := range docs {
 			out = append(out, fill(d, account))
 		}
 		return out
@@ -276,16 +292,26 @@ func busCopy(t *testing.T, org string) (policy json.RawMessage, forward func(acc
 	return fill(copy.Policy, demoAccount(0)), forward
 }
 
-// seedForwardRole gives every member account the forwarding role, its
-// policies from infra's copy, and its session key (what EventBridge signs
-// the forwarded PutEvents with).
-func seedForwardRole(w *sandbox.World, forward func(account string) []json.RawMessage) {
+// seedForwardRole gives every member account the forwarding roles (the
+// member template's and the global forwarding template's), their policies
+// from infra's copy, edited by edit when set, and their session keys (what
+// EventBridge signs the forwarded PutEvents with).
+func seedForwardRole(w *sandbox.World, forward func(role, account string) []json.RawMessage, edit func(role string, doc json.RawMessage) json.RawMessage) {
 	for _, a := range w.Accounts {
 		if a.ID == demoAccount(0) {
 			continue
 		}
-		a.AccessKeys = append(a.AccessKeys, sandbox.AccessKey{ID: forwardKey(a.ID), Role: forwardRole})
-		a.Policies = append(a.Policies, &sandbox.Policies{Role: forwardRole, Documents: forward(a.ID)})
+		for _, rk := range [][2]string{{forwardRole, forwardKey(a.ID)}, {forwardGlobalRole, forwardGlobalKey(a.ID)}} {
+			role, key := rk[0], rk[1]
+			docs := forward(role, a.ID)
+			if edit != nil {
+				for i := range docs {
+					docs[i] = edit(role, docs[i])
+				}
+			}
+			a.AccessKeys = append(a.AccessKeys, sandbox.AccessKey{ID: key, Role: role})
+			a.Policies = append(a.Policies, &sandbox.Policies{Role: role, Documents: docs})
+		}
 	}
 }
 

@@ -318,36 +318,31 @@ func TestSweepEndToEndOrganization(t *testing.T) {
 
 // TestCentralBusPolicy: a member account's change events reach the central
 // bus as EventBridge forwards them — PutEvents signed by the member's
-// forwarding role — only because both infra's policies allow it: the
-// forwarding role's identity policy and the bus's resource policy
-// (aws:PrincipalOrgID), since the call crosses accounts. A bus policy for
-// another organization, or a forwarding role without its grant, refuses it
-// with AWS's message; the central functions' own PutEvents (same account)
-// still need only their role's grant.
+// forwarding role, the member template's for regional events or the global
+// forwarding template's for global services' — only because both infra's
+// policies allow it: the forwarding role's identity policy and the bus's
+// resource policy (aws:PrincipalOrgID), since the call crosses accounts. A
+// bus policy for another organization, or a forwarding role without its
+// grant, refuses it with AWS's message; the central functions' own
+// PutEvents (same account) still need only their role's grant.
 func TestCentralBusPolicy(t *testing.T) {
 	e := startE2EWith(t, e2eConfig{readPolicies: readRoleDocuments(t)})
-	put := func(key string) error {
-		cfg, err := service.AWSConfig(t.Context(), service.Settings{AccessKeyID: key, SecretAccessKey: "e2e-session-secret"}, centralRegion)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cl := eventbridge.NewFromConfig(cfg, func(o *eventbridge.Options) { o.BaseEndpoint = aws.String(e.ebURL) })
-		_, err = cl.PutEvents(t.Context(), &eventbridge.PutEventsInput{Entries: []ebtypes.PutEventsRequestEntry{{
-			EventBusName: aws.String(centralBusArn()), Source: aws.String("aws.sqs"),
-			DetailType: aws.String("AWS API Call via CloudTrail"), Detail: aws.String(`{"eventName":"SetQueueAttributes"}`),
-		}}})
-		return err
-	}
+	put := e.putCentral
 	member := forwardKey(demoAccount(1))
-	if err := put(member); err != nil {
+	if err := put(t, member); err != nil {
 		t.Fatalf("a member forwards to the central bus as deployed: %v", err)
+	}
+	if err := put(t, forwardGlobalKey(demoAccount(1))); err != nil {
+		t.Fatalf("a member forwards global services' events to the central bus as deployed: %v", err)
 	}
 	deployed := e.bus.doc
 	e.bus.set(json.RawMessage(strings.ReplaceAll(string(deployed), worldgen.DemoOrganizationID, "o-elsewhere000")))
-	if err := put(member); err == nil || !strings.Contains(err.Error(), "because no resource-based policy allows the events:PutEvents action") {
-		t.Errorf("the bus policy admits another organization: %v, want AccessDenied naming the resource-based policy", err)
+	for _, key := range []string{member, forwardGlobalKey(demoAccount(1))} {
+		if err := put(t, key); err == nil || !strings.Contains(err.Error(), "because no resource-based policy allows the events:PutEvents action") {
+			t.Errorf("the bus policy admits another organization (%s): %v, want AccessDenied naming the resource-based policy", key, err)
+		}
 	}
-	if err := put(functionKey("notify")); err != nil {
+	if err := put(t, functionKey("notify")); err != nil {
 		t.Errorf("notify puts on its own account's bus with its role's grant, whatever the bus policy: %v", err)
 	}
 	e.bus.set(deployed)
@@ -363,9 +358,57 @@ func TestCentralBusPolicy(t *testing.T) {
 	if err != nil {
 		t.Fatalf("read-resources assumes the read role: %v", err)
 	}
-	if err := put(aws.ToString(out.Credentials.AccessKeyId)); err == nil || !strings.Contains(err.Error(), "because no identity-based policy allows the events:PutEvents action") {
+	if err := put(t, aws.ToString(out.Credentials.AccessKeyId)); err == nil || !strings.Contains(err.Error(), "because no identity-based policy allows the events:PutEvents action") {
 		t.Errorf("the member's read role puts on the central bus: %v, want AccessDenied naming its identity policies", err)
 	}
+}
+
+// TestGlobalForwardRoleDenied is the negative for the global forwarding
+// template's role (NewMemberGlobal's ForwardRole, forwardGlobal in
+// central-bus-policy.json): with its one statement's Allow flipped to
+// Deny, a member's global-service events no longer reach the central bus —
+// refused with AWS's explicit-deny message — while the regional forwarding
+// role, seeded from its own copy, still forwards.
+func TestGlobalForwardRoleDenied(t *testing.T) {
+	e := startE2EWith(t, e2eConfig{readPolicies: readRoleDocuments(t), forwardEdit: func(role string, doc json.RawMessage) json.RawMessage {
+		if role != forwardGlobalRole {
+			return doc
+		}
+		var d struct {
+			Version   string
+			Statement []map[string]any
+		}
+		if err := json.Unmarshal(doc, &d); err != nil || len(d.Statement) == 0 || d.Statement[0]["Effect"] != "Allow" {
+			t.Fatalf("the global forwarding role's policy has no Allow to flip (%v): %s", err, doc)
+		}
+		d.Statement[0]["Effect"] = "Deny"
+		flipped, err := json.Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return flipped
+	}})
+	if err := e.putCentral(t, forwardGlobalKey(demoAccount(1))); err == nil || !strings.Contains(err.Error(), "with an explicit deny in an identity-based policy") {
+		t.Errorf("the global forwarding role with its grant flipped: %v, want AccessDenied naming its identity policy's deny", err)
+	}
+	if err := e.putCentral(t, forwardKey(demoAccount(1))); err != nil {
+		t.Errorf("the regional forwarding role: %v", err)
+	}
+}
+
+// putCentral puts one change event on the central bus signed with key.
+func (e *e2e) putCentral(t *testing.T, key string) error {
+	t.Helper()
+	cfg, err := service.AWSConfig(t.Context(), service.Settings{AccessKeyID: key, SecretAccessKey: "e2e-session-secret"}, centralRegion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := eventbridge.NewFromConfig(cfg, func(o *eventbridge.Options) { o.BaseEndpoint = aws.String(e.ebURL) })
+	_, err = cl.PutEvents(t.Context(), &eventbridge.PutEventsInput{Entries: []ebtypes.PutEventsRequestEntry{{
+		EventBusName: aws.String(centralBusArn()), Source: aws.String("aws.sqs"),
+		DetailType: aws.String("AWS API Call via CloudTrail"), Detail: aws.String(`{"eventName":"SetQueueAttributes"}`),
+	}}})
+	return err
 }
 
 // TestSweepEndToEndServiceRoleDenied is the negative for the state

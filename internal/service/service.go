@@ -132,7 +132,7 @@ func New(cfg aws.Config, set Settings, opts ...Option) (*Service, error) {
 	// WithClock's (which stamps runs and may be moved by tests).
 	s.accounts.pace = pace.New(db, set.Table, pace.Options{Rate: set.ReadRate})
 	if set.TopicARN != "" {
-		topic := notify.NewSNS(sns.NewFromConfig(cfg), set.TopicARN)
+		topic := notify.NewSNS(sns.NewFromConfig(cfg, func(o *sns.Options) { endpoint(&o.BaseEndpoint, set.Endpoints.SNS) }), set.TopicARN)
 		s.channels = append(s.channels, channel{"sns", topic})
 		s.messengers = append(s.messengers, messenger{"sns", topic})
 	}

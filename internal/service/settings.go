@@ -38,6 +38,7 @@ const (
 	EnvSecretsURL      = "REALDRIFT_SECRETSMANAGER_ENDPOINT_URL"
 	EnvStepFunctionURL = "REALDRIFT_STEPFUNCTIONS_ENDPOINT_URL"
 	EnvEventBridgeURL  = "REALDRIFT_EVENTBRIDGE_ENDPOINT_URL"
+	EnvSNSURL          = "REALDRIFT_SNS_ENDPOINT_URL"
 	EnvRevertRoleName  = "REALDRIFT_REVERT_ROLE_NAME"
 	EnvRevertTypes     = "REALDRIFT_REVERT_TYPES"
 	EnvApprovalURL     = "REALDRIFT_APPROVAL_URL"
@@ -166,6 +167,12 @@ type Settings struct {
 	// credentials (local runs against the sandbox).
 	AccessKeyID     string
 	SecretAccessKey string
+	// CABundle, when set, is the PEM certificates TLS endpoints are
+	// trusted by instead of the system's: an emulator endpoint served over
+	// TLS (the e2e's SNS, whose topic policy denies plain HTTP). A
+	// deployed function needs none; AWS_CA_BUNDLE does the same from the
+	// environment.
+	CABundle []byte
 }
 
 // Endpoints override where clients send their calls. Empty fields use the
@@ -177,6 +184,7 @@ type Endpoints struct {
 	SecretsManager string
 	StepFunctions  string
 	EventBridge    string
+	SNS            string
 }
 
 // SettingsFromEnv reads Settings from getenv (os.Getenv in a function).
@@ -204,6 +212,7 @@ func SettingsFromEnv(getenv func(string) string) (Settings, error) {
 			SecretsManager: getenv(EnvSecretsURL),
 			StepFunctions:  getenv(EnvStepFunctionURL),
 			EventBridge:    getenv(EnvEventBridgeURL),
+			SNS:            getenv(EnvSNSURL),
 		},
 		AccessKeyID:     getenv(EnvAccessKeyID),
 		SecretAccessKey: getenv(EnvSecretKey),
@@ -304,7 +313,7 @@ const callTimeout = 20 * time.Second
 
 // AWSConfig loads the central aws.Config for s in region (a function's
 // AWS_REGION): the pipeline's adaptive retry mode and call deadlines, the
-// default endpoint override and the static keys when set.
+// default endpoint override, the static keys and the CA bundle when set.
 func AWSConfig(ctx context.Context, s Settings, region string) (aws.Config, error) {
 	return scan.Config(ctx, scan.Settings{
 		Region:          region,
@@ -312,6 +321,7 @@ func AWSConfig(ctx context.Context, s Settings, region string) (aws.Config, erro
 		AccessKeyID:     s.AccessKeyID,
 		SecretAccessKey: s.SecretAccessKey,
 		CallTimeout:     callTimeout,
+		CABundle:        s.CABundle,
 	})
 }
 
