@@ -69,9 +69,9 @@
 // # What the local runner models
 //
 // scripts/sfn runs definitions under aws-local-stepfunctions and adds, in
-// its own code (execution.cjs, distributed.cjs, s3.cjs, shapes.cjs), what
-// Step Functions does and the interpreter lacks. Each behaviour and its
-// test (runner_test.go unless named):
+// its own code (execution.cjs, distributed.cjs, s3.cjs, states.cjs,
+// sigv4.cjs, shapes.cjs), what Step Functions does and the interpreter
+// lacks. Each behaviour and its test (runner_test.go unless named):
 //
 //   - Distributed Map items from the ItemReader's S3 object
 //     (arn:aws:states:::s3:getObject; InputType JSON: a top-level array,
@@ -97,6 +97,14 @@
 //     beyond them no further child starts and the state fails with
 //     States.ExceedToleratedFailureThreshold:
 //     TestDistributedMapToleratedFailures.
+//   - Each child started with the state machine's role, as Step Functions
+//     starts it: with Run.StatesEndpoint set, states:StartExecution on the
+//     state machine is asked there (states.cjs, signed like the Lambda and
+//     S3 calls) before the child runs; a refusal starts no further child
+//     and fails the Map Run with States.Runtime, the refusal its cause
+//     (AWS's error name for it is not confirmed offline):
+//     internal/service TestSweepEndToEndChildStartDenied (the sweep role
+//     without its DistributedMapChildren statement).
 //   - Child executions of ProcessorConfig.ExecutionType, each with its own
 //     context ($$.Execution) and limits; the Map Run summary (ARN, type,
 //     status, concurrency, tolerance, item and execution counts) in

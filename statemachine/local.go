@@ -158,6 +158,12 @@ type Run struct {
 	// (default "local"): the state machine role's credentials.
 	S3Endpoint                   string
 	AccessKeyID, SecretAccessKey string
+	// StatesEndpoint, when set, is the Step Functions API a Distributed
+	// Map asks states:StartExecution at before it runs each child, signed
+	// with the same credentials (AWS_ENDPOINT_URL_SFN): Step Functions
+	// starts children with the state machine's role. A refusal fails the
+	// Map Run. Empty: no child start is asked.
+	StatesEndpoint string
 }
 
 // State machine types.
@@ -329,6 +335,8 @@ func (l Local) Run(ctx context.Context, r Run) (Execution, error) {
 	if r.S3Endpoint != "" {
 		cmd.Env = append(cmd.Env, "AWS_ENDPOINT_URL_S3="+r.S3Endpoint)
 	}
+	// Set either way: an inherited AWS_ENDPOINT_URL_SFN is not this run's.
+	cmd.Env = append(cmd.Env, "AWS_ENDPOINT_URL_SFN="+r.StatesEndpoint)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -79,6 +79,10 @@ type e2e struct {
 	// to the alert topic; snsCA the certificate they trust it by.
 	snsURL string
 	snsCA  []byte
+	// children accepts a Distributed Map's child starts behind the
+	// sandbox's IAM, at childURL.
+	children *childStarts
+	childURL string
 }
 
 // startE2E starts the local deployment over the demo world, the member read
@@ -235,6 +239,12 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 	})))
 	t.Cleanup(sfnSrv.Close)
 	e.sfnURL = sfnSrv.URL
+	// A Distributed Map's children start with the state machine's role
+	// (the runner asks states:StartExecution before it runs each).
+	e.children = &childStarts{}
+	childSrv := httptest.NewServer(sb.Guard("states", statesAsks, e.children))
+	t.Cleanup(childSrv.Close)
+	e.childURL = childSrv.URL
 	e.events = &events{}
 	ebSrv := httptest.NewServer(sb.Guard("events", e.bus.asks, e.events))
 	t.Cleanup(ebSrv.Close)
@@ -343,6 +353,7 @@ func (e *e2e) sweep(t *testing.T, runID string) statemachine.RunSummary {
 		Definition: statemachine.Sweep, Input: map[string]any{}, LambdaEndpoint: e.lambdaURL,
 		ExecutionName: runID, Account: demoAccount(0), RetryMillis: 1,
 		S3Endpoint: e.sandboxURL, AccessKeyID: statesKey("sweep"), SecretAccessKey: "e2e-session-secret",
+		StatesEndpoint: e.childURL,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -535,6 +546,9 @@ func TestSweepEndToEnd(t *testing.T) {
 	e.checkFailed(t, "sweep-1")
 	if diff := cmp.Diff(e.hook.alerts(), ones(drifted)); diff != "" {
 		t.Errorf("alerts after sweep-1 (-got +want):\n%s", diff)
+	}
+	if e.children.count() == 0 {
+		t.Error("no Distributed Map child started through the sweep role's states:StartExecution")
 	}
 	// The same alerts arrived on the alert topic: published over TLS
 	// under infra's topic and key policies (TestAlertTopicPolicies).

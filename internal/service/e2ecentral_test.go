@@ -340,3 +340,38 @@ func (b *busPolicy) asks(r *http.Request, body []byte, account, region string) (
 	}
 	return asks, err
 }
+
+// childStarts stands in for Step Functions accepting a Distributed Map's
+// child execution, behind the sandbox's IAM: the local runner asks
+// StartExecution here, signed with the state machine's role, before it
+// runs each child itself (statemachine.Run.StatesEndpoint).
+type childStarts struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (c *childStarts) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		StateMachineArn string `json:"stateMachineArn"`
+		Name            string `json:"name"`
+	}
+	if r.Header.Get("X-Amz-Target") != "AWSStepFunctions.StartExecution" || json.NewDecoder(r.Body).Decode(&in) != nil || in.Name == "" {
+		w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write([]byte(`{"__type":"ValidationException","message":"not a StartExecution of a child"}`))
+		return
+	}
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+	arn := strings.Replace(in.StateMachineArn, ":stateMachine:", ":execution:", 1) + ":" + in.Name
+	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+	_ = json.NewEncoder(w).Encode(map[string]any{"executionArn": arn, "startDate": 0})
+}
+
+// count is the number of child starts accepted.
+func (c *childStarts) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n
+}

@@ -422,6 +422,7 @@ func TestSweepEndToEndServiceRoleDenied(t *testing.T) {
 		Definition: statemachine.Sweep, Input: map[string]any{}, LambdaEndpoint: e.lambdaURL,
 		ExecutionName: "sweep-denied-items", Account: demoAccount(0), RetryMillis: 1,
 		S3Endpoint: e.sandboxURL, AccessKeyID: statesKey("sweep"), SecretAccessKey: "e2e-session-secret",
+		StatesEndpoint: e.childURL,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -434,4 +435,35 @@ func TestSweepEndToEndServiceRoleDenied(t *testing.T) {
 		t.Errorf("the sandbox refused no GetObject; errors %v", e.sandbox.Calls().Errors)
 	}
 	t.Logf("sweep without DistributedMapItems: %s %+v", ex.Status, ex.Error)
+}
+
+// TestSweepEndToEndChildStartDenied is the negative for the sweep role's
+// DistributedMapChildren statement (service-roles.json): Step Functions
+// starts a Distributed Map's children with the state machine's role, so
+// without states:StartExecution on the sweep state machine the Accounts
+// Map Run cannot start a child — the sandbox refuses the runner's signed
+// StartExecution — and the sweep fails, never a clean run over nothing.
+// A sweep as deployed starts every child through the same check
+// (TestSweepEndToEnd).
+func TestSweepEndToEndChildStartDenied(t *testing.T) {
+	e := startE2EWith(t, e2eConfig{readPolicies: readRoleDocuments(t), serviceDrop: []string{"realdrift-sweep-states/DistributedMapChildren"}})
+	ex, err := e.local.Run(t.Context(), statemachine.Run{
+		Definition: statemachine.Sweep, Input: map[string]any{}, LambdaEndpoint: e.lambdaURL,
+		ExecutionName: "sweep-denied-children", Account: demoAccount(0), RetryMillis: 1,
+		S3Endpoint: e.sandboxURL, AccessKeyID: statesKey("sweep"), SecretAccessKey: "e2e-session-secret",
+		StatesEndpoint: e.childURL,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex.Status != "FAILED" || ex.Error == nil || ex.Error.Error != "States.Runtime" ||
+		!strings.Contains(ex.Error.Cause, "is not authorized to perform: states:StartExecution on resource: arn:aws:states:"+centralRegion+":"+demoAccount(0)+":stateMachine:realdrift-sweep") {
+		t.Errorf("sweep without DistributedMapChildren: %s %+v, want FAILED with States.Runtime naming the refused states:StartExecution", ex.Status, ex.Error)
+	}
+	if n := e.children.count(); n != 0 {
+		t.Errorf("%d child starts accepted under a role that may start none", n)
+	}
+	if n := e.sandbox.Calls().Errors["states:StartExecution:AccessDeniedException"]; n == 0 {
+		t.Errorf("the sandbox refused no StartExecution; errors %v", e.sandbox.Calls().Errors)
+	}
 }

@@ -21,6 +21,11 @@
 //     FAILED_0.json (the children's execution records) and manifest.json;
 //     the state's result is then {MapRunArn, ResultWriterDetails: {Bucket,
 //     Key}} instead of the array of the children's outputs.
+//   - each child started as Step Functions starts it, with the parent's
+//     role: when the runner has a Step Functions endpoint (states.cjs,
+//     AWS_ENDPOINT_URL_SFN), states:StartExecution on the state machine is
+//     asked there first; a refusal starts no further child and fails the
+//     Map Run (States.Runtime, the refusal as the cause).
 //   - a Map Run summary (runner.report.mapRuns): its ARN, execution type,
 //     status, concurrency, tolerance and item and execution counts.
 
@@ -203,13 +208,24 @@ async function runDistributedMap(runner, state, name, input, exec) {
 
   const children = new Array(units.length);
   let next = 0;
+  // refused is the first child start the state machine's role was refused
+  // (states.cjs): the Map Run starts no further child and fails.
+  let refused = null;
   const worker = async () => {
-    while (next < units.length && !exceeded) {
+    while (next < units.length && !exceeded && !refused) {
       const i = next++;
       const childName = crypto.randomUUID();
       const arn = type === 'EXPRESS'
         ? `arn:aws:states:${runner.opts.region}:${runner.opts.account}:express:${smName}/${label}:${mapRunId}:${childName}`
         : `arn:aws:states:${runner.opts.region}:${runner.opts.account}:execution:${smName}/${label}:${childName}`;
+      if (runner.opts.states) {
+        try {
+          await runner.opts.states.startExecution(runner.stateMachineArn(), childName, units[i].input);
+        } catch (err) {
+          refused = refused || err;
+          return;
+        }
+      }
       const r = await runner.execute({ definition: processor, type, name: childName, arn, input: units[i].input });
       children[i] = { ...r, input: units[i].input, items: units[i].items };
       if (r.status !== 'SUCCEEDED') {
@@ -240,7 +256,7 @@ async function runDistributedMap(runner, state, name, input, exec) {
   executionCounts.pending = units.length - executionCounts.total;
   executionCounts.total = units.length;
   const summary = {
-    state: name, mapRunArn, executionType: type, status: exceeded ? 'FAILED' : 'SUCCEEDED',
+    state: name, mapRunArn, executionType: type, status: exceeded || refused ? 'FAILED' : 'SUCCEEDED',
     maxConcurrency: concurrency, toleratedFailurePercentage: tolPct ?? 0, toleratedFailureCount: tolCount ?? 0,
     itemCounts, executionCounts, resultWriter: null,
   };
@@ -253,6 +269,9 @@ async function runDistributedMap(runner, state, name, input, exec) {
     itemCounts.resultsWritten = itemCounts.total - itemCounts.pending;
   } else {
     result = ran.map((ch) => (ch.status === 'SUCCEEDED' ? ch.output : null));
+  }
+  if (refused) {
+    throw namedError('States.Runtime', `${name}: the Map Run could not start a child execution: ${refused.message}`);
   }
   if (exceeded) {
     throw namedError('States.ExceedToleratedFailureThreshold',

@@ -73,7 +73,8 @@ async function post(url, body) {
 
 class Runner {
   // opts: {StateMachine, region, account, name (the state machine's),
-  // timeScale, retryMs, taskTokens, s3}
+  // timeScale, retryMs, taskTokens, s3, states (null: no child start is
+  // asked)}
   constructor(opts) {
     this.opts = { timeScale: 1, ...opts };
     this.report = { states: [], maxStateOutputBytes: 0, retries: 0, caught: [], mapRuns: [], executions: [] };

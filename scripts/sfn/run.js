@@ -28,7 +28,8 @@
 // Lambda Tasks are invoked with the AWS SDK for JavaScript, which honours
 // AWS_ENDPOINT_URL_LAMBDA, AWS_REGION and the usual credential variables;
 // the ItemReader and ResultWriter call S3 at AWS_ENDPOINT_URL_S3 with the
-// same credentials.
+// same credentials, and a Distributed Map asks StartExecution for each child
+// at AWS_ENDPOINT_URL_SFN when it is set (states.cjs).
 //
 // Callback Tasks (arn:aws:states:::lambda:invoke.waitForTaskToken):
 // $$.Task.Token is a fresh token per task; the Task registers it
@@ -52,6 +53,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { Runner } = require('./execution.cjs');
 const { S3 } = require('./s3.cjs');
+const { States } = require('./states.cjs');
 const { substitute, lambdaArns } = require('./substitute.cjs');
 
 function parseArgs(argv) {
@@ -107,7 +109,7 @@ async function main() {
   new StateMachine(definition);
   const runner = new Runner({
     StateMachine, region, account, name, timeScale: opts.timeScale, retryMs: opts.retryMs,
-    taskTokens: opts.taskTokens, s3: new S3(),
+    taskTokens: opts.taskTokens, s3: new S3(), states: States.fromEnv(),
   });
   const executionName = opts.executionName || 'local-' + Date.now();
   const r = await runner.execute({
