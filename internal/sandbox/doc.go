@@ -436,6 +436,23 @@
 // enforced besides the throttle rules and answered with its throttling
 // error.
 //
+// # Paging
+//
+// Every list that pages with an opaque token pages through wire.Paging
+// (its bounds and AWS's errors for a bad size or token are the
+// operation's). A token is bound to the listing that issued it — the
+// operation, account, region and every input member but the token and the
+// page size (wire.Listing, derived from the call, never listed by a
+// handler) — so sent with other parameters it is refused with the
+// operation's invalid-token error, as AWS refuses it, while the page size
+// may change from page to page. A token also carries its issue time on
+// Options.Now: where AWS's model documents how long tokens hold
+// (wire.Service.TokensExpire; CloudWatch Logs, 24 hours), an older token
+// is refused the same way; where nothing is documented, none expires.
+// Each page's token is issued anew. Lists that resume at a named item
+// rather than a token (Route 53's record sets and zones, CloudTrail's
+// LookupEvents, which binds its own token) page as their service does.
+//
 // # Eventual consistency
 //
 // Off by default: every read sees every write at once. With

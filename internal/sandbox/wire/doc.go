@@ -6,7 +6,10 @@
 // principal, form, body, path parameters, page size, clock), the Error
 // answered in each protocol's shape (Errf, Validation), the replies
 // (*Node for query and REST-XML results, Raw for a body the handler shaped,
-// any other value encoded as JSON) and paging tokens. A service is built
+// any other value encoded as JSON) and paging (Paging: a list's bounds and
+// errors; its tokens are bound to the listing that issued them, Listing,
+// and to their issue time, refused past a lifetime the service documents,
+// TokensExpire). A service is built
 // with its protocol's constructor (JSON, Query, RESTJSON, RESTXML), which
 // gives the protocol's usual throttling and denial errors (Throttles and
 // Denies set others; ThrottlesOp an operation's own throttling error,

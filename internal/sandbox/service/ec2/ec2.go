@@ -45,7 +45,9 @@ type ec2Object struct {
 	node   *wire.Node
 }
 
-// ec2Describe filters objects by ids and filters and pages them.
+// ec2Describe filters objects by ids and filters and pages them
+// (wire.Paging: MaxResults 5-1000, never beside ids; a NextToken holds for
+// the filters that issued it).
 func ec2Describe(c *wire.Call, setName, idParam, notFound, kind string, allowed map[string]bool, objs []ec2Object) (any, error) {
 	ids := ec2List(c, idParam)
 	filters := ec2Filters(c)

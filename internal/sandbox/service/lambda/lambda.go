@@ -168,7 +168,8 @@ func lambdaGetPolicy(st *world.State, c *wire.Call) (any, error) {
 	return map[string]any{"Policy": string(doc), "RevisionId": world.UUIDFrom(string(doc))}, nil
 }
 
-// listPage pages a Lambda list by Marker / MaxItems.
+// listPage pages a Lambda list by Marker / MaxItems (wire.Paging: at most
+// the server's page size; a Marker holds for the list that issued it).
 func listPage(st *world.State, c *wire.Call, items []map[string]any) ([]map[string]any, string, error) {
 	size := c.PageSize
 	if n := c.Form.Get("MaxItems"); n != "" {
