@@ -1,6 +1,9 @@
 package sandbox
 
-import "sort"
+import (
+	"sort"
+	"time"
+)
 
 // Operation is one operation the sandbox serves: the service's SigV4
 // signing name and the operation's name in AWS's model.
@@ -58,6 +61,20 @@ func ServedThrottles() map[Operation]ThrottleError {
 				code = e.QueryCode
 			}
 			out[Operation{Service: name, Name: op}] = ThrottleError{Status: e.Status, Code: code}
+		}
+	}
+	return out
+}
+
+// ServedTokenLifetimes gives how long the page tokens of every served
+// operation hold (wire.Service.TokenLifetime; 0: they do not expire),
+// without a world: for the conformance test that holds them to what AWS's
+// models document.
+func ServedTokenLifetimes() map[Operation]time.Duration {
+	out := map[Operation]time.Duration{}
+	for name, svc := range services(&Server{}) {
+		for op := range svc.Ops {
+			out[Operation{Service: name, Name: op}] = svc.TokenLifetime(op)
 		}
 	}
 	return out
