@@ -1,6 +1,7 @@
 package sandbox_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"testing"
@@ -26,6 +27,27 @@ func addAll(t *testing.T, srv *sandbox.Server, typ string, models map[string]str
 	}
 }
 
+// pager is an aws-sdk-go-v2 paginator.
+type pager[Out, Opt any] interface {
+	HasMorePages() bool
+	NextPage(context.Context, ...func(*Opt)) (*Out, error)
+}
+
+// readAll reads a listing to its end through an SDK paginator and counts
+// its items.
+func readAll[Out, Opt any](t *testing.T, c context.Context, p pager[Out, Opt], count func(*Out) int) int {
+	t.Helper()
+	n := 0
+	for p.HasMorePages() {
+		pg, err := p.NextPage(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += count(pg)
+	}
+	return n
+}
+
 // TestPageTokensBoundToTheirListing: through aws-sdk-go-v2's own
 // paginators, a listing read page by page returns every item, and a page
 // token sent with other parameters than the listing that issued it is
@@ -46,14 +68,7 @@ func TestPageTokensBoundToTheirListing(t *testing.T) {
 		}
 		cl := iam.NewFromConfig(conf)
 		in := &iam.ListAttachedRolePoliciesInput{RoleName: aws.String("Svc-Role-1"), MaxItems: aws.Int32(1)}
-		var got int
-		for p := iam.NewListAttachedRolePoliciesPaginator(cl, in); p.HasMorePages(); {
-			pg, err := p.NextPage(c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got += len(pg.AttachedPolicies)
-		}
+		got := readAll(t, c, iam.NewListAttachedRolePoliciesPaginator(cl, in), func(o *iam.ListAttachedRolePoliciesOutput) int { return len(o.AttachedPolicies) })
 		if got != 3 {
 			t.Errorf("the paginator read %d attached policies, want 3", got)
 		}
@@ -78,14 +93,7 @@ func TestPageTokensBoundToTheirListing(t *testing.T) {
 	t.Run("json: Logs DescribeMetricFilters", func(t *testing.T) {
 		cl := cloudwatchlogs.NewFromConfig(conf)
 		in := &cloudwatchlogs.DescribeMetricFiltersInput{LogGroupName: aws.String("g1"), Limit: aws.Int32(1)}
-		var got int
-		for p := cloudwatchlogs.NewDescribeMetricFiltersPaginator(cl, in); p.HasMorePages(); {
-			pg, err := p.NextPage(c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got += len(pg.MetricFilters)
-		}
+		got := readAll(t, c, cloudwatchlogs.NewDescribeMetricFiltersPaginator(cl, in), func(o *cloudwatchlogs.DescribeMetricFiltersOutput) int { return len(o.MetricFilters) })
 		if got != 3 {
 			t.Errorf("the paginator read %d metric filters of g1, want 3", got)
 		}
@@ -113,14 +121,7 @@ func TestPageTokensBoundToTheirListing(t *testing.T) {
 	t.Run("rest-json: AppSync ListApiKeys", func(t *testing.T) {
 		cl := appsync.NewFromConfig(conf)
 		in := &appsync.ListApiKeysInput{ApiId: aws.String("a1"), MaxResults: 1}
-		var got int
-		for p := appsync.NewListApiKeysPaginator(cl, in); p.HasMorePages(); {
-			pg, err := p.NextPage(c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got += len(pg.ApiKeys)
-		}
+		got := readAll(t, c, appsync.NewListApiKeysPaginator(cl, in), func(o *appsync.ListApiKeysOutput) int { return len(o.ApiKeys) })
 		if got != 3 {
 			t.Errorf("the paginator read %d keys of a1, want 3", got)
 		}
@@ -149,14 +150,7 @@ func TestPageTokensBoundToTheirListing(t *testing.T) {
 			return []ec2types.Filter{{Name: aws.String("vpc-id"), Values: []string{vpc}}}
 		}
 		in := &ec2.DescribeSecurityGroupsInput{Filters: byVPC("vpc-0000000a"), MaxResults: aws.Int32(5)}
-		var got int
-		for p := ec2.NewDescribeSecurityGroupsPaginator(cl, in); p.HasMorePages(); {
-			pg, err := p.NextPage(c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got += len(pg.SecurityGroups)
-		}
+		got := readAll(t, c, ec2.NewDescribeSecurityGroupsPaginator(cl, in), func(o *ec2.DescribeSecurityGroupsOutput) int { return len(o.SecurityGroups) })
 		if got != 6 {
 			t.Errorf("the paginator read %d security groups of the VPC, want 6", got)
 		}

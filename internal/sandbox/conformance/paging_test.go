@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -55,9 +56,10 @@ func botocoreFile(t *testing.T, dir, service, name string, v any) bool {
 	return false
 }
 
-// servedModels are the botocore models of the served operations, by
-// operation (RDS's signing name serves three models: each is returned).
-func servedModels(t *testing.T, served map[sandbox.Operation]time.Duration) (dir, version string, by map[sandbox.Operation][]*awsmodel.Model) {
+// botocoreModels reads the botocore models of the services ops are
+// served by (by signing name or endpoint prefix). Without botocore the
+// test skips, except in CI.
+func botocoreModels(t *testing.T, ops func(yield func(sandbox.Operation) bool)) (dir, version string, models []*awsmodel.Model) {
 	t.Helper()
 	dir, version, err := awsmodel.Botocore()
 	if err != nil {
@@ -67,13 +69,21 @@ func servedModels(t *testing.T, served map[sandbox.Operation]time.Duration) (dir
 		t.Skipf("no botocore to compare with: %v", err)
 	}
 	bySigning := map[string]bool{}
-	for op := range served {
+	for op := range ops {
 		bySigning[op.Service] = true
 	}
-	models, err := awsmodel.Models(dir, func(signing, prefix string) bool { return bySigning[signing] || bySigning[prefix] })
+	models, err = awsmodel.Models(dir, func(signing, prefix string) bool { return bySigning[signing] || bySigning[prefix] })
 	if err != nil {
 		t.Fatal(err)
 	}
+	return dir, version, models
+}
+
+// servedModels are the botocore models of the served operations, by
+// operation (RDS's signing name serves three models: each is returned).
+func servedModels(t *testing.T, served map[sandbox.Operation]time.Duration) (dir, version string, by map[sandbox.Operation][]*awsmodel.Model) {
+	t.Helper()
+	dir, version, models := botocoreModels(t, maps.Keys(served))
 	by = map[sandbox.Operation][]*awsmodel.Model{}
 	for _, m := range models {
 		for op := range served {

@@ -1,7 +1,7 @@
 package conformance_test
 
 import (
-	"os"
+	"maps"
 	"slices"
 	"sort"
 	"testing"
@@ -10,7 +10,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/realdrift/realdrift/internal/sandbox"
-	"github.com/realdrift/realdrift/internal/sandbox/awsmodel"
 )
 
 // TestThrottleErrorsFromModels: a throttled call answers the throttling
@@ -22,22 +21,8 @@ import (
 // error a client cannot recognise. Without botocore the test skips,
 // except in CI.
 func TestThrottleErrorsFromModels(t *testing.T) {
-	dir, version, err := awsmodel.Botocore()
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI has botocore installed: %v", err)
-		}
-		t.Skipf("no botocore to compare with: %v", err)
-	}
 	served := sandbox.ServedThrottles()
-	bySigning := map[string]bool{}
-	for op := range served {
-		bySigning[op.Service] = true
-	}
-	models, err := awsmodel.Models(dir, func(signing, prefix string) bool { return bySigning[signing] || bySigning[prefix] })
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, version, models := botocoreModels(t, maps.Keys(served))
 	// want are the throttling errors each operation's models name (RDS's
 	// signing name serves three models; they agree).
 	want := map[sandbox.Operation][]sandbox.ThrottleError{}

@@ -56,11 +56,7 @@ func ec2Describe(c *wire.Call, setName, idParam, notFound, kind string, allowed 
 			return nil, wire.Errf(400, "InvalidParameterValue", "The filter '%s' is invalid", name)
 		}
 	}
-	cur, err := wire.Paging{Prefix: "ec2", Default: 1000, Min: 5, Max: 1000,
-		BadSize: func(m string) error {
-			return wire.Errf(400, "InvalidParameterValue", "Value ( %s ) for parameter maxResults is invalid. Expecting a value between 5 and 1000.", m)
-		},
-		BadToken: wire.Errf(400, "InvalidPaginationToken", "Invalid pagination token")}.StartText(c, c.Str("MaxResults"), c.Str("NextToken"))
+	cur, err := ec2Paging(c)
 	if err != nil {
 		return nil, err
 	}

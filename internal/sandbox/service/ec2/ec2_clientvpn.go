@@ -126,13 +126,19 @@ func clientVpnChildren(st *world.State, c *wire.Call, typ string) (string, []*wo
 	return ep, out, nil
 }
 
-// ec2Page pages already filtered EC2 items (MaxResults 5-1000, NextToken).
-func ec2Page(c *wire.Call, setName string, kept []*wire.Node) (any, error) {
-	cur, err := wire.Paging{Prefix: "ec2", Default: 1000, Min: 5, Max: 1000,
+// ec2Paging is how EC2's lists page: MaxResults 5-1000 (default 1000),
+// NextToken.
+func ec2Paging(c *wire.Call) (wire.Cursor, error) {
+	return wire.Paging{Prefix: "ec2", Default: 1000, Min: 5, Max: 1000,
 		BadSize: func(n string) error {
 			return wire.Errf(400, "InvalidParameterValue", "Value ( %s ) for parameter maxResults is invalid. Expecting a value between 5 and 1000.", n)
 		},
 		BadToken: wire.Errf(400, "InvalidPaginationToken", "Invalid pagination token")}.StartText(c, c.Str("MaxResults"), c.Str("NextToken"))
+}
+
+// ec2Page pages already filtered EC2 items (ec2Paging).
+func ec2Page(c *wire.Call, setName string, kept []*wire.Node) (any, error) {
+	cur, err := ec2Paging(c)
 	if err != nil {
 		return nil, err
 	}
