@@ -130,14 +130,7 @@ func writeCBORError(w http.ResponseWriter, svc *Service, status int, e *Error) {
 	if svc != nil && svc.JSONNamespace != "" {
 		ns = svc.JSONNamespace
 	}
-	kind := "Sender"
-	if e.Receiver {
-		kind = "Receiver"
-	}
-	code := e.Code
-	if e.QueryCode != "" {
-		code = e.QueryCode
-	}
+	kind, code := e.queryFault()
 	w.Header().Set("Content-Type", "application/cbor")
 	w.Header().Set("Smithy-Protocol", "rpc-v2-cbor")
 	w.Header().Set("x-amzn-query-error", code+";"+kind)

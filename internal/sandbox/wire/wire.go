@@ -41,6 +41,20 @@ type Error struct {
 	Extra map[string]string
 }
 
+// queryFault is the error as the query protocol types it: its fault
+// ("Sender", or "Receiver" for a server-side fault) and its code (the
+// query-compatible code where it has one).
+func (e *Error) queryFault() (kind, code string) {
+	kind, code = "Sender", e.Code
+	if e.Receiver {
+		kind = "Receiver"
+	}
+	if e.QueryCode != "" {
+		code = e.QueryCode
+	}
+	return kind, code
+}
+
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
 
 func Errf(status int, code, format string, args ...any) *Error {
@@ -225,14 +239,7 @@ func WriteError(w http.ResponseWriter, svc *Service, reqID string, e *Error) {
 		if svc != nil {
 			ns = svc.XMLNS
 		}
-		kind := "Sender"
-		if e.Receiver {
-			kind = "Receiver"
-		}
-		code := e.Code
-		if e.QueryCode != "" {
-			code = e.QueryCode
-		}
+		kind, code := e.queryFault()
 		var b bytes.Buffer
 		b.WriteString(xml.Header)
 		fmt.Fprintf(&b, `<ErrorResponse xmlns="%s">`, ns)
