@@ -196,7 +196,11 @@
 //     handler that reads its body into a struct and locks for the whole
 //     operation is func(st, c, in In) (any, error) registered as
 //     wire.Read(h) or wire.Write(h), which decode and lock for it.
-//  4. Add one line to services.go: N.Service(),
+//  4. Add one line to services.go: N.Service(), (and its import). Nothing
+//     else outside the folder names the service unless the server keeps
+//     state of its own for it (S3's objects, SNS's outbox):
+//     scripts/sandbox-service-footprint.sh N removes the folder and those
+//     lines in a scratch tree, builds, and prints the diff stat.
 //  5. Give the service's IAM facts (wire.IAM) where they are not the
 //     common case: an action prefix or an operation's action that is not
 //     signing-name:Operation, operations no policy governs, the resource
