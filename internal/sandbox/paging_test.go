@@ -9,6 +9,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/appsync"
+	"github.com/aws/aws-sdk-go-v2/service/cloudcontrol"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
@@ -211,5 +212,26 @@ func TestPageTokensExpire(t *testing.T) {
 	clock.add(365 * 24 * time.Hour)
 	if _, err := iamc.ListAttachedRolePolicies(c, &iam.ListAttachedRolePoliciesInput{RoleName: aws.String("Svc-Role-1"), Marker: iamFirst.Marker}); err != nil {
 		t.Errorf("an IAM marker a year old (IAM documents no lifetime): %v", err)
+	}
+}
+
+// TestCloudControlTokenBoundToType: Cloud Control's ListResources, the
+// call realdrift's readers page most, lists a type through the SDK
+// paginator, and refuses a token sent for another type with
+// InvalidRequestException.
+func TestCloudControlTokenBoundToType(t *testing.T) {
+	_, u := start(t, "testdata/services.json", sandbox.Options{PageSize: 1})
+	c := ctx(t)
+	cl := cloudcontrol.NewFromConfig(cfg(u, mgmtKey, "us-east-1"))
+	in := &cloudcontrol.ListResourcesInput{TypeName: aws.String("AWS::S3::Bucket")}
+	if got := readAll(t, c, cloudcontrol.NewListResourcesPaginator(cl, in), func(o *cloudcontrol.ListResourcesOutput) int { return len(o.ResourceDescriptions) }); got != 2 {
+		t.Errorf("the paginator read %d buckets, want 2", got)
+	}
+	first, err := cl.ListResources(c, in)
+	if err != nil || first.NextToken == nil {
+		t.Fatalf("first page: token %v, error %v", first.NextToken, err)
+	}
+	if _, err := cl.ListResources(c, &cloudcontrol.ListResourcesInput{TypeName: aws.String("AWS::SQS::Queue"), NextToken: first.NextToken}); code(err) != "InvalidRequestException" {
+		t.Errorf("the token for another type: %v, want InvalidRequestException", err)
 	}
 }
