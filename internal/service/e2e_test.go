@@ -346,8 +346,9 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 	return e
 }
 
-// sweep runs the real sweep definition and checks its state outputs.
-func (e *e2e) sweep(t *testing.T, runID string) statemachine.RunSummary {
+// runSweep runs the real sweep definition with the sweep role's
+// credentials and returns its execution, whatever its status.
+func (e *e2e) runSweep(t *testing.T, runID string) statemachine.Execution {
 	t.Helper()
 	ex, err := e.local.Run(t.Context(), statemachine.Run{
 		Definition: statemachine.Sweep, Input: map[string]any{}, LambdaEndpoint: e.lambdaURL,
@@ -358,6 +359,13 @@ func (e *e2e) sweep(t *testing.T, runID string) statemachine.RunSummary {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ex
+}
+
+// sweep runs the real sweep definition and checks its state outputs.
+func (e *e2e) sweep(t *testing.T, runID string) statemachine.RunSummary {
+	t.Helper()
+	ex := e.runSweep(t, runID)
 	if ex.Status != "SUCCEEDED" {
 		t.Fatalf("sweep %s: status %s, error %+v", runID, ex.Status, ex.Error)
 	}

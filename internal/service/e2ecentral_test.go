@@ -42,10 +42,7 @@ func centralRoles(t *testing.T, file string, fill map[string]string, drop ...str
 		Placeholders map[string]string
 		Roles        []struct {
 			Role      string
-			Documents []struct {
-				Version   string
-				Statement []map[string]any
-			}
+			Documents []policyDocument
 		}
 	}
 	readCopy(t, file, &copy)
@@ -54,25 +51,38 @@ func centralRoles(t *testing.T, file string, fill map[string]string, drop ...str
 	dropped := 0
 	for _, r := range copy.Roles {
 		for _, d := range r.Documents {
-			d.Statement = slices.DeleteFunc(d.Statement, func(st map[string]any) bool {
-				sid, _ := st["Sid"].(string)
-				if slices.Contains(drop, r.Role+"/"+sid) {
-					dropped++
-					return true
-				}
-				return false
-			})
-			doc, err := json.Marshal(d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out[r.Role] = append(out[r.Role], filled(doc))
+			out[r.Role] = append(out[r.Role], filled(d.without(t, r.Role, drop, &dropped)))
 		}
 	}
 	if dropped != len(drop) {
 		t.Fatalf("%s: dropped %d of the statements %v", file, dropped, drop)
 	}
 	return out
+}
+
+// policyDocument is a policy document of a committed copy.
+type policyDocument struct {
+	Version   string
+	Statement []map[string]any
+}
+
+// without encodes d without the statements whose Sid is in drop, given as
+// OWNER/SID, counting them in dropped.
+func (d policyDocument) without(t *testing.T, owner string, drop []string, dropped *int) []byte {
+	t.Helper()
+	d.Statement = slices.DeleteFunc(slices.Clone(d.Statement), func(st map[string]any) bool {
+		sid, _ := st["Sid"].(string)
+		if slices.Contains(drop, owner+"/"+sid) {
+			*dropped++
+			return true
+		}
+		return false
+	})
+	b, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // readCopy reads a committed copy under testdata/iam into v.

@@ -418,15 +418,7 @@ func (e *e2e) putCentral(t *testing.T, key string) error {
 // sweep reports every stack missing, never a clean run over nothing.
 func TestSweepEndToEndServiceRoleDenied(t *testing.T) {
 	e := startE2EWith(t, e2eConfig{readPolicies: readRoleDocuments(t), serviceDrop: []string{"realdrift-sweep-states/DistributedMapItems"}})
-	ex, err := e.local.Run(t.Context(), statemachine.Run{
-		Definition: statemachine.Sweep, Input: map[string]any{}, LambdaEndpoint: e.lambdaURL,
-		ExecutionName: "sweep-denied-items", Account: demoAccount(0), RetryMillis: 1,
-		S3Endpoint: e.sandboxURL, AccessKeyID: statesKey("sweep"), SecretAccessKey: "e2e-session-secret",
-		StatesEndpoint: e.childURL,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ex := e.runSweep(t, "sweep-denied-items")
 	var sum statemachine.RunSummary
 	if ex.Status != "SUCCEEDED" || json.Unmarshal(ex.Output, &sum) != nil || sum.Stacks == 0 || sum.Missing != sum.Stacks || sum.Checked != 0 {
 		t.Errorf("sweep without its role's S3 grant: %s, output %s; want every stack reported missing, none checked", ex.Status, ex.Output)
@@ -447,15 +439,7 @@ func TestSweepEndToEndServiceRoleDenied(t *testing.T) {
 // (TestSweepEndToEnd).
 func TestSweepEndToEndChildStartDenied(t *testing.T) {
 	e := startE2EWith(t, e2eConfig{readPolicies: readRoleDocuments(t), serviceDrop: []string{"realdrift-sweep-states/DistributedMapChildren"}})
-	ex, err := e.local.Run(t.Context(), statemachine.Run{
-		Definition: statemachine.Sweep, Input: map[string]any{}, LambdaEndpoint: e.lambdaURL,
-		ExecutionName: "sweep-denied-children", Account: demoAccount(0), RetryMillis: 1,
-		S3Endpoint: e.sandboxURL, AccessKeyID: statesKey("sweep"), SecretAccessKey: "e2e-session-secret",
-		StatesEndpoint: e.childURL,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ex := e.runSweep(t, "sweep-denied-children")
 	if ex.Status != "FAILED" || ex.Error == nil || ex.Error.Error != "States.Runtime" ||
 		!strings.Contains(ex.Error.Cause, "is not authorized to perform: states:StartExecution on resource: arn:aws:states:"+centralRegion+":"+demoAccount(0)+":stateMachine:realdrift-sweep") {
 		t.Errorf("sweep without DistributedMapChildren: %s %+v, want FAILED with States.Runtime naming the refused states:StartExecution", ex.Status, ex.Error)

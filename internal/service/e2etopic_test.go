@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"net/http/httptest"
-	"slices"
 	"strings"
 	"testing"
 
@@ -34,34 +33,16 @@ func alertTopicArn() string {
 func alertTopicCopy(t *testing.T, fill map[string]string, drop ...string) (topicPolicy, keyPolicy json.RawMessage) {
 	t.Helper()
 	const file = "alert-topic.json"
-	type document struct {
-		Version   string
-		Statement []map[string]any
-	}
 	var copy struct {
 		Placeholders map[string]string
-		TopicPolicy  document
-		KeyPolicy    document
+		TopicPolicy  policyDocument
+		KeyPolicy    policyDocument
 	}
 	readCopy(t, file, &copy)
 	filled := filler(t, file, copy.Placeholders, fill)
 	dropped := 0
-	doc := func(which string, d document) json.RawMessage {
-		d.Statement = slices.DeleteFunc(d.Statement, func(st map[string]any) bool {
-			sid, _ := st["Sid"].(string)
-			if slices.Contains(drop, which+"/"+sid) {
-				dropped++
-				return true
-			}
-			return false
-		})
-		b, err := json.Marshal(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return filled(b)
-	}
-	topicPolicy, keyPolicy = doc("topic", copy.TopicPolicy), doc("key", copy.KeyPolicy)
+	topicPolicy = filled(copy.TopicPolicy.without(t, "topic", drop, &dropped))
+	keyPolicy = filled(copy.KeyPolicy.without(t, "key", drop, &dropped))
 	if dropped != len(drop) {
 		t.Fatalf("%s: dropped %d of the statements %v", file, dropped, drop)
 	}
