@@ -236,7 +236,11 @@
 // unless the service says otherwise: Route 53's InvalidInput), as AWS's
 // front end refuses it; handlers need not repeat those checks. Every
 // member is read where its protocol carries it: body, form, XML
-// elements, URI path, headers, query string.
+// elements, URI path, headers, query string. A JSON service that accepts
+// the query protocol too (SQS) has its query-form writes checked by the
+// names of the last model that spoke query (the AWS CLI v2's own,
+// awsmodel.Table.Query) and refused in the query shape (SQS:
+// InvalidParameterValue).
 //
 // # One resource model
 //

@@ -18,12 +18,14 @@ func mustInputs(t *testing.T) *awsmodel.Table {
 // TestEveryServedWriteValidated: every write operation the sandbox serves
 // (every operation CloudTrail would record as a write, ReadOnly false) is
 // in the table of input constraints taken from AWS's models, with an input
-// shape, in a protocol Check reads; an operation added without them fails
-// here (run go generate ./internal/sandbox/conformance).
+// shape, in a protocol Check reads, and a write a service serves in the
+// query protocol too (SQS) has its query form from the query model; an
+// operation added without them fails here (run go generate
+// ./internal/sandbox/conformance).
 func TestEveryServedWriteValidated(t *testing.T) {
 	s := &Server{services: services(&Server{})}
 	tab := mustInputs(t)
-	served, validated := 0, 0
+	served, validated, queryForm, queryChecked := 0, 0, 0, 0
 	for _, op := range s.Operations() {
 		if ReadOnly(op.Service, op.Name) {
 			continue
@@ -40,8 +42,20 @@ func TestEveryServedWriteValidated(t *testing.T) {
 		default:
 			validated++
 		}
+		if s.services[op.Service].QueryXMLNS == "" {
+			continue
+		}
+		queryForm++
+		if q, ok := tab.Query[op.Service+":"+op.Name]; !o.QueryCompatible || !ok || tab.Shapes[q.Model][q.Input] == nil {
+			t.Errorf("%s:%s: served in the query protocol too, but the table holds no query form of it (its model marked query-compatible: %t)", op.Service, op.Name, o.QueryCompatible)
+			continue
+		}
+		queryChecked++
 	}
-	t.Logf("served writes: %d; validated: %d", served, validated)
+	t.Logf("served writes: %d; validated: %d; also served as query forms: %d, validated by the query model (%s): %d", served, validated, queryForm, tab.QueryFrom, queryChecked)
+	if queryChecked != queryForm {
+		t.Errorf("query forms: %d; validated: %d", queryForm, queryChecked)
+	}
 	if served == 0 || validated != served {
 		t.Errorf("served writes: %d; validated: %d", served, validated)
 	}

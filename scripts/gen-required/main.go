@@ -6,7 +6,9 @@
 //     conformance test checks every answer against;
 //   - internal/sandbox/awsmodel/inputs.json.gz, the input constraints of
 //     every served write operation (conformance.InputTable), which the
-//     sandbox embeds and checks every request against.
+//     sandbox embeds and checks every request against; the query form of
+//     a JSON service that accepts query too (SQS) is read from the AWS
+//     CLI v2's own models, which still speak query.
 //
 // Only derived facts (shape and member names, locations, required lists,
 // types, enumerations, ranges, patterns) are written; botocore's files are
@@ -53,7 +55,11 @@ func run(out, inputs, data string) error {
 	if err != nil {
 		return err
 	}
-	in, err := conformance.InputTable(dir, version)
+	cli, err := awsmodel.AWSCLI(conformance.AWSCLIs()...)
+	if err != nil {
+		return err
+	}
+	in, err := conformance.InputTable(dir, version, cli.Data, cli.Version)
 	if err != nil {
 		return err
 	}

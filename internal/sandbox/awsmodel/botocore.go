@@ -22,6 +22,70 @@ func Botocore() (dir, version string, err error) {
 	return dir, version, nil
 }
 
+// CLI is an AWS CLI v2 found by AWSCLI.
+type CLI struct {
+	// Path is its executable.
+	Path string
+	// Data is the botocore data directory it carries (its own copy, the
+	// models it was built from: 2.9.19's still speak query for SQS).
+	Data string
+	// Version is its version ("aws-cli/2.9.19").
+	Version string
+}
+
+// AWSCLI finds an AWS CLI v2 and its models, trying each of clis (an
+// executable name or path) in turn; an error when none is a v2 CLI whose
+// models can be found.
+func AWSCLI(clis ...string) (CLI, error) {
+	var tried []string
+	for _, cli := range clis {
+		path, err := exec.LookPath(cli)
+		if err != nil {
+			tried = append(tried, cli+": "+err.Error())
+			continue
+		}
+		out, err := exec.Command(path, "--version").CombinedOutput()
+		v, _, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
+		if err != nil || !strings.HasPrefix(v, "aws-cli/2.") {
+			tried = append(tried, path+": not an AWS CLI v2 ("+v+")")
+			continue
+		}
+		interp, err := shebang(path)
+		if err != nil {
+			tried = append(tried, path+": "+err.Error())
+			continue
+		}
+		out, err = exec.Command(interp, "-c", "import awscli.botocore,os;print(os.path.join(os.path.dirname(awscli.botocore.__file__),'data'))").Output()
+		if err != nil {
+			tried = append(tried, path+": its botocore data: "+err.Error())
+			continue
+		}
+		return CLI{Path: path, Data: strings.TrimSpace(string(out)), Version: v}, nil
+	}
+	return CLI{}, fmt.Errorf("no AWS CLI v2 with its models found (%s)", strings.Join(tried, "; "))
+}
+
+// shebang is the interpreter a script's #! line names.
+func shebang(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	head := make([]byte, 256)
+	n, _ := io.ReadFull(f, head)
+	line, _, _ := strings.Cut(string(head[:n]), "\n")
+	rest, ok := strings.CutPrefix(line, "#!")
+	fields := strings.Fields(rest)
+	if !ok || len(fields) == 0 {
+		return "", fmt.Errorf("not a script with a #! line")
+	}
+	if filepath.Base(fields[0]) == "env" && len(fields) > 1 {
+		return fields[1], nil
+	}
+	return fields[0], nil
+}
+
 // Model is the part of one botocore service model the sandbox uses.
 type Model struct {
 	// Name is the botocore service name (its directory).
@@ -31,6 +95,11 @@ type Model struct {
 		SigningName    string `json:"signingName"`
 		EndpointPrefix string `json:"endpointPrefix"`
 		Protocol       string `json:"protocol"`
+		// AWSQueryCompatible is set on a JSON model of a service that
+		// still accepts the query protocol it moved from (SQS): the
+		// query form's member names are not in this model but in the
+		// last model that spoke query (Table.AddQueryForms).
+		AWSQueryCompatible *json.RawMessage `json:"awsQueryCompatible,omitempty"`
 	} `json:"metadata"`
 	Operations map[string]struct {
 		HTTP struct {

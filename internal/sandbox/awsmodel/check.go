@@ -25,6 +25,10 @@ type Request struct {
 	Path string
 	// Header is a REST request's headers.
 	Header http.Header
+	// Query marks a query-form request to a service whose model is JSON
+	// but which accepts the query protocol too (SQS): its form is read
+	// by the query model's names (Table.Query).
+	Query bool
 }
 
 // Reads reports whether Check reads the input of an operation of a model
@@ -43,6 +47,9 @@ func Reads(protocol string) bool {
 // none for an operation the table does not hold.
 func (t *Table) Check(op string, req Request) []string {
 	o, ok := t.Ops[op]
+	if req.Query && o.QueryCompatible {
+		o, ok = t.Query[op]
+	}
 	if !ok || o.Input == "" {
 		return nil
 	}

@@ -22,7 +22,12 @@
 //     bound to the URI path (matched against the operation's request URI
 //     template from the model; {Label+} takes the rest of the path), to
 //     headers (by name; a "headers" map by prefix) and to the query
-//     string. A blob or string payload, and a path that does not have the
+//     string. A query-form request to a JSON model marked
+//     awsQueryCompatible (SQS) is read by the names of the last model of
+//     the service that spoke query — botocore's no longer carries them —
+//     taken from the AWS CLI v2's own botocore data (AWSCLI,
+//     Table.AddQueryForms); building the table fails when a
+//     query-compatible write has no such model. A blob or string payload, and a path that does not have the
 //     template's shape, are not read, so never refused; a body that does
 //     not parse is left to the handler. No served write speaks RPCv2 CBOR
 //     (TestEveryServedWriteValidated fails when one does and Check cannot

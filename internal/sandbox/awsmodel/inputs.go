@@ -22,6 +22,14 @@ type Table struct {
 	// Shapes are each model's shapes reachable from a served input, by
 	// botocore service name.
 	Shapes map[string]map[string]*RawShape `json:"shapes"`
+	// Query maps the operations of a JSON model that accepts the query
+	// protocol too (Op.QueryCompatible) to their input in the last model
+	// that spoke query (AddQueryForms): its form names (SQS's
+	// Attribute.N.Name) are that model's. Their shapes are in Shapes
+	// under the model's name with QuerySuffix.
+	Query map[string]Op `json:"query,omitempty"`
+	// QueryFrom is where the query models were read ("aws-cli/2.9.19").
+	QueryFrom string `json:"queryFrom,omitempty"`
 
 	once sync.Once
 	re   map[string]*regexp.Regexp
@@ -36,7 +44,14 @@ type Op struct {
 	// ("/2015-03-31/functions/{FunctionName}/policy", "/{Bucket}/{Key+}"),
 	// from which the members bound to the path are read.
 	URI string `json:"uri,omitempty"`
+	// QueryCompatible marks an operation of a JSON model that accepts
+	// the query protocol too (botocore's metadata.awsQueryCompatible).
+	QueryCompatible bool `json:"queryCompatible,omitempty"`
 }
+
+// QuerySuffix is added to a model's name for the shapes of its query
+// form (Table.Query).
+const QuerySuffix = "@query"
 
 // Served is one operation the sandbox serves, by its signing name.
 type Served struct{ Service, Name string }
@@ -68,7 +83,7 @@ func BuildInputs(dir, version string, ops []Served, prefer func(Served) string) 
 			missing = append(missing, op.Service+":"+op.Name)
 			continue
 		}
-		o := Op{Model: m.Name, Protocol: m.Metadata.Protocol}
+		o := Op{Model: m.Name, Protocol: m.Metadata.Protocol, QueryCompatible: m.Metadata.AWSQueryCompatible != nil}
 		if strings.HasPrefix(o.Protocol, "rest-") {
 			o.URI = m.Operations[op.Name].HTTP.RequestURI
 		}
@@ -86,6 +101,67 @@ func BuildInputs(dir, version string, ops []Served, prefer func(Served) string) 
 		return nil, fmt.Errorf("served operations no botocore model defines: %s", strings.Join(missing, " "))
 	}
 	return t, nil
+}
+
+// AddQueryForms adds to the table the query form of every operation
+// marked QueryCompatible, read from the models in dir (botocore data
+// from before the service moved to JSON: an AWS CLI's own, AWSCLI) whose
+// protocol is query and which define it; from names where they were read.
+// An error names the operations no such model defines: their query form
+// could not be checked.
+func (t *Table) AddQueryForms(dir, from string) error {
+	want := map[string]bool{}
+	for key, o := range t.Ops {
+		if o.QueryCompatible {
+			svc, _, _ := strings.Cut(key, ":")
+			want[svc] = true
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	models, err := Models(dir, func(signing, prefix string) bool { return want[signing] || want[prefix] })
+	if err != nil {
+		return err
+	}
+	t.Query, t.QueryFrom = map[string]Op{}, from
+	var missing []string
+	for _, key := range sortedKeys(t.Ops) {
+		if !t.Ops[key].QueryCompatible {
+			continue
+		}
+		svc, name, _ := strings.Cut(key, ":")
+		var m *Model
+		for _, c := range models {
+			if _, ok := c.Operations[name]; ok && c.Serves(svc) && c.Metadata.Protocol == "query" {
+				m = c
+			}
+		}
+		if m == nil || m.Operations[name].Input == nil {
+			missing = append(missing, key)
+			continue
+		}
+		model := m.Name + QuerySuffix
+		in := m.Operations[name].Input.Shape
+		if t.Shapes[model] == nil {
+			t.Shapes[model] = map[string]*RawShape{}
+		}
+		reach(m, in, t.Shapes[model])
+		t.Query[key] = Op{Model: model, Protocol: "query", Input: in}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("operations that accept the query protocol but no query model in %s defines: %s", from, strings.Join(missing, " "))
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func pick(cands []*Model, op Served, prefer func(Served) string) *Model {

@@ -300,16 +300,30 @@ func absent(v reflect.Value) bool {
 // (awsmodel.Table, embedded as internal/sandbox/awsmodel/inputs.json.gz)
 // for every served write operation (not sandbox.ReadOnly), from
 // botocore's data directory; where two models define an operation, the
-// one the AWS CLI calls it through is taken.
-func InputTable(dir, version string) (*awsmodel.Table, error) {
+// one the AWS CLI calls it through is taken. The query form of the
+// operations of a JSON service that accepts query too (SQS) is read from
+// cliDir, the botocore data of the AWS CLI v2 (awsmodel.AWSCLI; its
+// version cli), whose models still speak query.
+func InputTable(dir, version, cliDir, cli string) (*awsmodel.Table, error) {
 	var ops []awsmodel.Served
 	for _, op := range sandbox.ServedOperations() {
 		if !sandbox.ReadOnly(op.Service, op.Name) {
 			ops = append(ops, awsmodel.Served{Service: op.Service, Name: op.Name})
 		}
 	}
-	return awsmodel.BuildInputs(dir, version, ops, func(op awsmodel.Served) string {
+	t, err := awsmodel.BuildInputs(dir, version, ops, func(op awsmodel.Served) string {
 		svc, _, _ := strings.Cut(CLICommand(sandbox.Operation{Service: op.Service, Name: op.Name}), " ")
 		return svc
 	})
+	if err != nil {
+		return nil, err
+	}
+	if err := t.AddQueryForms(cliDir, cli); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
+
+// AWSCLIs is the AWS CLIs tried, in order, for the models of the query
+// forms (awsmodel.AWSCLI): the one on PATH, then Debian's v2.
+func AWSCLIs() []string { return []string{"aws", "/usr/bin/aws"} }

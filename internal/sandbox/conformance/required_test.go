@@ -85,7 +85,14 @@ func TestInputTableIsCurrent(t *testing.T) {
 		}
 		t.Skipf("no botocore to compare with: %v", err)
 	}
-	tab, err := conformance.InputTable(dir, version)
+	cli, err := awsmodel.AWSCLI(conformance.AWSCLIs()...)
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI has the AWS CLI v2 installed: %v", err)
+		}
+		t.Skipf("no AWS CLI v2 to read the query models of: %v", err)
+	}
+	tab, err := conformance.InputTable(dir, version, cli.Data, cli.Version)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +101,7 @@ func TestInputTableIsCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(awsmodel.File(), want) {
-		t.Errorf("internal/sandbox/awsmodel/inputs.json.gz is not current with botocore %s; run go generate ./internal/sandbox/conformance (scripts/gen-required)", version)
+		t.Errorf("internal/sandbox/awsmodel/inputs.json.gz is not current with botocore %s and %s's models; run go generate ./internal/sandbox/conformance (scripts/gen-required)", version, cli.Version)
 	}
 }
 

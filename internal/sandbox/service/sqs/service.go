@@ -11,6 +11,11 @@ func Service() *wire.Service {
 	svc.Throttle = wire.Error{Status: 400, Code: "ThrottlingException", QueryCode: "RequestThrottled"}
 	svc.Deny = wire.Error{Status: 400, Code: "AccessDeniedException", QueryCode: "AccessDenied"}
 	svc.QueryXMLNS = "http://queue.amazonaws.com/doc/2012-11-05/"
+	// A request breaking the model's input constraints: JSON's
+	// ValidationException, and in the query protocol (and JSON's
+	// x-amzn-query-error) InvalidParameterValue, the query API's error
+	// for an invalid or out-of-range parameter.
+	svc.Invalid = wire.Error{Status: 400, Code: "ValidationException", QueryCode: "InvalidParameterValue"}
 	svc.IAM.Resource = queueARN
 	// SQS documents that a queue's new attributes can take up to 60
 	// seconds to propagate (SetQueueAttributes).
