@@ -242,7 +242,8 @@ func cutPrefixFold(s, prefix string) (string, bool) {
 // a structure, list or map where the model holds another kind of value
 // (a record's ResourceRecords are strings in the model, structures on the
 // wire), a number or a boolean where the write takes text (a number's
-// text is checked). A number or a boolean is read from its text. Paths
+// text is checked). An object or a list where the write takes text (a
+// policy document) is checked as its JSON text, as the write carries it. A number or a boolean is read from its text. Paths
 // name the properties as the model does, under path ("RecordSets.2.TTL").
 func (t *Table) CheckModel(op, shape, path string, v any) []string {
 	o, ok := t.Ops[op]
@@ -475,6 +476,9 @@ func (c *checker) value(v any, shape, path string) {
 		if n, isNum := v.(json.Number); isNum && c.model {
 			str, ok = n.String(), true
 		}
+		if t, isText := jsonText(v); isText && c.model {
+			str, ok = t, true
+		}
 		if !ok {
 			if !c.model {
 				c.fail(v, path, "be a string")
@@ -511,6 +515,25 @@ func (c *checker) value(v any, shape, path string) {
 			c.fail(v, path, "be a boolean")
 		}
 	}
+}
+
+// jsonText is the JSON text of an object or a list, as a write carries
+// a document a live model holds as a value (a policy document is an
+// object in the model, text in CreatePolicyVersion); false for any other
+// value.
+func jsonText(v any) (string, bool) {
+	switch v.(type) {
+	case map[string]any, []any:
+	default:
+		return "", false
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "", false
+	}
+	return strings.TrimSuffix(b.String(), "\n"), true
 }
 
 // size checks a length or count against min and max.

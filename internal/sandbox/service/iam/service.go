@@ -35,19 +35,22 @@ func Service() *wire.Service {
 	}
 	// An out-of-band change of an inline policy is checked as the
 	// Put*Policy call writing it would be (a policy name's pattern and
-	// length; a document that is an object in the model is not text).
+	// length; the document's JSON text, its length and characters), and
+	// of a managed policy as CreatePolicyVersion, which writes its
+	// document, would be.
 	putRole := wire.ModelInput{Op: "PutRolePolicy", Shape: "PutRolePolicyRequest"}
 	putUser := wire.ModelInput{Op: "PutUserPolicy", Shape: "PutUserPolicyRequest"}
 	putGroup := wire.ModelInput{Op: "PutGroupPolicy", Shape: "PutGroupPolicyRequest"}
 	inline := func(in wire.ModelInput) wire.ModelInput { in.At = "Policies"; return in }
 	svc.Models = map[string][]wire.ModelInput{
-		"AWS::IAM::Role":        {inline(putRole)},
-		"AWS::IAM::User":        {inline(putUser)},
-		"AWS::IAM::Group":       {inline(putGroup)},
-		"AWS::IAM::RolePolicy":  {putRole},
-		"AWS::IAM::UserPolicy":  {putUser},
-		"AWS::IAM::GroupPolicy": {putGroup},
-		"AWS::IAM::Policy":      {putRole},
+		"AWS::IAM::Role":          {inline(putRole)},
+		"AWS::IAM::User":          {inline(putUser)},
+		"AWS::IAM::Group":         {inline(putGroup)},
+		"AWS::IAM::RolePolicy":    {putRole},
+		"AWS::IAM::UserPolicy":    {putUser},
+		"AWS::IAM::GroupPolicy":   {putGroup},
+		"AWS::IAM::Policy":        {putRole},
+		"AWS::IAM::ManagedPolicy": {{Op: "CreatePolicyVersion", Shape: "CreatePolicyVersionRequest"}},
 	}
 	return svc
 }
