@@ -190,6 +190,18 @@ func (s *Server) checkModel(typ string, props json.RawMessage) error {
 			op := svc.Name + ":" + in.Op
 			var errs []string
 			switch v, ok := m[in.At]; {
+			case in.Entries != nil:
+				entries := map[string]any{}
+				for k, x := range m {
+					name, renamed := in.Entries[k]
+					if !renamed {
+						name = k
+					}
+					if name != "" {
+						entries[name] = x
+					}
+				}
+				errs = s.inputs.CheckModel(op, in.Shape, in.At, entries)
 			case in.At == "":
 				errs = s.inputs.CheckModel(op, in.Shape, "", m)
 			case !ok:

@@ -79,7 +79,18 @@ func TestModelInputsNameTheTable(t *testing.T) {
 					t.Errorf("%s %s: %s is not a served write in the input table", name, typ, in.Op)
 					continue
 				}
-				if sh := tab.Shapes[o.Model][in.Shape]; sh == nil || sh.Type != "structure" {
+				sh := tab.Shapes[o.Model][in.Shape]
+				switch {
+				case in.Entries != nil && (sh == nil || sh.Type != "map"):
+					t.Errorf("%s %s: %s's model %s has no map %s reachable from its input", name, typ, in.Op, o.Model, in.Shape)
+				case in.Entries != nil:
+					// A renaming names an entry the map's key allows.
+					for prop, entry := range in.Entries {
+						if errs := tab.CheckModel(name+":"+in.Op, sh.Key.Shape, in.At+".key", entry); entry != "" && len(errs) > 0 {
+							t.Errorf("%s %s: %s is carried as %s, which %s refuses: %v", name, typ, prop, entry, in.Op, errs)
+						}
+					}
+				case sh == nil || sh.Type != "structure":
 					t.Errorf("%s %s: %s's model %s has no structure %s reachable from its input", name, typ, in.Op, o.Model, in.Shape)
 				}
 			}

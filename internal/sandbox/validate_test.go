@@ -141,6 +141,9 @@ func TestAdminChangesValidatedAgainstTheModel(t *testing.T) {
 	role := func(path, value string) sandbox.Change {
 		return sandbox.Change{Op: sandbox.OpSet, Region: "us-east-1", Type: "AWS::IAM::Role", Identifier: "App-Role-XYZ", Path: path, Value: []byte(value)}
 	}
+	queue := func(path, value string) sandbox.Change {
+		return sandbox.Change{Op: sandbox.OpSet, Region: "us-east-1", Type: queueType, Identifier: queueURL, Path: path, Value: []byte(value)}
+	}
 	mp := func(doc string) sandbox.Change {
 		arn := "arn:aws:iam::111111111111:policy/OOB-Managed"
 		return add("AWS::IAM::ManagedPolicy", arn, `{"ManagedPolicyName":"OOB-Managed","Path":"/","PolicyArn":"`+arn+`","PolicyDocument":`+doc+`}`)
@@ -172,6 +175,9 @@ func TestAdminChangesValidatedAgainstTheModel(t *testing.T) {
 		{"IAM managed policy document with characters outside the document pattern", mp(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:GetObject","Resource":"arn:aws:s3:::日本/*"}]}`),
 			[]string{"ValidationError", "iam CreatePolicyVersion would refuse it", `at 'PolicyDocument' failed to satisfy constraint: Member must satisfy regular expression pattern: [\u0009\u000A\u000D\u0020-\u00FF]+`},
 			mp(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:GetObject","Resource":"arn:aws:s3:::café/*"}]}`)},
+		{"SQS queue property no queue attribute names", queue("/VisibilityTimeOut", `60`),
+			[]string{"ValidationException", "sqs SetQueueAttributes would refuse it", "Value 'VisibilityTimeOut' at 'Attributes.key' failed to satisfy constraint: Member must satisfy enum value set: ["},
+			queue("/VisibilityTimeout", `60`)},
 		{"SNS topic policy with an Effect no policy has", add("AWS::SNS::TopicPolicy", "arn:aws:sns:us-east-1:123456789012:tp", `{"Topics":["arn:aws:sns:us-east-1:123456789012:tp"],"PolicyDocument":{"Version":"2012-10-17","Statement":[{"Effect":"Allox","Principal":{"Service":"events.amazonaws.com"},"Action":"sns:Publish","Resource":"*"}]}}`),
 			[]string{"InvalidParameter", "Policy Error", "Allox"},
 			add("AWS::SNS::TopicPolicy", "arn:aws:sns:us-east-1:123456789012:tp", `{"Topics":["arn:aws:sns:us-east-1:123456789012:tp"],"PolicyDocument":{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"Service":"events.amazonaws.com"},"Action":"sns:Publish","Resource":"*"}]}}`)},

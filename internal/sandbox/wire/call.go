@@ -170,6 +170,13 @@ type ModelInput struct {
 	// list of them (a RecordSetGroup's RecordSets); else the whole model
 	// is one.
 	At string
+	// Entries, when set, says the write carries the model's top-level
+	// properties as the entries of a map (Shape is then that map's
+	// shape, At the input member holding it, named in messages): SQS's
+	// SetQueueAttributes carries a queue's properties as Attributes. A
+	// property is an entry by its own name unless Entries renames it;
+	// renamed to "", it is not carried by the write (QueueName, Tags).
+	Entries map[string]string
 }
 
 // IAM are a service's authorization facts. The zero value is the common

@@ -17,6 +17,14 @@ func Service() *wire.Service {
 	// for an invalid or out-of-range parameter.
 	svc.Invalid = wire.Error{Status: 400, Code: "ValidationException", QueryCode: "InvalidParameterValue"}
 	svc.IAM.Resource = queueARN
+	// An out-of-band change of a queue is checked as SetQueueAttributes
+	// carrying its properties as attributes would be (an attribute name
+	// outside the model's QueueAttributeName); the queue's name, URL,
+	// ARN and tags are not attributes it writes.
+	svc.Models = map[string][]wire.ModelInput{
+		"AWS::SQS::Queue": {{Op: "SetQueueAttributes", Shape: "QueueAttributeMap", At: "Attributes",
+			Entries: map[string]string{"QueueName": "", "QueueUrl": "", "Arn": "", "Tags": ""}}},
+	}
 	// SQS documents that a queue's new attributes can take up to 60
 	// seconds to propagate (SetQueueAttributes).
 	svc.Eventually("SetQueueAttributes")
