@@ -222,7 +222,10 @@
 //     check fails for a listed operation no section runs).
 //  7. Where one of the service's writes carries a live model of its types
 //     (a Route 53 record set, an inline policy), say so in
-//     Service.Models (type -> write, input shape, property): the admin API
+//     Service.Models (type -> write, input shape, property; Entries when
+//     the write carries the properties as a map's entries, as SQS's
+//     SetQueueAttributes does; a document the model holds as an object
+//     is checked as the JSON text the write carries): the admin API
 //     checks every out-of-band change of such a model against that write's
 //     input constraints, so what the service's API would refuse is refused
 //     (TestModelInputsNameTheTable holds every entry to the table).
