@@ -21,21 +21,7 @@ import (
 // CLIs) send form-encoded query requests and read XML.
 func TestSQSQueryProtocol(t *testing.T) {
 	_, u := start(t, "testdata/services.json", sandbox.Options{})
-	post := func(form url.Values) (int, string) {
-		req, err := http.NewRequestWithContext(ctx(t), "POST", u+"/", strings.NewReader(form.Encode()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential="+mgmtKey+"/20260101/us-east-1/sqs/aws4_request, SignedHeaders=host, Signature=00")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
-	}
+	post := func(form url.Values) (int, string) { return postSQSForm(t, u, form) }
 	status, body := post(url.Values{"Action": {"SetQueueAttributes"}, "Version": {"2012-11-05"}, "QueueUrl": {svcQueue},
 		"Attribute.1.Name": {"DelaySeconds"}, "Attribute.1.Value": {"7"}})
 	if status != 200 || !strings.Contains(body, "<SetQueueAttributesResponse") {
@@ -104,7 +90,17 @@ func TestSQSQueryFormValidated(t *testing.T) {
 	}
 
 	// The CLI checks required members before sending; a raw form does not.
-	req, err := http.NewRequestWithContext(ctx(t), "POST", u+"/", strings.NewReader(url.Values{"Action": {"SetQueueAttributes"}, "Version": {"2012-11-05"}, "QueueUrl": {svcQueue}}.Encode()))
+	status, body := postSQSForm(t, u, url.Values{"Action": {"SetQueueAttributes"}, "Version": {"2012-11-05"}, "QueueUrl": {svcQueue}})
+	if want := "<Code>InvalidParameterValue</Code><Message>1 validation error detected: Value null at &#39;attributes&#39; failed to satisfy constraint: Member must not be null</Message>"; status != 400 || !strings.Contains(body, want) {
+		t.Errorf("no Attribute.N: %d %s, want 400 with %s", status, body, want)
+	}
+}
+
+// postSQSForm sends a query-form SQS request, as clients from before SQS
+// moved to JSON send it, and returns the answer's status and body.
+func postSQSForm(t *testing.T, u string, form url.Values) (int, string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx(t), "POST", u+"/", strings.NewReader(form.Encode()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +112,5 @@ func TestSQSQueryFormValidated(t *testing.T) {
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	if want := "<Code>InvalidParameterValue</Code><Message>1 validation error detected: Value null at &#39;attributes&#39; failed to satisfy constraint: Member must not be null</Message>"; resp.StatusCode != 400 || !strings.Contains(string(b), want) {
-		t.Errorf("no Attribute.N: %d %s, want 400 with %s", resp.StatusCode, b, want)
-	}
+	return resp.StatusCode, string(b)
 }
