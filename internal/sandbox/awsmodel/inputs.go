@@ -7,7 +7,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -126,7 +128,7 @@ func (t *Table) AddQueryForms(dir, from string) error {
 	}
 	t.Query, t.QueryFrom = map[string]Op{}, from
 	var missing []string
-	for _, key := range sortedKeys(t.Ops) {
+	for _, key := range slices.Sorted(maps.Keys(t.Ops)) {
 		if !t.Ops[key].QueryCompatible {
 			continue
 		}
@@ -153,15 +155,6 @@ func (t *Table) AddQueryForms(dir, from string) error {
 		return fmt.Errorf("operations that accept the query protocol but no query model in %s defines: %s", from, strings.Join(missing, " "))
 	}
 	return nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func pick(cands []*Model, op Served, prefer func(Served) string) *Model {
