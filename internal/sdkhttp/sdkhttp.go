@@ -24,6 +24,7 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 )
 
@@ -31,19 +32,14 @@ import (
 // requests other than uploads are far smaller).
 const MaxBuffered = 8 << 20
 
-// Doer is what the SDK calls to send a request (aws.HTTPClient).
-type Doer interface {
-	Do(*http.Request) (*http.Response, error)
-}
-
 // Client is next with request bodies held in memory.
-type Client struct{ next Doer }
+type Client struct{ next aws.HTTPClient }
 
 // New is the SDK's default buildable client with bodies held in memory.
 func New() *Client { return Wrap(awshttp.NewBuildableClient()) }
 
 // Wrap holds the request bodies next sends in memory.
-func Wrap(next Doer) *Client { return &Client{next: next} }
+func Wrap(next aws.HTTPClient) *Client { return &Client{next: next} }
 
 // Do sends r with its body, when small and of a known length, read into
 // memory first.
