@@ -68,6 +68,21 @@ type (
 // attribute is hashKey (iamauth.DynamoDBAsks).
 func DynamoDBAsks(hashKey string) Asker { return iamauth.DynamoDBAsks(hashKey) }
 
+// TableKey is the KMS key that encrypts a DynamoDB table (iamauth.TableKey).
+type TableKey = iamauth.TableKey
+
+// DynamoDBKeyAsks is ask with the kms:Decrypt question a table's key puts
+// for every item read and write (iamauth.DynamoDBKeyAsks).
+func DynamoDBKeyAsks(ask Asker, key func(tableArn string) (TableKey, bool)) Asker {
+	return iamauth.DynamoDBKeyAsks(ask, key)
+}
+
+// AWSManagedKeyPolicy is the key policy of a service's AWS managed key
+// (iamauth.AWSManagedKeyPolicy).
+func AWSManagedKeyPolicy(service, account, region string) (json.RawMessage, bool) {
+	return iamauth.AWSManagedKeyPolicy(service, account, region)
+}
+
 // IAMAction returns the IAM action an operation of a service (by its SigV4
 // signing name) is authorized as: the service's facts
 // (wire.Service.IAMAction), else signing-name:Operation.

@@ -404,7 +404,10 @@
 // Server.Guard puts the same evaluation in front of a stand-in — DynamoDB
 // Local (DynamoDBAsks: dynamodb:Op on the table or index ARN with
 // dynamodb:LeadingKeys from the request's keys, per table of a batch, per
-// item of a transaction), or a test double of Secrets Manager, Step
+// item of a transaction; DynamoDBKeyAsks adds kms:Decrypt on the table's
+// key, under its key policy with kms:ViaService dynamodb.REGION.amazonaws.com,
+// to every item read and write, AWSManagedKeyPolicy giving the policy AWS
+// writes for the AWS managed key aws/dynamodb), or a test double of Secrets Manager, Step
 // Functions or EventBridge — and answers AccessDenied in that service's
 // shape; denials land in the call log, allowed calls pass on untouched.
 // An Ask may carry the resource's own policy (Ask.Policy: the central

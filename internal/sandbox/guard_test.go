@@ -228,3 +228,109 @@ func TestAllowsFunctionURL(t *testing.T) {
 		})
 	}
 }
+
+// TestGuardDynamoDBTableKey: behind DynamoDBKeyAsks every item read and
+// write also asks the table's KMS key, as DynamoDB uses it for the
+// caller. Under the AWS managed key's policy (aws/dynamodb) the table
+// grants alone decide; under a customer key whose policy only delegates to
+// the account, a role without kms:Decrypt of its own is refused
+// (AccessDeniedException naming kms:Decrypt) and one with it is allowed; a
+// key policy naming the role through DynamoDB allows it, the same
+// statement through another service does not. Calls that touch no item
+// (DescribeTable) ask no key.
+func TestGuardDynamoDBTableKey(t *testing.T) {
+	const (
+		table    = "realdrift"
+		tableArn = "arn:aws:dynamodb:us-east-1:111111111111:table/realdrift"
+		keyArn   = "arn:aws:kms:us-east-1:111111111111:key/0e2e0000-aaaa-4bbb-8ccc-000000000009"
+		plain    = "AKIAFUNCTIONROLE0001"
+		decrypt  = "AKIAFUNCTIONROLE0002"
+	)
+	grant := `{"Effect":"Allow","Action":["dynamodb:GetItem","dynamodb:PutItem","dynamodb:Query","dynamodb:DescribeTable"],"Resource":"` + tableArn + `*"}`
+	roles := map[string]string{
+		plain:   `{"Version":"2012-10-17","Statement":[` + grant + `]}`,
+		decrypt: `{"Version":"2012-10-17","Statement":[` + grant + `,{"Effect":"Allow","Action":"kms:Decrypt","Resource":"` + keyArn + `"}]}`,
+	}
+	w := policyWorld(t, `{"Statement":{"Effect":"Allow","Action":"*","Resource":"*"}}`, "")
+	for _, a := range w.Accounts {
+		if a.ID != mgmt {
+			continue
+		}
+		for key, doc := range roles {
+			role := "role-" + key[len(key)-4:]
+			a.AccessKeys = append(a.AccessKeys, sandbox.AccessKey{ID: key, Role: role})
+			a.Policies = append(a.Policies, &sandbox.Policies{Role: role, Documents: []json.RawMessage{json.RawMessage(doc)}})
+		}
+	}
+	sb, url := startWorld(t, w, sandbox.Options{})
+	standIn := http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		rw.Header().Set("Content-Type", "application/x-amz-json-1.0")
+		_, _ = io.WriteString(rw, `{}`)
+	})
+	managed, ok := sandbox.AWSManagedKeyPolicy("dynamodb", mgmt, "us-east-1")
+	if !ok {
+		t.Fatal("no AWS managed key policy for dynamodb")
+	}
+	rootOnly := `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"arn:aws:iam::111111111111:root"},"Action":"kms:*","Resource":"*"}]}`
+	naming := func(service string) string {
+		return `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"arn:aws:iam::111111111111:role/role-0001"},
+		  "Action":"kms:Decrypt","Resource":"*","Condition":{"StringEquals":{"kms:ViaService":"` + service + `.us-east-1.amazonaws.com"}}}]}`
+	}
+	c := ctx(t)
+	s := &types.AttributeValueMemberS{Value: "RUN#r1"}
+	for _, tt := range []struct {
+		name, policy, key string
+		itemsAllowed      bool
+	}{
+		{"AWS managed key", string(managed), plain, true},
+		{"customer key, root only, no kms:Decrypt", rootOnly, plain, false},
+		{"customer key, root only, kms:Decrypt granted", rootOnly, decrypt, true},
+		{"customer key naming the role through DynamoDB", naming("dynamodb"), plain, true},
+		{"customer key naming the role through SNS", naming("sns"), plain, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			asks := sandbox.DynamoDBKeyAsks(sandbox.DynamoDBAsks("pk"), func(arn string) (sandbox.TableKey, bool) {
+				if arn != tableArn {
+					t.Errorf("the key asked for table %s", arn)
+				}
+				return sandbox.TableKey{Arn: keyArn, Policy: json.RawMessage(tt.policy)}, true
+			})
+			srv := httptest.NewServer(sb.Guard("dynamodb", asks, standIn))
+			defer srv.Close()
+			db := dynamodb.NewFromConfig(cfg(url, tt.key, "us-east-1"), func(o *dynamodb.Options) {
+				o.BaseEndpoint = aws.String(srv.URL)
+				o.RetryMaxAttempts = 1
+			})
+			item := map[string]types.AttributeValue{"pk": s, "sk": s}
+			calls := map[string]func() error{
+				"GetItem": func() error {
+					_, err := db.GetItem(c, &dynamodb.GetItemInput{TableName: aws.String(table), Key: item})
+					return err
+				},
+				"PutItem": func() error {
+					_, err := db.PutItem(c, &dynamodb.PutItemInput{TableName: aws.String(table), Item: item})
+					return err
+				},
+				"Query on an index": func() error {
+					_, err := db.Query(c, &dynamodb.QueryInput{TableName: aws.String(table), IndexName: aws.String("gsi1"),
+						KeyConditionExpression: aws.String("gsi1pk = :v"), ExpressionAttributeValues: map[string]types.AttributeValue{":v": s}})
+					return err
+				},
+			}
+			for what, call := range calls {
+				err := call()
+				switch {
+				case tt.itemsAllowed && err != nil:
+					t.Errorf("%s: %v, want allowed", what, err)
+				case !tt.itemsAllowed && code(err) != "AccessDeniedException":
+					t.Errorf("%s: %v, want AccessDeniedException", what, err)
+				case !tt.itemsAllowed && !strings.Contains(err.Error(), "kms:Decrypt on resource: "+keyArn):
+					t.Errorf("%s: %v, want the refusal to name kms:Decrypt on the key", what, err)
+				}
+			}
+			if _, err := db.DescribeTable(c, &dynamodb.DescribeTableInput{TableName: aws.String(table)}); err != nil {
+				t.Errorf("DescribeTable: %v, want allowed (it reads no item)", err)
+			}
+		})
+	}
+}

@@ -132,6 +132,9 @@ type e2eConfig struct {
 	// forwardEdit, when set, rewrites a member forwarding role's policy
 	// documents (the negative tests).
 	forwardEdit func(role string, doc json.RawMessage) json.RawMessage
+	// tableKeyPolicy, when set, puts the table on a customer managed key
+	// under this policy instead of infra's encryption (the negative tests).
+	tableKeyPolicy json.RawMessage
 }
 
 // startE2EWith starts the local deployment as configured.
@@ -213,8 +216,9 @@ func startE2EWith(t *testing.T, conf e2eConfig, extra ...func(*sandbox.World) dr
 	t.Cleanup(func() { sbSrv.Close(); sb.Close() })
 	e.sandboxURL = sbSrv.URL
 	e.snsURL, e.snsCA = serveTLS(t, sb)
-	// DynamoDB Local, behind the sandbox's IAM.
-	ddbSrv := httptest.NewServer(guardedDynamo(t, sb, ddbURL))
+	// DynamoDB Local, behind the sandbox's IAM and the table's key.
+	key, encrypted := tableKey(t, fill, conf.tableKeyPolicy)
+	ddbSrv := httptest.NewServer(guardedDynamo(t, sb, ddbURL, table, key, encrypted))
 	t.Cleanup(ddbSrv.Close)
 	ddbURL = ddbSrv.URL
 

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
-	"net/http/httputil"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,7 +13,6 @@ import (
 	"testing"
 
 	"github.com/realdrift/realdrift/internal/sandbox"
-	"github.com/realdrift/realdrift/internal/store"
 )
 
 // The central account of the e2e deployment: its region, and the Slack
@@ -163,17 +160,6 @@ func seedCentralRoles(w *sandbox.World, roles map[string][]json.RawMessage) {
 			a.Policies = append(a.Policies, &sandbox.Policies{Role: role, Documents: roles[role]})
 		}
 	}
-}
-
-// guardedDynamo is DynamoDB Local behind the sandbox's IAM: the functions'
-// table grants (dynamodb:LeadingKeys by key prefix) are enforced.
-func guardedDynamo(t *testing.T, sb *sandbox.Server, ddbURL string) http.Handler {
-	t.Helper()
-	u, err := url.Parse(ddbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sb.Guard("dynamodb", sandbox.DynamoDBAsks(store.AttrPK), httputil.NewSingleHostReverseProxy(u))
 }
 
 // jsonTarget decodes a JSON-protocol request: its operation (the part of

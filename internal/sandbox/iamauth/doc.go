@@ -10,7 +10,8 @@
 // The server runs Authorize on every call it serves, before the handler;
 // Cloud Control's handler checks are HandlerRefused's; the
 // server's guard of stand-in services (DynamoDB Local and test doubles)
-// maps their requests to Asks (an Asker: DynamoDBAsks for DynamoDB) and
+// maps their requests to Asks (an Asker: DynamoDBAsks for DynamoDB, with
+// DynamoDBKeyAsks for the table's KMS key, tablekey.go) and
 // decides each with Refuse, answering in the stand-in's shape (StandIn).
 // The organisation's policies are org.go's: SCPs, trust policies (Trusts,
 // which STS is handed at registration), an Ask's resource policy and a
