@@ -40,39 +40,49 @@
 //     bus's resource policy with the grants of the member forwarding roles,
 //     regional and global (central-bus-policy.json), and the alert topic's
 //     access policy with its key's policy (alert-topic.json; the topic
-//     policy's EnforceSSL deny is why the e2e publishes over TLS). A policy
-//     wrong here fails the e2e. A role's ARN in a copy is by its RoleName,
+//     policy's EnforceSSL deny is why the e2e publishes over TLS), and the
+//     table's encryption (table-key.json: its SSESpecification and, for a
+//     customer managed key, the key's policy; every item call of the e2e
+//     asks that key's policy, for the AWS managed key the policy AWS
+//     writes for aws/dynamodb). A policy wrong here fails the e2e. A role's ARN in a copy is by its RoleName,
 //     or by its logical id where CloudFormation generates the name.
-//   - Handler grants are conditioned on aws:ViaAWSService only, so any AWS
-//     service acting for the role (forward access sessions) may use them,
-//     secretsmanager:GetSecretValue, kms:Decrypt, s3:GetObject and
-//     dynamodb:Scan among the revert types' handler permissions. Narrowing
-//     them to Cloud Control needs the aws:CalledVia value its handlers'
-//     calls carry, and that value is not confirmed offline. Searched: botocore
-//     1.43.11's data (the cloudcontrol model included), cfn-lint 1.51.0's
-//     data, the pinned registry schema package 0.1.71 (handler permissions
-//     only), aws-sdk-go-v2 service/cloudcontrol v1.30.2 and aws-cdk-lib
-//     2.276.0 (its package docs): none names cloudcontrolapi.amazonaws.com
-//     or says what Cloud Control's forward access sessions carry; the one
-//     aws:CalledVia use found is aws-cdk-lib's aws-servicecatalog README,
-//     a launch role conditioned on ForAnyValue:StringEquals aws:CalledVia
-//     cloudformation.amazonaws.com for the calls CloudFormation makes. A
-//     grant narrowed on a wrong value would fail every Cloud Control
-//     revert with AccessDenied, so the grants stay on aws:ViaAWSService
-//     until scripts/aws-acceptance.sh's "aws:CalledVia" step has run in a
-//     real account: a probe role granted a queue's handler permissions
-//     under one candidate value at a time (cloudformation.amazonaws.com,
-//     cloudcontrolapi.amazonaws.com); the Cloud Control update that
-//     succeeds names the value, the probe's direct SetQueueAttributes and
-//     GetSecretValue are refused, and the deployed revert role is
-//     simulated (iam simulate-principal-policy) to allow none of the four
-//     data reads to its own calls. The
-//     sandbox gives handler calls sandbox.CloudControlCalledVia
-//     (cloudformation.amazonaws.com), and
+//   - Handler grants are conditioned on aws:ViaAWSService, so by default
+//     any AWS service acting for the role (forward access sessions) may
+//     use them, secretsmanager:GetSecretValue, kms:Decrypt, s3:GetObject
+//     and dynamodb:Scan among the revert types' handler permissions. The
+//     parameter HandlerCalledVia (central stack, passed to the member
+//     StackSet; condition HandlersNarrowed) narrows the revert role's
+//     handler grants to calls whose aws:CalledVia holds its value
+//     (ForAnyValue:StringEquals, under Fn::If so the key is absent when
+//     the parameter is empty). It is empty by default because the value
+//     Cloud Control's handler calls carry is not confirmed offline.
+//     Searched: botocore 1.43.11's data (the cloudcontrol model included),
+//     cfn-lint 1.51.0's data, the pinned registry schema package 0.1.71
+//     (handler permissions only), aws-sdk-go-v2 service/cloudcontrol
+//     v1.30.2 and aws-cdk-lib 2.276.0 (its package docs): none names
+//     cloudcontrolapi.amazonaws.com or says what Cloud Control's forward
+//     access sessions carry; the one aws:CalledVia use found is
+//     aws-cdk-lib's aws-servicecatalog README, a launch role conditioned
+//     on ForAnyValue:StringEquals aws:CalledVia cloudformation.amazonaws.com
+//     for the calls CloudFormation makes. A wrong value would fail every
+//     Cloud Control revert with AccessDenied, so scripts/aws-acceptance.sh's
+//     "aws:CalledVia" step settles it in a real account: a probe role
+//     granted a queue's handler permissions under one candidate value at a
+//     time (cloudformation.amazonaws.com, cloudcontrolapi.amazonaws.com);
+//     the Cloud Control update that succeeds names the value, the probe's
+//     direct SetQueueAttributes and GetSecretValue are refused, the
+//     deployed revert role is simulated (iam simulate-principal-policy) to
+//     allow none of the four data reads to its own calls, and the step
+//     prints the HandlerCalledVia to deploy with. The sandbox gives handler
+//     calls sandbox.CloudControlCalledVia (cloudformation.amazonaws.com):
 //     TestCloudControlWriteHandlerPermissions holds that a grant narrowed
 //     to it lets the Cloud Control write succeed while the role's direct
-//     call is refused, and one narrowed to another service's value does
-//     not.
+//     call is refused, and the service's TestRevertHandlersNarrowed runs
+//     the synthesized grants (member-revert-role.json, Fn::If resolved):
+//     narrowed to that value the revert is applied, narrowed to another
+//     service's it fails on AccessDenied. The read role's ReadHandlers
+//     grants (read permissions only; its NeverReadData deny refuses the
+//     data reads to its own calls) are not narrowed.
 //   - Table access is per function and per key prefix (functions.go,
 //     table.go): each function's role gets exactly the DynamoDB actions its
 //     handlers call, on the table only (no function queries gsi1), each
@@ -96,7 +106,14 @@
 //   - Encryption: customer-managed keys with rotation encrypt the log
 //     groups (LogsKey) and the alert topic and dead-letter queues
 //     (MessagesKey). Key policies, not identity policies, say who may use
-//     a key (encryption.go).
+//     a key (encryption.go). The table uses the AWS managed key
+//     aws/dynamodb: its policy lets every principal of the account use it
+//     through DynamoDB, so the table grants (per function, per key prefix)
+//     alone decide who reads or writes findings, baselines and audits; a
+//     customer key would say the same a second time. The e2e asks the
+//     key's policy on every item call (table-key.json), so a customer key
+//     that did not admit the functions fails it
+//     (TestSweepEndToEndTableKeyDenied).
 //   - The state machines log ALL events into encrypted log groups that mask
 //     credentials; sweep and check-stack with execution data, as their
 //     payloads are references (logging.go gives the reasoning; a test holds

@@ -436,7 +436,7 @@ func TestReadHandlerGrants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := checkHandlerGrants(t, "ReadHandlers", memberRole(t, ReadRoleName), "InRoleRegion", want)
+	got := checkHandlerGrants(t, "ReadHandlers", memberRole(t, ReadRoleName), "InRoleRegion", viaAWSService, want)
 	for _, a := range got {
 		if slices.Contains(dataReadDenials(), a) {
 			t.Errorf("the read role's handler grants hold the data read %s", a)
@@ -448,11 +448,15 @@ func TestReadHandlerGrants(t *testing.T) {
 	t.Logf("%d read handler types: %d actions", len(readHandlerTypes(nil)), len(got))
 }
 
+// viaAWSService is the condition of a handler grant: through AWS services
+// only.
+var viaAWSService = map[string]any{"Bool": map[string]any{"aws:ViaAWSService": "true"}}
+
 // checkHandlerGrants checks the member template's managed policies PREFIXnn:
 // each under cond, attached to role only, within IAM's 6,144 characters,
-// its statements Allows through AWS services only (aws:ViaAWSService)
-// whose actions together are want. It returns those actions.
-func checkHandlerGrants(t *testing.T, prefix string, role resource, cond string, want []string) []string {
+// its statements Allows under the condition wantCond (viaAWSService, or
+// narrower) whose actions together are want. It returns those actions.
+func checkHandlerGrants(t *testing.T, prefix string, role resource, cond string, wantCond map[string]any, want []string) []string {
 	t.Helper()
 	policies := 0
 	for _, r := range resourcesOf(member, "AWS::IAM::ManagedPolicy") {
@@ -476,8 +480,8 @@ func checkHandlerGrants(t *testing.T, prefix string, role resource, cond string,
 		if !strings.HasPrefix(st.sid, prefix) {
 			continue
 		}
-		if st.role != role.id || st.effect != "Allow" || !cmp.Equal(st.condition, map[string]any{"Bool": map[string]any{"aws:ViaAWSService": "true"}}) {
-			t.Errorf("%s: role %s, effect %s, condition %v; want an Allow on %s through AWS services only", st.sid, st.role, st.effect, st.condition, role.id)
+		if st.role != role.id || st.effect != "Allow" || !cmp.Equal(st.condition, wantCond) {
+			t.Errorf("%s: role %s, effect %s, condition %v; want an Allow on %s under %v", st.sid, st.role, st.effect, st.condition, role.id, wantCond)
 		}
 		got = append(got, st.actions...)
 	}

@@ -178,6 +178,7 @@ func NewMember(scope constructs.Construct, id string, revertTypes []string) (aws
 	revertEnabled := awscdk.NewCfnCondition(stack, jsii.String(RevertEnabledCondition), &awscdk.CfnConditionProps{
 		Expression: awscdk.Fn_ConditionAnd(inRoleRegion, awscdk.Fn_ConditionEquals(enableRevert.ValueAsString(), jsii.String("true"))),
 	})
+	via := newCalledVia(stack)
 
 	var trusted []*string
 	for _, name := range readerRoleNames() {
@@ -257,11 +258,11 @@ func NewMember(scope constructs.Construct, id string, revertTypes []string) (aws
 	if err != nil {
 		return nil, err
 	}
-	if err := attachServicePolicies(stack, role, "ReadHandlers", "realdrift read", readGrants, len(readTypes), maxRoleManagedPolicies-1, inRoleRegion); err != nil {
+	if err := attachServicePolicies(stack, role, "ReadHandlers", "realdrift read", readGrants, len(readTypes), maxRoleManagedPolicies-1, inRoleRegion, nil); err != nil {
 		return nil, err
 	}
 	revertRole := newRevertRole(stack, central.ValueAsString(), orgID.ValueAsString(), revertEnabled)
-	if err := attachHandlerPolicies(stack, revertRole, revertTypes, revertEnabled); err != nil {
+	if err := attachHandlerPolicies(stack, revertRole, revertTypes, revertEnabled, via); err != nil {
 		return nil, err
 	}
 	newFindingsRole(stack, central.ValueAsString(), orgID.ValueAsString(), inRoleRegion)
@@ -351,6 +352,42 @@ const (
 	// RevertEnabledCondition is the condition of what it switches on.
 	RevertEnabledCondition = "RevertEnabled"
 )
+
+// Names of the revert role's handler narrowing.
+const (
+	// HandlerCalledViaParameter is the member template's and the central
+	// stack's parameter: an aws:CalledVia value, default "".
+	HandlerCalledViaParameter = "HandlerCalledVia"
+	// HandlersNarrowedCondition holds when it is set.
+	HandlersNarrowedCondition = "HandlersNarrowed"
+)
+
+// calledVia narrows the revert role's handler grants to the calls one
+// service makes for the role: value is HandlerCalledVia's, under cond
+// (HandlersNarrowed).
+type calledVia struct {
+	value *string
+	cond  awscdk.CfnCondition
+}
+
+// newHandlerCalledVia declares the HandlerCalledVia parameter, described
+// as desc, and returns its value.
+func newHandlerCalledVia(stack awscdk.Stack, desc string) *string {
+	return awscdk.NewCfnParameter(stack, jsii.String(HandlerCalledViaParameter), &awscdk.CfnParameterProps{
+		Type: jsii.String("String"), Default: jsii.String(""), AllowedPattern: jsii.String(`^$|^([a-z0-9-]+\.)+amazonaws\.com$`),
+		Description: jsii.String(desc),
+	}).ValueAsString()
+}
+
+// newCalledVia is the member template's narrowing: HandlerCalledVia under
+// its HandlersNarrowed condition.
+func newCalledVia(stack awscdk.Stack) calledVia {
+	value := newHandlerCalledVia(stack, "The aws:CalledVia value the calls of Cloud Control's handlers carry, as scripts/aws-acceptance.sh confirms it in an account: the revert role's handler grants then hold for those calls only. Empty (the default): for any AWS service acting for the role (aws:ViaAWSService).")
+	cond := awscdk.NewCfnCondition(stack, jsii.String(HandlersNarrowedCondition), &awscdk.CfnConditionProps{
+		Expression: awscdk.Fn_ConditionNot(awscdk.Fn_ConditionEquals(value, jsii.String(""))),
+	})
+	return calledVia{value: value, cond: cond}
+}
 
 // newRevertRole defines the opt-in revert role: assumable only by the
 // central reverter functions, allowed exactly the writers' actions, and

@@ -204,22 +204,33 @@ const maxRoleManagedPolicies = 10
 
 // attachHandlerPolicies grants role the revert handlers' actions of types
 // in customer managed policies RevertHandlers01.. (each under cond), every
-// statement allowed only through an AWS service.
-func attachHandlerPolicies(stack awscdk.Stack, role awsiam.Role, types []string, cond awscdk.CfnCondition) error {
+// statement allowed only through an AWS service, and only through the one
+// via names when it is set.
+func attachHandlerPolicies(stack awscdk.Stack, role awsiam.Role, types []string, cond awscdk.CfnCondition, via calledVia) error {
 	actions, err := handlerActions(types)
 	if err != nil {
 		return err
 	}
-	return attachServicePolicies(stack, role, "RevertHandlers", "realdrift revert", actions, len(types), maxRoleManagedPolicies, cond)
+	return attachServicePolicies(stack, role, "RevertHandlers", "realdrift revert", actions, len(types), maxRoleManagedPolicies, cond, &via)
 }
 
 // attachServicePolicies attaches actions to role in customer managed
 // policies PREFIX01.. (under cond), each statement allowed only through an
-// AWS service (aws:ViaAWSService), at most limit policies.
-func attachServicePolicies(stack awscdk.Stack, role awsiam.Role, prefix, what string, actions []string, types, limit int, cond awscdk.CfnCondition) error {
+// AWS service (aws:ViaAWSService), at most limit policies. With via, each
+// statement also requires aws:CalledVia to hold via's value when its
+// condition holds (Fn::If, the key left out otherwise).
+func attachServicePolicies(stack awscdk.Stack, role awsiam.Role, prefix, what string, actions []string, types, limit int, cond awscdk.CfnCondition, via *calledVia) error {
 	chunks := chunkActions(actions)
 	if len(chunks) > limit {
 		return fmt.Errorf("%s: the handlers of %d types need %d actions, %d managed policies; the role has room for %d", what, types, len(actions), len(chunks), limit)
+	}
+	conditions := func() *map[string]any {
+		c := map[string]any{"Bool": map[string]any{"aws:ViaAWSService": "true"}}
+		if via != nil {
+			c["ForAnyValue:StringEquals"] = awscdk.Fn_ConditionIf(via.cond.LogicalId(),
+				map[string]any{"aws:CalledVia": via.value}, awscdk.Aws_NO_VALUE())
+		}
+		return &c
 	}
 	for i, chunk := range chunks {
 		p := awsiam.NewManagedPolicy(stack, jsii.String(fmt.Sprintf("%s%02d", prefix, i+1)), &awsiam.ManagedPolicyProps{
@@ -229,7 +240,7 @@ func attachServicePolicies(stack awscdk.Stack, role awsiam.Role, prefix, what st
 				Sid:        jsii.String(fmt.Sprintf("%s%02d", prefix, i+1)),
 				Actions:    jsii.Strings(chunk...),
 				Resources:  jsii.Strings("*"),
-				Conditions: &map[string]any{"Bool": map[string]any{"aws:ViaAWSService": "true"}},
+				Conditions: conditions(),
 			})},
 		})
 		p.Node().DefaultChild().(awscdk.CfnResource).CfnOptions().SetCondition(cond)

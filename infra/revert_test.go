@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -233,17 +234,69 @@ type revertRolePolicies struct {
 	Types []string `json:"types"`
 }
 
-// TestRevertHandlerGrants: the revert role holds, through Cloud Control
-// only (aws:ViaAWSService), every IAM action the read, update and delete
-// handlers of each default revert type list, and nothing else; each
-// managed policy fits IAM's 6,144 characters and exists only with the
-// revert role.
+// TestRevertHandlerGrants: the revert role holds, through AWS services
+// only (aws:ViaAWSService) and, once HandlerCalledVia is set, only
+// through the service it names (aws:CalledVia), every IAM action the
+// read, update and delete handlers of each default revert type list, and
+// nothing else; each managed policy fits IAM's 6,144 characters and exists
+// only with the revert role.
 func TestRevertHandlerGrants(t *testing.T) {
 	want, err := handlerActions(defaultRevertTypes())
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkHandlerGrants(t, "RevertHandlers", revertRole(t), RevertEnabledCondition, want)
+	narrowed := map[string]any{
+		"Bool": map[string]any{"aws:ViaAWSService": "true"},
+		"ForAnyValue:StringEquals": map[string]any{"Fn::If": []any{HandlersNarrowedCondition,
+			map[string]any{"aws:CalledVia": map[string]any{"Ref": HandlerCalledViaParameter}}, map[string]any{"Ref": "AWS::NoValue"}}},
+	}
+	checkHandlerGrants(t, "RevertHandlers", revertRole(t), RevertEnabledCondition, narrowed, want)
+}
+
+// TestHandlerCalledVia: HandlerCalledVia is empty unless set, so the
+// handler grants hold through any AWS service until an account has
+// confirmed the value (HandlersNarrowed false); set, it narrows them
+// (true). Its pattern admits only a service principal's host name, and
+// the central stack passes its own HandlerCalledVia to the member
+// StackSet.
+func TestHandlerCalledVia(t *testing.T) {
+	for _, tt := range []struct {
+		value string
+		want  bool
+	}{{"", false}, {"cloudformation.amazonaws.com", true}} {
+		params := map[string]string{}
+		if tt.value != "" {
+			params[HandlerCalledViaParameter] = tt.value
+		}
+		if got := evalCondition(t, member, HandlersNarrowedCondition, params); got != tt.want {
+			t.Errorf("HandlerCalledVia %q: HandlersNarrowed %v, want %v", tt.value, got, tt.want)
+		}
+	}
+	for _, tpl := range []map[string]any{member, central} {
+		p, _ := tpl["Parameters"].(map[string]any)[HandlerCalledViaParameter].(map[string]any)
+		if p == nil || p["Default"] != "" {
+			t.Fatalf("HandlerCalledVia parameter %v: want one defaulting to empty", p)
+		}
+		re := regexp.MustCompile(p["AllowedPattern"].(string))
+		for v, ok := range map[string]bool{"": true, "cloudformation.amazonaws.com": true, "cloudcontrolapi.amazonaws.com": true,
+			"*": false, "cloudformation.amazonaws.com,athena.amazonaws.com": false, "example.com": false} {
+			if re.MatchString(v) != ok {
+				t.Errorf("AllowedPattern %s on %q: %v, want %v", re, v, !ok, ok)
+			}
+		}
+	}
+	passed := false
+	for _, ss := range resourcesOf(central, "AWS::CloudFormation::StackSet") {
+		for _, p := range ss.props["Parameters"].([]any) {
+			m := p.(map[string]any)
+			if ss.id == "Member" && m["ParameterKey"] == HandlerCalledViaParameter && cmp.Equal(m["ParameterValue"], map[string]any{"Ref": HandlerCalledViaParameter}) {
+				passed = true
+			}
+		}
+	}
+	if !passed {
+		t.Error("the central stack does not pass HandlerCalledVia to the member StackSet")
+	}
 }
 
 // TestRevertTypesConfig: REALDRIFT_REVERT_TYPES replaces the default list,

@@ -107,6 +107,7 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 	revertEnabled := awscdk.NewCfnCondition(stack, jsii.String(RevertEnabledCondition), &awscdk.CfnConditionProps{
 		Expression: awscdk.Fn_ConditionEquals(enableRevert.ValueAsString(), jsii.String("true")),
 	})
+	handlerVia := newHandlerCalledVia(stack, "Passed to the member accounts' stacks: the aws:CalledVia value the calls of Cloud Control's handlers carry, as scripts/aws-acceptance.sh confirms it in an account; the revert role's handler grants then hold for those calls only. Empty (the default): for any AWS service acting for the role (aws:ViaAWSService).")
 	enableHub := awscdk.NewCfnParameter(stack, jsii.String(EnableSecurityHubParameter), &awscdk.CfnParameterProps{
 		Type: jsii.String("String"), AllowedValues: jsii.Strings("true", "false"), Default: jsii.String("false"),
 		Description: jsii.String("Import confirmed drift into each member account's Security Hub (REALDRIFT_SECURITY_HUB; the member read role gets the two Security Hub calls). Off by default."),
@@ -535,6 +536,7 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 			&awscloudformation.CfnStackSet_ParameterProperty{ParameterKey: jsii.String("OrganizationId"), ParameterValue: orgID.ValueAsString()},
 			&awscloudformation.CfnStackSet_ParameterProperty{ParameterKey: jsii.String("RoleRegion"), ParameterValue: awscdk.Fn_Select(jsii.Number(0), memberRegions.ValueAsList())},
 			&awscloudformation.CfnStackSet_ParameterProperty{ParameterKey: jsii.String(EnableRevertParameter), ParameterValue: enableRevert.ValueAsString()},
+			&awscloudformation.CfnStackSet_ParameterProperty{ParameterKey: jsii.String(HandlerCalledViaParameter), ParameterValue: handlerVia},
 			&awscloudformation.CfnStackSet_ParameterProperty{ParameterKey: jsii.String(EnableSecurityHubParameter), ParameterValue: enableHub.ValueAsString()},
 		},
 		StackInstancesGroup: &[]any{&awscloudformation.CfnStackSet_StackInstancesProperty{

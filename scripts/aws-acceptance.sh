@@ -568,5 +568,5 @@ else
 		--context-entries ContextKeyName=aws:ViaAWSService,ContextKeyValues=false,ContextKeyType=boolean \
 		--query 'EvaluationResults[?EvalDecision==`allowed`].EvalActionName' --output text) || fail "iam simulate-principal-policy of realdrift-revert"
 	$DRY || [ -z "$sim" ] || [ "$sim" = None ] || fail "realdrift-revert may call $sim itself"
-	ok "Cloud Control's handler calls carry aws:CalledVia $(or_placeholder "$found" value); the probe's direct SetQueueAttributes and GetSecretValue are denied; realdrift-revert's own GetSecretValue, Decrypt, GetObject and Scan are not allowed"
+	ok "Cloud Control's handler calls carry aws:CalledVia $(or_placeholder "$found" value); the probe's direct SetQueueAttributes and GetSecretValue are denied; realdrift-revert's own GetSecretValue, Decrypt, GetObject and Scan are not allowed; deploy the central stack with HandlerCalledVia=$(or_placeholder "$found" value) to hold realdrift-revert's handler grants to those calls"
 fi

@@ -115,8 +115,15 @@ func readRevertRole(t *testing.T) revertRoleCopy {
 
 // revertRoleDocuments returns the revert role's policy documents — inline
 // and its Cloud Control handler policies — as one member account sees them
-// (its partition and account id resolved).
+// (its partition and account id resolved), deployed with HandlerCalledVia
+// empty, as by default.
 func revertRoleDocuments(t *testing.T) func(account string) []json.RawMessage {
+	return revertRoleDocumentsVia(t, "")
+}
+
+// revertRoleDocumentsVia is revertRoleDocuments with the member stack's
+// HandlerCalledVia parameter set to via.
+func revertRoleDocumentsVia(t *testing.T, via string) func(account string) []json.RawMessage {
 	c := readRevertRole(t)
 	return func(account string) []json.RawMessage {
 		var docs []json.RawMessage
@@ -125,18 +132,24 @@ func revertRoleDocuments(t *testing.T) func(account string) []json.RawMessage {
 			if err != nil {
 				t.Fatal(err)
 			}
-			docs = append(docs, resolveJoins(t, b, account))
+			docs = append(docs, resolveJoins(t, b, account, via))
 		}
 		for _, p := range c.Handlers {
-			docs = append(docs, resolveJoins(t, p.PolicyDocument, account))
+			docs = append(docs, resolveJoins(t, p.PolicyDocument, account, via))
 		}
 		return docs
 	}
 }
 
-// resolveJoins replaces the Fn::Join ARNs of a synthesized policy with
-// their value in account (partition aws).
-func resolveJoins(t *testing.T, doc []byte, account string) json.RawMessage {
+// noValue is what resolveJoins gives AWS::NoValue: the key holding it
+// is left out, as CloudFormation leaves it out.
+type noValue struct{}
+
+// resolveJoins resolves the intrinsics of a synthesized member policy as
+// CloudFormation does in account (partition aws) with HandlerCalledVia
+// via: Fn::Join ARNs, and Fn::If on HandlersNarrowed (true when via is
+// set) with Ref HandlerCalledVia and AWS::NoValue.
+func resolveJoins(t *testing.T, doc []byte, account, via string) json.RawMessage {
 	t.Helper()
 	var v any
 	if err := json.Unmarshal(doc, &v); err != nil {
@@ -146,6 +159,21 @@ func resolveJoins(t *testing.T, doc []byte, account string) json.RawMessage {
 	walk = func(v any) any {
 		switch x := v.(type) {
 		case map[string]any:
+			switch x["Ref"] {
+			case "AWS::NoValue":
+				return noValue{}
+			case "HandlerCalledVia":
+				return via
+			}
+			if f, ok := x["Fn::If"].([]any); ok {
+				if len(f) != 3 || f[0] != "HandlersNarrowed" {
+					t.Fatalf("revert role policy: cannot resolve Fn::If %v", f)
+				}
+				if via != "" {
+					return walk(f[1])
+				}
+				return walk(f[2])
+			}
 			if j, ok := x["Fn::Join"].([]any); ok {
 				var b strings.Builder
 				for _, part := range j[1].([]any) {
@@ -166,7 +194,11 @@ func resolveJoins(t *testing.T, doc []byte, account string) json.RawMessage {
 				return b.String()
 			}
 			for k, e := range x {
-				x[k] = walk(e)
+				if r := walk(e); r == (noValue{}) {
+					delete(x, k)
+				} else {
+					x[k] = r
+				}
 			}
 		case []any:
 			for i, e := range x {
@@ -616,4 +648,54 @@ func TestRevertEndToEnd(t *testing.T) {
 			t.Errorf("a late approval: exit %d, %s; want refused as no longer pending", code, errs)
 		}
 	})
+}
+
+// TestRevertHandlersNarrowed: deployed with HandlerCalledVia set, the
+// revert role's Cloud Control handler grants hold only for calls made
+// through the service it names (infra's HandlersNarrowed). Narrowed to the
+// value Cloud Control's handler calls carry (the sandbox's
+// CloudControlCalledVia), the queue's Cloud Control update is applied;
+// in an account whose stack was deployed with another service's value,
+// the handler's own calls are refused and the revert's item fails naming
+// AccessDenied in the audit — a wrong value shows at the first revert,
+// never as a reverted item.
+func TestRevertHandlersNarrowed(t *testing.T) {
+	right, wrong := demoAccount(0), demoAccount(2)
+	via := map[string]string{right: sandbox.CloudControlCalledVia, wrong: "athena.amazonaws.com"}
+	e := startE2EWith(t, e2eConfig{readPolicies: readRoleDocuments(t), revertPolicies: func(account string) []json.RawMessage {
+		return revertRoleDocumentsVia(t, via[account])(account)
+	}})
+	for _, account := range []string{right, wrong} {
+		ref := drift.StackRef{Account: account, Region: "us-east-1", Name: "OrdersService"}
+		name := "revert-narrowed-" + account
+		e.sandbox.ResetCalls()
+		r := e.startRevert(t, name, statemachine.RevertInput{Account: ref.Account, Region: ref.Region, Stack: ref.Name, Findings: []string{"OrdersQueue*.VisibilityTimeout"}})
+		e.awaitApproval(t, r)
+		if out, errs, code := e.approve(t, "arn:aws:states:us-east-1:"+demoAccount(0)+":execution:realdrift-revert:"+name); code != 0 {
+			t.Fatalf("%s: realdrift approve: exit %d\n%s%s", ref, code, out, errs)
+		}
+		ex := r.wait(t)
+		if ex.Status != "SUCCEEDED" {
+			t.Fatalf("%s: revert %s %+v", ref, ex.Status, ex.Error)
+		}
+		res, a := e.audited(t, ex)
+		t.Logf("%s narrowed to %s: %s; audit counts %v; writes %v", ref, via[account], res.Status, a.Counts, writeCalls(e.sandbox))
+		if len(a.Items) == 0 {
+			t.Fatalf("%s: nothing planned", ref)
+		}
+		if account == right {
+			if res.Status != statemachine.RevertApplied || a.Counts["reverted"] != len(a.Items) {
+				t.Errorf("%s narrowed to Cloud Control's value: %s, counts %v; want every item reverted", ref, res.Status, a.Counts)
+			}
+			continue
+		}
+		if a.Counts["reverted"] != 0 || a.Counts["failed"] != len(a.Items) {
+			t.Errorf("%s narrowed to another service's value: counts %v; want every item failed, none reverted", ref, a.Counts)
+		}
+		for _, it := range a.Items {
+			if !strings.Contains(it.Error, "AccessDenied") {
+				t.Errorf("%s item %s: %s %q, want it failed on the handler's AccessDenied", ref, it.ID, it.Status, it.Error)
+			}
+		}
+	}
 }
