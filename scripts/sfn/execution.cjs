@@ -255,7 +255,9 @@ class Runner {
           case 'StateCaught': this.report.caught.push(event.state.name); break;
           case 'ExecutionSucceeded': output = event.output; break;
           case 'ExecutionFailed':
-            failed = { Error: event.Error, Cause: event.Cause === undefined ? '' : String(event.Cause) };
+            // AWS gives Cause as a string: a task's error object (a
+            // Lambda function's {errorMessage, errorType}) as its JSON.
+            failed = { Error: event.Error, Cause: event.Cause === undefined ? '' : typeof event.Cause === 'string' ? event.Cause : JSON.stringify(event.Cause) };
             break;
           default:
         }
