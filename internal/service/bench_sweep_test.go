@@ -499,7 +499,11 @@ func TestSweepBench(t *testing.T) {
 	t.Logf("bench: calls per API %v", calls.Counts)
 	t.Logf("bench: throttles absorbed %d, resources skipped %d, failed checks %d, missing %d, checked stacks %d", f.Throttles, f.Skipped, f.Failed, f.Missing, f.Checked)
 	t.Logf("bench: Lambda invocations %d (%v)", f.TotalInvocations, f.Invocations)
-	t.Logf("bench: state transitions %d Standard + %d Express (%d Express children, %.0f s in all)", f.TransitionsStandard, f.TransitionsExpress, f.ExpressChildren, f.ExpressSeconds)
+	// The per-stack figures keep their JSON names (transitionsExpress,
+	// expressChildren) for the committed figures; their type is
+	// PerStackType.
+	t.Logf("bench: state transitions %d of the sweep and its per-account children (Standard) + %d of the per-stack children (%s; %d children, %.0f s in all)",
+		f.TransitionsStandard, f.TransitionsExpress, f.PerStackType, f.ExpressChildren, f.ExpressSeconds)
 	t.Logf("bench: DynamoDB units per 10,000 resources: %.0f read, %.0f write (%v)", per10k(f.ReadUnits), per10k(f.WriteUnits), f.DynamoCalls)
 	t.Logf("bench: largest state payload %d bytes (limit 65536)", f.LargestStateBytes)
 	t.Logf("bench: peak per-account in-flight reads %d (limit %d)", f.PeakAccountInFlight, f.InFlightLimit)
