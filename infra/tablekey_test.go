@@ -44,20 +44,7 @@ func TestTableKeyCopy(t *testing.T) {
 		want.SSESpecification[k] = v
 	}
 	if ref, ok := sse["KMSMasterKeyId"]; ok {
-		keyID := refID(ref)
-		for _, k := range resourcesOf(central, "AWS::KMS::Key") {
-			if k.id != keyID {
-				continue
-			}
-			doc, err := resolvePlaceholders(central, k.props["KeyPolicy"])
-			if err != nil {
-				t.Fatalf("%s: %v", k.id, err)
-			}
-			want.KeyPolicy = doc
-		}
-		if want.KeyPolicy == nil {
-			t.Fatalf("the table's key %v is not a key of the template", ref)
-		}
+		want.KeyPolicy = keyPolicyOf(t, ref, "the table's")
 		want.SSESpecification["KMSMasterKeyId"] = "{{TableKey}}"
 		want.Placeholders = map[string]string{"{{TableKey}}": "the table's customer managed key's ARN"}
 		for k, v := range centralPlaceholders {

@@ -53,7 +53,16 @@ func TestAlertTopicPolicyCopy(t *testing.T) {
 	if want.TopicPolicy == nil {
 		t.Fatal("the alert topic has no topic policy")
 	}
-	keyID := refID(topic.props["KmsMasterKeyId"])
+	want.KeyPolicy = keyPolicyOf(t, topic.props["KmsMasterKeyId"], "the alert topic's")
+	checkJSONCopy(t, want, alertTopicCopy, "alert topic and key policies")
+}
+
+// keyPolicyOf is the placeholder-resolved KeyPolicy of the central
+// template's key that ref (a Ref or Fn::GetAtt) names; whose says whose
+// key it is, for the failure.
+func keyPolicyOf(t *testing.T, ref any, whose string) any {
+	t.Helper()
+	keyID := refID(ref)
 	for _, k := range resourcesOf(central, "AWS::KMS::Key") {
 		if k.id != keyID {
 			continue
@@ -62,10 +71,8 @@ func TestAlertTopicPolicyCopy(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", k.id, err)
 		}
-		want.KeyPolicy = doc
+		return doc
 	}
-	if want.KeyPolicy == nil {
-		t.Fatalf("the alert topic's key %v is not a key of the template", topic.props["KmsMasterKeyId"])
-	}
-	checkJSONCopy(t, want, alertTopicCopy, "alert topic and key policies")
+	t.Fatalf("%s key %v is not a key of the template", whose, ref)
+	return nil
 }
