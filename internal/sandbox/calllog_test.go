@@ -3,7 +3,6 @@ package sandbox_test
 import (
 	"encoding/json"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -38,20 +37,10 @@ func TestCallLogAttempts(t *testing.T) {
 		t.Fatalf("GetCallerIdentity: %v, want the injected InternalFailure after the retries", err)
 	}
 	// A request that is not the SDK's carries no attempt number.
-	req, err := http.NewRequestWithContext(ctx(t), http.MethodPost, u, strings.NewReader("Action=GetCallerIdentity&Version=2011-06-15"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential="+mgmtKey+"/20260101/us-east-1/sts/aws4_request, SignedHeaders=host, Signature=0")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
+	rawCall(t, http.MethodPost, u, "sts", "application/x-www-form-urlencoded", "Action=GetCallerIdentity&Version=2011-06-15")
 
 	// Read through the admin API, as `realdrift sandbox calls` does.
-	resp, err = http.Get(u + "/_sandbox/calls")
+	resp, err := http.Get(u + "/_sandbox/calls")
 	if err != nil {
 		t.Fatal(err)
 	}

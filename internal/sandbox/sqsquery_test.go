@@ -3,7 +3,6 @@ package sandbox_test
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -100,17 +99,5 @@ func TestSQSQueryFormValidated(t *testing.T) {
 // moved to JSON send it, and returns the answer's status and body.
 func postSQSForm(t *testing.T, u string, form url.Values) (int, string) {
 	t.Helper()
-	req, err := http.NewRequestWithContext(ctx(t), "POST", u+"/", strings.NewReader(form.Encode()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential="+mgmtKey+"/20260101/us-east-1/sqs/aws4_request, SignedHeaders=host, Signature=00")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	return rawCall(t, http.MethodPost, u+"/", "sqs", "application/x-www-form-urlencoded", form.Encode())
 }

@@ -2,7 +2,6 @@ package sandbox_test
 
 import (
 	"html"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -108,21 +107,11 @@ func TestRoute53TTLMustBeANumber(t *testing.T) {
 	body := `<?xml version="1.0" encoding="UTF-8"?><ChangeResourceRecordSetsRequest xmlns="https://route53.amazonaws.com/doc/2013-04-01/"><ChangeBatch><Changes><Change><Action>UPSERT</Action>` +
 		`<ResourceRecordSet><Name>a.example.com.</Name><Type>A</Type><TTL>300-oob</TTL><ResourceRecords><ResourceRecord><Value>192.0.2.1</Value></ResourceRecord></ResourceRecords></ResourceRecordSet>` +
 		`</Change></Changes></ChangeBatch></ChangeResourceRecordSetsRequest>`
-	req, err := http.NewRequestWithContext(ctx(t), http.MethodPost, u+"/2013-04-01/hostedzone/Z0123456789/rrset/", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential="+mgmtKey+"/20260101/us-east-1/route53/aws4_request, SignedHeaders=host, Signature=0")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	got := html.UnescapeString(string(raw))
+	status, raw := rawCall(t, http.MethodPost, u+"/2013-04-01/hostedzone/Z0123456789/rrset/", "route53", "", body)
+	got := html.UnescapeString(raw)
 	for _, want := range []string{"<Code>InvalidInput</Code>", "Value '300-oob' at 'changeBatch.changes.1.member.resourceRecordSet.tTL' failed to satisfy constraint: Member must be a number"} {
-		if resp.StatusCode != 400 || !strings.Contains(got, want) {
-			t.Errorf("got %d %s, want 400 with %s", resp.StatusCode, got, want)
+		if status != 400 || !strings.Contains(got, want) {
+			t.Errorf("got %d %s, want 400 with %s", status, got, want)
 		}
 	}
 }

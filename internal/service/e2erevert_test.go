@@ -132,24 +132,24 @@ func revertRoleDocumentsVia(t *testing.T, via string) func(account string) []jso
 			if err != nil {
 				t.Fatal(err)
 			}
-			docs = append(docs, resolveJoins(t, b, account, via))
+			docs = append(docs, resolveIntrinsics(t, b, account, via))
 		}
 		for _, p := range c.Handlers {
-			docs = append(docs, resolveJoins(t, p.PolicyDocument, account, via))
+			docs = append(docs, resolveIntrinsics(t, p.PolicyDocument, account, via))
 		}
 		return docs
 	}
 }
 
-// noValue is what resolveJoins gives AWS::NoValue: the key holding it
+// noValue is what resolveIntrinsics gives AWS::NoValue: the key holding it
 // is left out, as CloudFormation leaves it out.
 type noValue struct{}
 
-// resolveJoins resolves the intrinsics of a synthesized member policy as
+// resolveIntrinsics resolves the intrinsics of a synthesized member policy as
 // CloudFormation does in account (partition aws) with HandlerCalledVia
 // via: Fn::Join ARNs, and Fn::If on HandlersNarrowed (true when via is
 // set) with Ref HandlerCalledVia and AWS::NoValue.
-func resolveJoins(t *testing.T, doc []byte, account, via string) json.RawMessage {
+func resolveIntrinsics(t *testing.T, doc []byte, account, via string) json.RawMessage {
 	t.Helper()
 	var v any
 	if err := json.Unmarshal(doc, &v); err != nil {

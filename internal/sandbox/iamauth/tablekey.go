@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+
+	"github.com/realdrift/realdrift/internal/sandbox/wire"
 )
 
 // TableKey is the KMS key that encrypts a DynamoDB table: its ARN and its
@@ -48,8 +50,7 @@ func DynamoDBKeyAsks(ask Asker, key func(tableArn string) (TableKey, bool)) Aske
 			if !ok {
 				continue
 			}
-			out = append(out, Ask{Action: "kms:Decrypt", Resource: k.Arn, Policy: k.Policy, KeyPolicy: true,
-				Keys: map[string][]string{"kms:ViaService": {"dynamodb." + region + ".amazonaws.com"}, "kms:CallerAccount": {account}}})
+			out = append(out, wire.KeyAsk("kms:Decrypt", k.Arn, k.Policy, "dynamodb", region, account))
 		}
 		return out, nil
 	}

@@ -230,6 +230,14 @@ type Ask struct {
 	Deny *Error
 }
 
+// KeyAsk is the question a service puts to a KMS key when it uses the key
+// for a caller of callerAccount: action on keyArn under the key's policy,
+// with kms:ViaService SERVICE.REGION.amazonaws.com and kms:CallerAccount.
+func KeyAsk(action, keyArn string, policy json.RawMessage, service, region, callerAccount string) Ask {
+	return Ask{Action: action, Resource: keyArn, Policy: policy, KeyPolicy: true, Keys: map[string][]string{
+		"kms:ViaService": {service + "." + region + ".amazonaws.com"}, "kms:CallerAccount": {callerAccount}}}
+}
+
 // IAMAction returns the IAM action an operation of svc is authorized as.
 func (svc *Service) IAMAction(op string) string {
 	if a, ok := svc.IAM.Actions[op]; ok {

@@ -137,10 +137,11 @@ func (p *publisher) keyAsks(st *world.State, c *wire.Call) []wire.Ask {
 		return nil // the handler answers KMSNotFound
 	}
 	deny := &wire.Error{Status: 400, Code: "KMSAccessDenied"}
-	keys := map[string][]string{"kms:ViaService": {"sns." + region + ".amazonaws.com"}, "kms:CallerAccount": {c.Who.Account}}
 	var asks []wire.Ask
 	for _, action := range []string{"kms:GenerateDataKey", "kms:Decrypt"} {
-		asks = append(asks, wire.Ask{Action: action, Resource: keyArn, Keys: keys, Policy: policy, KeyPolicy: true, Deny: deny})
+		a := wire.KeyAsk(action, keyArn, policy, "sns", region, c.Who.Account)
+		a.Deny = deny
+		asks = append(asks, a)
 	}
 	return asks
 }
