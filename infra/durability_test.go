@@ -388,7 +388,7 @@ func referenceFields() map[string]string {
 		"runId": "run id", "stack": "StackRef", "account": "account id", "trigger": "sweep|event",
 		"desiredKey": "store key", "resolvedKey": "store key", "findingsKey": "store key",
 		"batch": "batch number", "counts": "counts by tier", "action": "persist action", "kind": "notify kind",
-		"status": "checked|failed", "changed": "bool", "summary": "RunSummary (counts)",
+		"status": "checked|failed|deferred", "changed": "bool", "resources": "resource count", "summary": "RunSummary (counts)",
 		"error": "error name", "cause": "handler error message",
 		// ResultPath names: Desired, Resolved, Classified, Persisted,
 		// DiscoveredAccounts/Targets, a caught error.
@@ -396,6 +396,8 @@ func referenceFields() map[string]string {
 		"classified": "key, counts", "persisted": "changed", "failure": "Error, Cause",
 		"discovered": "account ids, accountsAtOnce / RegionTargets", "recordFailure": "nothing (persist record-failure)",
 		"region": "RegionTargets: region, stack count, the S3 bucket, key and results prefix of its stack list (inline StackRefs only locally)",
+		"stacksRun": "the Stacks Map Run's ARN and manifest bucket and key", "results": "ResultWriterDetails: bucket, key",
+		"large": "RegionTargets of the large stacks' list",
 		// The revert (not logged with execution data: see TestStateMachineLogging).
 		"request": "the execution input: StackRef fields, finding globs, all, dryRun", "execution": "execution ARN",
 		"planKey": "store key", "resource": "plan resource number", "auditKey": "store key", "key": "store key",

@@ -265,9 +265,11 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 		Resources: jsii.Strings("*"),
 	}))
 	fns["discover"].AddEnvironment(jsii.String("REALDRIFT_TARGETS_BUCKET"), targets.BucketName(), nil)
+	// discover writes the stack lists and reads the Stacks Map's results
+	// (its ResultWriter's manifest and files) to list the large stacks.
 	fns["discover"].Role().AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
 		Sid:       jsii.String("WriteStackLists"),
-		Actions:   jsii.Strings("s3:PutObject"),
+		Actions:   jsii.Strings("s3:PutObject", "s3:GetObject"),
 		Resources: &[]*string{runObjects},
 	}))
 	notify := fns["notify"]
@@ -417,8 +419,9 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 		Actions:   jsii.Strings("states:StartExecution"),
 		Resources: jsii.Strings(*sweepArn),
 	}))
-	// The Stacks Map reads each account-region's stack list (ItemReader)
-	// and writes its children's results (ResultWriter) under runs/.
+	// The Stacks and LargeStacks Maps read each account-region's stack
+	// lists (ItemReader) and write their children's results (ResultWriter)
+	// under runs/.
 	sweep.AddToRolePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
 		Sid:       jsii.String("DistributedMapItems"),
 		Actions:   jsii.Strings("s3:GetObject", "s3:PutObject", "s3:AbortMultipartUpload", "s3:ListMultipartUploadParts"),
@@ -427,7 +430,9 @@ func NewService(scope constructs.Construct, id string, cfg Config, props *awscdk
 	sweep.AddToRolePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
 		Sid:     jsii.String("DistributedMapChildExecutions"),
 		Actions: jsii.Strings("states:DescribeExecution", "states:StopExecution"),
-		// Every child is a Standard execution (statemachine/doc.go).
+		// The account children and the LargeStacks Map's are Standard
+		// executions; the Stacks Map's Express children are not described
+		// or stopped by ARN (statemachine/doc.go).
 		Resources: jsii.Strings(*sweepExecutions),
 	}))
 

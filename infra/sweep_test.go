@@ -70,7 +70,7 @@ func TestSweepPacingAndPaging(t *testing.T) {
 		}
 	}
 	slices.Sort(s3Grants)
-	want := []string{"realdrift-discover s3:PutObject", "sweep s3:AbortMultipartUpload", "sweep s3:GetObject", "sweep s3:ListMultipartUploadParts", "sweep s3:PutObject"}
+	want := []string{"realdrift-discover s3:GetObject", "realdrift-discover s3:PutObject", "sweep s3:AbortMultipartUpload", "sweep s3:GetObject", "sweep s3:ListMultipartUploadParts", "sweep s3:PutObject"}
 	if !slices.Equal(s3Grants, want) {
 		t.Errorf("S3 grants %v, want %v", s3Grants, want)
 	}

@@ -2,6 +2,7 @@ package statemachine_test
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -256,59 +257,134 @@ func TestCheckStackCatchesEverything(t *testing.T) {
 	}
 }
 
-// TestSweepInlinesCheckStack keeps sweep's per-stack processor identical to
-// check-stack except for StackFailed.
+// TestSweepInlinesCheckStack keeps sweep's two per-stack processors in
+// step with check-stack: the Express Stacks Map's is check-stack's states
+// with FitsExpress (a stack of more than ExpressStackResources resources
+// ends as StackDeferred) after LoadDesired; the Standard LargeStacks Map's
+// is check-stack's states, each name prefixed Large (a state's name is
+// unique in the whole definition); in both StackFailed is a Pass.
 func TestSweepInlinesCheckStack(t *testing.T) {
 	check := readDefinition(t, statemachine.CheckStack)
 	sweep := readDefinition(t, statemachine.Sweep)
 	accounts := sweep["States"].(map[string]any)["Accounts"].(map[string]any)
 	regions := accounts["ItemProcessor"].(map[string]any)["States"].(map[string]any)["Regions"].(map[string]any)
-	stacks := regions["ItemProcessor"].(map[string]any)["States"].(map[string]any)["Stacks"].(map[string]any)
-	inner := stacks["ItemProcessor"].(map[string]any)
+	perRegion := regions["ItemProcessor"].(map[string]any)
+	stacks := perRegion["States"].(map[string]any)["Stacks"].(map[string]any)
+	large := perRegion["States"].(map[string]any)["LargeStacks"].(map[string]any)
+	list := perRegion["States"].(map[string]any)["ListLargeStacks"].(map[string]any)
 
-	for _, m := range []map[string]any{accounts, stacks} {
+	for _, m := range []map[string]any{accounts, stacks, large} {
 		got := m["ItemProcessor"].(map[string]any)["ProcessorConfig"].(map[string]any)
 		if got["Mode"] != "DISTRIBUTED" {
 			t.Errorf("%s ProcessorConfig = %v, want DISTRIBUTED", m["Label"], got)
 		}
 	}
 	// Regions of one account run side by side, each with its own rate.
-	if pc := regions["ItemProcessor"].(map[string]any)["ProcessorConfig"].(map[string]any); pc["Mode"] != "INLINE" || regions["MaxConcurrency"] != 0.0 {
+	if pc := perRegion["ProcessorConfig"].(map[string]any); pc["Mode"] != "INLINE" || regions["MaxConcurrency"] != 0.0 {
 		t.Errorf("Regions: ProcessorConfig %v, MaxConcurrency %v; want INLINE and 0 (all at once)", pc, regions["MaxConcurrency"])
+	}
+	// Stacks, then the list of what it left, then LargeStacks.
+	if perRegion["StartAt"] != "Stacks" || stacks["Next"] != "ListLargeStacks" || list["Next"] != "LargeStacks" || large["End"] != true {
+		t.Errorf("Regions runs %v → %v → %v (End %v), want Stacks → ListLargeStacks → LargeStacks", perRegion["StartAt"], stacks["Next"], list["Next"], large["End"])
+	}
+	if want := "${" + statemachine.SubstitutionName(statemachine.FunctionDiscover) + "}"; list["Resource"] != want || stacks["ResultPath"] != "$.stacksRun" ||
+		list["Parameters"].(map[string]any)["results.$"] != "$.stacksRun.ResultWriterDetails" {
+		t.Errorf("ListLargeStacks %v after Stacks ResultPath %v: want discover given the Stacks Map Run's manifest", list, stacks["ResultPath"])
 	}
 	// In production a stack list pages through S3 and the children's
 	// results go back to S3: neither passes through the state.
-	reader, _ := stacks["ItemReader"].(map[string]any)
-	writer, _ := stacks["ResultWriter"].(map[string]any)
-	if reader["Resource"] != "arn:aws:states:::s3:getObject" || writer["Resource"] != "arn:aws:states:::s3:putObject" || stacks["ItemsPath"] != nil {
-		t.Errorf("Stacks: ItemReader %v, ResultWriter %v, ItemsPath %v; want S3 getObject and putObject, no ItemsPath", reader, writer, stacks["ItemsPath"])
+	for _, m := range []map[string]any{stacks, large} {
+		reader, _ := m["ItemReader"].(map[string]any)
+		writer, _ := m["ResultWriter"].(map[string]any)
+		if reader["Resource"] != "arn:aws:states:::s3:getObject" || writer["Resource"] != "arn:aws:states:::s3:putObject" || m["ItemsPath"] != nil {
+			t.Errorf("%s: ItemReader %v, ResultWriter %v, ItemsPath %v; want S3 getObject and putObject, no ItemsPath", m["Label"], reader, writer, m["ItemsPath"])
+		}
 	}
-	// A stack's reads share its account-region's paced rate, so its
-	// duration is unbounded by anything Express's 5 minutes could hold:
-	// Standard children (doc.go).
-	if pc := inner["ProcessorConfig"].(map[string]any); pc["ExecutionType"] != "STANDARD" {
-		t.Errorf("per-stack ProcessorConfig = %v, want STANDARD children", pc)
+	// Express children for the stacks that fit in 5 minutes, Standard
+	// ones for the rest (doc.go).
+	for m, want := range map[string]string{"Stacks": "EXPRESS", "LargeStacks": "STANDARD"} {
+		pc := perRegion["States"].(map[string]any)[m].(map[string]any)["ItemProcessor"].(map[string]any)["ProcessorConfig"].(map[string]any)
+		if pc["ExecutionType"] != want {
+			t.Errorf("%s ProcessorConfig = %v, want %s children", m, pc, want)
+		}
 	}
-	if inner["StartAt"] != check["StartAt"] {
-		t.Errorf("per-stack StartAt = %v, check-stack StartAt = %v", inner["StartAt"], check["StartAt"])
-	}
-	got := inner["States"].(map[string]any)
+
 	want := check["States"].(map[string]any)
-	if got["StackFailed"].(map[string]any)["Type"] != "Pass" || want["StackFailed"].(map[string]any)["Type"] != "Fail" {
-		t.Errorf("StackFailed: sweep %v, check-stack %v; want Pass and Fail", got["StackFailed"], want["StackFailed"])
+	if want["StackFailed"].(map[string]any)["Type"] != "Fail" {
+		t.Errorf("check-stack StackFailed %v, want a Fail", want["StackFailed"])
 	}
-	strip := func(m map[string]any) map[string]any {
+	// What the sweep's processors hold instead of check-stack's.
+	sweepStates := func(prefix string) map[string]any {
 		c := map[string]any{}
-		for k, v := range m {
-			if k != "StackFailed" {
-				c[k] = v
-			}
+		for k, v := range want {
+			c[prefix+k] = renameStates(v, prefix)
+		}
+		c[prefix+"StackFailed"] = map[string]any{
+			"Type": "Pass", "Comment": "The failure is recorded; the sweep goes on.",
+			"Parameters": map[string]any{"runId.$": "$.runId", "stack.$": "$.stack", "status": "failed", "error.$": "$.failure.Error"},
+			"End":        true,
 		}
 		return c
 	}
-	if diff := cmp.Diff(strip(got), strip(want)); diff != "" {
-		t.Errorf("sweep per-stack states differ from check-stack (-sweep +check-stack):\n%s", diff)
+	express := sweepStates("")
+	load := maps.Clone(express["LoadDesired"].(map[string]any))
+	load["Next"] = "FitsExpress"
+	express["LoadDesired"] = load
+	express["FitsExpress"] = stacks["ItemProcessor"].(map[string]any)["States"].(map[string]any)["FitsExpress"]
+	express["StackDeferred"] = map[string]any{
+		"Type":       "Pass",
+		"Comment":    "Nothing recorded: ListLargeStacks finds this output in the Map's results and the LargeStacks Map checks the stack.",
+		"Parameters": map[string]any{"runId.$": "$.runId", "stack.$": "$.stack", "status": statemachine.StatusDeferred, "resources.$": "$.desired.resources"},
+		"End":        true,
 	}
+	fits, _ := express["FitsExpress"].(map[string]any)
+	if d := cmp.Diff(fits["Choices"], []any{map[string]any{"Variable": "$.desired.resources", "NumericGreaterThan": float64(statemachine.ExpressStackResources), "Next": "StackDeferred"}}); d != "" || fits["Default"] != "ReadResources" {
+		t.Errorf("FitsExpress %v: want more than ExpressStackResources (%d) resources deferred, else ReadResources (-got +want):\n%s", fits, statemachine.ExpressStackResources, d)
+	}
+	for name, c := range map[string]struct {
+		m     map[string]any
+		start string
+		want  map[string]any
+	}{"Stacks": {stacks, "LoadDesired", express}, "LargeStacks": {large, "LargeLoadDesired", sweepStates("Large")}} {
+		inner := c.m["ItemProcessor"].(map[string]any)
+		if inner["StartAt"] != c.start || check["StartAt"] != "LoadDesired" {
+			t.Errorf("%s StartAt = %v, check-stack StartAt = %v; want %s", name, inner["StartAt"], check["StartAt"], c.start)
+		}
+		if diff := cmp.Diff(inner["States"], c.want); diff != "" {
+			t.Errorf("%s per-stack states differ from check-stack's (-sweep +want):\n%s", name, diff)
+		}
+	}
+}
+
+// renameStates prefixes every state name a state refers to (Next, Default,
+// StartAt, the States of an inner processor).
+func renameStates(v any, prefix string) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, x := range v {
+			switch s, isString := x.(string); {
+			case isString && (k == "Next" || k == "Default" || k == "StartAt"):
+				out[k] = prefix + s
+			case k == "States":
+				states := map[string]any{}
+				for n, st := range x.(map[string]any) {
+					states[prefix+n] = renameStates(st, prefix)
+				}
+				out[k] = states
+			default:
+				out[k] = renameStates(x, prefix)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = renameStates(x, prefix)
+		}
+		return out
+	}
+	return v
 }
 
 func TestSubstitutionName(t *testing.T) {

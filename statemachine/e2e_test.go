@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -30,6 +31,9 @@ func TestSweepLocal(t *testing.T) {
 			"222222222222": {
 				{Ref: ref("222222222222", "us-east-1", "data"), Resources: 12},
 				{Ref: ref("222222222222", "us-east-1", "locked"), FailLoad: true},
+				// More than ExpressStackResources: deferred by its Express
+				// child, checked by a Standard one.
+				{Ref: ref("222222222222", "us-east-1", "big"), Resources: statemachine.ExpressStackResources + 1, Drift: 1},
 			},
 			"444444444444": {},
 		},
@@ -56,8 +60,8 @@ func TestSweepLocal(t *testing.T) {
 		t.Fatalf("output %s: %v", ex.Output, err)
 	}
 	want := statemachine.RunSummary{
-		RunID: "sweep-run-1", Accounts: 4, AccountsFailed: 1, Stacks: 5, Checked: 4, Failed: 1, Missing: 0, Changed: 3,
-		Counts: statemachine.Counts{"drift": 3, "unrecorded": 4},
+		RunID: "sweep-run-1", Accounts: 4, AccountsFailed: 1, Stacks: 6, Checked: 5, Failed: 1, Missing: 0, Changed: 4,
+		Counts: statemachine.Counts{"drift": 4, "unrecorded": 5},
 	}
 	if diff := cmp.Diff(got, want); diff != "" {
 		t.Errorf("summary (-got +want):\n%s\noutput: %s", diff, ex.Output)
@@ -68,13 +72,14 @@ func TestSweepLocal(t *testing.T) {
 		"111111111111/us-east-1/api":    "checked",
 		"111111111111/eu-west-1/web":    "checked",
 		"111111111111/us-east-1/quiet":  "checked",
+		"222222222222/us-east-1/big":    "checked",
 		"222222222222/us-east-1/data":   "checked",
 		"222222222222/us-east-1/locked": "failed",
 	}); diff != "" {
 		t.Errorf("outcomes (-got +want):\n%s", diff)
 	}
 	if diff := cmp.Diff(rec.Notified, []string{
-		"111111111111/eu-west-1/web", "111111111111/us-east-1/api", "222222222222/us-east-1/data", "sweep:sweep-run-1",
+		"111111111111/eu-west-1/web", "111111111111/us-east-1/api", "222222222222/us-east-1/big", "222222222222/us-east-1/data", "sweep:sweep-run-1",
 	}); diff != "" {
 		t.Errorf("notifications (-got +want):\n%s", diff)
 	}
@@ -82,22 +87,36 @@ func TestSweepLocal(t *testing.T) {
 		t.Errorf("account failures (-got +want):\n%s", diff)
 	}
 	// api has 45 resources: 3 read batches and 11 parents in 2 batches.
-	// web's first read is throttled and retried.
+	// web's first read is throttled and retried. big (101 resources) is
+	// loaded twice: by its Express child, which defers it, and by its
+	// Standard one; 6 read batches, 26 parents in 3 batches.
 	wantCalls := map[string]int{
-		statemachine.FunctionDiscover:          5, // the organisation + 4 accounts
-		statemachine.FunctionLoadDesired:       5,
-		statemachine.FunctionReadResources:     3 + 2 + 1 + 1, // api, web (throttled once), quiet, data
-		statemachine.FunctionResolve:           4,
-		statemachine.FunctionEnumerateChildren: 2 + 1, // api, data (3 parents)
-		statemachine.FunctionClassify:          4,
-		statemachine.FunctionPersist:           4 + 2 + 1, // record-stack, record-failure (stack, account), close-run
-		statemachine.FunctionNotify:            4,
+		statemachine.FunctionDiscover:          5 + 3, // the organisation + 4 accounts, the large stacks of 3 account-regions
+		statemachine.FunctionLoadDesired:       5 + 2,
+		statemachine.FunctionReadResources:     3 + 2 + 1 + 1 + 6, // api, web (throttled once), quiet, data, big
+		statemachine.FunctionResolve:           5,
+		statemachine.FunctionEnumerateChildren: 2 + 1 + 3, // api, data (3 parents), big
+		statemachine.FunctionClassify:          5,
+		statemachine.FunctionPersist:           5 + 2 + 1, // record-stack, record-failure (stack, account), close-run
+		statemachine.FunctionNotify:            5,
 	}
 	if diff := cmp.Diff(rec.Calls, wantCalls); diff != "" {
 		t.Errorf("invocations (-got +want):\n%s", diff)
 	}
 	if ex.Retries != 1 {
 		t.Errorf("retries = %d, want 1 (the throttled read)", ex.Retries)
+	}
+	// Per account-region a Stacks Map Run (Express children) and a
+	// LargeStacks one (Standard): big's is the only large child.
+	runs := map[string][3]int{}
+	for _, mr := range ex.MapRuns {
+		if mr.State == "Stacks" && mr.ExecutionType == statemachine.TypeExpress || mr.State == "LargeStacks" && mr.ExecutionType == statemachine.TypeStandard {
+			c := runs[mr.State]
+			runs[mr.State] = [3]int{c[0] + 1, c[1] + mr.ItemCounts.Total, c[2] + mr.ItemCounts.Succeeded}
+		}
+	}
+	if diff := cmp.Diff(runs, map[string][3]int{"Stacks": {3, 6, 6}, "LargeStacks": {3, 1, 1}}); diff != "" {
+		t.Errorf("map runs: [runs, items, succeeded] by state (-got +want):\n%s\n%+v", diff, ex.MapRuns)
 	}
 	statemachinetest.CheckStateOutputs(t, ex)
 }
@@ -218,4 +237,56 @@ func TestSweepPayloadsStayBounded(t *testing.T) {
 	}
 	statemachinetest.CheckStateOutputs(t, ex)
 	t.Logf("%d stacks, %d state outputs, largest %d bytes", stacks, len(ex.States), ex.MaxStateOutputBytes)
+}
+
+// TestSweepExpressTimeoutRerunsStandard: a stack small enough for the
+// Express Stacks Map whose check still passes Express's 5 minutes (its
+// account-region's rate busier than FitsExpress assumed) times out there
+// and is checked again by the Standard LargeStacks Map: checked, nothing
+// missing. Time runs 300 times faster on the runner's clocks, so the
+// Express limit is one real second and the stack's one read two.
+func TestSweepExpressTimeoutRerunsStandard(t *testing.T) {
+	l := statemachinetest.Local(t)
+	fake := &statemachinetest.Fake{
+		Accounts: map[string][]statemachinetest.Stack{
+			"111111111111": {
+				{Ref: ref("111111111111", "us-east-1", "slow"), Resources: 5, Drift: 1, SlowRead: 2 * time.Second},
+				{Ref: ref("111111111111", "us-east-1", "quick"), Resources: 5},
+			},
+		},
+		Targets: statemachinetest.ServeS3(t, "realdrift-targets"),
+	}
+	endpoint := statemachinetest.Serve(t, fake.Register)
+	ex, err := l.Run(t.Context(), fake.Targets.Run(statemachine.Run{
+		Definition: statemachine.Sweep, Input: map[string]any{}, LambdaEndpoint: endpoint,
+		ExecutionName: "sweep-slow", RetryMillis: 1, TimeScale: 300,
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex.Status != "SUCCEEDED" {
+		t.Fatalf("status %s, error %+v", ex.Status, ex.Error)
+	}
+	var got statemachine.RunSummary
+	if err := json.Unmarshal(ex.Output, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Stacks != 2 || got.Checked != 2 || got.Missing != 0 || got.Failed != 0 {
+		t.Errorf("summary %+v: want both stacks checked, none missing", got)
+	}
+	if diff := cmp.Diff(fake.Record().Outcomes, map[string]string{"111111111111/us-east-1/slow": "checked", "111111111111/us-east-1/quick": "checked"}); diff != "" {
+		t.Errorf("outcomes (-got +want):\n%s", diff)
+	}
+	var stacks, large statemachine.MapRun
+	for _, mr := range ex.MapRuns {
+		switch mr.State {
+		case "Stacks":
+			stacks = mr
+		case "LargeStacks":
+			large = mr
+		}
+	}
+	if stacks.ExecutionCounts.TimedOut != 1 || stacks.ExecutionCounts.Succeeded != 1 || large.ExecutionType != statemachine.TypeStandard || large.ItemCounts.Total != 1 || large.ItemCounts.Succeeded != 1 {
+		t.Errorf("Stacks %+v, LargeStacks %+v: want one Express child timed out and checked again by one Standard child", stacks, large)
+	}
 }

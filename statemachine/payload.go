@@ -2,6 +2,7 @@ package statemachine
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/realdrift/realdrift/internal/drift"
 )
@@ -197,11 +198,29 @@ type NotifyTask struct {
 // organisation's active accounts and opens the run (returning
 // DiscoveredAccounts); with Account it lists that account's stacks in every
 // configured region and records their number on the run (returning
-// DiscoveredTargets).
+// DiscoveredTargets); with Account, Region and Results (the sweep's
+// ListLargeStacks) it lists the stacks of that account-region the Stacks
+// Map left to the LargeStacks Map (returning a RegionTargets).
 type DiscoverTask struct {
 	RunID   string `json:"runId"`
 	Account string `json:"account,omitempty"`
+	Region  string `json:"region,omitempty"`
+	// Results names the Stacks Map Run's manifest (its state result's
+	// ResultWriterDetails).
+	Results *ResultWriterDetails `json:"results,omitempty"`
 }
+
+// ExpressStackResources is the most resources a stack may have for the
+// sweep's Express Stacks Map to check it: its FitsExpress Choice defers a
+// larger one to the LargeStacks Map (Standard). At the account-region's
+// shared rate (5 stacks at once, 10 calls/s) a stack reads about one
+// resource a second, so 100 resources leave a margin of about 3 under
+// Express's 5 minutes (statemachine/doc.go).
+const ExpressStackResources = 100
+
+// StatusDeferred is the status of a sweep's Express per-stack child that
+// left its stack to the LargeStacks Map (its StackDeferred output).
+const StatusDeferred = "deferred"
 
 // DiscoveredAccounts is discover's organisation-wide result.
 type DiscoveredAccounts struct {
@@ -293,4 +312,93 @@ func (r RegionTargets) MarshalJSON() ([]byte, error) {
 		r.Targets = []drift.StackRef{}
 	}
 	return json.Marshal(plain(r))
+}
+
+// Manifest is the manifest.json a Distributed Map's ResultWriter writes
+// under its prefix: the result files of its children, by outcome.
+type Manifest struct {
+	DestinationBucket string `json:"DestinationBucket"`
+	MapRunArn         string `json:"MapRunArn"`
+	ResultFiles       struct {
+		Succeeded []ResultFile `json:"SUCCEEDED"`
+		Failed    []ResultFile `json:"FAILED"`
+		Pending   []ResultFile `json:"PENDING"`
+	} `json:"ResultFiles"`
+}
+
+// ResultFile is one result file a manifest names: a JSON array of
+// ChildResult.
+type ResultFile struct {
+	Key  string `json:"Key"`
+	Size int64  `json:"Size"`
+}
+
+// ChildResult is one child execution in a result file. Input and Output
+// are the execution's input and output as JSON strings (Output only for a
+// child that succeeded).
+type ChildResult struct {
+	ExecutionArn string `json:"ExecutionArn"`
+	Name         string `json:"Name"`
+	Status       string `json:"Status"`
+	Input        string `json:"Input"`
+	Output       string `json:"Output,omitempty"`
+	Error        string `json:"Error,omitempty"`
+	Cause        string `json:"Cause,omitempty"`
+}
+
+// StackDeferred is the output of a sweep Express child that deferred its
+// stack (Status StatusDeferred).
+type StackDeferred struct {
+	RunID     string         `json:"runId"`
+	Stack     drift.StackRef `json:"stack"`
+	Status    string         `json:"status"`
+	Resources int            `json:"resources"`
+}
+
+// LeftToLarge adds to left the stacks of one Stacks Map result file
+// (outcome: the manifest's SUCCEEDED, FAILED or PENDING) that the
+// LargeStacks Map is to check: from SUCCEEDED, those whose output is
+// StatusDeferred; from the others, every child's stack (its input's),
+// since its check never ended.
+func LeftToLarge(outcome string, file []ChildResult, left map[drift.StackRef]bool) error {
+	for _, r := range file {
+		if outcome == "SUCCEEDED" {
+			var out StackDeferred
+			if err := json.Unmarshal([]byte(r.Output), &out); err != nil {
+				return fmt.Errorf("child %s: output: %w", r.Name, err)
+			}
+			if out.Status == StatusDeferred {
+				left[out.Stack] = true
+			}
+			continue
+		}
+		var in CheckInput
+		if err := json.Unmarshal([]byte(r.Input), &in); err != nil {
+			return fmt.Errorf("child %s: input: %w", r.Name, err)
+		}
+		left[in.Stack] = true
+	}
+	return nil
+}
+
+// Files returns the manifest's result files by outcome (SUCCEEDED, FAILED,
+// PENDING), in that order.
+func (m Manifest) Files() []OutcomeFile {
+	var out []OutcomeFile
+	for _, g := range []struct {
+		outcome string
+		files   []ResultFile
+	}{{"SUCCEEDED", m.ResultFiles.Succeeded}, {"FAILED", m.ResultFiles.Failed}, {"PENDING", m.ResultFiles.Pending}} {
+		for _, f := range g.files {
+			out = append(out, OutcomeFile{Outcome: g.outcome, Key: f.Key})
+		}
+	}
+	return out
+}
+
+// OutcomeFile is one result file of a manifest and the outcome of the
+// children it holds.
+type OutcomeFile struct {
+	Outcome string
+	Key     string
 }

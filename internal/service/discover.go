@@ -55,6 +55,10 @@ func (s *Service) Discover(ctx context.Context, in statemachine.DiscoverTask) (a
 		out, err := s.discoverAccounts(ctx, in.RunID)
 		return out, stepError(err)
 	}
+	if in.Results != nil {
+		out, err := s.largeStacks(ctx, in)
+		return out, stepError(err)
+	}
 	out, err := s.discoverStacks(ctx, in.RunID, in.Account)
 	return out, stepError(err)
 }
@@ -143,9 +147,18 @@ func (s *Service) discoverStacks(ctx context.Context, runID, account string) (st
 // (ResultWriter). The key is deterministic in (run, account, region), so a
 // retried discover overwrites its first attempt's object.
 func (s *Service) writeTargets(ctx context.Context, runID, account string, rt *statemachine.RegionTargets) error {
-	// A region without stacks gets its object too (an empty array): the
-	// Stacks Map's ItemReader always reads one.
-	prefix := "runs/" + runID + "/" + account + "/" + rt.Region + "/"
+	prefix := targetsPrefix(runID, account, rt.Region)
+	if err := s.writeList(ctx, prefix, "targets.json", rt); err != nil {
+		return fmt.Errorf("account %s: %w", account, err)
+	}
+	rt.ResultsPrefix = prefix + "results"
+	return nil
+}
+
+// writeList puts rt's stack list at prefix+name in the targets bucket and
+// makes rt a reference to it (Bucket, Key; Targets emptied). An empty list
+// is written too (an empty array): a Map's ItemReader always reads one.
+func (s *Service) writeList(ctx context.Context, prefix, name string, rt *statemachine.RegionTargets) error {
 	list := rt.Targets
 	if list == nil {
 		list = []drift.StackRef{}
@@ -155,11 +168,79 @@ func (s *Service) writeTargets(ctx context.Context, runID, account string, rt *s
 		return fmt.Errorf("encode stack list: %w", err)
 	}
 	if _, err := s.objects.PutObject(ctx, &s3.PutObjectInput{
-		Bucket: aws.String(s.set.TargetsBucket), Key: aws.String(prefix + "targets.json"),
+		Bucket: aws.String(s.set.TargetsBucket), Key: aws.String(prefix + name),
 		Body: bytes.NewReader(body), ContentType: aws.String("application/json"),
 	}); err != nil {
-		return fmt.Errorf("write the stack list of %s %s: %w", account, rt.Region, err)
+		return fmt.Errorf("write the stack list %s of region %s: %w", name, rt.Region, err)
 	}
-	rt.Bucket, rt.Key, rt.ResultsPrefix, rt.Targets = s.set.TargetsBucket, prefix+"targets.json", prefix+"results", nil
+	rt.Bucket, rt.Key, rt.Targets = s.set.TargetsBucket, prefix+name, nil
+	return nil
+}
+
+// targetsPrefix is where an account-region's stack lists and results go in
+// the targets bucket.
+func targetsPrefix(runID, account, region string) string {
+	return "runs/" + runID + "/" + account + "/" + region + "/"
+}
+
+// largeStacks lists the stacks of one account-region the sweep's Express
+// Stacks Map left to its Standard LargeStacks Map, from the Map Run's
+// results (in.Results names its manifest): those whose child deferred them
+// (a StackDeferred output: too many resources for Express's 5 minutes) and
+// those whose child did not succeed or never started (one that passed 5
+// minutes among them). A stack whose check failed is not among them: its
+// child recorded the failure and succeeded. The list, in the order of the
+// region's stack list, is written beside it (large.json) and returned as a
+// reference, with the prefix the LargeStacks Map's results go under.
+func (s *Service) largeStacks(ctx context.Context, in statemachine.DiscoverTask) (statemachine.RegionTargets, error) {
+	if s.set.TargetsBucket == "" {
+		return statemachine.RegionTargets{}, fmt.Errorf("list large stacks: no targets bucket (%s)", EnvTargetsBucket)
+	}
+	if in.Region == "" || in.Results.Bucket == "" || in.Results.Key == "" {
+		return statemachine.RegionTargets{}, fmt.Errorf("list large stacks of %s: want a region and the Stacks Map's results, got %q %+v", in.Account, in.Region, *in.Results)
+	}
+	var m statemachine.Manifest
+	if err := s.readObject(ctx, in.Results.Bucket, in.Results.Key, &m); err != nil {
+		return statemachine.RegionTargets{}, err
+	}
+	left := map[drift.StackRef]bool{}
+	for _, f := range m.Files() {
+		var results []statemachine.ChildResult
+		if err := s.readObject(ctx, in.Results.Bucket, f.Key, &results); err != nil {
+			return statemachine.RegionTargets{}, err
+		}
+		if err := statemachine.LeftToLarge(f.Outcome, results, left); err != nil {
+			return statemachine.RegionTargets{}, fmt.Errorf("s3://%s/%s: %w", in.Results.Bucket, f.Key, err)
+		}
+	}
+	prefix := targetsPrefix(in.RunID, in.Account, in.Region)
+	var listed []drift.StackRef
+	if err := s.readObject(ctx, s.set.TargetsBucket, prefix+"targets.json", &listed); err != nil {
+		return statemachine.RegionTargets{}, err
+	}
+	rt := statemachine.RegionTargets{Region: in.Region}
+	for _, ref := range listed {
+		if left[ref] {
+			rt.Targets = append(rt.Targets, ref)
+		}
+	}
+	rt.Stacks = len(rt.Targets)
+	if err := s.writeList(ctx, prefix, "large.json", &rt); err != nil {
+		return statemachine.RegionTargets{}, err
+	}
+	rt.ResultsPrefix = prefix + "results-large"
+	return rt, nil
+}
+
+// readObject decodes the JSON object bucket/key.
+func (s *Service) readObject(ctx context.Context, bucket, key string, v any) error {
+	out, err := s.objects.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
+	if err != nil {
+		return fmt.Errorf("read s3://%s/%s: %w", bucket, key, err)
+	}
+	defer out.Body.Close()
+	if err := json.NewDecoder(out.Body).Decode(v); err != nil {
+		return fmt.Errorf("s3://%s/%s: %w", bucket, key, err)
+	}
 	return nil
 }

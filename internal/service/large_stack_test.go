@@ -16,8 +16,8 @@ import (
 // definition under the runner's enforced limits (Express's 5 minutes
 // included) completes: checked, nothing missing, nothing skipped. Its
 // reads alone take longer than 5 minutes at that rate, which an Express
-// per-stack child could not hold; the sweep's per-stack children are
-// Standard (statemachine/doc.go).
+// per-stack child could not hold: the sweep's Express child defers it and
+// a Standard child of the LargeStacks Map checks it (statemachine/doc.go).
 //
 // Time runs scale times faster than real time for the runner's clocks
 // and the read rate alike (the sandbox grants, and the service paces to,
@@ -75,13 +75,16 @@ func TestSweepLargeStack(t *testing.T) {
 	if sum.Stacks != 1 || sum.Checked != 1 || sum.Missing != 0 || sum.Failed != 0 || sum.Counts["skipped"] != 0 {
 		t.Errorf("summary %+v: want the stack checked, 0 missing, 0 failed, nothing skipped", sum)
 	}
-	var stacks *statemachine.MapRun
-	for i := range ex.MapRuns {
-		if ex.MapRuns[i].State == "Stacks" {
-			stacks = &ex.MapRuns[i]
-		}
+	// Its Express child defers it (more than ExpressStackResources
+	// resources); the LargeStacks Map's Standard child checks it.
+	runs := map[string]statemachine.MapRun{}
+	for _, mr := range ex.MapRuns {
+		runs[mr.State] = mr
 	}
-	if stacks == nil || stacks.ExecutionType != statemachine.TypeStandard || stacks.ItemCounts.Succeeded != 1 || stacks.ResultWriter == nil {
-		t.Errorf("Stacks map run %+v: want one Standard child succeeded, its results written", stacks)
+	if s := runs["Stacks"]; s.ExecutionType != statemachine.TypeExpress || s.ItemCounts.Succeeded != 1 || s.ResultWriter == nil {
+		t.Errorf("Stacks map run %+v: want one Express child succeeded (deferring the stack), its results written", s)
+	}
+	if l := runs["LargeStacks"]; l.ExecutionType != statemachine.TypeStandard || l.ItemCounts.Total != 1 || l.ItemCounts.Succeeded != 1 || l.ResultWriter == nil {
+		t.Errorf("LargeStacks map run %+v: want one Standard child succeeded, its results written", l)
 	}
 }

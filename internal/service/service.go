@@ -37,9 +37,11 @@ type executionStarter interface {
 	StartExecution(ctx context.Context, in *sfn.StartExecutionInput, optFns ...func(*sfn.Options)) (*sfn.StartExecutionOutput, error)
 }
 
-// objectPutter is the S3 call discover makes (the sweep's stack lists).
-type objectPutter interface {
+// objectStore is the S3 calls discover makes: it writes the sweep's stack
+// lists and reads the Stacks Map's results.
+type objectStore interface {
 	PutObject(ctx context.Context, in *s3.PutObjectInput, optFns ...func(*s3.Options)) (*s3.PutObjectOutput, error)
+	GetObject(ctx context.Context, in *s3.GetObjectInput, optFns ...func(*s3.Options)) (*s3.GetObjectOutput, error)
 }
 
 // eventPutter is the EventBridge call the sweep summary makes.
@@ -51,7 +53,7 @@ var (
 	_ accountLister    = (*organizations.Client)(nil)
 	_ executionStarter = (*sfn.Client)(nil)
 	_ eventPutter      = (*eventbridge.Client)(nil)
-	_ objectPutter     = (*s3.Client)(nil)
+	_ objectStore      = (*s3.Client)(nil)
 )
 
 // Service holds the clients and settings every handler uses. Build one per
@@ -70,8 +72,8 @@ type Service struct {
 	org     accountLister
 	starter executionStarter
 	events  eventPutter
-	// objects writes the sweep's stack lists (TargetsBucket).
-	objects  objectPutter
+	// objects holds the sweep's stack lists and results (TargetsBucket).
+	objects  objectStore
 	debounce *debouncer
 	channels []channel
 	// messengers carry revert messages (approval requests, outcomes).

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/lambdarouter"
@@ -33,6 +34,9 @@ type Stack struct {
 	Unchanged bool
 	// Drift is the number of drift findings classify reports.
 	Drift int
+	// SlowRead makes every read-resources call for the stack take this
+	// long (real time).
+	SlowRead time.Duration
 }
 
 // Fake is an in-memory stand-in for the service's Lambda handlers. Set the
@@ -167,6 +171,12 @@ func (f *Fake) discover(ctx context.Context, in statemachine.DiscoverTask) (any,
 	if f.FailAccounts[in.Account] {
 		return nil, &AccessDenied{msg: "cannot assume the read role in " + in.Account}
 	}
+	if f.Targets == nil {
+		return nil, errors.New("the Fake has no Targets bucket to write the stack lists to")
+	}
+	if in.Results != nil {
+		return f.largeStacks(ctx, in)
+	}
 	// One entry per region, in the order the account's stacks name them.
 	var out statemachine.DiscoveredTargets
 	at := map[string]int{}
@@ -181,9 +191,6 @@ func (f *Fake) discover(ctx context.Context, in statemachine.DiscoverTask) (any,
 		out.Regions[i].Stacks++
 		r.stacks++
 	}
-	if f.Targets == nil {
-		return nil, errors.New("the Fake has no Targets bucket to write the stack lists to")
-	}
 	for i, rt := range out.Regions {
 		prefix := fmt.Sprintf("runs/%s/%s/%s/", in.RunID, in.Account, rt.Region)
 		b, err := json.Marshal(rt.Targets)
@@ -196,6 +203,55 @@ func (f *Fake) discover(ctx context.Context, in statemachine.DiscoverTask) (any,
 		out.Regions[i].Bucket, out.Regions[i].Key, out.Regions[i].ResultsPrefix, out.Regions[i].Targets = f.Targets.Bucket, prefix+"targets.json", prefix+"results", nil
 	}
 	return out, nil
+}
+
+// largeStacks lists what the Stacks Map Run of in.Region left to the
+// LargeStacks Map, from its results, in the order of the region's list.
+func (f *Fake) largeStacks(ctx context.Context, in statemachine.DiscoverTask) (statemachine.RegionTargets, error) {
+	var m statemachine.Manifest
+	if err := f.getJSON(ctx, in.Results.Key, &m); err != nil {
+		return statemachine.RegionTargets{}, err
+	}
+	left := map[drift.StackRef]bool{}
+	for _, file := range m.Files() {
+		var results []statemachine.ChildResult
+		if err := f.getJSON(ctx, file.Key, &results); err != nil {
+			return statemachine.RegionTargets{}, err
+		}
+		if err := statemachine.LeftToLarge(file.Outcome, results, left); err != nil {
+			return statemachine.RegionTargets{}, err
+		}
+	}
+	prefix := fmt.Sprintf("runs/%s/%s/%s/", in.RunID, in.Account, in.Region)
+	var listed []drift.StackRef
+	if err := f.getJSON(ctx, prefix+"targets.json", &listed); err != nil {
+		return statemachine.RegionTargets{}, err
+	}
+	large := []drift.StackRef{}
+	for _, ref := range listed {
+		if left[ref] {
+			large = append(large, ref)
+		}
+	}
+	b, err := json.Marshal(large)
+	if err != nil {
+		return statemachine.RegionTargets{}, err
+	}
+	if err := f.Targets.Put(ctx, prefix+"large.json", b); err != nil {
+		return statemachine.RegionTargets{}, err
+	}
+	return statemachine.RegionTargets{Region: in.Region, Stacks: len(large), Bucket: f.Targets.Bucket, Key: prefix + "large.json", ResultsPrefix: prefix + "results-large"}, nil
+}
+
+func (f *Fake) getJSON(ctx context.Context, key string, v any) error {
+	b, err := f.Targets.Get(ctx, key)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s: %w", key, err)
+	}
+	return nil
 }
 
 func (f *Fake) loadDesired(_ context.Context, in statemachine.StackTask) (statemachine.Desired, error) {
@@ -230,7 +286,7 @@ func (f *Fake) checkKey(key string, stack drift.StackRef) error {
 	return nil
 }
 
-func (f *Fake) readResources(_ context.Context, in statemachine.ReadBatch) (any, error) {
+func (f *Fake) readResources(ctx context.Context, in statemachine.ReadBatch) (any, error) {
 	f.call(statemachine.FunctionReadResources)
 	if err := f.checkKey(in.DesiredKey, in.Stack); err != nil {
 		return nil, err
@@ -238,6 +294,13 @@ func (f *Fake) readResources(_ context.Context, in statemachine.ReadBatch) (any,
 	s, err := f.stack(in.Stack)
 	if err != nil {
 		return nil, err
+	}
+	if s.SlowRead > 0 {
+		select {
+		case <-time.After(s.SlowRead):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
