@@ -24,37 +24,53 @@
 //     store. The runner fails an execution whose state input or output
 //     passes Step Functions' 256 KiB; the local end-to-end tests hold each
 //     under 32 KiB.
-//   - sweep's per-stack ItemProcessor is check-stack's states verbatim,
+//   - sweep's per-stack ItemProcessors are check-stack's states verbatim,
 //     except StackFailed (a Fail state in check-stack, a Pass in sweep so one
-//     stack's failure never fails the sweep). A test keeps them in step.
-//   - The sweep's per-stack children are Standard executions, not Express.
+//     stack's failure never fails the sweep), the Stacks Map's FitsExpress
+//     and StackDeferred, and the LargeStacks Map's names (below).
+//     TestSweepInlinesCheckStack keeps them in step.
+//   - The sweep checks a stack in an Express child of its Stacks Map when
+//     the stack fits, in a Standard child of its LargeStacks Map otherwise.
 //     A stack's reads are paced per account-region (internal/pace: 10
 //     calls/s by default, shared by every stack of the account-region), so
 //     how long a stack takes depends on its size and on its neighbours: 5
 //     stacks sharing an account-region read about one resource a second
-//     each, and a 300-resource stack would pass Express's 5 minutes.
-//     Chunking a stack's reads across Express children could bound each
-//     chunk only by assuming how many neighbours share the rate (the Map's
-//     5 stacks, but event-started checks of the same account-region share
-//     it too), and would need a Standard parent per stack anyway (a
-//     Distributed Map cannot run in an Express execution), so it pays the
-//     parent's transitions and more machinery. A Standard child has no such limit (a
-//     year); it costs state transitions (10 for a stack of 10 resources
-//     in the benchmark, 2 more per further batch of 20 reads or 10
-//     parents; $0.025 per 1,000) instead of Express duration. scripts/cost-model prices them on its line
-//     "Step Functions Standard: per-stack children": for the committed
-//     CI-scale benchmark figures (testdata/bench/figures-ci.json, stacks
-//     of 10 resources) $0.25000 per 10,000 resources, of a central total
-//     of $0.4026 (larger stacks pay fewer transitions per resource); a
-//     test in scripts/cost-model holds these two figures to what it
-//     prints. At the full benchmark (scripts/bench-sweep.sh, stacks of
-//     30 resources) they cost $0.1083 of a central $0.2013 per 10,000
-//     resources, over the $0.15 budget, which Express children met
-//     ($0.102). The remedy left open: Standard children only for the
-//     stacks that need them — discover sizes each stack and writes two
-//     lists per account-region, an Express Stacks Map runs the stacks
-//     that fit well inside 5 minutes at the account-region's rate, a
-//     Standard one the rest and those of unknown size.
+//     each, and a 300-resource stack would pass Express's 5 minutes. A
+//     Standard child has no such limit (a year) but pays per state
+//     transition (about 13 for a stack of 30 resources, $0.025 per
+//     1,000): with every per-stack child Standard the full benchmark cost
+//     $0.2013 per 10,000 resources in the central account, $0.1083 of it
+//     those transitions, over the $0.15 budget. An Express child pays $1
+//     per million and its duration ($0.00001667 per GB-s at 64 MB). So:
+//     FitsExpress, right after LoadDesired, defers a stack of more than
+//     ExpressStackResources (100) resources (about 100 s at one resource
+//     a second: a margin of 3 under 5 minutes) to StackDeferred, which
+//     records nothing; ListLargeStacks (discover) reads the Stacks Map
+//     Run's ResultWriter manifest and files and lists the deferred stacks
+//     and those whose Express child did not succeed or never started —
+//     one that passed 5 minutes because its account-region was busier
+//     than assumed (event-started checks share the rate too) — and the
+//     LargeStacks Map checks them in Standard children. No stack is lost
+//     to the 5 minutes: TestSweepLargeStack (2,000 resources: deferred,
+//     then checked by a Standard child), TestSweepExpressTimeoutRerunsStandard
+//     (a 5-resource stack whose Express child times out is checked by a
+//     Standard one). What it costs: a deferred stack is loaded twice; a
+//     timed-out child has spent up to 5 minutes of its account-region's
+//     rate, and if it timed out after Persist and before Notify, its
+//     Standard check finds the findings unchanged and does not alert a
+//     second time (the findings are stored; that one alert is lost). A
+//     state's name is unique in the whole definition, so the LargeStacks
+//     processor's states are check-stack's named Large…; a test keeps both
+//     processors in step with check-stack. scripts/cost-model prices the
+//     Express children on its lines "Step Functions Express requests" and
+//     "Step Functions Express duration" (each child's duration as the
+//     runner measured it) and the large ones on "Step Functions Standard:
+//     large stacks": for the committed CI-scale benchmark figures
+//     (testdata/bench/figures-ci.json: 12 stacks of 10 resources, none
+//     large) the Express duration is $0.00376 per 10,000 resources, of a
+//     central total of $0.1522 (small stacks and account-regions pay more
+//     per resource); a test in scripts/cost-model holds these two figures
+//     to what it prints.
 //     check-stack, started per CloudTrail change for one stack, stays
 //     Express (TimeoutSeconds 300): alone in its account-region it reads
 //     at the full rate (at most 3,000 calls in 5 minutes).
@@ -63,9 +79,10 @@
 //     sweep's and check-stack's also retry a Lambda timeout. Every
 //     check-stack Task or Map catches States.ALL and records the stack as
 //     failed for the run.
-//   - The sweep's Stacks Map reads its items from S3 (ItemReader: the
-//     object discover writes for every account-region, an empty array for
-//     one without stacks) and writes its results there (ResultWriter),
+//   - The sweep's Stacks and LargeStacks Maps read their items from S3
+//     (ItemReader: the objects discover writes for every account-region,
+//     an empty array for one without stacks) and write their results
+//     there (ResultWriter),
 //     locally as in production: the runner reads and writes the sandbox's
 //     S3 (Run.S3Endpoint).
 //   - revert (Standard) writes only after an approval: a dry run and an

@@ -223,6 +223,9 @@ type ExecutionRecord struct {
 	Type   string `json:"type"`
 	Status string `json:"status"`
 	Error  string `json:"error,omitempty"`
+	// Seconds is how long the execution ran (real time: Run.TimeScale
+	// does not stretch it), what Express bills.
+	Seconds float64 `json:"seconds"`
 }
 
 // Execution is the outcome of a local run.

@@ -25,7 +25,6 @@ import (
 	"github.com/aws/smithy-go/logging"
 	"github.com/aws/smithy-go/middleware"
 
-	"github.com/realdrift/realdrift/internal/drift"
 	"github.com/realdrift/realdrift/internal/sandbox"
 	"github.com/realdrift/realdrift/internal/schema"
 	"github.com/realdrift/realdrift/internal/service"
@@ -330,19 +329,20 @@ type BenchFigures struct {
 	Invocations      map[string]int     `json:"invocations"`
 	InvocationSecs   map[string]float64 `json:"invocationSeconds"`
 	TotalInvocations int                `json:"totalInvocations"`
-	// Transitions are the states the sweep entered: Standard ones (the
-	// sweep and its per-account children) and Express ones (the per-stack
-	// children); ExpressChildren the per-stack executions and their
-	// summed duration estimate (per-stack Lambda time).
+	// Transitions are the states the sweep entered: Standard ones of the
+	// sweep and its per-account children, Express ones of the Stacks Map's
+	// per-stack children, and Standard ones of the LargeStacks Map's
+	// per-stack children; ExpressChildren and LargeChildren are the two
+	// Maps' children.
 	TransitionsStandard int `json:"transitionsStandard"`
 	TransitionsExpress  int `json:"transitionsExpress"`
 	ExpressChildren     int `json:"expressChildren"`
-	// PerStackType is the per-stack children's ExecutionType, as
-	// sweep.asl.json declares it: the cost model prices their transitions
-	// (TransitionsExpress) and durations by it.
-	PerStackType string `json:"perStackExecutionType"`
+	TransitionsLarge    int `json:"transitionsLargeStacks"`
+	LargeChildren       int `json:"largeStackChildren"`
 	// LatencyMillis is the latency the sandbox added to every call.
-	LatencyMillis     int     `json:"injectedLatencyMs"`
+	LatencyMillis int `json:"injectedLatencyMs"`
+	// ExpressSeconds are the Express children's summed durations, as the
+	// runner measured each from its start to its end (what Express bills).
 	ExpressSeconds    float64 `json:"expressSeconds"`
 	StateBytes        int64   `json:"stateOutputBytes"`
 	LargestStateBytes int     `json:"largestStateOutputBytes"`
@@ -354,9 +354,13 @@ type BenchFigures struct {
 	// the rate: one second's calls of every region's schedule).
 	PeakAccountInFlight int `json:"peakAccountInFlight"`
 	InFlightLimit       int `json:"inFlightLimit"`
-	// RegionTargetsObjects are the S3 objects the production sweep would
-	// read and write per account-region (ItemReader, ResultWriter).
+	// AccountRegions are the member account-regions swept.
 	AccountRegions int `json:"accountRegions"`
+	// S3Puts and S3Gets are the S3 requests of the sweep (all in the
+	// central account's targets bucket: the stack lists, the Maps'
+	// ItemReaders and ResultWriters, discover's reads of the results).
+	S3Puts int `json:"s3Puts"`
+	S3Gets int `json:"s3Gets"`
 }
 
 func TestSweepBench(t *testing.T) {
@@ -419,46 +423,39 @@ func TestSweepBench(t *testing.T) {
 		Invocations: iv.count, InvocationSecs: map[string]float64{}, LargestStateBytes: ex.MaxStateOutputBytes,
 		ReadUnits: units.read, WriteUnits: units.write, DynamoCalls: units.calls,
 		InFlightLimit: sc.Regions * int(math.Ceil(sc.Rate)), AccountRegions: sc.Accounts * sc.Regions,
-		PerStackType: perStackType(t), LatencyMillis: sc.LatencyMillis,
+		LatencyMillis: sc.LatencyMillis,
 	}
 	f.ResourcesPerSecond = float64(f.Resources) / f.Seconds
 	for fn, d := range iv.busy {
 		f.InvocationSecs[fn] = d.Seconds()
 		f.TotalInvocations += iv.count[fn]
 	}
-	perStack := map[string]bool{}
-	for name := range checkStackStates(t) {
-		perStack[name] = true
-	}
+	express, large := perStackStates(t)
 	for _, s := range ex.States {
 		f.StateBytes += int64(s.Bytes)
-		if perStack[s.Name] {
+		switch {
+		case express[s.Name]:
 			f.TransitionsExpress++
-			if s.Name == "LoadDesired" {
-				f.ExpressChildren++
-			}
-		} else {
+		case large[s.Name]:
+			f.TransitionsLarge++
+		default:
 			f.TransitionsStandard++
 		}
 	}
-	// Each per-stack child lasts from its check's start to its end (the
-	// run history the persist step wrote).
-	st := store.NewDynamo(db, table)
-	for _, a := range world.Accounts[1:] {
-		for _, r := range a.Regions {
-			for _, stk := range r.Stacks {
-				runs, err := st.ListRuns(ctx, drift.StackRef{Account: a.ID, Region: r.Name, Name: stk.Name}, 1)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, rr := range runs {
-					f.ExpressSeconds += rr.FinishedAt.Sub(rr.StartedAt).Seconds()
-				}
-			}
+	for _, e := range ex.Executions {
+		if e.Type == statemachine.TypeExpress {
+			f.ExpressChildren++
+			f.ExpressSeconds += e.Seconds
+		}
+	}
+	for _, mr := range ex.MapRuns {
+		if mr.State == "LargeStacks" {
+			f.LargeChildren += mr.ExecutionCounts.Total
 		}
 	}
 	calls := sb.Calls()
 	f.CloudControlReads = calls.Counts["cloudcontrolapi:GetResource"]
+	f.S3Puts, f.S3Gets = calls.Requests["s3:PutObject"], calls.Requests["s3:GetObject"]
 	shareSum, n := 0.0, 0
 	f.RateShareMin = math.Inf(1)
 	for k, ld := range calls.Regions {
@@ -499,11 +496,8 @@ func TestSweepBench(t *testing.T) {
 	t.Logf("bench: calls per API %v", calls.Counts)
 	t.Logf("bench: throttles absorbed %d, resources skipped %d, failed checks %d, missing %d, checked stacks %d", f.Throttles, f.Skipped, f.Failed, f.Missing, f.Checked)
 	t.Logf("bench: Lambda invocations %d (%v)", f.TotalInvocations, f.Invocations)
-	// The per-stack figures keep their JSON names (transitionsExpress,
-	// expressChildren) for the committed figures; their type is
-	// PerStackType.
-	t.Logf("bench: state transitions %d of the sweep and its per-account children (Standard) + %d of the per-stack children (%s; %d children, %.0f s in all)",
-		f.TransitionsStandard, f.TransitionsExpress, f.PerStackType, f.ExpressChildren, f.ExpressSeconds)
+	t.Logf("bench: state transitions %d of the sweep and its per-account children (Standard) + %d of the Express per-stack children (%d children, %.0f s in all) + %d of the Standard ones of large stacks (%d children)",
+		f.TransitionsStandard, f.TransitionsExpress, f.ExpressChildren, f.ExpressSeconds, f.TransitionsLarge, f.LargeChildren)
 	t.Logf("bench: DynamoDB units per 10,000 resources: %.0f read, %.0f write (%v)", per10k(f.ReadUnits), per10k(f.WriteUnits), f.DynamoCalls)
 	t.Logf("bench: largest state payload %d bytes (limit 65536)", f.LargestStateBytes)
 	t.Logf("bench: peak per-account in-flight reads %d (limit %d)", f.PeakAccountInFlight, f.InFlightLimit)
@@ -552,71 +546,55 @@ func TestSweepBench(t *testing.T) {
 	}
 }
 
-// checkStackStates are the names of check-stack's states (the per-stack
-// children of the sweep).
-// perStackType is the ExecutionType of the sweep's per-stack children
-// (the Map whose ItemProcessor runs check-stack's states).
-func perStackType(t *testing.T) string {
+// perStackStates are the names of the states of the sweep's per-stack
+// children, their inner Maps' included: the Stacks Map's (Express) and the
+// LargeStacks Map's (Standard).
+func perStackStates(t *testing.T) (express, large map[string]bool) {
 	t.Helper()
 	b, err := os.ReadFile("../../statemachine/sweep.asl.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var typ string
-	var walk func(v any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case map[string]any:
-			if p, ok := v["ItemProcessor"].(map[string]any); ok {
-				if states, _ := p["States"].(map[string]any); states["LoadDesired"] != nil {
-					if pc, _ := p["ProcessorConfig"].(map[string]any); pc != nil {
-						typ, _ = pc["ExecutionType"].(string)
-					}
-				}
-			}
-			for _, c := range v {
-				walk(c)
-			}
-		case []any:
-			for _, c := range v {
-				walk(c)
-			}
-		}
-	}
 	var def any
 	if err := json.Unmarshal(b, &def); err != nil {
 		t.Fatal(err)
 	}
-	walk(def)
-	if typ == "" {
-		t.Fatal("sweep.asl.json: no per-stack Map with a ProcessorConfig.ExecutionType")
-	}
-	return typ
-}
-
-func checkStackStates(t *testing.T) map[string]any {
-	t.Helper()
-	b, err := os.ReadFile("../../statemachine/check-stack.asl.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var def struct {
-		States map[string]any `json:"States"`
-	}
-	if err := json.Unmarshal(b, &def); err != nil {
-		t.Fatal(err)
-	}
-	// Their inner Map states' Task too.
-	out := map[string]any{}
-	for name, st := range def.States {
-		out[name] = st
-		if m, ok := st.(map[string]any)["ItemProcessor"].(map[string]any); ok {
-			for inner := range m["States"].(map[string]any) {
-				out[inner] = true
+	var names func(states map[string]any, into map[string]bool)
+	names = func(states map[string]any, into map[string]bool) {
+		for name, st := range states {
+			into[name] = true
+			if p, ok := st.(map[string]any)["ItemProcessor"].(map[string]any); ok {
+				names(p["States"].(map[string]any), into)
 			}
 		}
 	}
-	return out
+	express, large = map[string]bool{}, map[string]bool{}
+	var find func(v any)
+	find = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, c := range v {
+				if st, ok := c.(map[string]any); ok && (k == "Stacks" || k == "LargeStacks") && st["Type"] == "Map" {
+					into := express
+					if k == "LargeStacks" {
+						into = large
+					}
+					names(st["ItemProcessor"].(map[string]any)["States"].(map[string]any), into)
+					continue
+				}
+				find(c)
+			}
+		case []any:
+			for _, c := range v {
+				find(c)
+			}
+		}
+	}
+	find(def)
+	if len(express) == 0 || len(large) == 0 {
+		t.Fatal("sweep.asl.json: no Stacks and LargeStacks Maps")
+	}
+	return express, large
 }
 
 // tableConfig returns the AWS config of set in region (SDK logging off)

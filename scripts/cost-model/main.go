@@ -34,15 +34,18 @@ type figures struct {
 	Rate              float64            `json:"configuredRate"`
 	Invocations       map[string]int     `json:"invocations"`
 	InvocationSeconds map[string]float64 `json:"invocationSeconds"`
-	Standard          int                `json:"transitionsStandard"`
-	Express           int                `json:"transitionsExpress"`
-	ExpressChildren   int                `json:"expressChildren"`
-	ExpressSeconds    float64            `json:"expressSeconds"`
-	// PerStackType is the per-stack children's ExecutionType; their
-	// transitions, executions and seconds are the Express* fields
-	// whatever the type (figures without it were Express).
-	PerStackType string `json:"perStackExecutionType"`
-	MemberCalls  int    `json:"memberCalls"`
+	// Standard are the transitions of the sweep and its per-account
+	// children; Express those of the Express per-stack children (the
+	// Stacks Map), ExpressChildren their number and ExpressSeconds their
+	// summed durations; Large the transitions of the Standard per-stack
+	// children (the LargeStacks Map), LargeChildren their number.
+	Standard        int     `json:"transitionsStandard"`
+	Express         int     `json:"transitionsExpress"`
+	ExpressChildren int     `json:"expressChildren"`
+	ExpressSeconds  float64 `json:"expressSeconds"`
+	Large           int     `json:"transitionsLargeStacks"`
+	LargeChildren   int     `json:"largeStackChildren"`
+	MemberCalls     int     `json:"memberCalls"`
 	// CloudControlReads are the member calls that were Cloud Control
 	// GetResource (its handler's reads are events too).
 	CloudControlReads int     `json:"cloudControlReads"`
@@ -51,6 +54,11 @@ type figures struct {
 	ReadUnits         float64 `json:"dynamodbReadUnits"`
 	WriteUnits        float64 `json:"dynamodbWriteUnits"`
 	AccountRegions    int     `json:"accountRegions"`
+	// S3Puts and S3Gets are the sweep's S3 requests, when measured;
+	// without them the model assumes -s3-puts and -s3-gets per
+	// account-region.
+	S3Puts int `json:"s3Puts"`
+	S3Gets int `json:"s3Gets"`
 }
 
 // prices are the list prices the model applies.
@@ -135,8 +143,8 @@ func bindFlags(fs *flag.FlagSet, p *prices) (budget *float64, memory *string) {
 	fs.Float64Var(&p.WriteUnit, "ddb-write", 0.625/1e6, "DynamoDB on-demand price per write request unit")
 	fs.Float64Var(&p.S3Put, "s3-put", 0.005/1000, "S3 Standard price per PUT")
 	fs.Float64Var(&p.S3Get, "s3-get", 0.0004/1000, "S3 Standard price per GET")
-	fs.Float64Var(&p.S3PutsPerRegion, "s3-puts", 4, "S3 PUTs per account-region (discover's stack list; ResultWriter's manifest and result files)")
-	fs.Float64Var(&p.S3GetsPerRegion, "s3-gets", 1, "S3 GETs per account-region (ItemReader)")
+	fs.Float64Var(&p.S3PutsPerRegion, "s3-puts", 5, "S3 PUTs per account-region (discover's stack list and large-stack list; the two Maps' ResultWriter manifests and the Stacks Map's result file)")
+	fs.Float64Var(&p.S3GetsPerRegion, "s3-gets", 5, "S3 GETs per account-region (the two Maps' ItemReaders; discover's reads of the Stacks Map's manifest, result file and stack list)")
 	fs.Float64Var(&p.LogsGB, "logs-gb", 0.50, "CloudWatch Logs ingestion price per GB")
 	fs.Float64Var(&p.LogsProtectGB, "logs-protect-gb", 0.12, "CloudWatch Logs data protection price per GB scanned (the state machines' log groups mask credentials)")
 	fs.Float64Var(&p.LogBytesPerEvent, "log-event-bytes", 400, "bytes of a state machine log event besides its data")
@@ -204,8 +212,7 @@ func costs(f figures, p prices) []line {
 		}
 		gbs += f.InvocationSeconds[fn] * mb / 1024
 	}
-	perStackStandard := f.PerStackType == "STANDARD"
-	transitions := f.Standard + f.Express
+	transitions := f.Standard + f.Express + f.Large
 	// At ALL each transition logs an entered and an exited event carrying
 	// the state's data (the output bytes stand in for both input and
 	// output); ERROR and FATAL log failures only, none in a clean sweep.
@@ -214,32 +221,29 @@ func costs(f figures, p prices) []line {
 		sfnLogBytes = float64(transitions)*2*p.LogBytesPerEvent + 2*float64(f.StateBytes)
 	}
 	logBytes := sfnLogBytes + float64(invocations)*p.LambdaLogBytes
-	traces := float64(f.ExpressChildren + f.AccountRegions)
+	traces := float64(f.ExpressChildren + f.LargeChildren + f.AccountRegions)
 	compute := fmt.Sprintf("%.0f GB-s (%.0f s", gbs*scale, seconds*scale)
 	if f.LatencyMillis > 0 {
 		compute += fmt.Sprintf(", each member call %.0f ms", f.LatencyMillis)
 	}
+	expressGBs := f.ExpressSeconds * p.ExpressMB / 1024
 	out := []line{
 		{central, "Lambda compute", compute + ")", gbs * scale * p.LambdaGBSecond},
 		{central, "Lambda requests", fmt.Sprintf("%.0f invocations", float64(invocations)*scale), float64(invocations) * scale * p.LambdaRequest},
+		{central, "Step Functions Standard: sweep, per-account", fmt.Sprintf("%.0f state transitions", float64(f.Standard)*scale), float64(f.Standard) * scale * p.StandardTransition},
+		{central, "Step Functions Express requests", fmt.Sprintf("%.0f per-stack executions", float64(f.ExpressChildren)*scale), float64(f.ExpressChildren) * scale * p.ExpressRequest},
+		{central, "Step Functions Express duration", fmt.Sprintf("%.0f GB-s (%.0f s × %.0f MB)", expressGBs*scale, f.ExpressSeconds*scale, p.ExpressMB), expressGBs * scale * p.ExpressGBSecond},
+		{central, "Step Functions Standard: large stacks", fmt.Sprintf("%.0f state transitions (%.0f executions)", float64(f.Large)*scale, float64(f.LargeChildren)*scale), float64(f.Large) * scale * p.StandardTransition},
 	}
-	if perStackStandard {
-		out = append(out,
-			line{central, "Step Functions Standard: sweep, per-account", fmt.Sprintf("%.0f state transitions", float64(f.Standard)*scale), float64(f.Standard) * scale * p.StandardTransition},
-			line{central, "Step Functions Standard: per-stack children", fmt.Sprintf("%.0f state transitions (%.0f executions)", float64(f.Express)*scale, float64(f.ExpressChildren)*scale), float64(f.Express) * scale * p.StandardTransition})
-	} else {
-		expressGBs := f.ExpressSeconds * p.ExpressMB / 1024
-		out = append(out,
-			line{central, "Step Functions Standard", fmt.Sprintf("%.0f state transitions", float64(f.Standard)*scale), float64(f.Standard) * scale * p.StandardTransition},
-			line{central, "Step Functions Express requests", fmt.Sprintf("%.0f per-stack executions", float64(f.ExpressChildren)*scale), float64(f.ExpressChildren) * scale * p.ExpressRequest},
-			line{central, "Step Functions Express duration", fmt.Sprintf("%.0f GB-s (%.0f s × %.0f MB)", expressGBs*scale, f.ExpressSeconds*scale, p.ExpressMB), expressGBs * scale * p.ExpressGBSecond})
+	puts, gets := float64(f.S3Puts), float64(f.S3Gets)
+	if puts == 0 && gets == 0 {
+		puts, gets = float64(f.AccountRegions)*p.S3PutsPerRegion, float64(f.AccountRegions)*p.S3GetsPerRegion
 	}
 	events := (float64(f.MemberCalls) + float64(f.CloudControlReads)*p.HandlerReads) * scale
 	return append(out,
 		line{central, "DynamoDB reads", fmt.Sprintf("%.0f read request units", f.ReadUnits*scale), f.ReadUnits * scale * p.ReadUnit},
 		line{central, "DynamoDB writes", fmt.Sprintf("%.0f write request units", f.WriteUnits*scale), f.WriteUnits * scale * p.WriteUnit},
-		line{central, "S3 (ItemReader/ResultWriter)", fmt.Sprintf("%.0f PUT + %.0f GET", float64(f.AccountRegions)*scale*p.S3PutsPerRegion, float64(f.AccountRegions)*scale*p.S3GetsPerRegion),
-			float64(f.AccountRegions) * scale * (p.S3PutsPerRegion*p.S3Put + p.S3GetsPerRegion*p.S3Get)},
+		line{central, "S3 (ItemReader/ResultWriter)", fmt.Sprintf("%.0f PUT + %.0f GET", puts*scale, gets*scale), scale * (puts*p.S3Put + gets*p.S3Get)},
 		line{central, "CloudWatch Logs ingestion", fmt.Sprintf("%.1f MB (state machines at %s)", logBytes*scale/1e6, p.SFNLogLevel), logBytes * scale / 1e9 * p.LogsGB},
 		line{central, "CloudWatch Logs data protection", fmt.Sprintf("%.1f MB of state machine logs", sfnLogBytes*scale/1e6), sfnLogBytes * scale / 1e9 * p.LogsProtectGB},
 		line{central, "X-Ray traces", fmt.Sprintf("%.0f traces", traces*scale), traces * scale * p.XRayTrace},
@@ -264,12 +268,8 @@ func fixed(p prices) []line {
 }
 
 func report(w io.Writer, f figures, p prices) float64 {
-	perStack := f.PerStackType
-	if perStack == "" {
-		perStack = "EXPRESS"
-	}
-	fmt.Fprintf(w, "cost per 10,000 resources swept (benchmark: %d resources at %.4g calls/s per account-region, per-stack children %s, %.0f ms per member call)\n\n",
-		f.Resources, f.Rate, perStack, f.LatencyMillis)
+	fmt.Fprintf(w, "cost per 10,000 resources swept (benchmark: %d resources at %.4g calls/s per account-region, %d Express and %d Standard per-stack children, %.0f ms per member call)\n\n",
+		f.Resources, f.Rate, f.ExpressChildren, f.LargeChildren, f.LatencyMillis)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	var centralTotal, total, gd float64
 	section := ""
@@ -302,15 +302,12 @@ func report(w io.Writer, f figures, p prices) float64 {
 	fmt.Fprintf(tw, "fixed total per month\t\t$%.4f\n", month)
 	tw.Flush()
 	fmt.Fprintf(w, "\nassumptions and sources (us-east-1 list prices, no free tier; flags override):\n")
-	sfn := fmt.Sprintf("Step Functions Standard $%.3f per 1,000 transitions: the sweep, its per-account children and (sweep.asl.json ProcessorConfig.ExecutionType STANDARD) its per-stack children — https://aws.amazon.com/step-functions/pricing/", p.StandardTransition*1000)
-	if f.PerStackType != "STANDARD" {
-		sfn = fmt.Sprintf("Step Functions Standard $%.3f per 1,000 transitions: the sweep and its per-account children; per-stack children are Express: $%.2f per million executions, $%.8f per GB-s at %.0f MB, each lasting its check (run history start to end) — https://aws.amazon.com/step-functions/pricing/", p.StandardTransition*1000, p.ExpressRequest*1e6, p.ExpressGBSecond, p.ExpressMB)
-	}
+	sfn := fmt.Sprintf("Step Functions: the sweep and its per-account children are Standard, $%.3f per 1,000 transitions, as are the per-stack children of stacks over statemachine.ExpressStackResources resources or whose Express check did not end (sweep.asl.json LargeStacks); the other per-stack children are Express (Stacks): $%.2f per million executions, $%.8f per GB-s at %.0f MB, each billed for its measured duration — https://aws.amazon.com/step-functions/pricing/", p.StandardTransition*1000, p.ExpressRequest*1e6, p.ExpressGBSecond, p.ExpressMB)
 	for _, a := range []string{
 		fmt.Sprintf("Lambda arm64 $%.10f per GB-s, $%.2f per million requests; memory %v MB, else %.0f MB; billed time = each invocation's measured wall time in the benchmark (pacing waits included; the sandbox added %.0f ms to every member call, as an AWS read takes) — https://aws.amazon.com/lambda/pricing/", p.LambdaGBSecond, p.LambdaRequest*1e6, p.MemoryMB, p.LambdaMB, f.LatencyMillis),
 		sfn,
 		fmt.Sprintf("DynamoDB on-demand $%.3f per million read units, $%.3f per million write units, as DynamoDB Local reported them (ReturnConsumedCapacity; a failed conditional write counted as one unit) — https://aws.amazon.com/dynamodb/pricing/on-demand/", p.ReadUnit*1e6, p.WriteUnit*1e6),
-		fmt.Sprintf("S3 $%.4f per 1,000 PUTs, $%.4f per 1,000 GETs; %.0f PUTs and %.0f GET per account-region — https://aws.amazon.com/s3/pricing/", p.S3Put*1000, p.S3Get*1000, p.S3PutsPerRegion, p.S3GetsPerRegion),
+		fmt.Sprintf("S3 $%.4f per 1,000 PUTs, $%.4f per 1,000 GETs; the benchmark's requests, else %.0f PUTs and %.0f GETs per account-region — https://aws.amazon.com/s3/pricing/", p.S3Put*1000, p.S3Get*1000, p.S3PutsPerRegion, p.S3GetsPerRegion),
 		fmt.Sprintf("CloudWatch Logs $%.2f per GB ingested: at log level %s (infra/logging.go: ALL) two events per transition (%.0f bytes each besides the data, the data twice the state's output), %.0f bytes per Lambda invocation; the state machines' log groups also pay data protection, $%.2f per GB scanned — https://aws.amazon.com/cloudwatch/pricing/", p.LogsGB, p.SFNLogLevel, p.LogBytesPerEvent, p.LambdaLogBytes, p.LogsProtectGB),
 		fmt.Sprintf("X-Ray $%.2f per million traces, every execution traced — https://aws.amazon.com/xray/pricing/", p.XRayTrace*1e6),
 		fmt.Sprintf("member accounts: every member call is a CloudTrail management read event, and a Cloud Control GetResource %.0f more (its handler's service reads); the first copy of management events is free, each of %.0f extra trail(s) pays $%.2f per 100,000 events — https://aws.amazon.com/cloudtrail/pricing/", p.HandlerReads, p.ExtraTrails, p.TrailEvent*100000),

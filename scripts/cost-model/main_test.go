@@ -21,22 +21,23 @@ func TestCosts(t *testing.T) {
 		ExtraTrails: 2, HandlerReads: 1, TrailEvent: 2e-5, GuardDutyEvent: 4e-6, SFNLogLevel: "ALL"}
 	// 20,000 resources: every count halves per 10,000.
 	f := figures{Resources: 20000, Invocations: map[string]int{"a": 300, "b": 100}, InvocationSeconds: map[string]float64{"a": 200, "b": 200},
-		Standard: 2000, Express: 4000, ExpressChildren: 100, ExpressSeconds: 1600, StateBytes: 1e6, ReadUnits: 1e5, WriteUnits: 2e5, AccountRegions: 10,
+		Standard: 2000, Express: 4000, ExpressChildren: 100, ExpressSeconds: 1600, Large: 600, LargeChildren: 10, StateBytes: 1e6, ReadUnits: 1e5, WriteUnits: 2e5, AccountRegions: 10,
 		MemberCalls: 30000, CloudControlReads: 10000}
 	want := map[string]float64{
-		"Lambda compute":                  (100*0.5 + 100*0.25) * 1e-5, // a at 512 MB, b at 256, halved
-		"Lambda requests":                 200 * 2e-7,
-		"Step Functions Standard":         1000 * 2.5e-5,
-		"Step Functions Express requests": 50 * 1e-6,
-		"Step Functions Express duration": 800 * 0.0625 * 1e-5,
-		"DynamoDB reads":                  5e4 * 1e-7,
-		"DynamoDB writes":                 1e5 * 1e-6,
-		"S3 (ItemReader/ResultWriter)":    5 * (4*5e-6 + 4e-7),
-		"CloudWatch Logs ingestion":       (6000*2*100 + 2e6 + 400*500) / 2 / 1e9 * 0.5,
-		"CloudWatch Logs data protection": (6000*2*100 + 2e6) / 2 / 1e9 * 0.1,
-		"X-Ray traces":                    55 * 5e-6,
-		"CloudTrail extra trail copies":   (15000 + 5000) * 2 * 2e-5, // 15,000 calls and 5,000 handler reads, 2 extra trails
-		"GuardDuty CloudTrail analysis":   (15000 + 5000) * 4e-6,
+		"Lambda compute":  (100*0.5 + 100*0.25) * 1e-5, // a at 512 MB, b at 256, halved
+		"Lambda requests": 200 * 2e-7,
+		"Step Functions Standard: sweep, per-account": 1000 * 2.5e-5,
+		"Step Functions Express requests":             50 * 1e-6,
+		"Step Functions Express duration":             800 * 0.0625 * 1e-5,
+		"Step Functions Standard: large stacks":       300 * 2.5e-5,
+		"DynamoDB reads":                              5e4 * 1e-7,
+		"DynamoDB writes":                             1e5 * 1e-6,
+		"S3 (ItemReader/ResultWriter)":                5 * (4*5e-6 + 4e-7),
+		"CloudWatch Logs ingestion":                   (6600*2*100 + 2e6 + 400*500) / 2 / 1e9 * 0.5,
+		"CloudWatch Logs data protection":             (6600*2*100 + 2e6) / 2 / 1e9 * 0.1,
+		"X-Ray traces":                                60 * 5e-6,
+		"CloudTrail extra trail copies":               (15000 + 5000) * 2 * 2e-5, // 15,000 calls and 5,000 handler reads, 2 extra trails
+		"GuardDuty CloudTrail analysis":               (15000 + 5000) * 4e-6,
 	}
 	got := costs(f, p)
 	if len(got) != len(want) {
@@ -60,33 +61,28 @@ func TestCosts(t *testing.T) {
 	}
 }
 
-// TestCostsStandardChildrenAndLogLevel: per-stack children declared
-// Standard are priced per transition (no Express lines); at log level
-// ERROR a clean sweep logs no state machine events; the fixed monthly
-// lines are their counts times their prices.
-func TestCostsStandardChildrenAndLogLevel(t *testing.T) {
+// TestCostsLogLevelAndFixed: at log level ERROR a clean sweep logs no
+// state machine events; measured S3 requests are priced as measured; the
+// fixed monthly lines are their counts times their prices.
+func TestCostsLogLevelAndFixed(t *testing.T) {
 	p := prices{StandardTransition: 2.5e-5, LogsGB: 0.5, LogsProtectGB: 0.1, LogBytesPerEvent: 100, LambdaLogBytes: 500, SFNLogLevel: "ERROR",
 		LambdaRequest: 2e-7, LambdaGBSecond: 1e-5, ReadUnit: 1e-7, FlushPerMonth: 1000, FlushSeconds: 0.1, TriggerMB: 512,
-		KMSKeys: 2, KMSKey: 1, Secrets: 1, Secret: 0.4, TableGB: 2, StorageGB: 0.25, PITRGB: 0.2}
+		KMSKeys: 2, KMSKey: 1, Secrets: 1, Secret: 0.4, TableGB: 2, StorageGB: 0.25, PITRGB: 0.2, S3Put: 5e-6, S3Get: 4e-7, S3PutsPerRegion: 99, S3GetsPerRegion: 99}
 	f := figures{Resources: 10000, Invocations: map[string]int{"a": 10}, InvocationSeconds: map[string]float64{}, Standard: 100, Express: 400,
-		ExpressChildren: 50, ExpressSeconds: 9999, StateBytes: 1e6, PerStackType: "STANDARD"}
+		ExpressChildren: 50, ExpressSeconds: 9999, Large: 40, LargeChildren: 2, StateBytes: 1e6, AccountRegions: 4, S3Puts: 20, S3Gets: 30}
 	got := map[string]float64{}
 	for _, l := range costs(f, p) {
 		got[l.what] = l.dollars
 	}
 	for what, want := range map[string]float64{
 		"Step Functions Standard: sweep, per-account": 100 * 2.5e-5,
-		"Step Functions Standard: per-stack children": 400 * 2.5e-5,
+		"Step Functions Standard: large stacks":       40 * 2.5e-5,
+		"S3 (ItemReader/ResultWriter)":                20*5e-6 + 30*4e-7, // measured, not per account-region
 		"CloudWatch Logs ingestion":                   10 * 500 / 1e9 * 0.5,
 		"CloudWatch Logs data protection":             0,
 	} {
 		if math.Abs(got[what]-want) > 1e-12 {
 			t.Errorf("%s: $%g, want $%g", what, got[what], want)
-		}
-	}
-	for what := range got {
-		if strings.Contains(what, "Express") {
-			t.Errorf("line %q for Standard per-stack children", what)
 		}
 	}
 	fx := map[string]float64{}
@@ -130,7 +126,7 @@ func TestDocsQuoteTheModel(t *testing.T) {
 	report(&out, f, p)
 	quoted := map[string]string{}
 	for _, l := range strings.Split(out.String(), "\n") {
-		for _, what := range []string{"Step Functions Standard: per-stack children", "central total"} {
+		for _, what := range []string{"Step Functions Express duration", "central total"} {
 			if strings.HasPrefix(l, what) {
 				fields := strings.Fields(l)
 				quoted[what] = fields[len(fields)-1]
@@ -138,7 +134,7 @@ func TestDocsQuoteTheModel(t *testing.T) {
 		}
 	}
 	if len(quoted) != 2 {
-		t.Fatalf("the report lacks its per-stack children or central total line:\n%s", out.String())
+		t.Fatalf("the report lacks its Express duration or central total line:\n%s", out.String())
 	}
 	doc, err := os.ReadFile("../../statemachine/doc.go")
 	if err != nil {

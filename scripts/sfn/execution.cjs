@@ -194,7 +194,7 @@ class Runner {
     const exec = { type: spec.type, arn: spec.arn, name: spec.name, task: { Token: newToken() } };
     const done = (status, extra) => {
       const r = { name: spec.name, arn: spec.arn, type: spec.type, status, startDate, stopDate: new Date(), ...extra };
-      this.report.executions.push({ name: r.name, type: r.type, status: r.status, error: r.error && r.error.Error });
+      this.report.executions.push({ name: r.name, type: r.type, status: r.status, error: r.error && r.error.Error, seconds: (r.stopDate - r.startDate) / 1000 });
       return r;
     };
     let prepared;

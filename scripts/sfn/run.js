@@ -44,7 +44,7 @@
 // Report: {status: "SUCCEEDED"|"FAILED"|"TIMED_OUT"|"ABORTED", output,
 //          error: {Error, Cause}, states: [{name, type, bytes}],
 //          maxStateOutputBytes, retries, caught, mapRuns: [...],
-//          executions: [{name, type, status, error}], definitionSha256, type}
+//          executions: [{name, type, status, error, seconds}], definitionSha256, type}
 // Exit status: 0 when the report was written (whatever the execution's
 // status), 2 on a usage, definition or interpreter error.
 
