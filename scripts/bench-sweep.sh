@@ -38,18 +38,18 @@
 # REALDRIFT_BENCH_SWEEP), which checks everything but the speed.
 #
 # Measured on the project's machine (2 shared cores, otherwise idle), the
-# default run (2026-12-06): 523.2 s, 91.7 resources/s; sustained read rate
-# per account-region min 94.0 %, mean 98.6 % of 10 calls/s (100,960 member
+# default run (2026-12-06): 524.8 s, 91.5 resources/s; sustained read rate
+# per account-region min 93.2 %, mean 98.7 % of 10 calls/s (100,960 member
 # calls, 50 ms each); 0 throttles absorbed, 0 resources skipped, 0 failed
-# checks, 0 missing, 1,600 stacks checked; 14,444 Lambda invocations; 292
-# state transitions of the sweep and its per-account children + 20,800 of
-# the 1,600 per-stack children (Standard); DynamoDB 21,676 read and 36,843
-# write units per 10,000 resources; largest state payload 930 bytes; peak
-# per-account in-flight calls 16 (limit 40); run state in 1,601 partitions.
-# cost-model, per 10,000 resources: central $0.2013 — over the $0.15
-# budget, so the script exits 1: the per-stack Standard transitions are
-# $0.1083 of it (statemachine/doc.go) — $0.8219 with the member accounts'
-# extra trail, $0.9461 with GuardDuty too; $2.8928 a month fixed.
+# checks, 0 missing, 1,600 stacks checked; 14,608 Lambda invocations; 620
+# state transitions of the sweep and its per-account children + 22,400 of
+# the 1,600 Express per-stack children (49,332 s in all), no large stacks;
+# DynamoDB 21,676 read and 37,020 write units per 10,000 resources; largest
+# state payload 930 bytes; peak per-account in-flight calls 14 (limit 40);
+# run state in 1,601 partitions. cost-model, per 10,000 resources: central
+# $0.1057 (within the $0.15 budget; Express duration $0.0107 of it),
+# $0.7264 with the member accounts' extra trail, $0.8505 with GuardDuty
+# too; $2.8928 a month fixed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scale="${1:-40x4x10x30}"

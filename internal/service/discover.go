@@ -41,7 +41,9 @@ type failure struct {
 // lists that account's stacks in every configured region, through the read
 // role, records them on the run and returns statemachine.DiscoveredTargets,
 // one entry per region: every stack once, each nested stack (ParentId)
-// after its parent, depth first. With a targets bucket
+// after its parent, depth first. With an account, a region and the Stacks
+// Map Run's results (the sweep's ListLargeStacks) it lists the stacks that
+// Map left to the LargeStacks Map (largeStacks). With a targets bucket
 // (REALDRIFT_TARGETS_BUCKET, set by infra) each region's list is an S3
 // object the entry names, so thousands of stacks never pass through the
 // state machine (5,000 stacks: a 215-byte result instead of 338,962 bytes,
@@ -196,8 +198,8 @@ func (s *Service) largeStacks(ctx context.Context, in statemachine.DiscoverTask)
 	if s.set.TargetsBucket == "" {
 		return statemachine.RegionTargets{}, fmt.Errorf("list large stacks: no targets bucket (%s)", EnvTargetsBucket)
 	}
-	if in.Region == "" || in.Results.Bucket == "" || in.Results.Key == "" {
-		return statemachine.RegionTargets{}, fmt.Errorf("list large stacks of %s: want a region and the Stacks Map's results, got %q %+v", in.Account, in.Region, *in.Results)
+	if in.Region == "" || in.Results.Bucket != s.set.TargetsBucket || in.Results.Key == "" {
+		return statemachine.RegionTargets{}, fmt.Errorf("list large stacks of %s: want a region and the Stacks Map's results in %s, got %q %+v", in.Account, s.set.TargetsBucket, in.Region, *in.Results)
 	}
 	var m statemachine.Manifest
 	if err := s.readObject(ctx, in.Results.Bucket, in.Results.Key, &m); err != nil {

@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -37,7 +38,7 @@ func TestDiscoverWritesStackLists(t *testing.T) {
 	ddbURL := dynamoLocal.Endpoint(t, "discovery into S3")
 	ctx := t.Context()
 	member := w.Accounts[1].ID
-	discover := func(bucket string) statemachine.DiscoveredTargets {
+	svcFor := func(bucket string) *service.Service {
 		t.Helper()
 		set := service.Settings{
 			Table: fmt.Sprintf("realdrift-targets-%d", time.Now().UnixNano()), Regions: regions, ReadRoleName: readRole,
@@ -49,7 +50,11 @@ func TestDiscoverWritesStackLists(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := svc.Discover(ctx, statemachine.DiscoverTask{RunID: "run-targets", Account: member})
+		return svc
+	}
+	discover := func(bucket string) statemachine.DiscoveredTargets {
+		t.Helper()
+		out, err := svcFor(bucket).Discover(ctx, statemachine.DiscoverTask{RunID: "run-targets", Account: member})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,4 +91,79 @@ func TestDiscoverWritesStackLists(t *testing.T) {
 			t.Errorf("%s (-object +inline):\n%s", rt.Key, d)
 		}
 	}
+
+	// ListLargeStacks: from a Stacks Map Run's results (as the runner
+	// writes them, as AWS does), the stacks its children deferred and
+	// those whose child did not succeed, in the list's order.
+	t.Run("LargeStacks", func(t *testing.T) {
+		rt := paged.Regions[0]
+		stacks := inline.Regions[0].Targets
+		put := func(key string, v any) {
+			t.Helper()
+			b, _ := json.Marshal(v)
+			if _, err := cl.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String(key), Body: bytes.NewReader(b)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		child := func(i int, status string, output any) statemachine.ChildResult {
+			in, _ := json.Marshal(statemachine.CheckInput{RunID: "run-targets", Stack: stacks[i], Trigger: statemachine.TriggerSweep})
+			r := statemachine.ChildResult{Name: fmt.Sprint("child-", i), Status: status, Input: string(in)}
+			if output != nil {
+				out, _ := json.Marshal(output)
+				r.Output = string(out)
+			}
+			return r
+		}
+		run := rt.ResultsPrefix + "/run-1/"
+		var m statemachine.Manifest
+		m.DestinationBucket = bucket
+		m.ResultFiles.Succeeded = []statemachine.ResultFile{{Key: run + "SUCCEEDED_0.json"}}
+		m.ResultFiles.Failed = []statemachine.ResultFile{{Key: run + "FAILED_0.json"}}
+		put(run+"manifest.json", m)
+		// stacks[0] is checked; stacks[1] deferred; stacks[2] timed out.
+		put(run+"SUCCEEDED_0.json", []statemachine.ChildResult{
+			child(1, "SUCCEEDED", statemachine.StackDeferred{RunID: "run-targets", Stack: stacks[1], Status: statemachine.StatusDeferred, Resources: 2000}),
+			child(0, "SUCCEEDED", map[string]any{"runId": "run-targets", "stack": stacks[0], "status": "checked"}),
+		})
+		put(run+"FAILED_0.json", []statemachine.ChildResult{child(2, "TIMED_OUT", nil)})
+
+		svc := svcFor(bucket)
+		task := statemachine.DiscoverTask{RunID: "run-targets", Account: member, Region: rt.Region,
+			Results: &statemachine.ResultWriterDetails{Bucket: bucket, Key: run + "manifest.json"}}
+		out, err := svc.Discover(ctx, task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		large := out.(statemachine.RegionTargets)
+		prefix := "runs/run-targets/" + member + "/" + rt.Region + "/"
+		if large.Region != rt.Region || large.Stacks != 2 || large.Bucket != bucket || large.Key != prefix+"large.json" || large.ResultsPrefix != prefix+"results-large" || len(large.Targets) != 0 {
+			t.Fatalf("large stacks %+v, want a reference to %slarge.json of 2 stacks", large, prefix)
+		}
+		obj, err := cl.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(large.Key)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []drift.StackRef
+		err = json.NewDecoder(obj.Body).Decode(&got)
+		obj.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(got, []drift.StackRef{stacks[1], stacks[2]}); d != "" {
+			t.Errorf("large.json (-got +want):\n%s", d)
+		}
+
+		// What cannot be read fails the step (its retries, then the
+		// account): never an empty list that would drop the stacks.
+		for name, results := range map[string]statemachine.ResultWriterDetails{
+			"a missing manifest":            {Bucket: bucket, Key: run + "nothing.json"},
+			"a manifest in another bucket":  {Bucket: "elsewhere", Key: run + "manifest.json"},
+			"a result file, not a manifest": {Bucket: bucket, Key: run + "SUCCEEDED_0.json"},
+		} {
+			task.Results = &results
+			if out, err := svc.Discover(ctx, task); err == nil {
+				t.Errorf("%s: %+v, want an error", name, out)
+			}
+		}
+	})
 }
