@@ -395,7 +395,7 @@ func referenceFields() map[string]string {
 		"desired": "key, resource count, batch numbers", "resolved": "key, parent batch numbers",
 		"classified": "key, counts", "persisted": "changed", "failure": "Error, Cause",
 		"discovered": "account ids, accountsAtOnce / RegionTargets", "recordFailure": "nothing (persist record-failure)",
-		"region": "RegionTargets: region, stack count, the S3 bucket, key and results prefix of its stack list (inline StackRefs only locally)",
+		"region":    "RegionTargets: region, stack count, the S3 bucket, key and results prefix of its stack list (inline StackRefs only locally)",
 		"stacksRun": "the Stacks Map Run's ARN and manifest bucket and key", "results": "ResultWriterDetails: bucket, key",
 		"large": "RegionTargets of the large stacks' list",
 		// The revert (not logged with execution data: see TestStateMachineLogging).

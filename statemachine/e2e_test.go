@@ -40,25 +40,7 @@ func TestSweepLocal(t *testing.T) {
 		FailAccounts: map[string]bool{"333333333333": true},
 		Targets:      statemachinetest.ServeS3(t, "realdrift-targets"),
 	}
-	endpoint := statemachinetest.Serve(t, fake.Register)
-
-	ex, err := l.Run(t.Context(), fake.Targets.Run(statemachine.Run{
-		Definition:     statemachine.Sweep,
-		Input:          map[string]any{},
-		LambdaEndpoint: endpoint,
-		ExecutionName:  "sweep-run-1",
-		RetryMillis:    1,
-	}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ex.Status != "SUCCEEDED" {
-		t.Fatalf("status %s, error %+v", ex.Status, ex.Error)
-	}
-	var got statemachine.RunSummary
-	if err := json.Unmarshal(ex.Output, &got); err != nil {
-		t.Fatalf("output %s: %v", ex.Output, err)
-	}
+	ex, got := runSweep(t, l, fake, statemachine.Run{ExecutionName: "sweep-run-1", RetryMillis: 1})
 	want := statemachine.RunSummary{
 		RunID: "sweep-run-1", Accounts: 4, AccountsFailed: 1, Stacks: 6, Checked: 5, Failed: 1, Missing: 0, Changed: 4,
 		Counts: statemachine.Counts{"drift": 4, "unrecorded": 5},
@@ -220,18 +202,7 @@ func TestSweepPayloadsStayBounded(t *testing.T) {
 			stacks++
 		}
 	}
-	endpoint := statemachinetest.Serve(t, fake.Register)
-	ex, err := l.Run(t.Context(), fake.Targets.Run(statemachine.Run{Definition: statemachine.Sweep, Input: map[string]any{}, LambdaEndpoint: endpoint, ExecutionName: "big"}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ex.Status != "SUCCEEDED" {
-		t.Fatalf("status %s, error %+v", ex.Status, ex.Error)
-	}
-	var got statemachine.RunSummary
-	if err := json.Unmarshal(ex.Output, &got); err != nil {
-		t.Fatal(err)
-	}
+	ex, got := runSweep(t, l, fake, statemachine.Run{ExecutionName: "big"})
 	if got.Stacks != stacks || got.Checked != stacks {
 		t.Errorf("summary %+v, want %d stacks all checked", got, stacks)
 	}
@@ -256,21 +227,7 @@ func TestSweepExpressTimeoutRerunsStandard(t *testing.T) {
 		},
 		Targets: statemachinetest.ServeS3(t, "realdrift-targets"),
 	}
-	endpoint := statemachinetest.Serve(t, fake.Register)
-	ex, err := l.Run(t.Context(), fake.Targets.Run(statemachine.Run{
-		Definition: statemachine.Sweep, Input: map[string]any{}, LambdaEndpoint: endpoint,
-		ExecutionName: "sweep-slow", RetryMillis: 1, TimeScale: 300,
-	}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ex.Status != "SUCCEEDED" {
-		t.Fatalf("status %s, error %+v", ex.Status, ex.Error)
-	}
-	var got statemachine.RunSummary
-	if err := json.Unmarshal(ex.Output, &got); err != nil {
-		t.Fatal(err)
-	}
+	ex, got := runSweep(t, l, fake, statemachine.Run{ExecutionName: "sweep-slow", RetryMillis: 1, TimeScale: 300})
 	if got.Stacks != 2 || got.Checked != 2 || got.Missing != 0 || got.Failed != 0 {
 		t.Errorf("summary %+v: want both stacks checked, none missing", got)
 	}
@@ -289,4 +246,24 @@ func TestSweepExpressTimeoutRerunsStandard(t *testing.T) {
 	if stacks.ExecutionCounts.TimedOut != 1 || stacks.ExecutionCounts.Succeeded != 1 || large.ExecutionType != statemachine.TypeStandard || large.ItemCounts.Total != 1 || large.ItemCounts.Succeeded != 1 {
 		t.Errorf("Stacks %+v, LargeStacks %+v: want one Express child timed out and checked again by one Standard child", stacks, large)
 	}
+}
+
+// runSweep runs the sweep definition with run's options against fake's
+// handlers and S3, and returns the execution and its summary; it fails the
+// test unless the sweep succeeded.
+func runSweep(t *testing.T, l statemachine.Local, fake *statemachinetest.Fake, run statemachine.Run) (statemachine.Execution, statemachine.RunSummary) {
+	t.Helper()
+	run.Definition, run.Input, run.LambdaEndpoint = statemachine.Sweep, map[string]any{}, statemachinetest.Serve(t, fake.Register)
+	ex, err := l.Run(t.Context(), fake.Targets.Run(run))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex.Status != "SUCCEEDED" {
+		t.Fatalf("status %s, error %+v", ex.Status, ex.Error)
+	}
+	var sum statemachine.RunSummary
+	if err := json.Unmarshal(ex.Output, &sum); err != nil {
+		t.Fatalf("output %s: %v", ex.Output, err)
+	}
+	return ex, sum
 }
