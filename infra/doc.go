@@ -61,10 +61,17 @@
 //     (handler permissions only), aws-sdk-go-v2 service/cloudcontrol
 //     v1.30.2 and aws-cdk-lib 2.276.0 (its package docs): none names
 //     cloudcontrolapi.amazonaws.com or says what Cloud Control's forward
-//     access sessions carry; the one aws:CalledVia use found is
-//     aws-cdk-lib's aws-servicecatalog README, a launch role conditioned
-//     on ForAnyValue:StringEquals aws:CalledVia cloudformation.amazonaws.com
-//     for the calls CloudFormation makes. A wrong value would fail every
+//     access sessions carry; aws-cdk-lib's aws-servicecatalog README
+//     conditions a launch role on ForAnyValue:StringEquals aws:CalledVia
+//     cloudformation.amazonaws.com for the calls CloudFormation makes.
+//     moto 5.2.1's copy of AWS's 1,485 managed policies
+//     (moto/iam/aws_managed_policies.py) uses aws:CalledVia(First/Last)
+//     with cloudformation.amazonaws.com 87 times, always for calls made by
+//     CloudFormation stacks, and never with cloudcontrolapi.amazonaws.com;
+//     its only Cloud Control grants (AmazonQDeveloperAccess,
+//     AmazonQFullAccess: cloudformation:GetResource, ListResources) carry
+//     no aws:CalledVia. So CloudFormation's own value is documented by
+//     AWS's policies, Cloud Control's is not. A wrong value would fail every
 //     Cloud Control revert with AccessDenied, so scripts/aws-acceptance.sh's
 //     "aws:CalledVia" step settles it in a real account: a probe role
 //     granted a queue's handler permissions under one candidate value at a

@@ -133,9 +133,11 @@
 //     internal/service TestSweepEndToEndChildStartDenied (the sweep role
 //     without its DistributedMapChildren statement).
 //   - Child executions of ProcessorConfig.ExecutionType, each with its own
-//     context ($$.Execution) and limits; the Map Run summary (ARN, type,
-//     status, concurrency, tolerance, item and execution counts) in
-//     Execution.MapRuns: TestDistributedMapBatches, TestExpressFiveMinutes.
+//     context ($$.Execution) and limits, and its type, status and duration
+//     in Execution.Executions (what Express bills); the Map Run summary
+//     (ARN, type, status, concurrency, tolerance, item and execution
+//     counts) in Execution.MapRuns: TestDistributedMapBatches,
+//     TestExpressFiveMinutes.
 //   - Express's 5-minute duration (an execution, root or child, ends
 //     TIMED_OUT with States.Timeout) and a definition's TimeoutSeconds:
 //     TestExpressFiveMinutes. A Standard execution's year is not enforced

@@ -276,6 +276,22 @@ func TestExpressFiveMinutes(t *testing.T) {
 			if diff := cmp.Diff(ex.MapRuns[0].ItemCounts, want); diff != "" {
 				t.Errorf("item counts (-got +want):\n%s", diff)
 			}
+			// Each execution's duration, in real seconds: the Express
+			// child is stopped at its 5 minutes (0.5 s here), the Standard
+			// one runs its 6 (0.6 s).
+			children := 0
+			for _, e := range ex.Executions {
+				if e.Name == "exec-1" {
+					continue
+				}
+				children++
+				if e.Type != typ || e.Seconds < 0.45 || e.Seconds > 5 {
+					t.Errorf("child %s (%s) ran %.3f s, want a %s child of about %.1f s", e.Name, e.Type, e.Seconds, typ, map[string]float64{statemachine.TypeExpress: 0.5, statemachine.TypeStandard: 0.6}[typ])
+				}
+			}
+			if children != 1 {
+				t.Errorf("executions %+v, want the root and one child", ex.Executions)
+			}
 		})
 	}
 	t.Run("root", func(t *testing.T) {
