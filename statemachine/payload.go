@@ -355,14 +355,54 @@ type StackDeferred struct {
 	Resources int            `json:"resources"`
 }
 
-// LeftToLarge adds to left the stacks of one Stacks Map result file
-// (outcome: the manifest's SUCCEEDED, FAILED or PENDING) that the
-// LargeStacks Map is to check: from SUCCEEDED, those whose output is
-// StatusDeferred; from the others, every child's stack (its input's),
-// since its check never ended.
-func LeftToLarge(outcome string, file []ChildResult, left map[drift.StackRef]bool) error {
+// LargeStacks lists the stacks a Stacks Map Run left to the LargeStacks
+// Map, in the order of the account-region's stack list (the JSON array at
+// listKey): those whose child deferred them (a StackDeferred output) and
+// those whose child did not succeed or never started (the manifest's
+// FAILED and PENDING files), since their check never ended. A stack whose
+// check failed is not among them: its child recorded the failure and
+// succeeded. read decodes the JSON object at a key of the bucket the
+// manifest (manifestKey) and the list are in; what it cannot read is an
+// error, never a shorter list.
+func LargeStacks(read func(key string, v any) error, manifestKey, listKey string) ([]drift.StackRef, error) {
+	var m Manifest
+	if err := read(manifestKey, &m); err != nil {
+		return nil, err
+	}
+	left := map[drift.StackRef]bool{}
+	for _, g := range []struct {
+		succeeded bool
+		files     []ResultFile
+	}{{true, m.ResultFiles.Succeeded}, {false, m.ResultFiles.Failed}, {false, m.ResultFiles.Pending}} {
+		for _, f := range g.files {
+			var results []ChildResult
+			if err := read(f.Key, &results); err != nil {
+				return nil, err
+			}
+			if err := leftToLarge(g.succeeded, results, left); err != nil {
+				return nil, fmt.Errorf("%s: %w", f.Key, err)
+			}
+		}
+	}
+	var listed []drift.StackRef
+	if err := read(listKey, &listed); err != nil {
+		return nil, err
+	}
+	var out []drift.StackRef
+	for _, ref := range listed {
+		if left[ref] {
+			out = append(out, ref)
+		}
+	}
+	return out, nil
+}
+
+// leftToLarge adds to left the stacks of one result file the LargeStacks
+// Map is to check: of succeeded children, those whose output is
+// StatusDeferred; of the others, every child's stack (its input's).
+func leftToLarge(succeeded bool, file []ChildResult, left map[drift.StackRef]bool) error {
 	for _, r := range file {
-		if outcome == "SUCCEEDED" {
+		if succeeded {
 			var out StackDeferred
 			if err := json.Unmarshal([]byte(r.Output), &out); err != nil {
 				return fmt.Errorf("child %s: output: %w", r.Name, err)
@@ -379,26 +419,4 @@ func LeftToLarge(outcome string, file []ChildResult, left map[drift.StackRef]boo
 		left[in.Stack] = true
 	}
 	return nil
-}
-
-// Files returns the manifest's result files by outcome (SUCCEEDED, FAILED,
-// PENDING), in that order.
-func (m Manifest) Files() []OutcomeFile {
-	var out []OutcomeFile
-	for _, g := range []struct {
-		outcome string
-		files   []ResultFile
-	}{{"SUCCEEDED", m.ResultFiles.Succeeded}, {"FAILED", m.ResultFiles.Failed}, {"PENDING", m.ResultFiles.Pending}} {
-		for _, f := range g.files {
-			out = append(out, OutcomeFile{Outcome: g.outcome, Key: f.Key})
-		}
-	}
-	return out
-}
-
-// OutcomeFile is one result file of a manifest and the outcome of the
-// children it holds.
-type OutcomeFile struct {
-	Outcome string
-	Key     string
 }

@@ -187,13 +187,10 @@ func targetsPrefix(runID, account, region string) string {
 
 // largeStacks lists the stacks of one account-region the sweep's Express
 // Stacks Map left to its Standard LargeStacks Map, from the Map Run's
-// results (in.Results names its manifest): those whose child deferred them
-// (a StackDeferred output: too many resources for Express's 5 minutes) and
-// those whose child did not succeed or never started (one that passed 5
-// minutes among them). A stack whose check failed is not among them: its
-// child recorded the failure and succeeded. The list, in the order of the
-// region's stack list, is written beside it (large.json) and returned as a
-// reference, with the prefix the LargeStacks Map's results go under.
+// results (in.Results names its manifest; statemachine.LargeStacks says
+// which), writes the list beside the region's stack list (large.json) and
+// returns a reference to it, with the prefix the LargeStacks Map's results
+// go under.
 func (s *Service) largeStacks(ctx context.Context, in statemachine.DiscoverTask) (statemachine.RegionTargets, error) {
 	if s.set.TargetsBucket == "" {
 		return statemachine.RegionTargets{}, fmt.Errorf("list large stacks: no targets bucket (%s)", EnvTargetsBucket)
@@ -201,31 +198,13 @@ func (s *Service) largeStacks(ctx context.Context, in statemachine.DiscoverTask)
 	if in.Region == "" || in.Results.Bucket != s.set.TargetsBucket || in.Results.Key == "" {
 		return statemachine.RegionTargets{}, fmt.Errorf("list large stacks of %s: want a region and the Stacks Map's results in %s, got %q %+v", in.Account, s.set.TargetsBucket, in.Region, *in.Results)
 	}
-	var m statemachine.Manifest
-	if err := s.readObject(ctx, in.Results.Bucket, in.Results.Key, &m); err != nil {
-		return statemachine.RegionTargets{}, err
-	}
-	left := map[drift.StackRef]bool{}
-	for _, f := range m.Files() {
-		var results []statemachine.ChildResult
-		if err := s.readObject(ctx, in.Results.Bucket, f.Key, &results); err != nil {
-			return statemachine.RegionTargets{}, err
-		}
-		if err := statemachine.LeftToLarge(f.Outcome, results, left); err != nil {
-			return statemachine.RegionTargets{}, fmt.Errorf("s3://%s/%s: %w", in.Results.Bucket, f.Key, err)
-		}
-	}
 	prefix := targetsPrefix(in.RunID, in.Account, in.Region)
-	var listed []drift.StackRef
-	if err := s.readObject(ctx, s.set.TargetsBucket, prefix+"targets.json", &listed); err != nil {
+	read := func(key string, v any) error { return s.readObject(ctx, key, v) }
+	large, err := statemachine.LargeStacks(read, in.Results.Key, prefix+"targets.json")
+	if err != nil {
 		return statemachine.RegionTargets{}, err
 	}
-	rt := statemachine.RegionTargets{Region: in.Region}
-	for _, ref := range listed {
-		if left[ref] {
-			rt.Targets = append(rt.Targets, ref)
-		}
-	}
+	rt := statemachine.RegionTargets{Region: in.Region, Targets: large}
 	rt.Stacks = len(rt.Targets)
 	if err := s.writeList(ctx, prefix, "large.json", &rt); err != nil {
 		return statemachine.RegionTargets{}, err
@@ -234,8 +213,9 @@ func (s *Service) largeStacks(ctx context.Context, in statemachine.DiscoverTask)
 	return rt, nil
 }
 
-// readObject decodes the JSON object bucket/key.
-func (s *Service) readObject(ctx context.Context, bucket, key string, v any) error {
+// readObject decodes the JSON object at key in the targets bucket.
+func (s *Service) readObject(ctx context.Context, key string, v any) error {
+	bucket := s.set.TargetsBucket
 	out, err := s.objects.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
 	if err != nil {
 		return fmt.Errorf("read s3://%s/%s: %w", bucket, key, err)

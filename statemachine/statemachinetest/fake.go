@@ -208,30 +208,14 @@ func (f *Fake) discover(ctx context.Context, in statemachine.DiscoverTask) (any,
 // largeStacks lists what the Stacks Map Run of in.Region left to the
 // LargeStacks Map, from its results, in the order of the region's list.
 func (f *Fake) largeStacks(ctx context.Context, in statemachine.DiscoverTask) (statemachine.RegionTargets, error) {
-	var m statemachine.Manifest
-	if err := f.getJSON(ctx, in.Results.Key, &m); err != nil {
-		return statemachine.RegionTargets{}, err
-	}
-	left := map[drift.StackRef]bool{}
-	for _, file := range m.Files() {
-		var results []statemachine.ChildResult
-		if err := f.getJSON(ctx, file.Key, &results); err != nil {
-			return statemachine.RegionTargets{}, err
-		}
-		if err := statemachine.LeftToLarge(file.Outcome, results, left); err != nil {
-			return statemachine.RegionTargets{}, err
-		}
-	}
 	prefix := fmt.Sprintf("runs/%s/%s/%s/", in.RunID, in.Account, in.Region)
-	var listed []drift.StackRef
-	if err := f.getJSON(ctx, prefix+"targets.json", &listed); err != nil {
+	read := func(key string, v any) error { return f.getJSON(ctx, key, v) }
+	large, err := statemachine.LargeStacks(read, in.Results.Key, prefix+"targets.json")
+	if err != nil {
 		return statemachine.RegionTargets{}, err
 	}
-	large := []drift.StackRef{}
-	for _, ref := range listed {
-		if left[ref] {
-			large = append(large, ref)
-		}
+	if large == nil {
+		large = []drift.StackRef{}
 	}
 	b, err := json.Marshal(large)
 	if err != nil {
